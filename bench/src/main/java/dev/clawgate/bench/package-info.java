@@ -1,0 +1,2 @@
+/** JMH benchmarks and the end-to-end load driver. */
+package dev.clawgate.bench;

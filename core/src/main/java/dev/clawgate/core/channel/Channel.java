@@ -1,0 +1,37 @@
+package dev.clawgate.core.channel;
+
+import java.util.List;
+
+/**
+ * One chat platform (ARCHITECTURE: SPIs): its receive side and its {@link MessageAdapter}.
+ * {@link #start} returns once the listener runs (on its own threads); it throws when the channel
+ * cannot start, with a message that says why.
+ */
+public interface Channel {
+    String name();
+
+    void start(InboundSink sink) throws Exception;
+
+    /** HTTP routes the server mounts for this channel (webhooks); none by default. */
+    default List<WebhookRoute> webhookRoutes() {
+        return List.of();
+    }
+
+    void stop();
+
+    default ChannelHealth health() {
+        return ChannelHealth.UP;
+    }
+
+    MessageAdapter messageAdapter();
+
+    /** Owner channels (terminal, web chat, API) skip access control (SPEC IN-5). */
+    default boolean ownerChannel() {
+        return false;
+    }
+
+    /** Request/response channels always queue as followup (SPEC DI-2). */
+    default boolean requestResponse() {
+        return false;
+    }
+}

@@ -1,0 +1,30 @@
+package dev.clawgate.core.config;
+
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * {@code [agent]}.
+ *
+ * @param provider the provider name under {@code [providers]}; null = the only one configured
+ * @param model    the default model; null = the provider's default
+ */
+public record AgentSettings(String provider, String model, int maxToolIterations, int messageTimeoutSecs,
+                            int timeoutScaleCap, Path workspace, boolean showToolCalls, List<String> fallback) {
+    public AgentSettings {
+        fallback = fallback == null ? List.of() : List.copyOf(fallback);
+    }
+
+    public static AgentSettings defaults() {
+        return new AgentSettings(null, null, 10, 300, 4, Path.of("workspace"), false, List.of());
+    }
+
+    /**
+     * The whole-turn time budget (SPEC DI-6): the per-message timeout (at least 30 s) times
+     * min(max(iterations, 1), scale cap).
+     */
+    public long turnBudgetSecs() {
+        long base = Math.max(messageTimeoutSecs, 30);
+        return base * Math.min(Math.max(maxToolIterations, 1), Math.max(timeoutScaleCap, 1));
+    }
+}

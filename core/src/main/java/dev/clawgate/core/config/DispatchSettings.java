@@ -1,0 +1,18 @@
+package dev.clawgate.core.config;
+
+/**
+ * Dispatch and queueing (SPEC DI-1..DI-3).
+ *
+ * @param maxInFlight 0 = clamp(channels × 4, 8, 64)
+ */
+public record DispatchSettings(int busCapacity, int maxInFlight, QueueMode queueMode, int queueCap) {
+    public static DispatchSettings defaults() {
+        return new DispatchSettings(100, 0, QueueMode.STEER, 20);
+    }
+
+    /** SPEC DI-2: clamp(channels × 4, 8, 64) unless configured. */
+    public int effectiveMaxInFlight(int channelCount) {
+        if (maxInFlight > 0) return maxInFlight;
+        return Math.max(8, Math.min(64, channelCount * 4));
+    }
+}

@@ -1,0 +1,73 @@
+package dev.clawgate.core.store;
+
+import dev.clawgate.core.model.ChatMessage;
+import dev.clawgate.core.model.InboundMessage;
+import dev.clawgate.core.model.SessionKey;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Everything that must survive a restart (ARCHITECTURE: Storage). Every method is its own
+ * transaction and has committed when it returns; failures are {@link StoreException}s.
+ * Thread-safe.
+ */
+public interface Store extends AutoCloseable {
+
+    // --- inbox (SPEC IN-4) and dedupe (SPEC IN-1)
+
+    /**
+     * Records an inbound message and its dedupe key in one transaction. Returns empty when
+     * {@code dedupeKey} was already recorded less than {@code dedupeTtl} ago (a duplicate); a
+     * null key is never deduplicated.
+     */
+    Optional<InboxRecord> recordInbound(InboundMessage message, SessionKey session, String dedupeKey, Duration dedupeTtl);
+
+    /** Moves a record to {@code state}; {@code DISPATCHED} also counts an attempt. {@code detail} may be null. */
+    void markInbox(long inboxId, InboxState state, String detail);
+
+    Optional<InboxRecord> inbox(long inboxId);
+
+    /** Records in {@code RECEIVED} or {@code DISPATCHED}, oldest first: what a restart must run again. */
+    List<InboxRecord> unfinishedInbox();
+
+    /** How many records are in each state: for status, metrics and tests. */
+    java.util.Map<InboxState, Long> inboxCounts();
+
+    // --- sessions and transcripts (SPEC HI-1, HI-2)
+
+    /** The newest {@code maxMessages} entries of the session, oldest first. */
+    List<TranscriptEntry> loadTranscript(SessionKey session, int maxMessages);
+
+    /** Appends the user message of a turn; a second call for the same inbox id does nothing. */
+    void appendUserMessage(SessionKey session, long inboxId, String content);
+
+    /** Removes the user message of a turn again (SPEC HI-6: a vision error rolls the turn back). */
+    void removeUserMessage(SessionKey session, long inboxId);
+
+    /**
+     * Ends a turn in one transaction: appends the assistant message (unless null) and moves the
+     * inbox record to {@code finalState} (SPEC IN-4: done commits with the assistant message).
+     */
+    void completeTurn(SessionKey session, long inboxId, String assistantContent, InboxState finalState);
+
+    /** Forgets a session's transcript ({@code /new}). */
+    void clearTranscript(SessionKey session);
+
+    /** Replaces a session's transcript in one transaction (compaction, SPEC HI-5). */
+    void replaceTranscript(SessionKey session, List<ChatMessage> messages);
+
+    /** A per-session setting such as the {@code /model} override; empty when unset. */
+    Optional<String> sessionSetting(SessionKey session, String name);
+
+    /** Sets a per-session setting; a null value removes it. */
+    void putSessionSetting(SessionKey session, String name, String value);
+
+    List<SessionSummary> sessions();
+
+    /** Whether the store answers a trivial query: for readiness checks. */
+    boolean healthy();
+
+    @Override
+    void close();
+}

@@ -1,0 +1,2 @@
+/** Model providers, one package each. */
+package dev.clawgate.provider;

@@ -1,0 +1,2 @@
+/** Config, wiring, the HTTP server and the CLI. */
+package dev.clawgate.server;
