@@ -1,0 +1,145 @@
+package dev.clawgate.core.agent;
+
+import dev.clawgate.core.model.ChatMessage;
+import dev.clawgate.core.model.ToolCall;
+import dev.clawgate.core.provider.ChatRequest;
+import dev.clawgate.core.provider.ChatResponse;
+import dev.clawgate.core.provider.ProviderException;
+import dev.clawgate.core.provider.StreamObserver;
+import dev.clawgate.core.provider.Usage;
+import dev.clawgate.core.run.CancelToken;
+import dev.clawgate.core.tool.Tool;
+import dev.clawgate.core.tool.ToolContext;
+import dev.clawgate.core.tool.ToolRegistry;
+import dev.clawgate.core.tool.ToolResult;
+import dev.clawgate.core.toolcall.ToolCallParser;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The tool-calling loop (SPEC AG-1..AG-3): call the model, run the tools it asks for, give it the
+ * results, and repeat until it answers without a tool call or the iteration limit is reached.
+ * Cancellation is checked before every model call and every tool call (SPEC AG-2).
+ */
+public final class AgentLoop {
+    private static final Logger log = LoggerFactory.getLogger(AgentLoop.class);
+
+    /**
+     * @param routes       the primary model first, then the fallbacks (SPEC SP-4)
+     * @param messages     system prompt and normalised history, ending with the current user message
+     * @param maxResultChars cap per tool result (SPEC AG-3)
+     */
+    public record Request(List<ModelRoute> routes, List<ChatMessage> messages, ToolRegistry tools, int maxIterations,
+                          int maxResultChars, ToolContext toolContext, StepObserver observer, boolean stream) {
+        public Request {
+            if (routes.isEmpty()) throw new IllegalArgumentException("no model route");
+            routes = List.copyOf(routes);
+            messages = List.copyOf(messages);
+        }
+    }
+
+    private final ModelCaller caller;
+
+    public AgentLoop(ModelCaller caller) {
+        this.caller = caller;
+    }
+
+    public AgentLoop() {
+        this(new ModelCaller());
+    }
+
+    public AgentResult run(Request req) throws ProviderException {
+        CancelToken cancel = req.toolContext().cancel();
+        boolean nativeTools = req.routes().get(0).nativeTools();
+        List<ChatMessage> conversation = new ArrayList<>(req.messages());
+        Set<String> used = new LinkedHashSet<>();
+        Usage usage = Usage.NONE;
+        StringBuilder reasoning = new StringBuilder();
+        for (int step = 0; step < Math.max(1, req.maxIterations()); step++) {
+            cancel.throwIfCancelled();
+            req.observer().onStepStart(step);
+            ChatRequest call = new ChatRequest("", conversation, nativeTools ? req.tools().specs() : List.of(), req.stream(), null);
+            ChatResponse response = caller.call(req.routes(), call, observerFor(req.observer(), reasoning), cancel);
+            usage = usage.plus(response.usage());
+            if (response.reasoning() != null && reasoning.isEmpty()) reasoning.append(response.reasoning());
+
+            List<ToolCall> calls;
+            String visible;
+            if (!response.toolCalls().isEmpty()) {
+                calls = response.toolCalls();
+                visible = response.text();
+            } else {
+                ToolCallParser.ParsedReply parsed = ToolCallParser.parse(response.text());
+                calls = parsed.calls();
+                visible = parsed.visibleText();
+            }
+            if (calls.isEmpty()) {
+                return new AgentResult(response.text(), new ArrayList<>(used), usage, step + 1, false, reasoning.toString());
+            }
+            boolean nativeCalls = !response.toolCalls().isEmpty();
+            conversation.add(nativeCalls ? ChatMessage.assistant(visible, calls) : ChatMessage.assistant(response.text()));
+            List<String> promptGuidedResults = new ArrayList<>();
+            for (ToolCall tc : calls) {
+                cancel.throwIfCancelled();
+                req.observer().onToolCall(tc);
+                if (!tc.malformed()) used.add(tc.name());
+                String result = runTool(tc, req);
+                if (nativeCalls) {
+                    conversation.add(ChatMessage.tool(tc.id(), tc.name(), result));
+                } else {
+                    promptGuidedResults.add("<tool_result name=\"" + tc.name() + "\">\n" + result + "\n</tool_result>");
+                }
+            }
+            if (!nativeCalls) conversation.add(ChatMessage.user("[Tool results]\n" + String.join("\n", promptGuidedResults)));
+        }
+        log.info("agent stopped at max_tool_iterations={}", req.maxIterations());
+        String note = "I stopped after " + req.maxIterations() + " tool steps without finishing (agent.max_tool_iterations).";
+        return new AgentResult(note, new ArrayList<>(used), usage, req.maxIterations(), true, reasoning.toString());
+    }
+
+    private static StreamObserver observerFor(StepObserver steps, StringBuilder reasoning) {
+        return new StreamObserver() {
+            @Override
+            public void onTextDelta(String delta) {
+                steps.onTextDelta(delta);
+            }
+
+            @Override
+            public void onReasoningDelta(String delta) {
+                reasoning.append(delta);
+                steps.onReasoningDelta(delta);
+            }
+        };
+    }
+
+    private String runTool(ToolCall tc, Request req) {
+        ToolContext ctx = req.toolContext();
+        if (tc.malformed()) {
+            return "Error: the tool call could not be parsed (" + tc.parseError()
+                    + "). Send it again as {\"name\": \"<tool>\", \"arguments\": {...}} with valid JSON.";
+        }
+        Optional<Tool> tool = req.tools().find(tc.name());
+        if (tool.isEmpty()) {
+            return "Error: there is no tool named '" + tc.name() + "'. Available tools: " + String.join(", ", req.tools().names()) + ".";
+        }
+        ToolResult result;
+        try {
+            result = tool.get().execute(tc.arguments(), ctx);
+        } catch (dev.clawgate.core.run.CancelledException e) {
+            throw e;
+        } catch (Exception e) {
+            log.warn("tool {} failed: {}", tc.name(), e.toString());
+            result = ToolResult.error("the tool failed: " + e.getClass().getSimpleName()
+                    + (e.getMessage() == null ? "" : ": " + e.getMessage()));
+        }
+        String text = result.error() ? "Error: " + result.output() : result.output();
+        Path imageDir = ctx.workspace().resolve(".clawgate").resolve("images");
+        return ToolOutput.forHistory(text, req.maxResultChars(), imageDir);
+    }
+}

@@ -1,0 +1,95 @@
+package dev.clawgate.core.agent;
+
+import dev.clawgate.core.provider.ChatRequest;
+import dev.clawgate.core.provider.ChatResponse;
+import dev.clawgate.core.provider.ProviderException;
+import dev.clawgate.core.provider.StreamObserver;
+import dev.clawgate.core.run.CancelToken;
+import dev.clawgate.core.run.CancelledException;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One model call with the retry policy around it (SPEC SP-4): a rate limit waits for the
+ * provider's retry-after (bounded) and tries again, a transient error tries once more, and then
+ * the next provider of the fallback chain is asked. A call that already streamed text is never
+ * retried, so the user never sees a reply start twice.
+ */
+public class ModelCaller {
+    private static final Logger log = LoggerFactory.getLogger(ModelCaller.class);
+
+    private final int maxRateLimitRetries;
+    private final Duration maxRetryAfter;
+    private final Duration transientBackoff;
+
+    public ModelCaller(int maxRateLimitRetries, Duration maxRetryAfter, Duration transientBackoff) {
+        this.maxRateLimitRetries = maxRateLimitRetries;
+        this.maxRetryAfter = maxRetryAfter;
+        this.transientBackoff = transientBackoff;
+    }
+
+    public ModelCaller() {
+        this(2, Duration.ofSeconds(60), Duration.ofSeconds(1));
+    }
+
+    public ChatResponse call(List<ModelRoute> routes, ChatRequest request, StreamObserver observer, CancelToken cancel)
+            throws ProviderException {
+        ProviderException last = null;
+        for (ModelRoute route : routes) {
+            ChatRequest req = new ChatRequest(route.model(), request.messages(), request.tools(), request.stream(), request.temperature());
+            int rateLimited = 0;
+            int transients = 0;
+            while (true) {
+                cancel.throwIfCancelled();
+                AtomicBoolean streamed = new AtomicBoolean();
+                StreamObserver tracking = new StreamObserver() {
+                    @Override
+                    public void onTextDelta(String delta) {
+                        streamed.set(true);
+                        observer.onTextDelta(delta);
+                    }
+
+                    @Override
+                    public void onReasoningDelta(String delta) {
+                        observer.onReasoningDelta(delta);
+                    }
+                };
+                try {
+                    return route.provider().chat(req, tracking, cancel);
+                } catch (ProviderException e) {
+                    last = e;
+                    if (streamed.get() || !e.retryable()) {
+                        if (!e.retryable()) throw e;
+                        break;
+                    }
+                    Duration wait;
+                    if (e.kind() == ProviderException.Kind.RATE_LIMITED) {
+                        Duration ra = e.retryAfter() == null ? Duration.ofSeconds(2) : e.retryAfter();
+                        if (++rateLimited > maxRateLimitRetries || ra.compareTo(maxRetryAfter) > 0) break;
+                        wait = ra;
+                    } else {
+                        if (++transients > 1) break;
+                        wait = transientBackoff;
+                    }
+                    log.info("provider {} {}; retrying in {} ms", route.provider().name(), e.kind(), wait.toMillis());
+                    pause(wait, cancel);
+                }
+            }
+            log.info("provider {} gave up ({}); trying the next in the fallback chain", route.provider().name(), last.kind());
+        }
+        throw last;
+    }
+
+    private static void pause(Duration d, CancelToken cancel) {
+        try {
+            if (cancel.await(d.toMillis(), TimeUnit.MILLISECONDS)) throw new CancelledException(cancel.reason());
+        } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+            throw new CancelledException("interrupted");
+        }
+    }
+}

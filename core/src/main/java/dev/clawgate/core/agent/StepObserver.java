@@ -1,0 +1,21 @@
+package dev.clawgate.core.agent;
+
+import dev.clawgate.core.model.ToolCall;
+
+/** Watches the loop as it works: streamed text per step, and each tool call (SPEC AG-6). */
+public interface StepObserver {
+    StepObserver NONE = new StepObserver() { };
+
+    /** A model call starts; {@code step} counts from 0. */
+    default void onStepStart(int step) {
+    }
+
+    default void onTextDelta(String delta) {
+    }
+
+    default void onReasoningDelta(String delta) {
+    }
+
+    default void onToolCall(ToolCall call) {
+    }
+}

@@ -1,0 +1,47 @@
+package dev.clawgate.core.run;
+
+import dev.clawgate.core.store.InboxRecord;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * One active run: the records it answers and the token that cancels it (ARCHITECTURE: threads
+ * and cancellation). A later stage never calls back an earlier one: it cancels through this.
+ * A run usually answers one record; a batch (interrupt, collect, debounce) answers several, the
+ * last of which is the current message and gives the turn id.
+ */
+public final class RunHandle {
+    /** Cancellation reasons the turn pipeline treats specially. */
+    public static final String REASON_STOP = "stopped by /stop";
+    public static final String REASON_INTERRUPT = "interrupted by a newer message";
+    public static final String REASON_TIMEOUT = "timed out";
+    public static final String REASON_SHUTDOWN = "gateway shutting down";
+
+    private final List<InboxRecord> records;
+    private final CancelToken cancel = new CancelToken();
+    private final Instant startedAt;
+
+    public RunHandle(List<InboxRecord> records, Instant startedAt) {
+        if (records.isEmpty()) throw new IllegalArgumentException("a run needs a record");
+        this.records = List.copyOf(records);
+        this.startedAt = startedAt;
+    }
+
+    /** The current (last) record: its id is the turn id (SPEC OUT-12). */
+    public InboxRecord record() {
+        return records.get(records.size() - 1);
+    }
+
+    /** Every record this run answers, oldest first. */
+    public List<InboxRecord> records() {
+        return records;
+    }
+
+    public CancelToken cancel() {
+        return cancel;
+    }
+
+    public Instant startedAt() {
+        return startedAt;
+    }
+}

@@ -1,0 +1,282 @@
+package dev.clawgate.core.turn;
+
+import dev.clawgate.core.agent.AgentLoop;
+import dev.clawgate.core.agent.AgentResult;
+import dev.clawgate.core.agent.ModelRoute;
+import dev.clawgate.core.agent.StepObserver;
+import dev.clawgate.core.channel.Channel;
+import dev.clawgate.core.channel.MessageAdapter;
+import dev.clawgate.core.command.RuntimeCommand;
+import dev.clawgate.core.config.ClawgateConfig;
+import dev.clawgate.core.dispatch.TurnRunner;
+import dev.clawgate.core.hook.InboundHook;
+import dev.clawgate.core.hook.SendingHook;
+import dev.clawgate.core.model.Attachment;
+import dev.clawgate.core.model.InboundMessage;
+import dev.clawgate.core.model.SessionKey;
+import dev.clawgate.core.model.ToolCall;
+import dev.clawgate.core.outbound.OutboundMessage;
+import dev.clawgate.core.outbound.OutboundTarget;
+import dev.clawgate.core.outbound.ReplyStream;
+import dev.clawgate.core.outbound.TurnOutcome;
+import dev.clawgate.core.provider.ProviderException;
+import dev.clawgate.core.run.CancelToken;
+import dev.clawgate.core.run.CancelledException;
+import dev.clawgate.core.run.RunHandle;
+import dev.clawgate.core.sanitize.ReplySanitizer;
+import dev.clawgate.core.store.InboxRecord;
+import dev.clawgate.core.store.InboxState;
+import dev.clawgate.core.tool.ToolContext;
+import dev.clawgate.core.tool.ToolRegistry;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One turn, from the committed inbox record to the delivered reply (ARCHITECTURE: Turn):
+ * inbound hook, runtime commands, model choice, history, system prompt, the agent loop, then
+ * sanitising, the sending hook and delivery. Every exit leaves the record in a final state,
+ * except a shutdown, which leaves it for the restart to run again.
+ */
+public final class TurnPipeline implements TurnRunner {
+    private static final Logger log = LoggerFactory.getLogger(TurnPipeline.class);
+
+    private final TurnServices s;
+    private final AgentLoop agent;
+    private final ConversationBuilder conversation;
+    private final Replies replies;
+
+    public TurnPipeline(TurnServices services, AgentLoop agent) {
+        this.s = services;
+        this.agent = agent;
+        this.conversation = new ConversationBuilder(services);
+        this.replies = new Replies(services);
+    }
+
+    public TurnPipeline(TurnServices services) {
+        this(services, new AgentLoop());
+    }
+
+    @Override
+    public void run(RunHandle handle) {
+        Instant start = s.clock().instant();
+        ClawgateConfig config = s.config().get();
+        List<InboxRecord> batch = applyInboundHook(handle.records());
+        if (batch.isEmpty()) return;
+        InboxRecord current = batch.get(batch.size() - 1);
+        InboundMessage msg = current.message();
+        SessionKey session = current.session();
+        OutboundTarget target = OutboundTarget.replyTo(msg);
+        Optional<MessageAdapter> adapter = s.channels().apply(msg.channel()).map(Channel::messageAdapter);
+        if (adapter.isEmpty()) {
+            log.error("turn {}: channel {} is not running; the message stays failed", current.id(), msg.channel());
+            s.store().markInbox(current.id(), InboxState.FAILED, "channel not running: " + msg.channel());
+            return;
+        }
+        log.info("💬 [{}] from {}: {}", msg.channel(), msg.senderName() != null ? msg.senderName() : msg.sender(), preview(msg.text()));
+
+        TurnOutcome outcome = TurnOutcome.FAILED;
+        try {
+            Optional<RuntimeCommand> command = batch.size() == 1 ? RuntimeCommand.parse(msg.text()) : Optional.empty();
+            if (command.isPresent()) {
+                outcome = runCommand(command.get(), current, config, adapter.get(), handle.cancel());
+            } else {
+                outcome = runAgent(batch, config, adapter.get(), handle.cancel());
+            }
+        } catch (CancelledException e) {
+            outcome = cancelled(handle, batch, e.getMessage(), adapter.get(), config);
+        } catch (RuntimeException e) {
+            log.error("turn {} failed", current.id(), e);
+            failTurn(current, session, e, adapter.get(), target, handle.cancel());
+        } finally {
+            adapter.get().turnEnded(target, current.id(), outcome);
+            log.info("turn {} session={} msg={} outcome={} in {} ms", current.id(), session.display(), msg.id(), outcome,
+                    Duration.between(start, s.clock().instant()).toMillis());
+        }
+    }
+
+    private List<InboxRecord> applyInboundHook(List<InboxRecord> records) {
+        List<InboxRecord> kept = new ArrayList<>();
+        for (InboxRecord r : records) {
+            InboundHook.Decision d = s.inboundHook().onMessageReceived(r.message());
+            switch (d) {
+                case InboundHook.Continue c -> kept.add(new InboxRecord(r.id(), c.message(), r.session(), r.state(), r.attempts(), r.recordedAt()));
+                case InboundHook.Cancel c -> {
+                    log.info("inbox {} dropped by on_message_received: {}", r.id(), c.reason());
+                    s.store().markInbox(r.id(), InboxState.DROPPED_BY_HOOK, c.reason());
+                }
+            }
+        }
+        return kept;
+    }
+
+    private TurnOutcome runCommand(RuntimeCommand command, InboxRecord current, ClawgateConfig config, MessageAdapter adapter,
+                                   CancelToken cancel) {
+        CommandHandler handler = new CommandHandler(s.store(), s.providers().get(), s.queueDepth(),
+                () -> s.prompts().invalidate(current.session()));
+        String reply = handler.handle(command, current.session(), config, cancel);
+        s.store().completeTurn(current.session(), current.id(), null, InboxState.DONE);
+        replies.send(adapter, OutboundTarget.replyTo(current.message()), reply, OutboundMessage.Kind.FINAL, current.id(), cancel);
+        return TurnOutcome.REPLIED;
+    }
+
+    private TurnOutcome runAgent(List<InboxRecord> batch, ClawgateConfig config, MessageAdapter adapter, CancelToken cancel) {
+        InboxRecord current = batch.get(batch.size() - 1);
+        SessionKey session = current.session();
+        OutboundTarget target = OutboundTarget.replyTo(current.message());
+        ProviderDirectory providers = s.providers().get();
+        ModelChoice choice = ModelSelector.choose(current.message().text(),
+                s.store().sessionSetting(session, CommandHandler.SETTING_MODEL).map(v -> ModelSelector.parseOverride(v, providers)),
+                config.agent(), config.routes(), providers);
+        if (!choice.available()) {
+            s.store().markInbox(current.id(), InboxState.FAILED, "no model: " + choice.problem());
+            replies.send(adapter, target, choice.problem(), OutboundMessage.Kind.ERROR, current.id(), cancel);
+            return TurnOutcome.FAILED;
+        }
+        for (InboxRecord r : batch) s.store().appendUserMessage(session, r.id(), userContent(r.message()));
+        for (InboxRecord r : batch.subList(0, batch.size() - 1)) {
+            s.store().markInbox(r.id(), InboxState.MERGED, "into turn " + current.id());
+        }
+
+        ToolRegistry tools = s.tools().get();
+        ReplyStream stream = adapter.openStream(target);
+        StreamingReply streaming = new StreamingReply(stream, tools.names());
+        StepObserver observer = new StepObserver() {
+            @Override
+            public void onStepStart(int step) {
+                streaming.newStep();
+            }
+
+            @Override
+            public void onTextDelta(String delta) {
+                streaming.delta(delta);
+            }
+
+            @Override
+            public void onToolCall(ToolCall call) {
+                if (config.agent().showToolCalls()) replies.announceTool(adapter, target, call, current.id(), cancel);
+            }
+        };
+        ToolContext toolContext = new ToolContext(config.agent().workspace(), session, cancel);
+        AgentResult result;
+        try {
+            result = runWithCompaction(choice, current, config, tools, toolContext, observer, stream != ReplyStream.NONE,
+                    adapter, target, cancel);
+        } catch (ProviderException e) {
+            return providerFailed(e, batch, adapter, target, cancel);
+        } finally {
+            streaming.finish();
+        }
+        return finish(result, current, adapter, target, tools, cancel);
+    }
+
+    private AgentResult runWithCompaction(ModelChoice choice, InboxRecord current, ClawgateConfig config, ToolRegistry tools,
+                                          ToolContext toolContext, StepObserver observer, boolean stream,
+                                          MessageAdapter adapter, OutboundTarget target, CancelToken cancel) throws ProviderException {
+        boolean compactedOnce = false;
+        while (true) {
+            ModelRoute primary = choice.primary();
+            var messages = conversation.build(current, config, primary, tools, choice);
+            AgentLoop.Request req = new AgentLoop.Request(choice.routes(), messages, tools, config.agent().maxToolIterations(),
+                    config.tools().maxResultChars(), toolContext, observer, stream);
+            try {
+                return agent.run(req);
+            } catch (ProviderException e) {
+                if (e.kind() != ProviderException.Kind.CONTEXT_OVERFLOW || compactedOnce) throw e;
+                compactedOnce = true;
+                if (!conversation.compact(current.session())) throw e;
+                log.info("turn {}: context overflow; compacted session {} and retrying once", current.id(), current.session().display());
+                replies.send(adapter, target, "🧹 The conversation was too long for the model, so I compacted its history.",
+                        OutboundMessage.Kind.NOTICE, current.id(), cancel);
+            }
+        }
+    }
+
+    private TurnOutcome finish(AgentResult result, InboxRecord current, MessageAdapter adapter, OutboundTarget target,
+                               ToolRegistry tools, CancelToken cancel) {
+        cancel.throwIfCancelled();
+        String text = ReplySanitizer.sanitize(result.text(), tools.names());
+        String stored = result.usedTools().isEmpty() || "telegram".equals(target.channel())
+                ? text : "[Used tools: " + String.join(", ", result.usedTools()) + "]\n" + text;
+        SendingHook.Decision decision = s.sendingHook().onMessageSending(text, target);
+        s.store().completeTurn(current.session(), current.id(), stored, InboxState.DONE);
+        switch (decision) {
+            case SendingHook.Suppress sup -> {
+                log.info("turn {}: reply suppressed by on_message_sending: {}", current.id(), sup.reason());
+                return TurnOutcome.NO_REPLY;
+            }
+            case SendingHook.Send send -> {
+                if (send.text().isBlank()) {
+                    log.info("turn {}: nothing visible to send", current.id());
+                    return TurnOutcome.NO_REPLY;
+                }
+                replies.send(adapter, target, send.text(), OutboundMessage.Kind.FINAL, current.id(), cancel);
+                return TurnOutcome.REPLIED;
+            }
+        }
+    }
+
+    private TurnOutcome providerFailed(ProviderException e, List<InboxRecord> batch, MessageAdapter adapter, OutboundTarget target,
+                                       CancelToken cancel) {
+        InboxRecord current = batch.get(batch.size() - 1);
+        log.warn("turn {}: model call failed: {} {}", current.id(), e.kind(), UserFacingError.redact(e.getMessage()));
+        if (e.kind() == ProviderException.Kind.VISION_UNSUPPORTED) {
+            for (InboxRecord r : batch) s.store().removeUserMessage(current.session(), r.id());
+            s.store().markInbox(current.id(), InboxState.FAILED, "vision unsupported; turn rolled back");
+        } else {
+            s.store().completeTurn(current.session(), current.id(), "[Task failed]", InboxState.FAILED);
+        }
+        replies.send(adapter, target, UserFacingError.of(e), OutboundMessage.Kind.ERROR, current.id(), cancel);
+        return TurnOutcome.FAILED;
+    }
+
+    private void failTurn(InboxRecord current, SessionKey session, RuntimeException e, MessageAdapter adapter, OutboundTarget target,
+                          CancelToken cancel) {
+        s.store().completeTurn(session, current.id(), "[Task failed]", InboxState.FAILED);
+        replies.send(adapter, target, UserFacingError.of(e), OutboundMessage.Kind.ERROR, current.id(), cancel);
+    }
+
+    private TurnOutcome cancelled(RunHandle handle, List<InboxRecord> batch, String reason, MessageAdapter adapter, ClawgateConfig config) {
+        InboxRecord current = batch.get(batch.size() - 1);
+        if (RunHandle.REASON_SHUTDOWN.equals(reason)) {
+            log.info("turn {} cut by shutdown; it runs again after the restart", current.id());
+            return TurnOutcome.CANCELLED;
+        }
+        if (RunHandle.REASON_TIMEOUT.equals(reason)) {
+            s.store().completeTurn(current.session(), current.id(), "[Task timed out]", InboxState.FAILED);
+            long secs = config.agent().turnBudgetSecs();
+            replies.send(adapter, OutboundTarget.replyTo(current.message()),
+                    "⏱️ That took too long (over " + secs + " s), so I stopped. Please try again or ask for less.",
+                    OutboundMessage.Kind.ERROR, current.id(), CancelToken.none());
+            return TurnOutcome.TIMED_OUT;
+        }
+        for (InboxRecord r : batch) s.store().markInbox(r.id(), InboxState.CANCELLED, reason);
+        log.info("turn {} cancelled: {}", current.id(), reason);
+        return TurnOutcome.CANCELLED;
+    }
+
+    /** The user message as history keeps it: the text, then a marker per attachment. */
+    static String userContent(InboundMessage m) {
+        StringBuilder sb = new StringBuilder(m.text());
+        for (Attachment a : m.attachments()) {
+            String marker = switch (a.kind()) {
+                case IMAGE -> "IMAGE";
+                case AUDIO -> "AUDIO";
+                case VIDEO -> "VIDEO";
+                case FILE -> "DOCUMENT";
+            };
+            if (!sb.isEmpty()) sb.append('\n');
+            sb.append('[').append(marker).append(':').append(a.location()).append(']');
+        }
+        return sb.toString();
+    }
+
+    private static String preview(String text) {
+        String one = text.replace('\n', ' ');
+        return one.length() > 80 ? one.substring(0, 80) + "…" : one;
+    }
+}

@@ -1,0 +1,197 @@
+package dev.clawgate.server.channel;
+
+import dev.clawgate.core.channel.Channel;
+import dev.clawgate.core.channel.ChannelHealth;
+import dev.clawgate.core.channel.InboundSink;
+import dev.clawgate.core.channel.MessageAdapter;
+import dev.clawgate.core.model.ChatType;
+import dev.clawgate.core.model.InboundMessage;
+import dev.clawgate.core.outbound.MessageReceipt;
+import dev.clawgate.core.outbound.OutboundMessage;
+import dev.clawgate.core.outbound.OutboundTarget;
+import dev.clawgate.core.outbound.ReplyStream;
+import dev.clawgate.core.outbound.TurnOutcome;
+import dev.clawgate.core.run.CancelToken;
+import dev.clawgate.core.store.StoreException;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Chat in the console (SPEC CH-1). The sender is the OS user, the target {@code local} (SPEC
+ * HI-1). Interactive: a prompt, replies streamed as they are written. Piped: one message per
+ * line, each reply printed whole; at the end of input it waits until every turn it started
+ * has ended and printed, then {@link #finished()} opens.
+ */
+public final class TerminalChannel implements Channel {
+    public static final String NAME = "terminal";
+    private final BufferedReader in;
+    private final PrintStream out;
+    private final boolean interactive;
+    private final String user;
+    private final ReentrantLock printLock = new ReentrantLock();
+    private final Set<String> open = ConcurrentHashMap.newKeySet();
+    private final CountDownLatch finished = new CountDownLatch(1);
+    private volatile boolean inputEnded;
+    private volatile boolean streamedThisTurn;
+    private volatile Thread reader;
+    private volatile String failure;
+
+    public TerminalChannel(InputStream in, PrintStream out, boolean interactive, String user) {
+        this.in = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+        this.out = out;
+        this.interactive = interactive;
+        this.user = user;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public boolean ownerChannel() {
+        return true;
+    }
+
+    @Override
+    public boolean requestResponse() {
+        return true;
+    }
+
+    @Override
+    public void start(InboundSink sink) {
+        if (interactive) {
+            out.println("Clawgate terminal chat. Type a message; /new starts over, /stop stops a reply, Ctrl-D quits.");
+            prompt();
+        }
+        reader = Thread.ofVirtual().name("clawgate-terminal").start(() -> readLoop(sink));
+    }
+
+    private void readLoop(InboundSink sink) {
+        try {
+            String line;
+            while ((line = in.readLine()) != null) {
+                if (line.isBlank()) {
+                    if (interactive) prompt();
+                    continue;
+                }
+                String id = "term-" + UUID.randomUUID();
+                open.add(id);
+                InboundMessage m = new InboundMessage(id, NAME, null, user, user, "local", null, null, ChatType.DIRECT,
+                        true, Instant.now(), line, List.of(), null);
+                try {
+                    sink.accept(m);
+                } catch (StoreException e) {
+                    open.remove(id);
+                    print("⚠️ Could not record your message (" + e.getMessage() + "). Please try again.");
+                }
+            }
+        } catch (IOException e) {
+            failure = "reading the terminal failed: " + e.getMessage();
+        } finally {
+            inputEnded = true;
+            maybeFinish();
+        }
+    }
+
+    private void maybeFinish() {
+        if (inputEnded && open.isEmpty()) finished.countDown();
+    }
+
+    /** Opens once input has ended and every message read has had its turn end. */
+    public void awaitFinished() throws InterruptedException {
+        finished.await();
+    }
+
+    public boolean finished() {
+        return finished.getCount() == 0;
+    }
+
+    @Override
+    public void stop() {
+        finished.countDown();
+    }
+
+    @Override
+    public ChannelHealth health() {
+        return failure == null ? ChannelHealth.UP : ChannelHealth.down(failure);
+    }
+
+    @Override
+    public MessageAdapter messageAdapter() {
+        return adapter;
+    }
+
+    private void prompt() {
+        printLock.lock();
+        try {
+            out.print("> ");
+            out.flush();
+        } finally {
+            printLock.unlock();
+        }
+    }
+
+    private void print(String text) {
+        printLock.lock();
+        try {
+            out.println(text);
+            out.flush();
+        } finally {
+            printLock.unlock();
+        }
+    }
+
+    private final MessageAdapter adapter = new MessageAdapter() {
+        @Override
+        public MessageReceipt send(OutboundMessage message, CancelToken cancel) {
+            if (message.kind() == OutboundMessage.Kind.FINAL && streamedThisTurn) {
+                print("");
+            } else {
+                print(message.text());
+            }
+            return MessageReceipt.of("terminal-" + message.turnId());
+        }
+
+        @Override
+        public int textLimit() {
+            return Integer.MAX_VALUE;
+        }
+
+        @Override
+        public ReplyStream openStream(OutboundTarget target) {
+            streamedThisTurn = false;
+            if (!interactive) return ReplyStream.NONE;
+            return text -> {
+                printLock.lock();
+                try {
+                    streamedThisTurn = true;
+                    out.print(text);
+                    out.flush();
+                } finally {
+                    printLock.unlock();
+                }
+            };
+        }
+
+        @Override
+        public void turnEnded(OutboundTarget target, long turnId, TurnOutcome outcome) {
+            if (outcome == TurnOutcome.CANCELLED && streamedThisTurn) print("");
+            streamedThisTurn = false;
+            open.remove(String.valueOf(target.inReplyToMessageId()));
+            if (interactive && !inputEnded) prompt();
+            maybeFinish();
+        }
+    };
+}

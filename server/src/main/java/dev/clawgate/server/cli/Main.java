@@ -1,0 +1,52 @@
+package dev.clawgate.server.cli;
+
+import dev.clawgate.server.config.ConfigException;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code clawgate}: exit 0 when all went well, 2 for a usage or config error (one line on
+ * stderr, no stack trace), 1 for a failure at run time (SPEC OP-4).
+ */
+@Command(name = "clawgate", mixinStandardHelpOptions = true, version = "clawgate 0.1.0",
+        description = "A self-hosted gateway between chat platforms and an AI agent.",
+        subcommands = {RunCommand.class, ChatCommand.class, InitCommand.class, SessionsCommand.class})
+public final class Main implements Runnable {
+    public static final int OK = 0;
+    public static final int FAILURE = 1;
+    public static final int USAGE = 2;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: run, chat, init or sessions");
+    }
+
+    public static void main(String[] args) {
+        System.exit(execute(args));
+    }
+
+    /** Runs a command line and returns its exit code; for tests as well as {@link #main}. */
+    public static int execute(String... args) {
+        CommandLine cl = new CommandLine(new Main());
+        cl.setExitCodeExceptionMapper(e -> e instanceof ConfigException || e instanceof CommandLine.ParameterException ? USAGE : FAILURE);
+        cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
+            commandLine.getErr().println("clawgate: " + oneLine(e));
+            return e instanceof ConfigException ? USAGE : FAILURE;
+        });
+        cl.setParameterExceptionHandler((e, args1) -> {
+            e.getCommandLine().getErr().println("clawgate: " + e.getMessage());
+            e.getCommandLine().getErr().println("Try 'clawgate --help'.");
+            return USAGE;
+        });
+        return cl.execute(args);
+    }
+
+    static String oneLine(Throwable e) {
+        String m = e.getMessage();
+        if (m == null || m.isBlank()) m = e.getClass().getSimpleName();
+        return m.replaceAll("\\s*\\R\\s*", " ");
+    }
+}

@@ -1,0 +1,141 @@
+package dev.clawgate.server.http;
+
+import dev.clawgate.core.channel.Channel;
+import dev.clawgate.core.channel.WebhookRoute;
+import dev.clawgate.server.channel.ApiChannel;
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.http.HandlerType;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The gateway's one HTTP server (SPEC OP-3): the OpenAI-compatible API, channel webhooks,
+ * {@code /healthz} and {@code /readyz}. With {@code gateway.auth_token} set every path but
+ * {@code /healthz} and webhooks needs it; without one, only a loopback bind starts.
+ */
+public final class HttpServer implements AutoCloseable {
+    private static final Logger log = LoggerFactory.getLogger(HttpServer.class);
+
+    /** What {@code /readyz} reports: ready, and one line per part. */
+    public record Readiness(boolean ready, Map<String, String> parts) {}
+
+    private final Javalin app;
+
+    private HttpServer(Javalin app) {
+        this.app = app;
+    }
+
+    public static HttpServer start(String bind, String authToken, ApiChannel api, List<Channel> channels,
+                                   Supplier<Readiness> readiness) {
+        HostPort hp = HostPort.parse(bind);
+        if ((authToken == null || authToken.isBlank()) && !isLoopback(hp.host())) {
+            throw new IllegalStateException("refusing to listen on " + bind + " without gateway.auth_token: "
+                    + "set gateway.auth_token, or bind to 127.0.0.1");
+        }
+        Map<String, Boolean> exempt = new HashMap<>();
+        exempt.put("/healthz", true);
+        Javalin app = Javalin.create(config -> {
+            config.startup.showJavalinBanner = false;
+            config.startup.showOldJavalinVersionWarning = false;
+            config.concurrency.useVirtualThreads = true;
+            config.jetty.host = hp.host();
+            config.jetty.port = hp.port();
+            config.http.maxRequestSize = 16L * 1024 * 1024;
+            for (Channel ch : channels) {
+                for (WebhookRoute r : ch.webhookRoutes()) {
+                    exempt.put(r.path(), true);
+                    config.routes.addHttpHandler(HandlerType.valueOf(r.method().toUpperCase(java.util.Locale.ROOT)), r.path(), ctx -> webhook(ctx, r));
+                }
+            }
+            config.routes.before(ctx -> {
+                if (authToken == null || authToken.isBlank() || exempt.containsKey(ctx.path())) return;
+                if (!authorized(ctx, authToken)) {
+                    ctx.status(401).contentType("application/json")
+                            .result("{\"error\":{\"message\":\"missing or wrong gateway token\",\"type\":\"unauthorized\"}}");
+                    ctx.skipRemainingHandlers();
+                }
+            });
+            config.routes.get("/healthz", ctx -> ctx.result("ok"));
+            config.routes.get("/readyz", ctx -> {
+                Readiness r = readiness.get();
+                StringBuilder sb = new StringBuilder("{\"ready\":").append(r.ready()).append(",\"parts\":{");
+                int i = 0;
+                for (var e : r.parts().entrySet()) {
+                    if (i++ > 0) sb.append(',');
+                    sb.append('"').append(jsonEscape(e.getKey())).append("\":\"").append(jsonEscape(e.getValue())).append('"');
+                }
+                sb.append("}}");
+                ctx.status(r.ready() ? 200 : 503).contentType("application/json").result(sb.toString());
+            });
+            config.routes.post("/v1/chat/completions", api::chatCompletions);
+            config.routes.get("/v1/models", api::models);
+            config.routes.exception(Exception.class, (e, ctx) -> {
+                log.error("HTTP {} {} failed", ctx.method(), ctx.path(), e);
+                ctx.status(500).contentType("application/json").result("{\"error\":{\"message\":\"internal error\",\"type\":\"server_error\"}}");
+            });
+        });
+        app.start();
+        log.info("HTTP listening on http://{}:{}", hp.host(), app.port());
+        return new HttpServer(app);
+    }
+
+    public int port() {
+        return app.port();
+    }
+
+    @Override
+    public void close() {
+        app.stop();
+    }
+
+    private static void webhook(Context ctx, WebhookRoute r) {
+        Map<String, String> headers = new HashMap<>();
+        for (String name : ctx.headerMap().keySet()) headers.put(name, ctx.header(name));
+        WebhookRoute.Response resp = r.handler().handle(new WebhookRoute.Request(headers, ctx.bodyAsBytes(), ctx.ip()));
+        ctx.status(resp.status());
+        if (resp.contentType() != null) ctx.contentType(resp.contentType());
+        ctx.result(resp.body() == null ? new byte[0] : resp.body());
+    }
+
+    static boolean authorized(Context ctx, String token) {
+        String auth = ctx.header("Authorization");
+        String given = null;
+        if (auth != null && auth.regionMatches(true, 0, "Bearer ", 0, 7)) given = auth.substring(7).trim();
+        if (given == null) given = ctx.queryParam("token");
+        if (given == null) given = ctx.cookie("clawgate_token");
+        return given != null && MessageDigest.isEqual(given.getBytes(StandardCharsets.UTF_8), token.getBytes(StandardCharsets.UTF_8));
+    }
+
+    static boolean isLoopback(String host) {
+        try {
+            return InetAddress.getByName(host).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            return false;
+        }
+    }
+
+    private static String jsonEscape(String s) {
+        return s.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
+    }
+
+    /** {@code host:port}; {@code [::1]:8787} for IPv6. */
+    public record HostPort(String host, int port) {
+        public static HostPort parse(String bind) {
+            int colon = bind.lastIndexOf(':');
+            if (colon <= 0) throw new IllegalArgumentException("gateway.bind must be host:port, got '" + bind + "'");
+            String host = bind.substring(0, colon);
+            if (host.startsWith("[") && host.endsWith("]")) host = host.substring(1, host.length() - 1);
+            int port = Integer.parseInt(bind.substring(colon + 1));
+            return new HostPort(host, port);
+        }
+    }
+}

@@ -1,2 +1,0 @@
-/** Config, wiring, the HTTP server and the CLI. */
-package dev.clawgate.server;
