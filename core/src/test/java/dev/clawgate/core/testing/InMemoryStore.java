@@ -1,0 +1,232 @@
+package dev.clawgate.core.testing;
+
+import dev.clawgate.core.model.ChatMessage;
+import dev.clawgate.core.model.InboundMessage;
+import dev.clawgate.core.model.Role;
+import dev.clawgate.core.model.SessionKey;
+import dev.clawgate.core.store.InboxRecord;
+import dev.clawgate.core.store.InboxState;
+import dev.clawgate.core.store.SessionSummary;
+import dev.clawgate.core.store.Store;
+import dev.clawgate.core.store.TranscriptEntry;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A test double of the Store SPI for core's unit tests (core knows no database). It keeps the
+ * same observable contract as the JDBC store: states, attempts, idempotent user messages, and a
+ * log of every state change so tests can assert the order of transitions.
+ */
+public final class InMemoryStore implements Store {
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Map<Long, InboxRecord> inbox = new LinkedHashMap<>();
+    private final Map<String, Instant> dedupe = new HashMap<>();
+    private final Map<SessionKey, List<TranscriptEntry>> transcripts = new HashMap<>();
+    private final Map<SessionKey, Map<String, String>> settings = new HashMap<>();
+    private final List<String> transitions = new ArrayList<>();
+    private final Clock clock;
+    private long nextId = 1;
+    private long nextEntry = 1;
+
+    public InMemoryStore(Clock clock) {
+        this.clock = clock;
+    }
+
+    public InMemoryStore() {
+        this(Clock.systemUTC());
+    }
+
+    @Override
+    public Optional<InboxRecord> recordInbound(InboundMessage message, SessionKey session, String dedupeKey, Duration ttl) {
+        lock.lock();
+        try {
+            Instant now = clock.instant();
+            if (dedupeKey != null) {
+                Instant seen = dedupe.get(dedupeKey);
+                if (seen != null && seen.isAfter(now.minus(ttl))) return Optional.empty();
+                dedupe.put(dedupeKey, now);
+            }
+            InboxRecord r = new InboxRecord(nextId++, message, session, InboxState.RECEIVED, 0, now);
+            inbox.put(r.id(), r);
+            return Optional.of(r);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void markInbox(long id, InboxState state, String detail) {
+        lock.lock();
+        try {
+            InboxRecord r = inbox.get(id);
+            if (r == null) throw new IllegalArgumentException("no inbox record " + id);
+            int attempts = r.attempts() + (state == InboxState.DISPATCHED ? 1 : 0);
+            inbox.put(id, new InboxRecord(id, r.message(), r.session(), state, attempts, r.recordedAt()));
+            transitions.add(id + ":" + state.wireName());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public Optional<InboxRecord> inbox(long id) {
+        lock.lock();
+        try {
+            return Optional.ofNullable(inbox.get(id));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public List<InboxRecord> unfinishedInbox() {
+        lock.lock();
+        try {
+            return inbox.values().stream().filter(r -> !r.state().isFinal() && r.state() != InboxState.BUFFERED).toList();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public Map<InboxState, Long> inboxCounts() {
+        lock.lock();
+        try {
+            Map<InboxState, Long> m = new EnumMap<>(InboxState.class);
+            for (InboxRecord r : inbox.values()) m.merge(r.state(), 1L, Long::sum);
+            return m;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Every state change, as "id:state", in order. */
+    public List<String> transitions() {
+        lock.lock();
+        try {
+            return List.copyOf(transitions);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public List<TranscriptEntry> loadTranscript(SessionKey session, int max) {
+        lock.lock();
+        try {
+            List<TranscriptEntry> all = transcripts.getOrDefault(session, List.of());
+            return List.copyOf(all.subList(Math.max(0, all.size() - max), all.size()));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void appendUserMessage(SessionKey session, long inboxId, String content) {
+        lock.lock();
+        try {
+            List<TranscriptEntry> t = transcripts.computeIfAbsent(session, k -> new ArrayList<>());
+            boolean present = t.stream().anyMatch(e -> e.role() == Role.USER && Long.valueOf(inboxId).equals(e.inboxId()));
+            if (!present) t.add(new TranscriptEntry(nextEntry++, Role.USER, content, inboxId, clock.instant()));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void removeUserMessage(SessionKey session, long inboxId) {
+        lock.lock();
+        try {
+            transcripts.getOrDefault(session, new ArrayList<>())
+                    .removeIf(e -> e.role() == Role.USER && Long.valueOf(inboxId).equals(e.inboxId()));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void completeTurn(SessionKey session, long inboxId, String assistant, InboxState finalState) {
+        lock.lock();
+        try {
+            if (assistant != null) {
+                transcripts.computeIfAbsent(session, k -> new ArrayList<>())
+                        .add(new TranscriptEntry(nextEntry++, Role.ASSISTANT, assistant, inboxId, clock.instant()));
+            }
+            markInbox(inboxId, finalState, null);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void clearTranscript(SessionKey session) {
+        lock.lock();
+        try {
+            transcripts.remove(session);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void replaceTranscript(SessionKey session, List<ChatMessage> messages) {
+        lock.lock();
+        try {
+            List<TranscriptEntry> t = new ArrayList<>();
+            for (ChatMessage m : messages) t.add(new TranscriptEntry(nextEntry++, m.role(), m.content(), null, clock.instant()));
+            transcripts.put(session, t);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public Optional<String> sessionSetting(SessionKey session, String name) {
+        lock.lock();
+        try {
+            return Optional.ofNullable(settings.getOrDefault(session, Map.of()).get(name));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void putSessionSetting(SessionKey session, String name, String value) {
+        lock.lock();
+        try {
+            Map<String, String> m = settings.computeIfAbsent(session, k -> new HashMap<>());
+            if (value == null) m.remove(name);
+            else m.put(name, value);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public List<SessionSummary> sessions() {
+        lock.lock();
+        try {
+            return transcripts.entrySet().stream().map(e -> new SessionSummary(e.getKey(), e.getValue().size(), clock.instant())).toList();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public boolean healthy() {
+        return true;
+    }
+
+    @Override
+    public void close() {
+    }
+}
