@@ -29,8 +29,8 @@ final class NearestKey {
         // Elsewhere in the schema: the key may sit in the wrong table (agent.bind) or be mis-nested (messages.queue_mode).
         String typedPath = join(schemaPrefix, typed);
         for (String known : ConfigSchema.knownPaths()) {
-            if (parentOf(known).equals(schemaPrefix)) continue;
-            int d = Math.min(closeness(typedPath, known), closeness(typed, leafOf(known)));
+            if (parentOf(known).equals(schemaPrefix) || typedPath.startsWith(known + ".")) continue;
+            int d = Math.min(pathCloseness(typedPath, known), closeness(typed, leafOf(known)));
             if (d < bestScore) {
                 bestScore = d;
                 best = known;
@@ -47,6 +47,12 @@ final class NearestKey {
         int allowed = Math.max(1, Math.min(3, a.length() / 3));
         boolean prefix = Math.min(a.length(), b.length()) >= 4 && (a.startsWith(b) || b.startsWith(a));
         return d <= allowed || prefix ? d : Integer.MAX_VALUE;
+    }
+
+    /** Like {@link #closeness} for whole paths, where sharing a prefix says nothing (history.x vs history). */
+    private static int pathCloseness(String typed, String known) {
+        int d = editDistance(normalise(typed), normalise(known));
+        return d <= Math.max(1, Math.min(3, typed.length() / 3)) ? d : Integer.MAX_VALUE;
     }
 
     /** Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps cost 1. */
