@@ -1,7 +1,6 @@
 package dev.clawgate.server.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.MissingNode;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -36,10 +35,6 @@ final class TableReader {
     /** The full path of a key in this table, as messages show it. */
     String keyPath(String key) {
         return path.isEmpty() ? key : path + "." + key;
-    }
-
-    boolean has(String key) {
-        return node.has(key);
     }
 
     /** A sub-table; an absent one reads as empty, so every key takes its default. */
@@ -153,10 +148,5 @@ final class TableReader {
                     + x.missingVariable() + " in the environment or change the value");
         }
         return x.value();
-    }
-
-    /** An empty reader, for tables that are absent. */
-    static TableReader empty(String path, ConfigSource source) {
-        return new TableReader(MissingNode.getInstance(), path, source);
     }
 }
