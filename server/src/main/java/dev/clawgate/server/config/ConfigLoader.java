@@ -1,0 +1,231 @@
+package dev.clawgate.server.config;
+
+import com.fasterxml.jackson.core.JacksonException;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.toml.TomlMapper;
+import dev.clawgate.core.config.AgentSettings;
+import dev.clawgate.core.config.ClawgateConfig;
+import dev.clawgate.core.config.DispatchSettings;
+import dev.clawgate.core.config.GatewaySettings;
+import dev.clawgate.core.config.HistorySettings;
+import dev.clawgate.core.config.ProviderSettings;
+import dev.clawgate.core.config.QueueMode;
+import dev.clawgate.core.config.RouteSettings;
+import dev.clawgate.core.config.ToolSettings;
+import java.io.IOException;
+import java.nio.charset.CharacterCodingException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads {@code clawgate.toml} into a {@link ClawgateConfig}. Every key is optional and takes
+ * the SPEC default; an unknown key, a value of the wrong type or out of range, or a
+ * {@code ${VAR}} naming an unset variable is a {@link ConfigException} with a one-line message.
+ */
+public final class ConfigLoader {
+    private static final Logger log = LoggerFactory.getLogger(ConfigLoader.class);
+    private static final TomlMapper TOML = new TomlMapper();
+
+    /** The provider kinds the gateway can build today. */
+    public static final Set<String> DEFAULT_KINDS = Set.of("openai");
+    /** Per-request provider timeout when {@code providers.NAME.timeout_secs} is not set. */
+    public static final int DEFAULT_PROVIDER_TIMEOUT_SECS = 120;
+
+    private final Set<String> knownKinds;
+
+    public ConfigLoader() {
+        this(DEFAULT_KINDS);
+    }
+
+    /** @param knownKinds the accepted {@code providers.NAME.kind} values (e.g. from the provider factories found) */
+    public ConfigLoader(Set<String> knownKinds) {
+        if (knownKinds.isEmpty()) throw new IllegalArgumentException("no provider kinds");
+        this.knownKinds = Set.copyOf(knownKinds);
+    }
+
+    /** Loads a file that must exist (e.g. one named with {@code --config}). */
+    public ClawgateConfig load(Path file, Map<String, String> env) {
+        if (Files.isDirectory(file)) throw new ConfigException("config file " + file + " is a directory; name a .toml file");
+        if (!Files.exists(file)) {
+            throw new ConfigException("config file " + file + " does not exist; write one with 'clawgate init' or fix the path");
+        }
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (CharacterCodingException e) {
+            throw new ConfigException("config file " + file + " is not UTF-8 text; save it as UTF-8");
+        } catch (IOException e) {
+            throw new ConfigException("cannot read config file " + file + " (" + e.getClass().getSimpleName() + "); check its permissions");
+        }
+        return parse(text, new ConfigSource(file.toString(), file.toAbsolutePath().getParent(), env));
+    }
+
+    /** Loads a file if it exists, else the defaults, with relative paths against the working directory. */
+    public ClawgateConfig loadOrDefaults(Path file, Map<String, String> env) {
+        if (Files.exists(file)) return load(file, env);
+        log.info("no config file at {}; using defaults", file);
+        return parse("", new ConfigSource("(defaults)", Path.of("").toAbsolutePath(), env));
+    }
+
+    /** Loads what {@code location} names: an explicit location must exist, the implicit one may be missing. */
+    public ClawgateConfig load(ConfigLocation location, Map<String, String> env) {
+        return location.explicit() ? load(location.path(), env) : loadOrDefaults(location.path(), env);
+    }
+
+    ClawgateConfig parse(String text, ConfigSource source) {
+        JsonNode root = parseToml(text, source.file());
+        SchemaCheck.check(root, source.file());
+        TableReader r = TableReader.root(root, source);
+        Map<String, ProviderSettings> providers = providers(r);
+        ClawgateConfig config = new ClawgateConfig(gateway(r.table("gateway")), agent(r.table("agent")), providers,
+                routes(r), history(r.table("history")), tools(r.table("tools")), dispatch(r));
+        ProviderReferences.check(config, source.file());
+        return config;
+    }
+
+    private static JsonNode parseToml(String text, String file) {
+        try {
+            JsonNode root = TOML.readTree(text);
+            return root == null || root.isMissingNode() ? TOML.createObjectNode() : root;
+        } catch (JacksonException e) {
+            JsonLocation at = e.getLocation();
+            String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
+            throw new ConfigException("malformed TOML in " + file + where + ": " + e.getOriginalMessage());
+        }
+    }
+
+    private static GatewaySettings gateway(TableReader t) {
+        GatewaySettings d = GatewaySettings.defaults();
+        String bind = t.string("bind");
+        if (bind == null) {
+            bind = d.bind();
+        } else {
+            BindAddress.check(bind, t.keyPath("bind"), t.file());
+        }
+        String token = t.string("auth_token");
+        if (token != null && token.isBlank()) throw t.error(t.keyPath("auth_token"), "is empty; set a token or remove the key");
+        return new GatewaySettings(t.directory("data_dir", d.dataDir()), bind, token);
+    }
+
+    private static AgentSettings agent(TableReader t) {
+        AgentSettings d = AgentSettings.defaults();
+        return new AgentSettings(
+                nonBlank(t, "provider"),
+                nonBlank(t, "model"),
+                t.integer("max_tool_iterations", d.maxToolIterations(), 1, Integer.MAX_VALUE),
+                t.integer("message_timeout_secs", d.messageTimeoutSecs(), 1, Integer.MAX_VALUE),
+                t.integer("timeout_scale_cap", d.timeoutScaleCap(), 1, Integer.MAX_VALUE),
+                t.directory("workspace", d.workspace()),
+                t.bool("show_tool_calls", d.showToolCalls()),
+                t.strings("fallback", d.fallback()));
+    }
+
+    private Map<String, ProviderSettings> providers(TableReader root) {
+        Map<String, ProviderSettings> out = new LinkedHashMap<>();
+        for (var e : root.namedTables("providers").entrySet()) {
+            out.put(e.getKey(), provider(e.getKey(), e.getValue()));
+        }
+        return out;
+    }
+
+    private ProviderSettings provider(String name, TableReader t) {
+        if (!name.matches("[A-Za-z0-9][A-Za-z0-9_-]*")) {
+            throw new ConfigException("provider name in [providers." + name + "] in " + t.file()
+                    + " must use only letters, digits, - and _");
+        }
+        String kind = t.string("kind");
+        if (kind == null) kind = "openai";
+        if (!knownKinds.contains(kind)) {
+            throw t.error(t.keyPath("kind"), "is '" + kind + "', which is not a provider kind; known kinds: "
+                    + String.join(", ", new TreeSet<>(knownKinds)));
+        }
+        String baseUrl = nonBlank(t, "base_url");
+        if (baseUrl != null) BaseUrl.check(baseUrl, t.keyPath("base_url"), t.file());
+        return new ProviderSettings(name, kind, baseUrl, apiKey(name, t), t.optionalBool("native_tools"),
+                nonBlank(t, "model"), t.integer("timeout_secs", DEFAULT_PROVIDER_TIMEOUT_SECS, 1, Integer.MAX_VALUE));
+    }
+
+    /** SPEC OP-6: an unset variable leaves the provider without a key instead of failing the whole config. */
+    private static String apiKey(String provider, TableReader t) {
+        EnvReferences.Expansion x = t.expansion("api_key");
+        if (!x.complete()) {
+            log.info("provider '{}' has no API key: {} in {} refers to {}, which is not set", provider,
+                    t.keyPath("api_key"), t.file(), "${" + x.missingVariable() + "}");
+            return null;
+        }
+        if (x.value() != null && x.value().isBlank()) {
+            log.info("provider '{}' has no API key: {} in {} is empty", provider, t.keyPath("api_key"), t.file());
+            return null;
+        }
+        return x.value();
+    }
+
+    private static List<RouteSettings> routes(TableReader root) {
+        List<RouteSettings> out = new ArrayList<>();
+        for (TableReader t : root.tableArray("routes")) {
+            String hint = nonBlank(t, "hint");
+            if (hint == null) throw t.error(t.keyPath("hint"), "is missing; every [[routes]] entry needs a hint");
+            List<String> keywords = t.strings("keywords", List.of());
+            if (keywords.isEmpty()) throw t.error(t.keyPath("keywords"), "is missing or empty; list the words that select this route");
+            for (int i = 0; i < keywords.size(); i++) {
+                if (keywords.get(i).isBlank()) throw t.error(t.keyPath("keywords") + "[" + i + "]", "is empty");
+            }
+            out.add(new RouteSettings(hint, keywords, nonBlank(t, "provider"), nonBlank(t, "model")));
+        }
+        return out;
+    }
+
+    private static HistorySettings history(TableReader t) {
+        HistorySettings d = HistorySettings.defaults();
+        return new HistorySettings(t.integer("max_messages", d.maxMessages(), 0, Integer.MAX_VALUE),
+                t.longInteger("max_chars", d.maxChars(), 1, Long.MAX_VALUE));
+    }
+
+    private static ToolSettings tools(TableReader t) {
+        ToolSettings d = ToolSettings.defaults();
+        return new ToolSettings(
+                t.integer("max_result_chars", d.maxResultChars(), 1, Integer.MAX_VALUE),
+                t.strings("shell_allowlist", d.shellAllowlist()),
+                t.integer("shell_timeout_secs", d.shellTimeoutSecs(), 1, Integer.MAX_VALUE),
+                t.integer("shell_output_cap", d.shellOutputCap(), 1, Integer.MAX_VALUE));
+    }
+
+    private static DispatchSettings dispatch(TableReader root) {
+        DispatchSettings d = DispatchSettings.defaults();
+        TableReader queue = root.table("messages").table("queue");
+        TableReader t = root.table("dispatch");
+        return new DispatchSettings(
+                t.integer("bus_capacity", d.busCapacity(), 1, Integer.MAX_VALUE),
+                t.integer("max_in_flight", d.maxInFlight(), 0, Integer.MAX_VALUE),
+                queueMode(queue, d.queueMode()),
+                queue.integer("cap", d.queueCap(), 1, Integer.MAX_VALUE));
+    }
+
+    /** SPEC DI-3: retired names still work, with a warning. */
+    private static QueueMode queueMode(TableReader queue, QueueMode defaultMode) {
+        String raw = queue.string("mode");
+        if (raw == null) return defaultMode;
+        QueueMode mode = QueueMode.parse(raw).orElseThrow(() -> queue.error(queue.keyPath("mode"),
+                "is '" + raw + "', which is not a queue mode; use one of steer, followup, collect, interrupt"));
+        if (QueueMode.isRetiredName(raw)) {
+            log.warn("{} in {} uses the retired queue mode '{}'; it now means 'steer' (write mode = \"steer\")",
+                    queue.keyPath("mode"), queue.file(), raw);
+        }
+        return mode;
+    }
+
+    private static String nonBlank(TableReader t, String key) {
+        String v = t.string(key);
+        if (v != null && v.isBlank()) throw t.error(t.keyPath(key), "is empty; set a value or remove the key");
+        return v;
+    }
+}

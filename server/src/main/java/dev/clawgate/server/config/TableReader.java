@@ -1,0 +1,152 @@
+package dev.clawgate.server.config;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Typed reads from one table of a tree that {@link SchemaCheck} has already accepted: absent
+ * keys take the given default, strings have their {@code ${VAR}} references expanded, numbers
+ * are range-checked. Error messages name the key, never the value.
+ */
+final class TableReader {
+    private final JsonNode node;
+    private final String path;
+    private final ConfigSource source;
+
+    private TableReader(JsonNode node, String path, ConfigSource source) {
+        this.node = node;
+        this.path = path;
+        this.source = source;
+    }
+
+    static TableReader root(JsonNode root, ConfigSource source) {
+        return new TableReader(root, "", source);
+    }
+
+    String file() {
+        return source.file();
+    }
+
+    /** The full path of a key in this table, as messages show it. */
+    String keyPath(String key) {
+        return path.isEmpty() ? key : path + "." + key;
+    }
+
+    /** A sub-table; an absent one reads as empty, so every key takes its default. */
+    TableReader table(String key) {
+        return new TableReader(node.path(key), keyPath(key), source);
+    }
+
+    /** The entries of a {@code [key.NAME]} table, in file order. */
+    Map<String, TableReader> namedTables(String key) {
+        Map<String, TableReader> out = new LinkedHashMap<>();
+        for (var e : node.path(key).properties()) {
+            out.put(e.getKey(), new TableReader(e.getValue(), keyPath(key) + "." + e.getKey(), source));
+        }
+        return out;
+    }
+
+    /** The entries of a {@code [[key]]} array. */
+    List<TableReader> tableArray(String key) {
+        List<TableReader> out = new ArrayList<>();
+        JsonNode array = node.path(key);
+        for (int i = 0; i < array.size(); i++) {
+            out.add(new TableReader(array.get(i), keyPath(key) + "[" + i + "]", source));
+        }
+        return out;
+    }
+
+    /** The string with its references expanded, or null when absent; an unset variable is an error. */
+    String string(String key) {
+        JsonNode value = node.get(key);
+        if (value == null) return null;
+        return expandOrFail(value.asText(), keyPath(key));
+    }
+
+    /** Like {@link #string}, but an unset variable is reported, not thrown: the caller decides. */
+    EnvReferences.Expansion expansion(String key) {
+        JsonNode value = node.get(key);
+        if (value == null) return new EnvReferences.Expansion(null, null);
+        try {
+            return EnvReferences.expand(value.asText(), source.env());
+        } catch (EnvReferences.MalformedReference e) {
+            throw error(keyPath(key), e.getMessage());
+        }
+    }
+
+    int integer(String key, int defaultValue, int min, int max) {
+        return (int) longInteger(key, defaultValue, min, max);
+    }
+
+    long longInteger(String key, long defaultValue, long min, long max) {
+        JsonNode value = node.get(key);
+        if (value == null) return defaultValue;
+        if (!value.canConvertToLong()) throw error(keyPath(key), "is too large; use at most " + max);
+        long v = value.asLong();
+        if (v < min) throw error(keyPath(key), "must be at least " + min + ", not " + v);
+        if (v > max) throw error(keyPath(key), "must be at most " + max + ", not " + v);
+        return v;
+    }
+
+    boolean bool(String key, boolean defaultValue) {
+        JsonNode value = node.get(key);
+        return value == null ? defaultValue : value.asBoolean();
+    }
+
+    /** A boolean that may be left unset (null). */
+    Boolean optionalBool(String key) {
+        JsonNode value = node.get(key);
+        return value == null ? null : value.asBoolean();
+    }
+
+    List<String> strings(String key, List<String> defaultValue) {
+        JsonNode value = node.get(key);
+        if (value == null) return defaultValue;
+        List<String> out = new ArrayList<>(value.size());
+        for (int i = 0; i < value.size(); i++) {
+            out.add(expandOrFail(value.get(i).asText(), keyPath(key) + "[" + i + "]"));
+        }
+        return List.copyOf(out);
+    }
+
+    /** A directory path; relative ones resolve against the config file's directory, {@code ~/} against $HOME. */
+    Path directory(String key, Path defaultValue) {
+        String raw = string(key);
+        if (raw != null && raw.isBlank()) throw error(keyPath(key), "must not be empty");
+        try {
+            Path p = raw == null ? defaultValue : expandHome(raw);
+            return (p.isAbsolute() ? p : source.baseDir().resolve(p)).normalize();
+        } catch (InvalidPathException e) {
+            throw error(keyPath(key), "is not a valid path");
+        }
+    }
+
+    ConfigException error(String keyPath, String problem) {
+        return new ConfigException("'" + keyPath + "' in " + source.file() + " " + problem);
+    }
+
+    private Path expandHome(String raw) {
+        if (!raw.equals("~") && !raw.startsWith("~/")) return Path.of(raw);
+        String home = source.env().getOrDefault("HOME", System.getProperty("user.home"));
+        return raw.equals("~") ? Path.of(home) : Path.of(home, raw.substring(2));
+    }
+
+    private String expandOrFail(String raw, String keyPath) {
+        EnvReferences.Expansion x;
+        try {
+            x = EnvReferences.expand(raw, source.env());
+        } catch (EnvReferences.MalformedReference e) {
+            throw error(keyPath, e.getMessage());
+        }
+        if (!x.complete()) {
+            throw error(keyPath, "refers to ${" + x.missingVariable() + "}, which is not set; set "
+                    + x.missingVariable() + " in the environment or change the value");
+        }
+        return x.value();
+    }
+}

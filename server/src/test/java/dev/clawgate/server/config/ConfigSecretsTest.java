@@ -1,0 +1,128 @@
+package dev.clawgate.server.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.clawgate.core.config.ClawgateConfig;
+import dev.clawgate.core.config.ProviderSettings;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** ${VAR} references and secrets (SPEC OP-6). */
+class ConfigSecretsTest {
+    private static final String SECRET = "sk-very-secret-0123456789";
+
+    @TempDir
+    Path dir;
+    private ConfigFixture fixture;
+
+    @BeforeEach
+    void setUp() {
+        fixture = new ConfigFixture(dir);
+    }
+
+    @Test
+    void aReferenceReadsTheEnvironmentAnywhereInAString() {
+        // SPEC OP-6
+        ClawgateConfig config = fixture.load("""
+                [gateway]
+                bind = "${HOST}:${PORT}"
+                auth_token = "${TOKEN}"
+                [agent]
+                provider = "main"
+                fallback = ["${BACKUP}"]
+                [providers.main]
+                base_url = "http://${HOST}:11434/v1"
+                [providers.backup]
+                """, Map.of("HOST", "127.0.0.1", "PORT", "9999", "TOKEN", SECRET, "BACKUP", "backup"));
+
+        assertThat(config.gateway().bind()).isEqualTo("127.0.0.1:9999");
+        assertThat(config.gateway().authToken()).isEqualTo(SECRET);
+        assertThat(config.providers().get("main").baseUrl()).isEqualTo("http://127.0.0.1:11434/v1");
+        assertThat(config.agent().fallback()).containsExactly("backup");
+    }
+
+    @Test
+    void aDoubledDollarKeepsALiteralReference() {
+        // SPEC OP-6
+        ClawgateConfig config = fixture.load("[tools]\nshell_allowlist = [\"$${HOME}\", \"a$b\", \"$\"]\n", Map.of("HOME", "/root"));
+        assertThat(config.tools().shellAllowlist()).containsExactly("${HOME}", "a$b", "$");
+    }
+
+    @Test
+    void anUnsetVariableIsAnErrorNamingTheKeyAndTheVariable() {
+        // SPEC OP-6
+        assertThat(fixture.error("[gateway]\nauth_token = \"Bearer ${CLAWGATE_TOKEN}\"\n"))
+                .isEqualTo("'gateway.auth_token' in " + dir.resolve("clawgate.toml")
+                        + " refers to ${CLAWGATE_TOKEN}, which is not set; set CLAWGATE_TOKEN in the environment or change the value");
+        assertThat(fixture.error("[[routes]]\nhint = \"a\"\nkeywords = [\"a\", \"${WORD}\"]\n"))
+                .contains("'routes[0].keywords[1]'", "${WORD}");
+    }
+
+    @Test
+    void aMalformedReferenceIsAnErrorThatDoesNotQuoteTheValue() {
+        // SPEC OP-6
+        assertThat(fixture.error("[gateway]\nauth_token = \"" + SECRET + "${OOPS\"\n"))
+                .contains("'gateway.auth_token'", "has an unterminated ${ (write $${ for a literal ${)")
+                .doesNotContain(SECRET);
+        assertThat(fixture.error("[gateway]\nauth_token = \"${" + SECRET + "}\"\n"))
+                .contains("is not a variable name").doesNotContain(SECRET);
+    }
+
+    @Test
+    void anUnsetApiKeyVariableLeavesThatProviderUnconfiguredAndSaysSoOnce() {
+        // SPEC OP-6
+        try (CapturedLogs logs = new CapturedLogs()) {
+            ClawgateConfig config = fixture.load("""
+                    [agent]
+                    provider = "openai"
+                    [providers.openai]
+                    api_key = "${OPENAI_API_KEY}"
+                    [providers.local]
+                    api_key = "${LOCAL_KEY}"
+                    """, Map.of("LOCAL_KEY", SECRET));
+
+            ProviderSettings openai = config.providers().get("openai");
+            assertThat(openai.apiKey()).isNull();
+            assertThat(openai.kind()).isEqualTo("openai");
+            assertThat(config.providers().get("local").apiKey()).isEqualTo(SECRET);
+            assertThat(logs.lines()).singleElement().asString()
+                    .startsWith("INFO provider 'openai' has no API key: providers.openai.api_key in ")
+                    .endsWith("refers to ${OPENAI_API_KEY}, which is not set");
+        }
+    }
+
+    @Test
+    void anEmptyApiKeyAlsoLeavesTheProviderUnconfigured() {
+        // SPEC OP-6
+        ClawgateConfig config = fixture.load("[providers.openai]\napi_key = \"${KEY}\"\n", Map.of("KEY", ""));
+        assertThat(config.providers().get("openai").apiKey()).isNull();
+    }
+
+    @Test
+    void secretsNeverAppearInLogsOrErrors() {
+        // SPEC OP-6
+        Map<String, String> env = Map.of("KEY", SECRET, "TOKEN", SECRET);
+        try (CapturedLogs logs = new CapturedLogs()) {
+            fixture.load("""
+                    [gateway]
+                    auth_token = "${TOKEN}"
+                    [providers.openai]
+                    api_key = "${KEY}"
+                    [messages.queue]
+                    mode = "queue"
+                    """, env);
+            List<String> errors = List.of(
+                    fixture.error("[gateway]\nauth_token = \"${TOKEN}\"\nbind = 1\n", env),
+                    fixture.error("[providers.openai]\napi_key = \"${KEY}\"\nbase_url = \"${KEY}\"\n", env),
+                    fixture.error("[providers.openai]\napi_key = \"${KEY}\"\nkind = \"x\"\n", env),
+                    fixture.error("[providers.openai]\napi_key = \"" + SECRET + "\"\napi_kye = \"" + SECRET + "\"\n", env));
+
+            assertThat(logs.lines()).isNotEmpty().allSatisfy(line -> assertThat(line).doesNotContain(SECRET));
+            assertThat(errors).allSatisfy(message -> assertThat(message).doesNotContain(SECRET));
+        }
+    }
+}
