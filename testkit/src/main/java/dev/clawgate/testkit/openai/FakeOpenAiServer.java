@@ -258,7 +258,8 @@ public final class FakeOpenAiServer implements AutoCloseable {
                 created(), req.model(), reply.promptTokens >= 0 ? reply.promptTokens : estimatePrompt(req.body()),
                 reply.completionTokens >= 0 ? reply.completionTokens : estimateCompletion(reply));
         if (!req.stream()) {
-            sendJson(ex, 200, reply.headers, OpenAiJson.completion(env, reply));
+            if (reply.streamError != null) sendJson(ex, 500, reply.headers, reply.streamError);
+            else sendJson(ex, 200, reply.headers, OpenAiJson.completion(env, reply));
             return;
         }
         boolean includeUsage = req.body().path("stream_options").path("include_usage").asBoolean(false);
@@ -267,7 +268,9 @@ public final class FakeOpenAiServer implements AutoCloseable {
         reply.headers.forEach((k, v) -> ex.getResponseHeaders().set(k, v));
         ex.sendResponseHeaders(200, 0);
         OutputStream out = ex.getResponseBody();
-        for (String data : OpenAiJson.chunks(env, reply, includeUsage)) {
+        List<String> events = OpenAiJson.chunks(env, reply, includeUsage);
+        if (reply.truncateAfter >= 0) events = events.subList(0, Math.min(reply.truncateAfter, events.size()));
+        for (String data : events) {
             sleep(reply.delayPerChunk);
             out.write(("data: " + data + "\n\n").getBytes(StandardCharsets.UTF_8));
             out.flush();

@@ -98,6 +98,10 @@ final class OpenAiJson {
             out.add(chunk(env, delta, null, includeUsage));
             addArguments(out, env, i, r.calls.get(i), includeUsage);
         }
+        if (r.streamError != null) {
+            out.add(r.streamError);
+            return out;
+        }
         out.add(chunk(env, MAPPER.createObjectNode(), r.effectiveFinishReason(), includeUsage));
         if (includeUsage) {
             ObjectNode last = header(env, "chat.completion.chunk");

@@ -47,10 +47,12 @@ public final class Reply {
     final Duration delayBefore;
     final long promptTokens;
     final long completionTokens;
+    final String streamError;
+    final int truncateAfter;
 
     private Reply(int status, String errorBody, Map<String, String> headers, String content, String reasoning,
                   List<Call> calls, String finishReason, int chunks, Duration delayPerChunk, Duration delayBefore,
-                  long promptTokens, long completionTokens) {
+                  long promptTokens, long completionTokens, String streamError, int truncateAfter) {
         this.status = status;
         this.errorBody = errorBody;
         this.headers = Map.copyOf(headers);
@@ -63,10 +65,12 @@ public final class Reply {
         this.delayBefore = delayBefore;
         this.promptTokens = promptTokens;
         this.completionTokens = completionTokens;
+        this.streamError = streamError;
+        this.truncateAfter = truncateAfter;
     }
 
     private static Reply success(String content, List<Call> calls) {
-        return new Reply(200, null, Map.of(), content, null, calls, null, 0, Duration.ZERO, Duration.ZERO, -1, -1);
+        return new Reply(200, null, Map.of(), content, null, calls, null, 0, Duration.ZERO, Duration.ZERO, -1, -1, null, -1);
     }
 
     /** A plain text answer, finish reason {@code stop}. */
@@ -112,7 +116,7 @@ public final class Reply {
     public static Reply error(int status, String body) {
         if (status < 400 || status > 599) throw new IllegalArgumentException("error status must be 4xx or 5xx: " + status);
         return new Reply(status, body == null ? "" : body, Map.of(), null, null, List.of(), null, 0,
-                Duration.ZERO, Duration.ZERO, -1, -1);
+                Duration.ZERO, Duration.ZERO, -1, -1, null, -1);
     }
 
     /** An HTTP error whose body has OpenAI's shape: {@code {"error":{"message","type","param","code"}}}. */
@@ -138,7 +142,7 @@ public final class Reply {
         Map<String, String> h = new LinkedHashMap<>(headers);
         h.put(name.toLowerCase(java.util.Locale.ROOT), value);
         return new Reply(status, errorBody, h, content, reasoning, calls, finishReason, chunks, delayPerChunk,
-                delayBefore, promptTokens, completionTokens);
+                delayBefore, promptTokens, completionTokens, streamError, truncateAfter);
     }
 
     /** Adds native tool calls to a text answer (content and calls in one message). */
@@ -147,21 +151,21 @@ public final class Reply {
         List<Call> all = new java.util.ArrayList<>(calls);
         all.addAll(Arrays.asList(more));
         return new Reply(status, errorBody, headers, content, reasoning, all, finishReason, chunks, delayPerChunk,
-                delayBefore, promptTokens, completionTokens);
+                delayBefore, promptTokens, completionTokens, streamError, truncateAfter);
     }
 
     /** Reasoning text, sent as {@code reasoning_content} (before the content when streaming). */
     public Reply reasoning(String text) {
         requireSuccess();
         return new Reply(status, errorBody, headers, content, text, calls, finishReason, chunks, delayPerChunk,
-                delayBefore, promptTokens, completionTokens);
+                delayBefore, promptTokens, completionTokens, streamError, truncateAfter);
     }
 
     /** Overrides the finish reason ({@code stop}, or {@code tool_calls} when there are calls). */
     public Reply finishReason(String reason) {
         requireSuccess();
         return new Reply(status, errorBody, headers, content, reasoning, calls, reason, chunks, delayPerChunk,
-                delayBefore, promptTokens, completionTokens);
+                delayBefore, promptTokens, completionTokens, streamError, truncateAfter);
     }
 
     /** Streams the content as exactly {@code n} deltas (fewer if the text is shorter); default: one per word. */
@@ -169,26 +173,46 @@ public final class Reply {
         requireSuccess();
         if (n < 1) throw new IllegalArgumentException("chunks must be >= 1");
         return new Reply(status, errorBody, headers, content, reasoning, calls, finishReason, n, delayPerChunk,
-                delayBefore, promptTokens, completionTokens);
+                delayBefore, promptTokens, completionTokens, streamError, truncateAfter);
     }
 
     /** Waits this long before each streamed event (a slow model). */
     public Reply delayPerChunk(Duration delay) {
         return new Reply(status, errorBody, headers, content, reasoning, calls, finishReason, chunks,
-                Objects.requireNonNull(delay), delayBefore, promptTokens, completionTokens);
+                Objects.requireNonNull(delay), delayBefore, promptTokens, completionTokens, streamError, truncateAfter);
     }
 
     /** Waits this long before sending the status line (a slow first token, or a timeout test). */
     public Reply delayBefore(Duration delay) {
         return new Reply(status, errorBody, headers, content, reasoning, calls, finishReason, chunks, delayPerChunk,
-                Objects.requireNonNull(delay), promptTokens, completionTokens);
+                Objects.requireNonNull(delay), promptTokens, completionTokens, streamError, truncateAfter);
     }
 
     /** Fixes the reported usage; by default it is estimated at four characters per token. */
     public Reply usage(long prompt, long completion) {
         requireSuccess();
         return new Reply(status, errorBody, headers, content, reasoning, calls, finishReason, chunks, delayPerChunk,
-                delayBefore, prompt, completion);
+                delayBefore, prompt, completion, streamError, truncateAfter);
+    }
+
+    /**
+     * Ends a streamed answer with {@code data: {"error":{"message","code"}}} and no {@code [DONE]},
+     * as OpenRouter does when the upstream fails mid-stream; a non-streamed request gets the
+     * same error object as the body of a 500.
+     */
+    public Reply thenStreamError(String message, String code) {
+        requireSuccess();
+        String error = OpenAiJson.errorBody(message, "server_error", null, code);
+        return new Reply(status, errorBody, headers, content, reasoning, calls, finishReason, chunks, delayPerChunk,
+                delayBefore, promptTokens, completionTokens, error, truncateAfter);
+    }
+
+    /** Ends a streamed answer cleanly after {@code events} events, with no finish reason and no {@code [DONE]}. */
+    public Reply truncatedAfter(int events) {
+        requireSuccess();
+        if (events < 0) throw new IllegalArgumentException("events must be >= 0");
+        return new Reply(status, errorBody, headers, content, reasoning, calls, finishReason, chunks, delayPerChunk,
+                delayBefore, promptTokens, completionTokens, streamError, events);
     }
 
     public boolean isError() {

@@ -278,4 +278,23 @@ class FakeOpenAiServerTest {
         assertThat(post(chat(true, false)).body()).endsWith("data: [DONE]\n\n");
         assertThat(server.awaitClientDisconnect(Duration.ofMillis(100))).isFalse();
     }
+
+    @Test
+    void aStreamErrorEndsTheStreamWithAnErrorObjectAndNoDone() throws Exception {
+        // SPEC HI-5
+        server.enqueue(Reply.text("par tial").thenStreamError("upstream died", "502"), Reply.text("x").thenStreamError("e", "c"));
+        List<JsonNode> ev = events(post(chat(true, false)).body());
+        assertThat(ev.getLast()).isNotNull();
+        assertThat(ev.getLast().path("error").path("message").asText()).isEqualTo("upstream died");
+        assertThat(ev.get(1).path("choices").get(0).path("delta").path("content").asText()).isEqualTo("par");
+        assertThat(post(chat(false, false)).statusCode()).isEqualTo(500);
+    }
+
+    @Test
+    void aTruncatedStreamStopsAfterThatManyEvents() throws Exception {
+        // SPEC SP-4
+        server.enqueue(Reply.text("a b c d").truncatedAfter(2));
+        List<JsonNode> ev = events(post(chat(true, false)).body());
+        assertThat(ev).hasSize(2).doesNotContainNull();
+    }
 }
