@@ -96,6 +96,10 @@ final class Exchange implements AutoCloseable {
     /** The exception for a read that failed: cancellation, our idle timeout, or the network. */
     ProviderException readFailure(IOException e) {
         cancel.throwIfCancelled();
+        if (Thread.currentThread().isInterrupted()) {
+            abort();
+            throw new CancelledException("interrupted");
+        }
         if (timedOut) return errors.timeout(timeout);
         return errors.transport("the answer was cut off", e);
     }

@@ -33,7 +33,7 @@ import org.slf4j.LoggerFactory;
  * {@link ProviderException.Kind}s (SPEC HI-5, HI-6) and aborts the HTTP exchange when the run is
  * cancelled (SPEC AG-2).
  */
-public final class OpenAiProvider implements Provider {
+public final class OpenAiProvider implements Provider, AutoCloseable {
     /** Where requests go when the settings name no base URL. */
     public static final String DEFAULT_BASE_URL = "https://api.openai.com/v1";
     static final int DEFAULT_TIMEOUT_SECS = 120;
@@ -127,6 +127,12 @@ public final class OpenAiProvider implements Provider {
             }
             return List.copyOf(ids);
         }
+    }
+
+    /** Aborts any exchange still in flight and releases the HTTP client's connections and threads. */
+    @Override
+    public void close() {
+        http.shutdownNow();
     }
 
     private HttpRequest.Builder request(String path) {

@@ -28,6 +28,7 @@ class OpenAiProviderCancelTest {
 
     @AfterEach
     void stop() {
+        provider.close();
         server.close();
     }
 

@@ -27,14 +27,16 @@ import org.junit.jupiter.api.Test;
 class OpenAiProviderErrorTest {
     private static final String KEY = "sk-proj-SECRETSECRET1234567890";
     private final FakeOpenAiServer server = FakeOpenAiServer.start();
+    private final OpenAiProvider provider = new OpenAiProvider(OpenAiProviderTest.settings(server, KEY));
 
     @AfterEach
     void stop() {
+        provider.close();
         server.close();
     }
 
     private ProviderException fail(boolean stream) {
-        return fail(new OpenAiProvider(OpenAiProviderTest.settings(server, KEY)), stream);
+        return fail(provider, stream);
     }
 
     private static ProviderException fail(OpenAiProvider provider, boolean stream) {
@@ -62,8 +64,9 @@ class OpenAiProviderErrorTest {
         Instant now = Instant.parse("2030-01-01T00:00:00Z");
         String date = DateTimeFormatter.RFC_1123_DATE_TIME.format(ZonedDateTime.ofInstant(now.plusSeconds(30), ZoneOffset.UTC));
         server.enqueue(Reply.apiError(429, "busy", "requests", null).header("retry-after", date));
-        OpenAiProvider p = new OpenAiProvider(OpenAiProviderTest.settings(server, null), Clock.fixed(now, ZoneOffset.UTC));
-        assertThat(fail(p, false).retryAfter()).isEqualTo(Duration.ofSeconds(30));
+        try (OpenAiProvider p = new OpenAiProvider(OpenAiProviderTest.settings(server, null), Clock.fixed(now, ZoneOffset.UTC))) {
+            assertThat(fail(p, false).retryAfter()).isEqualTo(Duration.ofSeconds(30));
+        }
     }
 
     @Test
@@ -174,22 +177,24 @@ class OpenAiProviderErrorTest {
         try (ServerSocket s = new ServerSocket(0)) {
             port = s.getLocalPort();
         }
-        OpenAiProvider p = new OpenAiProvider(new ProviderSettings("x", "openai", "http://127.0.0.1:" + port + "/v1",
-                KEY, null, "m", 2));
-        ProviderException e = fail(p, false);
-        assertThat(e.kind()).isEqualTo(Kind.TRANSIENT);
-        assertThat(e.getMessage()).doesNotContain(KEY);
+        try (OpenAiProvider p = new OpenAiProvider(new ProviderSettings("x", "openai", "http://127.0.0.1:" + port + "/v1",
+                KEY, null, "m", 2))) {
+            ProviderException e = fail(p, false);
+            assertThat(e.kind()).isEqualTo(Kind.TRANSIENT);
+            assertThat(e.getMessage()).doesNotContain(KEY);
+        }
     }
 
     @Test
     void aStreamThatGoesSilentTimesOutAsTransient() {
         // SPEC SP-4
         server.enqueue(Reply.text("a b c d e").delayPerChunk(Duration.ofSeconds(3)));
-        OpenAiProvider p = new OpenAiProvider(new ProviderSettings("x", "openai", server.baseUrl(), null, null, "m", 1));
-        long start = System.nanoTime();
-        ProviderException e = fail(p, true);
-        assertThat(e.kind()).isEqualTo(Kind.TRANSIENT);
-        assertThat(e.getMessage()).contains("no answer within 1s");
-        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
+        try (OpenAiProvider p = new OpenAiProvider(new ProviderSettings("x", "openai", server.baseUrl(), null, null, "m", 1))) {
+            long start = System.nanoTime();
+            ProviderException e = fail(p, true);
+            assertThat(e.kind()).isEqualTo(Kind.TRANSIENT);
+            assertThat(e.getMessage()).contains("no answer within 1s");
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(3));
+        }
     }
 }

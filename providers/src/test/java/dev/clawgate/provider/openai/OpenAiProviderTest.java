@@ -28,9 +28,11 @@ import org.junit.jupiter.api.Test;
 class OpenAiProviderTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final FakeOpenAiServer server = FakeOpenAiServer.start();
+    private final List<OpenAiProvider> opened = new CopyOnWriteArrayList<>();
 
     @AfterEach
     void stop() {
+        opened.forEach(OpenAiProvider::close);
         server.close();
     }
 
@@ -39,7 +41,9 @@ class OpenAiProviderTest {
     }
 
     private Provider provider(String key) {
-        return new OpenAiProvider(settings(server, key));
+        OpenAiProvider p = new OpenAiProvider(settings(server, key));
+        opened.add(p);
+        return p;
     }
 
     private static ChatRequest request(boolean stream, List<ToolSpec> tools) {
@@ -252,10 +256,12 @@ class OpenAiProviderTest {
                 .filter(f -> f.kind().equals("openai")).findFirst().orElseThrow();
         Provider p = factory.create(settings(server, null));
         assertThat(p).isInstanceOf(OpenAiProvider.class);
+        opened.add((OpenAiProvider) p);
         assertThat(p.name()).isEqualTo("local");
         assertThat(p.capabilities().nativeTools()).isTrue();
         assertThat(p.capabilities().streaming()).isTrue();
         Provider promptGuided = factory.create(new ProviderSettings("p", "openai", null, null, false, "m", 0));
+        opened.add((OpenAiProvider) promptGuided);
         assertThat(promptGuided.capabilities().nativeTools()).isFalse();
     }
 }
