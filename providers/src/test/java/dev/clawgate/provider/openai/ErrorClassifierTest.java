@@ -12,6 +12,8 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Error classification and redaction details (SPEC HI-5, HI-6). */
 class ErrorClassifierTest {
@@ -58,6 +60,21 @@ class ErrorClassifierTest {
         var e = classifier.fromHttp(400, headers(Map.of()),
                 "{\"error\":{\"message\":\"bad request\",\"code\":\"context_length_exceeded\"}}");
         assertThat(e.kind()).isEqualTo(Kind.CONTEXT_OVERFLOW);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "Your input exceeds the context window of this model.",
+        "request (8968 tokens) exceeds the available context size (8448 tokens), try increasing it",
+        "too many tokens in the request",
+        "prompt is too long: 210000 tokens > 200000 maximum",
+        "the context window has overflowed"})
+    void everyOverflowWordingOfTheSpecIsOverflowWhateverTheStatus(String wording) throws Exception {
+        // SPEC HI-5: the shared detector decides, for 400s and for servers that answer 500
+        String body = new ObjectMapper().createObjectNode().set("error",
+                new ObjectMapper().createObjectNode().put("message", wording)).toString();
+        assertThat(classifier.fromHttp(400, headers(Map.of()), body).kind()).isEqualTo(Kind.CONTEXT_OVERFLOW);
+        assertThat(classifier.fromHttp(500, headers(Map.of()), body).kind()).isEqualTo(Kind.CONTEXT_OVERFLOW);
     }
 
     @Test

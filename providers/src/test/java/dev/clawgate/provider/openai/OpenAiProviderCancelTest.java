@@ -67,7 +67,7 @@ class OpenAiProviderCancelTest {
     @Test
     void cancellingBeforeTheFirstByteAbortsTheRequest() throws Exception {
         // SPEC AG-2
-        server.enqueue(Reply.text("late answer").delayBefore(Duration.ofMillis(700)));
+        server.enqueue(Reply.text("late answer").delayBefore(Duration.ofMillis(1500)));
         CancelToken cancel = new CancelToken();
         CompletableFuture<ChatResponse> run = runAsync(StreamObserver.NONE, cancel);
         server.awaitRequests(1, Duration.ofSeconds(5));

@@ -10,7 +10,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -21,8 +20,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,11 +42,8 @@ public final class FakeOpenAiServer implements AutoCloseable {
     private final HttpServer http;
     private final ExecutorService executor;
     private final ConcurrentLinkedQueue<Reply> queue = new ConcurrentLinkedQueue<>();
-    private final List<RecordedRequest> recorded = new ArrayList<>();
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Condition changed = lock.newCondition();
+    private final RequestLog log = new RequestLog();
     private final AtomicLong completionIds = new AtomicLong();
-    private int disconnects;
     private volatile Function<JsonNode, Reply> responder;
     private volatile Function<JsonNode, Reply> fallback = FakeOpenAiServer::echo;
     private volatile List<String> models = List.of("gpt-4o-mini", "gpt-4o");
@@ -128,12 +122,7 @@ public final class FakeOpenAiServer implements AutoCloseable {
 
     /** Every request so far, in arrival order. */
     public List<RecordedRequest> requests() {
-        lock.lock();
-        try {
-            return List.copyOf(recorded);
-        } finally {
-            lock.unlock();
-        }
+        return log.requests();
     }
 
     /** Only the chat-completions requests. */
@@ -150,7 +139,7 @@ public final class FakeOpenAiServer implements AutoCloseable {
 
     /** Waits until at least {@code n} requests arrived and returns them; fails after {@code timeout}. */
     public List<RecordedRequest> awaitRequests(int n, Duration timeout) {
-        boolean reached = awaitUntil(() -> recorded.size() >= n, timeout);
+        boolean reached = log.awaitRequests(n, timeout);
         List<RecordedRequest> all = requests();
         if (!reached) {
             throw new AssertionError("expected " + n + " requests within " + timeout + " but got " + all.size());
@@ -160,12 +149,7 @@ public final class FakeOpenAiServer implements AutoCloseable {
 
     /** How many times a client closed its connection while an answer was still being written. */
     public int disconnects() {
-        lock.lock();
-        try {
-            return disconnects;
-        } finally {
-            lock.unlock();
-        }
+        return log.disconnects();
     }
 
     /**
@@ -173,19 +157,13 @@ public final class FakeOpenAiServer implements AutoCloseable {
      * closed connection is noticed at the next write, so slow streams report it one chunk later.
      */
     public boolean awaitClientDisconnect(Duration timeout) {
-        return awaitUntil(() -> disconnects > 0, timeout);
+        return log.awaitDisconnect(timeout);
     }
 
     /** Forgets scripted replies, recorded requests and disconnects (for a server shared by tests). */
     public void reset() {
         queue.clear();
-        lock.lock();
-        try {
-            recorded.clear();
-            disconnects = 0;
-        } finally {
-            lock.unlock();
-        }
+        log.clear();
     }
 
     @Override
@@ -196,23 +174,6 @@ public final class FakeOpenAiServer implements AutoCloseable {
             if (!executor.awaitTermination(5, TimeUnit.SECONDS)) LOG.warn("fake OpenAI server handlers still running");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        }
-    }
-
-    private boolean awaitUntil(java.util.function.BooleanSupplier condition, Duration timeout) {
-        long remaining = timeout.toNanos();
-        lock.lock();
-        try {
-            while (!condition.getAsBoolean()) {
-                if (remaining <= 0) return false;
-                remaining = changed.awaitNanos(remaining);
-            }
-            return true;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return condition.getAsBoolean();
-        } finally {
-            lock.unlock();
         }
     }
 
@@ -314,25 +275,13 @@ public final class FakeOpenAiServer implements AutoCloseable {
         }
         RecordedRequest req = new RecordedRequest(ex.getRequestMethod(), ex.getRequestURI().getPath(),
                 ex.getRequestURI().getRawQuery(), headers, bodyText, body);
-        lock.lock();
-        try {
-            recorded.add(req);
-            changed.signalAll();
-        } finally {
-            lock.unlock();
-        }
+        log.add(req);
         return req;
     }
 
     private void countDisconnect(IOException e) {
         LOG.debug("client went away: {}", e.toString());
-        lock.lock();
-        try {
-            disconnects++;
-            changed.signalAll();
-        } finally {
-            lock.unlock();
-        }
+        log.disconnected();
     }
 
     private static void sendJson(HttpExchange ex, int status, Map<String, String> headers, String json)
