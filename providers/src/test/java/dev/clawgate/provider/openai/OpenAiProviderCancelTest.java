@@ -1,0 +1,101 @@
+package dev.clawgate.provider.openai;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.clawgate.core.model.ChatMessage;
+import dev.clawgate.core.provider.ChatRequest;
+import dev.clawgate.core.provider.ChatResponse;
+import dev.clawgate.core.provider.StreamObserver;
+import dev.clawgate.core.run.CancelToken;
+import dev.clawgate.core.run.CancelledException;
+import dev.clawgate.testkit.openai.FakeOpenAiServer;
+import dev.clawgate.testkit.openai.Reply;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** A cancelled run aborts its model request, not just stops listening to it (SPEC AG-2). */
+class OpenAiProviderCancelTest {
+    private final FakeOpenAiServer server = FakeOpenAiServer.start();
+    private final OpenAiProvider provider = new OpenAiProvider(OpenAiProviderTest.settings(server, null));
+
+    @AfterEach
+    void stop() {
+        provider.close();
+        server.close();
+    }
+
+    private static ChatRequest streamed() {
+        return new ChatRequest("gpt-test", List.of(ChatMessage.user("tell me a long story")), List.of(), true, null);
+    }
+
+    private CompletableFuture<ChatResponse> runAsync(StreamObserver observer, CancelToken cancel) {
+        CompletableFuture<ChatResponse> f = new CompletableFuture<>();
+        Thread.ofVirtual().start(() -> {
+            try {
+                f.complete(provider.chat(streamed(), observer, cancel));
+            } catch (Throwable t) {
+                f.completeExceptionally(t);
+            }
+        });
+        return f;
+    }
+
+    @Test
+    void cancellingDuringASlowStreamAbortsTheRequestAndTheServerSeesTheDisconnect() throws Exception {
+        // SPEC AG-2
+        server.enqueue(Reply.text("word ".repeat(200)).delayPerChunk(Duration.ofMillis(25)));
+        List<String> deltas = new CopyOnWriteArrayList<>();
+        CancelToken cancel = new CancelToken();
+        CompletableFuture<ChatResponse> run = runAsync(deltas::add, cancel);
+        await().atMost(Duration.ofSeconds(5)).until(() -> deltas.size() >= 3);
+        cancel.cancel("user pressed stop");
+        assertThatThrownBy(() -> run.get(5, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class)
+                .cause().isInstanceOf(CancelledException.class).hasMessage("user pressed stop");
+        assertThat(server.awaitClientDisconnect(Duration.ofSeconds(5))).isTrue();
+        assertThat(deltas.size()).isLessThan(200);
+    }
+
+    @Test
+    void cancellingBeforeTheFirstByteAbortsTheRequest() throws Exception {
+        // SPEC AG-2
+        server.enqueue(Reply.text("late answer").delayBefore(Duration.ofMillis(1500)));
+        CancelToken cancel = new CancelToken();
+        CompletableFuture<ChatResponse> run = runAsync(StreamObserver.NONE, cancel);
+        server.awaitRequests(1, Duration.ofSeconds(5));
+        cancel.cancel("stop");
+        assertThatThrownBy(() -> run.get(2, TimeUnit.SECONDS))
+                .isInstanceOf(ExecutionException.class).cause().isInstanceOf(CancelledException.class);
+        // the server only learns of it when it first writes, after its delay
+        assertThat(server.awaitClientDisconnect(Duration.ofSeconds(5))).isTrue();
+    }
+
+    @Test
+    void anAlreadyCancelledRunSendsNothing() {
+        // SPEC AG-2
+        CancelToken cancel = new CancelToken();
+        cancel.cancel("gone");
+        assertThatThrownBy(() -> provider.chat(streamed(), StreamObserver.NONE, cancel))
+                .isInstanceOf(CancelledException.class).hasMessage("gone");
+        assertThatThrownBy(() -> provider.listModels(cancel)).isInstanceOf(CancelledException.class);
+        assertThat(server.requests()).isEmpty();
+    }
+
+    @Test
+    void aFinishedRunLeavesNoCancelListenerBehind() throws Exception {
+        // SPEC AG-2: cancelling after the answer must not disturb anything
+        server.enqueue(Reply.text("done"));
+        CancelToken cancel = new CancelToken();
+        assertThat(provider.chat(streamed(), StreamObserver.NONE, cancel).text()).isEqualTo("done");
+        cancel.cancel("late");
+        assertThat(server.awaitClientDisconnect(Duration.ofMillis(200))).isFalse();
+    }
+}
