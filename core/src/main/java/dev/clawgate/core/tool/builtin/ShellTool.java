@@ -119,13 +119,12 @@ public final class ShellTool implements Tool {
             // UTF-8 needs at most 4 bytes a character: enough bytes for the character cap, and a count of the rest
             OutputCapture output = OutputCapture.start(process.getInputStream(), outputChars * 4 + 4);
             boolean timedOut;
-            try (AutoCloseable unused = cancel.onCancel(() -> ProcessTree.kill(process))) {
+            AutoCloseable killOnCancel = cancel.onCancel(() -> ProcessTree.kill(process));
+            try {
                 timedOut = !process.waitFor(timeoutSecs, TimeUnit.SECONDS);
                 if (timedOut) ProcessTree.kill(process);
-            } catch (InterruptedException e) {
-                throw e;
-            } catch (Exception e) {
-                throw new IllegalStateException("cancel listener could not be removed", e);
+            } finally {
+                release(killOnCancel);
             }
             boolean drained = output.awaitEnd(DRAIN_MILLIS);
             cancel.throwIfCancelled();
@@ -161,6 +160,14 @@ public final class ShellTool implements Tool {
         if (output.failure() != null) r.append("[output could not be read to the end: ").append(output.failure().getMessage()).append("]\n");
         String result = r.toString().stripTrailing();
         return timedOut ? ToolResult.error(result) : ToolResult.ok(result);
+    }
+
+    private static void release(AutoCloseable listener) {
+        try {
+            listener.close();
+        } catch (Exception e) {
+            throw new IllegalStateException("cancel listener could not be removed", e);
+        }
     }
 
     private static void closeStdin(Process process) {
