@@ -45,7 +45,8 @@ public final class FileReadTool implements Tool {
 
     @Override
     public String description() {
-        return "Read a UTF-8 text file in the workspace. Use offset and limit (in lines) to read a long file in parts.";
+        return "Read a UTF-8 text file in the workspace. Use offset and limit (in lines) to read a long file in parts."
+                + " An image file is returned as an [IMAGE:path] marker.";
     }
 
     @Override
@@ -77,6 +78,8 @@ public final class FileReadTool implements Tool {
         try (InputStream in = new BufferedInputStream(Files.newInputStream(file), BINARY_SNIFF_BYTES)) {
             in.mark(BINARY_SNIFF_BYTES);
             byte[] head = in.readNBytes(BINARY_SNIFF_BYTES);
+            // an image goes to the model as a marker, never as bytes or base64 (SPEC AG-3, AG-4)
+            if (ImageKind.of(file, head) != null) return ToolResult.ok("[IMAGE:" + file + "]");
             for (byte b : head) {
                 if (b == 0) return ToolResult.error(shown + " is a binary file (" + Files.size(file) + " bytes); not shown");
             }

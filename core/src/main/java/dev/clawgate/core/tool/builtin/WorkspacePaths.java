@@ -53,13 +53,6 @@ public final class WorkspacePaths {
         return candidate;
     }
 
-    /** The path as the model should see it: relative to the workspace, "." for the workspace itself. */
-    public static String display(Path workspace, Path resolved) {
-        Path rel = workspace.toAbsolutePath().normalize().relativize(resolved);
-        String s = rel.toString();
-        return s.isEmpty() ? "." : s;
-    }
-
     /** The real path of the nearest existing ancestor (or the file itself) must lie in the real workspace. */
     private static void checkNoLinkEscape(Path candidate, Path ws, Path wsReal, String userPath) throws RefusedException {
         for (Path p = candidate; p != null && p.startsWith(ws); p = p.getParent()) {

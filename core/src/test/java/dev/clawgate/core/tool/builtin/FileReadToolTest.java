@@ -84,10 +84,23 @@ class FileReadToolTest {
     // SPEC AG-5
     @Test
     void binaryFileIsRefused() throws Exception {
-        Files.write(ws.resolve("img.png"), new byte[] {(byte) 0x89, 'P', 'N', 'G', 0, 0, 0, 13, 1, 2, 3});
-        ToolResult r = read("path", "img.png");
+        Files.write(ws.resolve("data.bin"), new byte[] {1, 2, 0, 0, 0, 13, 1, 2, 3, 4, 5});
+        ToolResult r = read("path", "data.bin");
         assertThat(r.error()).isTrue();
         assertThat(r.output()).contains("binary").contains("11 bytes");
+    }
+
+    // SPEC AG-3, AG-4
+    @Test
+    void anImageComesBackAsAMarkerNeverAsBytes() throws Exception {
+        byte[] png = {(byte) 0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 'I', 'H', 'D', 'R'};
+        Files.createDirectories(ws.resolve("pics"));
+        Files.write(ws.resolve("pics/cat.PNG"), png);
+        ToolResult r = read("path", "pics/cat.PNG");
+        assertThat(r).isEqualTo(ToolResult.ok("[IMAGE:" + ws.toAbsolutePath().resolve("pics/cat.PNG") + "]"));
+        // a name that lies about its content is not taken for an image
+        Files.write(ws.resolve("fake.png"), new byte[] {'n', 'o', 't', 0, 'p', 'n', 'g'});
+        assertThat(read("path", "fake.png").output()).contains("binary");
     }
 
     // SPEC AG-5
