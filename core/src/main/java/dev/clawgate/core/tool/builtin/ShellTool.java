@@ -117,7 +117,8 @@ public final class ShellTool implements Tool {
         try {
             closeStdin(process);
             // UTF-8 needs at most 4 bytes a character: enough bytes for the character cap, and a count of the rest
-            OutputCapture output = OutputCapture.start(process.getInputStream(), outputChars * 4 + 4);
+            OutputCapture output = OutputCapture.start(process.getInputStream(),
+                    (int) Math.min(Integer.MAX_VALUE - 8, outputChars * 4L + 4));
             boolean timedOut;
             AutoCloseable killOnCancel = cancel.onCancel(() -> ProcessTree.kill(process));
             try {
