@@ -1,0 +1,61 @@
+package dev.clawgate.core.tool.builtin;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.clawgate.core.config.ToolSettings;
+import dev.clawgate.core.tool.Tool;
+import dev.clawgate.core.tool.ToolRegistry;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class BuiltinToolsTest {
+
+    // SPEC AG-5
+    @Test
+    void defaultsGiveTheThreeFileToolsAndShell() {
+        List<Tool> tools = BuiltinTools.create(ToolSettings.defaults());
+        assertThat(tools).extracting(Tool::name).containsExactly("file_read", "file_write", "file_list", "shell");
+        assertThat(new ToolRegistry(tools).names()).hasSize(4);
+    }
+
+    // SPEC AG-5
+    @Test
+    void anEmptyAllowlistLeavesShellOut() {
+        List<Tool> tools = BuiltinTools.create(new ToolSettings(8_000, List.of(), 60, 16_000));
+        assertThat(tools).extracting(Tool::name).containsExactly("file_read", "file_write", "file_list");
+    }
+
+    // SPEC AG-5: every schema is a JSON-schema object whose required names are declared properties
+    @Test
+    void everySchemaIsAProperJsonSchemaObject() {
+        for (Tool tool : BuiltinTools.create(ToolSettings.defaults())) {
+            JsonNode s = tool.parameters();
+            assertThat(s.path("type").asText()).as(tool.name()).isEqualTo("object");
+            assertThat(s.path("properties").isObject()).as(tool.name()).isTrue();
+            assertThat(s.path("required").isArray()).as(tool.name()).isTrue();
+            s.path("required").forEach(r -> assertThat(s.path("properties").has(r.asText())).as(tool.name()).isTrue());
+            s.path("properties").properties().forEach(p -> {
+                assertThat(p.getValue().path("type").asText()).isIn("string", "integer", "boolean");
+                assertThat(p.getValue().path("description").asText()).isNotBlank();
+            });
+            assertThat(tool.description()).isNotBlank();
+            assertThat(tool.spec().parameters()).isEqualTo(s);
+        }
+    }
+
+    // SPEC AG-5: a caller cannot change a tool's schema through the node it was handed
+    @Test
+    void schemaHandedOutIsACopy() {
+        Tool read = new FileReadTool(100);
+        ((com.fasterxml.jackson.databind.node.ObjectNode) read.parameters()).put("type", "array");
+        assertThat(read.parameters().path("type").asText()).isEqualTo("object");
+    }
+
+    // SPEC AG-5
+    @Test
+    void shellDescriptionNamesTheAllowedPrograms() {
+        Tool shell = new ShellTool(new ToolSettings(8_000, List.of("ls", "cat"), 5, 100));
+        assertThat(shell.description()).contains("cat, ls").contains("5 s");
+    }
+}
