@@ -116,7 +116,7 @@ final class CallBodyReader {
         try {
             node = JSON.readTree(json);
         } catch (JsonProcessingException e) {
-            return List.of(RawCall.malformed(nameIn(json), "the tool call is not valid JSON: " + e.getOriginalMessage()));
+            return List.of(RawCall.malformed(nameIn(json), "the tool call is not valid JSON: " + problem(e)));
         }
         return fromJson(node);
     }
@@ -161,7 +161,7 @@ final class CallBodyReader {
             if (args.isObject()) return RawCall.ok(name, args, id);
             return RawCall.malformed(name, "the arguments of '" + name + "' must be a JSON object, got " + kind(args));
         } catch (JsonProcessingException e) {
-            return RawCall.malformed(name, "the arguments of '" + name + "' are not valid JSON: " + e.getOriginalMessage());
+            return RawCall.malformed(name, "the arguments of '" + name + "' are not valid JSON: " + problem(e));
         }
     }
 
@@ -221,6 +221,16 @@ final class CallBodyReader {
             }
         }
         return JsonNodeFactory.instance.textNode(raw);
+    }
+
+    /** Jackson's complaint without its location noise: the model gets one short sentence. */
+    static String problem(JsonProcessingException e) {
+        String msg = String.valueOf(e.getOriginalMessage());
+        int cut = msg.indexOf(" (start marker");
+        if (cut >= 0) msg = msg.substring(0, cut);
+        int nl = msg.indexOf('\n');
+        if (nl >= 0) msg = msg.substring(0, nl);
+        return msg.length() <= 120 ? msg : msg.substring(0, 120) + "...";
     }
 
     static String canonicalName(String name) {
