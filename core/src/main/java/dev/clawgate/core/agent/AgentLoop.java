@@ -12,6 +12,7 @@ import dev.clawgate.core.tool.Tool;
 import dev.clawgate.core.tool.ToolContext;
 import dev.clawgate.core.tool.ToolRegistry;
 import dev.clawgate.core.tool.ToolResult;
+import dev.clawgate.core.toolcall.ParsedReply;
 import dev.clawgate.core.toolcall.ToolCallParser;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -75,7 +76,7 @@ public final class AgentLoop {
                 calls = response.toolCalls();
                 visible = response.text();
             } else {
-                ToolCallParser.ParsedReply parsed = ToolCallParser.parse(response.text());
+                ParsedReply parsed = ToolCallParser.parse(response.text());
                 calls = parsed.calls();
                 visible = parsed.visibleText();
             }

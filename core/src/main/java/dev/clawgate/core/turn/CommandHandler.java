@@ -48,6 +48,7 @@ final class CommandHandler {
             case RuntimeCommand.Status s -> status(session, config);
             case RuntimeCommand.Queue q -> queue(q.args(), session);
             case RuntimeCommand.Reasoning r -> reasoning(r.mode(), session);
+            case RuntimeCommand.Invalid i -> "Usage: " + i.usage();
         };
     }
 

@@ -2,6 +2,7 @@ package dev.clawgate.core.turn;
 
 import dev.clawgate.core.agent.ModelRoute;
 import dev.clawgate.core.config.ClawgateConfig;
+import dev.clawgate.core.history.Compaction;
 import dev.clawgate.core.history.Compactor;
 import dev.clawgate.core.history.HistoryNormalizer;
 import dev.clawgate.core.history.HistoryTrimmer;
@@ -35,17 +36,16 @@ final class ConversationBuilder {
         List<ChatMessage> history = toMessages(s.store().loadTranscript(session, config.history().maxMessages()));
         history = HistoryNormalizer.normalize(history, route.provider().capabilities().vision());
         history = HistoryTrimmer.trim(history, config.history().maxChars()).history();
-        PromptContext ctx = PromptContext.builder()
+        PromptContext ctx = PromptContext.builder(config.agent().workspace())
                 .tools(tools.specs())
                 .nativeTools(route.nativeTools())
-                .workspace(config.agent().workspace())
                 .model(route.model())
                 .provider(route.provider().name())
                 .channel(current.message().channel())
                 .replyTarget(current.message().replyTarget())
                 .chatType(current.message().chatType())
                 .build();
-        BuiltPrompt prompt = s.prompts().build(session, ctx);
+        BuiltPrompt prompt = s.prompts().prompt(session, ctx);
         List<ChatMessage> messages = new ArrayList<>(history.size() + 1);
         messages.add(ChatMessage.system(prompt.text()));
         messages.addAll(history);
@@ -55,7 +55,7 @@ final class ConversationBuilder {
     /** SPEC HI-5: keep the newest messages, each cut short; true only when something was really compacted. */
     boolean compact(SessionKey session) {
         List<ChatMessage> all = toMessages(s.store().loadTranscript(session, Integer.MAX_VALUE));
-        Compactor.Result result = Compactor.compact(all, COMPACT_KEEP, COMPACT_MAX_CHARS);
+        Compaction result = Compactor.compact(all, COMPACT_KEEP, COMPACT_MAX_CHARS);
         if (!result.compacted()) return false;
         s.store().replaceTranscript(session, result.history());
         return true;
