@@ -1,0 +1,209 @@
+package dev.clawgate.store.internal;
+
+import dev.clawgate.core.model.ChatMessage;
+import dev.clawgate.core.model.InboundMessage;
+import dev.clawgate.core.model.Role;
+import dev.clawgate.core.model.SessionKey;
+import dev.clawgate.core.store.InboxRecord;
+import dev.clawgate.core.store.InboxState;
+import dev.clawgate.core.store.SessionSummary;
+import dev.clawgate.core.store.Store;
+import dev.clawgate.core.store.StoreException;
+import dev.clawgate.core.store.TranscriptEntry;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@link Store} on either SQL dialect. Each method is one {@link Database} call, so one
+ * transaction; the SQL lives in the table classes ({@link InboxRows}, {@link TranscriptRows},
+ * {@link SessionRows}).
+ */
+public final class JdbcStore implements Store {
+
+    private static final Logger LOG = LoggerFactory.getLogger(JdbcStore.class);
+
+    private final Database db;
+    private final Clock clock;
+
+    public JdbcStore(Database db, Clock clock) {
+        this.db = Objects.requireNonNull(db, "db");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    @Override
+    public Optional<InboxRecord> recordInbound(InboundMessage message, SessionKey session, String dedupeKey,
+                                               Duration dedupeTtl) {
+        Objects.requireNonNull(message, "message");
+        SessionKey key = SessionRows.normalise(Objects.requireNonNull(session, "session"));
+        if (dedupeKey != null && (dedupeTtl == null || dedupeTtl.isNegative())) {
+            throw new IllegalArgumentException("a dedupe key needs a TTL of zero or more, got " + dedupeTtl);
+        }
+        String payload = InboundJson.write(message);
+        return db.write("recordInbound", tx -> {
+            long now = clock.millis();
+            if (dedupeKey != null
+                    && !InboxRows.claimKey(tx, db.dialect(), dedupeKey, now, now - dedupeTtl.toMillis())) {
+                return Optional.empty();
+            }
+            long sessionId = SessionRows.touch(tx, key, now);
+            long id = InboxRows.insert(tx, message, sessionId, dedupeKey, payload, now);
+            return Optional.of(new InboxRecord(id, message, key, InboxState.RECEIVED, 0, Instant.ofEpochMilli(now)));
+        });
+    }
+
+    @Override
+    public void markInbox(long inboxId, InboxState state, String detail) {
+        Objects.requireNonNull(state, "state");
+        boolean moved = db.write("markInbox", tx -> InboxRows.move(tx, inboxId, state, detail, clock.millis()));
+        if (!moved) {
+            LOG.debug("inbox record {} already has a final state; not moved to {}", inboxId, state.wireName());
+        }
+    }
+
+    @Override
+    public Optional<InboxRecord> inbox(long inboxId) {
+        return db.read("inbox", tx -> InboxRows.find(tx, inboxId));
+    }
+
+    @Override
+    public List<InboxRecord> unfinishedInbox() {
+        return db.read("unfinishedInbox", InboxRows::unfinished);
+    }
+
+    @Override
+    public Map<InboxState, Long> inboxCounts() {
+        return db.read("inboxCounts", InboxRows::counts);
+    }
+
+    @Override
+    public List<TranscriptEntry> loadTranscript(SessionKey session, int maxMessages) {
+        SessionKey key = SessionRows.normalise(Objects.requireNonNull(session, "session"));
+        if (maxMessages < 0) {
+            throw new IllegalArgumentException("maxMessages must not be negative, got " + maxMessages);
+        }
+        if (maxMessages == 0) {
+            return List.of();
+        }
+        return db.read("loadTranscript", tx -> TranscriptRows.newest(tx, key, maxMessages));
+    }
+
+    @Override
+    public void appendUserMessage(SessionKey session, long inboxId, String content) {
+        SessionKey key = SessionRows.normalise(Objects.requireNonNull(session, "session"));
+        Objects.requireNonNull(content, "content");
+        db.write("appendUserMessage", tx -> {
+            long now = clock.millis();
+            long sessionId = SessionRows.touch(tx, key, now);
+            return TranscriptRows.append(tx, sessionId, Role.USER, content, inboxId, now);
+        });
+    }
+
+    @Override
+    public void removeUserMessage(SessionKey session, long inboxId) {
+        SessionKey key = SessionRows.normalise(Objects.requireNonNull(session, "session"));
+        db.write("removeUserMessage", tx -> TranscriptRows.removeUserMessage(tx, key, inboxId));
+    }
+
+    /**
+     * {@inheritDoc} When the record already has a final state (say a /stop cancelled it), nothing is
+     * recorded: a turn that was ended elsewhere adds no assistant message (SPEC HI-6).
+     */
+    @Override
+    public void completeTurn(SessionKey session, long inboxId, String assistantContent, InboxState finalState) {
+        SessionKey key = SessionRows.normalise(Objects.requireNonNull(session, "session"));
+        Objects.requireNonNull(finalState, "finalState");
+        if (!finalState.isFinal()) {
+            throw new IllegalArgumentException("a turn must end in a final state, got " + finalState.wireName());
+        }
+        boolean completed = db.write("completeTurn", tx -> {
+            long now = clock.millis();
+            if (!InboxRows.finish(tx, inboxId, finalState, now)) {
+                return false;
+            }
+            long sessionId = SessionRows.touch(tx, key, now);
+            if (assistantContent != null) {
+                TranscriptRows.append(tx, sessionId, Role.ASSISTANT, assistantContent, inboxId, now);
+            }
+            return true;
+        });
+        if (!completed) {
+            LOG.debug("inbox record {} already has a final state; turn not recorded again", inboxId);
+        }
+    }
+
+    @Override
+    public void clearTranscript(SessionKey session) {
+        SessionKey key = SessionRows.normalise(Objects.requireNonNull(session, "session"));
+        db.write("clearTranscript", tx -> TranscriptRows.clear(tx, key));
+    }
+
+    /**
+     * {@inheritDoc} The transcript keeps roles and text only, so a message with tool calls or a
+     * tool-call id is refused rather than stored without them. Replaced messages lose their link
+     * to an inbox record.
+     */
+    @Override
+    public void replaceTranscript(SessionKey session, List<ChatMessage> messages) {
+        SessionKey key = SessionRows.normalise(Objects.requireNonNull(session, "session"));
+        List<ChatMessage> copy = List.copyOf(Objects.requireNonNull(messages, "messages"));
+        for (ChatMessage m : copy) {
+            if (!m.toolCalls().isEmpty() || m.toolCallId() != null) {
+                throw new IllegalArgumentException("a transcript holds no tool calls or tool results, got a "
+                        + m.role().wireName() + " message with them");
+            }
+        }
+        db.write("replaceTranscript", tx -> {
+            long now = clock.millis();
+            long sessionId = SessionRows.ensure(tx, key, now);
+            TranscriptRows.clear(tx, sessionId);
+            for (ChatMessage m : copy) {
+                TranscriptRows.append(tx, sessionId, m.role(), m.content(), null, now);
+            }
+            return null;
+        });
+    }
+
+    @Override
+    public Optional<String> sessionSetting(SessionKey session, String name) {
+        SessionKey key = SessionRows.normalise(Objects.requireNonNull(session, "session"));
+        Objects.requireNonNull(name, "name");
+        return db.read("sessionSetting", tx -> SessionRows.setting(tx, key, name));
+    }
+
+    @Override
+    public void putSessionSetting(SessionKey session, String name, String value) {
+        SessionKey key = SessionRows.normalise(Objects.requireNonNull(session, "session"));
+        Objects.requireNonNull(name, "name");
+        db.write("putSessionSetting", tx -> {
+            SessionRows.putSetting(tx, key, name, value, clock.millis());
+            return null;
+        });
+    }
+
+    @Override
+    public List<SessionSummary> sessions() {
+        return db.read("sessions", SessionRows::summaries);
+    }
+
+    @Override
+    public boolean healthy() {
+        try {
+            return db.read("healthy", tx -> tx.first("SELECT 1", rs -> rs.getInt(1))).orElse(0) == 1;
+        } catch (StoreException e) {
+            LOG.debug("store health check failed: {}", e.getMessage());
+            return false;
+        }
+    }
+
+    @Override
+    public void close() {
+        db.close();
+    }
+}

@@ -1,0 +1,241 @@
+package dev.clawgate.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.clawgate.core.model.Attachment;
+import dev.clawgate.core.model.ChatType;
+import dev.clawgate.core.model.InboundMessage;
+import dev.clawgate.core.model.SessionKey;
+import dev.clawgate.core.store.InboxRecord;
+import dev.clawgate.core.store.InboxState;
+import dev.clawgate.core.store.Store;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The inbox and dedupe half of the Store contract; runs on every dialect. */
+abstract class InboxContract extends StoreTestBase {
+
+    @Test
+    void recordedMessageIsCommittedAsReceivedWithItsDedupeKey() {
+        // SPEC IN-4: recorded = the inbox row and its dedupe key are committed
+        Store store = open();
+        InboxRecord rec = store.recordInbound(message("m1", "hi"), ALICE, keyOf("m1"), TTL).orElseThrow();
+
+        assertThat(rec.state()).isEqualTo(InboxState.RECEIVED);
+        assertThat(rec.attempts()).isZero();
+        assertThat(rec.session()).isEqualTo(ALICE);
+        assertThat(rec.recordedAt()).isEqualTo(clock.instant());
+        assertThat(rows("SELECT state, attempts, dedupe_key, message_id, channel, sender, reply_target, chat_type,"
+                + " recorded_at FROM inbox WHERE id = ?", rec.id()))
+                .containsExactly(List.of("received", 0L, keyOf("m1"), "m1", "telegram", "alice", "chat-1", "direct",
+                        clock.millis()));
+        assertThat(rows("SELECT key, seen_at FROM dedupe")).containsExactly(List.of(keyOf("m1"), clock.millis()));
+        assertThat(count("SELECT COUNT(*) FROM inbox i JOIN sessions s ON s.id = i.session_id"
+                + " WHERE s.reply_target = 'chat-1' AND s.sender = 'alice' AND s.thread_id = ''")).isEqualTo(1);
+    }
+
+    @Test
+    void duplicateKeyWithinTtlIsRefusedAndRecordsNothing() {
+        // SPEC IN-1: a redelivery within the TTL is dropped before it can start a run
+        Store store = open();
+        record(store, "m1");
+        clock.advance(TTL.minusMillis(1));
+
+        Optional<InboxRecord> again = store.recordInbound(message("m1", "hi"), ALICE, keyOf("m1"), TTL);
+
+        assertThat(again).isEmpty();
+        assertThat(count("SELECT COUNT(*) FROM inbox")).isEqualTo(1);
+    }
+
+    @Test
+    void keyOlderThanTtlIsAcceptedAgainAndItsAgeRestarts() {
+        // SPEC IN-1: the dedupe cache is short-lived: after the TTL the key is new again
+        Store store = open();
+        record(store, "m1");
+        clock.advance(TTL);
+
+        Optional<InboxRecord> later = store.recordInbound(message("m1", "hi"), ALICE, keyOf("m1"), TTL);
+
+        assertThat(later).isPresent();
+        assertThat(value("SELECT seen_at FROM dedupe WHERE key = ?", keyOf("m1"))).isEqualTo(clock.millis());
+        clock.advance(Duration.ofMinutes(1));
+        assertThat(store.recordInbound(message("m1", "hi"), ALICE, keyOf("m1"), TTL)).isEmpty();
+        assertThat(count("SELECT COUNT(*) FROM inbox WHERE dedupe_key = ?", keyOf("m1"))).isEqualTo(2);
+    }
+
+    @Test
+    void messageWithoutKeyIsNeverDeduplicated() {
+        // SPEC IN-1: a message without a platform id is not deduplicated
+        Store store = open();
+        InboundMessage noId = message(null, "same text");
+
+        assertThat(store.recordInbound(noId, ALICE, null, TTL)).isPresent();
+        assertThat(store.recordInbound(noId, ALICE, null, TTL)).isPresent();
+
+        assertThat(count("SELECT COUNT(*) FROM inbox WHERE message_id IS NULL AND dedupe_key IS NULL")).isEqualTo(2);
+        assertThat(count("SELECT COUNT(*) FROM dedupe")).isZero();
+    }
+
+    @Test
+    void expiredKeysArePrunedInBoundedBatches() {
+        // SPEC IN-1: the persisted cache is short-lived; each recording prunes at most 100 expired keys
+        Store store = open();
+        for (int i = 0; i < 150; i++) {
+            record(store, "old-" + i);
+        }
+        clock.advance(TTL.plusSeconds(1));
+
+        record(store, "new-1");
+        assertThat(count("SELECT COUNT(*) FROM dedupe")).isEqualTo(150 - 100 + 1);
+
+        record(store, "new-2");
+        assertThat(rows("SELECT key FROM dedupe ORDER BY key"))
+                .containsExactly(List.of(keyOf("new-1")), List.of(keyOf("new-2")));
+    }
+
+    @Test
+    void duplicateIsStillCaughtAfterReopen() {
+        // SPEC IN-1: persisted in the store, so a redelivery after a restart is still caught
+        Store first = open();
+        record(first, "m1");
+        first.close();
+
+        Store second = open();
+        assertThat(second.recordInbound(message("m1", "hi"), ALICE, keyOf("m1"), TTL)).isEmpty();
+    }
+
+    @Test
+    void recordMovesThroughStatesAndCountsEachDispatch() {
+        // SPEC IN-4: received -> dispatched -> done; a crash re-run dispatches it a second time
+        Store store = open();
+        long id = record(store, "m1");
+
+        store.markInbox(id, InboxState.DISPATCHED, null);
+        assertThat(store.inbox(id)).get().extracting(InboxRecord::state, InboxRecord::attempts)
+                .containsExactly(InboxState.DISPATCHED, 1);
+        store.markInbox(id, InboxState.DISPATCHED, "re-run after restart");
+        store.markInbox(id, InboxState.DONE, "answered");
+
+        assertThat(rows("SELECT state, attempts, detail FROM inbox WHERE id = ?", id))
+                .containsExactly(List.of("done", 2L, "answered"));
+        assertThat(store.inbox(id)).get().extracting(InboxRecord::state, InboxRecord::attempts)
+                .containsExactly(InboxState.DONE, 2);
+    }
+
+    @Test
+    void finalStateNeverChangesAgain() {
+        // SPEC IN-4: done is final: a late cancel or a second dispatch does not move it
+        Store store = open();
+        long id = record(store, "m1");
+        store.markInbox(id, InboxState.DISPATCHED, null);
+        store.markInbox(id, InboxState.DONE, null);
+
+        store.markInbox(id, InboxState.CANCELLED, "late /stop");
+        store.markInbox(id, InboxState.DISPATCHED, null);
+
+        assertThat(rows("SELECT state, attempts, detail FROM inbox WHERE id = ?", id))
+                .containsExactly(java.util.Arrays.asList("done", 1L, null));
+    }
+
+    @Test
+    void bufferedGroupMessageCanLaterBeMerged() {
+        // SPEC IN-4: buffered (group, no trigger) is not final; merged (into turn T) is
+        Store store = open();
+        long id = record(store, "m1");
+        store.markInbox(id, InboxState.BUFFERED, null);
+        store.markInbox(id, InboxState.MERGED, "into turn 42");
+
+        assertThat(rows("SELECT state, detail FROM inbox WHERE id = ?", id))
+                .containsExactly(List.of("merged", "into turn 42"));
+    }
+
+    @Test
+    void unknownInboxRecordIsAClearError() {
+        // SPEC IN-4: moving a record that was never recorded is a caller bug, said plainly
+        Store store = open();
+        assertThatThrownBy(() -> store.markInbox(4711, InboxState.DONE, null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no inbox record 4711");
+        assertThatThrownBy(() -> store.completeTurn(ALICE, 4711, "answer", InboxState.DONE))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no inbox record 4711");
+        assertThat(store.inbox(4711)).isEmpty();
+        assertThat(count("SELECT COUNT(*) FROM transcript")).isZero();
+    }
+
+    @Test
+    void unfinishedRecordsAreListedOldestFirstAfterReopen() {
+        // SPEC IN-4: after a crash, records without a final state run again
+        Store first = open();
+        long received = record(first, "m1");
+        long done = record(first, "m2");
+        long dispatched = record(first, "m3");
+        long buffered = record(first, "m4");
+        first.markInbox(done, InboxState.DISPATCHED, null);
+        first.markInbox(done, InboxState.DONE, null);
+        first.markInbox(dispatched, InboxState.DISPATCHED, null);
+        first.markInbox(buffered, InboxState.BUFFERED, null);
+        first.close();
+
+        List<InboxRecord> unfinished = open().unfinishedInbox();
+
+        assertThat(unfinished).extracting(InboxRecord::id, InboxRecord::state, InboxRecord::attempts)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(received, InboxState.RECEIVED, 0),
+                        org.assertj.core.groups.Tuple.tuple(dispatched, InboxState.DISPATCHED, 1));
+        assertThat(unfinished.get(1).message()).isEqualTo(message("m3", "hello m3"));
+        assertThat(unfinished.get(1).session()).isEqualTo(ALICE);
+    }
+
+    @Test
+    void countsCoverEveryState() {
+        // SPEC IN-4: the states are countable for status and metrics
+        Store store = open();
+        long a = record(store, "a");
+        long b = record(store, "b");
+        record(store, "c");
+        store.markInbox(a, InboxState.DENIED, "not allowed");
+        store.markInbox(b, InboxState.DENIED, "not allowed");
+
+        Map<InboxState, Long> counts = store.inboxCounts();
+
+        assertThat(counts).hasSize(InboxState.values().length)
+                .containsEntry(InboxState.DENIED, 2L)
+                .containsEntry(InboxState.RECEIVED, 1L)
+                .containsEntry(InboxState.DONE, 0L);
+    }
+
+    @Test
+    void wholeInboundMessageRoundTripsThroughThePayload() {
+        // SPEC MD-1, IN-4: the record keeps every field, attachments and the raw payload as they came
+        Store store = open();
+        InboundMessage full = new InboundMessage("77", "matrix", "bot2", "@carol:example.org", "Carol ✨",
+                "!room:example.org", "thread-9", "scope-3", ChatType.GROUP, false,
+                Instant.parse("2025-02-03T04:05:06.123456789Z"), "look at this 📷\nline two",
+                List.of(new Attachment(Attachment.Kind.IMAGE, "image/png", "/tmp/a b.png"),
+                        new Attachment(Attachment.Kind.AUDIO, null, "https://example.org/v.ogg")),
+                "{\"event\":{\"body\":\"look at this 📷\",\"quotes\":\"'\\\"\"}}");
+        SessionKey room = SessionKey.of(full);
+
+        long id = store.recordInbound(full, room, "matrix|77", TTL).orElseThrow().id();
+
+        InboxRecord back = store.inbox(id).orElseThrow();
+        assertThat(back.message()).isEqualTo(full);
+        assertThat(back.session()).isEqualTo(room);
+        assertThat(rows("SELECT thread_id, scope_id, chat_type, platform_ts, account FROM inbox WHERE id = ?", id))
+                .containsExactly(List.of("thread-9", "scope-3", "group", full.timestamp().toEpochMilli(), "bot2"));
+    }
+
+    @Test
+    void badInboxArgumentsAreRefused() {
+        // SPEC IN-1: a key needs a TTL; a negative TTL is a configuration error, not "never expires"
+        Store store = open();
+        assertThatThrownBy(() -> store.recordInbound(message("m1", "x"), ALICE, keyOf("m1"), Duration.ofSeconds(-1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("TTL");
+        assertThatThrownBy(() -> store.recordInbound(message("m1", "x"), ALICE, keyOf("m1"), null))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(count("SELECT COUNT(*) FROM inbox")).isZero();
+    }
+}

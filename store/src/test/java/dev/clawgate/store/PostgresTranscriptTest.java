@@ -1,0 +1,33 @@
+package dev.clawgate.store;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+
+/** The TranscriptContract on PostgreSQL: this class's own schema, emptied before each test. */
+class PostgresTranscriptTest extends TranscriptContract {
+
+    private static PostgresSchema schema;
+
+    @BeforeAll
+    static void createSchema() {
+        schema = PostgresSchema.create("transcript");
+    }
+
+    @BeforeEach
+    void emptySchema() {
+        schema.reset();
+    }
+
+    @AfterAll
+    static void dropSchema() {
+        if (schema != null) {
+            schema.drop();
+        }
+    }
+
+    @Override
+    protected StoreBackend backend() {
+        return schema;
+    }
+}
