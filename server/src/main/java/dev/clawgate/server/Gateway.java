@@ -11,6 +11,7 @@ import dev.clawgate.core.hook.InboundHook;
 import dev.clawgate.core.hook.SendingHook;
 import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.outbound.Delivery;
+import dev.clawgate.core.prompt.SystemPromptBuilder;
 import dev.clawgate.core.prompt.SystemPromptCache;
 import dev.clawgate.core.store.InboxRecord;
 import dev.clawgate.core.store.Store;
@@ -78,7 +79,7 @@ public final class Gateway implements AutoCloseable {
         for (Channel ch : options.channels()) channels.put(ch.name(), ch);
 
         TurnServices services = new TurnServices(store, name -> Optional.ofNullable(channels.get(name)), providers::get, tools::get,
-                new SystemPromptCache(Clock.systemDefaultZone()), InboundHook.PASS, SendingHook.PASS, Delivery.direct(), config::get,
+                new SystemPromptCache(SystemPromptBuilder.create(Clock.systemDefaultZone(), java.time.ZoneId.systemDefault())), InboundHook.PASS, SendingHook.PASS, Delivery.direct(), config::get,
                 this::queueDepth, Clock.systemUTC());
         Dispatcher.Policy policy = new Dispatcher.Policy(this::queueMode,
                 r -> RuntimeCommand.parse(r.message().text()).filter(c -> c instanceof RuntimeCommand.Stop).isPresent(),

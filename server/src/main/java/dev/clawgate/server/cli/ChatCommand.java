@@ -24,11 +24,22 @@ final class ChatCommand implements Callable<Integer> {
         ClawgateConfig cfg = config.load();
         // the conversation owns the console: only warnings and errors go to stderr
         ((Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).setLevel(Level.WARN);
-        boolean interactive = System.console() != null && System.console().isTerminal();
+        boolean interactive = isTerminal();
         TerminalChannel terminal = new TerminalChannel(System.in, System.out, interactive, System.getProperty("user.name", "user"));
         try (Gateway gateway = Gateway.start(cfg, Gateway.Options.with(terminal))) {
             terminal.awaitFinished();
         }
         return Main.OK;
+    }
+
+    /** JDK 22+ returns a Console even for piped input and says so with isTerminal(); older JDKs return null. */
+    static boolean isTerminal() {
+        java.io.Console c = System.console();
+        if (c == null) return false;
+        try {
+            return (Boolean) java.io.Console.class.getMethod("isTerminal").invoke(c);
+        } catch (ReflectiveOperationException e) {
+            return true;
+        }
     }
 }

@@ -1,5 +1,7 @@
 package dev.clawgate.server.http;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clawgate.core.channel.Channel;
 import dev.clawgate.core.channel.WebhookRoute;
 import dev.clawgate.server.channel.ApiChannel;
@@ -24,6 +26,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class HttpServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(HttpServer.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     /** What {@code /readyz} reports: ready, and one line per part. */
     public record Readiness(boolean ready, Map<String, String> parts) {}
@@ -53,7 +56,7 @@ public final class HttpServer implements AutoCloseable {
             for (Channel ch : channels) {
                 for (WebhookRoute r : ch.webhookRoutes()) {
                     exempt.put(r.path(), true);
-                    config.routes.addHttpHandler(HandlerType.valueOf(r.method().toUpperCase(java.util.Locale.ROOT)), r.path(), ctx -> webhook(ctx, r));
+                    config.routes.addHttpHandler(HandlerType.findOrCreate(r.method().toUpperCase(java.util.Locale.ROOT)), r.path(), ctx -> webhook(ctx, r));
                 }
             }
             config.routes.before(ctx -> {
@@ -67,14 +70,10 @@ public final class HttpServer implements AutoCloseable {
             config.routes.get("/healthz", ctx -> ctx.result("ok"));
             config.routes.get("/readyz", ctx -> {
                 Readiness r = readiness.get();
-                StringBuilder sb = new StringBuilder("{\"ready\":").append(r.ready()).append(",\"parts\":{");
-                int i = 0;
-                for (var e : r.parts().entrySet()) {
-                    if (i++ > 0) sb.append(',');
-                    sb.append('"').append(jsonEscape(e.getKey())).append("\":\"").append(jsonEscape(e.getValue())).append('"');
-                }
-                sb.append("}}");
-                ctx.status(r.ready() ? 200 : 503).contentType("application/json").result(sb.toString());
+                ObjectNode body = JSON.createObjectNode().put("ready", r.ready());
+                ObjectNode parts = body.putObject("parts");
+                r.parts().forEach(parts::put);
+                ctx.status(r.ready() ? 200 : 503).contentType("application/json").result(body.toString());
             });
             config.routes.post("/v1/chat/completions", api::chatCompletions);
             config.routes.get("/v1/models", api::models);
@@ -121,10 +120,6 @@ public final class HttpServer implements AutoCloseable {
         } catch (UnknownHostException e) {
             return false;
         }
-    }
-
-    private static String jsonEscape(String s) {
-        return s.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n");
     }
 
     /** {@code host:port}; {@code [::1]:8787} for IPv6. */
