@@ -82,7 +82,7 @@ final class PostgresServer {
                     return;
                 }
             } catch (SQLException e) {
-                reason = "no PostgreSQL answered at 127.0.0.1:5432/test (" + e.getMessage() + ")";
+                reason = "no PostgreSQL answered (" + e.getMessage() + ")";
             }
         }
         unreachableReason = reason;

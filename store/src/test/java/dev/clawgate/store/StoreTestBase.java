@@ -22,7 +22,8 @@ abstract class StoreTestBase {
     static final SessionKey BOB = new SessionKey("telegram", "default", ChatType.DIRECT, "chat-2", null, "bob");
 
     protected final MutableClock clock = new MutableClock(Instant.parse("2025-03-01T10:00:00Z"));
-    private final List<Store> opened = new ArrayList<>();
+    // concurrent: some tests open stores from several threads at once
+    private final List<Store> opened = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     protected abstract StoreBackend backend();
 

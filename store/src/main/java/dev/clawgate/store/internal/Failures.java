@@ -18,17 +18,17 @@ final class Failures {
         return new StoreException("store operation '" + operation + "' failed: the store is closed", null);
     }
 
-    /** Rolls back after {@code failure}; a rollback that fails too is attached to it, not lost. */
-    static void rollbackQuietly(RollbackAction rollback, Throwable failure) {
+    /** Cleans up after {@code failure} (a rollback, a close); a clean-up that fails too is attached to it, not lost. */
+    static void cleanUp(CleanUp action, Throwable failure) {
         try {
-            rollback.run();
+            action.run();
         } catch (SQLException | RuntimeException e) {
             failure.addSuppressed(e);
         }
     }
 
     @FunctionalInterface
-    interface RollbackAction {
+    interface CleanUp {
         void run() throws SQLException;
     }
 }

@@ -47,7 +47,7 @@ public final class PooledDatabase implements Database {
                 connection.commit();
                 return result;
             } catch (Throwable t) {
-                Failures.rollbackQuietly(connection::rollback, t);
+                Failures.cleanUp(connection::rollback, t);
                 throw t;
             }
         } catch (SQLException e) {

@@ -58,7 +58,7 @@ public final class SqliteDatabase implements Database {
         try {
             return new SqliteDatabase(writer, readPool(url));
         } catch (RuntimeException e) {
-            Failures.rollbackQuietly(writer::close, e);
+            Failures.cleanUp(writer::close, e);
             throw e;
         }
     }
@@ -108,7 +108,7 @@ public final class SqliteDatabase implements Database {
                 result = work.run(tx);
                 tx.update("COMMIT");
             } catch (Throwable t) {
-                Failures.rollbackQuietly(() -> tx.update("ROLLBACK"), t);
+                Failures.cleanUp(() -> tx.update("ROLLBACK"), t);
                 throw t;
             }
             return result;

@@ -18,8 +18,8 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** What only the embedded SQLite store does: where its file lives, WAL, and readers beside a writer. */
-class SqliteStoreTest {
+/** Opening a store: where the SQLite file lives, which URLs are accepted, WAL readers beside a writer, errors. */
+class StoresTest {
 
     @TempDir
     Path dir;
@@ -111,6 +111,18 @@ class SqliteStoreTest {
         assertThatThrownBy(() -> Stores.openSqlite(blocker.resolve("clawgate.db")))
                 .isInstanceOf(dev.clawgate.core.store.StoreException.class)
                 .hasMessageContaining("a-file");
+    }
+
+    @Test
+    void unreachablePostgresqlIsAStoreErrorWithoutThePassword() {
+        // SPEC OP-2, OP-6: a cluster store that cannot be reached says so, and keeps the password to itself
+        String url = "jdbc:postgresql://127.0.0.1:1/clawgate?user=gateway&password=hunter2&connectTimeout=2";
+
+        assertThatThrownBy(() -> Stores.open(url, null))
+                .isInstanceOf(dev.clawgate.core.store.StoreException.class)
+                .hasMessageContaining("cannot open the PostgreSQL store")
+                .hasMessageContaining("127.0.0.1:1")
+                .hasMessageNotContaining("hunter2");
     }
 
     @Test
