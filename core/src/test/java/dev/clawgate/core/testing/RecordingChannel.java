@@ -1,0 +1,67 @@
+package dev.clawgate.core.testing;
+
+import dev.clawgate.core.channel.Channel;
+import dev.clawgate.core.channel.InboundSink;
+import dev.clawgate.core.channel.MessageAdapter;
+import dev.clawgate.core.outbound.MessageReceipt;
+import dev.clawgate.core.outbound.OutboundMessage;
+import dev.clawgate.core.outbound.OutboundTarget;
+import dev.clawgate.core.outbound.ReplyStream;
+import dev.clawgate.core.outbound.TurnOutcome;
+import dev.clawgate.core.run.CancelToken;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/** A channel for core tests that records every send, streamed delta and turn end. */
+public final class RecordingChannel implements Channel {
+    public record Ended(long turnId, TurnOutcome outcome) {}
+
+    private final String name;
+    private final boolean streams;
+    public final List<OutboundMessage> sent = new CopyOnWriteArrayList<>();
+    public final List<String> deltas = new CopyOnWriteArrayList<>();
+    public final List<Ended> ended = new CopyOnWriteArrayList<>();
+
+    public RecordingChannel(String name, boolean streams) {
+        this.name = name;
+        this.streams = streams;
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public void start(InboundSink sink) {
+    }
+
+    @Override
+    public void stop() {
+    }
+
+    public List<String> texts(OutboundMessage.Kind kind) {
+        return sent.stream().filter(m -> m.kind() == kind).map(OutboundMessage::text).toList();
+    }
+
+    @Override
+    public MessageAdapter messageAdapter() {
+        return new MessageAdapter() {
+            @Override
+            public MessageReceipt send(OutboundMessage message, CancelToken cancel) {
+                sent.add(message);
+                return MessageReceipt.of("m" + sent.size());
+            }
+
+            @Override
+            public ReplyStream openStream(OutboundTarget target) {
+                return streams ? deltas::add : ReplyStream.NONE;
+            }
+
+            @Override
+            public void turnEnded(OutboundTarget target, long turnId, TurnOutcome outcome) {
+                ended.add(new Ended(turnId, outcome));
+            }
+        };
+    }
+}

@@ -1,0 +1,98 @@
+package dev.clawgate.core.turn;
+
+import dev.clawgate.core.channel.Channel;
+import dev.clawgate.core.config.AgentSettings;
+import dev.clawgate.core.config.ClawgateConfig;
+import dev.clawgate.core.config.ProviderSettings;
+import dev.clawgate.core.config.RouteSettings;
+import dev.clawgate.core.hook.InboundHook;
+import dev.clawgate.core.hook.SendingHook;
+import dev.clawgate.core.model.ChatType;
+import dev.clawgate.core.model.InboundMessage;
+import dev.clawgate.core.model.SessionKey;
+import dev.clawgate.core.outbound.Delivery;
+import dev.clawgate.core.prompt.SystemPromptBuilder;
+import dev.clawgate.core.prompt.SystemPromptCache;
+import dev.clawgate.core.provider.Provider;
+import dev.clawgate.core.run.RunHandle;
+import dev.clawgate.core.store.InboxRecord;
+import dev.clawgate.core.testing.InMemoryStore;
+import dev.clawgate.core.testing.RecordingChannel;
+import dev.clawgate.core.testing.ScriptedProvider;
+import dev.clawgate.core.tool.Tool;
+import dev.clawgate.core.tool.ToolRegistry;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** A turn pipeline over the in-memory store, scripted providers and a recording channel. */
+final class TurnFixture {
+    final InMemoryStore store = new InMemoryStore();
+    final RecordingChannel channel;
+    final Map<String, ScriptedProvider> providers = new LinkedHashMap<>();
+    final Path workspace;
+    InboundHook inboundHook = InboundHook.PASS;
+    SendingHook sendingHook = SendingHook.PASS;
+    List<RouteSettings> routes = new ArrayList<>();
+    List<Tool> tools = new ArrayList<>();
+    boolean showToolCalls;
+    private final Map<String, ProviderSettings> settings = new LinkedHashMap<>();
+
+    TurnFixture(Path workspace, String channelName) {
+        this.workspace = workspace;
+        this.channel = new RecordingChannel(channelName, true);
+    }
+
+    ScriptedProvider provider(String name, String model, boolean nativeTools, boolean vision) {
+        ScriptedProvider p = new ScriptedProvider(name, new dev.clawgate.core.provider.ProviderCapabilities(nativeTools, vision, true));
+        providers.put(name, p);
+        settings.put(name, new ProviderSettings(name, "openai", null, "k", nativeTools, model, 30));
+        return p;
+    }
+
+    ClawgateConfig config() {
+        ClawgateConfig d = ClawgateConfig.defaults();
+        AgentSettings a = d.agent();
+        return new ClawgateConfig(d.gateway(), new AgentSettings(providers.isEmpty() ? null : providers.keySet().iterator().next(),
+                null, 5, a.messageTimeoutSecs(), a.timeoutScaleCap(), workspace, showToolCalls, List.of()),
+                settings, routes, d.history(), d.tools(), d.dispatch());
+    }
+
+    TurnServices services() {
+        Map<String, Provider> ps = new LinkedHashMap<>(providers);
+        ProviderDirectory dir = new ProviderDirectory() {
+            public Optional<Provider> find(String name) { return Optional.ofNullable(ps.get(name)); }
+            public Optional<ProviderSettings> settings(String name) { return Optional.ofNullable(settings.get(name)); }
+            public List<String> names() { return new ArrayList<>(ps.keySet()); }
+        };
+        ClawgateConfig cfg = config();
+        ToolRegistry registry = new ToolRegistry(tools);
+        return new TurnServices(store, name -> name.equals(channel.name()) ? Optional.<Channel>of(channel) : Optional.empty(),
+                () -> dir, () -> registry,
+                new SystemPromptCache(SystemPromptBuilder.create(Clock.systemUTC(), ZoneId.of("UTC"))),
+                inboundHook, sendingHook, Delivery.direct(), () -> cfg, k -> 0, Clock.systemUTC());
+    }
+
+    InboxRecord record(String sender, String text) {
+        return record(sender, sender, ChatType.DIRECT, text);
+    }
+
+    InboxRecord record(String chat, String sender, ChatType type, String text) {
+        InboundMessage m = new InboundMessage("id-" + text.hashCode(), channel.name(), null, sender, sender, chat, null, null, type,
+                true, Instant.now(), text, List.of(), null);
+        return store.recordInbound(m, SessionKey.of(m), null, Duration.ZERO).orElseThrow();
+    }
+
+    RunHandle run(InboxRecord... records) {
+        RunHandle h = new RunHandle(List.of(records), Instant.now());
+        new TurnPipeline(services()).run(h);
+        return h;
+    }
+}
