@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.Map;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -86,6 +87,11 @@ public final class ShellTool implements Tool {
         context.cancel().throwIfCancelled();
         Path ws = context.workspace().toAbsolutePath().normalize();
         if (!Files.isDirectory(ws)) return ToolResult.error("the workspace directory does not exist");
+        try {
+            checkConfined(command, ws);
+        } catch (RefusedException e) {
+            return ToolResult.error(e.getMessage());
+        }
         return run(command, ws, context.cancel());
     }
 
@@ -100,6 +106,36 @@ public final class ShellTool implements Tool {
                 throw new RefusedException("option " + arg + " of " + command.program() + " runs other programs and is not allowed");
             }
         }
+    }
+
+    /**
+     * Arguments may name files only inside the workspace (SPEC AG-5): no absolute or home paths,
+     * no {@code ..}, and an existing file is checked by {@link WorkspacePaths} (symlinks included).
+     * The value of {@code --opt=value} counts as an argument too.
+     */
+    static void checkConfined(ShellCommand command, Path ws) throws RefusedException {
+        List<String> argv = command.argv();
+        for (String arg : argv.subList(1, argv.size())) {
+            String value = arg.startsWith("-") ? (arg.contains("=") ? arg.substring(arg.indexOf('=') + 1) : null) : arg;
+            if (value == null || value.isEmpty()) continue;
+            if (value.startsWith("/") || value.startsWith("~") || hasParentSegment(value)) {
+                throw new RefusedException("argument '" + arg + "' points outside the workspace; use paths relative to it");
+            }
+            boolean exists;
+            try {
+                exists = Files.exists(ws.resolve(value), java.nio.file.LinkOption.NOFOLLOW_LINKS);
+            } catch (java.nio.file.InvalidPathException e) {
+                throw new RefusedException("argument '" + arg + "' is not a valid path");
+            }
+            if (exists) WorkspacePaths.resolve(ws, value);
+        }
+    }
+
+    private static boolean hasParentSegment(String value) {
+        for (String part : value.split("[/\\\\]")) {
+            if (part.equals("..")) return true;
+        }
+        return false;
     }
 
     private ToolResult run(ShellCommand command, Path ws, CancelToken cancel) throws InterruptedException {

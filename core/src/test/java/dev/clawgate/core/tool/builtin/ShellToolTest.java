@@ -51,6 +51,22 @@ class ShellToolTest {
         assertThat(run("ls missing-file").output()).startsWith("exit code: 2\n").contains("missing-file");
     }
 
+    // SPEC AG-5: the shell is confined to the workspace like the file tools
+    @Test
+    void argumentsThatNameFilesOutsideTheWorkspaceAreRefused() throws Exception {
+        Path outside = Files.createTempDirectory("outside");
+        Files.writeString(outside.resolve("secret.txt"), "top secret");
+        Files.createSymbolicLink(ws.resolve("escape"), outside);
+        for (String attack : List.of("ls /", "ls " + outside, "ls ~", "ls ../", "ls sub/../../x", "ls escape",
+                "find . -newer=/etc/passwd", "ls --color=/etc")) {
+            ToolResult r = run(attack);
+            assertThat(r.error()).as(attack).isTrue();
+        }
+        assertThat(run("ls escape").output()).doesNotContain("secret.txt");
+        assertThat(run("ls hello.txt").output()).isEqualTo("exit code: 0\nhello.txt");
+        assertThat(run("echo a/b -n").error()).isFalse();
+    }
+
     // SPEC AG-5
     @Test
     void quotedArgumentsReachTheProgramVerbatim() throws Exception {
