@@ -57,52 +57,59 @@ public final class Gateway implements AutoCloseable {
     }
 
     private final AtomicReference<ClawgateConfig> config;
-    private final AtomicReference<ConfiguredProviders> providers;
-    private final AtomicReference<ToolRegistry> tools;
+    private AtomicReference<ConfiguredProviders> providers;
+    private AtomicReference<ToolRegistry> tools;
     private final Store store;
     private final Map<String, Channel> channels = new LinkedHashMap<>();
-    private final Dispatcher dispatcher;
-    private final HttpServer http;
+    private Dispatcher dispatcher;
+    private HttpServer http;
 
     private Gateway(ClawgateConfig cfg, Options options) throws Exception {
         this.config = new AtomicReference<>(cfg);
+        if (options.http()) HttpServer.checkBind(cfg.gateway().bind(), cfg.gateway().authToken());
         Files.createDirectories(cfg.gateway().dataDir());
         Files.createDirectories(cfg.agent().workspace());
         this.store = Stores.open(null, cfg.gateway().dataDir());
-        this.providers = new AtomicReference<>(new ConfiguredProviders(cfg.providers()));
-        this.tools = new AtomicReference<>(new ToolRegistry(BuiltinTools.create(cfg.tools())));
-        ApiChannel api = null;
-        if (options.http()) {
-            api = new ApiChannel(this::turnBudget, this::modelNames);
-            channels.put(api.name(), api);
-        }
-        for (Channel ch : options.channels()) channels.put(ch.name(), ch);
-
-        TurnServices services = new TurnServices(store, name -> Optional.ofNullable(channels.get(name)), providers::get, tools::get,
-                new SystemPromptCache(SystemPromptBuilder.create(Clock.systemDefaultZone(), java.time.ZoneId.systemDefault())), InboundHook.PASS, SendingHook.PASS, Delivery.direct(), config::get,
-                this::queueDepth, Clock.systemUTC());
-        Dispatcher.Policy policy = new Dispatcher.Policy(this::queueMode,
-                r -> RuntimeCommand.parse(r.message().text()).filter(c -> c instanceof RuntimeCommand.Stop).isPresent(),
-                r -> Optional.ofNullable(channels.get(r.message().channel())).map(Channel::requestResponse).orElse(false),
-                this::turnBudget, cfg.dispatch().queueCap());
-        this.dispatcher = new Dispatcher(store, new TurnPipeline(services), new StopReplies(services), policy,
-                cfg.dispatch().busCapacity(), cfg.dispatch().effectiveMaxInFlight(channels.size()), Clock.systemUTC()).start();
-        dispatcher.recover(INBOX_MAX_AGE, r -> channels.containsKey(r.message().channel()));
-        Inbox inbox = new Inbox(store, dispatcher, SessionKey::of, DEDUPE_TTL);
-        for (Channel ch : channels.values()) {
-            try {
-                ch.start(inbox);
-            } catch (Exception e) {
-                throw new IllegalStateException("channel " + ch.name() + " could not start: " + e.getMessage(), e);
+        try {
+            this.providers = new AtomicReference<>(new ConfiguredProviders(cfg.providers()));
+            this.tools = new AtomicReference<>(new ToolRegistry(BuiltinTools.create(cfg.tools())));
+            ApiChannel api = null;
+            if (options.http()) {
+                api = new ApiChannel(this::turnBudget, this::modelNames);
+                channels.put(api.name(), api);
             }
+            for (Channel ch : options.channels()) channels.put(ch.name(), ch);
+
+            TurnServices services = new TurnServices(store, name -> Optional.ofNullable(channels.get(name)), providers::get, tools::get,
+                    new SystemPromptCache(SystemPromptBuilder.create(Clock.systemDefaultZone(), java.time.ZoneId.systemDefault())),
+                    InboundHook.PASS, SendingHook.PASS, Delivery.direct(), config::get,
+                    this::queueDepth, Clock.systemUTC());
+            Dispatcher.Policy policy = new Dispatcher.Policy(this::queueMode,
+                    r -> RuntimeCommand.parse(r.message().text()).filter(c -> c instanceof RuntimeCommand.Stop).isPresent(),
+                    r -> Optional.ofNullable(channels.get(r.message().channel())).map(Channel::requestResponse).orElse(false),
+                    this::turnBudget, cfg.dispatch().queueCap());
+            this.dispatcher = new Dispatcher(store, new TurnPipeline(services), new StopReplies(services), policy,
+                    cfg.dispatch().busCapacity(), cfg.dispatch().effectiveMaxInFlight(channels.size()), Clock.systemUTC()).start();
+            dispatcher.recover(INBOX_MAX_AGE, r -> channels.containsKey(r.message().channel()));
+            Inbox inbox = new Inbox(store, dispatcher, SessionKey::of, DEDUPE_TTL);
+            for (Channel ch : channels.values()) {
+                try {
+                    ch.start(inbox);
+                } catch (Exception e) {
+                    throw new IllegalStateException("channel " + ch.name() + " could not start: " + e.getMessage(), e);
+                }
+            }
+            this.http = options.http()
+                    ? HttpServer.start(cfg.gateway().bind(), cfg.gateway().authToken(), api, new ArrayList<>(channels.values()), this::readiness)
+                    : null;
+            if (providers.get().names().isEmpty()) log.warn(dev.clawgate.core.turn.ModelSelector.NO_PROVIDER);
+        } catch (Exception | Error e) {
+            close();
+            throw e;
         }
-        this.http = options.http()
-                ? HttpServer.start(cfg.gateway().bind(), cfg.gateway().authToken(), api, new ArrayList<>(channels.values()), this::readiness)
-                : null;
-        if (providers.get().names().isEmpty()) log.warn(dev.clawgate.core.turn.ModelSelector.NO_PROVIDER);
     }
 
-    /** Starts a gateway; on failure everything already started is closed again. */
+    /** Starts a gateway; on failure everything it had started is closed again before the error propagates. */
     public static Gateway start(ClawgateConfig config, Options options) throws Exception {
         return new Gateway(config, options);
     }
@@ -164,7 +171,7 @@ public final class Gateway implements AutoCloseable {
                 log.warn("stopping channel {} failed: {}", ch.name(), e.toString());
             }
         }
-        dispatcher.close(Duration.ofSeconds(10));
+        if (dispatcher != null) dispatcher.close(Duration.ofSeconds(10));
         store.close();
     }
 

@@ -39,11 +39,8 @@ public final class HttpServer implements AutoCloseable {
 
     public static HttpServer start(String bind, String authToken, ApiChannel api, List<Channel> channels,
                                    Supplier<Readiness> readiness) {
+        checkBind(bind, authToken);
         HostPort hp = HostPort.parse(bind);
-        if ((authToken == null || authToken.isBlank()) && !isLoopback(hp.host())) {
-            throw new IllegalStateException("refusing to listen on " + bind + " without gateway.auth_token: "
-                    + "set gateway.auth_token, or bind to 127.0.0.1");
-        }
         Map<String, Boolean> exempt = new HashMap<>();
         exempt.put("/healthz", true);
         Javalin app = Javalin.create(config -> {
@@ -85,6 +82,15 @@ public final class HttpServer implements AutoCloseable {
         app.start();
         log.info("HTTP listening on http://{}:{}", hp.host(), app.port());
         return new HttpServer(app);
+    }
+
+    /** SPEC OP-3: without a token, only a loopback bind starts. */
+    public static void checkBind(String bind, String authToken) {
+        HostPort hp = HostPort.parse(bind);
+        if ((authToken == null || authToken.isBlank()) && !isLoopback(hp.host())) {
+            throw new IllegalStateException("refusing to listen on " + bind + " without gateway.auth_token: "
+                    + "set gateway.auth_token, or bind to 127.0.0.1");
+        }
     }
 
     public int port() {
