@@ -87,7 +87,7 @@ public final class Gateway implements AutoCloseable {
             Dispatcher.Policy policy = new Dispatcher.Policy(this::queueMode,
                     r -> RuntimeCommand.parse(r.message().text()).filter(c -> c instanceof RuntimeCommand.Stop).isPresent(),
                     r -> Optional.ofNullable(channels.get(r.message().channel())).map(Channel::requestResponse).orElse(false),
-                    this::turnBudget, cfg.dispatch().queueCap());
+                    this::turnBudget, cfg.queue().cap());
             this.dispatcher = new Dispatcher(store, new TurnPipeline(services), new StopReplies(services), policy,
                     cfg.dispatch().busCapacity(), cfg.dispatch().effectiveMaxInFlight(channels.size()), Clock.systemUTC()).start();
             dispatcher.recover(INBOX_MAX_AGE, r -> channels.containsKey(r.message().channel()));
@@ -115,7 +115,7 @@ public final class Gateway implements AutoCloseable {
     }
 
     private QueueMode queueMode(InboxRecord r) {
-        return store.sessionSetting(r.session(), "queue").flatMap(QueueMode::parse).orElse(config.get().dispatch().queueMode());
+        return store.sessionSetting(r.session(), "queue").flatMap(QueueMode::parse).orElse(config.get().queue().modeFor(r.message().channel()));
     }
 
     private Duration turnBudget() {

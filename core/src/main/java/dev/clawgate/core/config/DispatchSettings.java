@@ -1,13 +1,13 @@
 package dev.clawgate.core.config;
 
 /**
- * Dispatch and queueing (SPEC DI-1..DI-3).
+ * {@code [dispatch]} (SPEC DI-1, DI-2).
  *
  * @param maxInFlight 0 = clamp(channels × 4, 8, 64)
  */
-public record DispatchSettings(int busCapacity, int maxInFlight, QueueMode queueMode, int queueCap) {
+public record DispatchSettings(int busCapacity, int maxInFlight) {
     public static DispatchSettings defaults() {
-        return new DispatchSettings(100, 0, QueueMode.STEER, 20);
+        return new DispatchSettings(100, 0);
     }
 
     /** SPEC DI-2: clamp(channels × 4, 8, 64) unless configured. */

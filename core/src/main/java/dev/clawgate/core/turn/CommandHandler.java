@@ -93,7 +93,7 @@ final class CommandHandler {
                     : providers.settings(p).map(s -> s.defaultModel()).orElse("(none)");
             return p + ":" + m;
         });
-        String queue = store.sessionSetting(session, SETTING_QUEUE).orElse(config.dispatch().queueMode().name().toLowerCase(java.util.Locale.ROOT));
+        String queue = store.sessionSetting(session, SETTING_QUEUE).orElse(config.queue().mode().name().toLowerCase(java.util.Locale.ROOT));
         return "Session: " + session.display() + "\nModel: " + model + "\nQueue mode: " + queue
                 + "\nQueued messages: " + queueDepth.apply(session);
     }

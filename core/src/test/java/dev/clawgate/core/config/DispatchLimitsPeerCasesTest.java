@@ -40,7 +40,7 @@ class DispatchLimitsPeerCasesTest {
             int channels = in.get("channel_count").asInt();
             int expected = c.expected().asInt();
             assertThat(DispatchSettings.defaults().effectiveMaxInFlight(channels)).isEqualTo(expected);
-            assertThat(new DispatchSettings(100, 5, QueueMode.STEER, 20).effectiveMaxInFlight(channels))
+            assertThat(new DispatchSettings(100, 5).effectiveMaxInFlight(channels))
                     .as("a configured limit wins over the formula").isEqualTo(5);
         }));
     }

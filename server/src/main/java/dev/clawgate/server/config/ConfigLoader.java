@@ -7,6 +7,9 @@ import com.fasterxml.jackson.dataformat.toml.TomlMapper;
 import dev.clawgate.core.config.AgentSettings;
 import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.core.config.DispatchSettings;
+import dev.clawgate.core.config.InboundSettings;
+import dev.clawgate.core.config.QueueSettings;
+import dev.clawgate.core.config.SessionSettings;
 import dev.clawgate.core.config.GatewaySettings;
 import dev.clawgate.core.config.HistorySettings;
 import dev.clawgate.core.config.ProviderSettings;
@@ -87,7 +90,8 @@ public final class ConfigLoader {
         TableReader r = TableReader.root(root, source);
         Map<String, ProviderSettings> providers = providers(r);
         ClawgateConfig config = new ClawgateConfig(gateway(r.table("gateway")), agent(r.table("agent")), providers,
-                routes(r), history(r.table("history")), tools(r.table("tools")), dispatch(r));
+                routes(r), history(r.table("history")), tools(r.table("tools")), dispatch(r.table("dispatch")),
+                SessionSettings.defaults(), InboundSettings.defaults(), queue(r.table("messages").table("queue")), Map.of());
         ProviderReferences.check(config, source.file());
         return config;
     }
@@ -199,15 +203,17 @@ public final class ConfigLoader {
                 t.integer("shell_output_cap", d.shellOutputCap(), 1, Integer.MAX_VALUE));
     }
 
-    private static DispatchSettings dispatch(TableReader root) {
+    private static DispatchSettings dispatch(TableReader t) {
         DispatchSettings d = DispatchSettings.defaults();
-        TableReader queue = root.table("messages").table("queue");
-        TableReader t = root.table("dispatch");
         return new DispatchSettings(
                 t.integer("bus_capacity", d.busCapacity(), 1, Integer.MAX_VALUE),
-                t.integer("max_in_flight", d.maxInFlight(), 0, Integer.MAX_VALUE),
-                queueMode(queue, d.queueMode()),
-                queue.integer("cap", d.queueCap(), 1, Integer.MAX_VALUE));
+                t.integer("max_in_flight", d.maxInFlight(), 0, Integer.MAX_VALUE));
+    }
+
+    private static QueueSettings queue(TableReader queue) {
+        QueueSettings d = QueueSettings.defaults();
+        return new QueueSettings(queueMode(queue, d.mode()), d.byChannel(), d.debounceMs(),
+                queue.integer("cap", d.cap(), 1, Integer.MAX_VALUE), d.drop());
     }
 
     /** SPEC DI-3: retired names still work, with a warning. */

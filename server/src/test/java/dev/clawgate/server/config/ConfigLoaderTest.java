@@ -6,6 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.clawgate.core.config.AgentSettings;
 import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.core.config.DispatchSettings;
+import dev.clawgate.core.config.DropPolicy;
+import dev.clawgate.core.config.InboundSettings;
+import dev.clawgate.core.config.QueueSettings;
+import dev.clawgate.core.config.SessionSettings;
 import dev.clawgate.core.config.GatewaySettings;
 import dev.clawgate.core.config.HistorySettings;
 import dev.clawgate.core.config.ProviderSettings;
@@ -44,7 +48,7 @@ class ConfigLoaderTest {
         ClawgateConfig config = new ConfigLoader().loadOrDefaults(dir.resolve("absent.toml"), Map.of());
 
         assertThat(config).isEqualTo(defaultsUnder(Path.of("").toAbsolutePath()));
-        assertThat(config.dispatch().queueMode()).isEqualTo(QueueMode.STEER);
+        assertThat(config.queue().mode()).isEqualTo(QueueMode.STEER);
         assertThat(config.agent().turnBudgetSecs()).isEqualTo(1200);
         assertThat(config.history().maxMessages()).isEqualTo(50);
         assertThat(config.history().maxChars()).isEqualTo(400_000);
@@ -145,7 +149,8 @@ class ConfigLoaderTest {
                         new RouteSettings("chat", List.of("hello"), null, null)),
                 new HistorySettings(12, 5_000_000_000L),
                 new ToolSettings(100, List.of("ls"), 5, 200),
-                new DispatchSettings(10, 16, QueueMode.COLLECT, 3)));
+                new DispatchSettings(10, 16), SessionSettings.defaults(), InboundSettings.defaults(),
+                new QueueSettings(QueueMode.COLLECT, Map.of(), 500, 3, DropPolicy.SUMMARIZE), Map.of()));
         assertThat(config.providers().keySet()).containsExactly("local", "cloud");
         assertThat(config.agent().turnBudgetSecs()).isEqualTo(90 * 3);
     }
@@ -179,7 +184,7 @@ class ConfigLoaderTest {
             try (CapturedLogs logs = new CapturedLogs()) {
                 ClawgateConfig config = fixture().load("[messages.queue]\nmode = \"" + retired + "\"\n");
 
-                assertThat(config.dispatch().queueMode()).isEqualTo(QueueMode.STEER);
+                assertThat(config.queue().mode()).isEqualTo(QueueMode.STEER);
                 assertThat(logs.lines()).singleElement().asString()
                         .startsWith("WARN messages.queue.mode in ")
                         .contains("retired queue mode '" + retired + "'", "write mode = \"steer\"");
@@ -193,7 +198,7 @@ class ConfigLoaderTest {
         for (QueueMode mode : QueueMode.values()) {
             try (CapturedLogs logs = new CapturedLogs()) {
                 ClawgateConfig config = fixture().load("[messages.queue]\nmode = \"" + mode.name().toLowerCase() + "\"\n");
-                assertThat(config.dispatch().queueMode()).isEqualTo(mode);
+                assertThat(config.queue().mode()).isEqualTo(mode);
                 assertThat(logs.lines()).isEmpty();
             }
         }
