@@ -4,7 +4,15 @@ import dev.clawgate.core.channel.Channel;
 import dev.clawgate.core.channel.ChannelHealth;
 import dev.clawgate.core.command.RuntimeCommand;
 import dev.clawgate.core.config.ClawgateConfig;
+import dev.clawgate.core.config.DropPolicy;
 import dev.clawgate.core.config.QueueMode;
+import dev.clawgate.core.config.QueueSettings;
+import dev.clawgate.core.dispatch.QueuePolicy;
+import dev.clawgate.core.outbound.DeliveryException;
+import dev.clawgate.core.outbound.OutboundMessage;
+import dev.clawgate.core.outbound.OutboundTarget;
+import dev.clawgate.core.run.CancelToken;
+import dev.clawgate.core.turn.QueueDirective;
 import dev.clawgate.core.dispatch.Dispatcher;
 import dev.clawgate.core.dispatch.Inbox;
 import dev.clawgate.core.hook.InboundHook;
@@ -44,6 +52,7 @@ public final class Gateway implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Gateway.class);
     private static final Duration DEDUPE_TTL = Duration.ofMinutes(20);
     private static final Duration INBOX_MAX_AGE = Duration.ofHours(1);
+    private static final Duration QUEUED_NOTICE_AFTER = Duration.ofSeconds(2);
 
     /** What to start besides the core: the HTTP server (with the API channel) and extra channels. */
     public record Options(boolean http, List<Channel> channels) {
@@ -84,10 +93,10 @@ public final class Gateway implements AutoCloseable {
                     new SystemPromptCache(SystemPromptBuilder.create(Clock.systemDefaultZone(), java.time.ZoneId.systemDefault())),
                     InboundHook.PASS, SendingHook.PASS, Delivery.direct(), config::get,
                     this::queueDepth, Clock.systemUTC());
-            Dispatcher.Policy policy = new Dispatcher.Policy(this::queueMode,
+            Dispatcher.Policy policy = new Dispatcher.Policy(this::queuePolicy,
                     r -> RuntimeCommand.parse(r.message().text()).filter(c -> c instanceof RuntimeCommand.Stop).isPresent(),
                     r -> Optional.ofNullable(channels.get(r.message().channel())).map(Channel::requestResponse).orElse(false),
-                    this::turnBudget, cfg.queue().cap());
+                    this::turnBudget, this::notice, QUEUED_NOTICE_AFTER);
             this.dispatcher = new Dispatcher(store, new TurnPipeline(services), new StopReplies(services), policy,
                     cfg.dispatch().busCapacity(), cfg.dispatch().effectiveMaxInFlight(channels.size()), Clock.systemUTC()).start();
             dispatcher.recover(INBOX_MAX_AGE, r -> channels.containsKey(r.message().channel()));
@@ -114,8 +123,27 @@ public final class Gateway implements AutoCloseable {
         return new Gateway(config, options);
     }
 
-    private QueueMode queueMode(InboxRecord r) {
-        return store.sessionSetting(r.session(), "queue").flatMap(QueueMode::parse).orElse(config.get().queue().modeFor(r.message().channel()));
+    /** SPEC DI-3 precedence: the session's /queue directive, then the channel's mode, then the global one. */
+    private QueuePolicy queuePolicy(InboxRecord r) {
+        QueueSettings q = config.get().queue();
+        SessionKey s = r.session();
+        QueueMode mode = store.sessionSetting(s, QueueDirective.MODE).flatMap(QueueMode::parse).orElse(q.modeFor(r.message().channel()));
+        long quietMs = store.sessionSetting(s, QueueDirective.DEBOUNCE_MS).map(Long::parseLong).orElse(q.debounceMs());
+        int cap = store.sessionSetting(s, QueueDirective.CAP).map(Integer::parseInt).orElse(q.cap());
+        DropPolicy drop = store.sessionSetting(s, QueueDirective.DROP).flatMap(DropPolicy::parse).orElse(q.drop());
+        return new QueuePolicy(mode, Duration.ofMillis(quietMs), cap, drop);
+    }
+
+    /** Best-effort notices ("queued"): never replayed, never fatal (SPEC OUT-12). */
+    private void notice(InboxRecord r, String text) {
+        Channel ch = channels.get(r.message().channel());
+        if (ch == null) return;
+        try {
+            ch.messageAdapter().send(new OutboundMessage(OutboundTarget.replyTo(r.message()), text, OutboundMessage.Kind.NOTICE, r.id()),
+                    CancelToken.none());
+        } catch (DeliveryException e) {
+            log.info("notice to {} on {} not delivered: {}", r.message().sender(), ch.name(), e.getMessage());
+        }
     }
 
     private Duration turnBudget() {

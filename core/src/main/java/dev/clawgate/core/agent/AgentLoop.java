@@ -30,6 +30,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class AgentLoop {
     private static final Logger log = LoggerFactory.getLogger(AgentLoop.class);
+    /** SPEC DI-3: the result of a tool call a steered message made moot. */
+    public static final String SKIPPED_FOR_STEER = "Skipped due to queued user message.";
 
     /**
      * @param routes       the primary model first, then the fallbacks (SPEC SP-4)
@@ -37,7 +39,12 @@ public final class AgentLoop {
      * @param maxResultChars cap per tool result (SPEC AG-3)
      */
     public record Request(List<ModelRoute> routes, List<ChatMessage> messages, ToolRegistry tools, int maxIterations,
-                          int maxResultChars, ToolContext toolContext, StepObserver observer, boolean stream) {
+                          int maxResultChars, ToolContext toolContext, StepObserver observer, boolean stream, Steering steering) {
+        public Request(List<ModelRoute> routes, List<ChatMessage> messages, ToolRegistry tools, int maxIterations,
+                       int maxResultChars, ToolContext toolContext, StepObserver observer, boolean stream) {
+            this(routes, messages, tools, maxIterations, maxResultChars, toolContext, observer, stream, Steering.NONE);
+        }
+
         public Request {
             if (routes.isEmpty()) throw new IllegalArgumentException("no model route");
             routes = List.copyOf(routes);
@@ -64,6 +71,8 @@ public final class AgentLoop {
         StringBuilder reasoning = new StringBuilder();
         for (int step = 0; step < Math.max(1, req.maxIterations()); step++) {
             cancel.throwIfCancelled();
+            // SPEC DI-3: steered messages go after the step's tool results, before the next model call
+            conversation.addAll(req.steering().take());
             req.observer().onStepStart(step);
             ChatRequest call = new ChatRequest("", conversation, nativeTools ? req.tools().specs() : List.of(), req.stream(), null);
             ChatResponse response = caller.call(req.routes(), call, observerFor(req.observer(), reasoning), cancel);
@@ -88,9 +97,14 @@ public final class AgentLoop {
             List<String> promptGuidedResults = new ArrayList<>();
             for (ToolCall tc : calls) {
                 cancel.throwIfCancelled();
-                req.observer().onToolCall(tc);
-                if (!tc.malformed()) used.add(tc.name());
-                String result = runTool(tc, req);
+                String result;
+                if (req.steering().pending()) {
+                    result = SKIPPED_FOR_STEER;
+                } else {
+                    req.observer().onToolCall(tc);
+                    if (!tc.malformed()) used.add(tc.name());
+                    result = runTool(tc, req);
+                }
                 if (nativeCalls) {
                     conversation.add(ChatMessage.tool(tc.id(), tc.name(), result));
                 } else {

@@ -1,6 +1,8 @@
 package dev.clawgate.core.dispatch;
 
+import dev.clawgate.core.config.DropPolicy;
 import dev.clawgate.core.config.QueueMode;
+import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.run.RunHandle;
 import dev.clawgate.core.store.InboxRecord;
@@ -12,7 +14,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Executors;
@@ -22,6 +23,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -31,19 +33,25 @@ import org.slf4j.LoggerFactory;
 /**
  * Takes committed inbox records off the bounded bus and runs each turn on its own virtual
  * thread (SPEC DI-1, DI-2): at most {@code maxInFlight} runs at once, at most one per session;
- * a message for a busy session waits in that session's lane as its queue mode says (DI-3, DI-4);
- * {@code /stop} acts at once (DI-5); every run has a time budget (DI-6).
+ * a message for a busy session is steered, queued, collected or interrupts as its queue mode
+ * says (DI-3, DI-4); {@code /stop} acts at once (DI-5); every run has a time budget (DI-6).
  */
 public final class Dispatcher implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
+    static final String QUEUED_NOTICE = "⏳ I'm still working on your previous message; I'll get to this one next.";
 
-    /** What the dispatcher needs decided about a record, supplied by the wiring. */
+    /**
+     * What the dispatcher needs decided about a record, supplied by the wiring.
+     *
+     * @param notices best-effort notices to a record's sender ("queued", "not queued")
+     */
     public record Policy(
-            Function<InboxRecord, QueueMode> queueMode,
+            Function<InboxRecord, QueuePolicy> queue,
             Predicate<InboxRecord> isStopCommand,
             Predicate<InboxRecord> requestResponse,
             Supplier<Duration> turnBudget,
-            int queueCap) {}
+            BiConsumer<InboxRecord, String> notices,
+            Duration queuedNoticeAfter) {}
 
     private final Store store;
     private final TurnRunner runner;
@@ -69,7 +77,7 @@ public final class Dispatcher implements AutoCloseable {
         this.bus = new ArrayBlockingQueue<>(busCapacity);
         this.inFlight = new Semaphore(maxInFlight, true);
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "clawgate-turn-timer");
+            Thread t = new Thread(r, "clawgate-dispatch-timer");
             t.setDaemon(true);
             return t;
         });
@@ -122,7 +130,8 @@ public final class Dispatcher implements AutoCloseable {
         }
     }
 
-    private void route(InboxRecord r) {
+    /** Hands a record (or a debounced batch, oldest first) to its session lane. */
+    public void route(InboxRecord r) {
         if (policy.isStopCommand().test(r)) {
             stop(r);
             return;
@@ -130,33 +139,90 @@ public final class Dispatcher implements AutoCloseable {
         lock.lock();
         try {
             SessionLane lane = lanes.computeIfAbsent(r.session(), SessionLane::new);
-            if (lane.active == null) {
+            if (lane.idle()) {
                 startLocked(lane, List.of(r));
                 return;
             }
+            QueuePolicy qp = policy.requestResponse().test(r) ? QueuePolicy.followup(Integer.MAX_VALUE) : policy.queue().apply(r);
             ScopeKey scope = ScopeKey.of(r.message());
-            QueueMode mode = policy.requestResponse().test(r) ? QueueMode.FOLLOWUP : policy.queueMode().apply(r);
-            boolean sameScope = scope.equals(lane.activeScope);
-            if (mode == QueueMode.INTERRUPT && sameScope) {
-                lane.active.cancel().cancel(RunHandle.REASON_INTERRUPT);
-                lane.enqueueMerged(r, scope);
-            } else {
-                // steer and collect arrive with the inbound work; until then they wait as followups (SPEC DI-3)
-                lane.queue.add(new Pending(scope, new ArrayList<>(List.of(r))));
+            boolean sameScope = lane.active != null && scope.equals(lane.activeScope);
+            switch (qp.mode()) {
+                case INTERRUPT -> {
+                    if (sameScope) {
+                        lane.active.cancel().cancel(RunHandle.REASON_INTERRUPT);
+                        lane.enqueueMerged(r, scope);
+                    } else {
+                        lane.queue.add(Pending.of(r, false));
+                    }
+                }
+                case STEER -> {
+                    if (sameScope && lane.active.steer().offer(r)) return;
+                    lane.queue.add(Pending.of(r, false));
+                }
+                case COLLECT -> {
+                    Pending batch = lane.enqueueCollected(r);
+                    if (lane.quietTimer != null && lane.queue.get(0) == batch) scheduleQuietLocked(lane, qp.quietWindow());
+                }
+                case FOLLOWUP -> lane.queue.add(Pending.of(r, false));
             }
-            enforceCapLocked(lane);
+            if (!enforceCapLocked(lane, qp, r)) return;
+            scheduleQueuedNotice(lane, r);
         } finally {
             lock.unlock();
         }
     }
 
-    private void enforceCapLocked(SessionLane lane) {
-        while (lane.queue.size() > policy.queueCap()) {
-            Pending dropped = lane.queue.remove(0);
-            for (InboxRecord d : dropped.records) {
-                store.markInbox(d.id(), InboxState.DROPPED_BY_QUEUE, "session queue over cap " + policy.queueCap());
+    /** SPEC DI-3 cap and drop policy; false when the newest message itself was refused. */
+    private boolean enforceCapLocked(SessionLane lane, QueuePolicy qp, InboxRecord newest) {
+        while (lane.queuedRecords() > qp.cap()) {
+            if (qp.drop() == DropPolicy.NEW) {
+                lane.remove(newest);
+                store.markInbox(newest.id(), InboxState.DROPPED_BY_QUEUE, "queue full (cap " + qp.cap() + "); newest refused");
+                notifyLater(newest, "⚠️ " + qp.cap() + " messages are already waiting, so this one was not queued. Please send it again later.");
+                return false;
             }
-            log.warn("session {}: queue over cap {}, dropped the oldest queued message", lane.key.display(), policy.queueCap());
+            InboxRecord oldest = lane.removeOldest();
+            String summary = summary(oldest.message());
+            if (qp.drop() == DropPolicy.SUMMARIZE && lane.dropped.size() < Math.max(qp.cap(), 1)) lane.dropped.add(summary);
+            store.markInbox(oldest.id(), InboxState.DROPPED_BY_QUEUE, "queue full (cap " + qp.cap() + "): " + summary);
+            log.warn("session {}: queue over cap {}, dropped the oldest waiting message ({})", lane.key.display(), qp.cap(), qp.drop());
+        }
+        return true;
+    }
+
+    static String summary(InboundMessage m) {
+        String who = m.senderName() != null ? m.senderName() : m.sender();
+        String text = m.text().replaceAll("\\s+", " ").trim();
+        if (text.length() > 80) text = text.substring(0, 80) + "…";
+        if (text.isEmpty() && !m.attachments().isEmpty()) text = "[" + m.attachments().size() + " attachment(s)]";
+        return who + ": " + text;
+    }
+
+    /** SPEC DI-3: a sender whose message waits more than a moment is told it is queued, once per run. */
+    private void scheduleQueuedNotice(SessionLane lane, InboxRecord r) {
+        Duration after = policy.queuedNoticeAfter();
+        if (after == null || after.isZero() || after.isNegative() || policy.requestResponse().test(r)) return;
+        timer.schedule(() -> {
+            boolean tell;
+            lock.lock();
+            try {
+                tell = lane.active != null && lane.isQueued(r) && lane.noticed.add(r.message().sender());
+            } finally {
+                lock.unlock();
+            }
+            if (tell) notifyNow(r, QUEUED_NOTICE);
+        }, after.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    private void notifyLater(InboxRecord r, String text) {
+        Thread.ofVirtual().name("clawgate-notice-" + r.id()).start(() -> notifyNow(r, text));
+    }
+
+    private void notifyNow(InboxRecord r, String text) {
+        try {
+            policy.notices().accept(r, text);
+        } catch (RuntimeException e) {
+            log.warn("notice to {} failed: {}", r.message().sender(), e.toString());
         }
     }
 
@@ -169,14 +235,19 @@ public final class Dispatcher implements AutoCloseable {
             SessionLane lane = lanes.get(r.session());
             if (lane != null) {
                 if (lane.active != null && scope.equals(lane.activeScope)) {
+                    cancelledQueued.addAll(lane.active.steer().removeIf(q -> ScopeKey.of(q.message()).equals(scope)));
                     lane.active.cancel().cancel(RunHandle.REASON_STOP);
                     cancelledRun = true;
                 }
-                lane.queue.removeIf(p -> {
-                    if (!p.scope.equals(scope)) return false;
-                    cancelledQueued.addAll(p.records);
-                    return true;
-                });
+                for (Pending p : lane.queue) {
+                    if (p.scope.equals(scope)) cancelledQueued.addAll(p.records);
+                }
+                lane.queue.removeIf(p -> p.scope.equals(scope));
+                if (lane.active == null) {
+                    if (lane.quietTimer != null) lane.quietTimer.cancel(false);
+                    lane.quietTimer = null;
+                    nextLocked(lane);
+                }
             }
         } finally {
             lock.unlock();
@@ -193,7 +264,9 @@ public final class Dispatcher implements AutoCloseable {
     }
 
     private void startLocked(SessionLane lane, List<InboxRecord> records) {
-        RunHandle handle = new RunHandle(records, clock.instant());
+        RunHandle handle = new RunHandle(records, clock.instant(), List.copyOf(lane.dropped));
+        lane.dropped.clear();
+        lane.noticed.clear();
         lane.active = handle;
         lane.activeScope = ScopeKey.of(handle.record().message());
         runsStarted.incrementAndGet();
@@ -218,7 +291,7 @@ public final class Dispatcher implements AutoCloseable {
         } finally {
             if (budget != null) budget.cancel(false);
             if (acquired) inFlight.release();
-            finished(lane);
+            finished(lane, handle);
         }
     }
 
@@ -232,20 +305,49 @@ public final class Dispatcher implements AutoCloseable {
         }
     }
 
-    private void finished(SessionLane lane) {
+    private void finished(SessionLane lane, RunHandle handle) {
         lock.lock();
         try {
             lane.active = null;
             lane.activeScope = null;
+            // SPEC DI-3: a steered message no model call saw runs as a followup, before anything queued after it
+            List<InboxRecord> unseen = handle.steer().close();
+            for (int i = unseen.size() - 1; i >= 0; i--) lane.queue.add(0, Pending.of(unseen.get(i), false));
             if (closing) return;
-            if (!lane.queue.isEmpty()) {
-                startLocked(lane, lane.queue.remove(0).records);
-            } else {
-                lanes.remove(lane.key);
-            }
+            nextLocked(lane);
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Starts what waits at the head of an idle lane; a collected batch first waits for its quiet window. */
+    private void nextLocked(SessionLane lane) {
+        if (lane.active != null || lane.quietTimer != null) return;
+        if (lane.queue.isEmpty()) {
+            lanes.remove(lane.key);
+            return;
+        }
+        Pending head = lane.queue.get(0);
+        if (head.collect) {
+            scheduleQuietLocked(lane, policy.queue().apply(head.records.get(head.records.size() - 1)).quietWindow());
+        } else {
+            lane.queue.remove(0);
+            startLocked(lane, head.records);
+        }
+    }
+
+    private void scheduleQuietLocked(SessionLane lane, Duration window) {
+        if (lane.quietTimer != null) lane.quietTimer.cancel(false);
+        lane.quietTimer = timer.schedule(() -> {
+            lock.lock();
+            try {
+                lane.quietTimer = null;
+                if (lane.active == null && !lane.queue.isEmpty()) startLocked(lane, lane.queue.remove(0).records);
+                else if (lane.idle()) lanes.remove(lane.key);
+            } finally {
+                lock.unlock();
+            }
+        }, Math.max(0, window.toMillis()), TimeUnit.MILLISECONDS);
     }
 
     /** What {@code /status} shows about a session. */
@@ -255,7 +357,7 @@ public final class Dispatcher implements AutoCloseable {
         lock.lock();
         try {
             SessionLane lane = lanes.get(key);
-            return lane == null ? new SessionStatus(false, 0) : new SessionStatus(lane.active != null, lane.queue.size());
+            return lane == null ? new SessionStatus(false, 0) : new SessionStatus(lane.active != null, lane.queuedRecords());
         } finally {
             lock.unlock();
         }
@@ -279,7 +381,7 @@ public final class Dispatcher implements AutoCloseable {
         return bus.size();
     }
 
-    /** Whether every submitted record has been taken and no run is active or queued. */
+    /** Whether every submitted record has been taken and no run is active or waiting. */
     public boolean idle() {
         lock.lock();
         try {
@@ -307,7 +409,10 @@ public final class Dispatcher implements AutoCloseable {
         }
         lock.lock();
         try {
-            lanes.values().forEach(l -> Optional.ofNullable(l.active).ifPresent(h -> h.cancel().cancel(RunHandle.REASON_SHUTDOWN)));
+            for (SessionLane l : lanes.values()) {
+                if (l.active != null) l.active.cancel().cancel(RunHandle.REASON_SHUTDOWN);
+                if (l.quietTimer != null) l.quietTimer.cancel(false);
+            }
         } finally {
             lock.unlock();
         }
@@ -317,30 +422,5 @@ public final class Dispatcher implements AutoCloseable {
     @Override
     public void close() {
         close(Duration.ofSeconds(5));
-    }
-
-    /** Records waiting for one run; several only when merged (interrupt now; collect and debounce later). */
-    private record Pending(ScopeKey scope, List<InboxRecord> records) {}
-
-    private static final class SessionLane {
-        final SessionKey key;
-        final List<Pending> queue = new ArrayList<>();
-        RunHandle active;
-        ScopeKey activeScope;
-
-        SessionLane(SessionKey key) {
-            this.key = key;
-        }
-
-        /** SPEC DI-3 interrupt: the newest message runs next, carrying the same scope's queued ones with it. */
-        void enqueueMerged(InboxRecord r, ScopeKey scope) {
-            for (Pending p : queue) {
-                if (p.scope.equals(scope)) {
-                    p.records.add(r);
-                    return;
-                }
-            }
-            queue.add(0, new Pending(scope, new ArrayList<>(List.of(r))));
-        }
     }
 }

@@ -19,12 +19,20 @@ public final class RunHandle {
 
     private final List<InboxRecord> records;
     private final CancelToken cancel = new CancelToken();
+    private final SteerBox steer = new SteerBox();
+    private final List<String> droppedSummaries;
     private final Instant startedAt;
 
     public RunHandle(List<InboxRecord> records, Instant startedAt) {
+        this(records, startedAt, List.of());
+    }
+
+    /** @param droppedSummaries one line per message a full queue dropped before this run (SPEC DI-3 drop=summarize) */
+    public RunHandle(List<InboxRecord> records, Instant startedAt, List<String> droppedSummaries) {
         if (records.isEmpty()) throw new IllegalArgumentException("a run needs a record");
         this.records = List.copyOf(records);
         this.startedAt = startedAt;
+        this.droppedSummaries = List.copyOf(droppedSummaries);
     }
 
     /** The current (last) record: its id is the turn id (SPEC OUT-12). */
@@ -39,6 +47,15 @@ public final class RunHandle {
 
     public CancelToken cancel() {
         return cancel;
+    }
+
+    /** Messages steered into this run while it works (SPEC DI-3). */
+    public SteerBox steer() {
+        return steer;
+    }
+
+    public List<String> droppedSummaries() {
+        return droppedSummaries;
     }
 
     public Instant startedAt() {

@@ -2,7 +2,6 @@ package dev.clawgate.core.turn;
 
 import dev.clawgate.core.command.RuntimeCommand;
 import dev.clawgate.core.config.ClawgateConfig;
-import dev.clawgate.core.config.QueueMode;
 import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.provider.Provider;
 import dev.clawgate.core.provider.ProviderException;
@@ -19,7 +18,6 @@ import java.util.function.Function;
  */
 final class CommandHandler {
     static final String SETTING_MODEL = "model";
-    static final String SETTING_QUEUE = "queue";
     static final String SETTING_REASONING = "reasoning";
 
 
@@ -93,24 +91,15 @@ final class CommandHandler {
                     : providers.settings(p).map(s -> s.defaultModel()).orElse("(none)");
             return p + ":" + m;
         });
-        String queue = store.sessionSetting(session, SETTING_QUEUE).orElse(config.queue().mode().name().toLowerCase(java.util.Locale.ROOT));
+        String queue = store.sessionSetting(session, QueueDirective.MODE).orElse(config.queue().mode().name().toLowerCase(java.util.Locale.ROOT));
         return "Session: " + session.display() + "\nModel: " + model + "\nQueue mode: " + queue
                 + "\nQueued messages: " + queueDepth.apply(session);
     }
 
     private String queue(String args, SessionKey session) {
-        String a = args == null ? "" : args.trim();
-        if (a.isEmpty()) return "Usage: /queue steer|followup|collect|interrupt, or /queue reset.";
-        if (a.equalsIgnoreCase("reset")) {
-            store.putSessionSetting(session, SETTING_QUEUE, null);
-            return "Queue mode reset to the configured default.";
-        }
-        String first = a.split("\\s+")[0];
-        Optional<QueueMode> mode = QueueMode.parse(first);
-        if (mode.isEmpty()) return "Unknown queue mode '" + first + "': use steer, followup, collect or interrupt.";
-        String name = mode.get().name().toLowerCase(java.util.Locale.ROOT);
-        store.putSessionSetting(session, SETTING_QUEUE, name);
-        return "Queue mode for this conversation: " + name + (QueueMode.isRetiredName(first) ? " ('" + first + "' is a retired name)." : ".");
+        QueueDirective.Result r = QueueDirective.parse(args);
+        r.settings().forEach((k, v) -> store.putSessionSetting(session, k, v));
+        return r.reply();
     }
 
     private String reasoning(String mode, SessionKey session) {

@@ -4,6 +4,8 @@ import dev.clawgate.core.agent.AgentLoop;
 import dev.clawgate.core.agent.AgentResult;
 import dev.clawgate.core.agent.ModelRoute;
 import dev.clawgate.core.agent.StepObserver;
+import dev.clawgate.core.agent.Steering;
+import dev.clawgate.core.model.ChatMessage;
 import dev.clawgate.core.channel.Channel;
 import dev.clawgate.core.channel.MessageAdapter;
 import dev.clawgate.core.command.RuntimeCommand;
@@ -85,7 +87,7 @@ public final class TurnPipeline implements TurnRunner {
             if (command.isPresent()) {
                 outcome = runCommand(command.get(), current, config, adapter.get(), handle.cancel());
             } else {
-                outcome = runAgent(batch, config, adapter.get(), handle.cancel());
+                outcome = runAgent(batch, config, adapter.get(), handle);
             }
         } catch (CancelledException e) {
             outcome = cancelled(handle, batch, e.getMessage(), adapter.get(), config);
@@ -124,7 +126,9 @@ public final class TurnPipeline implements TurnRunner {
         return TurnOutcome.REPLIED;
     }
 
-    private TurnOutcome runAgent(List<InboxRecord> batch, ClawgateConfig config, MessageAdapter adapter, CancelToken cancel) {
+    private TurnOutcome runAgent(List<InboxRecord> batch, ClawgateConfig config, MessageAdapter adapter, RunHandle handle) {
+        CancelToken cancel = handle.cancel();
+        List<String> dropped = handle.droppedSummaries();
         InboxRecord current = batch.get(batch.size() - 1);
         SessionKey session = current.session();
         OutboundTarget target = OutboundTarget.replyTo(current.message());
@@ -137,7 +141,11 @@ public final class TurnPipeline implements TurnRunner {
             replies.send(adapter, target, choice.problem(), OutboundMessage.Kind.ERROR, current.id(), cancel);
             return TurnOutcome.FAILED;
         }
-        for (InboxRecord r : batch) s.store().appendUserMessage(session, r.id(), userContent(r.message()));
+        for (InboxRecord r : batch) {
+            String content = userContent(r.message());
+            if (r == current && !dropped.isEmpty()) content = droppedNote(dropped) + content;
+            s.store().appendUserMessage(session, r.id(), content);
+        }
         for (InboxRecord r : batch.subList(0, batch.size() - 1)) {
             s.store().markInbox(r.id(), InboxState.MERGED, "into turn " + current.id());
         }
@@ -165,7 +173,7 @@ public final class TurnPipeline implements TurnRunner {
         AgentResult result;
         try {
             result = runWithCompaction(choice, current, config, tools, toolContext, observer, stream != ReplyStream.NONE,
-                    adapter, target, cancel);
+                    adapter, target, cancel, steering(handle, current));
         } catch (ProviderException e) {
             return providerFailed(e, batch, adapter, target, cancel);
         } finally {
@@ -176,13 +184,14 @@ public final class TurnPipeline implements TurnRunner {
 
     private AgentResult runWithCompaction(ModelChoice choice, InboxRecord current, ClawgateConfig config, ToolRegistry tools,
                                           ToolContext toolContext, StepObserver observer, boolean stream,
-                                          MessageAdapter adapter, OutboundTarget target, CancelToken cancel) throws ProviderException {
+                                          MessageAdapter adapter, OutboundTarget target, CancelToken cancel, Steering steering)
+            throws ProviderException {
         boolean compactedOnce = false;
         while (true) {
             ModelRoute primary = choice.primary();
             var messages = conversation.build(current, config, primary, tools, choice);
             AgentLoop.Request req = new AgentLoop.Request(choice.routes(), messages, tools, config.agent().maxToolIterations(),
-                    config.tools().maxResultChars(), toolContext, observer, stream);
+                    config.tools().maxResultChars(), toolContext, observer, stream, steering);
             try {
                 return agent.run(req);
             } catch (ProviderException e) {
@@ -257,6 +266,37 @@ public final class TurnPipeline implements TurnRunner {
         for (InboxRecord r : batch) s.store().markInbox(r.id(), InboxState.CANCELLED, reason);
         log.info("turn {} cancelled: {}", current.id(), reason);
         return TurnOutcome.CANCELLED;
+    }
+
+    /**
+     * SPEC DI-3 steer: messages offered to the run are recorded as their own user messages
+     * (inbox {@code merged}) when the loop takes them, and answered by this run's reply.
+     */
+    private Steering steering(RunHandle handle, InboxRecord current) {
+        return new Steering() {
+            @Override
+            public boolean pending() {
+                return handle.steer().hasPending();
+            }
+
+            @Override
+            public List<ChatMessage> take() {
+                List<ChatMessage> out = new ArrayList<>();
+                for (InboxRecord r : handle.steer().drain()) {
+                    String content = userContent(r.message());
+                    s.store().appendUserMessage(current.session(), r.id(), content);
+                    s.store().markInbox(r.id(), InboxState.MERGED, "steered into turn " + current.id());
+                    out.add(ChatMessage.user(content));
+                }
+                return out;
+            }
+        };
+    }
+
+    /** SPEC DI-3 drop=summarize: what a full queue dropped, handed to the next turn. */
+    static String droppedNote(List<String> summaries) {
+        return "[While I was busy, " + summaries.size() + " earlier message" + (summaries.size() == 1 ? " was" : "s were")
+                + " dropped from a full queue:\n" + String.join("\n", summaries.stream().map(x -> "- " + x).toList()) + "]\n\n";
     }
 
     /** The user message as history keeps it: the text, then a marker per attachment. */

@@ -184,4 +184,39 @@ class AgentLoopTest {
                 .isInstanceOf(ProviderException.class);
         assertThat(second.requests()).isEmpty();
     }
+
+    @Test
+    void aSteeredMessageSkipsTheStepsRemainingToolCallsAndFollowsTheToolResults() throws Exception {
+        // SPEC DI-3 steer: a running tool finishes, later calls of the step are skipped, the text goes after the results
+        java.util.List<ChatMessage> box = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Tool first = Tool.create("first", "first", JSON.createObjectNode(), (a, c) -> {
+            toolRuns.add("first");
+            box.add(ChatMessage.user("wait, also do X"));
+            return ToolResult.ok("first done");
+        });
+        Steering steering = new Steering() {
+            public boolean pending() {
+                return !box.isEmpty();
+            }
+
+            public List<ChatMessage> take() {
+                List<ChatMessage> out = List.copyOf(box);
+                box.clear();
+                return out;
+            }
+        };
+        ScriptedProvider p = new ScriptedProvider("p", NATIVE)
+                .answer(new ChatResponse("", List.of(call("c1", "first", "{}"), call("c2", "echo", "{\"text\":\"skipped\"}")), null, null, "tool_calls"))
+                .text("did both");
+        AgentResult r = new AgentLoop().run(new AgentLoop.Request(List.of(new ModelRoute(p, "m", true)),
+                List.of(ChatMessage.system("sys"), ChatMessage.user("hi")), new ToolRegistry(List.of(first, echo())), 10, 8000,
+                new ToolContext(workspace, null, cancel), StepObserver.NONE, false, steering));
+        assertThat(r.text()).isEqualTo("did both");
+        assertThat(toolRuns).containsExactly("first");
+        List<ChatMessage> second = p.requests().get(1).messages();
+        assertThat(second.get(3)).isEqualTo(ChatMessage.tool("c1", "first", "first done"));
+        assertThat(second.get(4)).isEqualTo(ChatMessage.tool("c2", "echo", AgentLoop.SKIPPED_FOR_STEER));
+        assertThat(second.get(5)).isEqualTo(ChatMessage.user("wait, also do X"));
+        assertThat(second).hasSize(6);
+    }
 }

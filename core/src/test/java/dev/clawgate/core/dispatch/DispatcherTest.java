@@ -3,6 +3,7 @@ package dev.clawgate.core.dispatch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.clawgate.core.config.DropPolicy;
 import dev.clawgate.core.config.QueueMode;
 import dev.clawgate.core.model.ChatType;
 import dev.clawgate.core.model.InboundMessage;
@@ -35,16 +36,27 @@ class DispatcherTest {
     private final List<String> stops = new CopyOnWriteArrayList<>();
     private Dispatcher dispatcher;
     private QueueMode mode = QueueMode.FOLLOWUP;
+    private DropPolicy drop = DropPolicy.OLD;
+    private Duration quiet = Duration.ofMillis(50);
+    private Duration noticeAfter = Duration.ZERO;
     private Duration budget = Duration.ofMinutes(5);
+    private final List<String> notices = new CopyOnWriteArrayList<>();
+    private final List<String> steered = new CopyOnWriteArrayList<>();
+    private final List<List<String>> droppedSummaries = new CopyOnWriteArrayList<>();
 
     /** A runner that waits until its text is released or the run is cancelled, and marks the record done. */
     private final TurnRunner runner = handle -> {
         String text = handle.records().stream().map(r -> r.message().text()).reduce((a, b) -> a + "+" + b).orElseThrow();
         started.add(text);
+        droppedSummaries.add(handle.droppedSummaries());
         maxRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
         try {
             CountDownLatch latch = release.computeIfAbsent(handle.record().message().text(), k -> new CountDownLatch(1));
             while (!latch.await(5, TimeUnit.MILLISECONDS)) {
+                for (InboxRecord r : handle.steer().drain()) {
+                    steered.add(r.message().text());
+                    store.markInbox(r.id(), InboxState.MERGED, "steered");
+                }
                 if (handle.cancel().isCancelled()) {
                     cancelReasons.add(text + ":" + handle.cancel().reason());
                     for (InboxRecord r : handle.records()) store.markInbox(r.id(), InboxState.CANCELLED, handle.cancel().reason());
@@ -58,8 +70,9 @@ class DispatcherTest {
     };
 
     private void startDispatcher(int maxInFlight, int cap) {
-        Dispatcher.Policy policy = new Dispatcher.Policy(r -> mode, r -> r.message().text().equals("/stop"), r -> false,
-                () -> budget, cap);
+        Dispatcher.Policy policy = new Dispatcher.Policy(r -> new QueuePolicy(mode, quiet, cap, drop),
+                r -> r.message().text().equals("/stop"), r -> false, () -> budget,
+                (r, text) -> notices.add(r.message().text() + ":" + text), noticeAfter);
         dispatcher = new Dispatcher(store, runner, (r, ran, queued) -> {
             stops.add(r.message().sender() + ":" + ran + ":" + queued);
             store.completeTurn(r.session(), r.id(), null, InboxState.DONE);
@@ -226,7 +239,8 @@ class DispatcherTest {
     @Test
     void aFullBusBlocksTheSubmitterInsteadOfDropping() throws Exception {
         // SPEC DI-1: back-pressure, never a silent drop
-        Dispatcher.Policy policy = new Dispatcher.Policy(r -> mode, r -> false, r -> false, () -> budget, 20);
+        Dispatcher.Policy policy = new Dispatcher.Policy(r -> new QueuePolicy(mode, quiet, 20, drop), r -> false, r -> false,
+                () -> budget, (r, t) -> { }, Duration.ZERO);
         dispatcher = new Dispatcher(store, runner, (r, a, b) -> { }, policy, 1, 8, Clock.systemUTC());
         InboundMessage m = InboundMessage.direct("test", null, "alice", "a");
         InboxRecord r1 = store.recordInbound(m, SessionKey.of(m), null, Duration.ZERO).orElseThrow();
@@ -247,5 +261,150 @@ class DispatcherTest {
         dispatcher.start();
         finish("a");
         await().until(secondReturned::get);
+    }
+
+    @Test
+    void steerInjectsASameScopeMessageIntoTheActiveRunInsteadOfStartingAnother() throws Exception {
+        // SPEC DI-3 steer (the default)
+        mode = QueueMode.STEER;
+        startDispatcher(8, 20);
+        submit("alice", "alice", ChatType.DIRECT, "first");
+        await().until(() -> started.size() == 1);
+        InboxRecord second = submit("alice", "alice", ChatType.DIRECT, "also this");
+        await().until(() -> steered.contains("also this"));
+        finish("first");
+        await().until(() -> dispatcher.idle());
+        assertThat(started).containsExactly("first");
+        assertThat(store.inbox(second.id()).orElseThrow().state()).isEqualTo(InboxState.MERGED);
+    }
+
+    @Test
+    void steerFromAnotherGroupMemberQueuesAsAFollowup() throws Exception {
+        // SPEC DI-3, DI-4: steer acts only on the active run of the message's own scope
+        mode = QueueMode.STEER;
+        startDispatcher(8, 20);
+        submit("room", "alice", ChatType.GROUP, "alice asks");
+        await().until(() -> started.size() == 1);
+        submit("room", "bob", ChatType.GROUP, "bob asks");
+        finish("alice asks");
+        await().until(() -> started.size() == 2);
+        finish("bob asks");
+        await().until(() -> dispatcher.idle());
+        assertThat(steered).isEmpty();
+        assertThat(started).containsExactly("alice asks", "bob asks");
+    }
+
+    @Test
+    void aMessageSteeredAfterTheLastModelCallRunsAsAFollowup() throws Exception {
+        // SPEC DI-3: if no model call follows its arrival, it runs as a followup
+        mode = QueueMode.STEER;
+        Dispatcher.Policy policy = new Dispatcher.Policy(r -> new QueuePolicy(mode, quiet, 20, drop), r -> false, r -> false,
+                () -> budget, (r, t) -> { }, Duration.ZERO);
+        CountDownLatch inRun = new CountDownLatch(1);
+        CountDownLatch offered = new CountDownLatch(1);
+        dispatcher = new Dispatcher(store, handle -> {
+            started.add(handle.record().message().text());
+            if (handle.record().message().text().equals("first")) {
+                inRun.countDown();
+                offered.await(5, TimeUnit.SECONDS);
+            }
+            store.completeTurn(handle.record().session(), handle.record().id(), "ok", InboxState.DONE);
+        }, (r, a, b) -> { }, policy, 100, 8, Clock.systemUTC()).start();
+        submit("alice", "alice", ChatType.DIRECT, "first");
+        inRun.await(5, TimeUnit.SECONDS);
+        InboxRecord late = submit("alice", "alice", ChatType.DIRECT, "late");
+        await().until(() -> dispatcher.status(late.session()).queued() == 0);
+        offered.countDown();
+        await().until(() -> dispatcher.idle());
+        assertThat(started).containsExactly("first", "late");
+        assertThat(store.inbox(late.id()).orElseThrow().state()).isEqualTo(InboxState.DONE);
+    }
+
+    @Test
+    void collectRunsOneTurnWithEveryCollectedMessageAfterTheQuietWindow() throws Exception {
+        // SPEC DI-3 collect: one turn per thread after the active run and a quiet window
+        mode = QueueMode.COLLECT;
+        startDispatcher(8, 20);
+        submit("alice", "alice", ChatType.DIRECT, "busy");
+        await().until(() -> started.size() == 1);
+        submit("alice", "alice", ChatType.DIRECT, "c1");
+        submit("alice", "alice", ChatType.DIRECT, "c2");
+        submit("alice", "alice", ChatType.DIRECT, "c3");
+        finish("busy");
+        finish("c3");
+        await().until(() -> dispatcher.idle());
+        assertThat(started).containsExactly("busy", "c1+c2+c3");
+    }
+
+    @Test
+    void aCapOfThreeWithFiveQueuedDropsTheOldestSilentlyUnderOld() throws Exception {
+        // SPEC DI-3 cap and drop = old
+        drop = DropPolicy.OLD;
+        List<InboxRecord> queued = fillQueueOfFive();
+        assertThat(states(queued)).containsExactly(InboxState.DROPPED_BY_QUEUE, InboxState.DROPPED_BY_QUEUE,
+                InboxState.RECEIVED, InboxState.RECEIVED, InboxState.RECEIVED);
+        drainAll("q3", "q4", "q5");
+        assertThat(started).containsExactly("active", "q3", "q4", "q5");
+        assertThat(notices).isEmpty();
+        assertThat(droppedSummaries.get(1)).isEmpty();
+    }
+
+    @Test
+    void aCapOfThreeWithFiveQueuedRefusesTheNewestAndTellsTheSenderUnderNew() throws Exception {
+        // SPEC DI-3 cap and drop = new
+        drop = DropPolicy.NEW;
+        List<InboxRecord> queued = fillQueueOfFive();
+        assertThat(states(queued)).containsExactly(InboxState.RECEIVED, InboxState.RECEIVED, InboxState.RECEIVED,
+                InboxState.DROPPED_BY_QUEUE, InboxState.DROPPED_BY_QUEUE);
+        await().until(() -> notices.size() == 2);
+        assertThat(notices).allMatch(n -> n.startsWith("q4:") || n.startsWith("q5:")).allMatch(n -> n.contains("not queued"));
+        drainAll("q1", "q2", "q3");
+        assertThat(started).containsExactly("active", "q1", "q2", "q3");
+    }
+
+    @Test
+    void aCapOfThreeWithFiveQueuedHandsSummariesOfTheDroppedToTheNextTurnUnderSummarize() throws Exception {
+        // SPEC DI-3 cap and drop = summarize
+        drop = DropPolicy.SUMMARIZE;
+        fillQueueOfFive();
+        drainAll("q3", "q4", "q5");
+        assertThat(started).containsExactly("active", "q3", "q4", "q5");
+        assertThat(droppedSummaries.get(1)).containsExactly("alice: q1", "alice: q2");
+        assertThat(droppedSummaries.get(2)).isEmpty();
+    }
+
+    @Test
+    void aSenderWaitingInTheQueueIsToldOncePerRun() throws Exception {
+        // SPEC DI-3: a sender whose message waits is told it is queued (once per run)
+        noticeAfter = Duration.ofMillis(100);
+        startDispatcher(8, 20);
+        submit("alice", "alice", ChatType.DIRECT, "active");
+        await().until(() -> started.size() == 1);
+        submit("alice", "alice", ChatType.DIRECT, "w1");
+        submit("alice", "alice", ChatType.DIRECT, "w2");
+        await().until(() -> notices.size() == 1);
+        assertThat(notices.get(0)).startsWith("w1:").contains("next");
+        drainAll("active", "w1", "w2");
+        assertThat(notices).hasSize(1);
+    }
+
+    private List<InboxRecord> fillQueueOfFive() throws Exception {
+        startDispatcher(8, 3);
+        submit("alice", "alice", ChatType.DIRECT, "active");
+        await().until(() -> started.size() == 1);
+        List<InboxRecord> queued = new java.util.ArrayList<>();
+        for (int i = 1; i <= 5; i++) queued.add(submit("alice", "alice", ChatType.DIRECT, "q" + i));
+        await().until(() -> dispatcher.status(queued.get(0).session()).queued() == 3);
+        return queued;
+    }
+
+    private List<InboxState> states(List<InboxRecord> records) {
+        return records.stream().map(r -> store.inbox(r.id()).orElseThrow().state()).toList();
+    }
+
+    private void drainAll(String... texts) {
+        finish("active");
+        for (String t : texts) finish(t);
+        await().until(() -> dispatcher.idle());
     }
 }

@@ -288,4 +288,37 @@ class TurnPipelineTest {
         assertThat(transcript(f, r)).isEmpty();
         assertThat(f.store.inbox(r.id()).orElseThrow().state()).isEqualTo(InboxState.FAILED);
     }
+
+    @Test
+    void aSteeredMessageIsPersistedAsItsOwnUserMessageAndAnsweredByTheRunsReply() throws Exception {
+        // SPEC DI-3 steer: persisted as its own user message (inbox merged), answered by the run's final reply
+        TurnFixture f = fixture("test");
+        InboxRecord first = f.record("alice", "first");
+        InboxRecord steer = f.record("alice", "and also this");
+        RunHandle h = new RunHandle(List.of(first), Instant.now());
+        f.tools.add(Tool.create("look", "look", JSON.createObjectNode(), (a, c) -> {
+            h.steer().offer(steer);
+            return ToolResult.ok("looked");
+        }));
+        ScriptedProvider p = f.provider("p", "m", true, false)
+                .answer(new ChatResponse("", List.of(new ToolCall("c1", "look", JSON.createObjectNode())), null, null, "tool_calls"))
+                .text("answered both");
+        new TurnPipeline(f.services()).run(h);
+        assertThat(transcript(f, first)).containsExactly("first", "and also this", "[Used tools: look]\nanswered both");
+        assertThat(f.store.inbox(steer.id()).orElseThrow().state()).isEqualTo(InboxState.MERGED);
+        assertThat(f.channel.texts(OutboundMessage.Kind.FINAL)).containsExactly("answered both");
+        List<ChatMessage> second = p.requests().get(1).messages();
+        assertThat(second.get(second.size() - 1)).isEqualTo(ChatMessage.user("and also this"));
+    }
+
+    @Test
+    void summariesOfDroppedMessagesReachTheNextTurn() {
+        // SPEC DI-3 drop = summarize: hand the summaries to the next turn
+        TurnFixture f = fixture("test");
+        ScriptedProvider p = f.provider("p", "m", true, false).text("ok");
+        InboxRecord r = f.record("alice", "latest");
+        new TurnPipeline(f.services()).run(new RunHandle(List.of(r), Instant.now(), List.of("alice: old one", "alice: older")));
+        String sent = p.requests().get(0).messages().get(1).content();
+        assertThat(sent).contains("2 earlier messages were dropped", "- alice: old one", "- alice: older").endsWith("latest");
+    }
 }

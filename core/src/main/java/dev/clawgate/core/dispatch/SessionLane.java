@@ -1,0 +1,91 @@
+package dev.clawgate.core.dispatch;
+
+import dev.clawgate.core.model.SessionKey;
+import dev.clawgate.core.run.RunHandle;
+import dev.clawgate.core.store.InboxRecord;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ScheduledFuture;
+
+/**
+ * One session's place in the dispatcher: its active run and the messages waiting behind it.
+ * Not thread-safe: the dispatcher touches it only under its lock.
+ */
+final class SessionLane {
+    final SessionKey key;
+    final List<Pending> queue = new ArrayList<>();
+    /** One line per message a full queue dropped, for the next run (SPEC DI-3 drop=summarize). */
+    final List<String> dropped = new ArrayList<>();
+    /** Senders already told "queued" during the active run (SPEC DI-3: once per run). */
+    final Set<String> noticed = new HashSet<>();
+    RunHandle active;
+    ScopeKey activeScope;
+    /** Set while a collected batch waits for its quiet window. */
+    ScheduledFuture<?> quietTimer;
+
+    SessionLane(SessionKey key) {
+        this.key = key;
+    }
+
+    boolean idle() {
+        return active == null && quietTimer == null && queue.isEmpty();
+    }
+
+    int queuedRecords() {
+        int n = 0;
+        for (Pending p : queue) n += p.records.size();
+        return n;
+    }
+
+    boolean isQueued(InboxRecord r) {
+        for (Pending p : queue) {
+            for (InboxRecord q : p.records) if (q.id() == r.id()) return true;
+        }
+        return false;
+    }
+
+    /** SPEC DI-3 interrupt: the newest message runs next, carrying the same scope's queued ones with it. */
+    void enqueueMerged(InboxRecord r, ScopeKey scope) {
+        for (Pending p : queue) {
+            if (p.scope.equals(scope)) {
+                p.records.add(r);
+                return;
+            }
+        }
+        queue.add(0, Pending.of(r, false));
+    }
+
+    /** SPEC DI-3 collect: joins the waiting batch of the same thread, or starts one. Returns the batch. */
+    Pending enqueueCollected(InboxRecord r) {
+        for (Pending p : queue) {
+            if (p.collect && p.sameThread(r)) {
+                p.records.add(r);
+                return p;
+            }
+        }
+        Pending p = Pending.of(r, true);
+        queue.add(p);
+        return p;
+    }
+
+    /** Removes and returns the oldest waiting record. */
+    InboxRecord removeOldest() {
+        Pending head = queue.get(0);
+        InboxRecord r = head.records.remove(0);
+        if (head.records.isEmpty()) queue.remove(0);
+        return r;
+    }
+
+    /** Removes one record wherever it waits. */
+    void remove(InboxRecord r) {
+        for (int i = 0; i < queue.size(); i++) {
+            Pending p = queue.get(i);
+            if (p.records.removeIf(q -> q.id() == r.id())) {
+                if (p.records.isEmpty()) queue.remove(i);
+                return;
+            }
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package dev.clawgate.core.run;
+
+import dev.clawgate.core.store.InboxRecord;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Messages steered into an active run (SPEC DI-3 steer): the dispatcher offers them, the run
+ * takes them before its next model call. Once closed (the run ended) it refuses new ones and
+ * hands back what no model call saw, so they can run as a followup.
+ */
+public final class SteerBox {
+    private final ReentrantLock lock = new ReentrantLock();
+    private final List<InboxRecord> pending = new ArrayList<>();
+    private boolean closed;
+
+    /** False when the run has already ended: then the caller queues the message instead. */
+    public boolean offer(InboxRecord r) {
+        lock.lock();
+        try {
+            if (closed) return false;
+            pending.add(r);
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    public boolean hasPending() {
+        lock.lock();
+        try {
+            return !pending.isEmpty();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Takes everything offered so far, oldest first. */
+    public List<InboxRecord> drain() {
+        lock.lock();
+        try {
+            List<InboxRecord> out = List.copyOf(pending);
+            pending.clear();
+            return out;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Removes the records a predicate selects (a /stop of their scope) and returns them. */
+    public List<InboxRecord> removeIf(java.util.function.Predicate<InboxRecord> which) {
+        lock.lock();
+        try {
+            List<InboxRecord> out = new ArrayList<>();
+            pending.removeIf(r -> which.test(r) && out.add(r));
+            return out;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Ends steering; returns what was offered but never taken. */
+    public List<InboxRecord> close() {
+        lock.lock();
+        try {
+            closed = true;
+            return drain();
+        } finally {
+            lock.unlock();
+        }
+    }
+}
