@@ -25,6 +25,14 @@ public interface Channel {
 
     MessageAdapter messageAdapter();
 
+    /**
+     * The receive ack policies this channel can really defer to (SPEC IN-3); {@link AckPolicy#MANUAL}
+     * alone when it declares none. Webhook channels may declare only after_receive_record.
+     */
+    default java.util.Set<AckPolicy> ackPolicies() {
+        return java.util.Set.of(AckPolicy.MANUAL);
+    }
+
     /** Owner channels (terminal, web chat, API) skip access control (SPEC IN-5). */
     default boolean ownerChannel() {
         return false;

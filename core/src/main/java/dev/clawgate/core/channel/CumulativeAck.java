@@ -1,0 +1,90 @@
+package dev.clawgate.core.channel;
+
+import dev.clawgate.core.store.InboxState;
+import dev.clawgate.core.store.Store;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A cumulative ack such as Telegram's {@code getUpdates} offset (SPEC IN-3): it advances to 1 +
+ * the highest sequence number of the contiguous prefix of received messages that has reached the
+ * policy's stage. Later stages are read from the store (ARCHITECTURE: a later stage signals an
+ * earlier one only through the store), so the channel never hears from the pipeline directly.
+ * Bounded: acknowledged entries are forgotten.
+ */
+public final class CumulativeAck {
+    private static final long NOT_RECORDED = -2;
+    private static final long DUPLICATE = -1;
+
+    private final AckPolicy policy;
+    private final Store store;
+    private final ReentrantLock lock = new ReentrantLock();
+    /** seq → inbox id, or NOT_RECORDED while the sink has not returned, or DUPLICATE. */
+    private final TreeMap<Long, Long> tracked = new TreeMap<>();
+    private long offset;
+
+    public CumulativeAck(AckPolicy policy, Store store, long startOffset) {
+        if (policy == AckPolicy.MANUAL) throw new IllegalArgumentException("a manual adapter acknowledges by itself");
+        this.policy = policy;
+        this.store = store;
+        this.offset = startOffset;
+    }
+
+    /** The platform delivered {@code seq}; it holds the offset back until it reaches the stage. */
+    public void received(long seq) {
+        lock.lock();
+        try {
+            if (seq >= offset) tracked.putIfAbsent(seq, NOT_RECORDED);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The sink returned for {@code seq}: recorded as {@code acceptance}. */
+    public void recorded(long seq, InboundSink.Acceptance acceptance) {
+        lock.lock();
+        try {
+            if (tracked.containsKey(seq)) tracked.put(seq, acceptance.duplicate() ? DUPLICATE : acceptance.inboxId());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The offset to send now: everything below it has reached the stage. Never moves back. */
+    public long offset() {
+        lock.lock();
+        try {
+            while (!tracked.isEmpty()) {
+                Map.Entry<Long, Long> first = tracked.firstEntry();
+                if (!reached(first.getValue())) break;
+                offset = Math.max(offset, first.getKey() + 1);
+                tracked.pollFirstEntry();
+            }
+            return offset;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Messages received but not yet acknowledged. */
+    public int pending() {
+        lock.lock();
+        try {
+            return tracked.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private boolean reached(long inboxId) {
+        if (inboxId == NOT_RECORDED) return false;
+        if (inboxId == DUPLICATE || policy == AckPolicy.AFTER_RECEIVE_RECORD) return true;
+        InboxState state = store.inbox(inboxId).map(r -> r.state()).orElse(InboxState.RECEIVED);
+        return switch (policy) {
+            case AFTER_AGENT_DISPATCH -> state != InboxState.RECEIVED;
+            case AFTER_DURABLE_SEND -> state.isFinal() || state == InboxState.BUFFERED;
+            default -> true;
+        };
+    }
+}
