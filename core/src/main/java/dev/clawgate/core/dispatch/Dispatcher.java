@@ -51,7 +51,15 @@ public final class Dispatcher implements AutoCloseable {
             Predicate<InboxRecord> requestResponse,
             Supplier<Duration> turnBudget,
             BiConsumer<InboxRecord, String> notices,
-            Duration queuedNoticeAfter) {}
+            Duration queuedNoticeAfter,
+            Admission admission) {
+        /** Without access control: everything is admitted (owner-only deployments, tests). */
+        public Policy(Function<InboxRecord, QueuePolicy> queue, Predicate<InboxRecord> isStopCommand,
+                      Predicate<InboxRecord> requestResponse, Supplier<Duration> turnBudget,
+                      BiConsumer<InboxRecord, String> notices, Duration queuedNoticeAfter) {
+            this(queue, isStopCommand, requestResponse, turnBudget, notices, queuedNoticeAfter, Admission.ALL);
+        }
+    }
 
     private final Store store;
     private final TurnRunner runner;
@@ -130,8 +138,21 @@ public final class Dispatcher implements AutoCloseable {
         }
     }
 
-    /** Hands a record (or a debounced batch, oldest first) to its session lane. */
+    /** Checks a record's admission, then hands it to its session lane. */
     public void route(InboxRecord r) {
+        switch (policy.admission().check(r)) {
+            case Admission.Deny d -> {
+                store.markInbox(r.id(), InboxState.DENIED, d.reason());
+                log.info("{} message from {} denied: {}", r.message().channel(), r.message().sender(), d.reason());
+                if (d.reply() != null) notifyLater(r, d.reply());
+                return;
+            }
+            case Admission.Buffer b -> {
+                store.markInbox(r.id(), InboxState.BUFFERED, b.reason());
+                return;
+            }
+            case Admission.Admit a -> { }
+        }
         if (policy.isStopCommand().test(r)) {
             stop(r);
             return;

@@ -407,4 +407,27 @@ class DispatcherTest {
         for (String t : texts) finish(t);
         await().until(() -> dispatcher.idle());
     }
+
+    @Test
+    void deniedAndBufferedMessagesAreRecordedAndNeverStartARun() throws Exception {
+        // SPEC IN-5: denied messages are recorded as denied and never reach a model; SPEC IN-6: buffered
+        Dispatcher.Policy policy = new Dispatcher.Policy(r -> new QueuePolicy(mode, quiet, 20, drop), r -> false, r -> false,
+                () -> budget, (r, t) -> notices.add(r.message().text() + ":" + t), Duration.ZERO,
+                r -> switch (r.message().text()) {
+                    case "stranger" -> new Admission.Deny("not on the allowlist", "Your pairing code is ABCD2345");
+                    case "chatter" -> new Admission.Buffer("no mention");
+                    default -> Admission.ADMIT;
+                });
+        dispatcher = new Dispatcher(store, runner, (r, a, b) -> { }, policy, 100, 8, Clock.systemUTC()).start();
+        InboxRecord denied = submit("s", "s", ChatType.DIRECT, "stranger");
+        InboxRecord buffered = submit("room", "bob", ChatType.GROUP, "chatter");
+        submit("alice", "alice", ChatType.DIRECT, "welcome");
+        await().until(() -> started.size() == 1);
+        await().until(() -> notices.size() == 1);
+        assertThat(started).containsExactly("welcome");
+        assertThat(store.inbox(denied.id()).orElseThrow().state()).isEqualTo(InboxState.DENIED);
+        assertThat(store.inbox(buffered.id()).orElseThrow().state()).isEqualTo(InboxState.BUFFERED);
+        assertThat(notices).containsExactly("stranger:Your pairing code is ABCD2345");
+        finish("welcome");
+    }
 }
