@@ -151,6 +151,11 @@ public final class InProcessGateway implements AutoCloseable {
         return store;
     }
 
+    /** The temporary folder holding the database and the workspace; gone after {@link #close()}. */
+    public Path directory() {
+        return dir;
+    }
+
     public InstantProvider provider() {
         return provider;
     }

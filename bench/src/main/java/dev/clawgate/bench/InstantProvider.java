@@ -12,6 +12,7 @@ import dev.clawgate.core.provider.StreamObserver;
 import dev.clawgate.core.provider.Usage;
 import dev.clawgate.core.run.CancelToken;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -33,6 +34,8 @@ public final class InstantProvider implements Provider {
     private final AtomicLong turns = new AtomicLong();
     private final AtomicLong calls = new AtomicLong();
     private final AtomicLong toolCalls = new AtomicLong();
+    private final AtomicInteger inCall = new AtomicInteger();
+    private final AtomicInteger maxInCall = new AtomicInteger();
 
     /** @param toolEvery ask for the tool on every n-th turn; 0 never */
     public InstantProvider(int toolEvery) {
@@ -54,6 +57,15 @@ public final class InstantProvider implements Provider {
     public ChatResponse chat(ChatRequest request, StreamObserver observer, CancelToken cancel) {
         cancel.throwIfCancelled();
         calls.incrementAndGet();
+        maxInCall.accumulateAndGet(inCall.incrementAndGet(), Math::max);
+        try {
+            return respond(request, observer);
+        } finally {
+            inCall.decrementAndGet();
+        }
+    }
+
+    private ChatResponse respond(ChatRequest request, StreamObserver observer) {
         List<ChatMessage> messages = request.messages();
         if (messages.isEmpty()) throw new IllegalArgumentException("a chat request needs at least one message");
         ChatMessage last = messages.get(messages.size() - 1);
@@ -78,6 +90,11 @@ public final class InstantProvider implements Provider {
     /** Model calls so far, tool-result follow-ups included. */
     public long calls() {
         return calls.get();
+    }
+
+    /** The most model calls that were ever in progress at once. */
+    public int maxConcurrentCalls() {
+        return maxInCall.get();
     }
 
     /** Turns on which the model asked for the tool. */
