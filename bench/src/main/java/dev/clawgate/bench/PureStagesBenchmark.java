@@ -26,8 +26,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * a prompt-guided tool call out of a reply.
  */
 @Fork(value = 1, jvmArgsAppend = {"-Xms256m", "-Xmx256m"})
-@Warmup(iterations = 2, time = 1)
-@Measurement(iterations = 3, time = 2)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 public class PureStagesBenchmark {

@@ -31,8 +31,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * transcript commit to the channel's send. What is measured is the gateway's own overhead.
  */
 @Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "-Xms512m", "-Xmx512m", "-Dclawgate.log.level=WARN"})
-@Warmup(iterations = 3, time = 3)
-@Measurement(iterations = 5, time = 4)
+// long warm-up: under load the JIT needs some 10,000 turns before the cost per turn settles
+@Warmup(iterations = 5, time = 5)
+@Measurement(iterations = 5, time = 5)
 public class TurnPipelineBenchmark {
     /** Distinct chat users in the throughput benchmark: more than the default max_in_flight of 8, so the bound is hit. */
     public static final int SENDERS = 64;
