@@ -45,6 +45,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
 /**
@@ -80,11 +81,12 @@ public final class InProcessGateway implements AutoCloseable {
         List<Tool> tools = new ArrayList<>(BuiltinTools.create(config.tools()));
         tools.add(new LookupTool());
         ToolRegistry registry = new ToolRegistry(tools);
-        Dispatcher[] dispatcherRef = new Dispatcher[1];
+        // the pipeline asks the dispatcher for queue depths, and the dispatcher needs the pipeline first
+        AtomicReference<Dispatcher> dispatcherRef = new AtomicReference<>();
         TurnServices services = new TurnServices(store, this::channel, () -> providers, () -> registry,
                 new SystemPromptCache(SystemPromptBuilder.create(Clock.systemDefaultZone(), ZoneId.systemDefault())),
                 InboundHook.PASS, SendingHook.PASS, Delivery.direct(), () -> config,
-                key -> dispatcherRef[0].status(key).queued(), Clock.systemUTC());
+                key -> dispatcherRef.get().status(key).queued(), Clock.systemUTC());
         Dispatcher.Policy policy = new Dispatcher.Policy(
                 r -> queueMode(r, config),
                 r -> RuntimeCommand.parse(r.message().text()).filter(c -> c instanceof RuntimeCommand.Stop).isPresent(),
@@ -93,7 +95,7 @@ public final class InProcessGateway implements AutoCloseable {
                 config.dispatch().queueCap());
         this.dispatcher = new Dispatcher(store, new TurnPipeline(services), new StopReplies(services), policy,
                 config.dispatch().busCapacity(), config.dispatch().effectiveMaxInFlight(1), Clock.systemUTC()).start();
-        dispatcherRef[0] = dispatcher;
+        dispatcherRef.set(dispatcher);
         this.inbox = new Inbox(store, dispatcher, SessionKey::of, DEDUPE_TTL);
     }
 
