@@ -113,8 +113,10 @@ public final class InProcessGateway implements AutoCloseable {
         }
         try {
             return new InProcessGateway(dir, toolEvery);
-        } catch (RuntimeException e) {
-            deleteTree(dir, e);
+        } catch (RuntimeException | Error e) {
+            // an Error too (a NoSuchMethodError from a stale jar): the folder must not outlive a failed start
+            RuntimeException cleanup = deleteTree(dir, null);
+            if (cleanup != null) e.addSuppressed(cleanup);
             throw e;
         }
     }
