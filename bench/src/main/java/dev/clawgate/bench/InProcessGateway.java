@@ -9,6 +9,7 @@ import dev.clawgate.core.config.GatewaySettings;
 import dev.clawgate.core.config.ProviderSettings;
 import dev.clawgate.core.config.QueueMode;
 import dev.clawgate.core.dispatch.Dispatcher;
+import dev.clawgate.core.dispatch.QueuePolicy;
 import dev.clawgate.core.dispatch.Inbox;
 import dev.clawgate.core.hook.InboundHook;
 import dev.clawgate.core.hook.SendingHook;
@@ -88,11 +89,11 @@ public final class InProcessGateway implements AutoCloseable {
                 InboundHook.PASS, SendingHook.PASS, Delivery.direct(), () -> config,
                 key -> dispatcherRef.get().status(key).queued(), Clock.systemUTC());
         Dispatcher.Policy policy = new Dispatcher.Policy(
-                r -> queueMode(r, config),
+                r -> queuePolicy(r, config),
                 r -> RuntimeCommand.parse(r.message().text()).filter(c -> c instanceof RuntimeCommand.Stop).isPresent(),
                 r -> channel.requestResponse(),
                 () -> Duration.ofSeconds(config.agent().turnBudgetSecs()),
-                config.dispatch().queueCap());
+                (r, text) -> { }, Duration.ZERO);
         this.dispatcher = new Dispatcher(store, new TurnPipeline(services), new StopReplies(services), policy,
                 config.dispatch().busCapacity(), config.dispatch().effectiveMaxInFlight(1), Clock.systemUTC()).start();
         dispatcherRef.set(dispatcher);
@@ -196,8 +197,9 @@ public final class InProcessGateway implements AutoCloseable {
     }
 
     /** As the gateway decides it: the session's {@code /queue} setting, else the configured mode. */
-    private QueueMode queueMode(InboxRecord r, ClawgateConfig config) {
-        return store.sessionSetting(r.session(), "queue").flatMap(QueueMode::parse).orElse(config.dispatch().queueMode());
+    private QueuePolicy queuePolicy(InboxRecord r, ClawgateConfig config) {
+        QueueMode mode = store.sessionSetting(r.session(), "queue").flatMap(QueueMode::parse).orElse(config.queue().mode());
+        return new QueuePolicy(mode, Duration.ofMillis(config.queue().debounceMs()), config.queue().cap(), config.queue().drop());
     }
 
     private static void createDirectories(Path p) {
