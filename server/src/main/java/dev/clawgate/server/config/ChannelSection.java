@@ -34,7 +34,7 @@ final class ChannelSection {
     /** Channel names appear in session keys and in {@code channel:sender} ids, so they are plain words. */
     static void checkName(TableReader table, String name) {
         if (!ConfigSchema.isPlainName(name)) {
-            throw table.error(table.keyPath(name), "is not a channel name; use only letters, digits, - and _");
+            throw table.error(table.keyPath(name.isEmpty() ? "\"\"" : name), "is not a channel name; use only letters, digits, - and _");
         }
     }
 
@@ -44,7 +44,9 @@ final class ChannelSection {
         Map<String, AccessSettings> accounts = new LinkedHashMap<>();
         TableReader accountTables = t.table("accounts");
         for (var entry : t.namedTables("accounts").entrySet()) {
-            if (entry.getKey().isBlank()) throw accountTables.error(accountTables.path() + ".\"\"", "is not an account id; name the account");
+            if (entry.getKey().isBlank()) {
+                throw accountTables.error(accountTables.path() + ".\"" + entry.getKey() + "\"", "is not an account id; name the account");
+            }
             TableReader a = entry.getValue();
             AccessSettings own = access(a, access);
             if (a.has("dm_policy") || a.has("allowed_users")) warnIfOpenToTheListOnly(a, own);

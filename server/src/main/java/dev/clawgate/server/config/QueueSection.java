@@ -35,7 +35,7 @@ final class QueueSection {
         String raw = t.string(key);
         if (raw == null) return defaultMode;
         QueueMode mode = QueueMode.parse(raw).orElseThrow(() -> t.error(t.keyPath(key),
-                "is '" + raw + "', which is not a queue mode; use one of " + MODES));
+                t.shown(key, raw) + " not a queue mode; use one of " + MODES));
         if (QueueMode.isRetiredName(raw)) {
             log.warn("{} in {} uses the retired queue mode '{}'; it now means 'steer' (write {} = \"steer\")",
                     t.keyPath(key), t.file(), raw, key);

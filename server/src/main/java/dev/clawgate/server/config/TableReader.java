@@ -104,7 +104,13 @@ final class TableReader {
     <T> T choice(String key, T defaultValue, Function<String, Optional<T>> parse, String what, String valid) {
         String raw = string(key);
         if (raw == null) return defaultValue;
-        return parse.apply(raw).orElseThrow(() -> error(keyPath(key), "is '" + raw + "', which is not " + what + "; use one of " + valid));
+        return parse.apply(raw).orElseThrow(() -> error(keyPath(key), shown(key, raw) + " not " + what + "; use one of " + valid));
+    }
+
+    /** How an error shows a bad word: quoted, unless it came from the environment, which may hold a secret. */
+    String shown(String key, String expanded) {
+        JsonNode raw = node.get(key);
+        return raw != null && raw.asText().contains("${") ? "expands to a value that is" : "is '" + expanded + "', which is";
     }
 
     /** Seconds as an integer, or a string such as {@code "2h30m"} ({@link DurationValue}), at least {@code min}. */

@@ -143,6 +143,10 @@ class ConfigChannelsTest {
                 .isEqualTo("'channels.telegram' in " + file + " must be a table ([channels.telegram]), not a boolean");
         assertThat(fixture.error("[channels.\"tele gram\"]\n"))
                 .isEqualTo("'channels.tele gram' in " + file + " is not a channel name; use only letters, digits, - and _");
+        assertThat(fixture.error("[channels.\"\"]\n"))
+                .isEqualTo("'channels.\"\"' in " + file + " is not a channel name; use only letters, digits, - and _");
+        assertThat(fixture.error("[channels.telegram.accounts.\" \"]\n"))
+                .isEqualTo("'channels.telegram.accounts.\" \"' in " + file + " is not an account id; name the account");
     }
 
     @Test
