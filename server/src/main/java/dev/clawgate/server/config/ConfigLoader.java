@@ -7,14 +7,13 @@ import com.fasterxml.jackson.dataformat.toml.TomlMapper;
 import dev.clawgate.core.config.AgentSettings;
 import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.core.config.DispatchSettings;
-import dev.clawgate.core.config.InboundSettings;
-import dev.clawgate.core.config.QueueSettings;
-import dev.clawgate.core.config.SessionSettings;
+import dev.clawgate.core.config.DmScope;
 import dev.clawgate.core.config.GatewaySettings;
+import dev.clawgate.core.config.GroupScope;
 import dev.clawgate.core.config.HistorySettings;
 import dev.clawgate.core.config.ProviderSettings;
-import dev.clawgate.core.config.QueueMode;
 import dev.clawgate.core.config.RouteSettings;
+import dev.clawgate.core.config.SessionSettings;
 import dev.clawgate.core.config.ToolSettings;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
@@ -44,15 +43,28 @@ public final class ConfigLoader {
     public static final int DEFAULT_PROVIDER_TIMEOUT_SECS = 120;
 
     private final Set<String> knownKinds;
+    private final ChannelKeys channelKeys;
+    private final ConfigSchema.Table schema;
 
+    /** The default provider kinds, and the channel keys declared on the class path. */
     public ConfigLoader() {
         this(DEFAULT_KINDS);
     }
 
     /** @param knownKinds the accepted {@code providers.NAME.kind} values (e.g. from the provider factories found) */
     public ConfigLoader(Set<String> knownKinds) {
+        this(knownKinds, ChannelKeys.discovered());
+    }
+
+    /**
+     * @param knownKinds  the accepted {@code providers.NAME.kind} values
+     * @param channelKeys the keys each channel adds to its {@code [channels.<name>]} table
+     */
+    public ConfigLoader(Set<String> knownKinds, ChannelKeys channelKeys) {
         if (knownKinds.isEmpty()) throw new IllegalArgumentException("no provider kinds");
         this.knownKinds = Set.copyOf(knownKinds);
+        this.channelKeys = channelKeys;
+        this.schema = ConfigSchema.root(channelKeys);
     }
 
     /** Loads a file that must exist (e.g. one named with {@code --config}). */
@@ -86,12 +98,13 @@ public final class ConfigLoader {
 
     ClawgateConfig parse(String text, ConfigSource source) {
         JsonNode root = parseToml(text, source.file());
-        SchemaCheck.check(root, source.file());
+        SchemaCheck.check(root, source.file(), schema);
         TableReader r = TableReader.root(root, source);
         Map<String, ProviderSettings> providers = providers(r);
         ClawgateConfig config = new ClawgateConfig(gateway(r.table("gateway")), agent(r.table("agent")), providers,
                 routes(r), history(r.table("history")), tools(r.table("tools")), dispatch(r.table("dispatch")),
-                SessionSettings.defaults(), InboundSettings.defaults(), queue(r.table("messages").table("queue")), Map.of());
+                session(r.table("session")), InboundSection.read(r), QueueSection.read(r.table("messages").table("queue")),
+                ChannelSection.read(r, channelKeys));
         ProviderReferences.check(config, source.file());
         return config;
     }
@@ -117,7 +130,29 @@ public final class ConfigLoader {
         }
         String token = t.string("auth_token");
         if (token != null && token.isBlank()) throw t.error(t.keyPath("auth_token"), "is empty; set a token or remove the key");
-        return new GatewaySettings(t.directory("data_dir", d.dataDir()), bind, token);
+        return new GatewaySettings(t.directory("data_dir", d.dataDir()), bind, token, owner(t));
+    }
+
+    /** SPEC IN-5: {@code channel:sender}, split at the first colon (a sender id may hold more). */
+    private static List<String> owner(TableReader t) {
+        List<String> owner = t.strings("owner", List.of());
+        for (int i = 0; i < owner.size(); i++) {
+            String id = owner.get(i);
+            int colon = id.indexOf(':');
+            String sender = colon < 0 ? "" : id.substring(colon + 1);
+            if (colon < 0 || !ConfigSchema.isPlainName(id.substring(0, colon)) || sender.isBlank() || !sender.equals(sender.strip())) {
+                throw t.error(t.keyPath("owner") + "[" + i + "]", "must be channel:sender, e.g. \"telegram:123456789\"");
+            }
+        }
+        return owner;
+    }
+
+    /** SPEC HI-1. */
+    private static SessionSettings session(TableReader t) {
+        SessionSettings d = SessionSettings.defaults();
+        return new SessionSettings(
+                t.choice("dm_scope", d.dmScope(), DmScope::parse, "a DM scope", "per-channel-peer, per-peer, main"),
+                t.choice("group_scope", d.groupScope(), GroupScope::parse, "a group scope", "shared, per-sender"));
     }
 
     private static AgentSettings agent(TableReader t) {
@@ -208,25 +243,6 @@ public final class ConfigLoader {
         return new DispatchSettings(
                 t.integer("bus_capacity", d.busCapacity(), 1, Integer.MAX_VALUE),
                 t.integer("max_in_flight", d.maxInFlight(), 0, Integer.MAX_VALUE));
-    }
-
-    private static QueueSettings queue(TableReader queue) {
-        QueueSettings d = QueueSettings.defaults();
-        return new QueueSettings(queueMode(queue, d.mode()), d.byChannel(), d.debounceMs(),
-                queue.integer("cap", d.cap(), 1, Integer.MAX_VALUE), d.drop());
-    }
-
-    /** SPEC DI-3: retired names still work, with a warning. */
-    private static QueueMode queueMode(TableReader queue, QueueMode defaultMode) {
-        String raw = queue.string("mode");
-        if (raw == null) return defaultMode;
-        QueueMode mode = QueueMode.parse(raw).orElseThrow(() -> queue.error(queue.keyPath("mode"),
-                "is '" + raw + "', which is not a queue mode; use one of steer, followup, collect, interrupt"));
-        if (QueueMode.isRetiredName(raw)) {
-            log.warn("{} in {} uses the retired queue mode '{}'; it now means 'steer' (write mode = \"steer\")",
-                    queue.keyPath("mode"), queue.file(), raw);
-        }
-        return mode;
     }
 
     private static String nonBlank(TableReader t, String key) {

@@ -5,23 +5,28 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 /**
  * Every key {@code clawgate.toml} may hold, declared once. The loader checks the parsed tree
  * against it before reading values, so an unknown or misspelt key is caught precisely.
  * Adding a key: declare it here, read it in {@link ConfigLoader}, document it in the starter.
+ * A channel's own keys under {@code [channels.<name>]} are not listed here: they come from
+ * {@link ChannelKeys} and are merged in by {@link #root(ChannelKeys)}.
  */
 final class ConfigSchema {
     private ConfigSchema() {}
 
     /** What a key holds. */
-    sealed interface Shape permits Scalar, Table, NamedTables, TableArray {
+    sealed interface Shape permits Scalar, Table, NamedTables, NamedValues, TableArray {
         /** How an error message names this shape, e.g. "an integer". */
         String description();
     }
 
     enum Scalar implements Shape {
-        STRING("a string"), INTEGER("an integer"), BOOLEAN("true or false"), STRING_LIST("a list of strings");
+        STRING("a string"), INTEGER("an integer"), BOOLEAN("true or false"), STRING_LIST("a list of strings"),
+        /** Seconds as an integer, or a string such as {@code "2h30m"} ({@link DurationValue}). */
+        DURATION(DurationValue.FORMS);
 
         private final String description;
 
@@ -47,11 +52,40 @@ final class ConfigSchema {
         }
     }
 
-    /** A table whose keys are names the user picks, each holding the same table ({@code [providers.NAME]}). */
-    record NamedTables(Table each) implements Shape {
+    /**
+     * A table whose keys are names the user picks, each holding the same table ({@code [providers.NAME]}).
+     *
+     * @param extra keys that only the table of one name accepts, by name ({@code [channels.telegram]}'s bot_token)
+     */
+    record NamedTables(Table each, Map<String, Table> extra) implements Shape {
+        NamedTables {
+            extra = Map.copyOf(extra);
+        }
+
+        NamedTables(Table each) {
+            this(each, Map.of());
+        }
+
+        /** The keys the table of {@code name} accepts: the shared ones, then that name's own. */
+        Table tableFor(String name) {
+            Table own = extra.get(name);
+            if (own == null) return each;
+            Map<String, Shape> keys = new LinkedHashMap<>(each.keys());
+            keys.putAll(own.keys());
+            return new Table(keys);
+        }
+
         @Override
         public String description() {
             return "a table of named tables";
+        }
+    }
+
+    /** A table whose keys are names the user picks, each holding one value ({@code by_channel.telegram = 1500}). */
+    record NamedValues(Scalar each) implements Shape {
+        @Override
+        public String description() {
+            return "a table of named values";
         }
     }
 
@@ -77,11 +111,25 @@ final class ConfigSchema {
             "provider", Scalar.STRING,
             "model", Scalar.STRING);
 
+    /** The access keys of a channel and of each of its accounts (SPEC IN-5). */
+    static final Table ACCESS = table(
+            "dm_policy", Scalar.STRING,
+            "allowed_users", Scalar.STRING_LIST,
+            "group_policy", Scalar.STRING,
+            "allowed_groups", Scalar.STRING_LIST,
+            "require_mention", Scalar.BOOLEAN);
+
+    /** The keys every {@code [channels.<name>]} accepts; a channel module may add its own ({@link ChannelKeys}). */
+    static final Table CHANNEL = withKeys(ACCESS,
+            "history_limit", Scalar.INTEGER,
+            "accounts", new NamedTables(ACCESS));
+
     static final Table ROOT = table(
             "gateway", table(
                     "data_dir", Scalar.STRING,
                     "bind", Scalar.STRING,
-                    "auth_token", Scalar.STRING),
+                    "auth_token", Scalar.STRING,
+                    "owner", Scalar.STRING_LIST),
             "agent", table(
                     "provider", Scalar.STRING,
                     "model", Scalar.STRING,
@@ -93,6 +141,9 @@ final class ConfigSchema {
                     "fallback", Scalar.STRING_LIST),
             "providers", new NamedTables(PROVIDER),
             "routes", new TableArray(ROUTE),
+            "session", table(
+                    "dm_scope", Scalar.STRING,
+                    "group_scope", Scalar.STRING),
             "history", table(
                     "max_messages", Scalar.INTEGER,
                     "max_chars", Scalar.INTEGER),
@@ -102,29 +153,63 @@ final class ConfigSchema {
                     "shell_timeout_secs", Scalar.INTEGER,
                     "shell_output_cap", Scalar.INTEGER),
             "messages", table(
+                    "inbound", table(
+                            "debounce_ms", Scalar.INTEGER,
+                            "by_channel", new NamedValues(Scalar.INTEGER)),
                     "queue", table(
                             "mode", Scalar.STRING,
-                            "cap", Scalar.INTEGER)),
+                            "by_channel", new NamedValues(Scalar.STRING),
+                            "debounce_ms", Scalar.INTEGER,
+                            "cap", Scalar.INTEGER,
+                            "drop", Scalar.STRING),
+                    "dedupe", table(
+                            "ttl_secs", Scalar.INTEGER),
+                    "group", table(
+                            "history_limit", Scalar.INTEGER)),
+            "inbox", table(
+                    "max_age", Scalar.DURATION),
             "dispatch", table(
                     "max_in_flight", Scalar.INTEGER,
-                    "bus_capacity", Scalar.INTEGER));
+                    "bus_capacity", Scalar.INTEGER),
+            "channels", new NamedTables(CHANNEL));
 
     /** Placeholder for a user-chosen table name in {@link #knownPaths()}. */
     static final String NAME_PLACEHOLDER = "<name>";
 
-    private static final List<String> KNOWN_PATHS = flatten();
+    private static final Pattern PLAIN_NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_-]*");
+
+    private static final List<String> KNOWN_PATHS = flatten(ROOT);
+
+    /** Whether a user-chosen name (a provider, a channel) is a plain word: letters, digits, - and _. */
+    static boolean isPlainName(String name) {
+        return PLAIN_NAME.matcher(name).matches();
+    }
+
+    /** The schema with each channel's own keys added to its {@code [channels.<name>]} table. */
+    static Table root(ChannelKeys channelKeys) {
+        if (channelKeys.tables().isEmpty()) return ROOT;
+        Map<String, Shape> keys = new LinkedHashMap<>(ROOT.keys());
+        keys.put("channels", new NamedTables(CHANNEL, channelKeys.tables()));
+        return new Table(keys);
+    }
+
+    /** {@link #knownPaths(Table)} of the schema without channel keys. */
+    static List<String> knownPaths() {
+        return knownPaths(ROOT);
+    }
 
     /**
      * Every key and table path, e.g. {@code gateway}, {@code gateway.bind},
-     * {@code providers.<name>.kind}, {@code routes.hint}.
+     * {@code providers.<name>.kind}, {@code routes.hint}; a channel's own keys under its name,
+     * e.g. {@code channels.telegram.bot_token}.
      */
-    static List<String> knownPaths() {
-        return KNOWN_PATHS;
+    static List<String> knownPaths(Table root) {
+        return root == ROOT ? KNOWN_PATHS : flatten(root);
     }
 
-    private static List<String> flatten() {
+    private static List<String> flatten(Table root) {
         List<String> out = new ArrayList<>();
-        flattenInto("", ROOT, out);
+        flattenInto("", root, out);
         return List.copyOf(out);
     }
 
@@ -134,7 +219,11 @@ final class ConfigSchema {
             out.add(path);
             switch (e.getValue()) {
                 case Table t -> flattenInto(path, t, out);
-                case NamedTables n -> flattenInto(path + "." + NAME_PLACEHOLDER, n.each(), out);
+                case NamedTables n -> {
+                    flattenInto(path + "." + NAME_PLACEHOLDER, n.each(), out);
+                    n.extra().forEach((name, own) -> flattenInto(path + "." + name, own, out));
+                }
+                case NamedValues v -> out.add(path + "." + NAME_PLACEHOLDER);
                 case TableArray a -> flattenInto(path, a.each(), out);
                 case Scalar s -> { }
             }
@@ -142,7 +231,11 @@ final class ConfigSchema {
     }
 
     private static Table table(Object... keysAndShapes) {
-        Map<String, Shape> keys = new LinkedHashMap<>();
+        return withKeys(new Table(Map.of()), keysAndShapes);
+    }
+
+    private static Table withKeys(Table base, Object... keysAndShapes) {
+        Map<String, Shape> keys = new LinkedHashMap<>(base.keys());
         for (int i = 0; i < keysAndShapes.length; i += 2) {
             keys.put((String) keysAndShapes[i], (Shape) keysAndShapes[i + 1]);
         }

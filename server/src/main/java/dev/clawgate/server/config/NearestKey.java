@@ -15,8 +15,10 @@ final class NearestKey {
      * @param displayPrefix how the enclosing table is shown, e.g. {@code providers.openai}, {@code routes[0]}, or empty
      * @param schemaPrefix  the enclosing table in {@link ConfigSchema#knownPaths()} form, e.g. {@code providers.<name>}
      * @param siblings      the keys valid in the enclosing table
+     * @param knownPaths    every path of the schema, as {@link ConfigSchema#knownPaths(ConfigSchema.Table)} lists them
      */
-    static Optional<String> suggest(String typed, String displayPrefix, String schemaPrefix, Collection<String> siblings) {
+    static Optional<String> suggest(String typed, String displayPrefix, String schemaPrefix, Collection<String> siblings,
+                                    Collection<String> knownPaths) {
         String best = null;
         int bestScore = Integer.MAX_VALUE;
         for (String sibling : siblings) {
@@ -28,7 +30,7 @@ final class NearestKey {
         }
         // Elsewhere in the schema: the key may sit in the wrong table (agent.bind) or be mis-nested (messages.queue_mode).
         String typedPath = join(schemaPrefix, typed);
-        for (String known : ConfigSchema.knownPaths()) {
+        for (String known : knownPaths) {
             if (parentOf(known).equals(schemaPrefix) || typedPath.startsWith(known + ".")) continue;
             int d = Math.min(pathCloseness(typedPath, known), closeness(typed, leafOf(known)));
             if (d < bestScore) {

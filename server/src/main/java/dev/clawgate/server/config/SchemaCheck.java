@@ -2,6 +2,7 @@ package dev.clawgate.server.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.clawgate.server.config.ConfigSchema.NamedTables;
+import dev.clawgate.server.config.ConfigSchema.NamedValues;
 import dev.clawgate.server.config.ConfigSchema.Scalar;
 import dev.clawgate.server.config.ConfigSchema.Shape;
 import dev.clawgate.server.config.ConfigSchema.Table;
@@ -14,16 +15,21 @@ import java.util.Map;
  */
 final class SchemaCheck {
     private final String file;
+    private final Table schema;
 
-    private SchemaCheck(String file) {
+    private SchemaCheck(String file, Table schema) {
         this.file = file;
+        this.schema = schema;
     }
 
-    /** @param file how messages name the config file */
-    static void check(JsonNode root, String file) {
-        SchemaCheck check = new SchemaCheck(file);
+    /**
+     * @param file   how messages name the config file
+     * @param schema the root table, e.g. {@link ConfigSchema#root(ChannelKeys)}
+     */
+    static void check(JsonNode root, String file, Table schema) {
+        SchemaCheck check = new SchemaCheck(file, schema);
         if (!root.isObject()) throw new ConfigException(file + " is not a TOML document of tables");
-        check.table(root, ConfigSchema.ROOT, "", "", "top-level");
+        check.table(root, schema, "", "", "top-level");
     }
 
     private void table(JsonNode node, Table table, String displayPath, String schemaPath, String tableLabel) {
@@ -49,7 +55,14 @@ final class SchemaCheck {
                 for (Map.Entry<String, JsonNode> entry : node.properties()) {
                     String entryPath = displayPath + "." + entry.getKey();
                     if (!entry.getValue().isObject()) throw wrongType(entryPath, "a table ([" + entryPath + "])", entry.getValue());
-                    table(entry.getValue(), n.each(), entryPath, schemaPath + "." + ConfigSchema.NAME_PLACEHOLDER, "[" + entryPath + "]");
+                    table(entry.getValue(), n.tableFor(entry.getKey()), entryPath, schemaPath + "." + ConfigSchema.NAME_PLACEHOLDER,
+                            "[" + entryPath + "]");
+                }
+            }
+            case NamedValues v -> {
+                if (!node.isObject()) throw wrongType(displayPath, "a table ([" + displayPath + "]) of names to values", node);
+                for (Map.Entry<String, JsonNode> entry : node.properties()) {
+                    scalar(entry.getValue(), v.each(), displayPath + "." + entry.getKey());
                 }
             }
             case TableArray a -> {
@@ -69,6 +82,7 @@ final class SchemaCheck {
             case INTEGER -> node.isIntegralNumber();
             case BOOLEAN -> node.isBoolean();
             case STRING_LIST -> node.isArray();
+            case DURATION -> node.isIntegralNumber() || node.isTextual();
         };
         if (!ok) throw wrongType(path, scalar.description(), node);
         if (scalar == Scalar.STRING_LIST) {
@@ -79,7 +93,7 @@ final class SchemaCheck {
     }
 
     private ConfigException unknown(String key, String path, String displayPrefix, String schemaPrefix, Table table, String tableLabel) {
-        String hint = NearestKey.suggest(key, displayPrefix, schemaPrefix, table.keys().keySet())
+        String hint = NearestKey.suggest(key, displayPrefix, schemaPrefix, table.keys().keySet(), ConfigSchema.knownPaths(schema))
                 .map(s -> "did you mean '" + s + "'?")
                 .orElseGet(() -> "valid " + ("top-level".equals(tableLabel) ? "top-level keys" : "keys in " + tableLabel)
                         + ": " + String.join(", ", table.keys().keySet()));

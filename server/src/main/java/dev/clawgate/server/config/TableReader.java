@@ -3,10 +3,13 @@ package dev.clawgate.server.config;
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Typed reads from one table of a tree that {@link SchemaCheck} has already accepted: absent
@@ -30,6 +33,23 @@ final class TableReader {
 
     String file() {
         return source.file();
+    }
+
+    /** This table's path, as messages show it ({@code channels.telegram}); empty for the root. */
+    String path() {
+        return path;
+    }
+
+    /** Whether this table sets {@code key}. */
+    boolean has(String key) {
+        return node.has(key);
+    }
+
+    /** The keys this table sets, in file order. */
+    List<String> keys() {
+        List<String> out = new ArrayList<>();
+        node.fieldNames().forEachRemaining(out::add);
+        return out;
     }
 
     /** The full path of a key in this table, as messages show it. */
@@ -66,6 +86,53 @@ final class TableReader {
         JsonNode value = node.get(key);
         if (value == null) return null;
         return expandOrFail(value.asText(), keyPath(key));
+    }
+
+    /** A scalar as text: a string with its references expanded, a number or boolean as written; null when absent. */
+    String text(String key) {
+        JsonNode value = node.get(key);
+        if (value == null) return null;
+        return value.isTextual() ? string(key) : value.asText();
+    }
+
+    /**
+     * One of a fixed set of words, e.g. a policy name.
+     *
+     * @param what  how the error names the kind of value, e.g. "a DM policy"
+     * @param valid the accepted words, for the error, e.g. "open, allowlist, pairing, disabled"
+     */
+    <T> T choice(String key, T defaultValue, Function<String, Optional<T>> parse, String what, String valid) {
+        String raw = string(key);
+        if (raw == null) return defaultValue;
+        return parse.apply(raw).orElseThrow(() -> error(keyPath(key), shown(key, raw) + " not " + what + "; use one of " + valid));
+    }
+
+    /** How an error shows a bad word: quoted, unless it came from the environment, which may hold a secret. */
+    String shown(String key, String expanded) {
+        JsonNode raw = node.get(key);
+        return raw != null && raw.asText().contains("${") ? "expands to a value that is" : "is '" + expanded + "', which is";
+    }
+
+    /** Seconds as an integer, or a string such as {@code "2h30m"} ({@link DurationValue}), at least {@code min}. */
+    Duration duration(String key, Duration defaultValue, Duration min) {
+        JsonNode value = node.get(key);
+        if (value == null) return defaultValue;
+        Duration d;
+        if (value.isIntegralNumber()) {
+            if (!value.canConvertToLong() || value.asLong() > DurationValue.MAX.toSeconds()) {
+                throw error(keyPath(key), DurationValue.tooLong());
+            }
+            if (value.asLong() < 0) throw error(keyPath(key), "must not be negative");
+            d = Duration.ofSeconds(value.asLong());
+        } else {
+            try {
+                d = DurationValue.parse(expandOrFail(value.asText(), keyPath(key)));
+            } catch (DurationValue.Invalid e) {
+                throw error(keyPath(key), e.getMessage());
+            }
+        }
+        if (d.compareTo(min) < 0) throw error(keyPath(key), "must be at least " + DurationValue.format(min));
+        return d;
     }
 
     /** Like {@link #string}, but an unset variable is reported, not thrown: the caller decides. */

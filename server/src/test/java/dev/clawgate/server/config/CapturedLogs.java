@@ -6,9 +6,9 @@ import ch.qos.logback.core.read.ListAppender;
 import java.util.List;
 import org.slf4j.LoggerFactory;
 
-/** Collects what {@link ConfigLoader} logs while open. */
+/** Collects what the config package ({@link ConfigLoader} and the sections it reads with) logs while open. */
 final class CapturedLogs implements AutoCloseable {
-    private final Logger logger = (Logger) LoggerFactory.getLogger(ConfigLoader.class);
+    private final Logger logger = (Logger) LoggerFactory.getLogger(ConfigLoader.class.getPackageName());
     private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
 
     CapturedLogs() {

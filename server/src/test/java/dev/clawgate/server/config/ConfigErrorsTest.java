@@ -72,9 +72,9 @@ class ConfigErrorsTest {
         assertThat(fixture.error("[history]\nretention = 3\n"))
                 .isEqualTo("unknown key 'history.retention' in " + file + "; valid keys in [history]: max_messages, max_chars");
         assertThat(fixture.error("[agent]\nx = 1\n")).contains("; valid keys in [agent]: provider, model, max_tool_iterations");
-        assertThat(fixture.error("[channels.telegram]\ntoken = \"x\"\n"))
-                .isEqualTo("unknown key 'channels' in " + file
-                        + "; valid top-level keys: gateway, agent, providers, routes, history, tools, messages, dispatch");
+        assertThat(fixture.error("[plugins.weather]\ntoken = \"x\"\n"))
+                .isEqualTo("unknown key 'plugins' in " + file + "; valid top-level keys: gateway, agent, providers, routes, "
+                        + "session, history, tools, messages, inbox, dispatch, channels");
     }
 
     @Test

@@ -104,7 +104,7 @@ class ConfigSecretsTest {
 
     @Test
     void secretsNeverAppearInLogsOrErrors() {
-        // SPEC OP-6
+        // SPEC OP-6, IN-5, DI-3, IN-4
         Map<String, String> env = Map.of("KEY", SECRET, "TOKEN", SECRET);
         try (CapturedLogs logs = new CapturedLogs()) {
             fixture.load("""
@@ -119,10 +119,15 @@ class ConfigSecretsTest {
                     fixture.error("[gateway]\nauth_token = \"${TOKEN}\"\nbind = 1\n", env),
                     fixture.error("[providers.openai]\napi_key = \"${KEY}\"\nbase_url = \"${KEY}\"\n", env),
                     fixture.error("[providers.openai]\napi_key = \"${KEY}\"\nkind = \"x\"\n", env),
-                    fixture.error("[providers.openai]\napi_key = \"" + SECRET + "\"\napi_kye = \"" + SECRET + "\"\n", env));
+                    fixture.error("[providers.openai]\napi_key = \"" + SECRET + "\"\napi_kye = \"" + SECRET + "\"\n", env),
+                    fixture.error("[channels.telegram]\ndm_policy = \"${TOKEN}\"\n", env),
+                    fixture.error("[messages.queue.by_channel]\ntelegram = \"x${KEY}\"\n", env),
+                    fixture.error("[inbox]\nmax_age = \"${KEY}\"\n", env));
 
             assertThat(logs.lines()).isNotEmpty().allSatisfy(line -> assertThat(line).doesNotContain(SECRET));
             assertThat(errors).allSatisfy(message -> assertThat(message).doesNotContain(SECRET));
+            assertThat(errors.get(4)).isEqualTo("'channels.telegram.dm_policy' in " + dir.resolve("clawgate.toml")
+                    + " expands to a value that is not a DM policy; use one of open, allowlist, pairing, disabled");
         }
     }
 }

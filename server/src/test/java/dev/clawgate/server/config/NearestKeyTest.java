@@ -35,9 +35,9 @@ class NearestKeyTest {
     @Test
     void farAwayKeysAreNotSuggested() {
         // SPEC defaults table
-        assertThat(NearestKey.suggest("zzz", "history", "history", List.of("max_messages", "max_chars"))).isEmpty();
-        assertThat(NearestKey.suggest("max_mesages", "history", "history", List.of("max_messages", "max_chars")))
-                .contains("history.max_messages");
+        assertThat(NearestKey.suggest("zzz", "history", "history", List.of("max_messages", "max_chars"), ConfigSchema.knownPaths())).isEmpty();
+        assertThat(NearestKey.suggest("max_mesages", "history", "history", List.of("max_messages", "max_chars"),
+                ConfigSchema.knownPaths())).contains("history.max_messages");
     }
 
     private static String randomKey(Random random) {

@@ -2,9 +2,14 @@ package dev.clawgate.server.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.clawgate.core.config.AccessSettings;
+import dev.clawgate.core.config.ChannelSettings;
 import dev.clawgate.core.config.ClawgateConfig;
+import dev.clawgate.core.config.DmPolicy;
+import dev.clawgate.core.config.GroupPolicy;
 import dev.clawgate.core.config.ProviderSettings;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -34,35 +39,62 @@ class StarterConfigTest {
 
     @Test
     void everyCommentedDefaultUncommentedStillLoadsToTheDefaults() {
-        // SPEC OP-4, SPEC defaults table, DI-3, DI-6, HI-2, HI-4
+        // SPEC OP-4, SPEC defaults table, DI-3, DI-6, HI-1, HI-2, HI-4, IN-1, IN-2, IN-4, IN-6
         String text = StarterConfig.text();
         String defaultsPart = text.substring(0, text.indexOf(PROVIDERS_MARKER));
         String uncommented = defaultsPart.lines()
                 .map(line -> HEADER.matcher(line).matches() || line.matches("^# [a-z_]+ = .*$") ? line.substring(2) : line)
                 .collect(Collectors.joining("\n"));
-        assertThat(uncommented).contains("\n[gateway]\n", "\nmax_tool_iterations = 10\n", "\nmode = \"steer\"\n");
+        assertThat(uncommented).contains("\n[gateway]\n", "\nmax_tool_iterations = 10\n", "\nmode = \"steer\"\n",
+                "\n[session]\n", "\ndm_scope = \"per-channel-peer\"\n", "\n[messages.queue.by_channel]\n", "\nmax_age = \"1h\"\n",
+                "\nttl_secs = 1200\n", "\nhistory_limit = 50\n", "\ndrop = \"summarize\"\n", "\nowner = []\n");
 
         assertThat(new ConfigFixture(dir).load(uncommented)).isEqualTo(ConfigLoaderTest.defaultsUnder(dir.toAbsolutePath()));
     }
 
     @Test
     void everyKnownKeyIsDocumented() {
-        // SPEC OP-4
+        // SPEC OP-4, IN-5, IN-6 (channel and account keys), DI-3, IN-2 (by_channel entries)
         Set<String> documented = new HashSet<>();
         String table = "";
         for (String line : StarterConfig.text().lines().toList()) {
             Matcher header = HEADER.matcher(line);
             Matcher key = KEY_LINE.matcher(line);
             if (header.matches()) {
-                table = header.group(2).replaceFirst("^providers\\.[a-z]+$", "providers." + ConfigSchema.NAME_PLACEHOLDER);
+                table = header.group(2);
             } else if (key.matches()) {
                 documented.add(table.isEmpty() ? key.group(1) : table + "." + key.group(1));
             }
         }
         List<String> known = ConfigSchema.knownPaths();
         List<String> leaves = known.stream().filter(p -> known.stream().noneMatch(q -> q.startsWith(p + "."))).toList();
+        assertThat(leaves).contains("channels.<name>.accounts.<name>.dm_policy", "messages.queue.by_channel.<name>", "inbox.max_age");
 
-        assertThat(documented).containsAll(leaves);
+        assertThat(leaves).allSatisfy(leaf -> assertThat(documented)
+                .as("a documented example of %s", leaf)
+                .anyMatch(path -> asPattern(leaf).matcher(path).matches()));
+    }
+
+    @Test
+    void uncommentingTheChannelExampleGivesItsAccessRules() {
+        // SPEC OP-4, IN-5, IN-6
+        String toml = uncommentExample(StarterConfig.text(), "# Example for Telegram");
+        ClawgateConfig config = new ConfigFixture(dir).load(toml);
+
+        ChannelSettings telegram = config.channel("telegram");
+        assertThat(config.channels()).containsOnlyKeys("telegram");
+        assertThat(telegram.access()).isEqualTo(AccessSettings.defaults());
+        assertThat(telegram.accounts()).containsOnlyKeys("support");
+        assertThat(telegram.accessFor("support")).isEqualTo(
+                new AccessSettings(DmPolicy.ALLOWLIST, List.of("123456789"), GroupPolicy.DISABLED, List.of(), true));
+        assertThat(config.inbound().groupHistoryLimitFor("telegram")).isEqualTo(50);
+    }
+
+    /** A known path as a pattern: each {@code <name>} stands for any one name. */
+    private static Pattern asPattern(String knownPath) {
+        return Pattern.compile(Arrays.stream(knownPath.split("\\."))
+                .map(part -> part.equals(ConfigSchema.NAME_PLACEHOLDER) ? "[a-z0-9_-]+" : Pattern.quote(part))
+                .collect(Collectors.joining("\\.")));
     }
 
     @Test
