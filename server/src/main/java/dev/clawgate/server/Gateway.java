@@ -50,8 +50,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class Gateway implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Gateway.class);
-    private static final Duration DEDUPE_TTL = Duration.ofMinutes(20);
-    private static final Duration INBOX_MAX_AGE = Duration.ofHours(1);
     private static final Duration QUEUED_NOTICE_AFTER = Duration.ofSeconds(2);
 
     /** What to start besides the core: the HTTP server (with the API channel) and extra channels. */
@@ -99,8 +97,8 @@ public final class Gateway implements AutoCloseable {
                     this::turnBudget, this::notice, QUEUED_NOTICE_AFTER);
             this.dispatcher = new Dispatcher(store, new TurnPipeline(services), new StopReplies(services), policy,
                     cfg.dispatch().busCapacity(), cfg.dispatch().effectiveMaxInFlight(channels.size()), Clock.systemUTC()).start();
-            dispatcher.recover(INBOX_MAX_AGE, r -> channels.containsKey(r.message().channel()));
-            Inbox inbox = new Inbox(store, dispatcher, SessionKey::of, DEDUPE_TTL);
+            dispatcher.recover(cfg.inbound().inboxMaxAge(), r -> channels.containsKey(r.message().channel()));
+            Inbox inbox = new Inbox(store, dispatcher, SessionKey::of, cfg.inbound().dedupeTtl());
             for (Channel ch : channels.values()) {
                 try {
                     ch.start(inbox);
