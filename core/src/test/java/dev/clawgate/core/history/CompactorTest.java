@@ -19,6 +19,13 @@ class CompactorTest {
         assertThat(c.history()).isEqualTo(h);
     }
 
+    // SPEC HI-5: exactly as many messages as kept is nothing to compact
+    @Test
+    void exactlyTheKeptNumberOfShortMessagesIsNotCompacted() {
+        List<ChatMessage> h = List.of(ChatMessage.user("1"), ChatMessage.assistant("2"));
+        assertThat(Compactor.compact(h, 2, 1).compacted()).isFalse();
+    }
+
     // SPEC HI-5
     @Test
     void droppingOrCuttingEachCountsAsCompacting() {

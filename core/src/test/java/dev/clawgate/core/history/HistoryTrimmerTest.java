@@ -40,6 +40,20 @@ class HistoryTrimmerTest {
         assertThat(HistoryTrimmer.trim(h, 19).droppedMessages()).isEqualTo(2);
     }
 
+    // SPEC HI-4: budget 0 disables trimming; system prompts neither count as messages nor get dropped
+    @Test
+    void aZeroBudgetDisablesTrimmingAndSystemMessagesDoNotCount() {
+        List<ChatMessage> h = List.of(ChatMessage.system("s"), ChatMessage.user("aaaa"), ChatMessage.assistant("bbbb"),
+                ChatMessage.user("cccc"));
+        assertThat(HistoryTrimmer.trim(h, 0).history()).isEqualTo(h);
+        assertThat(HistoryTrimmer.trim(h, -1).trimmed()).isFalse();
+        assertThat(HistoryTrimmer.trimToMessages(h, 3).trimmed()).isFalse();
+        TrimResult r = HistoryTrimmer.trimToMessages(h, 2);
+        assertThat(HistoryPeerCasesTest.wire(r.history())).containsExactly("system: s", "user: cccc");
+        assertThat(r.keptTurns()).isEqualTo(1);
+        assertThat(HistoryTrimmer.trim(h, 9).history()).extracting(ChatMessage::content).containsExactly("s", "cccc");
+    }
+
     // SPEC HI-4: tool-call arguments count against the budget
     @Test
     void sizeCountsTextAndToolCallArguments() {

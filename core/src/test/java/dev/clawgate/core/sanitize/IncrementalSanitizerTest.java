@@ -97,6 +97,37 @@ class IncrementalSanitizerTest {
         assertThat(all("\n\nHello")).isEqualTo("Hello");
     }
 
+    // SPEC RP-2: whatever is decided is emitted by the same push
+    @Test
+    void eachPushEmitsEverythingItCanDecide() {
+        IncrementalSanitizer s = new IncrementalSanitizer();
+        assertThat(s.push("x <3> y")).isEqualTo("x <3> y");
+        assertThat(s.push(" <b> y")).isEqualTo(" <b> y");
+        assertThat(s.push(" </think> y")).isEqualTo("  y");
+        assertThat(s.push(" <think>a</think> y")).isEqualTo("  y");
+        assertThat(s.push(" <tools>a</tools> y")).isEqualTo(" <tools>a</tools> y");
+        assertThat(s.push(" <tool_call>{}</tool_call> y")).isEqualTo("  y");
+        assertThat(s.push(" <5 y")).isEqualTo(" <5 y");
+        assertThat(s.finish()).isEmpty();
+    }
+
+    // SPEC RP-2: a tag start is never held without bound
+    @Test
+    void anOverlongTagIsNotHeldBack() {
+        IncrementalSanitizer s = new IncrementalSanitizer();
+        String longAttrs = "<think " + "x".repeat(250);
+        assertThat(s.push("a " + longAttrs)).isEqualTo("a " + longAttrs);
+    }
+
+    // SPEC RP-2: fenced content keeps its lines exactly, blank ones too, fence after fence
+    @Test
+    void fencesKeepTheirBlankLinesAndDoNotLeakIntoEachOther() {
+        String two = "A\n```json\n{\"a\":1}\n\n```\nB\n```json\n{\"b\":2}\n```\nC";
+        assertThat(all(two)).isEqualTo(two);
+        assertThat(all("A\n```tool_call\n\n{\"name\":\"shell\"}\n```\nB")).isEqualTo("A\nB");
+        assertThat(all("A\n\nTOOL_CALL\n\n{tool => \"shell\"}\n/TOOL_CALL\nB")).isEqualTo("A\n\nB");
+    }
+
     // SPEC RP-2
     @Test
     void aFinishedStreamTakesNoMoreText() {

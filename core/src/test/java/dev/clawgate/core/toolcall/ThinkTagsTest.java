@@ -30,6 +30,7 @@ class ThinkTagsTest {
         assertThat(s.visible()).isEqualTo("Hello!");
         assertThat(s.reasoning()).isEqualTo("I should greet.");
         assertThat(ThinkTags.strip("a<think>b</think>c</think>d")).isEqualTo("ac</think>d");
+        assertThat(ThinkTags.strip("</think>Hello")).isEqualTo("Hello");
     }
 
     // SPEC RP-2

@@ -238,6 +238,39 @@ class ToolCallParserTest {
         assertThat(new ParsedReply(null, null).calls()).isEmpty();
     }
 
+    // SPEC AG-1: an unclosed call's JSON ends where its braces balance, strings and escapes included
+    @Test
+    void anUnclosedCallsJsonEndsWhereItsBracesBalance() throws Exception {
+        ParsedReply r = ToolCallParser.parse("<tool_call>{\"name\":\"a\",\"arguments\":{\"q\":\"say \\\"}\\\" [x\"}} after");
+        assertThat(r.calls()).singleElement().satisfies(c -> assertThat(c.arguments()).isEqualTo(json("{\"q\":\"say \\\"}\\\" [x\"}")));
+        assertThat(r.visibleText()).isEqualTo("after");
+        assertThat(JsonSpan.end("[1,[2]] x", 0, 9)).isEqualTo(7);
+        assertThat(JsonSpan.end("{\"a\":\"}", 0, 7)).isEqualTo(-1);
+    }
+
+    // SPEC AG-1: structured parameter values and OpenAI envelopes without calls
+    @Test
+    void parameterArraysStayStructuredAndEmptyCallListsAreReported() throws Exception {
+        assertThat(only("<invoke name=\"x\"><parameter name=\"ids\">[1, 2]</parameter></invoke>").arguments())
+                .isEqualTo(json("{\"ids\":[1,2]}"));
+        assertThat(only("<tool_call>{\"tool_calls\":[]}</tool_call>").parseError()).contains("array");
+        assertThat(only("<tool_call>{\"tool_calls\":\"x\"}</tool_call>").parseError()).isEqualTo("the tool call has no name");
+    }
+
+    // SPEC AG-1: error texts for the model stay short
+    @Test
+    void errorTextsAreShortAndFreeOfParserNoise() {
+        assertThat(CallBodyReader.excerpt("x".repeat(80))).isEqualTo("x".repeat(80));
+        assertThat(CallBodyReader.excerpt(" a\n\n b ")).isEqualTo("a b");
+        assertThat(CallBodyReader.excerpt("y".repeat(81))).isEqualTo("y".repeat(80) + "...");
+        assertThat(CallBodyReader.problem(new com.fasterxml.jackson.core.JsonParseException(null, "bad token (start marker at here)\nmore")))
+                .isEqualTo("bad token");
+        assertThat(CallBodyReader.problem(new com.fasterxml.jackson.core.JsonParseException(null, "line one\nline two")))
+                .isEqualTo("line one");
+        assertThat(CallBodyReader.problem(new com.fasterxml.jackson.core.JsonParseException(null, "z".repeat(120)))).hasSize(120);
+        assertThat(CallBodyReader.problem(new com.fasterxml.jackson.core.JsonParseException(null, "z".repeat(121)))).isEqualTo("z".repeat(120) + "...");
+    }
+
     // SPEC RP-2: the sanitiser's view of call syntax
     @Test
     void strippingCallSyntaxKeepsOtherTextByteForByte() {
