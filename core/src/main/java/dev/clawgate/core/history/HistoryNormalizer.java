@@ -17,6 +17,7 @@ public final class HistoryNormalizer {
     private static final Pattern IMAGE_MARKER = Pattern.compile("\\[IMAGE:[^\\]\\n]*\\]");
     private static final Pattern BLANK_RUN = Pattern.compile("\\n[ \\t]*\\n(?:[ \\t]*\\n)+");
     private static final Pattern SPACE_RUN = Pattern.compile("[ \\t]{2,}");
+    private static final Pattern TRAILING_SPACE = Pattern.compile("[ \\t]+\\n");
 
     private HistoryNormalizer() {
     }
@@ -67,6 +68,7 @@ public final class HistoryNormalizer {
         if (!text.contains("[IMAGE:")) return text;
         String s = IMAGE_MARKER.matcher(text).replaceAll("");
         s = SPACE_RUN.matcher(s).replaceAll(" ");
+        s = TRAILING_SPACE.matcher(s).replaceAll("\n");
         return BLANK_RUN.matcher(s).replaceAll("\n\n").strip();
     }
 

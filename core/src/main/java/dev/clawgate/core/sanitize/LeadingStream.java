@@ -56,7 +56,7 @@ final class LeadingStream {
     private boolean summaryPrefix(boolean eof) {
         String lead = buf.toString().stripLeading();
         String lower = lead.toLowerCase(Locale.ROOT);
-        if (lead.isEmpty() || (SUMMARY.startsWith(lower) && lower.length() < SUMMARY.length())) {
+        if (lead.isEmpty() || SUMMARY.startsWith(lower)) {
             if (!eof) return false;
             prefixDone = true;
             return true;
@@ -83,7 +83,6 @@ final class LeadingStream {
 
     private String release(String text) {
         leading = false;
-        buf.setLength(0);
         return text;
     }
 }

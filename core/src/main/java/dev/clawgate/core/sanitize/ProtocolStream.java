@@ -47,24 +47,32 @@ final class ProtocolStream {
         return drain(false);
     }
 
+    /** Flushes at end of stream; every mode consumes all input at the end, so nothing is left behind. */
     String finish() {
-        String out = drain(true);
-        pending.setLength(0);
-        held.setLength(0);
-        return out;
+        return drain(true);
     }
 
     private String drain(boolean eof) {
         StringBuilder out = new StringBuilder();
         boolean progressed = true;
         while (progressed) {
+            State before = state();
             progressed = switch (mode) {
                 case TEXT -> text(out, eof);
                 case DROP_TAG, HOLD_TAG -> tagBody(out, eof);
                 case DROP_FENCE, HOLD_FENCE, DROP_PERL -> fenceBody(out, eof);
             };
+            // a step that claims progress must have consumed input or changed state, or this loop never ends
+            if (progressed && state().equals(before)) throw new IllegalStateException("sanitiser step made no progress in " + mode);
         }
         return out.toString();
+    }
+
+    private record State(int pending, Mode mode, boolean lineChecked, boolean lineStart) {
+    }
+
+    private State state() {
+        return new State(pending.length(), mode, lineChecked, lineStart);
     }
 
     private boolean text(StringBuilder out, boolean eof) {
@@ -123,7 +131,8 @@ final class ProtocolStream {
             if (c == '<') break;
         }
         if (gt < 0) {
-            if (!eof && couldBeProtocolTag(pending.substring(0, Math.min(pending.length(), MAX_TAG)))) return false;
+            // a tag longer than MAX_TAG is not one: never hold text back without bound
+            if (!eof && pending.length() < MAX_TAG && couldBeProtocolTag(pending.toString())) return false;
             return plainChar(out);
         }
         String tag = pending.substring(0, gt + 1);
@@ -183,7 +192,6 @@ final class ProtocolStream {
             if (mode == Mode.HOLD_TAG) {
                 held.append(pending, 0, m.end());
                 out.append(ReplySanitizer.stripProtocolMarkup(held.toString()));
-                held.setLength(0);
             }
             pending.delete(0, m.end());
             mode = Mode.TEXT;
@@ -193,11 +201,10 @@ final class ProtocolStream {
             if (mode == Mode.HOLD_TAG) {
                 held.append(pending);
                 out.append(ReplySanitizer.stripProtocolMarkup(held.toString()));
-                held.setLength(0);
             }
             pending.setLength(0);
             mode = Mode.TEXT;
-            return false;
+            return true;
         }
         int keepFrom = pending.lastIndexOf("<");
         if (keepFrom < 0 || pending.length() - keepFrom > 40) keepFrom = pending.length();
@@ -225,7 +232,6 @@ final class ProtocolStream {
 
     private void emitHeldFence(StringBuilder out) {
         String fence = held.toString();
-        held.setLength(0);
         int bodyStart = fence.indexOf('\n') + 1;
         int bodyEnd = fence.stripTrailing().endsWith("```") ? fence.stripTrailing().length() - 3 : fence.length();
         String body = bodyStart <= 0 || bodyEnd < bodyStart ? "" : fence.substring(bodyStart, bodyEnd);

@@ -67,7 +67,10 @@ final class CallScanner {
         List<RawCall> calls;
         int end;
         if (closed) {
-            calls = CallBodyReader.readInvoke(attrs, text.substring(bodyStart, closeAt));
+            String body = text.substring(bodyStart, closeAt);
+            // <tools> is also a plain word in prose: only a JSON invocation inside it is a call
+            if (tools && !body.strip().startsWith("{") && !body.strip().startsWith("[")) return null;
+            calls = CallBodyReader.readInvoke(attrs, body);
             end = closeAt + close.length();
         } else {
             int limit = nextOpen >= 0 ? nextOpen : text.length();

@@ -22,7 +22,7 @@ import java.util.regex.Pattern;
 public final class ToolCallParser {
     /** The four spellings SPEC RP-2 names, plus namespaced forms; an unclosed one starts protocol text. */
     private static final Pattern CALL_TAG = Pattern.compile(
-            "</?(?:[A-Za-z][\\w-]*:)?(?:tool_call|toolcall|tool-call|invoke)(?:\\s[^<>]*)?>", Pattern.CASE_INSENSITIVE);
+            "</?(?:[A-Za-z][\\w-]*:)?(?:tool_call|toolcall|tool-call|invoke)(?:\\s[^<>]*)?/?>", Pattern.CASE_INSENSITIVE);
 
     private ToolCallParser() {
     }
@@ -70,7 +70,7 @@ public final class ToolCallParser {
             changed = true;
             cleaned.append(rest, at, tag.start());
             at = tag.end();
-            if (rest.charAt(tag.start() + 1) != '/') {
+            if (rest.charAt(tag.start() + 1) != '/' && !tag.group().endsWith("/>")) {
                 at = rest.length(); // an open tag nothing could read: the rest is call payload
                 break;
             }
