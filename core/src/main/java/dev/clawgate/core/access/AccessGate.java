@@ -10,7 +10,8 @@ import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -30,6 +31,7 @@ public final class AccessGate {
     public static final int MAX_PENDING_PER_ACCOUNT = 3;
 
     static final String WILDCARD = "*";
+    private static final DateTimeFormatter UNTIL = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'").withZone(ZoneOffset.UTC);
     // a clash in 32^8 codes is a freak event; this many in a row means something else is wrong
     private static final int CODE_ATTEMPTS = 5;
 
@@ -140,7 +142,7 @@ public final class AccessGate {
     }
 
     private static Decision pairDecision(Pairing p) {
-        String until = p.expiresAt().truncatedTo(ChronoUnit.MINUTES).toString();
+        String until = UNTIL.format(p.expiresAt());
         return new Decision.Pair(p.code(), "I don't know you yet. Your pairing code is " + p.code()
                 + " (valid until " + until + "). Ask the owner to run: clawgate pairing approve " + p.code());
     }
