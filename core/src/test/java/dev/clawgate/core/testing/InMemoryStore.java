@@ -245,6 +245,8 @@ public final class InMemoryStore implements Store {
     public Pairing createPairing(String channel, String account, String sender, String code, Instant now, Instant expiresAt) {
         lock.lock();
         try {
+            if (!expiresAt.isAfter(now)) throw new IllegalArgumentException("a pairing must expire after it is created");
+            if (Pairing.normaliseCode(code).isEmpty()) throw new IllegalArgumentException("a pairing code must not be blank");
             Optional<Pairing> existing = pendingPairing(channel, account, sender, now);
             if (existing.isPresent()) return existing.get();
             String key = Pairing.normaliseCode(code);
