@@ -11,6 +11,7 @@ import dev.clawgate.core.store.SessionSummary;
 import dev.clawgate.core.store.Store;
 import dev.clawgate.core.store.StoreException;
 import dev.clawgate.core.store.TranscriptEntry;
+import dev.clawgate.store.internal.Migrations;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Instant;
@@ -53,7 +54,7 @@ abstract class DurabilityContract extends StoreTestBase {
         assertThat(second.inbox(turn)).get().extracting(r -> r.state()).isEqualTo(InboxState.DONE);
         assertThat(second.unfinishedInbox()).extracting(r -> r.id()).containsExactly(pending);
         assertThat(second.sessions()).extracting(SessionSummary::key).containsExactly(ALICE);
-        assertThat(count("SELECT COUNT(*) FROM schema_version")).isEqualTo(1);
+        assertThat(count("SELECT COUNT(*) FROM schema_version")).isEqualTo(Migrations.SCHEMA.size());
     }
 
     @Test
@@ -131,7 +132,8 @@ abstract class DurabilityContract extends StoreTestBase {
                 assertThat(f.get().healthy()).isTrue();
             }
         }
-        assertThat(rows("SELECT version, description FROM schema_version")).containsExactly(List.of(1L, "init"));
+        assertThat(rows("SELECT version, description FROM schema_version ORDER BY version"))
+                .containsExactly(List.of(1L, "init"), List.of(2L, "pairing"));
     }
 
     @Test
@@ -175,9 +177,9 @@ abstract class DurabilityContract extends StoreTestBase {
         assertThatThrownBy(this::open)
                 .isInstanceOf(StoreException.class)
                 .hasMessageContaining("version 7")
-                .hasMessageContaining("up to 1")
+                .hasMessageContaining("up to " + Migrations.SCHEMA.size())
                 .hasMessageContaining("newer Clawgate");
-        assertThat(count("SELECT COUNT(*) FROM schema_version")).isEqualTo(2);
+        assertThat(count("SELECT COUNT(*) FROM schema_version")).isEqualTo(Migrations.SCHEMA.size() + 1);
     }
 
     @Test

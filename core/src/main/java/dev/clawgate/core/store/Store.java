@@ -65,6 +65,43 @@ public interface Store extends AutoCloseable {
 
     List<SessionSummary> sessions();
 
+    // --- pairing (SPEC IN-5)
+    // Codes are matched ignoring case and surrounding blanks (Pairing.normaliseCode). A pending
+    // pairing is "unexpired" while now < expiresAt.
+
+    /** The sender's pending, unexpired pairing on that channel account, if any. */
+    Optional<Pairing> pendingPairing(String channel, String account, String sender, java.time.Instant now);
+
+    /**
+     * Records a pending pairing. If the sender already has a pending, unexpired one (another node
+     * or thread got there first), that one is returned and nothing is added. Throws
+     * {@link IllegalArgumentException} when {@code code} is already in use, so the caller can draw another.
+     */
+    Pairing createPairing(String channel, String account, String sender, String code, java.time.Instant now,
+                          java.time.Instant expiresAt);
+
+    /** How many pending, unexpired pairings the channel account has. */
+    int pendingPairingCount(String channel, String account, java.time.Instant now);
+
+    /**
+     * Pairings oldest first, with their status at the store clock's now. {@code includeExpired}
+     * false: only those waiting for the owner (pending, unexpired); true: every pairing, also
+     * approved, rejected and expired ones.
+     */
+    List<Pairing> pairings(boolean includeExpired);
+
+    /**
+     * Approves a pending, unexpired pairing and records its sender as paired, so
+     * {@link #isApproved} admits them from then on. Empty when no such code is pending.
+     */
+    Optional<Pairing> approvePairing(String code, java.time.Instant now);
+
+    /** Rejects a pending, unexpired pairing (at the store clock's now). Empty when no such code is pending. */
+    Optional<Pairing> rejectPairing(String code);
+
+    /** Whether the owner approved a pairing of this sender on this channel account. */
+    boolean isApproved(String channel, String account, String sender);
+
     /** Whether the store answers a trivial query: for readiness checks. */
     boolean healthy();
 

@@ -6,6 +6,7 @@ import dev.clawgate.core.model.Role;
 import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.store.InboxRecord;
 import dev.clawgate.core.store.InboxState;
+import dev.clawgate.core.store.Pairing;
 import dev.clawgate.core.store.SessionSummary;
 import dev.clawgate.core.store.Store;
 import dev.clawgate.core.store.TranscriptEntry;
@@ -15,10 +16,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -33,6 +36,8 @@ public final class InMemoryStore implements Store {
     private final Map<SessionKey, List<TranscriptEntry>> transcripts = new HashMap<>();
     private final Map<SessionKey, Map<String, String>> settings = new HashMap<>();
     private final List<String> transitions = new ArrayList<>();
+    private final Map<String, Pairing> pairingsByCode = new LinkedHashMap<>();
+    private final Set<List<String>> pairedSenders = new HashSet<>();
     private final Clock clock;
     private long nextId = 1;
     private long nextEntry = 1;
@@ -216,6 +221,102 @@ public final class InMemoryStore implements Store {
         lock.lock();
         try {
             return transcripts.entrySet().stream().map(e -> new SessionSummary(e.getKey(), e.getValue().size(), clock.instant())).toList();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    // --- pairing (SPEC IN-5)
+
+    @Override
+    public Optional<Pairing> pendingPairing(String channel, String account, String sender, Instant now) {
+        lock.lock();
+        try {
+            return pairingsByCode.values().stream()
+                    .filter(p -> p.channel().equals(channel) && p.account().equals(account) && p.sender().equals(sender))
+                    .filter(p -> Pairing.statusAt(p.status(), p.expiresAt(), now) == Pairing.Status.PENDING)
+                    .findFirst();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public Pairing createPairing(String channel, String account, String sender, String code, Instant now, Instant expiresAt) {
+        lock.lock();
+        try {
+            if (!expiresAt.isAfter(now)) throw new IllegalArgumentException("a pairing must expire after it is created");
+            if (Pairing.normaliseCode(code).isEmpty()) throw new IllegalArgumentException("a pairing code must not be blank");
+            Optional<Pairing> existing = pendingPairing(channel, account, sender, now);
+            if (existing.isPresent()) return existing.get();
+            String key = Pairing.normaliseCode(code);
+            if (pairingsByCode.containsKey(key)) throw new IllegalArgumentException("pairing code already in use");
+            Pairing p = new Pairing(key, channel, account, sender, Pairing.Status.PENDING, now, expiresAt);
+            pairingsByCode.put(key, p);
+            return p;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public int pendingPairingCount(String channel, String account, Instant now) {
+        lock.lock();
+        try {
+            return (int) pairingsByCode.values().stream()
+                    .filter(p -> p.channel().equals(channel) && p.account().equals(account))
+                    .filter(p -> Pairing.statusAt(p.status(), p.expiresAt(), now) == Pairing.Status.PENDING)
+                    .count();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public List<Pairing> pairings(boolean includeExpired) {
+        lock.lock();
+        try {
+            Instant now = clock.instant();
+            return pairingsByCode.values().stream()
+                    .map(p -> new Pairing(p.code(), p.channel(), p.account(), p.sender(),
+                            Pairing.statusAt(p.status(), p.expiresAt(), now), p.createdAt(), p.expiresAt()))
+                    .filter(p -> includeExpired || p.status() == Pairing.Status.PENDING)
+                    .toList();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public Optional<Pairing> approvePairing(String code, Instant now) {
+        return decide(code, now, Pairing.Status.APPROVED);
+    }
+
+    @Override
+    public Optional<Pairing> rejectPairing(String code) {
+        return decide(code, clock.instant(), Pairing.Status.REJECTED);
+    }
+
+    private Optional<Pairing> decide(String code, Instant now, Pairing.Status outcome) {
+        lock.lock();
+        try {
+            String key = Pairing.normaliseCode(code);
+            Pairing p = pairingsByCode.get(key);
+            if (p == null || Pairing.statusAt(p.status(), p.expiresAt(), now) != Pairing.Status.PENDING) return Optional.empty();
+            Pairing decided = new Pairing(key, p.channel(), p.account(), p.sender(), outcome, p.createdAt(), p.expiresAt());
+            pairingsByCode.put(key, decided);
+            if (outcome == Pairing.Status.APPROVED) pairedSenders.add(List.of(p.channel(), p.account(), p.sender()));
+            return Optional.of(decided);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public boolean isApproved(String channel, String account, String sender) {
+        lock.lock();
+        try {
+            return pairedSenders.contains(List.of(channel, account, sender));
         } finally {
             lock.unlock();
         }

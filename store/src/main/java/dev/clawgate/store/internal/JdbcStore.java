@@ -6,6 +6,7 @@ import dev.clawgate.core.model.Role;
 import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.store.InboxRecord;
 import dev.clawgate.core.store.InboxState;
+import dev.clawgate.core.store.Pairing;
 import dev.clawgate.core.store.SessionSummary;
 import dev.clawgate.core.store.Store;
 import dev.clawgate.core.store.StoreException;
@@ -23,7 +24,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The {@link Store} on either SQL dialect. Each method is one {@link Database} call, so one
  * transaction; the SQL lives in the table classes ({@link InboxRows}, {@link TranscriptRows},
- * {@link SessionRows}).
+ * {@link SessionRows}, {@link PairingRows}).
  */
 public final class JdbcStore implements Store {
 
@@ -190,6 +191,71 @@ public final class JdbcStore implements Store {
     @Override
     public List<SessionSummary> sessions() {
         return db.read("sessions", SessionRows::summaries);
+    }
+
+    // --- pairing (SPEC IN-5)
+
+    @Override
+    public Optional<Pairing> pendingPairing(String channel, String account, String sender, Instant now) {
+        requireIds(channel, account, sender);
+        long at = Objects.requireNonNull(now, "now").toEpochMilli();
+        return db.read("pendingPairing", tx -> PairingRows.pending(tx, channel, account, sender, at));
+    }
+
+    @Override
+    public Pairing createPairing(String channel, String account, String sender, String code, Instant now, Instant expiresAt) {
+        requireIds(channel, account, sender);
+        String key = Pairing.normaliseCode(code);
+        Objects.requireNonNull(now, "now");
+        Objects.requireNonNull(expiresAt, "expiresAt");
+        if (key.isEmpty()) {
+            throw new IllegalArgumentException("a pairing code must not be blank");
+        }
+        if (!expiresAt.isAfter(now)) {
+            throw new IllegalArgumentException("a pairing must expire after it is created");
+        }
+        Optional<Pairing> created = db.write("createPairing", tx -> PairingRows.create(tx, channel, account, sender, key,
+                now.toEpochMilli(), expiresAt.toEpochMilli()));
+        return created.orElseThrow(() -> new IllegalArgumentException("pairing code already in use"));
+    }
+
+    @Override
+    public int pendingPairingCount(String channel, String account, Instant now) {
+        Objects.requireNonNull(channel, "channel");
+        Objects.requireNonNull(account, "account");
+        long at = Objects.requireNonNull(now, "now").toEpochMilli();
+        return db.read("pendingPairingCount", tx -> PairingRows.pendingCount(tx, channel, account, at));
+    }
+
+    @Override
+    public List<Pairing> pairings(boolean includeExpired) {
+        long now = clock.millis();
+        return db.read("pairings", tx -> PairingRows.list(tx, includeExpired, now));
+    }
+
+    @Override
+    public Optional<Pairing> approvePairing(String code, Instant now) {
+        String key = Pairing.normaliseCode(code);
+        long at = Objects.requireNonNull(now, "now").toEpochMilli();
+        return db.write("approvePairing", tx -> PairingRows.decide(tx, key, Pairing.Status.APPROVED, at));
+    }
+
+    @Override
+    public Optional<Pairing> rejectPairing(String code) {
+        String key = Pairing.normaliseCode(code);
+        return db.write("rejectPairing", tx -> PairingRows.decide(tx, key, Pairing.Status.REJECTED, clock.millis()));
+    }
+
+    @Override
+    public boolean isApproved(String channel, String account, String sender) {
+        requireIds(channel, account, sender);
+        return db.read("isApproved", tx -> PairingRows.isPaired(tx, channel, account, sender));
+    }
+
+    private static void requireIds(String channel, String account, String sender) {
+        Objects.requireNonNull(channel, "channel");
+        Objects.requireNonNull(account, "account");
+        Objects.requireNonNull(sender, "sender");
     }
 
     @Override
