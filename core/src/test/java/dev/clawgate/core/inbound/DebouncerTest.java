@@ -45,6 +45,7 @@ class DebouncerTest {
         d.offer(b);
         clock.advanceMillis(300);
         d.offer(c);
+        assertThat(clock.live()).as("each text replaces the timer: a flood leaves one, not one per text").isEqualTo(1);
         clock.advanceMillis(999);
         assertThat(batches).isEmpty();
         assertThat(d.pendingMessages()).isEqualTo(3);
