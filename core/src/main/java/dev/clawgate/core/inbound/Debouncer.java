@@ -111,11 +111,12 @@ public final class Debouncer {
         Objects.requireNonNull(r, "record");
         long ms = debounceFor(r.message().channel());
         Key key = Key.of(r);
+        boolean command = controlCommand.test(r);
         boolean closedSome;
         lock.lock();
         try {
             int before = closed.size();
-            if (controlCommand.test(r)) {
+            if (command) {
                 closed.add(List.of(r));
             } else if (ms == 0 || !r.message().attachments().isEmpty()) {
                 Batch open = pending.remove(key);
