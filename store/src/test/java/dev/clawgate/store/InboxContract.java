@@ -10,15 +10,27 @@ import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.store.InboxRecord;
 import dev.clawgate.core.store.InboxState;
 import dev.clawgate.core.store.Store;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /** The inbox and dedupe half of the Store contract; runs on every dialect. */
 abstract class InboxContract extends StoreTestBase {
+
+    static final SessionKey ROOM = new SessionKey("telegram", "default", ChatType.GROUP, "room-1", null, null);
+    static final SessionKey ROOM_THREAD = new SessionKey("telegram", "default", ChatType.GROUP, "room-1", "t-7", null);
+    static final SessionKey OTHER_ROOM = new SessionKey("telegram", "default", ChatType.GROUP, "room-2", null, null);
 
     @Test
     void recordedMessageIsCommittedAsReceivedWithItsDedupeKey() {
@@ -237,5 +249,126 @@ abstract class InboxContract extends StoreTestBase {
         assertThatThrownBy(() -> store.recordInbound(message("m1", "x"), ALICE, keyOf("m1"), null))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThat(count("SELECT COUNT(*) FROM inbox")).isZero();
+    }
+    InboundMessage groupMessage(SessionKey room, String id, String sender) {
+        return new InboundMessage(id, "telegram", "default", sender, null, room.replyTarget(), room.threadId(), null,
+                ChatType.GROUP, false, clock.instant(), sender + " says " + id, List.of(), null);
+    }
+
+    /** Records a group message in {@code room} and leaves it buffered (no trigger); returns its inbox id. */
+    long buffered(Store store, SessionKey room, String id, String sender) {
+        long inboxId = store.recordInbound(groupMessage(room, id, sender), room, room.replyTarget() + "|" + id, TTL)
+                .orElseThrow().id();
+        store.markInbox(inboxId, InboxState.BUFFERED, null);
+        return inboxId;
+    }
+
+    @Test
+    void bufferedInboxGivesTheNewestBufferedRecordsOfTheSessionOldestFirst() {
+        // SPEC IN-6: up to history_limit pending messages, the newest ones, in the order they were said
+        Store store = open();
+        long m1 = buffered(store, ROOM, "m1", "carol");
+        long m2 = buffered(store, ROOM, "m2", "dave");
+        long m3 = buffered(store, ROOM, "m3", "carol");
+        long m4 = buffered(store, ROOM, "m4", "erin");
+        long m5 = buffered(store, ROOM, "m5", "dave");
+        store.markInbox(m3, InboxState.MERGED, "into turn 9");
+        long trigger = store.recordInbound(groupMessage(ROOM, "m6", "carol"), ROOM, "room-1|m6", TTL).orElseThrow().id();
+
+        List<InboxRecord> newest = store.bufferedInbox(ROOM, 3);
+
+        assertThat(newest).extracting(InboxRecord::id).containsExactly(m2, m4, m5);
+        assertThat(newest).allSatisfy(r -> {
+            assertThat(r.state()).isEqualTo(InboxState.BUFFERED);
+            assertThat(r.session()).isEqualTo(ROOM);
+        });
+        assertThat(newest.get(0).message()).isEqualTo(groupMessage(ROOM, "m2", "dave"));
+        assertThat(store.bufferedInbox(ROOM, 50)).extracting(InboxRecord::id).containsExactly(m1, m2, m4, m5);
+        assertThat(rows("SELECT id FROM inbox WHERE state = 'buffered' ORDER BY id"))
+                .containsExactly(List.of(m1), List.of(m2), List.of(m4), List.of(m5));
+        assertThat(rows("SELECT state FROM inbox WHERE id = ?", trigger)).containsExactly(List.of("received"));
+    }
+
+    @Test
+    void bufferedInboxKeepsToItsOwnSession() {
+        // SPEC IN-6, HI-1: a room's history is its own; another room, a thread or a direct chat never leaks in
+        Store store = open();
+        long room = buffered(store, ROOM, "r1", "carol");
+        long thread = buffered(store, ROOM_THREAD, "t1", "carol");
+        long other = buffered(store, OTHER_ROOM, "o1", "carol");
+        long direct = record(store, "d1");
+        store.markInbox(direct, InboxState.BUFFERED, null);
+
+        assertThat(store.bufferedInbox(ROOM, 10)).extracting(InboxRecord::id).containsExactly(room);
+        assertThat(store.bufferedInbox(ROOM_THREAD, 10)).extracting(InboxRecord::id).containsExactly(thread);
+        assertThat(store.bufferedInbox(OTHER_ROOM, 10)).extracting(InboxRecord::id).containsExactly(other);
+        assertThat(store.bufferedInbox(ALICE, 10)).extracting(InboxRecord::id).containsExactly(direct);
+        assertThat(store.bufferedInbox(BOB, 10)).isEmpty();
+        assertThat(store.bufferedInbox(new SessionKey("telegram", "default", ChatType.GROUP, "room-1", null, "carol"), 10))
+                .isEmpty();
+    }
+
+    @Test
+    void bufferedInboxSurvivesReopen() {
+        // SPEC IN-4, IN-6: buffered records are not re-run after a restart, but they still give context
+        Store first = open();
+        long m1 = buffered(first, ROOM, "m1", "carol");
+        long m2 = buffered(first, ROOM, "m2", "dave");
+        first.close();
+
+        Store second = open();
+        assertThat(second.unfinishedInbox()).isEmpty();
+        assertThat(second.bufferedInbox(ROOM, 5)).extracting(InboxRecord::id).containsExactly(m1, m2);
+    }
+
+    @Test
+    void bufferedInboxLimitZeroGivesNoneAndANegativeLimitIsRefused() {
+        // SPEC IN-6: history_limit 0 disables the buffer; a negative limit is a caller bug
+        Store store = open();
+        buffered(store, ROOM, "m1", "carol");
+
+        assertThat(store.bufferedInbox(ROOM, 0)).isEmpty();
+        assertThatThrownBy(() -> store.bufferedInbox(ROOM, -1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("negative");
+    }
+    @Test
+    void bufferedIndexScriptAppliesTwiceAndLeavesTheAnswerAsItWas() {
+        // SPEC IN-6: V003 only adds the index that serves the group history lookup; it may meet a database that has it
+        Store store = open();
+        long m1 = buffered(store, ROOM, "m1", "carol");
+        long m2 = buffered(store, ROOM, "m2", "dave");
+        buffered(store, OTHER_ROOM, "o1", "carol");
+
+        applyBufferedIndexScript();
+        applyBufferedIndexScript();
+
+        assertThat(store.bufferedInbox(ROOM, 5)).extracting(InboxRecord::id).containsExactly(m1, m2);
+        assertThat(count(isPostgres()
+                ? "SELECT COUNT(*) FROM pg_indexes WHERE schemaname = current_schema() AND indexname = 'inbox_session_state_id'"
+                : "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name = 'inbox_session_state_id'"))
+                .isEqualTo(1);
+    }
+
+    private boolean isPostgres() {
+        try (Connection c = backend().raw()) {
+            return c.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT).contains("postgres");
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot tell the database", e);
+        }
+    }
+
+    private void applyBufferedIndexScript() {
+        String resource = "db/" + (isPostgres() ? "postgresql" : "sqlite") + "/V003__buffered_index.sql";
+        try (InputStream in = getClass().getClassLoader().getResourceAsStream(resource);
+             Connection c = backend().raw(); Statement st = c.createStatement()) {
+            assertThat(in).as(resource).isNotNull();
+            String script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            String sql = script.lines().filter(l -> !l.strip().startsWith("--")).collect(Collectors.joining("\n"));
+            for (String statement : sql.split(";")) {
+                if (!statement.isBlank()) st.execute(statement);
+            }
+        } catch (IOException | SQLException e) {
+            throw new IllegalStateException("cannot apply " + resource, e);
+        }
     }
 }

@@ -37,7 +37,7 @@ class StoresTest {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
              Statement st = c.createStatement()) {
             assertThat(single(st, "PRAGMA journal_mode")).isEqualTo("wal");
-            assertThat(single(st, "SELECT MAX(version) FROM schema_version")).isEqualTo("2");
+            assertThat(single(st, "SELECT MAX(version) FROM schema_version")).isEqualTo(String.valueOf(dev.clawgate.store.internal.Migrations.SCHEMA.size()));
             assertThat(single(st, "SELECT content FROM transcript")).isEqualTo("hello");
         }
     }

@@ -34,6 +34,14 @@ public interface Store extends AutoCloseable {
     /** How many records are in each state: for status, metrics and tests. */
     java.util.Map<InboxState, Long> inboxCounts();
 
+    /**
+     * The newest {@code limit} records of the session in {@code BUFFERED}, oldest first: the group
+     * history a triggered run gets as context (SPEC IN-6). {@code limit} 0 gives none.
+     *
+     * @throws IllegalArgumentException when {@code limit} is negative
+     */
+    List<InboxRecord> bufferedInbox(SessionKey session, int limit);
+
     // --- sessions and transcripts (SPEC HI-1, HI-2)
 
     /** The newest {@code maxMessages} entries of the session, oldest first. */

@@ -13,7 +13,7 @@ import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.core.dispatch.TurnRunner;
 import dev.clawgate.core.hook.InboundHook;
 import dev.clawgate.core.hook.SendingHook;
-import dev.clawgate.core.model.Attachment;
+import dev.clawgate.core.inbound.PromptBody;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.model.ToolCall;
@@ -301,18 +301,7 @@ public final class TurnPipeline implements TurnRunner {
 
     /** The user message as history keeps it: the text, then a marker per attachment. */
     static String userContent(InboundMessage m) {
-        StringBuilder sb = new StringBuilder(m.text());
-        for (Attachment a : m.attachments()) {
-            String marker = switch (a.kind()) {
-                case IMAGE -> "IMAGE";
-                case AUDIO -> "AUDIO";
-                case VIDEO -> "VIDEO";
-                case FILE -> "DOCUMENT";
-            };
-            if (!sb.isEmpty()) sb.append('\n');
-            sb.append('[').append(marker).append(':').append(a.location()).append(']');
-        }
-        return sb.toString();
+        return PromptBody.withAttachmentMarkers(m);
     }
 
     private static String preview(String text) {

@@ -114,6 +114,20 @@ public final class InMemoryStore implements Store {
         }
     }
 
+    @Override
+    public List<InboxRecord> bufferedInbox(SessionKey session, int limit) {
+        if (limit < 0) throw new IllegalArgumentException("limit must not be negative, got " + limit);
+        lock.lock();
+        try {
+            // ids grow with insertion order, so the map's order is oldest first
+            List<InboxRecord> buffered = inbox.values().stream()
+                    .filter(r -> r.state() == InboxState.BUFFERED && r.session().equals(session)).toList();
+            return List.copyOf(buffered.subList(Math.max(0, buffered.size() - limit), buffered.size()));
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Every state change, as "id:state", in order. */
     public List<String> transitions() {
         lock.lock();

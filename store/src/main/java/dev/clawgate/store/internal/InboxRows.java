@@ -35,6 +35,10 @@ final class InboxRows {
     private static final String SELECT = "SELECT i.id, i.state, i.attempts, i.recorded_at, i.payload, "
             + SessionRows.KEY_COLUMNS + " FROM inbox i JOIN sessions s ON s.id = i.session_id";
 
+    /** One session's buffered records, newest first; served by {@code inbox_session_state_id} (V003). */
+    static final String BUFFERED = SELECT + " WHERE " + SessionRows.KEY_MATCH
+            + " AND i.state = ? ORDER BY i.id DESC LIMIT ?";
+
     private InboxRows() {}
 
     /**
@@ -89,6 +93,13 @@ final class InboxRows {
 
     static List<InboxRecord> unfinished(Tx tx) throws SQLException {
         return tx.list(SELECT + " WHERE i.state IN (" + OPEN_STATES + ") ORDER BY i.id", InboxRows::record);
+    }
+
+    /** The newest {@code limit} buffered records of the session, oldest first (SPEC IN-6). */
+    static List<InboxRecord> buffered(Tx tx, SessionKey key, int limit) throws SQLException {
+        List<InboxRecord> newestFirst = tx.list(BUFFERED, InboxRows::record,
+                Params.of(SessionRows.keyParams(key), InboxState.BUFFERED.wireName(), limit));
+        return List.copyOf(newestFirst.reversed());
     }
 
     static Map<InboxState, Long> counts(Tx tx) throws SQLException {

@@ -84,6 +84,18 @@ public final class JdbcStore implements Store {
     }
 
     @Override
+    public List<InboxRecord> bufferedInbox(SessionKey session, int limit) {
+        SessionKey key = SessionRows.normalise(Objects.requireNonNull(session, "session"));
+        if (limit < 0) {
+            throw new IllegalArgumentException("limit must not be negative, got " + limit);
+        }
+        if (limit == 0) {
+            return List.of();
+        }
+        return db.read("bufferedInbox", tx -> InboxRows.buffered(tx, key, limit));
+    }
+
+    @Override
     public List<TranscriptEntry> loadTranscript(SessionKey session, int maxMessages) {
         SessionKey key = SessionRows.normalise(Objects.requireNonNull(session, "session"));
         if (maxMessages < 0) {
