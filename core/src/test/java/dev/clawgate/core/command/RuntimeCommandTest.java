@@ -52,6 +52,7 @@ class RuntimeCommandTest {
         assertThat(parse(text)).isEmpty();
     }
 
+    // SPEC RT-1
     @Test
     void nullIsNotACommand() {
         assertThat(parse(null)).isEmpty();

@@ -56,6 +56,7 @@ class CompactorTest {
         assertThat(Compactor.cut("abc\uD83D\uDE00", 3)).isEqualTo("abc...");
     }
 
+    // SPEC HI-5: bad limits are clear errors
     @Test
     void badLimitsAreClearErrors() {
         assertThatThrownBy(() -> Compactor.compact(List.of(), 0, 5)).hasMessageContaining("keep");

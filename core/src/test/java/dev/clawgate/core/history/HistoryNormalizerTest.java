@@ -98,6 +98,7 @@ class HistoryNormalizerTest {
         assertThatThrownBy(() -> out.add(u)).isInstanceOf(UnsupportedOperationException.class);
     }
 
+    // SPEC HI-3: bad input is a clear error, not a broken history
     @Test
     void nullInputIsAClearError() {
         assertThatThrownBy(() -> HistoryNormalizer.normalize(null, true)).hasMessageContaining("messages");

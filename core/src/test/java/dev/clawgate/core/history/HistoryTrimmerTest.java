@@ -81,6 +81,7 @@ class HistoryTrimmerTest {
         assertThat(HistoryTrimmer.appendBounded(h, ChatMessage.user("3"), 3)).hasSize(3);
     }
 
+    // SPEC HI-4: bad limits are clear errors
     @Test
     void badLimitsAreClearErrors() {
         assertThatThrownBy(() -> HistoryTrimmer.trimToMessages(List.of(), -1)).hasMessageContaining("-1");

@@ -128,6 +128,20 @@ class IncrementalSanitizerTest {
         assertThat(all("A\n\nTOOL_CALL\n\n{tool => \"shell\"}\n/TOOL_CALL\nB")).isEqualTo("A\n\nB");
     }
 
+    // SPEC RP-2: a partial close tag left at the end of an unclosed block is dropped with it
+    @Test
+    void theTailOfAnUnclosedBlockNeverComesOut() {
+        assertThat(all("Hi <think>x </th")).isEqualTo("Hi ");
+        assertThat(all("Hi <tool_result>x <")).isEqualTo("Hi ");
+    }
+
+    // SPEC RP-2: each held block is decided on its own
+    @Test
+    void heldBlocksDoNotLeakIntoEachOther() {
+        assertThat(all("<tools>a</tools> <tools>b</tools>")).isEqualTo("<tools>a</tools> <tools>b</tools>");
+        assertThat(all("x\n{\"a\":1}\n{\"result\":2}\n")).isEqualTo("x\n{\"a\":1}\n{\"result\":2}\n");
+    }
+
     // SPEC RP-2
     @Test
     void aFinishedStreamTakesNoMoreText() {
