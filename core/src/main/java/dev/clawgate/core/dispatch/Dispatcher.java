@@ -2,6 +2,8 @@ package dev.clawgate.core.dispatch;
 
 import dev.clawgate.core.config.DropPolicy;
 import dev.clawgate.core.config.QueueMode;
+import dev.clawgate.core.inbound.Debouncer;
+import dev.clawgate.core.inbound.Scheduler;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.run.RunHandle;
@@ -52,12 +54,19 @@ public final class Dispatcher implements AutoCloseable {
             Supplier<Duration> turnBudget,
             BiConsumer<InboxRecord, String> notices,
             Duration queuedNoticeAfter,
-            Admission admission) {
-        /** Without access control: everything is admitted (owner-only deployments, tests). */
+            Admission admission,
+            Function<String, Long> debounceMs) {
+        /** Without access control or debouncing: owner-only deployments, tests. */
         public Policy(Function<InboxRecord, QueuePolicy> queue, Predicate<InboxRecord> isStopCommand,
                       Predicate<InboxRecord> requestResponse, Supplier<Duration> turnBudget,
                       BiConsumer<InboxRecord, String> notices, Duration queuedNoticeAfter) {
-            this(queue, isStopCommand, requestResponse, turnBudget, notices, queuedNoticeAfter, Admission.ALL);
+            this(queue, isStopCommand, requestResponse, turnBudget, notices, queuedNoticeAfter, Admission.ALL, channel -> 0L);
+        }
+
+        public Policy(Function<InboxRecord, QueuePolicy> queue, Predicate<InboxRecord> isStopCommand,
+                      Predicate<InboxRecord> requestResponse, Supplier<Duration> turnBudget,
+                      BiConsumer<InboxRecord, String> notices, Duration queuedNoticeAfter, Admission admission) {
+            this(queue, isStopCommand, requestResponse, turnBudget, notices, queuedNoticeAfter, admission, channel -> 0L);
         }
     }
 
@@ -73,6 +82,7 @@ public final class Dispatcher implements AutoCloseable {
     private final ScheduledExecutorService timer;
     private final AtomicLong runsStarted = new AtomicLong();
     private final Thread loop;
+    private final Debouncer debouncer;
     private volatile boolean closing;
 
     public Dispatcher(Store store, TurnRunner runner, StopHandler stopHandler, Policy policy, int busCapacity,
@@ -90,6 +100,7 @@ public final class Dispatcher implements AutoCloseable {
             return t;
         });
         this.loop = Thread.ofPlatform().name("clawgate-dispatcher").daemon(true).unstarted(this::drainBus);
+        this.debouncer = new Debouncer(policy.debounceMs(), Scheduler.using(timer), this::enqueue);
     }
 
     public Dispatcher start() {
@@ -157,11 +168,20 @@ public final class Dispatcher implements AutoCloseable {
             stop(r);
             return;
         }
+        debouncer.offer(r);
+    }
+
+    /**
+     * Hands a batch (one record, or a debounced burst, SPEC IN-2) to its session lane: it starts
+     * a run when the session is idle, else it is steered, queued, collected or interrupts (DI-3).
+     */
+    private void enqueue(List<InboxRecord> batch) {
+        InboxRecord r = batch.get(batch.size() - 1);
         lock.lock();
         try {
             SessionLane lane = lanes.computeIfAbsent(r.session(), SessionLane::new);
             if (lane.idle()) {
-                startLocked(lane, List.of(r));
+                startLocked(lane, batch);
                 return;
             }
             QueuePolicy qp = policy.requestResponse().test(r) ? QueuePolicy.followup(Integer.MAX_VALUE) : policy.queue().apply(r);
@@ -171,20 +191,25 @@ public final class Dispatcher implements AutoCloseable {
                 case INTERRUPT -> {
                     if (sameScope) {
                         lane.active.cancel().cancel(RunHandle.REASON_INTERRUPT);
-                        lane.enqueueMerged(r, scope);
+                        for (InboxRecord b : batch) lane.enqueueMerged(b, scope);
                     } else {
-                        lane.queue.add(Pending.of(r, false));
+                        lane.queue.add(new Pending(scope, r.message().threadId(), false, batch));
                     }
                 }
                 case STEER -> {
-                    if (sameScope && lane.active.steer().offer(r)) return;
-                    lane.queue.add(Pending.of(r, false));
+                    List<InboxRecord> rest = new ArrayList<>();
+                    for (InboxRecord b : batch) {
+                        if (!(sameScope && rest.isEmpty() && lane.active.steer().offer(b))) rest.add(b);
+                    }
+                    if (rest.isEmpty()) return;
+                    lane.queue.add(new Pending(scope, r.message().threadId(), false, rest));
                 }
                 case COLLECT -> {
-                    Pending batch = lane.enqueueCollected(r);
-                    if (lane.quietTimer != null && lane.queue.get(0) == batch) scheduleQuietLocked(lane, qp.quietWindow());
+                    Pending collected = null;
+                    for (InboxRecord b : batch) collected = lane.enqueueCollected(b);
+                    if (lane.quietTimer != null && lane.queue.get(0) == collected) scheduleQuietLocked(lane, qp.quietWindow());
                 }
-                case FOLLOWUP -> lane.queue.add(Pending.of(r, false));
+                case FOLLOWUP -> lane.queue.add(new Pending(scope, r.message().threadId(), false, batch));
             }
             if (!enforceCapLocked(lane, qp, r)) return;
             scheduleQueuedNotice(lane, r);
@@ -418,6 +443,7 @@ public final class Dispatcher implements AutoCloseable {
      */
     public void close(Duration grace) {
         closing = true;
+        // debounced messages still waiting stay received in the inbox: the restart runs them
         loop.interrupt();
         long deadline = System.nanoTime() + grace.toNanos();
         while (activeRuns() > 0 && System.nanoTime() < deadline) {

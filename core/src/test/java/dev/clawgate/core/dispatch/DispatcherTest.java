@@ -430,4 +430,22 @@ class DispatcherTest {
         assertThat(notices).containsExactly("stranger:Your pairing code is ABCD2345");
         finish("welcome");
     }
+
+    @Test
+    void aBurstOfTextsIsDebouncedIntoOneTurnWhileStopStaysStandalone() throws Exception {
+        // SPEC IN-2 through the dispatcher (the timeline itself is proven on a manual clock in DebouncerTest)
+        Dispatcher.Policy policy = new Dispatcher.Policy(r -> new QueuePolicy(mode, quiet, 20, drop), r -> r.message().text().equals("/stop"),
+                r -> false, () -> budget, (r, t) -> { }, Duration.ZERO, Admission.ALL, channel -> 300L);
+        dispatcher = new Dispatcher(store, runner, (r, a, b) -> stops.add(r.message().text()), policy, 100, 8, Clock.systemUTC()).start();
+        submit("alice", "alice", ChatType.DIRECT, "a");
+        submit("alice", "alice", ChatType.DIRECT, "b");
+        submit("alice", "alice", ChatType.DIRECT, "/stop");
+        submit("alice", "alice", ChatType.DIRECT, "c");
+        await().until(() -> started.size() == 1);
+        assertThat(stops).containsExactly("/stop");
+        assertThat(started).containsExactly("a+b+c");
+        finish("c");
+        await().until(() -> dispatcher.idle());
+        assertThat(store.inboxCounts()).containsEntry(InboxState.DONE, 1L).containsEntry(InboxState.DISPATCHED, 2L);
+    }
 }
