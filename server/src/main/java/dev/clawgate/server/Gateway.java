@@ -13,7 +13,12 @@ import dev.clawgate.core.outbound.OutboundMessage;
 import dev.clawgate.core.outbound.OutboundTarget;
 import dev.clawgate.core.run.CancelToken;
 import dev.clawgate.core.turn.QueueDirective;
+import dev.clawgate.core.access.AccessGate;
+import dev.clawgate.core.access.Decision;
+import dev.clawgate.core.access.PairingBook;
+import dev.clawgate.core.dispatch.Admission;
 import dev.clawgate.core.dispatch.Dispatcher;
+import dev.clawgate.core.inbound.SessionKeys;
 import dev.clawgate.core.dispatch.Inbox;
 import dev.clawgate.core.hook.InboundHook;
 import dev.clawgate.core.hook.SendingHook;
@@ -66,6 +71,7 @@ public final class Gateway implements AutoCloseable {
     private final AtomicReference<ClawgateConfig> config;
     private AtomicReference<ConfiguredProviders> providers;
     private AtomicReference<ToolRegistry> tools;
+    private AccessGate access;
     private final Store store;
     private final Map<String, Channel> channels = new LinkedHashMap<>();
     private Dispatcher dispatcher;
@@ -79,6 +85,7 @@ public final class Gateway implements AutoCloseable {
         this.store = Stores.open(null, cfg.gateway().dataDir());
         try {
             this.providers = new AtomicReference<>(new ConfiguredProviders(cfg.providers()));
+            this.access = new AccessGate(PairingBook.backedBy(store), Clock.systemUTC());
             this.tools = new AtomicReference<>(new ToolRegistry(BuiltinTools.create(cfg.tools())));
             ApiChannel api = null;
             if (options.http()) {
@@ -94,11 +101,13 @@ public final class Gateway implements AutoCloseable {
             Dispatcher.Policy policy = new Dispatcher.Policy(this::queuePolicy,
                     r -> RuntimeCommand.parse(r.message().text()).filter(c -> c instanceof RuntimeCommand.Stop).isPresent(),
                     r -> Optional.ofNullable(channels.get(r.message().channel())).map(Channel::requestResponse).orElse(false),
-                    this::turnBudget, this::notice, QUEUED_NOTICE_AFTER);
+                    this::turnBudget, this::notice, QUEUED_NOTICE_AFTER, this::admit,
+                    channel -> config.get().inbound().debounceMsFor(channel));
             this.dispatcher = new Dispatcher(store, new TurnPipeline(services), new StopReplies(services), policy,
                     cfg.dispatch().busCapacity(), cfg.dispatch().effectiveMaxInFlight(channels.size()), Clock.systemUTC()).start();
             dispatcher.recover(cfg.inbound().inboxMaxAge(), r -> channels.containsKey(r.message().channel()));
-            Inbox inbox = new Inbox(store, dispatcher, SessionKey::of, cfg.inbound().dedupeTtl());
+            Inbox inbox = new Inbox(store, dispatcher,
+                    m -> SessionKeys.of(m, config.get().session(), config.get().gateway()), cfg.inbound().dedupeTtl());
             for (Channel ch : channels.values()) {
                 try {
                     ch.start(inbox);
@@ -130,6 +139,17 @@ public final class Gateway implements AutoCloseable {
         int cap = store.sessionSetting(s, QueueDirective.CAP).map(Integer::parseInt).orElse(q.cap());
         DropPolicy drop = store.sessionSetting(s, QueueDirective.DROP).flatMap(DropPolicy::parse).orElse(q.drop());
         return new QueuePolicy(mode, Duration.ofMillis(quietMs), cap, drop);
+    }
+
+    /** SPEC IN-5 access control, IN-6 group triggers; owner channels are exempt. */
+    private Admission.Verdict admit(InboxRecord r) {
+        boolean owner = Optional.ofNullable(channels.get(r.message().channel())).map(Channel::ownerChannel).orElse(false);
+        return switch (access.decide(r.message(), owner, config.get())) {
+            case Decision.Admit a -> Admission.ADMIT;
+            case Decision.Deny d -> new Admission.Deny(d.reason(), null);
+            case Decision.Buffer b -> new Admission.Buffer(b.reason());
+            case Decision.Pair p -> new Admission.Deny("pairing code sent", p.replyText());
+        };
     }
 
     /** Best-effort notices ("queued"): never replayed, never fatal (SPEC OUT-12). */
