@@ -14,6 +14,8 @@ import dev.clawgate.core.dispatch.TurnRunner;
 import dev.clawgate.core.hook.InboundHook;
 import dev.clawgate.core.hook.SendingHook;
 import dev.clawgate.core.inbound.PromptBody;
+import dev.clawgate.core.inbound.PromptBody;
+import dev.clawgate.core.model.ChatType;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.model.ToolCall;
@@ -46,6 +48,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class TurnPipeline implements TurnRunner {
     private static final Logger log = LoggerFactory.getLogger(TurnPipeline.class);
+    /** How many buffered group messages one turn reads (and retires); the context keeps the newest history_limit. */
+    private static final int MAX_BUFFERED_READ = 10_000;
 
     private final TurnServices s;
     private final AgentLoop agent;
@@ -141,11 +145,19 @@ public final class TurnPipeline implements TurnRunner {
             replies.send(adapter, target, choice.problem(), OutboundMessage.Kind.ERROR, current.id(), cancel);
             return TurnOutcome.FAILED;
         }
+        boolean group = current.message().chatType() == ChatType.GROUP;
+        List<InboxRecord> buffered = group ? s.store().bufferedInbox(session, MAX_BUFFERED_READ) : List.of();
+        int limit = config.inbound().groupHistoryLimitFor(current.message().channel());
+        List<InboundMessage> pending = buffered.subList(Math.max(0, buffered.size() - limit), buffered.size()).stream()
+                .map(InboxRecord::message).toList();
         for (InboxRecord r : batch) {
-            String content = userContent(r.message());
+            // SPEC MD-2, IN-6: the body carries sender labels in groups and, on the current message, the pending history
+            String content = PromptBody.body(r.message(), r == current ? pending : List.of(), group);
             if (r == current && !dropped.isEmpty()) content = droppedNote(dropped) + content;
             s.store().appendUserMessage(session, r.id(), content);
         }
+        // once in the transcript, buffered messages are never pending again
+        for (InboxRecord b : buffered) s.store().markInbox(b.id(), InboxState.MERGED, "context for turn " + current.id());
         for (InboxRecord r : batch.subList(0, batch.size() - 1)) {
             s.store().markInbox(r.id(), InboxState.MERGED, "into turn " + current.id());
         }
@@ -282,8 +294,9 @@ public final class TurnPipeline implements TurnRunner {
             @Override
             public List<ChatMessage> take() {
                 List<ChatMessage> out = new ArrayList<>();
+                boolean group = current.message().chatType() == ChatType.GROUP;
                 for (InboxRecord r : handle.steer().drain()) {
-                    String content = userContent(r.message());
+                    String content = PromptBody.body(r.message(), List.of(), group);
                     s.store().appendUserMessage(current.session(), r.id(), content);
                     s.store().markInbox(r.id(), InboxState.MERGED, "steered into turn " + current.id());
                     out.add(ChatMessage.user(content));

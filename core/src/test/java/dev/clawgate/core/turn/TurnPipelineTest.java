@@ -273,7 +273,7 @@ class TurnPipelineTest {
         f.run(d);
         assertThat(g1.session()).isEqualTo(g2.session()).isNotEqualTo(d.session());
         assertThat(g1.session().sender()).isNull();
-        assertThat(transcript(f, g1)).containsExactly("from alice", "a", "from bob", "b");
+        assertThat(transcript(f, g1)).containsExactly("alice: from alice", "a", "bob: from bob", "b");
         assertThat(transcript(f, d)).containsExactly("private", "c");
         assertThat(new SessionKey("test", "bot2", ChatType.GROUP, "room", "t1", null).display()).isEqualTo("test.bot2_room_t1");
     }
@@ -320,5 +320,25 @@ class TurnPipelineTest {
         new TurnPipeline(f.services()).run(new RunHandle(List.of(r), Instant.now(), List.of("alice: old one", "alice: older")));
         String sent = p.requests().get(0).messages().get(1).content();
         assertThat(sent).contains("2 earlier messages were dropped", "- alice: old one", "- alice: older").endsWith("latest");
+    }
+
+    @Test
+    void bufferedGroupMessagesAppearOnceInTheNextTriggeredTurnWithSenderLabels() {
+        // SPEC IN-6, MD-2: pending history wrapper, sender labels, never repeated
+        TurnFixture f = fixture("test");
+        ScriptedProvider p = f.provider("p", "m", true, false).text("noted").text("again");
+        InboxRecord b1 = f.record("room", "bob", ChatType.GROUP, "lunch at noon?");
+        InboxRecord b2 = f.record("room", "carol", ChatType.GROUP, "yes please");
+        f.store.markInbox(b1.id(), InboxState.BUFFERED, "no mention");
+        f.store.markInbox(b2.id(), InboxState.BUFFERED, "no mention");
+        f.run(f.record("room", "alice", ChatType.GROUP, "@bot what did they decide?"));
+        String body = p.requests().get(0).messages().get(1).content();
+        assertThat(body).isEqualTo("[Chat messages since your last reply - for context]\nbob: lunch at noon?\ncarol: yes please\n\n"
+                + "[Current message - respond to this]\nalice: @bot what did they decide?");
+        assertThat(f.store.inbox(b1.id()).orElseThrow().state()).isEqualTo(InboxState.MERGED);
+        f.run(f.record("room", "alice", ChatType.GROUP, "@bot and now?"));
+        List<ChatMessage> second = p.requests().get(1).messages();
+        assertThat(second.get(second.size() - 1).content()).isEqualTo("alice: @bot and now?");
+        assertThat(second.stream().filter(m -> m.content().contains("lunch at noon?")).count()).isEqualTo(1);
     }
 }
