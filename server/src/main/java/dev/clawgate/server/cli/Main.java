@@ -21,7 +21,7 @@ public final class Main implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: run, chat, init or sessions");
+        throw new CommandLine.ParameterException(spec.commandLine(), "name a command: run, chat, init, sessions or pairing");
     }
 
     public static void main(String[] args) {
