@@ -3,6 +3,7 @@ package dev.clawgate.core.dispatch;
 import dev.clawgate.core.config.DropPolicy;
 import dev.clawgate.core.config.QueueMode;
 import dev.clawgate.core.inbound.Debouncer;
+import dev.clawgate.core.inbound.InboundChecks;
 import dev.clawgate.core.inbound.Scheduler;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.SessionKey;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Executors;
@@ -151,6 +153,12 @@ public final class Dispatcher implements AutoCloseable {
 
     /** Checks a record's admission, then hands it to its session lane. */
     public void route(InboxRecord r) {
+        Optional<String> problem = InboundChecks.problem(r.message());
+        if (problem.isPresent()) {
+            store.markInbox(r.id(), InboxState.FAILED, problem.get());
+            notifyLater(r, "⚠️ I could not take that message: " + problem.get() + ".");
+            return;
+        }
         switch (policy.admission().check(r)) {
             case Admission.Deny d -> {
                 store.markInbox(r.id(), InboxState.DENIED, d.reason());

@@ -1,6 +1,7 @@
 package dev.clawgate.core.dispatch;
 
 import dev.clawgate.core.channel.InboundSink;
+import dev.clawgate.core.inbound.InboundChecks;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.store.InboxRecord;
@@ -33,7 +34,8 @@ public final class Inbox implements InboundSink {
     }
 
     @Override
-    public Acceptance accept(InboundMessage message) {
+    public Acceptance accept(InboundMessage received) {
+        InboundMessage message = InboundChecks.wellFormed(received);
         SessionKey session = sessionOf.apply(message);
         Optional<InboxRecord> recorded = store.recordInbound(message, session, dedupeKey(message, session), dedupeTtl);
         if (recorded.isEmpty()) {
