@@ -18,6 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,6 +39,7 @@ final class CallbackEndpoint implements AutoCloseable {
     private final ConcurrentLinkedQueue<Integer> scriptedStatuses = new ConcurrentLinkedQueue<>();
     private final AtomicLong replyIds = new AtomicLong();
     private final AtomicInteger unreadable = new AtomicInteger();
+    private volatile Consumer<CallbackReply> listener = r -> { };
 
     CallbackEndpoint(PlatformSignature signature, Clock clock) throws IOException {
         this.signature = signature;
@@ -54,6 +56,10 @@ final class CallbackEndpoint implements AutoCloseable {
 
     void script(int... statuses) {
         for (int s : statuses) scriptedStatuses.add(s);
+    }
+
+    void onReply(Consumer<CallbackReply> l) {
+        this.listener = l;
     }
 
     List<CallbackReply> replies() {
@@ -86,8 +92,10 @@ final class CallbackEndpoint implements AutoCloseable {
             }
             Integer scripted = scriptedStatuses.poll();
             int status = scripted == null ? 200 : scripted;
-            replies.add(new CallbackReply(n.path("turn_id").asLong(), text(n, "in_reply_to"), text(n, "chat"), text(n, "thread"),
-                    text(n, "text"), text(n, "kind"), clock.instant(), status, signed));
+            CallbackReply reply = new CallbackReply(n.path("turn_id").asLong(), text(n, "in_reply_to"), text(n, "chat"),
+                    text(n, "thread"), text(n, "text"), text(n, "kind"), clock.instant(), status, signed);
+            replies.add(reply);
+            listener.accept(reply);
             answer(ex, status, status / 100 == 2 ? "{\"id\":\"reply-" + replyIds.incrementAndGet() + "\"}" : "{\"error\":\"scripted\"}");
         } catch (IOException e) {
             LOG.debug("callback client went away: {}", e.toString());

@@ -21,6 +21,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -244,6 +245,15 @@ public final class FakeWebhookPlatform implements AutoCloseable {
     /** Answers the next callbacks with these statuses, in order, then 200 again. */
     public FakeWebhookPlatform scriptCallbackStatuses(int... statuses) {
         callback.script(statuses);
+        return this;
+    }
+
+    /**
+     * Calls {@code listener} with each reply as it arrives, before the gateway gets its answer, so
+     * a test can see what happened up to that moment (it runs on the callback's handler thread).
+     */
+    public FakeWebhookPlatform onReply(Consumer<CallbackReply> listener) {
+        callback.onReply(Objects.requireNonNull(listener));
         return this;
     }
 

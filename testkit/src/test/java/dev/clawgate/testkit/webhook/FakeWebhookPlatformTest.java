@@ -148,7 +148,8 @@ class FakeWebhookPlatformTest {
     @Test
     void callbacksAreRecordedWithTheirSignatureCheckAndScriptedStatus() throws Exception {
         // SPEC OUT-12: replies are counted per message they answer
-        platform = FakeWebhookPlatform.start(SECRET).scriptCallbackStatuses(500);
+        List<CallbackReply> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
+        platform = FakeWebhookPlatform.start(SECRET).scriptCallbackStatuses(500).onReply(heard::add);
         HttpClient client = HttpClient.newHttpClient();
         String reply = "{\"chat\":\"c\",\"thread\":null,\"text\":\"hi\",\"in_reply_to\":\"m-9\",\"turn_id\":7,\"kind\":\"final\"}";
         byte[] bytes = reply.getBytes(StandardCharsets.UTF_8);
@@ -174,5 +175,6 @@ class FakeWebhookPlatformTest {
         assertThat(replies.get(1).turnId()).isEqualTo(7);
         assertThat(replies.get(1).isFinal()).isTrue();
         assertThat(platform.finalRepliesPerMessage()).containsExactly(java.util.Map.entry("m-9", 1L));
+        assertThat(heard).isEqualTo(replies);
     }
 }
