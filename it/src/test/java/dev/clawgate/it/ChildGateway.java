@@ -45,7 +45,7 @@ final class ChildGateway {
     /** Starts one child; {@code failpoint} and {@code random} may be null. */
     Process start(String failpoint, String random) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-Xmx256m", "-XX:+UseSerialGC"));
+                "--enable-native-access=ALL-UNNAMED", "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
         if (failpoint != null) cmd.add("-Dclawgate.failpoint=" + failpoint);
         if (random != null) cmd.add("-Dclawgate.failpoint.random=" + random);
         if (mode == Mode.JAR) {
@@ -55,7 +55,7 @@ final class ChildGateway {
             cmd.addAll(List.of("-cp", jar + File.pathSeparator + testClasses(), WebhookGatewayLauncher.class.getName(),
                     "--config", config.toString()));
         }
-        Files.writeString(log, "\n===== start " + (failpoint == null ? "" : failpoint) + (random == null ? "" : " random " + random)
+        Files.writeString(log, "\n===== " + java.time.LocalTime.now() + " start " + (failpoint == null ? "" : failpoint) + (random == null ? "" : " random " + random)
                 + "\n", java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(config.getParent().toFile())
                 .redirectErrorStream(true).redirectOutput(Redirect.appendTo(log.toFile()));

@@ -28,7 +28,6 @@ import java.util.Random;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The gateway as a child JVM, halted again and again at named failpoints and at random ones
@@ -46,8 +45,8 @@ class CrashRecoveryIT {
     private static final String RANDOM_PERCENT = "8";
     private static final int MAX_IN_FLIGHT = 8;
 
-    @TempDir
-    Path dir;
+    /** Under target/, kept after the run: the child's log is the first thing to read when this fails. */
+    private final Path dir = Path.of(System.getProperty("crash.workdir", "target/crash-run")).toAbsolutePath();
 
     /** One child run: what was armed, how it ended, how long it lived. */
     record Round(int n, String armed, int exit, long millis) {
@@ -67,6 +66,7 @@ class CrashRecoveryIT {
         long seed = Long.getLong("crash.seed", 20260101L);
         Random rnd = new Random(seed);
         long started = System.nanoTime();
+        clean(dir);
 
         try (FakeOpenAiServer model = FakeOpenAiServer.start(); FakeWebhookPlatform platform = FakeWebhookPlatform.start(SECRET, 8)) {
             int port = freePort();
@@ -114,7 +114,7 @@ class CrashRecoveryIT {
                 audit = InboxAudit.read(store);
             }
             Report report = check(audit, platform, byId, rounds, plan);
-            report.write(dir.getParent().resolve("crash-report.md"), messages, senders, killsPerPoint, randomKills, seed, child.mode(),
+            report.write(dir.resolve("crash-report.md"), messages, senders, killsPerPoint, randomKills, seed, child.mode(),
                     model.chatRequests().size(), platform.posts(), (System.nanoTime() - started) / 1_000_000);
         }
     }
@@ -182,7 +182,7 @@ class CrashRecoveryIT {
     static List<PlatformMessage> script(int messages, int senders) {
         List<PlatformMessage> out = new ArrayList<>();
         for (int i = 0; i < messages; i++) {
-            String sender = "user-%02d".formatted(i % senders);
+            String sender = "user-%04d".formatted(i % senders);
             String id = "msg-%04d".formatted(i);
             out.add(PlatformMessage.direct(id, sender, "note %d from %s (%s)".formatted(i / senders, sender, id)));
         }
@@ -196,6 +196,15 @@ class CrashRecoveryIT {
         for (int k = 0; k < randomKills; k++) plan.add(RANDOM);
         Collections.shuffle(plan, rnd);
         return plan;
+    }
+
+    private static void clean(Path dir) throws IOException {
+        if (Files.exists(dir)) {
+            try (var paths = Files.walk(dir)) {
+                for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) Files.delete(p);
+            }
+        }
+        Files.createDirectories(dir);
     }
 
     private static int freePort() throws IOException {
