@@ -16,6 +16,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
@@ -50,8 +51,9 @@ final class WebhookMessageAdapter implements MessageAdapter {
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body))
                 .build();
         CompletableFuture<HttpResponse<String>> call = http.sendAsync(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        AutoCloseable abortOnCancel = cancel.onCancel(() -> call.cancel(true));
         HttpResponse<String> response;
-        try (AutoCloseable ignored = cancel.onCancel(() -> call.cancel(true))) {
+        try {
             response = call.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -60,13 +62,22 @@ final class WebhookMessageAdapter implements MessageAdapter {
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
             throw new DeliveryException("callback unreachable: " + cause.getClass().getSimpleName(), false, cause);
-        } catch (java.util.concurrent.CancellationException e) {
+        } catch (CancellationException e) {
             cancel.throwIfCancelled();
             throw new DeliveryException("callback post was cancelled", false, e);
-        } catch (Exception closing) {
-            throw new DeliveryException("callback post failed: " + closing.getClass().getSimpleName(), false, closing);
+        } finally {
+            release(abortOnCancel);
         }
         return receipt(response);
+    }
+
+    private static void release(AutoCloseable listener) {
+        try {
+            listener.close();
+        } catch (Exception e) {
+            // CancelToken's handles only remove a listener and never throw: one that does is a bug to surface
+            throw new IllegalStateException("could not release the cancel listener", e);
+        }
     }
 
     static byte[] body(OutboundMessage m) {
