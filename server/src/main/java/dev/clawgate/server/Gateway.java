@@ -1,8 +1,10 @@
 package dev.clawgate.server;
 
 import dev.clawgate.core.channel.Channel;
+import dev.clawgate.core.channel.ChannelFactory;
 import dev.clawgate.core.channel.ChannelHealth;
 import dev.clawgate.core.command.RuntimeCommand;
+import dev.clawgate.core.config.ChannelSettings;
 import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.core.config.DropPolicy;
 import dev.clawgate.core.config.QueueMode;
@@ -44,6 +46,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.ServiceLoader;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -93,6 +96,10 @@ public final class Gateway implements AutoCloseable {
                 channels.put(api.name(), api);
             }
             for (Channel ch : options.channels()) channels.put(ch.name(), ch);
+            for (ChannelFactory factory : ServiceLoader.load(ChannelFactory.class)) {
+                ChannelSettings settings = cfg.channels().get(factory.name());
+                if (settings != null && !channels.containsKey(factory.name())) channels.put(factory.name(), factory.create(settings));
+            }
 
             TurnServices services = new TurnServices(store, name -> Optional.ofNullable(channels.get(name)), providers::get, tools::get,
                     new SystemPromptCache(SystemPromptBuilder.create(Clock.systemDefaultZone(), java.time.ZoneId.systemDefault())),

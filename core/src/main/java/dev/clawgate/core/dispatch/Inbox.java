@@ -1,6 +1,7 @@
 package dev.clawgate.core.dispatch;
 
 import dev.clawgate.core.channel.InboundSink;
+import dev.clawgate.core.failpoint.Failpoints;
 import dev.clawgate.core.inbound.InboundChecks;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.SessionKey;
@@ -42,6 +43,7 @@ public final class Inbox implements InboundSink {
             log.info("duplicate {} message {} from {} dropped", message.channel(), message.id(), message.sender());
             return Acceptance.DUPLICATE;
         }
+        Failpoints.hit(Failpoints.INBOX_AFTER_RECORD);
         try {
             dispatcher.submit(recorded.get());
         } catch (InterruptedException e) {

@@ -11,6 +11,7 @@ import dev.clawgate.core.channel.MessageAdapter;
 import dev.clawgate.core.command.RuntimeCommand;
 import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.core.dispatch.TurnRunner;
+import dev.clawgate.core.failpoint.Failpoints;
 import dev.clawgate.core.hook.InboundHook;
 import dev.clawgate.core.hook.SendingHook;
 import dev.clawgate.core.inbound.PromptBody;
@@ -161,6 +162,7 @@ public final class TurnPipeline implements TurnRunner {
         for (InboxRecord r : batch.subList(0, batch.size() - 1)) {
             s.store().markInbox(r.id(), InboxState.MERGED, "into turn " + current.id());
         }
+        Failpoints.hit(Failpoints.TURN_MID_RUN);
 
         ToolRegistry tools = s.tools().get();
         ReplyStream stream = adapter.openStream(target);
@@ -225,6 +227,7 @@ public final class TurnPipeline implements TurnRunner {
                 ? text : "[Used tools: " + String.join(", ", result.usedTools()) + "]\n" + text;
         SendingHook.Decision decision = s.sendingHook().onMessageSending(text, target);
         s.store().completeTurn(current.session(), current.id(), stored, InboxState.DONE);
+        Failpoints.hit(Failpoints.TURN_AFTER_REPLY_COMMIT);
         switch (decision) {
             case SendingHook.Suppress sup -> {
                 log.info("turn {}: reply suppressed by on_message_sending: {}", current.id(), sup.reason());

@@ -1,0 +1,68 @@
+package dev.clawgate.channel.webhook;
+
+import dev.clawgate.core.config.ChannelSettings;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * {@code [channels.webhook]}: where the platform posts ({@code path}), the shared HMAC secret both
+ * directions sign with ({@code secret}), and where replies go ({@code callback_url}).
+ */
+public record WebhookChannelSettings(String path, String secret, String callbackUrl) {
+    public static final String DEFAULT_PATH = "/webhooks/generic";
+    /** Shorter secrets are guessable; 16 characters is what common platforms hand out at least. */
+    static final int MIN_SECRET_LENGTH = 16;
+
+    public WebhookChannelSettings {
+        path = path == null || path.isBlank() ? DEFAULT_PATH : path.strip();
+        if (!path.startsWith("/") || path.contains("?") || path.contains("#") || path.contains(" ")) {
+            throw new IllegalArgumentException("channels.webhook.path must be an absolute URL path such as " + DEFAULT_PATH
+                    + ", got '" + path + "'");
+        }
+        if (secret == null || secret.isBlank()) {
+            throw new IllegalArgumentException("channels.webhook.secret is missing; set the secret the platform signs with, "
+                    + "e.g. secret = \"${CLAWGATE_WEBHOOK_SECRET}\"");
+        }
+        if (secret.length() < MIN_SECRET_LENGTH) {
+            throw new IllegalArgumentException("channels.webhook.secret is too short; use at least " + MIN_SECRET_LENGTH + " characters");
+        }
+        Objects.requireNonNull(callbackUrl, "callbackUrl");
+        callbackUrl = checkedCallback(callbackUrl.strip());
+    }
+
+    /** Reads the channel's own keys: {@code path} (optional), {@code secret}, {@code callback_url}. */
+    public static WebhookChannelSettings from(ChannelSettings settings) {
+        Map<String, String> o = settings.options();
+        String callback = o.get("callback_url");
+        if (callback == null || callback.isBlank()) {
+            throw new IllegalArgumentException("channels." + settings.name() + ".callback_url is missing; "
+                    + "set the URL replies are posted to");
+        }
+        return new WebhookChannelSettings(o.get("path"), o.get("secret"), callback);
+    }
+
+    private static String checkedCallback(String url) {
+        URI uri;
+        try {
+            uri = new URI(url);
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("channels.webhook.callback_url is not a URL: " + e.getReason());
+        }
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (!scheme.equals("http") && !scheme.equals("https") || uri.getHost() == null) {
+            throw new IllegalArgumentException("channels.webhook.callback_url must be an http or https URL with a host");
+        }
+        return url;
+    }
+
+    /** Never shows the secret or the callback's query (it may carry a token). */
+    @Override
+    public String toString() {
+        URI uri = URI.create(callbackUrl);
+        return "WebhookChannelSettings[path=" + path + ", secret=***, callbackUrl=" + uri.getScheme() + "://" + uri.getRawAuthority()
+                + (uri.getRawPath() == null ? "" : uri.getRawPath()) + "]";
+    }
+}

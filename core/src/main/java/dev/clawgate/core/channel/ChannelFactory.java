@@ -1,0 +1,20 @@
+package dev.clawgate.core.channel;
+
+import dev.clawgate.core.config.ChannelSettings;
+
+/**
+ * Builds a {@link Channel} from its {@code [channels.<name>]} table. Channel modules register one
+ * with {@link java.util.ServiceLoader}, so the server starts every channel it finds configured
+ * without naming it (ARCHITECTURE: SPIs).
+ */
+public interface ChannelFactory {
+    /** The channel name, as in {@code [channels.<name>]}. */
+    String name();
+
+    /**
+     * A channel for these settings; its own keys are in {@link ChannelSettings#options()}.
+     *
+     * @throws IllegalArgumentException when a key is missing or invalid, naming the key
+     */
+    Channel create(ChannelSettings settings);
+}

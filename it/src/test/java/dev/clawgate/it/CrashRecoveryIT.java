@@ -1,0 +1,215 @@
+package dev.clawgate.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.clawgate.core.failpoint.Failpoints;
+import dev.clawgate.core.store.InboxRecord;
+import dev.clawgate.core.store.InboxState;
+import dev.clawgate.core.store.Store;
+import dev.clawgate.store.Stores;
+import dev.clawgate.testkit.openai.FakeOpenAiServer;
+import dev.clawgate.testkit.webhook.CallbackReply;
+import dev.clawgate.testkit.webhook.FakeWebhookPlatform;
+import dev.clawgate.testkit.webhook.PlatformMessage;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The gateway as a child JVM, halted again and again at named failpoints and at random ones
+ * while a fake platform keeps posting (and retrying) messages; restarted each time on the same
+ * data dir. At the end every accepted message must have exactly one inbox record in a final
+ * state, no message may have two final replies, and no run may have started more than twice.
+ * Sizes come from system properties (the pom's defaults are short; {@code -Psoak} is long).
+ */
+class CrashRecoveryIT {
+    private static final String SECRET = "it-webhook-secret-0123456789";
+    private static final List<String> POINTS = List.of(Failpoints.INBOX_AFTER_RECORD, Failpoints.TURN_MID_RUN,
+            Failpoints.TURN_AFTER_REPLY_COMMIT);
+    private static final String RANDOM = "random";
+    /** Chance per failpoint pass in a random-kill round; about three passes per message. */
+    private static final String RANDOM_PERCENT = "8";
+    private static final int MAX_IN_FLIGHT = 8;
+
+    /** Under target/, kept after the run: the child's log is the first thing to read when this fails. */
+    private final Path dir = Path.of(System.getProperty("crash.workdir", "target/crash-run")).toAbsolutePath();
+
+    /** One child run: what was armed, how it ended, how long it lived. */
+    record Round(int n, String armed, int exit, long millis) {
+        boolean halted() {
+            return exit == ChildGateway.HALTED;
+        }
+    }
+
+    @Test
+    void everyAcceptedMessageEndsOnceWithAtMostOneFinalReplyAcrossRepeatedHalts() throws Exception {
+        // SPEC IN-4 (durable inbox, re-run at most once), IN-1 (redelivery after a restart is a duplicate),
+        // IN-3 (webhook acks after_receive_record), OUT-12 (one final reply per turn)
+        int messages = Integer.getInteger("crash.messages", 200);
+        int senders = Integer.getInteger("crash.senders", 20);
+        int killsPerPoint = Integer.getInteger("crash.killsPerPoint", 5);
+        int randomKills = Integer.getInteger("crash.randomKills", 0);
+        long seed = Long.getLong("crash.seed", 20260101L);
+        Random rnd = new Random(seed);
+        long started = System.nanoTime();
+        clean(dir);
+
+        try (FakeOpenAiServer model = FakeOpenAiServer.start(); FakeWebhookPlatform platform = FakeWebhookPlatform.start(SECRET, 8)) {
+            int port = freePort();
+            platform.deliverTo(URI.create("http://127.0.0.1:" + port + ItConfig.WEBHOOK_PATH))
+                    .retryBackoff(Duration.ofMillis(20), Duration.ofMillis(250));
+            String base = ItConfig.baseToml(dir, "127.0.0.1:" + port, model.baseUrl(), MAX_IN_FLIGHT, 1000);
+            boolean jar = ItConfig.loaderReadsWebhookTable(dir, base, platform.callbackUrl(), SECRET);
+            Path config = dir.resolve("clawgate.toml");
+            Files.writeString(config, jar ? base + ItConfig.webhookToml(platform.callbackUrl()) : base);
+            ChildGateway child = new ChildGateway(Path.of(System.getProperty("clawgate.jar", "../server/target/clawgate.jar")),
+                    config, dir.resolve("gateway.log"), jar ? ChildGateway.Mode.JAR : ChildGateway.Mode.LAUNCHER, SECRET,
+                    platform.callbackUrl());
+
+            List<PlatformMessage> script = script(messages, senders);
+            Map<String, PlatformMessage> byId = script.stream().collect(Collectors.toMap(PlatformMessage::id, Function.identity()));
+            List<String> plan = plan(killsPerPoint, randomKills, rnd);
+            int chunk = Math.max(1, messages / (plan.size() + 1));
+            int released = 0;
+            List<Round> rounds = new ArrayList<>();
+            for (int i = 0; i < plan.size(); i++) {
+                int take = Math.min(chunk, messages - released);
+                platform.deliver(script.subList(released, released + take));
+                released += take;
+                String point = plan.get(i);
+                // K within this round's fresh messages: each passes every point at least once, so the halt lands
+                String armed = point.equals(RANDOM) ? RANDOM + " " + (seed + i) + ":" + RANDOM_PERCENT
+                        : point + ":" + (1 + rnd.nextInt(Math.max(1, take)));
+                rounds.add(runRound(child, i + 1, point, armed, platform, model, released));
+            }
+
+            platform.deliver(script.subList(released, messages));
+            long finalStart = System.nanoTime();
+            Process last = child.start(null, null);
+            try (Store store = Stores.open(null, dir.resolve("data"))) {
+                await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(250))
+                        .failFast("the gateway died: " + child.logTail(30), () -> !last.isAlive())
+                        .until(() -> platform.accepted() == messages && store.unfinishedInbox().isEmpty());
+            }
+            int lastExit = ChildGateway.stop(last);
+            rounds.add(new Round(plan.size() + 1, "none (final)", lastExit, (System.nanoTime() - finalStart) / 1_000_000));
+            assertThat(lastExit).as("graceful stop of the final run").isIn(0, ChildGateway.TERMINATED);
+
+            InboxAudit audit;
+            try (Store store = Stores.open(null, dir.resolve("data"))) {
+                audit = InboxAudit.read(store);
+            }
+            Report report = check(audit, platform, byId, rounds, plan);
+            report.write(dir.resolve("crash-report.md"), messages, senders, killsPerPoint, randomKills, seed, child.mode(),
+                    model.chatRequests().size(), platform.posts(), (System.nanoTime() - started) / 1_000_000);
+        }
+    }
+
+    private Round runRound(ChildGateway child, int n, String point, String armed, FakeWebhookPlatform platform,
+                           FakeOpenAiServer model, int released) throws Exception {
+        long t0 = System.nanoTime();
+        Process p = point.equals(RANDOM) ? child.start(null, armed.substring(RANDOM.length() + 1)) : child.start(armed, null);
+        Activity activity = new Activity(platform, model);
+        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(100))
+                .until(() -> !p.isAlive() || platform.accepted() >= released && activity.quietFor(Duration.ofSeconds(2)));
+        int exit = p.isAlive() ? ChildGateway.stop(p) : p.waitFor();
+        Round round = new Round(n, armed, exit, (System.nanoTime() - t0) / 1_000_000);
+        assertThat(exit).as("round %s: exit status (log tail:%n%s)", armed, child.logTail(30))
+                .isIn(ChildGateway.HALTED, ChildGateway.TERMINATED, 0);
+        if (!point.equals(RANDOM)) {
+            assertThat(round.halted()).as("round %s: the failpoint fired (log tail:%n%s)", armed, child.logTail(30)).isTrue();
+        }
+        return round;
+    }
+
+    private static Report check(InboxAudit audit, FakeWebhookPlatform platform, Map<String, PlatformMessage> byId, List<Round> rounds,
+                                List<String> plan) {
+        // every message was accepted exactly once into the inbox
+        assertThat(platform.refused()).isEmpty();
+        assertThat(platform.accepted()).isEqualTo(byId.size());
+        assertThat(audit.byMessageId().keySet()).containsExactlyInAnyOrderElementsOf(byId.keySet());
+        assertThat(audit.byMessageId()).allSatisfy((id, recs) -> assertThat(recs).as("inbox records of %s", id).hasSize(1));
+        // every record ended, and a run started at most twice (SPEC IN-4)
+        assertThat(audit.records()).allSatisfy(r -> {
+            assertThat(r.state().isFinal()).as("state of %s", r.message().id()).isTrue();
+            assertThat(r.state()).as("state of %s", r.message().id()).isIn(InboxState.DONE, InboxState.FAILED);
+            assertThat(r.attempts()).as("attempts of %s", r.message().id()).isBetween(1, 2);
+            if (r.state() == InboxState.FAILED) assertThat(r.attempts()).as("only a twice-cut run fails").isEqualTo(2);
+        });
+        // the transcript: one user and one assistant message per finished turn, none for a failed one
+        for (InboxRecord r : audit.records()) {
+            List<?> user = audit.userEntries().getOrDefault(r.id(), List.of());
+            List<?> assistant = audit.assistantEntries().getOrDefault(r.id(), List.of());
+            assertThat(user).as("user messages of %s", r.message().id()).hasSizeLessThanOrEqualTo(1);
+            assertThat(assistant).as("assistant messages of %s", r.message().id()).hasSize(r.state() == InboxState.DONE ? 1 : 0);
+            if (r.state() == InboxState.DONE) assertThat(user).hasSize(1);
+        }
+        // no message got two final replies; each reply answers its own message; only finished turns replied (SPEC OUT-12)
+        Map<String, Long> finals = platform.finalRepliesPerMessage();
+        assertThat(finals).allSatisfy((id, n) -> assertThat(n).as("final replies to %s", id).isEqualTo(1));
+        List<CallbackReply> replies = platform.replies();
+        assertThat(replies).allSatisfy(r -> {
+            assertThat(r.signatureValid()).isTrue();
+            assertThat(byId).containsKey(r.inReplyTo());
+            assertThat(r.text()).contains(byId.get(r.inReplyTo()).text());
+        });
+        Map<String, InboxRecord> recordOf = new LinkedHashMap<>();
+        audit.records().forEach(r -> recordOf.put(r.message().id(), r));
+        assertThat(finals.keySet()).allSatisfy(id -> assertThat(recordOf.get(id).state()).isEqualTo(InboxState.DONE));
+        long doneWithoutReply = audit.records().stream().filter(r -> r.state() == InboxState.DONE && !finals.containsKey(r.message().id()))
+                .count();
+        long interruptions = rounds.stream().filter(r -> !r.armed().startsWith("none")).count();
+        // without an outbox (SPEC OUT-5) a reply committed but not yet sent is lost with the process
+        assertThat(doneWithoutReply).as("replies lost to halts").isLessThanOrEqualTo(interruptions * MAX_IN_FLIGHT);
+        return new Report(audit, rounds, plan, finals.size(), doneWithoutReply);
+    }
+
+    /** {@code messages} direct messages, round-robin over {@code senders}; ids and texts are unique. */
+    static List<PlatformMessage> script(int messages, int senders) {
+        List<PlatformMessage> out = new ArrayList<>();
+        for (int i = 0; i < messages; i++) {
+            String sender = "user-%04d".formatted(i % senders);
+            String id = "msg-%04d".formatted(i);
+            out.add(PlatformMessage.direct(id, sender, "note %d from %s (%s)".formatted(i / senders, sender, id)));
+        }
+        return out;
+    }
+
+    /** Each named point {@code kills} times, plus random rounds, shuffled so points alternate unpredictably. */
+    static List<String> plan(int kills, int randomKills, Random rnd) {
+        List<String> plan = new ArrayList<>();
+        for (int k = 0; k < kills; k++) plan.addAll(POINTS);
+        for (int k = 0; k < randomKills; k++) plan.add(RANDOM);
+        Collections.shuffle(plan, rnd);
+        return plan;
+    }
+
+    private static void clean(Path dir) throws IOException {
+        if (Files.exists(dir)) {
+            try (var paths = Files.walk(dir)) {
+                for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) Files.delete(p);
+            }
+        }
+        Files.createDirectories(dir);
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package dev.clawgate.it;
+
+import dev.clawgate.core.model.Role;
+import dev.clawgate.core.store.InboxRecord;
+import dev.clawgate.core.store.InboxState;
+import dev.clawgate.core.store.SessionSummary;
+import dev.clawgate.core.store.Store;
+import dev.clawgate.core.store.TranscriptEntry;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/** Everything the store holds about the inbox and transcripts after a test, read through the Store API. */
+record InboxAudit(List<InboxRecord> records, Map<String, List<InboxRecord>> byMessageId,
+                  Map<Long, List<TranscriptEntry>> userEntries, Map<Long, List<TranscriptEntry>> assistantEntries) {
+
+    /** Gaps in inbox ids longer than this mean the scan went past the end. */
+    private static final int MAX_GAP = 10_000;
+
+    static InboxAudit read(Store store) {
+        long total = store.inboxCounts().values().stream().mapToLong(Long::longValue).sum();
+        List<InboxRecord> records = new ArrayList<>();
+        int gap = 0;
+        for (long id = 1; records.size() < total; id++) {
+            Optional<InboxRecord> r = store.inbox(id);
+            if (r.isPresent()) {
+                records.add(r.get());
+                gap = 0;
+            } else if (++gap > MAX_GAP) {
+                throw new AssertionError("inboxCounts() says " + total + " records but only " + records.size() + " were found");
+            }
+        }
+        Map<String, List<InboxRecord>> byId = new LinkedHashMap<>();
+        for (InboxRecord r : records) byId.computeIfAbsent(r.message().id(), k -> new ArrayList<>()).add(r);
+        Map<Long, List<TranscriptEntry>> users = new LinkedHashMap<>();
+        Map<Long, List<TranscriptEntry>> assistants = new LinkedHashMap<>();
+        for (SessionSummary s : store.sessions()) {
+            for (TranscriptEntry e : store.loadTranscript(s.key(), Integer.MAX_VALUE)) {
+                if (e.inboxId() == null) continue;
+                (e.role() == Role.USER ? users : assistants).computeIfAbsent(e.inboxId(), k -> new ArrayList<>()).add(e);
+            }
+        }
+        return new InboxAudit(records, byId, users, assistants);
+    }
+
+    Map<InboxState, Long> states() {
+        Map<InboxState, Long> m = new EnumMap<>(InboxState.class);
+        for (InboxRecord r : records) m.merge(r.state(), 1L, Long::sum);
+        return m;
+    }
+
+    /** Records whose run was started twice: cut by a kill and run again (SPEC IN-4: at most once more). */
+    long reRuns() {
+        return records.stream().filter(r -> r.attempts() == 2).count();
+    }
+
+    int maxAttempts() {
+        return records.stream().mapToInt(InboxRecord::attempts).max().orElse(0);
+    }
+}
