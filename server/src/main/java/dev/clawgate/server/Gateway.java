@@ -20,6 +20,7 @@ import dev.clawgate.core.access.Decision;
 import dev.clawgate.core.access.PairingBook;
 import dev.clawgate.core.dispatch.Admission;
 import dev.clawgate.core.dispatch.Dispatcher;
+import dev.clawgate.core.inbound.ChannelNames;
 import dev.clawgate.core.inbound.SessionKeys;
 import dev.clawgate.core.dispatch.Inbox;
 import dev.clawgate.core.hook.InboundHook;
@@ -101,7 +102,9 @@ public final class Gateway implements AutoCloseable {
                 if (settings != null && !channels.containsKey(factory.name())) channels.put(factory.name(), factory.create(settings));
             }
 
-            TurnServices services = new TurnServices(store, name -> Optional.ofNullable(channels.get(name)), providers::get, tools::get,
+            // SPEC MD-3: "matrix:!room" routes to the matrix channel
+            TurnServices services = new TurnServices(store,
+                    name -> Optional.ofNullable(channels.get(ChannelNames.split(name).channel())), providers::get, tools::get,
                     new SystemPromptCache(SystemPromptBuilder.create(Clock.systemDefaultZone(), java.time.ZoneId.systemDefault())),
                     InboundHook.PASS, SendingHook.PASS, Delivery.direct(), config::get,
                     this::queueDepth, Clock.systemUTC());

@@ -207,7 +207,7 @@ public final class Dispatcher implements AutoCloseable {
                 case STEER -> {
                     List<InboxRecord> rest = new ArrayList<>();
                     for (InboxRecord b : batch) {
-                        if (!(sameScope && rest.isEmpty() && lane.active.steer().offer(b))) rest.add(b);
+                        if (!(sameScope && rest.isEmpty() && lane.active.steer().offer(b, qp.cap()))) rest.add(b);
                     }
                     if (rest.isEmpty()) return;
                     lane.queue.add(new Pending(scope, r.message().threadId(), false, rest));

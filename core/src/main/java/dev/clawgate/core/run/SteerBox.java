@@ -15,11 +15,14 @@ public final class SteerBox {
     private final List<InboxRecord> pending = new ArrayList<>();
     private boolean closed;
 
-    /** False when the run has already ended: then the caller queues the message instead. */
-    public boolean offer(InboxRecord r) {
+    /**
+     * False when the run has already ended, or when {@code max} messages already wait (a flood
+     * must not grow it): then the caller queues the message, where the cap and drop policy apply.
+     */
+    public boolean offer(InboxRecord r, int max) {
         lock.lock();
         try {
-            if (closed) return false;
+            if (closed || pending.size() >= max) return false;
             pending.add(r);
             return true;
         } finally {

@@ -297,7 +297,7 @@ class TurnPipelineTest {
         InboxRecord steer = f.record("alice", "and also this");
         RunHandle h = new RunHandle(List.of(first), Instant.now());
         f.tools.add(Tool.create("look", "look", JSON.createObjectNode(), (a, c) -> {
-            h.steer().offer(steer);
+            h.steer().offer(steer, 20);
             return ToolResult.ok("looked");
         }));
         ScriptedProvider p = f.provider("p", "m", true, false)

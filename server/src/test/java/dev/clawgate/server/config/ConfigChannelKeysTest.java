@@ -44,7 +44,7 @@ class ConfigChannelKeysTest {
         try (URLClassLoader loader = new URLClassLoader(new URL[] {dir.resolve("cp").toUri().toURL()}, getClass().getClassLoader())) {
             keys = ChannelKeys.discovered(loader);
         }
-        assertThat(keys.channels()).containsExactly("examplechat");
+        assertThat(keys.channels()).containsExactlyInAnyOrder("examplechat", "webhook");
         assertThat(keys.keysOf("examplechat")).containsExactly("server_url", "max_upload_mb");
 
         ConfigFixture fixture = new ConfigFixture(dir);
@@ -56,9 +56,10 @@ class ConfigChannelKeysTest {
     }
 
     @Test
-    void withoutServicesNoChannelDeclaresKeys() {
+    void onlyTheBuiltInWebhookChannelDeclaresKeysOnTheServersClassPath() {
         // SPEC IN-5
-        assertThat(ChannelKeys.discovered().channels()).isEmpty();
+        assertThat(ChannelKeys.discovered().channels()).containsExactly("webhook");
+        assertThat(ChannelKeys.discovered().keysOf("webhook")).containsExactlyInAnyOrder("path", "secret", "callback_url");
         assertThat(ChannelKeys.none().keysOf("telegram")).isEmpty();
     }
 
