@@ -46,7 +46,9 @@ class ConcurrencyIT {
                 windows.modelRequest(lastUserText(body));
                 return null; // then the default: echo the last user message at once
             });
-            platform.onReply(r -> windows.reply(r.text()));
+            platform.onReply(r -> {
+                if (r.isFinal()) windows.reply(r.text());
+            });
             Path toml = dir.resolve("clawgate.toml");
             Files.writeString(toml, ItConfig.baseToml(dir, "127.0.0.1:0", model.baseUrl(), maxInFlight, 1000));
             ClawgateConfig config = ItConfig.withWebhook(ItConfig.load(toml, SECRET), SECRET, platform.callbackUrl());
