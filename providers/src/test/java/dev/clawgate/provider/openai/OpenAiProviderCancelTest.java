@@ -67,7 +67,9 @@ class OpenAiProviderCancelTest {
     @Test
     void cancellingBeforeTheFirstByteAbortsTheRequest() throws Exception {
         // SPEC AG-2
-        server.enqueue(Reply.text("late answer").delayBefore(Duration.ofMillis(1500)));
+        // many small writes after the delay: the first write to a closed socket can still succeed, a later one cannot
+        server.enqueue(Reply.text("late answer ".repeat(50)).streamedInChunks(50).delayPerChunk(Duration.ofMillis(20))
+                .delayBefore(Duration.ofMillis(1500)));
         CancelToken cancel = new CancelToken();
         CompletableFuture<ChatResponse> run = runAsync(StreamObserver.NONE, cancel);
         server.awaitRequests(1, Duration.ofSeconds(5));
