@@ -3,7 +3,7 @@ package dev.clawgate.store;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The DurabilityContract on SQLite: a fresh file per test. */
+/** The DurabilityContract on SQLite: a fresh file per test (SPEC OP-1: the embedded default store). */
 class SqliteDurabilityTest extends DurabilityContract {
 
     @TempDir

@@ -3,7 +3,7 @@ package dev.clawgate.store;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The TranscriptContract on SQLite: a fresh file per test. */
+/** The TranscriptContract on SQLite: a fresh file per test (SPEC OP-1: the embedded default store). */
 class SqliteTranscriptTest extends TranscriptContract {
 
     @TempDir
