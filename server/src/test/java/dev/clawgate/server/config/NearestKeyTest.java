@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** SPEC defaults table: an unknown key is an error that names the nearest known key (cited as SPEC RT-3, config). */
+/** The SPEC defaults table: an unknown key is an error naming the nearest known key, which the CLI reports (SPEC OP-4). */
 class NearestKeyTest {
     @Test
     void editDistanceCountsEditsAndAdjacentSwaps() {
