@@ -112,7 +112,9 @@ public final class Gateway implements AutoCloseable {
                     r -> RuntimeCommand.parse(r.message().text()).filter(c -> c instanceof RuntimeCommand.Stop).isPresent(),
                     r -> Optional.ofNullable(channels.get(r.message().channel())).map(Channel::requestResponse).orElse(false),
                     this::turnBudget, this::notice, QUEUED_NOTICE_AFTER, this::admit,
-                    channel -> config.get().inbound().debounceMsFor(channel));
+                    // request/response channels answer each request on its own connection: never batched
+                    channel -> Optional.ofNullable(channels.get(channel)).map(Channel::requestResponse).orElse(false)
+                            ? 0L : config.get().inbound().debounceMsFor(channel));
             this.dispatcher = new Dispatcher(store, new TurnPipeline(services), new StopReplies(services), policy,
                     cfg.dispatch().busCapacity(), cfg.dispatch().effectiveMaxInFlight(channels.size()), Clock.systemUTC()).start();
             dispatcher.recover(cfg.inbound().inboxMaxAge(), r -> channels.containsKey(r.message().channel()));
