@@ -214,4 +214,27 @@ class ApiEndToEndTest {
         assertThat(gateway.store().inboxCounts().values().stream().mapToLong(Long::longValue).sum()).isZero();
         assertThat(Files.exists(dir.resolve("data"))).isTrue();
     }
+
+    @Test
+    void apiRequestsAreNeverDebouncedIntoOneAnotherEvenWhenDebounceIsOn() throws Exception {
+        // SPEC IN-2 with SPEC DI-2: request/response channels answer every request on its own
+        ClawgateConfig base = config(dir, model.baseUrl(), null);
+        ClawgateConfig debounced = new ClawgateConfig(base.gateway(), base.agent(), base.providers(), base.routes(), base.history(),
+                base.tools(), base.dispatch(), base.session(),
+                new dev.clawgate.core.config.InboundSettings(500, java.util.Map.of(), java.time.Duration.ofMinutes(20), 50,
+                        java.util.Map.of(), java.time.Duration.ofHours(1)),
+                base.queue(), base.channels());
+        int port = start(debounced);
+        CompletableFuture<GatewayHarness.Reply> first = CompletableFuture.supplyAsync(() -> {
+            try {
+                return chat(port, "kim", "first", null);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        GatewayHarness.Reply second = chat(port, "kim", "second", null);
+        assertThat(first.get(30, java.util.concurrent.TimeUnit.SECONDS).content()).isEqualTo("first");
+        assertThat(second.content()).isEqualTo("second");
+        assertThat(model.chatRequests()).hasSize(2);
+    }
 }
