@@ -16,6 +16,7 @@ import dev.clawgate.core.hook.SendingHook;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.outbound.Delivery;
+import dev.clawgate.core.outbound.Outbox;
 import dev.clawgate.core.outbound.OutboundMessage;
 import dev.clawgate.core.prompt.SystemPromptBuilder;
 import dev.clawgate.core.prompt.SystemPromptCache;
@@ -86,7 +87,7 @@ public final class InProcessGateway implements AutoCloseable {
         AtomicReference<Dispatcher> dispatcherRef = new AtomicReference<>();
         TurnServices services = new TurnServices(store, this::channel, () -> providers, () -> registry,
                 new SystemPromptCache(SystemPromptBuilder.create(Clock.systemDefaultZone(), ZoneId.systemDefault())),
-                InboundHook.PASS, SendingHook.PASS, Delivery.direct(), () -> config,
+                InboundHook.PASS, SendingHook.PASS, Delivery.direct(), new Outbox(store, Clock.systemUTC()), () -> config,
                 key -> dispatcherRef.get().status(key).queued(), Clock.systemUTC());
         Dispatcher.Policy policy = new Dispatcher.Policy(
                 r -> queuePolicy(r, config),

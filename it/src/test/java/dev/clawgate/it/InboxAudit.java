@@ -3,6 +3,8 @@ package dev.clawgate.it;
 import dev.clawgate.core.model.Role;
 import dev.clawgate.core.store.InboxRecord;
 import dev.clawgate.core.store.InboxState;
+import dev.clawgate.core.store.OutboxEntry;
+import dev.clawgate.core.store.OutboxState;
 import dev.clawgate.core.store.SessionSummary;
 import dev.clawgate.core.store.Store;
 import dev.clawgate.core.store.TranscriptEntry;
@@ -15,7 +17,8 @@ import java.util.Optional;
 
 /** Everything the store holds about the inbox and transcripts after a test, read through the Store API. */
 record InboxAudit(List<InboxRecord> records, Map<String, List<InboxRecord>> byMessageId,
-                  Map<Long, List<TranscriptEntry>> userEntries, Map<Long, List<TranscriptEntry>> assistantEntries) {
+                  Map<Long, List<TranscriptEntry>> userEntries, Map<Long, List<TranscriptEntry>> assistantEntries,
+                  List<OutboxEntry> outbox) {
 
     /** Gaps in inbox ids longer than this mean the scan went past the end. */
     private static final int MAX_GAP = 10_000;
@@ -43,7 +46,7 @@ record InboxAudit(List<InboxRecord> records, Map<String, List<InboxRecord>> byMe
                 (e.role() == Role.USER ? users : assistants).computeIfAbsent(e.inboxId(), k -> new ArrayList<>()).add(e);
             }
         }
-        return new InboxAudit(records, byId, users, assistants);
+        return new InboxAudit(records, byId, users, assistants, store.outboxByState(OutboxState.values()));
     }
 
     Map<InboxState, Long> states() {
@@ -55,6 +58,18 @@ record InboxAudit(List<InboxRecord> records, Map<String, List<InboxRecord>> byMe
     /** Records whose run was started twice: cut by a kill and run again (SPEC IN-4: at most once more). */
     long reRuns() {
         return records.stream().filter(r -> r.attempts() == 2).count();
+    }
+
+    /** Turn ids whose reply was on the wire when a process died: reported, never resent (SPEC OUT-7). */
+    java.util.Set<Long> unknownAfterSend() {
+        return outbox.stream().filter(e -> e.state() == OutboxState.UNKNOWN_AFTER_SEND).map(OutboxEntry::turnId)
+                .collect(java.util.stream.Collectors.toSet());
+    }
+
+    Map<OutboxState, Long> outboxStates() {
+        Map<OutboxState, Long> m = new EnumMap<>(OutboxState.class);
+        for (OutboxEntry e : outbox) m.merge(e.state(), 1L, Long::sum);
+        return m;
     }
 
     int maxAttempts() {

@@ -33,7 +33,10 @@ record Report(InboxAudit audit, List<CrashRecoveryIT.Round> rounds, List<String>
         sb.append("- runs re-run after a kill (attempts = 2): ").append(audit.reRuns()).append("; of them failed after a second cut: ")
                 .append(states.getOrDefault(InboxState.FAILED, 0L)).append("; max attempts ").append(audit.maxAttempts()).append('\n');
         sb.append("- messages with exactly one final reply: ").append(messagesWithFinalReply).append("; with two or more: 0")
-                .append("; done but reply lost with the process (no outbox yet): ").append(doneWithoutReply).append('\n');
+                .append("; done without a reply: ").append(doneWithoutReply)
+                .append(" (all among the outbox's unknown_after_send: cut mid-send, not resent)").append('\n');
+        sb.append("- outbox: ").append(audit.outboxStates()).append("; unknown_after_send turns: ").append(audit.unknownAfterSend().size())
+                .append('\n');
         sb.append("- model calls: ").append(modelCalls).append("; platform posts (retries included): ").append(platformPosts).append('\n');
         sb.append("- wall time: ").append(totalMillis / 1000).append(" s over ").append(rounds.size()).append(" gateway processes\n");
         sb.append("\nrounds: ");

@@ -1,6 +1,7 @@
 package dev.clawgate.server;
 
 import dev.clawgate.core.channel.Channel;
+import dev.clawgate.core.channel.MessageAdapter;
 import dev.clawgate.core.channel.ChannelFactory;
 import dev.clawgate.core.channel.ChannelHealth;
 import dev.clawgate.core.command.RuntimeCommand;
@@ -27,6 +28,7 @@ import dev.clawgate.core.hook.InboundHook;
 import dev.clawgate.core.hook.SendingHook;
 import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.outbound.Delivery;
+import dev.clawgate.core.outbound.Outbox;
 import dev.clawgate.core.prompt.SystemPromptBuilder;
 import dev.clawgate.core.prompt.SystemPromptCache;
 import dev.clawgate.core.store.InboxRecord;
@@ -72,6 +74,8 @@ public final class Gateway implements AutoCloseable {
         }
     }
 
+    /** SPEC OUT-7 {@code outbox.max_age} default: older pending replies are expired, not replayed. */
+    static final Duration OUTBOX_MAX_AGE = Duration.ofHours(1);
     private final AtomicReference<ClawgateConfig> config;
     private AtomicReference<ConfiguredProviders> providers;
     private AtomicReference<ToolRegistry> tools;
@@ -102,11 +106,12 @@ public final class Gateway implements AutoCloseable {
                 if (settings != null && !channels.containsKey(factory.name())) channels.put(factory.name(), factory.create(settings));
             }
 
+            Outbox outbox = new Outbox(store, Clock.systemUTC());
             // SPEC MD-3: "matrix:!room" routes to the matrix channel
             TurnServices services = new TurnServices(store,
                     name -> Optional.ofNullable(channels.get(ChannelNames.split(name).channel())), providers::get, tools::get,
                     new SystemPromptCache(SystemPromptBuilder.create(Clock.systemDefaultZone(), java.time.ZoneId.systemDefault())),
-                    InboundHook.PASS, SendingHook.PASS, Delivery.direct(), config::get,
+                    InboundHook.PASS, SendingHook.PASS, Delivery.direct(), outbox, config::get,
                     this::queueDepth, Clock.systemUTC());
             Dispatcher.Policy policy = new Dispatcher.Policy(this::queuePolicy,
                     r -> RuntimeCommand.parse(r.message().text()).filter(c -> c instanceof RuntimeCommand.Stop).isPresent(),
@@ -117,6 +122,9 @@ public final class Gateway implements AutoCloseable {
                             ? 0L : config.get().inbound().debounceMsFor(channel));
             this.dispatcher = new Dispatcher(store, new TurnPipeline(services), new StopReplies(services), policy,
                     cfg.dispatch().busCapacity(), cfg.dispatch().effectiveMaxInFlight(channels.size()), Clock.systemUTC()).start();
+            // SPEC OUT-7: before any recovered turn runs, so no live send is mistaken for one cut by the crash
+            outbox.recover(name -> Optional.ofNullable(channels.get(ChannelNames.split(name).channel()))
+                    .map(Channel::messageAdapter).filter(MessageAdapter::durableReplies), OUTBOX_MAX_AGE);
             dispatcher.recover(cfg.inbound().inboxMaxAge(), r -> channels.containsKey(r.message().channel()));
             Inbox inbox = new Inbox(store, dispatcher,
                     m -> SessionKeys.of(m, config.get().session(), config.get().gateway()), cfg.inbound().dedupeTtl());

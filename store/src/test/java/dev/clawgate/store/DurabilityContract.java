@@ -133,7 +133,8 @@ abstract class DurabilityContract extends StoreTestBase {
             }
         }
         assertThat(rows("SELECT version, description FROM schema_version ORDER BY version"))
-                .containsExactly(List.of(1L, "init"), List.of(2L, "pairing"), List.of(3L, "buffered_index"));
+                .containsExactly(List.of(1L, "init"), List.of(2L, "pairing"), List.of(3L, "buffered_index"),
+                        List.of(4L, "outbox"));
     }
 
     @Test

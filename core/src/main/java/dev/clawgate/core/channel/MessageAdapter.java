@@ -26,6 +26,14 @@ public interface MessageAdapter {
         return ReplyStream.NONE;
     }
 
+    /**
+     * Whether final replies go through the write-ahead outbox (SPEC OUT-6). False only for
+     * connection-bound channels (terminal, API): a reply replayed after a restart has no connection to reach.
+     */
+    default boolean durableReplies() {
+        return true;
+    }
+
     /** Told once when a turn ends, whatever the outcome: connection-bound channels finish their exchange here. */
     default void turnEnded(OutboundTarget target, long turnId, TurnOutcome outcome) {
     }

@@ -113,6 +113,41 @@ public interface Store extends AutoCloseable {
     /** Whether the store answers a trivial query: for readiness checks. */
     boolean healthy();
 
+    // --- outbox (SPEC OUT-5..OUT-7)
+
+    /**
+     * Ends a turn whose final reply is to be sent, in ONE transaction (SPEC IN-4, OUT-5): appends
+     * the assistant message (unless null), moves the inbox record to {@code finalState} and writes
+     * the reply as a {@code PENDING} outbox entry keyed by (turn id = {@code inboxId}, the draft's
+     * kind) (SPEC OUT-12). When the record already has a final state nothing is recorded and the
+     * turn's existing entry of that kind is returned, or empty when it has none (say /stop ended it).
+     *
+     * @throws IllegalArgumentException when {@code finalState} is not final, the draft is a notice
+     *                                  (notices are never replayed), or there is no such record
+     */
+    Optional<OutboxEntry> completeTurnWithReply(SessionKey session, long inboxId, String assistantContent, InboxState finalState,
+                                                OutboundDraft reply);
+
+    /**
+     * Moves an entry {@code PENDING → SENDING} and returns true, or returns false (changing nothing)
+     * when it is not {@code PENDING}: only the caller that wins the claim may talk to the platform.
+     */
+    boolean claimOutbox(long entryId);
+
+    /**
+     * Sets an entry's state, receipt id and detail (either may be null). Moving an entry back to
+     * {@code PENDING} counts a failed attempt.
+     *
+     * @throws IllegalArgumentException when there is no such entry
+     */
+    void markOutbox(long entryId, OutboxState state, String receiptId, String detail);
+
+    /** Entries in any of {@code states}, oldest first. */
+    List<OutboxEntry> outboxByState(OutboxState... states);
+
+    /** How many entries are in each state (every state present, zero when none). */
+    java.util.Map<OutboxState, Long> outboxCounts();
+
     @Override
     void close();
 }

@@ -31,6 +31,9 @@ import dev.clawgate.core.run.RunHandle;
 import dev.clawgate.core.sanitize.ReplySanitizer;
 import dev.clawgate.core.store.InboxRecord;
 import dev.clawgate.core.store.InboxState;
+import dev.clawgate.core.store.OutboundDraft;
+import dev.clawgate.core.store.OutboxEntry;
+import dev.clawgate.core.store.OutboxState;
 import dev.clawgate.core.tool.ToolContext;
 import dev.clawgate.core.tool.ToolRegistry;
 import java.time.Duration;
@@ -226,6 +229,9 @@ public final class TurnPipeline implements TurnRunner {
         String stored = result.usedTools().isEmpty() || "telegram".equals(target.channel())
                 ? text : "[Used tools: " + String.join(", ", result.usedTools()) + "]\n" + text;
         SendingHook.Decision decision = s.sendingHook().onMessageSending(text, target);
+        if (decision instanceof SendingHook.Send send && !send.text().isBlank() && adapter.durableReplies()) {
+            return finishDurably(current, adapter, target, stored, send.text());
+        }
         s.store().completeTurn(current.session(), current.id(), stored, InboxState.DONE);
         Failpoints.hit(Failpoints.TURN_AFTER_REPLY_COMMIT);
         switch (decision) {
@@ -242,6 +248,22 @@ public final class TurnPipeline implements TurnRunner {
                 return TurnOutcome.REPLIED;
             }
         }
+    }
+
+    /**
+     * SPEC IN-4, OUT-5, OUT-12: the reply intent commits with the assistant message and the done
+     * state, then is sent from the outbox; a crash in between leaves it pending for the restart.
+     */
+    private TurnOutcome finishDurably(InboxRecord current, MessageAdapter adapter, OutboundTarget target, String stored, String reply) {
+        Optional<OutboxEntry> entry = s.store().completeTurnWithReply(current.session(), current.id(), stored, InboxState.DONE,
+                OutboundDraft.of(target, reply, OutboundMessage.Kind.FINAL));
+        Failpoints.hit(Failpoints.TURN_AFTER_REPLY_COMMIT);
+        if (entry.isEmpty()) {
+            log.info("turn {} was already ended elsewhere; its reply is not sent", current.id());
+            return TurnOutcome.NO_REPLY;
+        }
+        OutboxState state = s.outbox().deliver(entry.get(), adapter);
+        return state == OutboxState.FAILED ? TurnOutcome.FAILED : TurnOutcome.REPLIED;
     }
 
     private TurnOutcome providerFailed(ProviderException e, List<InboxRecord> batch, MessageAdapter adapter, OutboundTarget target,

@@ -6,6 +6,7 @@ import dev.clawgate.core.hook.InboundHook;
 import dev.clawgate.core.hook.SendingHook;
 import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.outbound.Delivery;
+import dev.clawgate.core.outbound.Outbox;
 import dev.clawgate.core.prompt.SystemPromptCache;
 import dev.clawgate.core.store.Store;
 import dev.clawgate.core.tool.ToolRegistry;
@@ -16,7 +17,8 @@ import java.util.function.Supplier;
 
 /**
  * What the turn pipeline works with. Suppliers, not values, where the config can change under
- * a running gateway (SPEC RT-3): a turn reads them once, at its start.
+ * a running gateway (SPEC RT-3): a turn reads them once, at its start. Final replies of durable
+ * channels go through {@code outbox} (SPEC OUT-5), everything else through {@code delivery}.
  */
 public record TurnServices(
         Store store,
@@ -27,6 +29,7 @@ public record TurnServices(
         InboundHook inboundHook,
         SendingHook sendingHook,
         Delivery delivery,
+        Outbox outbox,
         Supplier<ClawgateConfig> config,
         Function<SessionKey, Integer> queueDepth,
         Clock clock) {}

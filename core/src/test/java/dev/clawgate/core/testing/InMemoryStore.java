@@ -6,6 +6,9 @@ import dev.clawgate.core.model.Role;
 import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.store.InboxRecord;
 import dev.clawgate.core.store.InboxState;
+import dev.clawgate.core.store.OutboundDraft;
+import dev.clawgate.core.store.OutboxEntry;
+import dev.clawgate.core.store.OutboxState;
 import dev.clawgate.core.store.Pairing;
 import dev.clawgate.core.store.SessionSummary;
 import dev.clawgate.core.store.Store;
@@ -41,6 +44,8 @@ public final class InMemoryStore implements Store {
     private final Clock clock;
     private long nextId = 1;
     private long nextEntry = 1;
+    private final Map<Long, OutboxEntry> outbox = new LinkedHashMap<>();
+    private long nextOutbox = 1;
 
     public InMemoryStore(Clock clock) {
         this.clock = clock;
@@ -334,6 +339,89 @@ public final class InMemoryStore implements Store {
         } finally {
             lock.unlock();
         }
+    }
+
+    // --- outbox (SPEC OUT-5..OUT-7): same contract as the JDBC store
+
+    @Override
+    public Optional<OutboxEntry> completeTurnWithReply(SessionKey session, long inboxId, String assistant, InboxState finalState,
+                                                       OutboundDraft reply) {
+        if (!finalState.isFinal()) throw new IllegalArgumentException("a turn must end in a final state, got " + finalState);
+        if (reply.kind() == dev.clawgate.core.outbound.OutboundMessage.Kind.NOTICE) {
+            throw new IllegalArgumentException("notices are never written to the outbox");
+        }
+        lock.lock();
+        try {
+            InboxRecord r = inbox.get(inboxId);
+            if (r == null) throw new IllegalArgumentException("no inbox record " + inboxId);
+            if (r.state().isFinal()) {
+                return outbox.values().stream().filter(e -> e.turnId() == inboxId && e.draft().kind() == reply.kind()).findFirst();
+            }
+            completeTurn(session, inboxId, assistant, finalState);
+            Instant now = clock.instant();
+            OutboxEntry e = new OutboxEntry(nextOutbox++, inboxId, reply, OutboxState.PENDING, 0, now, now, null, null);
+            outbox.put(e.id(), e);
+            return Optional.of(e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public boolean claimOutbox(long entryId) {
+        lock.lock();
+        try {
+            OutboxEntry e = outboxEntry(entryId);
+            if (e.state() != OutboxState.PENDING) return false;
+            outbox.put(entryId, new OutboxEntry(e.id(), e.turnId(), e.draft(), OutboxState.SENDING, e.attempts(), e.createdAt(),
+                    clock.instant(), e.receiptId(), e.detail()));
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void markOutbox(long entryId, OutboxState state, String receiptId, String detail) {
+        lock.lock();
+        try {
+            OutboxEntry e = outboxEntry(entryId);
+            int attempts = e.attempts() + (state == OutboxState.PENDING ? 1 : 0);
+            outbox.put(entryId, new OutboxEntry(e.id(), e.turnId(), e.draft(), state, attempts, e.createdAt(), clock.instant(),
+                    receiptId, detail));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public List<OutboxEntry> outboxByState(OutboxState... states) {
+        Set<OutboxState> wanted = Set.copyOf(List.of(states));
+        lock.lock();
+        try {
+            return outbox.values().stream().filter(e -> wanted.contains(e.state())).toList();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public Map<OutboxState, Long> outboxCounts() {
+        Map<OutboxState, Long> counts = new EnumMap<>(OutboxState.class);
+        for (OutboxState st : OutboxState.values()) counts.put(st, 0L);
+        lock.lock();
+        try {
+            for (OutboxEntry e : outbox.values()) counts.merge(e.state(), 1L, Long::sum);
+            return counts;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private OutboxEntry outboxEntry(long entryId) {
+        OutboxEntry e = outbox.get(entryId);
+        if (e == null) throw new IllegalArgumentException("no outbox entry " + entryId);
+        return e;
     }
 
     @Override

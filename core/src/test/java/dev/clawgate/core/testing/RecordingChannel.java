@@ -21,6 +21,10 @@ public final class RecordingChannel implements Channel {
     public final List<OutboundMessage> sent = new CopyOnWriteArrayList<>();
     public final List<String> deltas = new CopyOnWriteArrayList<>();
     public final List<Ended> ended = new CopyOnWriteArrayList<>();
+    /** What the adapter answers to {@code durableReplies()} (SPEC OUT-6); false plays a connection-bound channel. */
+    public volatile boolean durable = true;
+    /** When set, the next sends fail with it (then it is cleared): a platform outage. */
+    public volatile dev.clawgate.core.outbound.DeliveryException failNext;
 
     public RecordingChannel(String name, boolean streams) {
         this.name = name;
@@ -48,9 +52,19 @@ public final class RecordingChannel implements Channel {
     public MessageAdapter messageAdapter() {
         return new MessageAdapter() {
             @Override
-            public MessageReceipt send(OutboundMessage message, CancelToken cancel) {
+            public MessageReceipt send(OutboundMessage message, CancelToken cancel) throws dev.clawgate.core.outbound.DeliveryException {
+                dev.clawgate.core.outbound.DeliveryException failure = failNext;
+                if (failure != null) {
+                    failNext = null;
+                    throw failure;
+                }
                 sent.add(message);
                 return MessageReceipt.of("m" + sent.size());
+            }
+
+            @Override
+            public boolean durableReplies() {
+                return durable;
             }
 
             @Override

@@ -11,6 +11,7 @@ import dev.clawgate.core.model.ChatType;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.outbound.Delivery;
+import dev.clawgate.core.outbound.Outbox;
 import dev.clawgate.core.prompt.SystemPromptBuilder;
 import dev.clawgate.core.prompt.SystemPromptCache;
 import dev.clawgate.core.provider.Provider;
@@ -77,7 +78,7 @@ final class TurnFixture {
         return new TurnServices(store, name -> name.equals(channel.name()) ? Optional.<Channel>of(channel) : Optional.empty(),
                 () -> dir, () -> registry,
                 new SystemPromptCache(SystemPromptBuilder.create(Clock.systemUTC(), ZoneId.of("UTC"))),
-                inboundHook, sendingHook, Delivery.direct(), () -> cfg, k -> 0, Clock.systemUTC());
+                inboundHook, sendingHook, Delivery.direct(), new Outbox(store, Clock.systemUTC()), () -> cfg, k -> 0, Clock.systemUTC());
     }
 
     InboxRecord record(String sender, String text) {

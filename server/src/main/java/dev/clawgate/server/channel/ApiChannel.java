@@ -97,6 +97,12 @@ public final class ApiChannel implements Channel {
             return MessageReceipt.of("msg-" + message.turnId());
         }
 
+        /** SPEC OUT-6: connection-bound, durability disabled: a replayed reply would have no connection to reach. */
+        @Override
+        public boolean durableReplies() {
+            return false;
+        }
+
         @Override
         public int textLimit() {
             return Integer.MAX_VALUE;

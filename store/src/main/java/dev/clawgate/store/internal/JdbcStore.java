@@ -6,6 +6,10 @@ import dev.clawgate.core.model.Role;
 import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.store.InboxRecord;
 import dev.clawgate.core.store.InboxState;
+import dev.clawgate.core.outbound.OutboundMessage;
+import dev.clawgate.core.store.OutboundDraft;
+import dev.clawgate.core.store.OutboxEntry;
+import dev.clawgate.core.store.OutboxState;
 import dev.clawgate.core.store.Pairing;
 import dev.clawgate.core.store.SessionSummary;
 import dev.clawgate.core.store.Store;
@@ -24,7 +28,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The {@link Store} on either SQL dialect. Each method is one {@link Database} call, so one
  * transaction; the SQL lives in the table classes ({@link InboxRows}, {@link TranscriptRows},
- * {@link SessionRows}, {@link PairingRows}).
+ * {@link SessionRows}, {@link PairingRows}, {@link OutboxRows}).
  */
 public final class JdbcStore implements Store {
 
@@ -278,6 +282,63 @@ public final class JdbcStore implements Store {
             LOG.debug("store health check failed: {}", e.getMessage());
             return false;
         }
+    }
+
+    // --- outbox (SPEC OUT-5..OUT-7)
+
+    /**
+     * {@inheritDoc} The inbox update, the assistant message and the outbox row are one transaction,
+     * so after a crash either all three exist or none does (SPEC IN-4).
+     */
+    @Override
+    public Optional<OutboxEntry> completeTurnWithReply(SessionKey session, long inboxId, String assistantContent,
+                                                       InboxState finalState, OutboundDraft reply) {
+        SessionKey key = SessionRows.normalise(Objects.requireNonNull(session, "session"));
+        Objects.requireNonNull(finalState, "finalState");
+        Objects.requireNonNull(reply, "reply");
+        if (!finalState.isFinal()) {
+            throw new IllegalArgumentException("a turn must end in a final state, got " + finalState.wireName());
+        }
+        if (reply.kind() == OutboundMessage.Kind.NOTICE) {
+            throw new IllegalArgumentException("notices are sent best-effort and never written to the outbox (SPEC OUT-12)");
+        }
+        return db.write("completeTurnWithReply", tx -> {
+            long now = clock.millis();
+            if (!InboxRows.finish(tx, inboxId, finalState, now)) {
+                LOG.debug("inbox record {} already has a final state; turn and reply not recorded again", inboxId);
+                return OutboxRows.ofTurn(tx, inboxId, reply.kind());
+            }
+            long sessionId = SessionRows.touch(tx, key, now);
+            if (assistantContent != null) {
+                TranscriptRows.append(tx, sessionId, Role.ASSISTANT, assistantContent, inboxId, now);
+            }
+            return Optional.of(OutboxRows.insert(tx, inboxId, reply, now));
+        });
+    }
+
+    @Override
+    public boolean claimOutbox(long entryId) {
+        return db.write("claimOutbox", tx -> OutboxRows.claim(tx, entryId, clock.millis()));
+    }
+
+    @Override
+    public void markOutbox(long entryId, OutboxState state, String receiptId, String detail) {
+        Objects.requireNonNull(state, "state");
+        db.write("markOutbox", tx -> {
+            OutboxRows.mark(tx, entryId, state, receiptId, detail, clock.millis());
+            return null;
+        });
+    }
+
+    @Override
+    public List<OutboxEntry> outboxByState(OutboxState... states) {
+        List<OutboxState> wanted = List.of(Objects.requireNonNull(states, "states")).stream().distinct().toList();
+        return db.read("outboxByState", tx -> OutboxRows.byState(tx, wanted));
+    }
+
+    @Override
+    public Map<OutboxState, Long> outboxCounts() {
+        return db.read("outboxCounts", OutboxRows::counts);
     }
 
     @Override

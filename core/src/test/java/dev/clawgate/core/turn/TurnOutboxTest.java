@@ -1,0 +1,116 @@
+package dev.clawgate.core.turn;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.clawgate.core.hook.SendingHook;
+import dev.clawgate.core.outbound.DeliveryException;
+import dev.clawgate.core.outbound.OutboundMessage;
+import dev.clawgate.core.outbound.OutboundTarget;
+import dev.clawgate.core.outbound.Outbox;
+import dev.clawgate.core.store.InboxRecord;
+import dev.clawgate.core.store.InboxState;
+import dev.clawgate.core.store.OutboundDraft;
+import dev.clawgate.core.store.OutboxEntry;
+import dev.clawgate.core.store.OutboxState;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The turn pipeline's final replies through the write-ahead outbox. */
+class TurnOutboxTest {
+
+    @TempDir
+    Path workspace;
+
+    @Test
+    void aDurableChannelsFinalReplyIsOneOutboxEntryCommittedWithTheTurn() {
+        // SPEC IN-4, OUT-5: done commits with the transcript message and the reply intent; then it is sent
+        TurnFixture f = new TurnFixture(workspace, "test");
+        f.provider("p", "m", true, false).text("the answer");
+        InboxRecord r = f.record("alice", "question");
+
+        f.run(r);
+
+        assertThat(f.store.inbox(r.id()).orElseThrow().state()).isEqualTo(InboxState.DONE);
+        assertThat(f.store.outboxByState(OutboxState.values())).singleElement().satisfies(e -> {
+            assertThat(e.turnId()).isEqualTo(r.id());
+            assertThat(e.state()).isEqualTo(OutboxState.SENT);
+            assertThat(e.draft().text()).isEqualTo("the answer");
+            assertThat(e.draft().kind()).isEqualTo(OutboundMessage.Kind.FINAL);
+            assertThat(e.receiptId()).isEqualTo("m1");
+        });
+        assertThat(f.channel.texts(OutboundMessage.Kind.FINAL)).containsExactly("the answer");
+    }
+
+    @Test
+    void aSecondCompletionOfTheSameTurnCreatesNoEntryAndSendsNothing() {
+        // SPEC OUT-12: one final reply per turn, keyed by the turn id, also when the turn runs again
+        TurnFixture f = new TurnFixture(workspace, "test");
+        f.provider("p", "m", true, false).text("first").text("second");
+        InboxRecord r = f.record("alice", "question");
+        f.run(r);
+
+        Optional<OutboxEntry> again = f.store.completeTurnWithReply(r.session(), r.id(), "x", InboxState.DONE,
+                OutboundDraft.of(OutboundTarget.replyTo(r.message()), "duplicate", OutboundMessage.Kind.FINAL));
+        f.run(r);
+
+        assertThat(again).get().extracting(OutboxEntry::state).isEqualTo(OutboxState.SENT);
+        assertThat(f.store.outboxByState(OutboxState.values())).hasSize(1);
+        assertThat(f.channel.texts(OutboundMessage.Kind.FINAL)).containsExactly("first");
+    }
+
+    @Test
+    void aReplyThePlatformCouldNotTakeStaysPendingAndRecoverySendsItOnce() {
+        // SPEC OUT-5, OUT-7: a committed reply is never lost: it waits in the outbox for the restart
+        TurnFixture f = new TurnFixture(workspace, "test");
+        f.provider("p", "m", true, false).text("kept");
+        f.channel.failNext = new DeliveryException("HTTP 503", false, null);
+        InboxRecord r = f.record("alice", "question");
+        f.run(r);
+        assertThat(f.store.outboxByState(OutboxState.PENDING)).singleElement().extracting(OutboxEntry::attempts).isEqualTo(1);
+        assertThat(f.channel.sent).isEmpty();
+
+        Outbox.Recovery rec = new Outbox(f.store, Clock.systemUTC())
+                .recover(name -> Optional.of(f.channel.messageAdapter()), Duration.ofHours(1));
+
+        assertThat(rec.sent()).isEqualTo(1);
+        assertThat(f.channel.texts(OutboundMessage.Kind.FINAL)).containsExactly("kept");
+        assertThat(f.store.outboxCounts()).containsEntry(OutboxState.SENT, 1L).containsEntry(OutboxState.PENDING, 0L);
+    }
+
+    @Test
+    void aConnectionBoundChannelSendsDirectlyWithoutAnOutboxEntry() {
+        // SPEC OUT-6: durability disabled for terminal and API channels
+        TurnFixture f = new TurnFixture(workspace, "api");
+        f.channel.durable = false;
+        f.provider("p", "m", true, false).text("direct");
+        InboxRecord r = f.record("alice", "question");
+
+        f.run(r);
+
+        assertThat(f.store.outboxByState(OutboxState.values())).isEmpty();
+        assertThat(f.channel.texts(OutboundMessage.Kind.FINAL)).containsExactly("direct");
+        assertThat(f.store.inbox(r.id()).orElseThrow().state()).isEqualTo(InboxState.DONE);
+    }
+
+    @Test
+    void aSuppressedOrBlankReplyWritesNoOutboxEntry() {
+        // SPEC OUT-5, RP-1: nothing visible to send means no delivery intent
+        TurnFixture f = new TurnFixture(workspace, "test");
+        f.provider("p", "m", true, false).text("hidden").text("blanked");
+        f.sendingHook = (text, target) -> text.equals("hidden") ? new SendingHook.Suppress("policy") : new SendingHook.Send("  ");
+        InboxRecord first = f.record("alice", "one");
+        InboxRecord second = f.record("bob", "two");
+
+        f.run(first);
+        f.run(second);
+
+        assertThat(f.store.outboxByState(OutboxState.values())).isEmpty();
+        assertThat(f.channel.sent).isEmpty();
+        assertThat(f.store.inbox(first.id()).orElseThrow().state()).isEqualTo(InboxState.DONE);
+        assertThat(f.store.inbox(second.id()).orElseThrow().state()).isEqualTo(InboxState.DONE);
+    }
+}

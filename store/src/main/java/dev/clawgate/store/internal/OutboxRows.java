@@ -1,0 +1,91 @@
+package dev.clawgate.store.internal;
+
+import dev.clawgate.core.outbound.OutboundMessage;
+import dev.clawgate.core.store.OutboundDraft;
+import dev.clawgate.core.store.OutboxEntry;
+import dev.clawgate.core.store.OutboxState;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/** The {@code outbox} table: the write-ahead delivery intents (SPEC OUT-5, OUT-7, OUT-12). */
+final class OutboxRows {
+
+    private static final String COLUMNS = "id, turn_id, kind, channel, account, reply_target, thread_id,"
+            + " in_reply_to_message_id, text, state, attempts, created_at, updated_at, receipt_id, detail";
+
+    // ON CONFLICT DO NOTHING: a second writer of the same turn's reply (another node) adds nothing
+    private static final String INSERT = "INSERT INTO outbox (turn_id, kind, channel, account, reply_target, thread_id,"
+            + " in_reply_to_message_id, text, state, attempts, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)"
+            + " ON CONFLICT (turn_id, kind) DO NOTHING";
+
+    private OutboxRows() {}
+
+    /** Writes the turn's entry of the draft's kind unless it has one; returns the turn's entry either way. */
+    static OutboxEntry insert(Tx tx, long turnId, OutboundDraft d, long now) throws SQLException {
+        tx.update(INSERT, turnId, kindName(d.kind()), d.channel(), d.account(), d.replyTarget(), d.threadId(),
+                d.inReplyToMessageId(), d.text(), OutboxState.PENDING.wireName(), now, now);
+        return ofTurn(tx, turnId, d.kind()).orElseThrow();
+    }
+
+    static Optional<OutboxEntry> ofTurn(Tx tx, long turnId, OutboundMessage.Kind kind) throws SQLException {
+        return tx.first("SELECT " + COLUMNS + " FROM outbox WHERE turn_id = ? AND kind = ?", OutboxRows::entry, turnId, kindName(kind));
+    }
+
+    /** PENDING → SENDING; true only for the caller whose update changed the row. */
+    static boolean claim(Tx tx, long id, long now) throws SQLException {
+        int changed = tx.update("UPDATE outbox SET state = ?, updated_at = ? WHERE id = ? AND state = ?",
+                OutboxState.SENDING.wireName(), now, id, OutboxState.PENDING.wireName());
+        if (changed == 0) requireExists(tx, id);
+        return changed == 1;
+    }
+
+    static void mark(Tx tx, long id, OutboxState state, String receiptId, String detail, long now) throws SQLException {
+        int attempt = state == OutboxState.PENDING ? 1 : 0;
+        int changed = tx.update("UPDATE outbox SET state = ?, receipt_id = ?, detail = ?, attempts = attempts + ?, updated_at = ?"
+                + " WHERE id = ?", state.wireName(), receiptId, detail, attempt, now, id);
+        if (changed == 0) requireExists(tx, id);
+    }
+
+    static List<OutboxEntry> byState(Tx tx, List<OutboxState> states) throws SQLException {
+        if (states.isEmpty()) return List.of();
+        String marks = String.join(", ", Collections.nCopies(states.size(), "?"));
+        Object[] params = states.stream().map(OutboxState::wireName).toArray();
+        return tx.list("SELECT " + COLUMNS + " FROM outbox WHERE state IN (" + marks + ") ORDER BY id", OutboxRows::entry, params);
+    }
+
+    static Map<OutboxState, Long> counts(Tx tx) throws SQLException {
+        Map<OutboxState, Long> counts = new EnumMap<>(OutboxState.class);
+        for (OutboxState state : OutboxState.values()) {
+            counts.put(state, 0L);
+        }
+        for (Map.Entry<OutboxState, Long> row : tx.list("SELECT state, COUNT(*) FROM outbox GROUP BY state",
+                rs -> Map.entry(OutboxState.fromWire(rs.getString(1)), rs.getLong(2)))) {
+            counts.put(row.getKey(), row.getValue());
+        }
+        return counts;
+    }
+
+    private static void requireExists(Tx tx, long id) throws SQLException {
+        if (tx.first("SELECT id FROM outbox WHERE id = ?", rs -> rs.getLong(1), id).isEmpty()) {
+            throw new IllegalArgumentException("there is no outbox entry " + id);
+        }
+    }
+
+    private static String kindName(OutboundMessage.Kind kind) {
+        return kind.name().toLowerCase(Locale.ROOT);
+    }
+
+    private static OutboxEntry entry(ResultSet rs) throws SQLException {
+        OutboundDraft draft = new OutboundDraft(rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7),
+                rs.getString(8), rs.getString(9), OutboundMessage.Kind.valueOf(rs.getString(3).toUpperCase(Locale.ROOT)));
+        return new OutboxEntry(rs.getLong(1), rs.getLong(2), draft, OutboxState.fromWire(rs.getString(10)), rs.getInt(11),
+                Instant.ofEpochMilli(rs.getLong(12)), Instant.ofEpochMilli(rs.getLong(13)), rs.getString(14), rs.getString(15));
+    }
+}

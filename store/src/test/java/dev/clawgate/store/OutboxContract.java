@@ -1,0 +1,182 @@
+package dev.clawgate.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.clawgate.core.outbound.OutboundMessage;
+import dev.clawgate.core.store.InboxState;
+import dev.clawgate.core.store.OutboundDraft;
+import dev.clawgate.core.store.OutboxEntry;
+import dev.clawgate.core.store.OutboxState;
+import dev.clawgate.core.store.Store;
+import dev.clawgate.core.store.StoreException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+
+/** The write-ahead outbox half of the Store contract; runs on every dialect. */
+abstract class OutboxContract extends StoreTestBase {
+
+    static OutboundDraft reply(String text) {
+        return new OutboundDraft("telegram", "default", "chat-1", "t-1", "m1", text, OutboundMessage.Kind.FINAL);
+    }
+
+    @Test
+    void finalReplyCommitsWithTheAssistantMessageAndTheDoneState() {
+        // SPEC IN-4, OUT-5: done, the assistant message and the pending reply intent commit together
+        Store store = open();
+        long turn = record(store, "m1");
+
+        OutboxEntry entry = store.completeTurnWithReply(ALICE, turn, "stored answer", InboxState.DONE, reply("the answer")).orElseThrow();
+
+        assertThat(entry.turnId()).isEqualTo(turn);
+        assertThat(entry.state()).isEqualTo(OutboxState.PENDING);
+        assertThat(entry.draft()).isEqualTo(reply("the answer"));
+        assertThat(entry.createdAt()).isEqualTo(clock.instant());
+        assertThat(rows("SELECT turn_id, kind, channel, account, reply_target, thread_id, in_reply_to_message_id, text, state,"
+                + " attempts, created_at FROM outbox"))
+                .containsExactly(List.of(turn, "final", "telegram", "default", "chat-1", "t-1", "m1", "the answer", "pending", 0L,
+                        clock.millis()));
+        assertThat(value("SELECT state FROM inbox WHERE id = ?", turn)).isEqualTo("done");
+        assertThat(rows("SELECT role, content FROM transcript WHERE inbox_id = ?", turn))
+                .containsExactly(List.of("assistant", "stored answer"));
+    }
+
+    @Test
+    void secondCompletionOfTheSameTurnAddsNothingAndReturnsTheFirstEntry() {
+        // SPEC OUT-12: one final reply per turn, keyed by the turn id
+        Store store = open();
+        long turn = record(store, "m1");
+        OutboxEntry first = store.completeTurnWithReply(ALICE, turn, "a", InboxState.DONE, reply("first")).orElseThrow();
+        store.markOutbox(first.id(), OutboxState.SENT, "p-1", null);
+
+        Optional<OutboxEntry> again = store.completeTurnWithReply(ALICE, turn, "b", InboxState.DONE, reply("second"));
+
+        assertThat(again).get().satisfies(e -> {
+            assertThat(e.id()).isEqualTo(first.id());
+            assertThat(e.state()).isEqualTo(OutboxState.SENT);
+            assertThat(e.draft().text()).isEqualTo("first");
+        });
+        assertThat(count("SELECT COUNT(*) FROM outbox")).isEqualTo(1);
+        assertThat(rows("SELECT content FROM transcript WHERE role = 'assistant'")).containsExactly(List.of("a"));
+    }
+
+    @Test
+    void turnEndedElsewhereRecordsNoReplyAndReturnsEmpty() {
+        // SPEC IN-4, HI-6: a turn /stop already cancelled adds no assistant message and no reply
+        Store store = open();
+        long turn = record(store, "m1");
+        store.markInbox(turn, InboxState.CANCELLED, "stopped");
+
+        assertThat(store.completeTurnWithReply(ALICE, turn, "late", InboxState.DONE, reply("late"))).isEmpty();
+
+        assertThat(count("SELECT COUNT(*) FROM outbox")).isZero();
+        assertThat(count("SELECT COUNT(*) FROM transcript WHERE role = 'assistant'")).isZero();
+        assertThat(value("SELECT state FROM inbox WHERE id = ?", turn)).isEqualTo("cancelled");
+    }
+
+    @Test
+    void failedTranscriptWriteLeavesNoReplyIntentAndTheTurnOpen() throws Exception {
+        // SPEC IN-4: all or nothing: without the assistant message there is no done and no reply
+        Store store = open();
+        long turn = record(store, "m1");
+        store.markInbox(turn, InboxState.DISPATCHED, null);
+        backend().failTranscriptInsertsContaining("BOOM");
+
+        assertThatThrownBy(() -> store.completeTurnWithReply(ALICE, turn, "BOOM", InboxState.DONE, reply("x")))
+                .isInstanceOf(StoreException.class);
+
+        assertThat(count("SELECT COUNT(*) FROM outbox")).isZero();
+        assertThat(value("SELECT state FROM inbox WHERE id = ?", turn)).isEqualTo("dispatched");
+    }
+
+    @Test
+    void noticesAndNonFinalStatesAreRefused() {
+        // SPEC OUT-12: notices are never replayed, so never written to the outbox
+        Store store = open();
+        long turn = record(store, "m1");
+        OutboundDraft notice = new OutboundDraft("telegram", "default", "chat-1", null, null, "queued", OutboundMessage.Kind.NOTICE);
+
+        assertThatThrownBy(() -> store.completeTurnWithReply(ALICE, turn, "a", InboxState.DONE, notice))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("notices");
+        assertThatThrownBy(() -> store.completeTurnWithReply(ALICE, turn, "a", InboxState.DISPATCHED, reply("x")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("final state");
+        assertThatThrownBy(() -> store.completeTurnWithReply(ALICE, 9999, "a", InboxState.DONE, reply("x")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("9999");
+        assertThat(count("SELECT COUNT(*) FROM outbox")).isZero();
+    }
+
+    @Test
+    void onlyOneClaimOfAPendingEntryWins() throws Exception {
+        // SPEC OUT-5, OUT-12: the sending mark commits before I/O and only one sender gets it
+        Store store = open();
+        OutboxEntry entry = store.completeTurnWithReply(ALICE, record(store, "m1"), "a", InboxState.DONE, reply("x")).orElseThrow();
+        List<Future<Boolean>> claims = new ArrayList<>();
+        try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < 8; i++) claims.add(pool.submit(() -> store.claimOutbox(entry.id())));
+        }
+        int won = 0;
+        for (Future<Boolean> f : claims) won += f.get() ? 1 : 0;
+
+        assertThat(won).isEqualTo(1);
+        assertThat(value("SELECT state FROM outbox WHERE id = ?", entry.id())).isEqualTo("sending");
+        assertThat(store.claimOutbox(entry.id())).isFalse();
+        assertThatThrownBy(() -> store.claimOutbox(4242)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void markingRecordsReceiptDetailAndCountsReturnsToPendingAsAttempts() {
+        // SPEC OUT-5, OUT-7: outcomes are stored; a transient failure goes back to pending, one attempt more
+        Store store = open();
+        OutboxEntry entry = store.completeTurnWithReply(ALICE, record(store, "m1"), "a", InboxState.DONE, reply("x")).orElseThrow();
+        store.claimOutbox(entry.id());
+        clock.advance(Duration.ofSeconds(5));
+        store.markOutbox(entry.id(), OutboxState.PENDING, null, "HTTP 503");
+        store.claimOutbox(entry.id());
+        store.markOutbox(entry.id(), OutboxState.SENT, "platform-77", null);
+
+        assertThat(rows("SELECT state, attempts, receipt_id, detail, updated_at FROM outbox WHERE id = ?", entry.id()))
+                .containsExactly(java.util.Arrays.asList("sent", 1L, "platform-77", null, clock.millis()));
+        assertThatThrownBy(() -> store.markOutbox(4242, OutboxState.SENT, null, null))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("4242");
+    }
+
+    @Test
+    void entriesByStateComeOldestFirstAndCountsCoverEveryState() {
+        // SPEC OUT-7: recovery reads pending and sending entries in the order they were written
+        Store store = open();
+        List<Long> ids = new ArrayList<>();
+        for (String m : List.of("m1", "m2", "m3", "m4")) {
+            ids.add(store.completeTurnWithReply(ALICE, record(store, m), m, InboxState.DONE, reply(m)).orElseThrow().id());
+        }
+        store.claimOutbox(ids.get(1));
+        store.markOutbox(ids.get(3), OutboxState.UNKNOWN_AFTER_SEND, null, "crash");
+
+        assertThat(store.outboxByState(OutboxState.PENDING, OutboxState.SENDING)).extracting(OutboxEntry::id)
+                .containsExactly(ids.get(0), ids.get(1), ids.get(2));
+        assertThat(store.outboxByState(OutboxState.UNKNOWN_AFTER_SEND)).extracting(e -> e.draft().text()).containsExactly("m4");
+        assertThat(store.outboxByState()).isEmpty();
+        Map<OutboxState, Long> counts = store.outboxCounts();
+        assertThat(counts).hasSize(OutboxState.values().length)
+                .containsEntry(OutboxState.PENDING, 2L).containsEntry(OutboxState.SENDING, 1L)
+                .containsEntry(OutboxState.UNKNOWN_AFTER_SEND, 1L).containsEntry(OutboxState.SENT, 0L);
+    }
+
+    @Test
+    void pendingReplySurvivesReopeningTheStore() {
+        // SPEC OUT-5, OUT-7: a committed reply intent is still pending after a restart
+        Store first = open();
+        long turn = record(first, "m1");
+        OutboxEntry entry = first.completeTurnWithReply(ALICE, turn, "a", InboxState.DONE, reply("keep me")).orElseThrow();
+        first.close();
+
+        Store second = open();
+        assertThat(second.outboxByState(OutboxState.PENDING)).containsExactly(entry);
+    }
+}
