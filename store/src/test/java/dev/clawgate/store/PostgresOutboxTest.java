@@ -1,33 +1,14 @@
 package dev.clawgate.store;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-/**
- * The OutboxContract on PostgreSQL: this class's own schema, emptied before each test. The schema is
- * made by the first test, so without a server each test reports itself skipped.
- */
+/** The OutboxContract on PostgreSQL, in a schema of its own (SPEC OP-2: the cluster store holds the same tables). */
 class PostgresOutboxTest extends OutboxContract {
-
-    private static PostgresSchema schema;
-
-    @BeforeEach
-    void freshSchema() {
-        if (schema == null) {
-            schema = PostgresSchema.create("outbox");
-        }
-        schema.reset();
-    }
-
-    @AfterAll
-    static void dropSchema() {
-        if (schema != null) {
-            schema.drop();
-        }
-    }
+    @RegisterExtension
+    static final PostgresSchemaExtension PG = new PostgresSchemaExtension("outbox");
 
     @Override
     protected StoreBackend backend() {
-        return schema;
+        return PG.schema();
     }
 }
