@@ -87,7 +87,7 @@ public final class InProcessGateway implements AutoCloseable {
         AtomicReference<Dispatcher> dispatcherRef = new AtomicReference<>();
         TurnServices services = new TurnServices(store, this::channel, () -> providers, () -> registry,
                 new SystemPromptCache(SystemPromptBuilder.create(Clock.systemDefaultZone(), ZoneId.systemDefault())),
-                InboundHook.PASS, SendingHook.PASS, Delivery.direct(), new Outbox(store, Clock.systemUTC()), () -> config,
+                InboundHook.PASS, Delivery.direct(), new Outbox(store, Clock.systemUTC()), () -> config,
                 key -> dispatcherRef.get().status(key).queued(), Clock.systemUTC());
         Dispatcher.Policy policy = new Dispatcher.Policy(
                 r -> queuePolicy(r, config),

@@ -40,9 +40,9 @@ class CrashRecoveryIT {
     private static final String SECRET = "it-webhook-secret-0123456789";
     private static final List<String> POINTS = List.of(Failpoints.INBOX_AFTER_RECORD, Failpoints.TURN_MID_RUN,
             Failpoints.TURN_AFTER_REPLY_COMMIT);
-    private static final String RANDOM = "random";
+    static final String RANDOM = "random";
     /** Chance per failpoint pass in a random-kill round; about three passes per message. */
-    private static final String RANDOM_PERCENT = "8";
+    static final String RANDOM_PERCENT = "8";
     private static final int MAX_IN_FLIGHT = 8;
 
     /** Under target/, kept after the run: the child's log is the first thing to read when this fails. */
@@ -119,8 +119,9 @@ class CrashRecoveryIT {
         }
     }
 
-    private Round runRound(ChildGateway child, int n, String point, String armed, FakeWebhookPlatform platform,
-                           FakeOpenAiServer model, int released) throws Exception {
+    /** Runs one armed child until it halts, or until the platform's messages are in and all is quiet. */
+    static Round runRound(ChildGateway child, int n, String point, String armed, FakeWebhookPlatform platform,
+                          FakeOpenAiServer model, int released) throws Exception {
         long t0 = System.nanoTime();
         Process p = point.equals(RANDOM) ? child.start(null, armed.substring(RANDOM.length() + 1)) : child.start(armed, null);
         Activity activity = new Activity(platform, model);
@@ -202,7 +203,7 @@ class CrashRecoveryIT {
         return plan;
     }
 
-    private static void clean(Path dir) throws IOException {
+    static void clean(Path dir) throws IOException {
         if (Files.exists(dir)) {
             try (var paths = Files.walk(dir)) {
                 for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) Files.delete(p);
@@ -211,7 +212,7 @@ class CrashRecoveryIT {
         Files.createDirectories(dir);
     }
 
-    private static int freePort() throws IOException {
+    static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }

@@ -55,6 +55,11 @@ final class ItConfig {
 
     /** The webhook table as the loader will read it once it knows per-channel keys. */
     static String webhookToml(String callbackUrl) {
+        return webhookToml(callbackUrl, "");
+    }
+
+    /** The webhook table with {@code extraLines} (e.g. {@code reconcile = true}) appended to it. */
+    static String webhookToml(String callbackUrl, String extraLines) {
         return """
 
                 [channels.webhook]
@@ -65,7 +70,9 @@ final class ItConfig {
                 allowed_users = ["*"]
                 group_policy = "open"
                 require_mention = false
-                """.formatted(WEBHOOK_PATH, SECRET_ENV, callbackUrl);
+                # every reply names the message it answers: the audits pair them by it (SPEC OUT-3)
+                reply_to_mode = "all"
+                """.formatted(WEBHOOK_PATH, SECRET_ENV, callbackUrl) + extraLines;
     }
 
     static ClawgateConfig load(Path file, String secret) {
@@ -91,8 +98,10 @@ final class ItConfig {
     static ClawgateConfig withWebhook(ClawgateConfig c, String secret, String callbackUrl) {
         AccessSettings open = new AccessSettings(DmPolicy.OPEN, List.of("*"), GroupPolicy.OPEN, List.of(), false);
         Map<String, ChannelSettings> channels = new LinkedHashMap<>(c.channels());
+        // every reply names the message it answers: the audits pair them by it (SPEC OUT-3)
         channels.put("webhook", new ChannelSettings("webhook", open, Map.of(),
-                Map.of("path", WEBHOOK_PATH, "secret", secret, "callback_url", callbackUrl)));
+                Map.of("path", WEBHOOK_PATH, "secret", secret, "callback_url", callbackUrl), Map.of(),
+                new dev.clawgate.core.config.ChannelOutput(dev.clawgate.core.render.ReplyToMode.ALL, null, Map.of(), null)));
         return new ClawgateConfig(c.gateway(), c.agent(), c.providers(), c.routes(), c.history(), c.tools(), c.dispatch(),
                 c.session(), c.inbound(), c.queue(), channels);
     }

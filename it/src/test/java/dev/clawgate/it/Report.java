@@ -14,20 +14,11 @@ record Report(InboxAudit audit, List<CrashRecoveryIT.Round> rounds, List<String>
 
     void write(Path file, int messages, int senders, int killsPerPoint, int randomKills, long seed, ChildGateway.Mode mode,
                int modelCalls, long platformPosts, long totalMillis) throws IOException {
-        Map<String, int[]> perPoint = new LinkedHashMap<>();
-        for (CrashRecoveryIT.Round r : rounds) {
-            String point = r.armed().split("[: ]")[0];
-            int[] c = perPoint.computeIfAbsent(point, k -> new int[2]);
-            c[0]++;
-            if (r.halted()) c[1]++;
-        }
         Map<InboxState, Long> states = audit.states();
         StringBuilder sb = new StringBuilder();
         sb.append("messages=").append(messages).append(" senders=").append(senders).append(" killsPerPoint=").append(killsPerPoint)
                 .append(" randomKills=").append(randomKills).append(" seed=").append(seed).append(" child=").append(mode).append('\n');
-        sb.append("| armed | rounds | halted (exit 137) |\n|---|---|---|\n");
-        perPoint.forEach((p, c) -> sb.append("| ").append(p).append(" | ").append(c[0]).append(" | ").append(c[1]).append(" |\n"));
-        sb.append('\n');
+        sb.append(roundsTable(rounds)).append('\n');
         sb.append("- inbox records: ").append(audit.records().size()).append(" for ").append(messages).append(" messages; states ")
                 .append(states).append('\n');
         sb.append("- runs re-run after a kill (attempts = 2): ").append(audit.reRuns()).append("; of them failed after a second cut: ")
@@ -39,12 +30,36 @@ record Report(InboxAudit audit, List<CrashRecoveryIT.Round> rounds, List<String>
                 .append('\n');
         sb.append("- model calls: ").append(modelCalls).append("; platform posts (retries included): ").append(platformPosts).append('\n');
         sb.append("- wall time: ").append(totalMillis / 1000).append(" s over ").append(rounds.size()).append(" gateway processes\n");
-        sb.append("\nrounds: ");
+        sb.append('\n').append(roundList(rounds));
+        publish(file, "crash recovery", sb.toString());
+    }
+
+    /** Per armed point: how many rounds, how many of them halted. */
+    static String roundsTable(List<CrashRecoveryIT.Round> rounds) {
+        Map<String, int[]> perPoint = new LinkedHashMap<>();
+        for (CrashRecoveryIT.Round r : rounds) {
+            String point = r.armed().split("[: ]")[0];
+            int[] c = perPoint.computeIfAbsent(point, k -> new int[2]);
+            c[0]++;
+            if (r.halted()) c[1]++;
+        }
+        StringBuilder sb = new StringBuilder("| armed | rounds | halted (exit 137) |\n|---|---|---|\n");
+        perPoint.forEach((p, c) -> sb.append("| ").append(p).append(" | ").append(c[0]).append(" | ").append(c[1]).append(" |\n"));
+        return sb.toString();
+    }
+
+    /** Every round on one line: what was armed, the exit status, how long the process lived. */
+    static String roundList(List<CrashRecoveryIT.Round> rounds) {
+        StringBuilder sb = new StringBuilder("rounds: ");
         for (CrashRecoveryIT.Round r : rounds) {
             sb.append(r.armed()).append(" -> ").append(r.exit()).append(" (").append(r.millis()).append(" ms); ");
         }
-        sb.append('\n');
-        Files.writeString(file, sb.toString());
-        System.out.println("==== crash recovery report (" + file + ")\n" + sb);
+        return sb.append('\n').toString();
+    }
+
+    /** Writes the report beside the run's data and prints it into the failsafe output. */
+    static void publish(Path file, String title, String markdown) throws IOException {
+        Files.writeString(file, markdown);
+        System.out.println("==== " + title + " report (" + file + ")\n" + markdown);
     }
 }

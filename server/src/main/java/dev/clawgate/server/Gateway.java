@@ -27,29 +27,42 @@ import dev.clawgate.core.dispatch.Inbox;
 import dev.clawgate.core.hook.InboundHook;
 import dev.clawgate.core.hook.SendingHook;
 import dev.clawgate.core.model.SessionKey;
-import dev.clawgate.core.outbound.Delivery;
+import dev.clawgate.server.config.ConfigException;
+import dev.clawgate.core.outbound.Capability;
+import dev.clawgate.core.outbound.DirectDelivery;
+import dev.clawgate.core.outbound.Durability;
 import dev.clawgate.core.outbound.Outbox;
+import dev.clawgate.core.outbound.OutboxWorker;
+import dev.clawgate.core.outbound.Pacer;
+import dev.clawgate.core.outbound.Payloads;
 import dev.clawgate.core.prompt.SystemPromptBuilder;
 import dev.clawgate.core.prompt.SystemPromptCache;
 import dev.clawgate.core.store.InboxRecord;
 import dev.clawgate.core.store.Store;
+import dev.clawgate.core.store.StoreException;
+import dev.clawgate.core.memory.MemoryHygiene;
 import dev.clawgate.core.tool.ToolRegistry;
 import dev.clawgate.core.tool.builtin.BuiltinTools;
 import dev.clawgate.core.turn.StopReplies;
 import dev.clawgate.core.turn.TurnPipeline;
 import dev.clawgate.core.turn.TurnServices;
 import dev.clawgate.server.channel.ApiChannel;
+import dev.clawgate.server.channel.WebChatChannel;
 import dev.clawgate.server.http.HttpServer;
 import dev.clawgate.store.Stores;
 import java.nio.file.Files;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,19 +76,31 @@ public final class Gateway implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Gateway.class);
     private static final Duration QUEUED_NOTICE_AFTER = Duration.ofSeconds(2);
 
-    /** What to start besides the core: the HTTP server (with the API channel) and extra channels. */
-    public record Options(boolean http, List<Channel> channels) {
+    /**
+     * What to start besides the core: the HTTP server (with the API channel), extra channels, and
+     * the {@code on_message_sending} hook of an embedding program (SPEC RP-1).
+     */
+    public record Options(boolean http, List<Channel> channels, SendingHook sendingHook) {
+        public Options {
+            channels = List.copyOf(channels);
+            sendingHook = sendingHook == null ? SendingHook.PASS : sendingHook;
+        }
+
         public static Options server() {
-            return new Options(true, List.of());
+            return new Options(true, List.of(), SendingHook.PASS);
         }
 
         public static Options with(Channel... channels) {
-            return new Options(false, List.of(channels));
+            return new Options(false, List.of(channels), SendingHook.PASS);
+        }
+
+        public Options withSendingHook(SendingHook hook) {
+            return new Options(http, channels, hook);
         }
     }
 
-    /** SPEC OUT-7 {@code outbox.max_age} default: older pending replies are expired, not replayed. */
-    static final Duration OUTBOX_MAX_AGE = Duration.ofHours(1);
+    /** How often the outbox looks for retries that fell due (SPEC OUT-7). */
+    private static final Duration OUTBOX_RETRY_POLL = Duration.ofSeconds(1);
     private final AtomicReference<ClawgateConfig> config;
     private AtomicReference<ConfiguredProviders> providers;
     private AtomicReference<ToolRegistry> tools;
@@ -83,7 +108,10 @@ public final class Gateway implements AutoCloseable {
     private final Store store;
     private final Map<String, Channel> channels = new LinkedHashMap<>();
     private Dispatcher dispatcher;
+    private OutboxWorker outboxWorker;
+    private SystemPromptCache prompts;
     private HttpServer http;
+    private ScheduledExecutorService memoryHygiene;
 
     private Gateway(ClawgateConfig cfg, Options options) throws Exception {
         this.config = new AtomicReference<>(cfg);
@@ -94,25 +122,36 @@ public final class Gateway implements AutoCloseable {
         try {
             this.providers = new AtomicReference<>(new ConfiguredProviders(cfg.providers()));
             this.access = new AccessGate(PairingBook.backedBy(store), Clock.systemUTC());
-            this.tools = new AtomicReference<>(new ToolRegistry(BuiltinTools.create(cfg.tools())));
+            this.tools = new AtomicReference<>(new ToolRegistry(BuiltinTools.create(cfg.tools(), cfg.memory())));
             ApiChannel api = null;
+            WebChatChannel webchat = null;
             if (options.http()) {
                 api = new ApiChannel(this::turnBudget, this::modelNames);
                 channels.put(api.name(), api);
+                if (webChatEnabled(cfg)) {
+                    webchat = new WebChatChannel(m -> store.loadTranscript(
+                            SessionKeys.of(m, config.get().session(), config.get().gateway()), config.get().history().maxMessages()));
+                    channels.put(webchat.name(), webchat);
+                }
             }
             for (Channel ch : options.channels()) channels.put(ch.name(), ch);
             for (ChannelFactory factory : ServiceLoader.load(ChannelFactory.class)) {
                 ChannelSettings settings = cfg.channels().get(factory.name());
-                if (settings != null && !channels.containsKey(factory.name())) channels.put(factory.name(), factory.create(settings));
+                if (settings != null && !channels.containsKey(factory.name())) channels.put(factory.name(), factory.create(settings, cfg.gateway().dataDir()));
             }
 
-            Outbox outbox = new Outbox(store, Clock.systemUTC());
+            requireReconcileWhereDurabilityIsRequired(cfg);
+            // SPEC OUT-13: media markers may name files in the workspace or the data dir
+            Payloads payloads = new Payloads(options.sendingHook(),
+                    new Payloads.MediaRoots(() -> config.get().agent().workspace(), cfg.gateway().dataDir()));
+            Outbox outbox = new Outbox(store, Clock.systemUTC(), payloads, () -> config.get().outbox(), Math::random);
             // SPEC MD-3: "matrix:!room" routes to the matrix channel
+            this.prompts = new SystemPromptCache(SystemPromptBuilder.create(Clock.systemDefaultZone(), java.time.ZoneId.systemDefault()));
             TurnServices services = new TurnServices(store,
                     name -> Optional.ofNullable(channels.get(ChannelNames.split(name).channel())), providers::get, tools::get,
-                    new SystemPromptCache(SystemPromptBuilder.create(Clock.systemDefaultZone(), java.time.ZoneId.systemDefault())),
-                    InboundHook.PASS, SendingHook.PASS, Delivery.direct(), outbox, config::get,
-                    this::queueDepth, Clock.systemUTC());
+                    prompts,
+                    InboundHook.PASS, new DirectDelivery(payloads), outbox, config::get,
+                    this::queueDepth, Clock.systemUTC(), store.memory(), null);
             Dispatcher.Policy policy = new Dispatcher.Policy(this::queuePolicy,
                     r -> RuntimeCommand.parse(r.message().text()).filter(c -> c instanceof RuntimeCommand.Stop).isPresent(),
                     r -> Optional.ofNullable(channels.get(r.message().channel())).map(Channel::requestResponse).orElse(false),
@@ -123,8 +162,9 @@ public final class Gateway implements AutoCloseable {
             this.dispatcher = new Dispatcher(store, new TurnPipeline(services), new StopReplies(services), policy,
                     cfg.dispatch().busCapacity(), cfg.dispatch().effectiveMaxInFlight(channels.size()), Clock.systemUTC()).start();
             // SPEC OUT-7: before any recovered turn runs, so no live send is mistaken for one cut by the crash
-            outbox.recover(name -> Optional.ofNullable(channels.get(ChannelNames.split(name).channel()))
-                    .map(Channel::messageAdapter).filter(MessageAdapter::durableReplies), OUTBOX_MAX_AGE);
+            Pacer replayPace = Pacer.perSecond(cfg.outbox().replayPerSecond());
+            outbox.recover(this::durableAdapter, replayPace);
+            this.outboxWorker = new OutboxWorker(outbox, this::durableAdapter, replayPace, OUTBOX_RETRY_POLL).start();
             dispatcher.recover(cfg.inbound().inboxMaxAge(), r -> channels.containsKey(r.message().channel()));
             Inbox inbox = new Inbox(store, dispatcher,
                     m -> SessionKeys.of(m, config.get().session(), config.get().gateway()), cfg.inbound().dedupeTtl());
@@ -135,8 +175,9 @@ public final class Gateway implements AutoCloseable {
                     throw new IllegalStateException("channel " + ch.name() + " could not start: " + e.getMessage(), e);
                 }
             }
+            this.memoryHygiene = startMemoryHygiene();
             this.http = options.http()
-                    ? HttpServer.start(cfg.gateway().bind(), cfg.gateway().authToken(), api, new ArrayList<>(channels.values()), this::readiness)
+                    ? HttpServer.start(cfg.gateway().bind(), cfg.gateway().authToken(), api, webchat, new ArrayList<>(channels.values()), this::readiness)
                     : null;
             if (providers.get().names().isEmpty()) log.warn(dev.clawgate.core.turn.ModelSelector.NO_PROVIDER);
         } catch (Exception | Error e) {
@@ -145,9 +186,28 @@ public final class Gateway implements AutoCloseable {
         }
     }
 
+    /** SPEC ME-7, OP-7: conversation memories age out, checked at start and every hour, off every turn's path. */
+    private ScheduledExecutorService startMemoryHygiene() {
+        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("memory-hygiene").factory());
+        timer.scheduleWithFixedDelay(() -> {
+            try {
+                int removed = MemoryHygiene.expire(store.memory(), config.get().memory(), Instant.now());
+                if (removed > 0) log.info("memory hygiene: removed {} expired conversation memories", removed);
+            } catch (StoreException e) {
+                log.warn("memory hygiene failed; trying again in {}: {}", MemoryHygiene.INTERVAL, e.getMessage());
+            }
+        }, 0, MemoryHygiene.INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+        return timer;
+    }
+
     /** Starts a gateway; on failure everything it had started is closed again before the error propagates. */
     public static Gateway start(ClawgateConfig config, Options options) throws Exception {
         return new Gateway(config, options);
+    }
+
+    /** {@code channels.webchat.enabled}, true unless set false: the page is served with the HTTP server (SPEC CH-2). */
+    private static boolean webChatEnabled(ClawgateConfig cfg) {
+        return !"false".equals(cfg.channel(WebChatChannel.NAME).options().get("enabled"));
     }
 
     /** SPEC DI-3 precedence: the session's /queue directive, then the channel's mode, then the global one. */
@@ -223,13 +283,75 @@ public final class Gateway implements AutoCloseable {
         return store;
     }
 
+    /**
+     * Puts a changed config in force without a restart (SPEC RT-3): providers, routes, tools and
+     * every setting read per turn or per message. Runs in flight keep what they started with (a
+     * turn reads the config once, at its start). What only a restart can change (data dir, bind
+     * address, the set of channels, the gateway token of the HTTP server) is kept, with a warning.
+     *
+     * @throws RuntimeException when the new config cannot be put in force (a provider cannot be
+     *                          built); nothing changes then
+     */
+    public void reload(ClawgateConfig next) {
+        ClawgateConfig current = config.get();
+        ConfiguredProviders nextProviders = new ConfiguredProviders(next.providers());
+        ToolRegistry nextTools = new ToolRegistry(BuiltinTools.create(next.tools(), next.memory()));
+        List<String> restartOnly = new ArrayList<>();
+        if (!next.gateway().dataDir().equals(current.gateway().dataDir())) restartOnly.add("gateway.data_dir");
+        if (!next.gateway().bind().equals(current.gateway().bind())) restartOnly.add("gateway.bind");
+        if (!java.util.Objects.equals(next.gateway().authToken(), current.gateway().authToken())) restartOnly.add("gateway.auth_token");
+        if (!next.channels().keySet().equals(current.channels().keySet())) restartOnly.add("channels");
+        ClawgateConfig applied = next;
+        if (!restartOnly.isEmpty()) {
+            log.warn("config: {} changed; that takes a restart, the running values stay", restartOnly);
+            applied = new ClawgateConfig(current.gateway(), next.agent(), next.providers(), next.routes(), next.history(), next.tools(),
+                    next.dispatch(), next.session(), next.inbound(), next.queue(), current.channels(), next.outbox());
+        }
+        providers.set(nextProviders);
+        tools.set(nextTools);
+        config.set(applied);
+        prompts.invalidateAll();
+        log.info("config reloaded: providers {}, agent provider {}", next.providers().keySet(),
+                next.agent().provider() == null ? "(first)" : next.agent().provider());
+    }
+
+    /** The config in force. */
+    public ClawgateConfig config() {
+        return config.get();
+    }
+
+    /** The running channel of that name. */
+    public Optional<Channel> channel(String name) {
+        return Optional.ofNullable(channels.get(name));
+    }
+
     public Dispatcher dispatcher() {
         return dispatcher;
+    }
+
+    /** The adapter of {@code name}'s channel when its replies go through the outbox (SPEC OUT-6). */
+    private Optional<MessageAdapter> durableAdapter(String name) {
+        return Optional.ofNullable(channels.get(ChannelNames.split(name).channel())).map(Channel::messageAdapter)
+                .filter(a -> a.durability() != Durability.DISABLED);
+    }
+
+    /** SPEC OUT-6: {@code required} needs every durable channel to reconcile unknown sends; say which cannot, at start. */
+    private void requireReconcileWhereDurabilityIsRequired(ClawgateConfig cfg) {
+        if (cfg.outbox().durability() != Durability.REQUIRED) return;
+        for (Channel ch : channels.values()) {
+            MessageAdapter a = ch.messageAdapter();
+            if (a.durability() != Durability.DISABLED && !a.capabilities().contains(Capability.RECONCILE_UNKNOWN_SEND)) {
+                throw new ConfigException("outbox.durability = \"required\" needs channels that can reconcile unknown sends, and "
+                        + ch.name() + " cannot; use \"best_effort\" or disable that channel");
+            }
+        }
     }
 
     @Override
     public void close() {
         if (http != null) http.close();
+        if (memoryHygiene != null) memoryHygiene.shutdownNow();
+        if (outboxWorker != null) outboxWorker.close();
         for (Channel ch : channels.values()) {
             try {
                 ch.stop();

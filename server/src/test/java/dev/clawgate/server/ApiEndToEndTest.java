@@ -75,6 +75,17 @@ class ApiEndToEndTest {
     }
 
     @Test
+    void aMediaMarkerOnAChannelWithoutMediaBecomesANote() throws Exception {
+        // SPEC OUT-13: the API has no media capability; the marker leaves the text and a short note says what was left out
+        java.nio.file.Files.createDirectories(dir.resolve("workspace"));
+        java.nio.file.Files.writeString(dir.resolve("workspace/chart.png"), "png");
+        model.enqueue(Reply.text("Here it is.\n[IMAGE:chart.png]"));
+        int port = start(config(dir, model.baseUrl(), null));
+        GatewayHarness.Reply r = chat(port, "erin", "draw a chart", null);
+        assertThat(r.content()).isEqualTo("Here it is.\n\n[image omitted: chart.png]");
+    }
+
+    @Test
     void historySurvivesARestartOnTheSameDataDir() throws Exception {
         // SPEC HI-2, OP-1
         model.echoLastUserMessage();

@@ -8,9 +8,12 @@ import dev.clawgate.core.store.InboxState;
 import dev.clawgate.core.store.OutboundDraft;
 import dev.clawgate.core.store.OutboxEntry;
 import dev.clawgate.core.store.OutboxState;
+import dev.clawgate.core.store.OutboxUpdate;
+import dev.clawgate.core.outbound.MessageReceipt;
 import dev.clawgate.core.store.Store;
 import dev.clawgate.core.store.StoreException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +28,20 @@ abstract class OutboxContract extends StoreTestBase {
 
     static OutboundDraft reply(String text) {
         return new OutboundDraft("telegram", "default", "chat-1", "t-1", "m1", text, OutboundMessage.Kind.FINAL);
+    }
+
+    @Test
+    void aReplyKeepsWhichOfItsPartsQuoteTheInboundMessage() {
+        // SPEC OUT-3, OUT-7: the turn's reply_to decision survives in the outbox, so a replay threads the same way
+        Store store = open();
+        long turn = record(store, "m1");
+        OutboundDraft first = new OutboundDraft("telegram", "default", "chat-1", null, "m1", "the answer", OutboundMessage.Kind.FINAL, "",
+                dev.clawgate.core.render.ReplyToMode.FIRST);
+
+        OutboxEntry entry = store.completeTurnWithReply(ALICE, turn, "stored answer", InboxState.DONE, first).orElseThrow();
+
+        assertThat(store.outboxEntry(entry.id()).orElseThrow().draft()).isEqualTo(first);
+        assertThat(reply("x").replyTo()).isEqualTo(dev.clawgate.core.render.ReplyToMode.ALL);
     }
 
     @Test
@@ -54,7 +71,7 @@ abstract class OutboxContract extends StoreTestBase {
         Store store = open();
         long turn = record(store, "m1");
         OutboxEntry first = store.completeTurnWithReply(ALICE, turn, "a", InboxState.DONE, reply("first")).orElseThrow();
-        store.markOutbox(first.id(), OutboxState.SENT, "p-1", null);
+        store.updateOutbox(first.id(), new OutboxUpdate(OutboxState.SENT, List.of(MessageReceipt.of("p-1")), null, 0, null));
 
         Optional<OutboxEntry> again = store.completeTurnWithReply(ALICE, turn, "b", InboxState.DONE, reply("second"));
 
@@ -131,19 +148,33 @@ abstract class OutboxContract extends StoreTestBase {
     }
 
     @Test
-    void markingRecordsReceiptDetailAndCountsReturnsToPendingAsAttempts() {
-        // SPEC OUT-5, OUT-7: outcomes are stored; a transient failure goes back to pending, one attempt more
+    void updatesRecordStateAttemptsNextTryAndReceiptsAlsoInTheTranscript() {
+        // SPEC OUT-5, OUT-7: outcomes are stored; a transient failure goes back to pending with its next try.
+        // SPEC OUT-8: receipts are stored with the outbox entry and the transcript
         Store store = open();
-        OutboxEntry entry = store.completeTurnWithReply(ALICE, record(store, "m1"), "a", InboxState.DONE, reply("x")).orElseThrow();
+        long turn = record(store, "m1");
+        OutboxEntry entry = store.completeTurnWithReply(ALICE, turn, "a", InboxState.DONE, reply("x")).orElseThrow();
+        assertThat(store.outboxDue(Instant.ofEpochMilli(clock.millis()), 10)).extracting(OutboxEntry::id).containsExactly(entry.id());
         store.claimOutbox(entry.id());
         clock.advance(Duration.ofSeconds(5));
-        store.markOutbox(entry.id(), OutboxState.PENDING, null, "HTTP 503");
+        Instant retryAt = Instant.ofEpochMilli(clock.millis()).plusSeconds(25);
+        store.updateOutbox(entry.id(), new OutboxUpdate(OutboxState.PENDING, List.of(), "HTTP 503", 1, retryAt));
+        assertThat(store.outboxDue(retryAt.minusMillis(1), 10)).isEmpty();
+        assertThat(store.outboxDue(retryAt, 10)).extracting(OutboxEntry::id).containsExactly(entry.id());
         store.claimOutbox(entry.id());
-        store.markOutbox(entry.id(), OutboxState.SENT, "platform-77", null);
+        MessageReceipt receipt = new MessageReceipt("platform-77", List.of("platform-77", "platform-78"),
+                List.of(new MessageReceipt.Part(MessageReceipt.PartKind.TEXT, "platform-77"),
+                        new MessageReceipt.Part(MessageReceipt.PartKind.MEDIA, "platform-78")),
+                "thread-1", "m1", "platform-77", "platform-77", Instant.ofEpochMilli(1_700_000_000_000L), "{\"ok\":true}");
+        store.updateOutbox(entry.id(), new OutboxUpdate(OutboxState.SENT, List.of(receipt), null, 1, retryAt));
 
         assertThat(rows("SELECT state, attempts, receipt_id, detail, updated_at FROM outbox WHERE id = ?", entry.id()))
                 .containsExactly(java.util.Arrays.asList("sent", 1L, "platform-77", null, clock.millis()));
-        assertThatThrownBy(() -> store.markOutbox(4242, OutboxState.SENT, null, null))
+        assertThat(store.outboxEntry(entry.id())).get().extracting(OutboxEntry::receipts).isEqualTo(List.of(receipt));
+        assertThat(store.replyReceipts(turn)).containsExactly(receipt);
+        assertThat(value("SELECT receipt FROM transcript WHERE inbox_id = ? AND role = 'assistant'", turn)).asString()
+                .contains("platform-78").contains("thread-1");
+        assertThatThrownBy(() -> store.updateOutbox(4242, new OutboxUpdate(OutboxState.SENT, List.of(), null, 0, null)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("4242");
     }
 
@@ -156,7 +187,7 @@ abstract class OutboxContract extends StoreTestBase {
             ids.add(store.completeTurnWithReply(ALICE, record(store, m), m, InboxState.DONE, reply(m)).orElseThrow().id());
         }
         store.claimOutbox(ids.get(1));
-        store.markOutbox(ids.get(3), OutboxState.UNKNOWN_AFTER_SEND, null, "crash");
+        store.updateOutbox(ids.get(3), new OutboxUpdate(OutboxState.UNKNOWN_AFTER_SEND, List.of(), "crash", 0, null));
 
         assertThat(store.outboxByState(OutboxState.PENDING, OutboxState.SENDING)).extracting(OutboxEntry::id)
                 .containsExactly(ids.get(0), ids.get(1), ids.get(2));

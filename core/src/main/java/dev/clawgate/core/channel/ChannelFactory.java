@@ -17,4 +17,12 @@ public interface ChannelFactory {
      * @throws IllegalArgumentException when a key is missing or invalid, naming the key
      */
     Channel create(ChannelSettings settings);
+
+    /**
+     * As {@link #create(ChannelSettings)}, for a channel that keeps files (downloaded media) under
+     * the gateway's data dir; the default ignores it.
+     */
+    default Channel create(ChannelSettings settings, java.nio.file.Path dataDir) {
+        return create(settings);
+    }
 }

@@ -1,24 +1,48 @@
 package dev.clawgate.core.channel;
 
+import dev.clawgate.core.outbound.Capability;
 import dev.clawgate.core.outbound.DeliveryException;
+import dev.clawgate.core.outbound.Durability;
 import dev.clawgate.core.outbound.MessageReceipt;
 import dev.clawgate.core.outbound.OutboundMessage;
 import dev.clawgate.core.outbound.OutboundTarget;
+import dev.clawgate.core.outbound.Reconciliation;
 import dev.clawgate.core.outbound.ReplyStream;
 import dev.clawgate.core.outbound.TurnOutcome;
+import dev.clawgate.core.render.ChunkLimits;
 import dev.clawgate.core.run.CancelToken;
+import java.util.List;
+import java.util.Set;
 
 /**
- * A channel's outbound side (SPEC OUT-4). The turn pipeline reaches the platform only through it.
+ * A channel's outbound side (SPEC OUT-4). The turn pipeline reaches the platform only through it,
+ * and only through the delivery path that checks its declared {@link #capabilities()}.
  */
 public interface MessageAdapter {
 
-    /** Sends one message; returns once the platform accepted it. */
+    /**
+     * Sends one payload (a text within {@link #textLimit()}, media, or both); returns once the
+     * platform accepted it. Throws {@link DeliveryException} with the right kind: transient,
+     * permanent, or ambiguous when the request may have reached the platform.
+     */
     MessageReceipt send(OutboundMessage message, CancelToken cancel) throws DeliveryException;
+
+    /** What this adapter really preserves; each one is proven by its contract test. */
+    default Set<Capability> capabilities() {
+        return Set.of(Capability.TEXT, Capability.MESSAGE_SENDING_HOOKS);
+    }
 
     /** The platform's text limit, as the platform counts it (SPEC OUT-1). */
     default int textLimit() {
         return 4000;
+    }
+
+    /**
+     * How a reply is cut for this platform (SPEC OUT-1): by default {@link #textLimit()} UTF-16
+     * units; a platform counting bytes (IRC) or lines (Discord) says so here.
+     */
+    default ChunkLimits chunkLimits() {
+        return ChunkLimits.of(Math.max(ChunkLimits.MIN_UNITS, textLimit()));
     }
 
     /** A stream for the reply to {@code target} while it is generated; {@link ReplyStream#NONE} when the channel does not stream. */
@@ -27,11 +51,34 @@ public interface MessageAdapter {
     }
 
     /**
-     * Whether final replies go through the write-ahead outbox (SPEC OUT-6). False only for
-     * connection-bound channels (terminal, API): a reply replayed after a restart has no connection to reach.
+     * The most this channel's final replies can be kept (SPEC OUT-6): {@link Durability#DISABLED}
+     * only for connection-bound channels (terminal, API), whose replies cannot outlive the connection.
      */
-    default boolean durableReplies() {
-        return true;
+    default Durability durability() {
+        return Durability.BEST_EFFORT;
+    }
+
+    /**
+     * Asks the platform whether {@code message} (found by its {@link OutboundMessage#idempotencyKey()})
+     * arrived before a crash. Only adapters declaring {@link Capability#RECONCILE_UNKNOWN_SEND} are asked.
+     */
+    default Reconciliation reconcileUnknownSend(OutboundMessage message, CancelToken cancel) throws DeliveryException {
+        return new Reconciliation.Unknown("this channel cannot look up sent messages");
+    }
+
+    /** Runs once after the platform accepted {@code message} (SPEC OUT-10); only with {@link Capability#AFTER_SEND_SUCCESS}. */
+    default void afterSendSuccess(OutboundMessage message, MessageReceipt receipt) {
+    }
+
+    /** Runs once after the delivery is acknowledged in the outbox (SPEC OUT-10); only with {@link Capability#AFTER_COMMIT}. */
+    default void afterCommit(OutboundMessage message, List<MessageReceipt> receipts) {
+    }
+
+    /**
+     * Shows the platform's typing indicator for {@code target} (SPEC RP-5). The turn pipeline calls it
+     * when a turn starts working and every 4 s until its reply goes out; a platform without one ignores it.
+     */
+    default void typing(OutboundTarget target) {
     }
 
     /** Told once when a turn ends, whatever the outcome: connection-bound channels finish their exchange here. */

@@ -3,10 +3,17 @@ package dev.clawgate.core.config;
 /**
  * {@code [providers.<name>]}.
  *
- * @param kind        {@code openai} (any OpenAI-compatible server) for now
- * @param apiKey      null when not configured (an unset {@code ${VAR}} leaves it null)
- * @param nativeTools null = the provider decides; false = prompt-guided tool calls (SPEC SP-3)
+ * @param kind         the wire format: {@code openai} (any OpenAI-compatible server) or {@code anthropic}
+ * @param apiKey       null when not configured (an unset {@code ${VAR}} leaves it null)
+ * @param nativeTools  null = the provider decides; false = prompt-guided tool calls (SPEC SP-3)
  * @param defaultModel the model to use when neither agent nor route names one
+ * @param maxTokens    the most tokens one answer may take, or null for the provider's default
+ *                     (the Anthropic Messages API requires a value, so that provider has one)
  */
 public record ProviderSettings(String name, String kind, String baseUrl, String apiKey, Boolean nativeTools,
-                               String defaultModel, int timeoutSecs) {}
+                               String defaultModel, int timeoutSecs, Integer maxTokens) {
+    public ProviderSettings(String name, String kind, String baseUrl, String apiKey, Boolean nativeTools,
+                            String defaultModel, int timeoutSecs) {
+        this(name, kind, baseUrl, apiKey, nativeTools, defaultModel, timeoutSecs, null);
+    }
+}

@@ -118,7 +118,8 @@ public final class Dispatcher implements AutoCloseable {
 
     /**
      * Re-queues what a crash left unfinished (SPEC IN-4): in order, at most once more; a record
-     * that already ran twice fails, one older than {@code maxAge} expires. Only records {@code ours}
+     * that already ran twice fails, one recorded longer than {@code maxAge} ago expires (the time we
+     * recorded it, not the platform's clock, which may be skewed). Only records {@code ours}
      * accepts are touched: those of channels this process runs. Returns how many were re-queued.
      */
     public int recover(Duration maxAge, Predicate<InboxRecord> ours) throws InterruptedException {
@@ -127,7 +128,7 @@ public final class Dispatcher implements AutoCloseable {
             if (!ours.test(r)) continue;
             if (r.attempts() >= 2) {
                 store.markInbox(r.id(), InboxState.FAILED, "interrupted twice; not run again");
-            } else if (r.message().timestamp().isBefore(clock.instant().minus(maxAge))) {
+            } else if (r.recordedAt().isBefore(clock.instant().minus(maxAge))) {
                 store.markInbox(r.id(), InboxState.EXPIRED, "older than inbox.max_age at restart");
             } else {
                 submit(r);

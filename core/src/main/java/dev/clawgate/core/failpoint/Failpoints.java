@@ -18,6 +18,12 @@ public final class Failpoints {
     public static final String TURN_MID_RUN = "turn.mid_run";
     /** After the turn's final state committed with its assistant message, before the reply is sent (SPEC OUT-12). */
     public static final String TURN_AFTER_REPLY_COMMIT = "turn.after_reply_commit";
+    /** After the delivery intent committed, before it is claimed for sending (SPEC OUT-5). */
+    public static final String OUTBOX_BEFORE_CLAIM = "outbox.after_intent";
+    /** After the platform accepted a payload, before its receipt is recorded (SPEC OUT-7). */
+    public static final String OUTBOX_AFTER_SEND = "outbox.after_send";
+    /** After the entry was marked sent, before afterCommit and the inbound ack that waits for it (SPEC OUT-10, IN-3). */
+    public static final String OUTBOX_BEFORE_ACK = "outbox.before_ack";
 
     private static final FailpointPlan PLAN = load();
     private static final boolean ARMED = PLAN.armed();

@@ -17,6 +17,7 @@ public final class OverflowDetector {
             "too many tokens",
             "token limit exceeded",
             "prompt is too long",
+            "exceed context limit",
             "input is too long",
             "exceeds the available context size",
             "context window has overflowed",

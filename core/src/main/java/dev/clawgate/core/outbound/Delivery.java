@@ -4,14 +4,15 @@ import dev.clawgate.core.channel.MessageAdapter;
 import dev.clawgate.core.run.CancelToken;
 
 /**
- * How the turn pipeline hands a message to a channel. The direct form sends at once; the
- * write-ahead outbox (SPEC OUT-5) is another implementation of this one method.
+ * How a message reaches a channel without the outbox: notices, replies of connection-bound
+ * channels, and the best-effort fallback when the outbox cannot be written (SPEC OUT-5, OUT-6).
  */
 @FunctionalInterface
 public interface Delivery {
-    MessageReceipt deliver(OutboundMessage message, MessageAdapter adapter, CancelToken cancel) throws DeliveryException;
+    DeliveryOutcome deliver(OutboundMessage message, MessageAdapter adapter, CancelToken cancel);
 
+    /** Sends at once through {@code payloads}, no hooks: the form tests of the pipeline use. */
     static Delivery direct() {
-        return (message, adapter, cancel) -> adapter.send(message, cancel);
+        return new DirectDelivery(new Payloads(null));
     }
 }

@@ -1,116 +1,287 @@
 package dev.clawgate.core.outbound;
 
 import dev.clawgate.core.channel.MessageAdapter;
+import dev.clawgate.core.config.OutboxSettings;
+import dev.clawgate.core.failpoint.Failpoints;
 import dev.clawgate.core.run.CancelToken;
 import dev.clawgate.core.store.OutboxEntry;
 import dev.clawgate.core.store.OutboxState;
+import dev.clawgate.core.store.OutboxUpdate;
 import dev.clawgate.core.store.Store;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.DoubleSupplier;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sends write-ahead outbox entries (SPEC OUT-5, OUT-7): an entry is claimed ({@code sending},
- * committed) before any platform I/O, so a crash mid-send leaves a trace instead of a resend.
- * Retries with backoff and reconcile of unknown sends are not here yet: a transient failure
- * leaves the entry {@code pending} for the next recovery.
+ * Sends write-ahead outbox entries (SPEC OUT-5, OUT-7, OUT-8, OUT-10). An entry is claimed
+ * ({@code sending}, committed) before any platform I/O, so a crash mid-send leaves a trace instead
+ * of a resend. Each payload's receipt is recorded as it arrives, so a retry resumes after the
+ * payloads the platform already took. Transient failures back off ({@link RetrySchedule}),
+ * permanent ones fail at once, ambiguous ones are reconciled with the platform or reported.
  */
 public final class Outbox {
     private static final Logger log = LoggerFactory.getLogger(Outbox.class);
 
-    /** What one recovery pass did, for the start-up log and tests. */
-    public record Recovery(int sent, int failed, int stillPending, int expired, int unknownAfterSend) {}
+    /** Marks an entry an operator (or {@code outbox.resend_unknown}) sent again after an unknown outcome. */
+    static final String RESENT_UNKNOWN = "resent after an unknown outcome";
+    /** Marks an entry an operator asked to send again: not expired by age, since someone chose to send it now. */
+    static final String RESENT_BY_OPERATOR = "resent by the operator";
 
     private final Store store;
     private final Clock clock;
+    private final Payloads payloads;
+    private final Supplier<OutboxSettings> settings;
+    private final DoubleSupplier random;
 
-    public Outbox(Store store, Clock clock) {
+    public Outbox(Store store, Clock clock, Payloads payloads, Supplier<OutboxSettings> settings, DoubleSupplier random) {
         this.store = Objects.requireNonNull(store, "store");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.payloads = Objects.requireNonNull(payloads, "payloads");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.random = Objects.requireNonNull(random, "random");
+    }
+
+    public Outbox(Store store, Clock clock) {
+        this(store, clock, new Payloads(null), OutboxSettings::defaults, Math::random);
+    }
+
+    public Store store() {
+        return store;
+    }
+
+    public Payloads payloads() {
+        return payloads;
     }
 
     /**
-     * Sends one {@code pending} entry through {@code adapter} and returns the state it ends in. An
-     * entry someone else already claimed (or that is no longer pending) is left alone: its current
-     * state is not known here, so {@code SENDING} is returned and nothing is sent (SPEC OUT-12).
+     * Sends one {@code pending} entry through {@code adapter}. An entry someone else already
+     * claimed (or that is no longer pending) is left alone (SPEC OUT-12). A cancel that came before
+     * the claim fails the entry with nothing sent (SPEC OUT-11); once the first payload is out, the
+     * rest follow, so a reply is never half-sent because of a late /stop.
      */
-    public OutboxState deliver(OutboxEntry entry, MessageAdapter adapter) {
+    public DeliveryOutcome deliver(OutboxEntry entry, MessageAdapter adapter, CancelToken cancel) {
         Objects.requireNonNull(entry, "entry");
         Objects.requireNonNull(adapter, "adapter");
+        if (cancel.isCancelled()) {
+            if (entry.state() == OutboxState.PENDING && store.claimOutbox(entry.id())) {
+                store.updateOutbox(entry.id(), OutboxUpdate.of(entry, OutboxState.FAILED, "cancelled before sending"));
+            }
+            return new DeliveryOutcome.Failed("cancelled before sending");
+        }
+        Failpoints.hit(Failpoints.OUTBOX_BEFORE_CLAIM);
         if (!store.claimOutbox(entry.id())) {
             log.info("outbox {} (turn {}) is not pending; not sent again", entry.id(), entry.turnId());
-            return OutboxState.SENDING;
+            return new DeliveryOutcome.NotClaimed();
         }
-        OutboundMessage message = entry.draft().message(entry.turnId());
-        try {
-            // the turn is committed: its reply goes out even if the turn is cancelled now
-            MessageReceipt receipt = adapter.send(message, CancelToken.none());
-            store.markOutbox(entry.id(), OutboxState.SENT, receipt == null ? null : receipt.primaryId(), null);
-            return OutboxState.SENT;
-        } catch (DeliveryException e) {
-            String why = e.getMessage();
-            if (e.permanent()) {
-                log.warn("outbox {} (turn {}) to {} failed permanently: {}", entry.id(), entry.turnId(), message.target().channel(), why);
-                store.markOutbox(entry.id(), OutboxState.FAILED, null, why);
-                return OutboxState.FAILED;
+        return sendClaimed(entry, adapter);
+    }
+
+    public DeliveryOutcome deliver(OutboxEntry entry, MessageAdapter adapter) {
+        return deliver(entry, adapter, CancelToken.none());
+    }
+
+    private DeliveryOutcome sendClaimed(OutboxEntry entry, MessageAdapter adapter) {
+        OutboundMessage reply = entry.draft().message(entry.turnId());
+        Payloads.Plan plan = payloads.plan(reply, adapter);
+        if (plan instanceof Payloads.Plan.Suppress s) {
+            String detail = s.reason().wireName() + (s.detail() == null ? "" : ": " + s.detail());
+            log.info("outbox {} (turn {}) suppressed: {}", entry.id(), entry.turnId(), detail);
+            store.updateOutbox(entry.id(), OutboxUpdate.of(entry, OutboxState.SUPPRESSED, detail));
+            return new DeliveryOutcome.Suppressed(s.reason());
+        }
+        List<OutboundMessage> parts = ((Payloads.Plan.Send) plan).parts();
+        Capabilities.Fit fit = Capabilities.fit(parts, adapter.capabilities(), Durability.BEST_EFFORT);
+        if (!fit.fits()) {
+            // the intent was written when the adapter could carry it: a config change took that away
+            String why = "unsupported by the channel now: " + names(fit.missing());
+            store.updateOutbox(entry.id(), OutboxUpdate.of(entry, OutboxState.FAILED, why));
+            return new DeliveryOutcome.Failed(why);
+        }
+        List<MessageReceipt> receipts = new ArrayList<>(entry.receipts());
+        int attempts = entry.attempts();
+        for (int i = receipts.size(); i < fit.payloads().size(); i++) {
+            OutboundMessage part = fit.payloads().get(i);
+            MessageReceipt receipt;
+            try {
+                receipt = adapter.send(part, CancelToken.none());
+            } catch (DeliveryException e) {
+                Reconciliation r = e.kind() == DeliveryException.Kind.AMBIGUOUS ? reconcile(entry, adapter, part) : null;
+                if (r instanceof Reconciliation.Found f) {
+                    log.info("outbox {} (turn {}): the platform has part {} after all", entry.id(), entry.turnId(), part.part());
+                    receipt = f.receipt();
+                } else if (r == null) {
+                    return failed(entry, receipts, attempts, e, fit.payloads().size());
+                } else if (r instanceof Reconciliation.NotSent) {
+                    return failed(entry, receipts, attempts, new DeliveryException(e.getMessage() + " (the platform confirms it has no such"
+                            + " message)", DeliveryException.Kind.TRANSIENT, e.retryAfter(), e), fit.payloads().size());
+                } else {
+                    log.warn("outbox {} (turn {}) to {}: the send may have reached the platform ({}); not resent", entry.id(),
+                            entry.turnId(), entry.draft().channel(), e.getMessage());
+                    return unknown(entry, receipts, attempts, "ambiguous failure: " + e.getMessage());
+                }
+            } catch (RuntimeException e) {
+                // the adapter broke mid-send: whether the platform got the message is unknown, so it is never resent blindly
+                log.error("outbox {} (turn {}): adapter failed mid-send; marked unknown_after_send", entry.id(), entry.turnId(), e);
+                return unknown(entry, receipts, attempts, "adapter error: " + e.getClass().getSimpleName());
             }
-            log.warn("outbox {} (turn {}) to {} failed, left pending for a retry: {}", entry.id(), entry.turnId(),
-                    message.target().channel(), why);
-            store.markOutbox(entry.id(), OutboxState.PENDING, null, why);
-            return OutboxState.PENDING;
-        } catch (RuntimeException e) {
-            // the adapter broke mid-send: whether the platform got the message is unknown, so it is never resent blindly
-            log.error("outbox {} (turn {}): adapter failed mid-send; marked unknown_after_send", entry.id(), entry.turnId(), e);
-            store.markOutbox(entry.id(), OutboxState.UNKNOWN_AFTER_SEND, null, "adapter error: " + e.getClass().getSimpleName());
-            return OutboxState.UNKNOWN_AFTER_SEND;
+            Failpoints.hit(Failpoints.OUTBOX_AFTER_SEND);
+            receipts.add(receipt);
+            if (adapter.capabilities().contains(Capability.AFTER_SEND_SUCCESS)) afterSendSuccess(adapter, part, receipt);
+            if (i < fit.payloads().size() - 1) {
+                store.updateOutbox(entry.id(), new OutboxUpdate(OutboxState.SENDING, receipts, null, attempts, entry.nextAttemptAt()));
+            }
         }
+        if (receipts.stream().noneMatch(MessageReceipt::hasIdentity)) {
+            store.updateOutbox(entry.id(), new OutboxUpdate(OutboxState.SUPPRESSED, receipts,
+                    SuppressionReason.ADAPTER_RETURNED_NO_IDENTITY.wireName(), attempts, entry.nextAttemptAt()));
+            return new DeliveryOutcome.Suppressed(SuppressionReason.ADAPTER_RETURNED_NO_IDENTITY);
+        }
+        boolean resent = entry.detail() != null && entry.detail().startsWith(RESENT_UNKNOWN);
+        String detail = resent ? entry.detail() : fit.dropped().isEmpty() ? null : "dropped (channel lacks them): " + names(fit.dropped());
+        store.updateOutbox(entry.id(), new OutboxUpdate(resent ? OutboxState.POSSIBLY_DUPLICATED : OutboxState.SENT, receipts, detail,
+                attempts, entry.nextAttemptAt()));
+        Failpoints.hit(Failpoints.OUTBOX_BEFORE_ACK);
+        if (adapter.capabilities().contains(Capability.AFTER_COMMIT)) afterCommit(adapter, reply, receipts);
+        return new DeliveryOutcome.Sent(List.copyOf(receipts), outcomes(fit.payloads(), receipts, null), fit.dropped());
     }
 
     /**
-     * The start-up pass (SPEC OUT-7), to run before any turn can deliver: entries left
-     * {@code sending} by a dead process become {@code unknown_after_send} and are NOT resent;
-     * {@code pending} entries older than {@code maxAge} become {@code expired}; the rest are sent
-     * through their channel's adapter, or stay pending when this process does not run the channel.
+     * Asks the platform about an ambiguous send (SPEC OUT-7): what it found, or {@link Reconciliation.Unknown}
+     * when the adapter cannot look or the look failed.
      */
-    public Recovery recover(Function<String, Optional<MessageAdapter>> adapters, Duration maxAge) {
-        Objects.requireNonNull(adapters, "adapters");
-        if (maxAge == null || maxAge.isNegative()) throw new IllegalArgumentException("maxAge must be zero or more, got " + maxAge);
-        List<OutboxEntry> interrupted = store.outboxByState(OutboxState.SENDING);
-        for (OutboxEntry e : interrupted) {
-            store.markOutbox(e.id(), OutboxState.UNKNOWN_AFTER_SEND, null, "process stopped during the send; not resent");
+    static Reconciliation reconcile(OutboxEntry entry, MessageAdapter adapter, OutboundMessage part) {
+        if (!adapter.capabilities().contains(Capability.RECONCILE_UNKNOWN_SEND)) {
+            return new Reconciliation.Unknown("the channel cannot look up sent messages");
         }
-        if (!interrupted.isEmpty()) {
-            log.warn("outbox: {} repl{} may or may not have reached the platform (unknown_after_send, not resent): turns {}",
-                    interrupted.size(), interrupted.size() == 1 ? "y" : "ies", interrupted.stream().map(OutboxEntry::turnId).toList());
+        try {
+            return Objects.requireNonNull(adapter.reconcileUnknownSend(part, CancelToken.none()), "reconcileUnknownSend returned null");
+        } catch (DeliveryException e) {
+            log.warn("outbox {} (turn {}): reconcile failed: {}", entry.id(), entry.turnId(), e.getMessage());
+            return new Reconciliation.Unknown("reconcile failed: " + e.getMessage());
         }
-        Instant cutoff = clock.instant().minus(maxAge);
-        int sent = 0, failed = 0, pending = 0, expired = 0;
-        for (OutboxEntry e : store.outboxByState(OutboxState.PENDING)) {
-            if (e.createdAt().isBefore(cutoff)) {
-                store.markOutbox(e.id(), OutboxState.EXPIRED, null, "older than outbox max age " + maxAge);
-                expired++;
-                continue;
-            }
+    }
+
+    private DeliveryOutcome failed(OutboxEntry entry, List<MessageReceipt> receipts, int attempts, DeliveryException e, int partCount) {
+        String why = e.getMessage();
+        String channel = entry.draft().channel();
+        if (e.permanent()) {
+            log.warn("outbox {} (turn {}) to {} failed permanently: {}", entry.id(), entry.turnId(), channel, why);
+            return giveUp(entry, receipts, attempts, "permanent: " + why, partCount);
+        }
+        int failures = attempts + 1;
+        Optional<Instant> next = settings.get().retries().next(failures, clock.instant(), e.retryAfter(), random.getAsDouble());
+        if (next.isEmpty()) {
+            log.warn("outbox {} (turn {}) to {}: giving up after {} failed attempts: {}", entry.id(), entry.turnId(), channel, failures, why);
+            return giveUp(entry, receipts, failures, "gave up after " + failures + " attempts: " + why, partCount);
+        }
+        log.warn("outbox {} (turn {}) to {} failed ({}); retry {} at {}", entry.id(), entry.turnId(), channel, why, failures, next.get());
+        store.updateOutbox(entry.id(), new OutboxUpdate(OutboxState.PENDING, receipts, why, failures, next.get()));
+        return new DeliveryOutcome.RetryScheduled(next.get(), why);
+    }
+
+    private DeliveryOutcome giveUp(OutboxEntry entry, List<MessageReceipt> receipts, int attempts, String why, int partCount) {
+        if (receipts.isEmpty()) {
+            store.updateOutbox(entry.id(), new OutboxUpdate(OutboxState.FAILED, receipts, why, attempts, entry.nextAttemptAt()));
+            return new DeliveryOutcome.Failed(why);
+        }
+        store.updateOutbox(entry.id(), new OutboxUpdate(OutboxState.PARTIAL_FAILED, receipts, why, attempts, entry.nextAttemptAt()));
+        List<DeliveryOutcome.PayloadOutcome> outcomes = new ArrayList<>();
+        for (int i = 0; i < partCount; i++) {
+            outcomes.add(i < receipts.size()
+                    ? new DeliveryOutcome.PayloadOutcome(i, false, DeliveryOutcome.PayloadOutcome.Status.SENT, receipts.get(i), null)
+                    : new DeliveryOutcome.PayloadOutcome(i, false, i == receipts.size() ? DeliveryOutcome.PayloadOutcome.Status.FAILED
+                            : DeliveryOutcome.PayloadOutcome.Status.NOT_SENT, null, i == receipts.size() ? why : null));
+        }
+        return new DeliveryOutcome.PartialFailed(List.copyOf(receipts), why, outcomes);
+    }
+
+    private DeliveryOutcome unknown(OutboxEntry entry, List<MessageReceipt> receipts, int attempts, String why) {
+        store.updateOutbox(entry.id(), new OutboxUpdate(OutboxState.UNKNOWN_AFTER_SEND, receipts, why, attempts, entry.nextAttemptAt()));
+        return new DeliveryOutcome.UnknownAfterSend(why);
+    }
+
+    static List<DeliveryOutcome.PayloadOutcome> outcomes(List<OutboundMessage> parts, List<MessageReceipt> receipts, String failure) {
+        List<DeliveryOutcome.PayloadOutcome> out = new ArrayList<>(parts.size());
+        for (int i = 0; i < parts.size(); i++) {
+            boolean media = !parts.get(i).media().isEmpty();
+            out.add(i < receipts.size()
+                    ? new DeliveryOutcome.PayloadOutcome(i, media, DeliveryOutcome.PayloadOutcome.Status.SENT, receipts.get(i), null)
+                    : new DeliveryOutcome.PayloadOutcome(i, media, DeliveryOutcome.PayloadOutcome.Status.NOT_SENT, null, failure));
+        }
+        return out;
+    }
+
+    static void afterSendSuccess(MessageAdapter adapter, OutboundMessage part, MessageReceipt receipt) {
+        try {
+            adapter.afterSendSuccess(part, receipt);
+        } catch (RuntimeException e) {
+            log.warn("afterSendSuccess of {} failed; the send itself stands", part.target().channel(), e);
+        }
+    }
+
+    static void afterCommit(MessageAdapter adapter, OutboundMessage reply, List<MessageReceipt> receipts) {
+        try {
+            adapter.afterCommit(reply, List.copyOf(receipts));
+        } catch (RuntimeException e) {
+            log.warn("afterCommit of {} failed; the send itself stands", reply.target().channel(), e);
+        }
+    }
+
+    static String names(Set<Capability> caps) {
+        return String.join(", ", caps.stream().map(Capability::specName).sorted().toList());
+    }
+
+    /**
+     * An operator's resend ({@code clawgate outbox resend}): a failed, expired, partly failed or
+     * unknown entry goes back to pending, due now; the running gateway (or the next start) sends
+     * it, resuming after the payloads already delivered. A resent unknown entry ends
+     * {@code possibly_duplicated}, since the first send may have arrived.
+     *
+     * @throws IllegalArgumentException when there is no such entry, or it is pending, sending or sent
+     */
+    public OutboxEntry resend(long entryId) {
+        OutboxEntry e = store.outboxEntry(entryId).orElseThrow(() -> new IllegalArgumentException("there is no outbox entry " + entryId));
+        String detail = switch (e.state()) {
+            case UNKNOWN_AFTER_SEND -> RESENT_UNKNOWN + " (" + RESENT_BY_OPERATOR + ")";
+            case FAILED, EXPIRED, PARTIAL_FAILED -> RESENT_BY_OPERATOR;
+            default -> throw new IllegalArgumentException("outbox entry " + entryId + " is " + e.state().wireName()
+                    + "; only failed, partial_failed, expired and unknown_after_send entries can be resent");
+        };
+        store.updateOutbox(entryId, new OutboxUpdate(OutboxState.PENDING, e.receipts(), detail, 0, clock.instant()));
+        return store.outboxEntry(entryId).orElseThrow();
+    }
+
+    /** True for an entry someone chose to send again: not expired by age. */
+    static boolean resentOnPurpose(OutboxEntry e) {
+        return e.detail() != null && (e.detail().startsWith(RESENT_BY_OPERATOR) || e.detail().contains(RESENT_BY_OPERATOR));
+    }
+
+    /** Sends the pending entries whose retry is due, paced per channel; returns how many were tried. */
+    public int retryDue(Function<String, Optional<MessageAdapter>> adapters, Pacer pacer) {
+        int tried = 0;
+        for (OutboxEntry e : store.outboxDue(clock.instant(), 500)) {
             Optional<MessageAdapter> adapter = adapters.apply(e.draft().channel());
-            if (adapter.isEmpty()) {
-                pending++;
-                continue;
-            }
-            switch (deliver(e, adapter.get())) {
-                case SENT -> sent++;
-                case PENDING -> pending++;
-                default -> failed++;
-            }
+            if (adapter.isEmpty()) continue;
+            pacer.await(e.draft().channel());
+            deliver(e, adapter.get());
+            tried++;
         }
-        if (expired > 0) log.warn("outbox: {} stale repl{} expired, not sent (older than {})", expired, expired == 1 ? "y" : "ies", maxAge);
-        Recovery r = new Recovery(sent, failed, pending, expired, interrupted.size());
-        if (!r.equals(new Recovery(0, 0, 0, 0, 0))) log.info("outbox recovery: {}", r);
-        return r;
+        return tried;
+    }
+
+    /**
+     * The start-up pass (SPEC OUT-7), run before any turn can deliver; see {@link OutboxRecovery}.
+     */
+    public OutboxRecovery.Result recover(Function<String, Optional<MessageAdapter>> adapters, Pacer pacer) {
+        return new OutboxRecovery(this, clock, settings.get()).run(adapters, pacer);
     }
 }

@@ -5,4 +5,11 @@ public interface ReplyStream {
     ReplyStream NONE = delta -> { };
 
     void delta(String text);
+
+    /**
+     * The model's reasoning as it is generated, when the session asked for {@code /reasoning stream}
+     * (SPEC RP-4); a stream that has no place for it ignores it.
+     */
+    default void reasoning(String text) {
+    }
 }

@@ -110,6 +110,11 @@ public interface Store extends AutoCloseable {
     /** Whether the owner approved a pairing of this sender on this channel account. */
     boolean isApproved(String channel, String account, String sender);
 
+    // --- memory (SPEC ME-1..ME-7)
+
+    /** The long-term memory kept in this store's database. */
+    dev.clawgate.core.memory.Memory memory();
+
     /** Whether the store answers a trivial query: for readiness checks. */
     boolean healthy();
 
@@ -129,21 +134,38 @@ public interface Store extends AutoCloseable {
                                                 OutboundDraft reply);
 
     /**
+     * Records a delivery intent that does not end a turn (SPEC AG-5 {@code message_send}, OUT-5):
+     * a {@code PENDING} entry keyed by (turn id, kind, send key), or the existing one of that key.
+     *
+     * @throws IllegalArgumentException for a notice (never written) or a draft without a send key
+     */
+    OutboxEntry enqueueOutbox(long turnId, OutboundDraft draft);
+
+    /**
      * Moves an entry {@code PENDING → SENDING} and returns true, or returns false (changing nothing)
      * when it is not {@code PENDING}: only the caller that wins the claim may talk to the platform.
      */
     boolean claimOutbox(long entryId);
 
     /**
-     * Sets an entry's state, receipt id and detail (either may be null). Moving an entry back to
-     * {@code PENDING} counts a failed attempt.
+     * Writes what a delivery attempt learnt (SPEC OUT-5, OUT-7). When the update carries receipts,
+     * they are also stored with the turn's assistant message in the transcript (SPEC OUT-8).
      *
      * @throws IllegalArgumentException when there is no such entry
      */
-    void markOutbox(long entryId, OutboxState state, String receiptId, String detail);
+    void updateOutbox(long entryId, OutboxUpdate update);
+
+    /** One entry, if it exists. */
+    Optional<OutboxEntry> outboxEntry(long entryId);
 
     /** Entries in any of {@code states}, oldest first. */
     List<OutboxEntry> outboxByState(OutboxState... states);
+
+    /** {@code PENDING} entries whose next attempt is due at {@code now}, oldest first, at most {@code limit}. */
+    List<OutboxEntry> outboxDue(java.time.Instant now, int limit);
+
+    /** The receipts stored with turn {@code turnId}'s assistant message (SPEC OUT-8), empty when none. */
+    List<dev.clawgate.core.outbound.MessageReceipt> replyReceipts(long turnId);
 
     /** How many entries are in each state (every state present, zero when none). */
     java.util.Map<OutboxState, Long> outboxCounts();

@@ -1,8 +1,29 @@
 package dev.clawgate.core.tool;
 
+import dev.clawgate.core.memory.Memory;
+import dev.clawgate.core.memory.MemoryScopes;
 import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.run.CancelToken;
 import java.nio.file.Path;
 
-/** Where and for whom a tool runs. {@code workspace} is the only directory file tools may touch. */
-public record ToolContext(Path workspace, SessionKey session, CancelToken cancel) {}
+/**
+ * Where and for whom a tool runs. {@code workspace} is the only directory file tools may touch;
+ * {@code messages} is the only way a tool reaches a chat; {@code memory} and {@code memoryScopes}
+ * are the long-term memory and the scopes this turn may read and write (SPEC ME-2, AG-5).
+ */
+public record ToolContext(Path workspace, SessionKey session, CancelToken cancel, MessageSender messages, Memory memory,
+                          MemoryScopes memoryScopes) {
+    public ToolContext {
+        messages = messages == null ? MessageSender.NONE : messages;
+        memory = memory == null ? Memory.NONE : memory;
+        memoryScopes = memoryScopes == null ? MemoryScopes.forSession(session) : memoryScopes;
+    }
+
+    public ToolContext(Path workspace, SessionKey session, CancelToken cancel, MessageSender messages) {
+        this(workspace, session, cancel, messages, Memory.NONE, null);
+    }
+
+    public ToolContext(Path workspace, SessionKey session, CancelToken cancel) {
+        this(workspace, session, cancel, MessageSender.NONE);
+    }
+}

@@ -4,11 +4,15 @@ import dev.clawgate.core.agent.ModelRoute;
 import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.core.history.Compaction;
 import dev.clawgate.core.history.Compactor;
+import dev.clawgate.core.config.MultimodalSettings;
 import dev.clawgate.core.history.HistoryNormalizer;
+import dev.clawgate.core.multimodal.ImageInliner;
+import dev.clawgate.core.multimodal.PublicImageFetcher;
 import dev.clawgate.core.history.HistoryTrimmer;
 import dev.clawgate.core.model.ChatMessage;
 import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.prompt.BuiltPrompt;
+import dev.clawgate.core.prompt.MemoryLine;
 import dev.clawgate.core.prompt.PromptContext;
 import dev.clawgate.core.store.InboxRecord;
 import dev.clawgate.core.store.TranscriptEntry;
@@ -17,7 +21,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The messages a model call starts from: the system prompt (SPEC SP-1, SP-2), then the stored
+ * The messages a model call starts from: the system prompt (SPEC SP-1, SP-2) with the turn's
+ * memory context last (ME-4), then the stored
  * transcript, normalised (HI-3) and trimmed to its budget (HI-4). The current user message is
  * already the transcript's last entry.
  */
@@ -31,11 +36,14 @@ final class ConversationBuilder {
         this.s = s;
     }
 
-    List<ChatMessage> build(InboxRecord current, ClawgateConfig config, ModelRoute route, ToolRegistry tools, ModelChoice choice) {
+    /** @param memory this turn's recalled memories, filtered (SPEC ME-3); they go into the prompt, never the history (ME-4) */
+    List<ChatMessage> build(InboxRecord current, ClawgateConfig config, ModelRoute route, ToolRegistry tools, List<MemoryLine> memory) {
         SessionKey session = current.session();
         List<ChatMessage> history = toMessages(s.store().loadTranscript(session, config.history().maxMessages()));
-        history = HistoryNormalizer.normalize(history, route.provider().capabilities().vision());
+        boolean vision = route.provider().capabilities().vision();
+        history = HistoryNormalizer.normalize(history, vision);
         history = HistoryTrimmer.trim(history, config.history().maxChars()).history();
+        if (vision) history = images(config).inline(history);
         PromptContext ctx = PromptContext.builder(config.agent().workspace())
                 .tools(tools.specs())
                 .nativeTools(route.nativeTools())
@@ -44,12 +52,20 @@ final class ConversationBuilder {
                 .channel(current.message().channel())
                 .replyTarget(current.message().replyTarget())
                 .chatType(current.message().chatType())
+                .memory(memory)
                 .build();
         BuiltPrompt prompt = s.prompts().prompt(session, ctx);
         List<ChatMessage> messages = new ArrayList<>(history.size() + 1);
         messages.add(ChatMessage.system(prompt.text()));
         messages.addAll(history);
         return messages;
+    }
+
+    /** SPEC AG-4: local images inside the workspace or data dir become data URIs; remote ones only when allowed. */
+    private static ImageInliner images(ClawgateConfig config) {
+        MultimodalSettings m = config.multimodal();
+        return new ImageInliner(List.of(config.agent().workspace(), config.gateway().dataDir()), m.maxImages(), m.maxImageBytes(),
+                m.allowRemoteFetch() ? PublicImageFetcher.shared() : ImageInliner.RemoteImages.refuseAll());
     }
 
     /** SPEC HI-5: keep the newest messages, each cut short; true only when something was really compacted. */

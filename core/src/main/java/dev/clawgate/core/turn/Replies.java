@@ -3,7 +3,7 @@ package dev.clawgate.core.turn;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.clawgate.core.channel.MessageAdapter;
 import dev.clawgate.core.model.ToolCall;
-import dev.clawgate.core.outbound.DeliveryException;
+import dev.clawgate.core.outbound.DeliveryOutcome;
 import dev.clawgate.core.outbound.OutboundMessage;
 import dev.clawgate.core.outbound.OutboundTarget;
 import dev.clawgate.core.run.CancelToken;
@@ -20,11 +20,9 @@ final class Replies {
     }
 
     void send(MessageAdapter adapter, OutboundTarget target, String text, OutboundMessage.Kind kind, long turnId, CancelToken cancel) {
-        try {
-            s.delivery().deliver(new OutboundMessage(target, text, kind, turnId), adapter, cancel);
-        } catch (DeliveryException e) {
-            log.warn("turn {}: {} to {} not delivered ({}): {}", turnId, kind, target.channel(),
-                    e.permanent() ? "permanent" : "transient", UserFacingError.redact(e.getMessage()));
+        DeliveryOutcome outcome = s.delivery().deliver(new OutboundMessage(target, text, kind, turnId), adapter, cancel);
+        if (!(outcome instanceof DeliveryOutcome.Sent)) {
+            log.info("turn {}: {} to {} not delivered: {}", turnId, kind, target.channel(), outcome);
         }
     }
 

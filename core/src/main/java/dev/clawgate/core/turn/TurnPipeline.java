@@ -13,9 +13,9 @@ import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.core.dispatch.TurnRunner;
 import dev.clawgate.core.failpoint.Failpoints;
 import dev.clawgate.core.hook.InboundHook;
-import dev.clawgate.core.hook.SendingHook;
 import dev.clawgate.core.inbound.PromptBody;
-import dev.clawgate.core.inbound.PromptBody;
+import dev.clawgate.core.memory.Memory;
+import dev.clawgate.core.memory.MemoryScopes;
 import dev.clawgate.core.model.ChatType;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.SessionKey;
@@ -24,16 +24,15 @@ import dev.clawgate.core.outbound.OutboundMessage;
 import dev.clawgate.core.outbound.OutboundTarget;
 import dev.clawgate.core.outbound.ReplyStream;
 import dev.clawgate.core.outbound.TurnOutcome;
+import dev.clawgate.core.prompt.MemoryLine;
 import dev.clawgate.core.provider.ProviderException;
+import dev.clawgate.core.render.BlockStreaming;
 import dev.clawgate.core.run.CancelToken;
 import dev.clawgate.core.run.CancelledException;
 import dev.clawgate.core.run.RunHandle;
 import dev.clawgate.core.sanitize.ReplySanitizer;
 import dev.clawgate.core.store.InboxRecord;
 import dev.clawgate.core.store.InboxState;
-import dev.clawgate.core.store.OutboundDraft;
-import dev.clawgate.core.store.OutboxEntry;
-import dev.clawgate.core.store.OutboxState;
 import dev.clawgate.core.tool.ToolContext;
 import dev.clawgate.core.tool.ToolRegistry;
 import java.time.Duration;
@@ -59,12 +58,16 @@ public final class TurnPipeline implements TurnRunner {
     private final AgentLoop agent;
     private final ConversationBuilder conversation;
     private final Replies replies;
+    private final FinalReplies finalReplies;
+    private final TurnMemory memory;
 
     public TurnPipeline(TurnServices services, AgentLoop agent) {
         this.s = services;
         this.agent = agent;
         this.conversation = new ConversationBuilder(services);
         this.replies = new Replies(services);
+        this.finalReplies = new FinalReplies(services);
+        this.memory = new TurnMemory(services);
     }
 
     public TurnPipeline(TurnServices services) {
@@ -166,14 +169,35 @@ public final class TurnPipeline implements TurnRunner {
             s.store().markInbox(r.id(), InboxState.MERGED, "into turn " + current.id());
         }
         Failpoints.hit(Failpoints.TURN_MID_RUN);
+        List<MemoryLine> recalled = memory.recallThenSave(batch, config.memory());
 
         ToolRegistry tools = s.tools().get();
-        ReplyStream stream = adapter.openStream(target);
+        TypingRefresh typing = TypingRefresh.start(s.scheduler(), adapter, target);
+        try {
+            return answer(batch, config, adapter, handle, choice, tools, typing, recalled);
+        } finally {
+            typing.stop();
+        }
+    }
+
+    private TurnOutcome answer(List<InboxRecord> batch, ClawgateConfig config, MessageAdapter adapter, RunHandle handle, ModelChoice choice,
+                               ToolRegistry tools, TypingRefresh typing, List<MemoryLine> recalled) {
+        CancelToken cancel = handle.cancel();
+        InboxRecord current = batch.get(batch.size() - 1);
+        SessionKey session = current.session();
+        OutboundTarget target = OutboundTarget.replyTo(current.message());
+        String reasoning = s.store().sessionSetting(session, CommandHandler.SETTING_REASONING).orElse("off");
+        ReplyShape shape = ReplyShape.of(config, current.message(), batch.size(), choice.primary());
+        ReplyStream preview = adapter.openStream(target);
+        // SPEC OUT-2: with block streaming on, the text goes out as blocks instead of into a preview
+        BlockReplies blocks = blockReplies(config, adapter, target, shape, current.id(), cancel);
+        ReplyStream stream = blocks != null ? blocks : preview;
         StreamingReply streaming = new StreamingReply(stream, tools.names());
         StepObserver observer = new StepObserver() {
             @Override
             public void onStepStart(int step) {
                 streaming.newStep();
+                if (step > 0 && blocks != null) blocks.stepEnded();
             }
 
             @Override
@@ -182,31 +206,55 @@ public final class TurnPipeline implements TurnRunner {
             }
 
             @Override
+            public void onReasoningDelta(String delta) {
+                // SPEC RP-4 stream: into the draft preview where the channel has one
+                if ("stream".equals(reasoning) && blocks == null) preview.reasoning(delta);
+            }
+
+            @Override
             public void onToolCall(ToolCall call) {
                 if (config.agent().showToolCalls()) replies.announceTool(adapter, target, call, current.id(), cancel);
             }
         };
-        ToolContext toolContext = new ToolContext(config.agent().workspace(), session, cancel);
+        ToolContext toolContext = new ToolContext(config.agent().workspace(), session, cancel,
+                new TurnMessages(s, finalReplies, current.id(), target, cancel),
+                config.memory().enabled() ? s.memory() : Memory.NONE, MemoryScopes.of(current.message(), session));
         AgentResult result;
         try {
             result = runWithCompaction(choice, current, config, tools, toolContext, observer, stream != ReplyStream.NONE,
-                    adapter, target, cancel, steering(handle, current));
+                    adapter, target, cancel, steering(handle, current), recalled);
         } catch (ProviderException e) {
+            if (blocks != null) blocks.cancel();
             return providerFailed(e, batch, adapter, target, cancel);
+        } catch (RuntimeException e) {
+            if (blocks != null) blocks.cancel();
+            throw e;
         } finally {
             streaming.finish();
         }
-        return finish(result, current, adapter, target, tools, cancel);
+        typing.stop();
+        // SPEC RP-4 on: the reasoning as a separate message before the answer
+        if ("on".equals(reasoning) && result.reasoning() != null && !result.reasoning().isBlank() && !cancel.isCancelled()) {
+            replies.send(adapter, target, "💭 " + result.reasoning().strip(), OutboundMessage.Kind.NOTICE, current.id(), cancel);
+        }
+        return finish(result, current, adapter, target, tools, cancel, shape, blocks);
+    }
+
+    private BlockReplies blockReplies(ClawgateConfig config, MessageAdapter adapter, OutboundTarget target, ReplyShape shape, long turnId,
+                                      CancelToken cancel) {
+        BlockStreaming settings = config.channel(target.channel()).output().blockStreaming();
+        return settings == null ? null : new BlockReplies(settings, s.scheduler(), s.delivery(), adapter, target, shape, turnId, cancel);
     }
 
     private AgentResult runWithCompaction(ModelChoice choice, InboxRecord current, ClawgateConfig config, ToolRegistry tools,
                                           ToolContext toolContext, StepObserver observer, boolean stream,
-                                          MessageAdapter adapter, OutboundTarget target, CancelToken cancel, Steering steering)
+                                          MessageAdapter adapter, OutboundTarget target, CancelToken cancel, Steering steering,
+                                          List<MemoryLine> recalled)
             throws ProviderException {
         boolean compactedOnce = false;
         while (true) {
             ModelRoute primary = choice.primary();
-            var messages = conversation.build(current, config, primary, tools, choice);
+            var messages = conversation.build(current, config, primary, tools, recalled);
             AgentLoop.Request req = new AgentLoop.Request(choice.routes(), messages, tools, config.agent().maxToolIterations(),
                     config.tools().maxResultChars(), toolContext, observer, stream, steering);
             try {
@@ -223,47 +271,24 @@ public final class TurnPipeline implements TurnRunner {
     }
 
     private TurnOutcome finish(AgentResult result, InboxRecord current, MessageAdapter adapter, OutboundTarget target,
-                               ToolRegistry tools, CancelToken cancel) {
+                               ToolRegistry tools, CancelToken cancel, ReplyShape shape, BlockReplies blocks) {
+        if (blocks != null && cancel.isCancelled()) blocks.cancel();
         cancel.throwIfCancelled();
         String text = ReplySanitizer.sanitize(result.text(), tools.names());
         String stored = result.usedTools().isEmpty() || "telegram".equals(target.channel())
                 ? text : "[Used tools: " + String.join(", ", result.usedTools()) + "]\n" + text;
-        SendingHook.Decision decision = s.sendingHook().onMessageSending(text, target);
-        if (decision instanceof SendingHook.Send send && !send.text().isBlank() && adapter.durableReplies()) {
-            return finishDurably(current, adapter, target, stored, send.text());
-        }
-        s.store().completeTurn(current.session(), current.id(), stored, InboxState.DONE);
-        Failpoints.hit(Failpoints.TURN_AFTER_REPLY_COMMIT);
-        switch (decision) {
-            case SendingHook.Suppress sup -> {
-                log.info("turn {}: reply suppressed by on_message_sending: {}", current.id(), sup.reason());
-                return TurnOutcome.NO_REPLY;
-            }
-            case SendingHook.Send send -> {
-                if (send.text().isBlank()) {
-                    log.info("turn {}: nothing visible to send", current.id());
-                    return TurnOutcome.NO_REPLY;
-                }
-                replies.send(adapter, target, send.text(), OutboundMessage.Kind.FINAL, current.id(), cancel);
+        OutboundMessage reply = shape.finalReply(target, text, current.id(), 0);
+        if (blocks != null) {
+            // SPEC OUT-2: the transcript keeps the whole reply; the outbox only what no block carried
+            BlockReplies.Rest rest = blocks.finish();
+            if (rest.blocksSent() > 0 && rest.text().isBlank()) {
+                s.store().completeTurn(current.session(), current.id(), stored, InboxState.DONE);
                 return TurnOutcome.REPLIED;
             }
+            if (rest.blocksSent() > 0) reply = shape.finalReply(target, rest.text(), current.id(), rest.blocksSent());
         }
-    }
-
-    /**
-     * SPEC IN-4, OUT-5, OUT-12: the reply intent commits with the assistant message and the done
-     * state, then is sent from the outbox; a crash in between leaves it pending for the restart.
-     */
-    private TurnOutcome finishDurably(InboxRecord current, MessageAdapter adapter, OutboundTarget target, String stored, String reply) {
-        Optional<OutboxEntry> entry = s.store().completeTurnWithReply(current.session(), current.id(), stored, InboxState.DONE,
-                OutboundDraft.of(target, reply, OutboundMessage.Kind.FINAL));
-        Failpoints.hit(Failpoints.TURN_AFTER_REPLY_COMMIT);
-        if (entry.isEmpty()) {
-            log.info("turn {} was already ended elsewhere; its reply is not sent", current.id());
-            return TurnOutcome.NO_REPLY;
-        }
-        OutboxState state = s.outbox().deliver(entry.get(), adapter);
-        return state == OutboxState.FAILED ? TurnOutcome.FAILED : TurnOutcome.REPLIED;
+        // the on_message_sending hook runs on the delivery path (SPEC RP-1, OUT-5), so a suppression is recorded with the intent
+        return finalReplies.commitAndSend(current, adapter, reply, stored, InboxState.DONE);
     }
 
     private TurnOutcome providerFailed(ProviderException e, List<InboxRecord> batch, MessageAdapter adapter, OutboundTarget target,
@@ -273,17 +298,18 @@ public final class TurnPipeline implements TurnRunner {
         if (e.kind() == ProviderException.Kind.VISION_UNSUPPORTED) {
             for (InboxRecord r : batch) s.store().removeUserMessage(current.session(), r.id());
             s.store().markInbox(current.id(), InboxState.FAILED, "vision unsupported; turn rolled back");
-        } else {
-            s.store().completeTurn(current.session(), current.id(), "[Task failed]", InboxState.FAILED);
+            replies.send(adapter, target, UserFacingError.of(e), OutboundMessage.Kind.ERROR, current.id(), cancel);
+            return TurnOutcome.FAILED;
         }
-        replies.send(adapter, target, UserFacingError.of(e), OutboundMessage.Kind.ERROR, current.id(), cancel);
-        return TurnOutcome.FAILED;
+        // HI-6: the error turn is committed with its reply's intent, so a crash cannot lose or repeat it
+        return finalReplies.commitAndSend(current, adapter, new OutboundMessage(target, UserFacingError.of(e), OutboundMessage.Kind.ERROR,
+                current.id()), "[Task failed]", InboxState.FAILED);
     }
 
     private void failTurn(InboxRecord current, SessionKey session, RuntimeException e, MessageAdapter adapter, OutboundTarget target,
                           CancelToken cancel) {
-        s.store().completeTurn(session, current.id(), "[Task failed]", InboxState.FAILED);
-        replies.send(adapter, target, UserFacingError.of(e), OutboundMessage.Kind.ERROR, current.id(), cancel);
+        finalReplies.commitAndSend(current, adapter, new OutboundMessage(target, UserFacingError.of(e), OutboundMessage.Kind.ERROR,
+                current.id()), "[Task failed]", InboxState.FAILED);
     }
 
     private TurnOutcome cancelled(RunHandle handle, List<InboxRecord> batch, String reason, MessageAdapter adapter, ClawgateConfig config) {
@@ -293,11 +319,10 @@ public final class TurnPipeline implements TurnRunner {
             return TurnOutcome.CANCELLED;
         }
         if (RunHandle.REASON_TIMEOUT.equals(reason)) {
-            s.store().completeTurn(current.session(), current.id(), "[Task timed out]", InboxState.FAILED);
             long secs = config.agent().turnBudgetSecs();
-            replies.send(adapter, OutboundTarget.replyTo(current.message()),
+            finalReplies.commitAndSend(current, adapter, new OutboundMessage(OutboundTarget.replyTo(current.message()),
                     "⏱️ That took too long (over " + secs + " s), so I stopped. Please try again or ask for less.",
-                    OutboundMessage.Kind.ERROR, current.id(), CancelToken.none());
+                    OutboundMessage.Kind.ERROR, current.id()), "[Task timed out]", InboxState.FAILED);
             return TurnOutcome.TIMED_OUT;
         }
         for (InboxRecord r : batch) s.store().markInbox(r.id(), InboxState.CANCELLED, reason);

@@ -12,7 +12,11 @@ import dev.clawgate.core.dispatch.QueuePolicy;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.store.InboxRecord;
+import dev.clawgate.core.outbound.OutboundMessage;
+import dev.clawgate.core.outbound.OutboundTarget;
 import dev.clawgate.core.store.InboxState;
+import dev.clawgate.core.store.OutboundDraft;
+import dev.clawgate.core.store.OutboxState;
 import dev.clawgate.core.testing.InMemoryStore;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -47,11 +51,21 @@ class AckPolicyTest {
     }
 
     private void startPipeline() {
+        startPipeline(false);
+    }
+
+    /** @param withReply the run ends as a durable channel's turn does: final state and reply intent in one commit */
+    private void startPipeline(boolean withReply) {
         Dispatcher.Policy policy = new Dispatcher.Policy(r -> new QueuePolicy(QueueMode.FOLLOWUP, Duration.ZERO, 100, DropPolicy.OLD),
                 r -> false, r -> false, () -> Duration.ofMinutes(1), (r, t) -> { }, Duration.ZERO);
         dispatcher = new Dispatcher(store, handle -> {
             runPermits.acquire();
-            store.completeTurn(handle.record().session(), handle.record().id(), "ok", InboxState.DONE);
+            if (withReply) {
+                store.completeTurnWithReply(handle.record().session(), handle.record().id(), "ok", InboxState.DONE,
+                        OutboundDraft.of(OutboundTarget.replyTo(handle.record().message()), "ok", OutboundMessage.Kind.FINAL));
+            } else {
+                store.completeTurn(handle.record().session(), handle.record().id(), "ok", InboxState.DONE);
+            }
         }, (r, a, b) -> { }, policy, 100, 8, Clock.systemUTC()).start();
         inbox = new Inbox(store, dispatcher, SessionKey::of, Duration.ofMinutes(20));
     }
@@ -85,6 +99,31 @@ class AckPolicyTest {
         try (FakeUpdatesPlatform platform = new FakeUpdatesPlatform(N, s -> inboxIdOfSeq.containsKey(s))) {
             CumulativeAck ack = new CumulativeAck(AckPolicy.AFTER_RECEIVE_RECORD, store, 0);
             poll(platform, ack, 0, Integer.MAX_VALUE);
+            poll(platform, ack, 0, Integer.MAX_VALUE);
+            assertThat(platform.acks).containsExactly(0L, (long) N);
+            assertThat(platform.violations).isEmpty();
+        }
+    }
+
+    private boolean hasReplyIntent(long seq) {
+        Long id = inboxIdOfSeq.get(seq);
+        return id != null && store.outboxByState(OutboxState.values()).stream().anyMatch(e -> e.turnId() == id);
+    }
+
+    @Test
+    void afterDurableSendAcksOnlyOnceTheReplyIntentCommittedWithTheTurn() throws Exception {
+        // SPEC IN-3 after_durable_send, IN-4, OUT-5: the ack waits for the turn's final state, which commits with its reply intent
+        startPipeline(true);
+        try (FakeUpdatesPlatform platform = new FakeUpdatesPlatform(N, this::hasReplyIntent)) {
+            CumulativeAck ack = new CumulativeAck(AckPolicy.AFTER_DURABLE_SEND, store, 0);
+            poll(platform, ack, 0, Integer.MAX_VALUE);
+            await().until(() -> stateOf(0, st -> st == InboxState.DISPATCHED));
+            assertThat(ack.offset()).as("dispatched is not yet durable").isZero();
+            runPermits.release(3);
+            await().until(() -> hasReplyIntent(2));
+            assertThat(ack.offset()).isEqualTo(3);
+            runPermits.release(N);
+            await().until(() -> dispatcher.idle());
             poll(platform, ack, 0, Integer.MAX_VALUE);
             assertThat(platform.acks).containsExactly(0L, (long) N);
             assertThat(platform.violations).isEmpty();

@@ -27,7 +27,24 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class DispatcherTest {
-    private final InMemoryStore store = new InMemoryStore();
+    /** How far the store's clock is behind real time: records written meanwhile look that old. */
+    private volatile Duration storeLag = Duration.ZERO;
+    private final InMemoryStore store = new InMemoryStore(new java.time.Clock() {
+        @Override
+        public java.time.ZoneId getZone() {
+            return java.time.ZoneOffset.UTC;
+        }
+
+        @Override
+        public java.time.Clock withZone(java.time.ZoneId zone) {
+            return this;
+        }
+
+        @Override
+        public Instant instant() {
+            return Instant.now().minus(storeLag);
+        }
+    });
     private final List<String> started = new CopyOnWriteArrayList<>();
     private final List<String> cancelReasons = new CopyOnWriteArrayList<>();
     private final Map<String, CountDownLatch> release = new ConcurrentHashMap<>();
@@ -220,20 +237,28 @@ class DispatcherTest {
         // SPEC IN-4: after a crash, records without a final state run again, at most once more
         InboundMessage fresh = InboundMessage.direct("test", null, "alice", "fresh");
         InboundMessage twice = InboundMessage.direct("test", null, "bob", "twice");
+        // the platform's timestamp says nothing: what counts is when the gateway recorded it
         InboundMessage old = new InboundMessage(null, "test", null, "carol", null, "carol", null, null, ChatType.DIRECT, true,
-                Instant.now().minus(Duration.ofHours(2)), "old", List.of(), null);
+                Instant.now(), "old", List.of(), null);
+        InboundMessage skewed = new InboundMessage(null, "test", null, "dave", null, "dave", null, null, ChatType.DIRECT, true,
+                Instant.now().minus(Duration.ofDays(400)), "skewed", List.of(), null);
         InboxRecord rFresh = store.recordInbound(fresh, SessionKey.of(fresh), null, Duration.ZERO).orElseThrow();
         InboxRecord rTwice = store.recordInbound(twice, SessionKey.of(twice), null, Duration.ZERO).orElseThrow();
         store.markInbox(rTwice.id(), InboxState.DISPATCHED, null);
         store.markInbox(rTwice.id(), InboxState.DISPATCHED, null);
+        storeLag = Duration.ofHours(2);
         InboxRecord rOld = store.recordInbound(old, SessionKey.of(old), null, Duration.ZERO).orElseThrow();
+        storeLag = Duration.ZERO;
+        InboxRecord rSkewed = store.recordInbound(skewed, SessionKey.of(skewed), null, Duration.ZERO).orElseThrow();
         startDispatcher(8, 20);
         finish("fresh");
-        assertThat(dispatcher.recover(Duration.ofHours(1), r -> true)).isEqualTo(1);
+        finish("skewed");
+        assertThat(dispatcher.recover(Duration.ofHours(1), r -> true)).isEqualTo(2);
         await().until(() -> store.inbox(rFresh.id()).orElseThrow().state() == InboxState.DONE);
+        await().until(() -> store.inbox(rSkewed.id()).orElseThrow().state() == InboxState.DONE);
         assertThat(store.inbox(rTwice.id()).orElseThrow().state()).isEqualTo(InboxState.FAILED);
         assertThat(store.inbox(rOld.id()).orElseThrow().state()).isEqualTo(InboxState.EXPIRED);
-        assertThat(started).containsExactly("fresh");
+        assertThat(started).containsExactlyInAnyOrder("fresh", "skewed");
     }
 
     @Test
@@ -329,7 +354,9 @@ class DispatcherTest {
         await().until(() -> started.size() == 1);
         submit("alice", "alice", ChatType.DIRECT, "c1");
         submit("alice", "alice", ChatType.DIRECT, "c2");
-        submit("alice", "alice", ChatType.DIRECT, "c3");
+        InboxRecord last = submit("alice", "alice", ChatType.DIRECT, "c3");
+        // the bus hands records over asynchronously: all three wait before the active run ends
+        await().until(() -> dispatcher.status(last.session()).queued() == 3);
         finish("busy");
         finish("c3");
         await().until(() -> dispatcher.idle());

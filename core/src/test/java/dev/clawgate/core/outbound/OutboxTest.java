@@ -2,7 +2,8 @@ package dev.clawgate.core.outbound;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clawgate.core.channel.MessageAdapter;
+import dev.clawgate.core.config.OutboxSettings;
+import dev.clawgate.core.hook.SendingHook;
 import dev.clawgate.core.model.ChatType;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.SessionKey;
@@ -12,172 +13,360 @@ import dev.clawgate.core.store.OutboundDraft;
 import dev.clawgate.core.store.OutboxEntry;
 import dev.clawgate.core.store.OutboxState;
 import dev.clawgate.core.testing.InMemoryStore;
-import java.time.Clock;
+import dev.clawgate.core.testing.LoopbackAdapter;
+import dev.clawgate.core.testing.LoopbackPlatform;
+import dev.clawgate.core.testing.LoopbackPlatform.Answer;
+import dev.clawgate.core.testing.ManualClock;
+import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+/**
+ * The write-ahead outbox against a scripted platform on a loopback port: every outcome, every
+ * suppression reason, retries on a manual clock, reconcile, receipts and the after-send hooks.
+ */
 class OutboxTest {
     private static final Instant T0 = Instant.parse("2026-01-10T12:00:00Z");
-    private static final Duration MAX_AGE = Duration.ofHours(1);
+    private static final Set<Capability> BASIC = EnumSet.of(Capability.TEXT, Capability.REPLY_TO, Capability.THREAD,
+            Capability.MESSAGE_SENDING_HOOKS);
 
-    private final InMemoryStore store = new InMemoryStore(Clock.fixed(T0, ZoneOffset.UTC));
-    private final Outbox outbox = new Outbox(store, Clock.fixed(T0.plus(Duration.ofMinutes(10)), ZoneOffset.UTC));
+    private final ManualClock clock = new ManualClock(T0);
+    private final InMemoryStore store = new InMemoryStore(clock);
+    private final LoopbackPlatform platform;
+    private SendingHook hook = SendingHook.PASS;
+    private OutboxSettings settings = OutboxSettings.defaults();
+    private double jitterSample = 0.5;
+    private final Outbox outbox;
+    private int nextMessage;
 
-    /** A platform that records each send, and what the store said about the entry at that moment. */
-    private final class Platform implements MessageAdapter {
-        final List<OutboundMessage> sent = new ArrayList<>();
-        final List<OutboxState> stateDuringSend = new ArrayList<>();
-        DeliveryException failure;
-        RuntimeException crash;
+    OutboxTest() throws IOException {
+        platform = new LoopbackPlatform();
+        outbox = new Outbox(store, clock, new Payloads((text, target) -> hook.onMessageSending(text, target)), () -> settings,
+                () -> jitterSample);
+    }
 
-        @Override
-        public MessageReceipt send(OutboundMessage message, CancelToken cancel) throws DeliveryException {
-            stateDuringSend.add(store.outboxByState(OutboxState.values()).stream()
-                    .filter(e -> e.turnId() == message.turnId()).findFirst().orElseThrow().state());
-            if (crash != null) throw crash;
-            if (failure != null) throw failure;
-            sent.add(message);
-            return MessageReceipt.of("platform-" + sent.size());
-        }
+    @AfterEach
+    void stop() {
+        platform.close();
+    }
+
+    private LoopbackAdapter adapter(Set<Capability> declared) {
+        return new LoopbackAdapter(platform, declared, Duration.ofMillis(400), 4000);
+    }
+
+    private LoopbackAdapter adapter(Set<Capability> declared, int textLimit) {
+        return new LoopbackAdapter(platform, declared, Duration.ofMillis(400), textLimit);
+    }
+
+    private static Set<Capability> with(Capability... extra) {
+        Set<Capability> s = EnumSet.copyOf(BASIC);
+        s.addAll(List.of(extra));
+        return s;
     }
 
     private OutboxEntry pendingReply(String text) {
-        InboundMessage m = new InboundMessage("in-" + text, "webhook", "default", "alice", "Alice", "chat-1", "th-1", null,
-                ChatType.DIRECT, true, T0, "question " + text, List.of(), null);
+        nextMessage++;
+        InboundMessage m = new InboundMessage("in-" + nextMessage, "loop", "default", "alice", "Alice", "chat-1", null, null,
+                ChatType.DIRECT, true, T0, "question " + nextMessage, List.of(), null);
         SessionKey session = SessionKey.of(m);
         long turn = store.recordInbound(m, session, null, Duration.ZERO).orElseThrow().id();
         return store.completeTurnWithReply(session, turn, text, InboxState.DONE,
                 OutboundDraft.of(OutboundTarget.replyTo(m), text, OutboundMessage.Kind.FINAL)).orElseThrow();
     }
 
-    private OutboxState stateOf(OutboxEntry e) {
-        return entry(e).state();
-    }
-
-    private OutboxEntry entry(OutboxEntry e) {
-        return store.outboxByState(OutboxState.values()).stream().filter(x -> x.id() == e.id()).findFirst().orElseThrow();
+    private OutboxEntry now(OutboxEntry e) {
+        return store.outboxEntry(e.id()).orElseThrow();
     }
 
     @Test
-    void aDeliveredReplyIsMarkedSendingBeforeThePlatformCallAndSentWithItsReceipt() {
-        // SPEC OUT-5: the intent is committed (and marked sending) before any platform I/O
-        Platform platform = new Platform();
+    void theIntentIsClaimedBeforeThePlatformSeesTheSendAndTheReceiptIsStored() {
+        // SPEC OUT-5 write-ahead: the platform's request arrives while the row says sending; SPEC OUT-8 receipts
         OutboxEntry e = pendingReply("hello");
+        List<OutboxState> stateAtSend = new ArrayList<>();
+        platform.onSend(call -> stateAtSend.add(now(e).state()));
 
-        assertThat(outbox.deliver(e, platform)).isEqualTo(OutboxState.SENT);
+        DeliveryOutcome outcome = outbox.deliver(e, adapter(BASIC));
 
-        assertThat(platform.stateDuringSend).containsExactly(OutboxState.SENDING);
-        assertThat(platform.sent).singleElement().satisfies(m -> {
-            assertThat(m.text()).isEqualTo("hello");
-            assertThat(m.kind()).isEqualTo(OutboundMessage.Kind.FINAL);
-            assertThat(m.turnId()).isEqualTo(e.turnId());
-            assertThat(m.target()).isEqualTo(new OutboundTarget("webhook", "default", "chat-1", "th-1", "in-hello"));
+        assertThat(stateAtSend).containsExactly(OutboxState.SENDING);
+        assertThat(outcome).isInstanceOf(DeliveryOutcome.Sent.class);
+        OutboxEntry sent = now(e);
+        assertThat(sent.state()).isEqualTo(OutboxState.SENT);
+        assertThat(sent.receipts()).singleElement().satisfies(r -> {
+            assertThat(r.primaryId()).isEqualTo("m-1");
+            assertThat(r.parts()).extracting(MessageReceipt.Part::kind).containsExactly(MessageReceipt.PartKind.TEXT);
+            assertThat(r.replyToId()).isEqualTo("in-1");
+            assertThat(r.raw()).contains("\"id\":\"m-1\"");
         });
-        assertThat(entry(e).state()).isEqualTo(OutboxState.SENT);
-        assertThat(entry(e).receiptId()).isEqualTo("platform-1");
+        assertThat(store.replyReceipts(e.turnId())).isEqualTo(sent.receipts());
+        assertThat(platform.calls("send")).singleElement().satisfies(c -> {
+            assertThat(c.body().path("text").asText()).isEqualTo("hello");
+            assertThat(c.body().path("reply_to").asText()).isEqualTo("in-1");
+            assertThat(c.body().path("key").asText()).isEqualTo("clawgate-" + e.turnId() + "-final-0");
+        });
     }
 
     @Test
-    void anEntryThatIsNoLongerPendingIsNeverSentAgain() {
-        // SPEC OUT-12: a turn's final reply is delivered at most once
-        Platform platform = new Platform();
+    void anEntryAlreadyClaimedIsNeverSentAgain() {
+        // SPEC OUT-12: two senders of one entry: only the claim winner talks to the platform
         OutboxEntry e = pendingReply("once");
-        outbox.deliver(e, platform);
-
-        outbox.deliver(e, platform);
-
-        assertThat(platform.sent).hasSize(1);
-        assertThat(stateOf(e)).isEqualTo(OutboxState.SENT);
+        outbox.deliver(e, adapter(BASIC));
+        DeliveryOutcome second = outbox.deliver(e, adapter(BASIC));
+        assertThat(second).isInstanceOf(DeliveryOutcome.NotClaimed.class);
+        assertThat(platform.deliveredTexts()).containsExactly("once");
     }
 
     @Test
-    void aPermanentRefusalFailsTheEntryAtOnce() {
-        // SPEC OUT-5, OUT-7: errors the platform calls permanent fail at once
-        Platform platform = new Platform();
-        platform.failure = new DeliveryException("chat not found", true, null);
-        OutboxEntry e = pendingReply("doomed");
-
-        assertThat(outbox.deliver(e, platform)).isEqualTo(OutboxState.FAILED);
-
-        assertThat(entry(e).state()).isEqualTo(OutboxState.FAILED);
-        assertThat(entry(e).detail()).isEqualTo("chat not found");
-        assertThat(entry(e).receiptId()).isNull();
+    void aHookThatCancelsSuppressesWithItsStableReason() {
+        // SPEC OUT-5 suppressed: cancelled_by_message_sending_hook, nothing reaches the platform
+        hook = (text, target) -> new SendingHook.Suppress("policy");
+        OutboxEntry e = pendingReply("secret plans");
+        assertThat(outbox.deliver(e, adapter(BASIC))).isEqualTo(new DeliveryOutcome.Suppressed(SuppressionReason.CANCELLED_BY_MESSAGE_SENDING_HOOK));
+        assertThat(now(e).state()).isEqualTo(OutboxState.SUPPRESSED);
+        assertThat(now(e).detail()).startsWith("cancelled_by_message_sending_hook");
+        assertThat(platform.calls()).isEmpty();
     }
 
     @Test
-    void aTransientFailureLeavesTheEntryPendingWithOneMoreAttempt() {
-        // SPEC OUT-7: a transient failure is retried later, never lost
-        Platform platform = new Platform();
-        platform.failure = new DeliveryException("HTTP 503", false, null);
-        OutboxEntry e = pendingReply("later");
-
-        assertThat(outbox.deliver(e, platform)).isEqualTo(OutboxState.PENDING);
-
-        assertThat(entry(e).state()).isEqualTo(OutboxState.PENDING);
-        assertThat(entry(e).attempts()).isEqualTo(1);
-        platform.failure = null;
-        assertThat(outbox.deliver(entry(e), platform)).isEqualTo(OutboxState.SENT);
-        assertThat(platform.sent).extracting(OutboundMessage::text).containsExactly("later");
+    void aHookThatEmptiesTheReplySuppressesIt() {
+        // SPEC OUT-5 suppressed: empty_after_message_sending_hook
+        hook = (text, target) -> new SendingHook.Send("  ");
+        OutboxEntry e = pendingReply("something");
+        assertThat(outbox.deliver(e, adapter(BASIC))).isEqualTo(new DeliveryOutcome.Suppressed(SuppressionReason.EMPTY_AFTER_MESSAGE_SENDING_HOOK));
+        assertThat(now(e).detail()).isEqualTo("empty_after_message_sending_hook");
+        assertThat(platform.calls()).isEmpty();
     }
 
     @Test
-    void anAdapterThatBreaksMidSendLeavesTheEntryUnknownNotPending() {
-        // SPEC OUT-7: whether the platform got it is unknown, so it is not resent blindly
-        Platform platform = new Platform();
-        platform.crash = new IllegalStateException("socket closed half-way");
+    void aHookRewriteIsWhatThePlatformGets() {
+        // SPEC OUT-4 messageSendingHooks: the hook runs on the adapter's send path
+        hook = (text, target) -> new SendingHook.Send(text.replace("password", "********"));
+        outbox.deliver(pendingReply("the password is x"), adapter(BASIC));
+        assertThat(platform.deliveredTexts()).containsExactly("the ******** is x");
+    }
+
+    @Test
+    void aBlankReplyIsNoVisiblePayload() {
+        // SPEC OUT-5 suppressed: no_visible_payload
+        OutboxEntry e = pendingReply(" \n ");
+        assertThat(outbox.deliver(e, adapter(BASIC))).isEqualTo(new DeliveryOutcome.Suppressed(SuppressionReason.NO_VISIBLE_PAYLOAD));
+        assertThat(platform.calls()).isEmpty();
+    }
+
+    @Test
+    void aSendThePlatformAnsweredWithoutAnIdIsNotCountedAsVisible() {
+        // SPEC OUT-5 suppressed: adapter_returned_no_identity
+        platform.script(Answer.noIdentity());
+        OutboxEntry e = pendingReply("hello");
+        assertThat(outbox.deliver(e, adapter(BASIC))).isEqualTo(new DeliveryOutcome.Suppressed(SuppressionReason.ADAPTER_RETURNED_NO_IDENTITY));
+        assertThat(now(e).state()).isEqualTo(OutboxState.SUPPRESSED);
+        assertThat(platform.calls("send")).hasSize(1);
+    }
+
+    @Test
+    void aPermanentErrorFailsAtOnce() {
+        // SPEC OUT-7: chat not found / bot blocked fail at once, no retry
+        platform.script(Answer.status(403));
+        OutboxEntry e = pendingReply("hello");
+        assertThat(outbox.deliver(e, adapter(BASIC))).isInstanceOf(DeliveryOutcome.Failed.class);
+        assertThat(now(e).state()).isEqualTo(OutboxState.FAILED);
+        assertThat(now(e).detail()).contains("permanent").contains("HTTP 403");
+        clock.advance(Duration.ofHours(1));
+        assertThat(outbox.retryDue(c -> Optional.of(adapter(BASIC)), Pacer.NONE)).isZero();
+        assertThat(platform.calls("send")).hasSize(1);
+    }
+
+    @Test
+    void somePayloadsDeliveredThenAPermanentFailureIsPartialFailedWithTheirReceipts() {
+        // SPEC OUT-5 partial_failed with per-payload outcomes
+        platform.script(Answer.ok(), Answer.ok(), Answer.status(400));
+        OutboxEntry e = pendingReply("first part\n\nsecond part\n\nthird part");
+        DeliveryOutcome outcome = outbox.deliver(e, adapter(BASIC, 12));
+        assertThat(outcome).isInstanceOfSatisfying(DeliveryOutcome.PartialFailed.class, p -> {
+            assertThat(p.delivered()).extracting(MessageReceipt::primaryId).containsExactly("m-1", "m-2");
+            assertThat(p.payloads()).extracting(DeliveryOutcome.PayloadOutcome::status).containsExactly(
+                    DeliveryOutcome.PayloadOutcome.Status.SENT, DeliveryOutcome.PayloadOutcome.Status.SENT,
+                    DeliveryOutcome.PayloadOutcome.Status.FAILED);
+        });
+        assertThat(now(e).state()).isEqualTo(OutboxState.PARTIAL_FAILED);
+        assertThat(now(e).receipts()).hasSize(2);
+        assertThat(platform.deliveredTexts()).containsExactly("first part", "second part");
+    }
+
+    @Test
+    void transientFailuresBackOffFiveTwentyFiveSecondsTwoAndTenMinutesThenFail() {
+        // SPEC OUT-7: 5 s, 25 s, 2 min, 10 min, 5 retries at most, checked on a manual clock
+        platform.script(Answer.status(500), Answer.status(502), Answer.status(503), Answer.status(500), Answer.status(500),
+                Answer.status(500));
+        OutboxEntry e = pendingReply("stubborn");
+        LoopbackAdapter a = adapter(BASIC);
+        List<Duration> waits = new ArrayList<>();
+        DeliveryOutcome outcome = outbox.deliver(e, a);
+        while (outcome instanceof DeliveryOutcome.RetryScheduled r) {
+            Duration wait = Duration.between(clock.instant(), r.at());
+            waits.add(wait);
+            clock.advance(wait.minusMillis(1));
+            assertThat(outbox.retryDue(c -> Optional.of(a), Pacer.NONE)).as("not due before its time").isZero();
+            clock.advance(Duration.ofMillis(1));
+            outcome = outbox.deliver(now(e), a);
+        }
+        assertThat(waits).containsExactly(Duration.ofSeconds(5), Duration.ofSeconds(25), Duration.ofMinutes(2), Duration.ofMinutes(10),
+                Duration.ofMinutes(10));
+        assertThat(outcome).isInstanceOf(DeliveryOutcome.Failed.class);
+        assertThat(now(e).state()).isEqualTo(OutboxState.FAILED);
+        assertThat(now(e).detail()).contains("gave up after 6 attempts");
+        assertThat(platform.calls("send")).hasSize(6);
+    }
+
+    @Test
+    void jitterSpreadsRetriesAndRetryAfterIsNeverUndercut() {
+        // SPEC OUT-7: jitter, and never sooner than the platform's retry-after
+        jitterSample = 0.0;
+        platform.script(Answer.status(500));
+        OutboxEntry e = pendingReply("a");
+        assertThat(outbox.deliver(e, adapter(BASIC))).isEqualTo(new DeliveryOutcome.RetryScheduled(T0.plusSeconds(4), "HTTP 500"));
+        jitterSample = 0.999;
+        platform.script(Answer.rateLimited(90));
+        OutboxEntry f = pendingReply("b");
+        DeliveryOutcome limited = outbox.deliver(f, adapter(BASIC));
+        assertThat(limited).isInstanceOfSatisfying(DeliveryOutcome.RetryScheduled.class,
+                r -> assertThat(r.at()).isEqualTo(T0.plusSeconds(90)));
+    }
+
+    @Test
+    void aRetryDueIsSentByTheRetryPassAndResumesAfterThePartsAlreadyDelivered() {
+        // SPEC OUT-7 retry; SPEC OUT-12: the part the platform took is never sent twice
+        platform.script(Answer.ok(), Answer.status(503));
+        OutboxEntry e = pendingReply("part one\n\npart two\n\npart three");
+        LoopbackAdapter a = adapter(BASIC, 10);
+        assertThat(outbox.deliver(e, a)).isInstanceOf(DeliveryOutcome.RetryScheduled.class);
+        assertThat(now(e).receipts()).hasSize(1);
+        clock.advance(Duration.ofSeconds(6));
+        assertThat(outbox.retryDue(c -> Optional.of(a), Pacer.NONE)).isEqualTo(1);
+        assertThat(now(e).state()).isEqualTo(OutboxState.SENT);
+        assertThat(platform.deliveredTexts()).containsExactly("part one", "part two", "part three");
+        assertThat(platform.calls("send")).extracting(c -> c.body().path("text").asText())
+                .containsExactly("part one", "part two", "part two", "part three");
+        assertThat(now(e).receipts()).extracting(MessageReceipt::primaryId).containsExactly("m-1", "m-2", "m-3");
+    }
+
+    @Test
+    void aTimeoutWithoutReconcileIsUnknownAndNeverResent() {
+        // SPEC OUT-7: an ambiguous send is reported, not resent blindly
+        platform.script(Answer.keptButSlow(1500));
         OutboxEntry e = pendingReply("maybe");
-
-        assertThat(outbox.deliver(e, platform)).isEqualTo(OutboxState.UNKNOWN_AFTER_SEND);
-
-        assertThat(stateOf(e)).isEqualTo(OutboxState.UNKNOWN_AFTER_SEND);
+        assertThat(outbox.deliver(e, adapter(BASIC))).isInstanceOf(DeliveryOutcome.UnknownAfterSend.class);
+        assertThat(now(e).state()).isEqualTo(OutboxState.UNKNOWN_AFTER_SEND);
+        clock.advance(Duration.ofHours(1));
+        outbox.retryDue(c -> Optional.of(adapter(BASIC)), Pacer.NONE);
+        assertThat(platform.calls("send")).hasSize(1);
     }
 
     @Test
-    void recoverySendsPendingRepliesOnceAndMarksInterruptedSendsUnknownWithoutResending() {
-        // SPEC OUT-7: pending entries are sent on start; sending ones become unknown_after_send and are not resent
-        OutboxEntry pending = pendingReply("was pending");
-        OutboxEntry interrupted = pendingReply("was sending");
-        store.claimOutbox(interrupted.id()); // the process died while this one was on the wire
-        Platform platform = new Platform();
-
-        Outbox.Recovery r = outbox.recover(ch -> ch.equals("webhook") ? Optional.of(platform) : Optional.empty(), MAX_AGE);
-
-        assertThat(r).isEqualTo(new Outbox.Recovery(1, 0, 0, 0, 1));
-        assertThat(platform.sent).extracting(OutboundMessage::text).containsExactly("was pending");
-        assertThat(stateOf(pending)).isEqualTo(OutboxState.SENT);
-        assertThat(stateOf(interrupted)).isEqualTo(OutboxState.UNKNOWN_AFTER_SEND);
-        assertThat(outbox.recover(ch -> Optional.of(platform), MAX_AGE)).isEqualTo(new Outbox.Recovery(0, 0, 0, 0, 0));
-        assertThat(platform.sent).hasSize(1);
+    void aTimeoutWithReconcileFindsTheMessageAndAcksIt() {
+        // SPEC OUT-7 reconcileUnknownSend: found on the platform → acknowledged, not resent
+        platform.script(Answer.keptButSlow(1500));
+        OutboxEntry e = pendingReply("there after all");
+        DeliveryOutcome outcome = outbox.deliver(e, adapter(with(Capability.RECONCILE_UNKNOWN_SEND)));
+        assertThat(outcome).isInstanceOf(DeliveryOutcome.Sent.class);
+        assertThat(now(e).state()).isEqualTo(OutboxState.SENT);
+        assertThat(now(e).receiptId()).isEqualTo("m-1");
+        assertThat(platform.calls("lookup")).hasSize(1);
+        assertThat(platform.deliveredTexts()).containsExactly("there after all");
     }
 
     @Test
-    void recoveryExpiresStaleRepliesInsteadOfSendingThem() {
-        // SPEC OUT-7: entries older than outbox.max_age are not replayed but expired
-        OutboxEntry stale = pendingReply("stale");
-        Platform platform = new Platform();
-        Outbox later = new Outbox(store, Clock.fixed(T0.plus(MAX_AGE).plusMillis(1), ZoneOffset.UTC));
-
-        Outbox.Recovery r = later.recover(ch -> Optional.of(platform), MAX_AGE);
-
-        assertThat(r).isEqualTo(new Outbox.Recovery(0, 0, 0, 1, 0));
-        assertThat(platform.sent).isEmpty();
-        assertThat(stateOf(stale)).isEqualTo(OutboxState.EXPIRED);
-        assertThat(store.outboxCounts()).containsEntry(OutboxState.EXPIRED, 1L).containsEntry(OutboxState.PENDING, 0L);
+    void aTimeoutWithReconcileThatProvesAbsenceIsRetried() {
+        // SPEC OUT-7 reconcileUnknownSend: proven not sent → sent again, once
+        platform.script(Answer.lostAndSlow(1500));
+        OutboxEntry e = pendingReply("lost");
+        LoopbackAdapter a = adapter(with(Capability.RECONCILE_UNKNOWN_SEND));
+        assertThat(outbox.deliver(e, a)).isInstanceOf(DeliveryOutcome.RetryScheduled.class);
+        clock.advance(Duration.ofSeconds(10));
+        outbox.retryDue(c -> Optional.of(a), Pacer.NONE);
+        assertThat(now(e).state()).isEqualTo(OutboxState.SENT);
+        assertThat(platform.deliveredTexts()).containsExactly("lost");
     }
 
     @Test
-    void recoveryLeavesRepliesOfChannelsThisProcessDoesNotRunPending() {
-        // SPEC OUT-7: a reply waits for its own channel; nothing else may send it
-        OutboxEntry e = pendingReply("elsewhere");
+    void afterSendSuccessRunsOncePerPayloadAndAfterCommitOnceAfterTheAck() {
+        // SPEC OUT-10
+        OutboxEntry e = pendingReply("alpha\n\nbeta");
+        LoopbackAdapter a = adapter(with(Capability.AFTER_SEND_SUCCESS, Capability.AFTER_COMMIT), 6);
+        outbox.deliver(e, a);
+        assertThat(a.afterSendSuccess).extracting(MessageReceipt::primaryId).containsExactly("m-1", "m-2");
+        assertThat(a.afterCommit).singleElement().satisfies(rs -> assertThat(rs).hasSize(2));
+        outbox.deliver(e, a);
+        assertThat(a.afterCommit).as("a second deliver of an acked entry runs nothing").hasSize(1);
+    }
 
-        Outbox.Recovery r = outbox.recover(ch -> Optional.empty(), MAX_AGE);
+    @Test
+    void afterHooksDoNotRunForAnAdapterThatDoesNotDeclareThem() {
+        // SPEC OUT-10: only declared capabilities are used
+        LoopbackAdapter a = adapter(BASIC);
+        outbox.deliver(pendingReply("x"), a);
+        assertThat(a.afterSendSuccess).isEmpty();
+        assertThat(a.afterCommit).isEmpty();
+    }
 
-        assertThat(r).isEqualTo(new Outbox.Recovery(0, 0, 1, 0, 0));
-        assertThat(stateOf(e)).isEqualTo(OutboxState.PENDING);
+    @Test
+    void aCancelBeforeTheClaimSendsNothing() {
+        // SPEC OUT-11: a cancelled run's pending delivery is cancelled, not half-sent
+        OutboxEntry e = pendingReply("too late");
+        CancelToken cancel = new CancelToken();
+        cancel.cancel("stop");
+        assertThat(outbox.deliver(e, adapter(BASIC), cancel)).isEqualTo(new DeliveryOutcome.Failed("cancelled before sending"));
+        assertThat(now(e).state()).isEqualTo(OutboxState.FAILED);
+        assertThat(platform.calls()).isEmpty();
+    }
+
+    @Test
+    void aSilentAskTheChannelCannotKeepIsDroppedAndRecorded() {
+        // SPEC OUT-4: a missing optional capability is dropped from the payload and recorded
+        OutboxEntry e = pendingReply("quiet please");
+        Capabilities.Fit fit = Capabilities.fit(List.of(e.draft().message(e.turnId()).withOptions(new SendOptions(true, true, true, false))),
+                BASIC, Durability.BEST_EFFORT);
+        assertThat(fit.fits()).isTrue();
+        assertThat(fit.dropped()).containsExactlyInAnyOrder(Capability.SILENT, Capability.NATIVE_QUOTE);
+        assertThat(fit.payloads().get(0).options().silent()).isFalse();
+    }
+
+    @Test
+    void whatAPayloadNeedsIsDerivedFromItNotWrittenByHand() {
+        // SPEC OUT-4: one function derives the capabilities
+        OutboundTarget threaded = new OutboundTarget("loop", "default", "chat", "topic-7", "in-9");
+        OutboundMessage text = new OutboundMessage(threaded, "hi", OutboundMessage.Kind.FINAL, 1);
+        assertThat(Capabilities.required(text)).containsExactlyInAnyOrder(Capability.TEXT, Capability.THREAD, Capability.REPLY_TO,
+                Capability.MESSAGE_SENDING_HOOKS);
+        OutboundMessage media = new OutboundMessage(threaded, "", OutboundMessage.Kind.FINAL, 1,
+                List.of(new MediaRef(MediaRef.MediaKind.IMAGE, "/w/a.png")), new SendOptions(false, true, false, true), 1);
+        assertThat(Capabilities.required(media)).containsExactlyInAnyOrder(Capability.MEDIA, Capability.THREAD, Capability.SILENT);
+        assertThat(Capabilities.required(List.of(text, media), Durability.REQUIRED)).contains(Capability.BATCH,
+                Capability.RECONCILE_UNKNOWN_SEND);
+        Capabilities.Fit bare = Capabilities.fit(List.of(text), EnumSet.of(Capability.TEXT), Durability.BEST_EFFORT);
+        assertThat(bare.missing()).containsExactlyInAnyOrder(Capability.THREAD, Capability.MESSAGE_SENDING_HOOKS);
+        assertThat(bare.dropped()).containsExactly(Capability.REPLY_TO);
+    }
+
+    @Test
+    void mediaGoesAsItsOwnPayloadOrAsANoteWhereTheChannelHasNone() {
+        // SPEC OUT-13: a channel without media gets the text plus a short note
+        OutboundTarget t = new OutboundTarget("loop", "default", "chat", null, null);
+        OutboundMessage reply = new OutboundMessage(t, "see chart", OutboundMessage.Kind.FINAL, 3,
+                List.of(new MediaRef(MediaRef.MediaKind.IMAGE, "/work/chart.png")), SendOptions.DEFAULT, 0);
+        Payloads p = new Payloads(null);
+        assertThat(p.plan(reply, adapter(with(Capability.MEDIA)))).isInstanceOfSatisfying(Payloads.Plan.Send.class, s -> {
+            assertThat(s.parts()).hasSize(2);
+            assertThat(s.parts().get(1).media()).hasSize(1);
+            assertThat(s.parts()).extracting(OutboundMessage::part).containsExactly(0, 1);
+        });
+        assertThat(p.plan(reply, adapter(BASIC))).isInstanceOfSatisfying(Payloads.Plan.Send.class, s -> assertThat(s.parts())
+                .singleElement().extracting(OutboundMessage::text).isEqualTo("see chart\n\n[image omitted: chart.png]"));
     }
 }

@@ -77,7 +77,7 @@ class SystemPromptBuilderTest {
         BuiltPrompt p = builder(CLOCK).build(PromptContext.builder(ws).tools(specs).nativeTools(false).build());
         String toolsText = p.section("Tools").orElseThrow().text();
         assertThat(toolsText).contains("<tool_call>{\"name\": \"tool_name\", \"arguments\": {...}}</tool_call>");
-        assertThat(specs).hasSize(4);
+        assertThat(specs).hasSize(9);
         for (ToolSpec s : specs) assertThat(toolsText).contains("- " + s.name() + ": " + s.parameters().toString());
         assertThat(p.section("Your Task").orElseThrow().text()).contains("<tool_call>").doesNotContain("tool-calling interface");
     }

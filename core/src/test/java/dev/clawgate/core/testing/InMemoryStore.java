@@ -9,6 +9,7 @@ import dev.clawgate.core.store.InboxState;
 import dev.clawgate.core.store.OutboundDraft;
 import dev.clawgate.core.store.OutboxEntry;
 import dev.clawgate.core.store.OutboxState;
+import dev.clawgate.core.store.OutboxUpdate;
 import dev.clawgate.core.store.Pairing;
 import dev.clawgate.core.store.SessionSummary;
 import dev.clawgate.core.store.Store;
@@ -42,6 +43,7 @@ public final class InMemoryStore implements Store {
     private final Map<String, Pairing> pairingsByCode = new LinkedHashMap<>();
     private final Set<List<String>> pairedSenders = new HashSet<>();
     private final Clock clock;
+    private final InMemoryMemory memory;
     private long nextId = 1;
     private long nextEntry = 1;
     private final Map<Long, OutboxEntry> outbox = new LinkedHashMap<>();
@@ -49,6 +51,7 @@ public final class InMemoryStore implements Store {
 
     public InMemoryStore(Clock clock) {
         this.clock = clock;
+        this.memory = new InMemoryMemory(clock);
     }
 
     public InMemoryStore() {
@@ -350,18 +353,41 @@ public final class InMemoryStore implements Store {
         if (reply.kind() == dev.clawgate.core.outbound.OutboundMessage.Kind.NOTICE) {
             throw new IllegalArgumentException("notices are never written to the outbox");
         }
+        RuntimeException down = failOutboxWrites;
+        if (down != null) throw down;
         lock.lock();
         try {
             InboxRecord r = inbox.get(inboxId);
             if (r == null) throw new IllegalArgumentException("no inbox record " + inboxId);
             if (r.state().isFinal()) {
-                return outbox.values().stream().filter(e -> e.turnId() == inboxId && e.draft().kind() == reply.kind()).findFirst();
+                return outbox.values().stream().filter(e -> e.turnId() == inboxId && e.draft().kind() == reply.kind()
+                        && e.draft().sendKey().isEmpty()).findFirst();
             }
             completeTurn(session, inboxId, assistant, finalState);
             Instant now = clock.instant();
-            OutboxEntry e = new OutboxEntry(nextOutbox++, inboxId, reply, OutboxState.PENDING, 0, now, now, null, null);
+            OutboxEntry e = new OutboxEntry(nextOutbox++, inboxId, reply, OutboxState.PENDING, 0, now, now, List.of(), now, null);
             outbox.put(e.id(), e);
             return Optional.of(e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public OutboxEntry enqueueOutbox(long turnId, OutboundDraft draft) {
+        if (draft.kind() == dev.clawgate.core.outbound.OutboundMessage.Kind.NOTICE) {
+            throw new IllegalArgumentException("notices are never written to the outbox");
+        }
+        if (draft.sendKey().isEmpty()) throw new IllegalArgumentException("an outbox entry outside a turn's end needs a send key");
+        lock.lock();
+        try {
+            Optional<OutboxEntry> existing = outbox.values().stream().filter(e -> e.turnId() == turnId
+                    && e.draft().kind() == draft.kind() && e.draft().sendKey().equals(draft.sendKey())).findFirst();
+            if (existing.isPresent()) return existing.get();
+            Instant now = clock.instant();
+            OutboxEntry e = new OutboxEntry(nextOutbox++, turnId, draft, OutboxState.PENDING, 0, now, now, List.of(), now, null);
+            outbox.put(e.id(), e);
+            return e;
         } finally {
             lock.unlock();
         }
@@ -371,24 +397,62 @@ public final class InMemoryStore implements Store {
     public boolean claimOutbox(long entryId) {
         lock.lock();
         try {
-            OutboxEntry e = outboxEntry(entryId);
+            OutboxEntry e = requireOutbox(entryId);
             if (e.state() != OutboxState.PENDING) return false;
-            outbox.put(entryId, new OutboxEntry(e.id(), e.turnId(), e.draft(), OutboxState.SENDING, e.attempts(), e.createdAt(),
-                    clock.instant(), e.receiptId(), e.detail()));
+            outbox.put(entryId, e.with(OutboxUpdate.of(e, OutboxState.SENDING, e.detail()), clock.instant()));
             return true;
         } finally {
             lock.unlock();
         }
     }
 
+    /** Every update, in order: what the outbox told the store (tests read state histories from it). */
+    public final List<OutboxUpdate> outboxUpdates = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** When set, completeTurnWithReply throws it: an outbox that cannot be written. */
+    public volatile RuntimeException failOutboxWrites;
+
     @Override
-    public void markOutbox(long entryId, OutboxState state, String receiptId, String detail) {
+    public void updateOutbox(long entryId, OutboxUpdate update) {
         lock.lock();
         try {
-            OutboxEntry e = outboxEntry(entryId);
-            int attempts = e.attempts() + (state == OutboxState.PENDING ? 1 : 0);
-            outbox.put(entryId, new OutboxEntry(e.id(), e.turnId(), e.draft(), state, attempts, e.createdAt(), clock.instant(),
-                    receiptId, detail));
+            OutboxEntry e = requireOutbox(entryId);
+            OutboxEntry updated = e.with(update, clock.instant());
+            outbox.put(entryId, updated);
+            outboxUpdates.add(update);
+            if (!update.receipts().isEmpty()) replyReceipts.put(e.turnId(), update.receipts());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private final Map<Long, List<dev.clawgate.core.outbound.MessageReceipt>> replyReceipts = new java.util.HashMap<>();
+
+    @Override
+    public List<dev.clawgate.core.outbound.MessageReceipt> replyReceipts(long turnId) {
+        lock.lock();
+        try {
+            return replyReceipts.getOrDefault(turnId, List.of());
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public Optional<OutboxEntry> outboxEntry(long entryId) {
+        lock.lock();
+        try {
+            return Optional.ofNullable(outbox.get(entryId));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public List<OutboxEntry> outboxDue(Instant now, int limit) {
+        lock.lock();
+        try {
+            return outbox.values().stream().filter(e -> e.state() == OutboxState.PENDING && !e.nextAttemptAt().isAfter(now))
+                    .limit(limit).toList();
         } finally {
             lock.unlock();
         }
@@ -418,10 +482,15 @@ public final class InMemoryStore implements Store {
         }
     }
 
-    private OutboxEntry outboxEntry(long entryId) {
+    private OutboxEntry requireOutbox(long entryId) {
         OutboxEntry e = outbox.get(entryId);
         if (e == null) throw new IllegalArgumentException("no outbox entry " + entryId);
         return e;
+    }
+
+    @Override
+    public InMemoryMemory memory() {
+        return memory;
     }
 
     @Override

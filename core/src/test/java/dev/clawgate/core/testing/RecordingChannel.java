@@ -21,8 +21,17 @@ public final class RecordingChannel implements Channel {
     public final List<OutboundMessage> sent = new CopyOnWriteArrayList<>();
     public final List<String> deltas = new CopyOnWriteArrayList<>();
     public final List<Ended> ended = new CopyOnWriteArrayList<>();
-    /** What the adapter answers to {@code durableReplies()} (SPEC OUT-6); false plays a connection-bound channel. */
+    /** Each typing indicator the turn asked for (SPEC RP-5). */
+    public final List<OutboundTarget> typing = new CopyOnWriteArrayList<>();
+    /** Reasoning deltas the turn streamed into the preview (SPEC RP-4). */
+    public final List<String> reasoning = new CopyOnWriteArrayList<>();
+    /** What the adapter answers to {@code durability()} (SPEC OUT-6); false plays a connection-bound channel. */
     public volatile boolean durable = true;
+    /** What the adapter declares (SPEC OUT-4): it records everything, so by default text, quotes, threads, media and hooks. */
+    public volatile java.util.Set<dev.clawgate.core.outbound.Capability> capabilities = java.util.EnumSet.of(
+            dev.clawgate.core.outbound.Capability.TEXT, dev.clawgate.core.outbound.Capability.REPLY_TO,
+            dev.clawgate.core.outbound.Capability.THREAD, dev.clawgate.core.outbound.Capability.MEDIA,
+            dev.clawgate.core.outbound.Capability.MESSAGE_SENDING_HOOKS);
     /** When set, the next sends fail with it (then it is cleared): a platform outage. */
     public volatile dev.clawgate.core.outbound.DeliveryException failNext;
 
@@ -63,13 +72,34 @@ public final class RecordingChannel implements Channel {
             }
 
             @Override
-            public boolean durableReplies() {
-                return durable;
+            public java.util.Set<dev.clawgate.core.outbound.Capability> capabilities() {
+                return capabilities;
+            }
+
+            @Override
+            public dev.clawgate.core.outbound.Durability durability() {
+                return durable ? dev.clawgate.core.outbound.Durability.BEST_EFFORT : dev.clawgate.core.outbound.Durability.DISABLED;
             }
 
             @Override
             public ReplyStream openStream(OutboundTarget target) {
-                return streams ? deltas::add : ReplyStream.NONE;
+                if (!streams) return ReplyStream.NONE;
+                return new ReplyStream() {
+                    @Override
+                    public void delta(String text) {
+                        deltas.add(text);
+                    }
+
+                    @Override
+                    public void reasoning(String text) {
+                        reasoning.add(text);
+                    }
+                };
+            }
+
+            @Override
+            public void typing(OutboundTarget target) {
+                typing.add(target);
             }
 
             @Override

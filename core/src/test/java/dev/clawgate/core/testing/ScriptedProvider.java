@@ -18,7 +18,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 public final class ScriptedProvider implements Provider {
     /** One scripted answer: a response, or an exception to throw. */
-    public sealed interface Step permits Answer, Failure {}
+    public sealed interface Step permits Answer, Failure, Work {}
+
+    /** An answer after {@code during} ran with the call's stream observer: a slow model, reasoning deltas. */
+    public record Work(java.util.function.Consumer<StreamObserver> during, ChatResponse response) implements Step {}
 
     public record Answer(ChatResponse response, List<String> deltas) implements Step {}
 
@@ -41,6 +44,11 @@ public final class ScriptedProvider implements Provider {
 
     public ScriptedProvider text(String text) {
         return answer(ChatResponse.text(text));
+    }
+
+    public ScriptedProvider working(java.util.function.Consumer<StreamObserver> during, ChatResponse response) {
+        script.add(new Work(during, response));
+        return this;
     }
 
     public ScriptedProvider fail(ProviderException e) {
@@ -70,6 +78,10 @@ public final class ScriptedProvider implements Provider {
         if (step == null) throw new AssertionError("the script of " + name + " ran out at request " + requests.size());
         return switch (step) {
             case Failure f -> throw f.error();
+            case Work w -> {
+                w.during().accept(observer);
+                yield w.response();
+            }
             case Answer a -> {
                 a.deltas().forEach(observer::onTextDelta);
                 yield a.response();

@@ -1,8 +1,12 @@
 package dev.clawgate.core.turn;
 
 import dev.clawgate.core.channel.Channel;
+import dev.clawgate.core.config.AccessSettings;
 import dev.clawgate.core.config.AgentSettings;
+import dev.clawgate.core.config.ChannelOutput;
+import dev.clawgate.core.config.ChannelSettings;
 import dev.clawgate.core.config.ClawgateConfig;
+import dev.clawgate.core.config.MemorySettings;
 import dev.clawgate.core.config.ProviderSettings;
 import dev.clawgate.core.config.RouteSettings;
 import dev.clawgate.core.hook.InboundHook;
@@ -10,7 +14,8 @@ import dev.clawgate.core.hook.SendingHook;
 import dev.clawgate.core.model.ChatType;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.SessionKey;
-import dev.clawgate.core.outbound.Delivery;
+import dev.clawgate.core.outbound.DirectDelivery;
+import dev.clawgate.core.outbound.Payloads;
 import dev.clawgate.core.outbound.Outbox;
 import dev.clawgate.core.prompt.SystemPromptBuilder;
 import dev.clawgate.core.prompt.SystemPromptCache;
@@ -18,6 +23,7 @@ import dev.clawgate.core.provider.Provider;
 import dev.clawgate.core.run.RunHandle;
 import dev.clawgate.core.store.InboxRecord;
 import dev.clawgate.core.testing.InMemoryStore;
+import dev.clawgate.core.testing.ManualScheduler;
 import dev.clawgate.core.testing.RecordingChannel;
 import dev.clawgate.core.testing.ScriptedProvider;
 import dev.clawgate.core.tool.Tool;
@@ -39,11 +45,22 @@ final class TurnFixture {
     final RecordingChannel channel;
     final Map<String, ScriptedProvider> providers = new LinkedHashMap<>();
     final Path workspace;
+    /** The gateway's data dir media markers may also name (SPEC OUT-13); null for none. */
+    Path dataDir;
     InboundHook inboundHook = InboundHook.PASS;
     SendingHook sendingHook = SendingHook.PASS;
     List<RouteSettings> routes = new ArrayList<>();
     List<Tool> tools = new ArrayList<>();
     boolean showToolCalls;
+    dev.clawgate.core.config.OutboxSettings outbox = dev.clawgate.core.config.OutboxSettings.defaults();
+    MemorySettings memory = MemorySettings.defaults();
+    /** False: services wired without memory, as an embedding program may do. */
+    boolean wireMemory = true;
+    /** {@code channels.<ch>} reply shaping (SPEC OUT-2, OUT-3) and {@code messages.response_prefix}. */
+    ChannelOutput output = ChannelOutput.defaults();
+    String responsePrefix = "";
+    /** The turns' timer (SPEC OUT-2 block idle and human delay, RP-5 typing): moves only when a test advances it. */
+    final ManualScheduler scheduler = new ManualScheduler();
     private final Map<String, ProviderSettings> settings = new LinkedHashMap<>();
 
     TurnFixture(Path workspace, String channelName) {
@@ -63,7 +80,9 @@ final class TurnFixture {
         AgentSettings a = d.agent();
         return new ClawgateConfig(d.gateway(), new AgentSettings(providers.isEmpty() ? null : providers.keySet().iterator().next(),
                 null, 5, a.messageTimeoutSecs(), a.timeoutScaleCap(), workspace, showToolCalls, List.of()),
-                settings, routes, d.history(), d.tools(), d.dispatch());
+                settings, routes, d.history(), d.tools(), d.dispatch())
+                .withChannel(new ChannelSettings(channel.name(), AccessSettings.defaults(), Map.of(), Map.of(), Map.of(), output))
+                .withResponsePrefix(responsePrefix).withOutbox(outbox).withMemory(memory);
     }
 
     TurnServices services() {
@@ -74,11 +93,15 @@ final class TurnFixture {
             public List<String> names() { return new ArrayList<>(ps.keySet()); }
         };
         ClawgateConfig cfg = config();
+        Payloads payloads = new Payloads((text, target) -> sendingHook.onMessageSending(text, target),
+                new Payloads.MediaRoots(() -> workspace, dataDir));
         ToolRegistry registry = new ToolRegistry(tools);
         return new TurnServices(store, name -> name.equals(channel.name()) ? Optional.<Channel>of(channel) : Optional.empty(),
                 () -> dir, () -> registry,
                 new SystemPromptCache(SystemPromptBuilder.create(Clock.systemUTC(), ZoneId.of("UTC"))),
-                inboundHook, sendingHook, Delivery.direct(), new Outbox(store, Clock.systemUTC()), () -> cfg, k -> 0, Clock.systemUTC());
+                inboundHook, new DirectDelivery(payloads),
+                new Outbox(store, Clock.systemUTC(), payloads, cfg::outbox, Math::random), () -> cfg, k -> 0, Clock.systemUTC(),
+                wireMemory ? store.memory() : null, scheduler);
     }
 
     InboxRecord record(String sender, String text) {

@@ -3,15 +3,21 @@ package dev.clawgate.core.turn;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clawgate.core.hook.SendingHook;
+import dev.clawgate.core.outbound.Capability;
 import dev.clawgate.core.outbound.DeliveryException;
+import dev.clawgate.core.outbound.Durability;
 import dev.clawgate.core.outbound.OutboundMessage;
 import dev.clawgate.core.outbound.OutboundTarget;
 import dev.clawgate.core.outbound.Outbox;
+import dev.clawgate.core.outbound.OutboxRecovery;
+import dev.clawgate.core.outbound.Pacer;
 import dev.clawgate.core.store.InboxRecord;
 import dev.clawgate.core.store.InboxState;
 import dev.clawgate.core.store.OutboundDraft;
 import dev.clawgate.core.store.OutboxEntry;
 import dev.clawgate.core.store.OutboxState;
+import dev.clawgate.core.store.StoreException;
+import java.util.EnumSet;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -73,8 +79,9 @@ class TurnOutboxTest {
         assertThat(f.store.outboxByState(OutboxState.PENDING)).singleElement().extracting(OutboxEntry::attempts).isEqualTo(1);
         assertThat(f.channel.sent).isEmpty();
 
-        Outbox.Recovery rec = new Outbox(f.store, Clock.systemUTC())
-                .recover(name -> Optional.of(f.channel.messageAdapter()), Duration.ofHours(1));
+        // the failed send is due again after its backoff (5 s ± jitter)
+        OutboxRecovery.Result rec = new Outbox(f.store, Clock.offset(Clock.systemUTC(), Duration.ofMinutes(1)))
+                .recover(name -> Optional.of(f.channel.messageAdapter()), Pacer.NONE);
 
         assertThat(rec.sent()).isEqualTo(1);
         assertThat(f.channel.texts(OutboundMessage.Kind.FINAL)).containsExactly("kept");
@@ -97,8 +104,8 @@ class TurnOutboxTest {
     }
 
     @Test
-    void aSuppressedOrBlankReplyWritesNoOutboxEntry() {
-        // SPEC OUT-5, RP-1: nothing visible to send means no delivery intent
+    void aSuppressedOrBlankedReplyIsRecordedSuppressedWithItsStableReason() {
+        // SPEC OUT-5, RP-1: the hook runs on the delivery path; its decision is recorded with the intent
         TurnFixture f = new TurnFixture(workspace, "test");
         f.provider("p", "m", true, false).text("hidden").text("blanked");
         f.sendingHook = (text, target) -> text.equals("hidden") ? new SendingHook.Suppress("policy") : new SendingHook.Send("  ");
@@ -108,9 +115,72 @@ class TurnOutboxTest {
         f.run(first);
         f.run(second);
 
-        assertThat(f.store.outboxByState(OutboxState.values())).isEmpty();
+        assertThat(f.store.outboxByState(OutboxState.values())).extracting(OutboxEntry::state, OutboxEntry::detail).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(OutboxState.SUPPRESSED, "cancelled_by_message_sending_hook: policy"),
+                org.assertj.core.groups.Tuple.tuple(OutboxState.SUPPRESSED, "empty_after_message_sending_hook"));
         assertThat(f.channel.sent).isEmpty();
         assertThat(f.store.inbox(first.id()).orElseThrow().state()).isEqualTo(InboxState.DONE);
         assertThat(f.store.inbox(second.id()).orElseThrow().state()).isEqualTo(InboxState.DONE);
+    }
+
+    private static dev.clawgate.core.config.OutboxSettings durability(Durability d) {
+        var o = dev.clawgate.core.config.OutboxSettings.defaults();
+        return new dev.clawgate.core.config.OutboxSettings(d, o.maxAge(), o.resendUnknown(), o.replayPerSecond(), o.retries());
+    }
+
+    @Test
+    void bestEffortSendsTheReplyDirectlyWhenTheOutboxCannotBeWritten() {
+        // SPEC OUT-6 best_effort: a store that cannot take the intent does not cost the reply
+        TurnFixture f = new TurnFixture(workspace, "test");
+        f.provider("p", "m", true, false).text("still answered");
+        f.store.failOutboxWrites = new StoreException("disk full", new java.io.IOException("No space left on device"));
+        f.run(f.record("alice", "question"));
+        assertThat(f.channel.texts(OutboundMessage.Kind.FINAL)).containsExactly("still answered");
+        assertThat(f.store.outboxByState(OutboxState.values())).isEmpty();
+    }
+
+    @Test
+    void requiredSendsNothingWhenTheOutboxCannotRecordTheSend() {
+        // SPEC OUT-6 required: fail before any platform I/O
+        TurnFixture f = new TurnFixture(workspace, "test");
+        f.outbox = durability(Durability.REQUIRED);
+        f.channel.capabilities = EnumSet.of(Capability.TEXT, Capability.REPLY_TO, Capability.MESSAGE_SENDING_HOOKS,
+                Capability.RECONCILE_UNKNOWN_SEND);
+        f.provider("p", "m", true, false).text("never sent");
+        f.store.failOutboxWrites = new StoreException("disk full", new java.io.IOException("No space left on device"));
+        InboxRecord r = f.record("alice", "question");
+        try {
+            f.run(r);
+        } catch (StoreException expected) {
+            // the turn cannot end either: it stays unfinished and runs again after a restart
+        }
+        assertThat(f.channel.sent).isEmpty();
+        assertThat(f.store.inbox(r.id()).orElseThrow().state().isFinal()).isFalse();
+    }
+
+    @Test
+    void requiredOnAChannelThatCannotReconcileIsUnsupportedAndWritesNothing() {
+        // SPEC OUT-5 unsupported: decided before an intent is written: nothing written, nothing sent
+        TurnFixture f = new TurnFixture(workspace, "test");
+        f.outbox = durability(Durability.REQUIRED);
+        f.provider("p", "m", true, false).text("cannot go");
+        InboxRecord r = f.record("alice", "question");
+        f.run(r);
+        assertThat(f.channel.sent).isEmpty();
+        assertThat(f.store.outboxByState(OutboxState.values())).isEmpty();
+        assertThat(f.store.inbox(r.id()).orElseThrow().state()).isEqualTo(InboxState.DONE);
+    }
+
+    @Test
+    void requiredOnAChannelThatReconcilesGoesThroughTheOutbox() {
+        // SPEC OUT-6 required
+        TurnFixture f = new TurnFixture(workspace, "test");
+        f.outbox = durability(Durability.REQUIRED);
+        f.channel.capabilities = EnumSet.of(Capability.TEXT, Capability.REPLY_TO, Capability.MESSAGE_SENDING_HOOKS,
+                Capability.RECONCILE_UNKNOWN_SEND);
+        f.provider("p", "m", true, false).text("kept");
+        f.run(f.record("alice", "question"));
+        assertThat(f.channel.texts(OutboundMessage.Kind.FINAL)).containsExactly("kept");
+        assertThat(f.store.outboxByState(OutboxState.SENT)).hasSize(1);
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.clawgate.core.model.ToolCall;
 import dev.clawgate.core.provider.ChatResponse;
 import dev.clawgate.core.provider.Usage;
+import dev.clawgate.provider.internal.ToolCallParser;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,20 +1,17 @@
 package dev.clawgate.provider.openai;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clawgate.core.history.OverflowDetector;
 import dev.clawgate.core.provider.ProviderException;
 import dev.clawgate.core.provider.ProviderException.Kind;
-import java.io.IOException;
+import dev.clawgate.provider.internal.ProviderErrors;
+import dev.clawgate.provider.internal.RetryAfter;
+import dev.clawgate.provider.internal.SecretRedactor;
 import java.net.http.HttpHeaders;
 import java.time.Clock;
 import java.time.Duration;
-import java.time.ZonedDateTime;
-import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -23,8 +20,7 @@ import java.util.regex.Pattern;
  * (ARCHITECTURE: Provider). Overflow wording is the shared detector's (SPEC HI-5), never a list
  * of our own.
  */
-final class ErrorClassifier {
-    private static final ObjectMapper JSON = new ObjectMapper();
+final class ErrorClassifier extends ProviderErrors {
     private static final List<String> VISION_REFUSALS = List.of(
             "does not support image", "does not support vision", "image input is not supported",
             "image inputs are not supported", "images are not supported", "image_url is only supported",
@@ -34,14 +30,8 @@ final class ErrorClassifier {
     private static final Pattern RETRY_HINT = Pattern.compile("(?i)(?:try again|retry)(?: after| in)\\s+"
             + "(?:(\\d+)\\s*m(?:in(?:utes?)?)?\\s*)?(\\d+(?:\\.\\d+)?)\\s*(ms|milliseconds?|s|secs?|seconds?)\\b");
 
-    private final String provider;
-    private final SecretRedactor redactor;
-    private final Clock clock;
-
     ErrorClassifier(String provider, SecretRedactor redactor, Clock clock) {
-        this.provider = provider;
-        this.redactor = redactor;
-        this.clock = clock;
+        super(provider, redactor, clock);
     }
 
     /** What the provider said, picked out of the body: the error's message, code and type. */
@@ -51,7 +41,8 @@ final class ErrorClassifier {
         }
     }
 
-    ProviderException fromHttp(int status, HttpHeaders headers, String body) {
+    @Override
+    public ProviderException fromHttp(int status, HttpHeaders headers, String body) {
         ApiError err = parse(body);
         String text = provider + ": HTTP " + status + (err.message().isEmpty() ? "" : ": " + redactor.redact(err.message()));
         Duration retryAfter = retryAfter(headers, err.message());
@@ -61,31 +52,13 @@ final class ErrorClassifier {
     }
 
     /** An {@code error} object sent inside a 200 stream (OpenRouter and others do this). */
-    ProviderException fromStreamError(JsonNode error) {
+    @Override
+    public ProviderException fromStreamError(JsonNode error) {
         ApiError err = fromNode(error);
         int status = error.path("code").canConvertToInt() ? error.path("code").asInt() : 0;
         Kind kind = status >= 400 ? kind(status, err) : contentKind(err, Kind.TRANSIENT);
         return new ProviderException(kind, provider + ": error in stream: " + redactor.redact(err.message()),
                 status, null, null);
-    }
-
-    ProviderException transport(String what, IOException e) {
-        String detail = e.getMessage() == null ? e.getClass().getSimpleName()
-                : e.getClass().getSimpleName() + ": " + redactor.redact(e.getMessage());
-        return new ProviderException(Kind.TRANSIENT, provider + ": " + what + " (" + detail + ")", 0, null, e);
-    }
-
-    ProviderException timeout(Duration after) {
-        return new ProviderException(Kind.TRANSIENT, provider + ": no answer within " + after.toSeconds() + "s",
-                0, null, null);
-    }
-
-    ProviderException malformed(String what) {
-        return new ProviderException(Kind.TRANSIENT, provider + ": " + what, 0, null, null);
-    }
-
-    ProviderException fatal(String what) {
-        return new ProviderException(Kind.FATAL, provider + ": " + what, 0, null, null);
     }
 
     private static Kind kind(int status, ApiError err) {
@@ -105,17 +78,7 @@ final class ErrorClassifier {
     }
 
     static ApiError parse(String body) {
-        if (body == null || body.isBlank()) return new ApiError("", null, null);
-        String trimmed = body.strip();
-        if (trimmed.startsWith("{")) {
-            try {
-                return fromNode(JSON.readTree(trimmed));
-            } catch (IOException e) {
-                return new ApiError(firstLine(trimmed), null, null);
-            }
-        }
-        // an HTML error page says nothing useful and may be long
-        return new ApiError(trimmed.startsWith("<") ? "" : firstLine(trimmed), null, null);
+        return errorIn(body, ErrorClassifier::fromNode, message -> new ApiError(message, null, null));
     }
 
     private static ApiError fromNode(JsonNode root) {
@@ -133,26 +96,10 @@ final class ErrorClassifier {
         return v.isValueNode() && !v.isNull() ? v.asText() : null;
     }
 
-    private static String firstLine(String s) {
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
-    }
-
     /** From {@code retry-after-ms}, {@code retry-after} (seconds or an HTTP date), or the message's hint. */
     Duration retryAfter(HttpHeaders headers, String message) {
-        Optional<String> ms = headers.firstValue("retry-after-ms");
-        if (ms.isPresent()) {
-            try {
-                return nonNegative(Duration.ofMillis(Math.round(Double.parseDouble(ms.get().strip()))));
-            } catch (NumberFormatException e) {
-                // fall through to the other hints: the header is advisory
-            }
-        }
-        Optional<String> ra = headers.firstValue("retry-after");
-        if (ra.isPresent()) {
-            Duration d = parseRetryAfter(ra.get().strip());
-            if (d != null) return d;
-        }
+        Duration fromHeaders = RetryAfter.fromHeaders(headers, clock);
+        if (fromHeaders != null) return fromHeaders;
         Matcher m = RETRY_HINT.matcher(message == null ? "" : message);
         if (m.find()) {
             double amount = Double.parseDouble(m.group(2));
@@ -161,22 +108,5 @@ final class ErrorClassifier {
             return Duration.ofMillis(Math.round(millis));
         }
         return null;
-    }
-
-    private Duration parseRetryAfter(String value) {
-        try {
-            return nonNegative(Duration.ofMillis(Math.round(Double.parseDouble(value) * 1000)));
-        } catch (NumberFormatException notSeconds) {
-            try {
-                ZonedDateTime at = ZonedDateTime.parse(value, DateTimeFormatter.RFC_1123_DATE_TIME);
-                return nonNegative(Duration.between(clock.instant(), at.toInstant()));
-            } catch (DateTimeParseException notADate) {
-                return null;
-            }
-        }
-    }
-
-    private static Duration nonNegative(Duration d) {
-        return d.isNegative() ? Duration.ZERO : d;
     }
 }

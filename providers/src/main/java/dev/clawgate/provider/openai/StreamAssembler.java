@@ -5,6 +5,7 @@ import dev.clawgate.core.model.ToolCall;
 import dev.clawgate.core.provider.ChatResponse;
 import dev.clawgate.core.provider.StreamObserver;
 import dev.clawgate.core.provider.Usage;
+import dev.clawgate.provider.internal.ToolCallParser;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clawgate.core.provider.ProviderException.Kind;
+import dev.clawgate.provider.internal.SecretRedactor;
 import java.net.http.HttpHeaders;
 import java.time.Clock;
 import java.time.Duration;

@@ -20,20 +20,16 @@ import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /** Provider errors classified so the pipeline can act on them (SPEC HI-5, HI-6, SP-4 fallback). */
 class OpenAiProviderErrorTest {
     private static final String KEY = "sk-proj-SECRETSECRET1234567890";
+    @AutoClose
     private final FakeOpenAiServer server = FakeOpenAiServer.start();
+    @AutoClose
     private final OpenAiProvider provider = new OpenAiProvider(OpenAiProviderTest.settings(server, KEY));
-
-    @AfterEach
-    void stop() {
-        provider.close();
-        server.close();
-    }
 
     private ProviderException fail(boolean stream) {
         return fail(provider, stream);

@@ -15,6 +15,7 @@ import dev.clawgate.core.provider.ProviderFactory;
 import dev.clawgate.core.provider.StreamObserver;
 import dev.clawgate.core.provider.ToolSpec;
 import dev.clawgate.core.run.CancelToken;
+import dev.clawgate.provider.testing.RecordingObserver;
 import dev.clawgate.testkit.openai.FakeOpenAiServer;
 import dev.clawgate.testkit.openai.RecordedRequest;
 import dev.clawgate.testkit.openai.Reply;
@@ -51,21 +52,6 @@ class OpenAiProviderTest {
                 tools, stream, null);
     }
 
-    private static final class Recorder implements StreamObserver {
-        final List<String> text = new CopyOnWriteArrayList<>();
-        final List<String> reasoning = new CopyOnWriteArrayList<>();
-
-        @Override
-        public void onTextDelta(String delta) {
-            text.add(delta);
-        }
-
-        @Override
-        public void onReasoningDelta(String delta) {
-            reasoning.add(delta);
-        }
-    }
-
     private static ToolSpec fileWrite() throws Exception {
         return new ToolSpec("file_write", "Write a file", JSON.readTree(
                 "{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"}},\"required\":[\"path\"]}"));
@@ -96,7 +82,7 @@ class OpenAiProviderTest {
     void streamedTextReachesTheObserverDeltaByDeltaInOrder() throws Exception {
         // SPEC SP-4
         server.enqueue(Reply.text("one two three four").usage(5, 4));
-        Recorder seen = new Recorder();
+        RecordingObserver seen = new RecordingObserver();
         ChatResponse r = provider(null).chat(request(true, List.of()), seen, CancelToken.none());
         assertThat(seen.text).containsExactly("one", " two", " three", " four");
         assertThat(r.text()).isEqualTo("one two three four");
@@ -112,7 +98,7 @@ class OpenAiProviderTest {
     void reasoningDeltasGoToTheReasoningChannel() throws Exception {
         // SPEC SP-4
         server.enqueue(Reply.text("42").reasoning("think hard"));
-        Recorder seen = new Recorder();
+        RecordingObserver seen = new RecordingObserver();
         ChatResponse r = provider(null).chat(request(true, List.of()), seen, CancelToken.none());
         assertThat(String.join("", seen.reasoning)).isEqualTo("think hard");
         assertThat(seen.text).containsExactly("42");

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clawgate.core.model.ToolCall;
 import dev.clawgate.core.provider.ChatResponse;
 import dev.clawgate.core.provider.StreamObserver;
+import dev.clawgate.provider.internal.ToolCallParser;
 import org.junit.jupiter.api.Test;
 
 /** Tool-call fragments from servers that bend the format (SPEC SP-4: Ollama, vLLM, llama.cpp). */

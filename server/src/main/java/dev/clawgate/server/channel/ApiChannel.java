@@ -99,8 +99,8 @@ public final class ApiChannel implements Channel {
 
         /** SPEC OUT-6: connection-bound, durability disabled: a replayed reply would have no connection to reach. */
         @Override
-        public boolean durableReplies() {
-            return false;
+        public dev.clawgate.core.outbound.Durability durability() {
+            return dev.clawgate.core.outbound.Durability.DISABLED;
         }
 
         @Override

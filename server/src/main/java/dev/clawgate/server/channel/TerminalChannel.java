@@ -64,6 +64,12 @@ public final class TerminalChannel implements Channel {
         return true;
     }
 
+    /** SPEC IN-3: standard input has nothing to acknowledge, so no ack policy is declared (and none needs a proof). */
+    @Override
+    public java.util.Set<dev.clawgate.core.channel.AckPolicy> ackPolicies() {
+        return java.util.Set.of();
+    }
+
     @Override
     public boolean requestResponse() {
         return true;
@@ -166,8 +172,8 @@ public final class TerminalChannel implements Channel {
 
         /** SPEC OUT-6: connection-bound, durability disabled: a replayed reply would have no connection to reach. */
         @Override
-        public boolean durableReplies() {
-            return false;
+        public dev.clawgate.core.outbound.Durability durability() {
+            return dev.clawgate.core.outbound.Durability.DISABLED;
         }
 
         @Override

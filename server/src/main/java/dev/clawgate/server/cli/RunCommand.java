@@ -1,7 +1,9 @@
 package dev.clawgate.server.cli;
 
 import dev.clawgate.core.config.ClawgateConfig;
+import dev.clawgate.server.ConfigWatcher;
 import dev.clawgate.server.Gateway;
+import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
@@ -17,8 +19,12 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         ClawgateConfig cfg = config.load();
         Gateway gateway = Gateway.start(cfg, Gateway.Options.server());
+        // SPEC RT-3: edits to the file take effect without a restart (a missing file means defaults: nothing to watch)
+        ConfigWatcher watcher = java.nio.file.Files.exists(config.path())
+                ? new ConfigWatcher(config.path(), gateway, System::getenv, Duration.ofSeconds(1)).start() : null;
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            if (watcher != null) watcher.close();
             gateway.close();
             stopped.countDown();
         }, "clawgate-shutdown"));

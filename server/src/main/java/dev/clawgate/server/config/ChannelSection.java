@@ -12,8 +12,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads {@code [channels.<name>]} and {@code [channels.<name>.accounts.<id>]} (SPEC IN-5): the
- * access keys, where an account takes every key it does not set from its channel, and the
- * channel's own keys ({@link ChannelKeys}) as strings.
+ * access keys, where an account takes every key it does not set from its channel, the
+ * channel's own keys ({@link ChannelKeys}) as strings, and how its replies are shaped ({@link OutputSection}).
  */
 final class ChannelSection {
     private static final Logger log = LoggerFactory.getLogger(ChannelSection.class);
@@ -42,6 +42,7 @@ final class ChannelSection {
         AccessSettings access = access(t, AccessSettings.defaults());
         warnIfOpenToTheListOnly(t, access);
         Map<String, AccessSettings> accounts = new LinkedHashMap<>();
+        Map<String, Map<String, String>> accountOptions = new LinkedHashMap<>();
         TableReader accountTables = t.table("accounts");
         for (var entry : t.namedTables("accounts").entrySet()) {
             if (entry.getKey().isBlank()) {
@@ -51,13 +52,19 @@ final class ChannelSection {
             AccessSettings own = access(a, access);
             if (a.has("dm_policy") || a.has("allowed_users")) warnIfOpenToTheListOnly(a, own);
             accounts.put(entry.getKey(), own);
+            accountOptions.put(entry.getKey(), options(a, channelKeys.keysOf(name)));
         }
+        return new ChannelSettings(name, access, accounts, options(t, channelKeys.keysOf(name)), accountOptions, OutputSection.read(t));
+    }
+
+    /** The channel's own keys one table sets, as strings. */
+    private static Map<String, String> options(TableReader t, Iterable<String> keys) {
         Map<String, String> options = new LinkedHashMap<>();
-        for (String key : channelKeys.keysOf(name)) {
+        for (String key : keys) {
             String value = t.text(key);
             if (value != null) options.put(key, value);
         }
-        return new ChannelSettings(name, access, accounts, options);
+        return options;
     }
 
     /** The access keys of one table; a key it does not set takes the {@code inherited} value. */

@@ -15,6 +15,7 @@ import dev.clawgate.core.config.ProviderSettings;
 import dev.clawgate.core.config.RouteSettings;
 import dev.clawgate.core.config.SessionSettings;
 import dev.clawgate.core.config.ToolSettings;
+import dev.clawgate.core.provider.ProviderFactory;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
@@ -23,6 +24,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeSet;
 import org.slf4j.Logger;
@@ -37,8 +39,8 @@ public final class ConfigLoader {
     private static final Logger log = LoggerFactory.getLogger(ConfigLoader.class);
     private static final TomlMapper TOML = new TomlMapper();
 
-    /** The provider kinds the gateway can build today. */
-    public static final Set<String> DEFAULT_KINDS = Set.of("openai");
+    /** The provider kinds the gateway can build: those of the provider factories on the class path. */
+    public static final Set<String> DEFAULT_KINDS = discoveredKinds();
     /** Per-request provider timeout when {@code providers.NAME.timeout_secs} is not set. */
     public static final int DEFAULT_PROVIDER_TIMEOUT_SECS = 120;
 
@@ -65,6 +67,13 @@ public final class ConfigLoader {
         this.knownKinds = Set.copyOf(knownKinds);
         this.channelKeys = channelKeys;
         this.schema = ConfigSchema.root(channelKeys);
+    }
+
+    // kinds come from the ProviderFactory implementations found, so a new provider module needs no edit here
+    private static Set<String> discoveredKinds() {
+        Set<String> kinds = new TreeSet<>();
+        for (ProviderFactory f : ServiceLoader.load(ProviderFactory.class)) kinds.add(f.kind());
+        return kinds.isEmpty() ? Set.of("openai") : Set.copyOf(kinds);
     }
 
     /** Loads a file that must exist (e.g. one named with {@code --config}). */
@@ -104,7 +113,8 @@ public final class ConfigLoader {
         ClawgateConfig config = new ClawgateConfig(gateway(r.table("gateway")), agent(r.table("agent")), providers,
                 routes(r), history(r.table("history")), tools(r.table("tools")), dispatch(r.table("dispatch")),
                 session(r.table("session")), InboundSection.read(r), QueueSection.read(r.table("messages").table("queue")),
-                ChannelSection.read(r, channelKeys));
+                ChannelSection.read(r, channelKeys), OutboxSection.read(r.table("outbox")),
+                MultimodalSection.read(r.table("multimodal")), MemorySection.read(r.table("memory")), OutputSection.globalPrefix(r));
         ProviderReferences.check(config, source.file());
         return config;
     }
@@ -189,8 +199,10 @@ public final class ConfigLoader {
         }
         String baseUrl = nonBlank(t, "base_url");
         if (baseUrl != null) BaseUrl.check(baseUrl, t.keyPath("base_url"), t.file());
+        Integer maxTokens = t.has("max_tokens") ? t.integer("max_tokens", 0, 1, Integer.MAX_VALUE) : null;
         return new ProviderSettings(name, kind, baseUrl, apiKey(name, t), t.optionalBool("native_tools"),
-                nonBlank(t, "model"), t.integer("timeout_secs", DEFAULT_PROVIDER_TIMEOUT_SECS, 1, Integer.MAX_VALUE));
+                nonBlank(t, "model"), t.integer("timeout_secs", DEFAULT_PROVIDER_TIMEOUT_SECS, 1, Integer.MAX_VALUE),
+                maxTokens);
     }
 
     /** SPEC OP-6: an unset variable leaves the provider without a key instead of failing the whole config. */

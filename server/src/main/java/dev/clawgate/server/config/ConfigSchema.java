@@ -25,6 +25,8 @@ final class ConfigSchema {
 
     enum Scalar implements Shape {
         STRING("a string"), INTEGER("an integer"), BOOLEAN("true or false"), STRING_LIST("a list of strings"),
+        /** An integer or a decimal, e.g. {@code 0.4}. */
+        NUMBER("a number"),
         /** Seconds as an integer, or a string such as {@code "2h30m"} ({@link DurationValue}). */
         DURATION(DurationValue.FORMS);
 
@@ -103,7 +105,8 @@ final class ConfigSchema {
             "api_key", Scalar.STRING,
             "native_tools", Scalar.BOOLEAN,
             "model", Scalar.STRING,
-            "timeout_secs", Scalar.INTEGER);
+            "timeout_secs", Scalar.INTEGER,
+            "max_tokens", Scalar.INTEGER);
 
     static final Table ROUTE = table(
             "hint", Scalar.STRING,
@@ -119,10 +122,27 @@ final class ConfigSchema {
             "allowed_groups", Scalar.STRING_LIST,
             "require_mention", Scalar.BOOLEAN);
 
+    /** The keys of each {@code [channels.<name>.accounts.<id>]}: the access keys and its own response prefix (SPEC OUT-3). */
+    static final Table ACCOUNT = withKeys(ACCESS,
+            "response_prefix", Scalar.STRING);
+
+    /** {@code [channels.<name>.block_streaming]} (SPEC OUT-2). */
+    static final Table BLOCK_STREAMING = table(
+            "enabled", Scalar.BOOLEAN,
+            "break", Scalar.STRING,
+            "min_chars", Scalar.INTEGER,
+            "max_chars", Scalar.INTEGER,
+            "break_preference", Scalar.STRING,
+            "coalesce_idle_ms", Scalar.INTEGER,
+            "human_delay", Scalar.STRING);
+
     /** The keys every {@code [channels.<name>]} accepts; a channel module may add its own ({@link ChannelKeys}). */
     static final Table CHANNEL = withKeys(ACCESS,
             "history_limit", Scalar.INTEGER,
-            "accounts", new NamedTables(ACCESS));
+            "reply_to_mode", Scalar.STRING,
+            "response_prefix", Scalar.STRING,
+            "block_streaming", BLOCK_STREAMING,
+            "accounts", new NamedTables(ACCOUNT));
 
     static final Table ROOT = table(
             "gateway", table(
@@ -147,12 +167,25 @@ final class ConfigSchema {
             "history", table(
                     "max_messages", Scalar.INTEGER,
                     "max_chars", Scalar.INTEGER),
+            "memory", table(
+                    "enabled", Scalar.BOOLEAN,
+                    "auto_save", Scalar.BOOLEAN,
+                    "auto_save_min_chars", Scalar.INTEGER,
+                    "recall_limit", Scalar.INTEGER,
+                    "min_relevance", Scalar.NUMBER,
+                    "context_max_entries", Scalar.INTEGER,
+                    "context_entry_chars", Scalar.INTEGER,
+                    "context_max_chars", Scalar.INTEGER,
+                    "max_entry_chars", Scalar.INTEGER,
+                    "max_entries_per_scope", Scalar.INTEGER,
+                    "conversation_max_age", Scalar.DURATION),
             "tools", table(
                     "max_result_chars", Scalar.INTEGER,
                     "shell_allowlist", Scalar.STRING_LIST,
                     "shell_timeout_secs", Scalar.INTEGER,
                     "shell_output_cap", Scalar.INTEGER),
             "messages", table(
+                    "response_prefix", Scalar.STRING,
                     "inbound", table(
                             "debounce_ms", Scalar.INTEGER,
                             "by_channel", new NamedValues(Scalar.INTEGER)),
@@ -168,6 +201,15 @@ final class ConfigSchema {
                             "history_limit", Scalar.INTEGER)),
             "inbox", table(
                     "max_age", Scalar.DURATION),
+            "multimodal", table(
+                    "allow_remote_fetch", Scalar.BOOLEAN,
+                    "max_images", Scalar.INTEGER,
+                    "max_image_bytes", Scalar.INTEGER),
+            "outbox", table(
+                    "durability", Scalar.STRING,
+                    "max_age", Scalar.DURATION,
+                    "resend_unknown", Scalar.BOOLEAN,
+                    "replay_per_second", Scalar.INTEGER),
             "dispatch", table(
                     "max_in_flight", Scalar.INTEGER,
                     "bus_capacity", Scalar.INTEGER),
@@ -188,8 +230,17 @@ final class ConfigSchema {
     /** The schema with each channel's own keys added to its {@code [channels.<name>]} table. */
     static Table root(ChannelKeys channelKeys) {
         if (channelKeys.tables().isEmpty()) return ROOT;
+        Map<String, Table> extra = new LinkedHashMap<>();
+        channelKeys.tables().forEach((name, own) -> {
+            // an account is a second bot of the same channel: it may set the channel's own keys too
+            Map<String, Shape> account = new LinkedHashMap<>(ACCOUNT.keys());
+            account.putAll(own.keys());
+            Map<String, Shape> channel = new LinkedHashMap<>(own.keys());
+            channel.put("accounts", new NamedTables(new Table(account)));
+            extra.put(name, new Table(channel));
+        });
         Map<String, Shape> keys = new LinkedHashMap<>(ROOT.keys());
-        keys.put("channels", new NamedTables(CHANNEL, channelKeys.tables()));
+        keys.put("channels", new NamedTables(CHANNEL, extra));
         return new Table(keys);
     }
 

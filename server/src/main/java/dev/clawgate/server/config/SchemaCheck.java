@@ -82,6 +82,7 @@ final class SchemaCheck {
             case INTEGER -> node.isIntegralNumber();
             case BOOLEAN -> node.isBoolean();
             case STRING_LIST -> node.isArray();
+            case NUMBER -> node.isNumber();
             case DURATION -> node.isIntegralNumber() || node.isTextual();
         };
         if (!ok) throw wrongType(path, scalar.description(), node);

@@ -160,6 +160,16 @@ final class TableReader {
         return v;
     }
 
+    /** A number in [min, max]; an integer is taken as the same decimal. */
+    double number(String key, double defaultValue, double min, double max) {
+        JsonNode value = node.get(key);
+        if (value == null) return defaultValue;
+        double v = value.asDouble();
+        if (!(v >= min)) throw error(keyPath(key), "must be at least " + min + ", not " + value.asText());
+        if (!(v <= max)) throw error(keyPath(key), "must be at most " + max + ", not " + value.asText());
+        return v;
+    }
+
     boolean bool(String key, boolean defaultValue) {
         JsonNode value = node.get(key);
         return value == null ? defaultValue : value.asBoolean();

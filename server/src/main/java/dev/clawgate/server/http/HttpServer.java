@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clawgate.core.channel.Channel;
 import dev.clawgate.core.channel.WebhookRoute;
 import dev.clawgate.server.channel.ApiChannel;
+import dev.clawgate.server.channel.WebChatChannel;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
@@ -20,8 +21,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The gateway's one HTTP server (SPEC OP-3): the OpenAI-compatible API, channel webhooks,
- * {@code /healthz} and {@code /readyz}. With {@code gateway.auth_token} set every path but
+ * The gateway's one HTTP server (SPEC OP-3): the OpenAI-compatible API, the web chat, channel
+ * webhooks, {@code /healthz} and {@code /readyz}. With {@code gateway.auth_token} set every path but
  * {@code /healthz} and webhooks needs it; without one, only a loopback bind starts.
  */
 public final class HttpServer implements AutoCloseable {
@@ -37,7 +38,8 @@ public final class HttpServer implements AutoCloseable {
         this.app = app;
     }
 
-    public static HttpServer start(String bind, String authToken, ApiChannel api, List<Channel> channels,
+    /** @param webchat the web chat to serve at {@code /chat}, or null when it is disabled */
+    public static HttpServer start(String bind, String authToken, ApiChannel api, WebChatChannel webchat, List<Channel> channels,
                                    Supplier<Readiness> readiness) {
         checkBind(bind, authToken);
         HostPort hp = HostPort.parse(bind);
@@ -56,6 +58,7 @@ public final class HttpServer implements AutoCloseable {
                     config.routes.addHttpHandler(HandlerType.findOrCreate(r.method().toUpperCase(java.util.Locale.ROOT)), r.path(), ctx -> webhook(ctx, r));
                 }
             }
+            if (webchat != null) WebChatRoutes.mount(config, webchat, authToken, exempt);
             config.routes.before(ctx -> {
                 if (authToken == null || authToken.isBlank() || exempt.containsKey(ctx.path())) return;
                 if (!authorized(ctx, authToken)) {

@@ -6,9 +6,6 @@ import dev.clawgate.core.store.Pairing;
 import dev.clawgate.core.store.Pairing.Status;
 import dev.clawgate.core.store.Store;
 import dev.clawgate.store.Stores;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -49,19 +46,8 @@ class PairingCommandTest {
     }
 
     private Result run(String... args) {
-        PrintStream out = System.out;
-        PrintStream err = System.err;
-        ByteArrayOutputStream outBytes = new ByteArrayOutputStream();
-        ByteArrayOutputStream errBytes = new ByteArrayOutputStream();
-        try {
-            System.setOut(new PrintStream(outBytes, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(errBytes, true, StandardCharsets.UTF_8));
-            int exit = Main.execute(args);
-            return new Result(exit, outBytes.toString(StandardCharsets.UTF_8), errBytes.toString(StandardCharsets.UTF_8));
-        } finally {
-            System.setOut(out);
-            System.setErr(err);
-        }
+        CliRunner.Result r = CliRunner.run(args);
+        return new Result(r.exit(), r.out(), r.err());
     }
 
     @Test

@@ -44,7 +44,7 @@ class ConfigChannelKeysTest {
         try (URLClassLoader loader = new URLClassLoader(new URL[] {dir.resolve("cp").toUri().toURL()}, getClass().getClassLoader())) {
             keys = ChannelKeys.discovered(loader);
         }
-        assertThat(keys.channels()).containsExactlyInAnyOrder("examplechat", "webhook");
+        assertThat(keys.channels()).containsExactlyInAnyOrder("examplechat", "telegram", "webchat", "webhook");
         assertThat(keys.keysOf("examplechat")).containsExactly("server_url", "max_upload_mb");
 
         ConfigFixture fixture = new ConfigFixture(dir);
@@ -56,11 +56,25 @@ class ConfigChannelKeysTest {
     }
 
     @Test
-    void onlyTheBuiltInWebhookChannelDeclaresKeysOnTheServersClassPath() {
-        // SPEC IN-5
-        assertThat(ChannelKeys.discovered().channels()).containsExactly("webhook");
-        assertThat(ChannelKeys.discovered().keysOf("webhook")).containsExactlyInAnyOrder("path", "secret", "callback_url");
+    void theBuiltInChannelsDeclareTheirKeysOnTheServersClassPath() {
+        // SPEC IN-5, CH-2, CH-3
+        assertThat(ChannelKeys.discovered().channels()).containsExactlyInAnyOrder("telegram", "webchat", "webhook");
+        assertThat(ChannelKeys.discovered().keysOf("webchat")).containsExactly("enabled");
+        assertThat(ChannelKeys.discovered().keysOf("telegram")).contains("bot_token", "api_base", "mode", "webhook_secret", "stream_mode");
+        assertThat(ChannelKeys.discovered().keysOf("webhook")).containsExactlyInAnyOrder("path", "secret", "callback_url", "reconcile");
         assertThat(ChannelKeys.none().keysOf("telegram")).isEmpty();
+    }
+
+    @Test
+    void theWebChatIsSwitchedOffWithEnabledFalseAndAMisspeltKeyNamesTheRightOne() {
+        // SPEC CH-2, defaults table (an unknown key names the nearest)
+        ConfigFixture fixture = new ConfigFixture(dir);
+        ClawgateConfig off = new ConfigLoader().load(fixture.write("[channels.webchat]\nenabled = false\n"), Map.of());
+        assertThat(off.channel("webchat").options()).isEqualTo(Map.of("enabled", "false"));
+        assertThatThrownBy(() -> new ConfigLoader().load(fixture.write("[channels.webchat]\nenabeld = false\n"), Map.of()))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("channels.webchat.enabeld").hasMessageContaining("enabled");
+        assertThatThrownBy(() -> new ConfigLoader().load(fixture.write("[channels.webchat]\nenabled = \"no\"\n"), Map.of()))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("channels.webchat.enabled");
     }
 
     @Test

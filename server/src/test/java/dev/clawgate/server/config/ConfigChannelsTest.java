@@ -226,6 +226,26 @@ class ConfigChannelsTest {
     }
 
     @Test
+    void anAccountMaySetTheChannelsOwnKeysAndOnlyWhatItSetsReachesItsOptions() {
+        // SPEC IN-5 (per channel and account), CH-3 (several bots)
+        ClawgateConfig config = loadWithTelegramKeys("""
+                [channels.telegram]
+                bot_token = "111:aaa"
+                api_base = "http://127.0.0.1:9"
+
+                [channels.telegram.accounts.support]
+                bot_token = "${SUPPORT_TOKEN}"
+                allowed_users = ["7"]
+                """, Map.of("SUPPORT_TOKEN", "222:bbb"));
+
+        ChannelSettings telegram = config.channel("telegram");
+        assertThat(telegram.accountOptions()).isEqualTo(Map.of("support", Map.of("bot_token", "222:bbb")));
+        assertThat(telegram.options()).containsEntry("bot_token", "111:aaa");
+        assertThat(errorWithTelegramKeys("[channels.telegram.accounts.support]\nbot_tokn = \"1:a\"\n"))
+                .startsWith("unknown key 'channels.telegram.accounts.support.bot_tokn'");
+    }
+
+    @Test
     void anUnsetVariableInAChannelKeyIsAnErrorThatNamesTheKeyNotTheSecret() {
         // SPEC OP-6
         assertThat(errorWithTelegramKeys("[channels.telegram]\nbot_token = \"${TELEGRAM_BOT_TOKEN}\"\n"))
@@ -247,19 +267,18 @@ class ConfigChannelsTest {
                 .endsWith("did you mean 'channels.telegram.accounts.work.allowed_users'?");
         assertThat(errorWithTelegramKeys("[channels.telegram]\nzzz = 1\n"))
                 .isEqualTo("unknown key 'channels.telegram.zzz' in " + file + "; valid keys in [channels.telegram]: dm_policy, "
-                        + "allowed_users, group_policy, allowed_groups, require_mention, history_limit, accounts, "
+                        + "allowed_users, group_policy, allowed_groups, require_mention, history_limit, reply_to_mode, response_prefix, "
+                        + "block_streaming, accounts, "
                         + String.join(", ", TELEGRAM_KEYS.keysOf("telegram")));
     }
 
     @Test
-    void anotherChannelsKeysAreUnknownAndAnAccountHasOnlyAccessKeys() {
+    void anotherChannelsKeysAreUnknownAndAnAccountHasAccessKeysAndItsChannelsOwnOnly() {
         // SPEC IN-5
         assertThat(errorWithTelegramKeys("[channels.slack]\nbot_token = \"x\"\n"))
                 .startsWith("unknown key 'channels.slack.bot_token' in " + file + ";");
-        assertThat(fixture.error("[channels.telegram]\nbot_token = \"x\"\n"))
-                .startsWith("unknown key 'channels.telegram.bot_token' in " + file + ";");
-        assertThat(errorWithTelegramKeys("[channels.telegram.accounts.work]\nbot_token = \"x\"\n"))
-                .startsWith("unknown key 'channels.telegram.accounts.work.bot_token' in " + file + ";");
+        assertThat(errorWithTelegramKeys("[channels.slack.accounts.work]\nbot_token = \"x\"\n"))
+                .startsWith("unknown key 'channels.slack.accounts.work.bot_token' in " + file + ";");
         assertThat(errorWithTelegramKeys("[channels.telegram.accounts.work]\nhistory_limit = 3\n"))
                 .startsWith("unknown key 'channels.telegram.accounts.work.history_limit' in " + file + ";");
     }

@@ -215,8 +215,29 @@ class ConfigLoaderTest {
     @Test
     void anUnknownProviderKindIsAnErrorListingTheKnownKinds() {
         // SPEC SP-3 (OpenAI-compatible providers)
-        assertThat(fixture().error("[providers.claude]\nkind = \"anthropic\"\n"))
-                .contains("'providers.claude.kind'", "is 'anthropic', which is not a provider kind; known kinds: openai");
+        assertThat(fixture().error("[providers.claude]\nkind = \"antropic\"\n"))
+                .contains("'providers.claude.kind'", "is 'antropic', which is not a provider kind; known kinds: anthropic, openai");
+    }
+
+    @Test
+    void anAnthropicProviderTakesItsMaxTokens() {
+        // SPEC SP-4: the Messages API requires max_tokens; unset leaves the provider's default
+        ClawgateConfig config = fixture().load("""
+                [agent]
+                provider = "claude"
+
+                [providers.claude]
+                kind = "anthropic"
+                api_key = "k"
+                max_tokens = 2048
+
+                [providers.other]
+                kind = "anthropic"
+                """);
+        assertThat(config.providers().get("claude")).isEqualTo(new ProviderSettings("claude", "anthropic", null, "k",
+                null, null, ConfigLoader.DEFAULT_PROVIDER_TIMEOUT_SECS, 2048));
+        assertThat(config.providers().get("other").maxTokens()).isNull();
+        assertThat(fixture().error("[providers.claude]\nkind = \"anthropic\"\nmax_tokens = 0\n")).contains("max_tokens");
     }
 
     @Test

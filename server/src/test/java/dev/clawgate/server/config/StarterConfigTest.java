@@ -111,6 +111,16 @@ class StarterConfigTest {
         assertThat(withoutKey.providers().get("openai").apiKey()).isNull();
     }
 
+    @Test
+    void uncommentingTheAnthropicExampleGivesAnAnthropicProvider() {
+        // SPEC OP-4, SP-4
+        String toml = uncommentExample(StarterConfig.text(), "# Anthropic (Claude):");
+        ClawgateConfig config = new ConfigFixture(dir).load(toml, Map.of("ANTHROPIC_API_KEY", "sk-ant-from-env"));
+        assertThat(config.providers()).containsOnlyKeys("anthropic");
+        assertThat(config.providers().get("anthropic")).isEqualTo(new ProviderSettings("anthropic", "anthropic", null,
+                "sk-ant-from-env", null, "claude-sonnet-4-5", ConfigLoader.DEFAULT_PROVIDER_TIMEOUT_SECS, 4096));
+    }
+
     @ParameterizedTest
     @CsvSource({
             "'# OpenRouter:', openrouter, https://openrouter.ai/api/v1",

@@ -1,5 +1,6 @@
 package dev.clawgate.store.internal;
 
+import dev.clawgate.core.memory.Memory;
 import dev.clawgate.core.model.ChatMessage;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.Role;
@@ -10,6 +11,8 @@ import dev.clawgate.core.outbound.OutboundMessage;
 import dev.clawgate.core.store.OutboundDraft;
 import dev.clawgate.core.store.OutboxEntry;
 import dev.clawgate.core.store.OutboxState;
+import dev.clawgate.core.store.OutboxUpdate;
+import dev.clawgate.core.outbound.MessageReceipt;
 import dev.clawgate.core.store.Pairing;
 import dev.clawgate.core.store.SessionSummary;
 import dev.clawgate.core.store.Store;
@@ -36,10 +39,17 @@ public final class JdbcStore implements Store {
 
     private final Database db;
     private final Clock clock;
+    private final JdbcMemory memory;
 
     public JdbcStore(Database db, Clock clock) {
         this.db = Objects.requireNonNull(db, "db");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.memory = new JdbcMemory(db, clock);
+    }
+
+    @Override
+    public Memory memory() {
+        return memory;
     }
 
     @Override
@@ -299,8 +309,8 @@ public final class JdbcStore implements Store {
         if (!finalState.isFinal()) {
             throw new IllegalArgumentException("a turn must end in a final state, got " + finalState.wireName());
         }
-        if (reply.kind() == OutboundMessage.Kind.NOTICE) {
-            throw new IllegalArgumentException("notices are sent best-effort and never written to the outbox (SPEC OUT-12)");
+        if (!reply.kind().replayed()) {
+            throw new IllegalArgumentException("notices and blocks are sent best-effort and never written to the outbox (SPEC OUT-2, OUT-12)");
         }
         return db.write("completeTurnWithReply", tx -> {
             long now = clock.millis();
@@ -317,17 +327,44 @@ public final class JdbcStore implements Store {
     }
 
     @Override
+    public OutboxEntry enqueueOutbox(long turnId, OutboundDraft draft) {
+        Objects.requireNonNull(draft, "draft");
+        if (!draft.kind().replayed()) {
+            throw new IllegalArgumentException("notices and blocks are sent best-effort and never written to the outbox (SPEC OUT-2, OUT-12)");
+        }
+        if (draft.sendKey().isEmpty()) throw new IllegalArgumentException("an outbox entry outside a turn's end needs a send key");
+        return db.write("enqueueOutbox", tx -> OutboxRows.insert(tx, turnId, draft, clock.millis()));
+    }
+
+    @Override
     public boolean claimOutbox(long entryId) {
         return db.write("claimOutbox", tx -> OutboxRows.claim(tx, entryId, clock.millis()));
     }
 
     @Override
-    public void markOutbox(long entryId, OutboxState state, String receiptId, String detail) {
-        Objects.requireNonNull(state, "state");
-        db.write("markOutbox", tx -> {
-            OutboxRows.mark(tx, entryId, state, receiptId, detail, clock.millis());
+    public void updateOutbox(long entryId, OutboxUpdate update) {
+        Objects.requireNonNull(update, "update");
+        db.write("updateOutbox", tx -> {
+            OutboxRows.update(tx, entryId, update, clock.millis());
             return null;
         });
+    }
+
+    @Override
+    public Optional<OutboxEntry> outboxEntry(long entryId) {
+        return db.read("outboxEntry", tx -> OutboxRows.byId(tx, entryId));
+    }
+
+    @Override
+    public List<OutboxEntry> outboxDue(Instant now, int limit) {
+        Objects.requireNonNull(now, "now");
+        if (limit < 1) throw new IllegalArgumentException("limit must be at least 1, got " + limit);
+        return db.read("outboxDue", tx -> OutboxRows.due(tx, now.toEpochMilli(), limit));
+    }
+
+    @Override
+    public List<MessageReceipt> replyReceipts(long turnId) {
+        return db.read("replyReceipts", tx -> OutboxRows.replyReceipts(tx, turnId));
     }
 
     @Override

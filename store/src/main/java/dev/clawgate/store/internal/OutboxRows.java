@@ -1,9 +1,13 @@
 package dev.clawgate.store.internal;
 
+import dev.clawgate.core.outbound.MessageReceipt;
 import dev.clawgate.core.outbound.OutboundMessage;
+import dev.clawgate.core.outbound.ReceiptCodec;
+import dev.clawgate.core.render.ReplyToMode;
 import dev.clawgate.core.store.OutboundDraft;
 import dev.clawgate.core.store.OutboxEntry;
 import dev.clawgate.core.store.OutboxState;
+import dev.clawgate.core.store.OutboxUpdate;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -17,25 +21,28 @@ import java.util.Optional;
 /** The {@code outbox} table: the write-ahead delivery intents (SPEC OUT-5, OUT-7, OUT-12). */
 final class OutboxRows {
 
-    private static final String COLUMNS = "id, turn_id, kind, channel, account, reply_target, thread_id,"
-            + " in_reply_to_message_id, text, state, attempts, created_at, updated_at, receipt_id, detail";
+    private static final String COLUMNS = "id, turn_id, kind, send_key, channel, account, reply_target, thread_id,"
+            + " in_reply_to_message_id, text, state, attempts, created_at, updated_at, receipts, next_attempt_at, detail, reply_to";
 
     // ON CONFLICT DO NOTHING: a second writer of the same turn's reply (another node) adds nothing
-    private static final String INSERT = "INSERT INTO outbox (turn_id, kind, channel, account, reply_target, thread_id,"
-            + " in_reply_to_message_id, text, state, attempts, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?)"
-            + " ON CONFLICT (turn_id, kind) DO NOTHING";
+    private static final String INSERT = "INSERT INTO outbox (turn_id, kind, send_key, channel, account, reply_target, thread_id,"
+            + " in_reply_to_message_id, text, state, attempts, created_at, updated_at, next_attempt_at, reply_to)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)"
+            + " ON CONFLICT (turn_id, kind, send_key) DO NOTHING";
 
     private OutboxRows() {}
 
     /** Writes the turn's entry of the draft's kind unless it has one; returns the turn's entry either way. */
     static OutboxEntry insert(Tx tx, long turnId, OutboundDraft d, long now) throws SQLException {
-        tx.update(INSERT, turnId, kindName(d.kind()), d.channel(), d.account(), d.replyTarget(), d.threadId(),
-                d.inReplyToMessageId(), d.text(), OutboxState.PENDING.wireName(), now, now);
-        return ofTurn(tx, turnId, d.kind()).orElseThrow();
+        tx.update(INSERT, turnId, kindName(d.kind()), d.sendKey(), d.channel(), d.account(), d.replyTarget(), d.threadId(),
+                d.inReplyToMessageId(), d.text(), OutboxState.PENDING.wireName(), now, now, now, d.replyTo().wireName());
+        return tx.first("SELECT " + COLUMNS + " FROM outbox WHERE turn_id = ? AND kind = ? AND send_key = ?", OutboxRows::entry,
+                turnId, kindName(d.kind()), d.sendKey()).orElseThrow();
     }
 
     static Optional<OutboxEntry> ofTurn(Tx tx, long turnId, OutboundMessage.Kind kind) throws SQLException {
-        return tx.first("SELECT " + COLUMNS + " FROM outbox WHERE turn_id = ? AND kind = ?", OutboxRows::entry, turnId, kindName(kind));
+        return tx.first("SELECT " + COLUMNS + " FROM outbox WHERE turn_id = ? AND kind = ? AND send_key = ''", OutboxRows::entry, turnId,
+                kindName(kind));
     }
 
     /** PENDING → SENDING; true only for the caller whose update changed the row. */
@@ -46,11 +53,32 @@ final class OutboxRows {
         return changed == 1;
     }
 
-    static void mark(Tx tx, long id, OutboxState state, String receiptId, String detail, long now) throws SQLException {
-        int attempt = state == OutboxState.PENDING ? 1 : 0;
-        int changed = tx.update("UPDATE outbox SET state = ?, receipt_id = ?, detail = ?, attempts = attempts + ?, updated_at = ?"
-                + " WHERE id = ?", state.wireName(), receiptId, detail, attempt, now, id);
+    /** Writes {@code u}; receipts also go to the turn's assistant message in the transcript (SPEC OUT-8). */
+    static void update(Tx tx, long id, OutboxUpdate u, long now) throws SQLException {
+        String receipts = u.receipts().isEmpty() ? null : ReceiptCodec.toJson(u.receipts());
+        String receiptId = u.receipts().isEmpty() ? null : u.receipts().get(0).primaryId();
+        long next = u.nextAttemptAt() == null ? now : u.nextAttemptAt().toEpochMilli();
+        int changed = tx.update("UPDATE outbox SET state = ?, receipts = ?, receipt_id = ?, detail = ?, attempts = ?, next_attempt_at = ?,"
+                + " updated_at = ? WHERE id = ?", u.state().wireName(), receipts, receiptId, u.detail(), u.attempts(), next, now, id);
         if (changed == 0) requireExists(tx, id);
+        if (receipts != null) {
+            tx.update("UPDATE transcript SET receipt = ? WHERE role = 'assistant' AND inbox_id = (SELECT turn_id FROM outbox WHERE id = ?)",
+                    receipts, id);
+        }
+    }
+
+    static Optional<OutboxEntry> byId(Tx tx, long id) throws SQLException {
+        return tx.first("SELECT " + COLUMNS + " FROM outbox WHERE id = ?", OutboxRows::entry, id);
+    }
+
+    static List<OutboxEntry> due(Tx tx, long now, int limit) throws SQLException {
+        return tx.list("SELECT " + COLUMNS + " FROM outbox WHERE state = ? AND next_attempt_at <= ? ORDER BY id LIMIT ?",
+                OutboxRows::entry, OutboxState.PENDING.wireName(), now, limit);
+    }
+
+    static List<MessageReceipt> replyReceipts(Tx tx, long turnId) throws SQLException {
+        return tx.first("SELECT receipt FROM transcript WHERE role = 'assistant' AND inbox_id = ?", rs -> rs.getString(1), turnId)
+                .map(ReceiptCodec::fromJson).orElse(List.of());
     }
 
     static List<OutboxEntry> byState(Tx tx, List<OutboxState> states) throws SQLException {
@@ -83,9 +111,11 @@ final class OutboxRows {
     }
 
     private static OutboxEntry entry(ResultSet rs) throws SQLException {
-        OutboundDraft draft = new OutboundDraft(rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7),
-                rs.getString(8), rs.getString(9), OutboundMessage.Kind.valueOf(rs.getString(3).toUpperCase(Locale.ROOT)));
-        return new OutboxEntry(rs.getLong(1), rs.getLong(2), draft, OutboxState.fromWire(rs.getString(10)), rs.getInt(11),
-                Instant.ofEpochMilli(rs.getLong(12)), Instant.ofEpochMilli(rs.getLong(13)), rs.getString(14), rs.getString(15));
+        OutboundDraft draft = new OutboundDraft(rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8),
+                rs.getString(9), rs.getString(10), OutboundMessage.Kind.valueOf(rs.getString(3).toUpperCase(Locale.ROOT)), rs.getString(4),
+                ReplyToMode.parse(rs.getString(18)));
+        return new OutboxEntry(rs.getLong(1), rs.getLong(2), draft, OutboxState.fromWire(rs.getString(11)), rs.getInt(12),
+                Instant.ofEpochMilli(rs.getLong(13)), Instant.ofEpochMilli(rs.getLong(14)), ReceiptCodec.fromJson(rs.getString(15)),
+                Instant.ofEpochMilli(rs.getLong(16)), rs.getString(17));
     }
 }

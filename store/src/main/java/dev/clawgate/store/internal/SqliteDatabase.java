@@ -9,8 +9,11 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.ReentrantLock;
 import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteDataSource;
@@ -18,15 +21,20 @@ import org.sqlite.SQLiteDataSource;
 /**
  * One SQLite file in WAL mode. SQLite admits one writer at a time, so every write runs on a
  * single connection behind a fair {@link ReentrantLock} (waiting in the JVM is cheaper and
- * fairer than SQLite's busy-retry loop); reads use a small pool of query-only connections and
- * see the last committed state even while a write is in progress.
+ * fairer than SQLite's busy-retry loop), and writes that queue up meanwhile share one commit
+ * (group commit); reads use a small pool of query-only connections and see the last committed
+ * state even while a write is in progress.
  */
 public final class SqliteDatabase implements Database {
 
     static final int BUSY_TIMEOUT_MS = 5_000;
     private static final int READ_POOL_SIZE = 4;
 
+    /** The most writes one group commit takes: bounds how long the first waiter waits for the others. */
+    static final int MAX_BATCH = 64;
+
     private final ReentrantLock writeLock = new ReentrantLock(true);
+    private final ConcurrentLinkedQueue<PendingWrite<?>> queue = new ConcurrentLinkedQueue<>();
     private final Connection writer;
     private final Map<String, PreparedStatement> writerStatements = new HashMap<>();
     private final HikariDataSource readers;
@@ -93,29 +101,118 @@ public final class SqliteDatabase implements Database {
         }
     }
 
+    /**
+     * Group commit: a write joins the queue, and whoever holds the writer next runs everything
+     * queued (up to {@link #MAX_BATCH}) in one transaction, each work in its own savepoint, so
+     * one work's failure rolls back only that work. Every caller returns only after the
+     * transaction holding its work committed, exactly as with one transaction per write.
+     */
     @Override
     public <T> T write(String operation, Work<T> work) {
+        PendingWrite<T> mine = new PendingWrite<>(operation, work);
+        queue.add(mine);
         writeLock.lock();
         try {
-            if (closed) {
-                throw Failures.closed(operation);
-            }
-            Tx tx = new Tx(writer, writerStatements);
-            // IMMEDIATE takes the write lock up front, so another process cannot make us fail half-way
-            tx.update("BEGIN IMMEDIATE");
-            T result;
-            try {
-                result = work.run(tx);
-                tx.update("COMMIT");
-            } catch (Throwable t) {
-                Failures.cleanUp(() -> tx.update("ROLLBACK"), t);
-                throw t;
-            }
-            return result;
-        } catch (SQLException e) {
-            throw Failures.of(operation, e);
+            while (!mine.done) runBatch();
         } finally {
             writeLock.unlock();
+        }
+        return mine.outcome();
+    }
+
+    /** Runs the queued writes in one transaction; called with the write lock held. */
+    private void runBatch() {
+        List<PendingWrite<?>> batch = new ArrayList<>();
+        for (PendingWrite<?> p = queue.poll(); p != null; p = batch.size() < MAX_BATCH ? queue.poll() : null) batch.add(p);
+        if (batch.isEmpty()) return;
+        if (closed) {
+            for (PendingWrite<?> p : batch) p.fail(Failures.closed(p.operation));
+            return;
+        }
+        Tx tx = new Tx(writer, writerStatements);
+        try {
+            // IMMEDIATE takes the write lock up front, so another process cannot make us fail half-way
+            tx.update("BEGIN IMMEDIATE");
+        } catch (SQLException e) {
+            for (PendingWrite<?> p : batch) p.fail(e);
+            return;
+        }
+        boolean alone = batch.size() == 1;
+        for (PendingWrite<?> p : batch) {
+            if (alone) {
+                p.runIn(tx);
+            } else {
+                p.runInSavepoint(tx);
+            }
+        }
+        if (alone && batch.get(0).failure != null) {
+            Failures.cleanUp(() -> tx.update("ROLLBACK"), batch.get(0).failure);
+            batch.get(0).done = true;
+            return;
+        }
+        try {
+            tx.update("COMMIT");
+        } catch (SQLException e) {
+            Failures.cleanUp(() -> tx.update("ROLLBACK"), e);
+            for (PendingWrite<?> p : batch) {
+                if (p.failure == null) p.failure = e;
+            }
+        }
+        for (PendingWrite<?> p : batch) p.done = true;
+    }
+
+    /** One caller's write, waiting for the transaction that runs it. */
+    private static final class PendingWrite<T> {
+        final String operation;
+        final Work<T> work;
+        volatile boolean done;
+        T result;
+        Throwable failure;
+
+        PendingWrite(String operation, Work<T> work) {
+            this.operation = operation;
+            this.work = work;
+        }
+
+        void runIn(Tx tx) {
+            try {
+                result = work.run(tx);
+            } catch (Throwable t) {
+                failure = t;
+            }
+        }
+
+        void runInSavepoint(Tx tx) {
+            try {
+                tx.update("SAVEPOINT w");
+            } catch (SQLException e) {
+                failure = e;
+                return;
+            }
+            try {
+                result = work.run(tx);
+                tx.update("RELEASE w");
+            } catch (Throwable t) {
+                failure = t;
+                Failures.cleanUp(() -> {
+                    tx.update("ROLLBACK TO w");
+                    tx.update("RELEASE w");
+                }, t);
+            }
+        }
+
+        void fail(Throwable t) {
+            failure = t;
+            done = true;
+        }
+
+        T outcome() {
+            Throwable t = failure;
+            if (t == null) return result;
+            if (t instanceof SQLException e) throw Failures.of(operation, e);
+            if (t instanceof RuntimeException e) throw e;
+            if (t instanceof Error e) throw e;
+            throw new IllegalStateException(operation + " failed", t);
         }
     }
 

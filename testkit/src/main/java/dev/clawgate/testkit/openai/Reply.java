@@ -1,10 +1,10 @@
 package dev.clawgate.testkit.openai;
 
+import dev.clawgate.testkit.internal.Delivery;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -35,42 +35,31 @@ public final class Reply {
         }
     }
 
-    final int status;
-    final String errorBody;
-    final Map<String, String> headers;
+    final Delivery delivery;
     final String content;
     final String reasoning;
     final List<Call> calls;
     final String finishReason;
     final int chunks;
-    final Duration delayPerChunk;
-    final Duration delayBefore;
     final long promptTokens;
     final long completionTokens;
     final String streamError;
-    final int truncateAfter;
 
-    private Reply(int status, String errorBody, Map<String, String> headers, String content, String reasoning,
-                  List<Call> calls, String finishReason, int chunks, Duration delayPerChunk, Duration delayBefore,
-                  long promptTokens, long completionTokens, String streamError, int truncateAfter) {
-        this.status = status;
-        this.errorBody = errorBody;
-        this.headers = Map.copyOf(headers);
+    private Reply(Delivery delivery, String content, String reasoning, List<Call> calls, String finishReason,
+                  int chunks, long promptTokens, long completionTokens, String streamError) {
+        this.delivery = delivery;
         this.content = content;
         this.reasoning = reasoning;
         this.calls = List.copyOf(calls);
         this.finishReason = finishReason;
         this.chunks = chunks;
-        this.delayPerChunk = delayPerChunk;
-        this.delayBefore = delayBefore;
         this.promptTokens = promptTokens;
         this.completionTokens = completionTokens;
         this.streamError = streamError;
-        this.truncateAfter = truncateAfter;
     }
 
     private static Reply success(String content, List<Call> calls) {
-        return new Reply(200, null, Map.of(), content, null, calls, null, 0, Duration.ZERO, Duration.ZERO, -1, -1, null, -1);
+        return new Reply(Delivery.OK, content, null, calls, null, 0, -1, -1, null);
     }
 
     /** A plain text answer, finish reason {@code stop}. */
@@ -114,9 +103,7 @@ public final class Reply {
 
     /** An HTTP error with this exact body (sent as {@code application/json}), whatever the stream flag. */
     public static Reply error(int status, String body) {
-        if (status < 400 || status > 599) throw new IllegalArgumentException("error status must be 4xx or 5xx: " + status);
-        return new Reply(status, body == null ? "" : body, Map.of(), null, null, List.of(), null, 0,
-                Duration.ZERO, Duration.ZERO, -1, -1, null, -1);
+        return new Reply(Delivery.error(status, body), null, null, List.of(), null, 0, -1, -1, null);
     }
 
     /** An HTTP error whose body has OpenAI's shape: {@code {"error":{"message","type","param","code"}}}. */
@@ -139,60 +126,54 @@ public final class Reply {
 
     /** Adds (or replaces) a response header. */
     public Reply header(String name, String value) {
-        Map<String, String> h = new LinkedHashMap<>(headers);
-        h.put(name.toLowerCase(java.util.Locale.ROOT), value);
-        return new Reply(status, errorBody, h, content, reasoning, calls, finishReason, chunks, delayPerChunk,
-                delayBefore, promptTokens, completionTokens, streamError, truncateAfter);
+        return delivered(delivery.header(name, value));
     }
 
     /** Adds native tool calls to a text answer (content and calls in one message). */
     public Reply withToolCalls(Call... more) {
         requireSuccess();
-        List<Call> all = new java.util.ArrayList<>(calls);
+        List<Call> all = new ArrayList<>(calls);
         all.addAll(Arrays.asList(more));
-        return new Reply(status, errorBody, headers, content, reasoning, all, finishReason, chunks, delayPerChunk,
-                delayBefore, promptTokens, completionTokens, streamError, truncateAfter);
+        return new Reply(delivery, content, reasoning, all, finishReason, chunks,
+                promptTokens, completionTokens, streamError);
     }
 
     /** Reasoning text, sent as {@code reasoning_content} (before the content when streaming). */
     public Reply reasoning(String text) {
         requireSuccess();
-        return new Reply(status, errorBody, headers, content, text, calls, finishReason, chunks, delayPerChunk,
-                delayBefore, promptTokens, completionTokens, streamError, truncateAfter);
+        return new Reply(delivery, content, text, calls, finishReason, chunks,
+                promptTokens, completionTokens, streamError);
     }
 
     /** Overrides the finish reason ({@code stop}, or {@code tool_calls} when there are calls). */
     public Reply finishReason(String reason) {
         requireSuccess();
-        return new Reply(status, errorBody, headers, content, reasoning, calls, reason, chunks, delayPerChunk,
-                delayBefore, promptTokens, completionTokens, streamError, truncateAfter);
+        return new Reply(delivery, content, reasoning, calls, reason, chunks,
+                promptTokens, completionTokens, streamError);
     }
 
     /** Streams the content as exactly {@code n} deltas (fewer if the text is shorter); default: one per word. */
     public Reply streamedInChunks(int n) {
         requireSuccess();
         if (n < 1) throw new IllegalArgumentException("chunks must be >= 1");
-        return new Reply(status, errorBody, headers, content, reasoning, calls, finishReason, n, delayPerChunk,
-                delayBefore, promptTokens, completionTokens, streamError, truncateAfter);
+        return new Reply(delivery, content, reasoning, calls, finishReason, n,
+                promptTokens, completionTokens, streamError);
     }
 
     /** Waits this long before each streamed event (a slow model). */
     public Reply delayPerChunk(Duration delay) {
-        return new Reply(status, errorBody, headers, content, reasoning, calls, finishReason, chunks,
-                Objects.requireNonNull(delay), delayBefore, promptTokens, completionTokens, streamError, truncateAfter);
+        return delivered(delivery.delayPerChunk(delay));
     }
 
     /** Waits this long before sending the status line (a slow first token, or a timeout test). */
     public Reply delayBefore(Duration delay) {
-        return new Reply(status, errorBody, headers, content, reasoning, calls, finishReason, chunks, delayPerChunk,
-                Objects.requireNonNull(delay), promptTokens, completionTokens, streamError, truncateAfter);
+        return delivered(delivery.delayBefore(delay));
     }
 
     /** Fixes the reported usage; by default it is estimated at four characters per token. */
     public Reply usage(long prompt, long completion) {
         requireSuccess();
-        return new Reply(status, errorBody, headers, content, reasoning, calls, finishReason, chunks, delayPerChunk,
-                delayBefore, prompt, completion, streamError, truncateAfter);
+        return new Reply(delivery, content, reasoning, calls, finishReason, chunks, prompt, completion, streamError);
     }
 
     /**
@@ -203,24 +184,22 @@ public final class Reply {
     public Reply thenStreamError(String message, String code) {
         requireSuccess();
         String error = OpenAiJson.errorBody(message, "server_error", null, code);
-        return new Reply(status, errorBody, headers, content, reasoning, calls, finishReason, chunks, delayPerChunk,
-                delayBefore, promptTokens, completionTokens, error, truncateAfter);
+        return new Reply(delivery, content, reasoning, calls, finishReason, chunks,
+                promptTokens, completionTokens, error);
     }
 
     /** Ends a streamed answer cleanly after {@code events} events, with no finish reason and no {@code [DONE]}. */
     public Reply truncatedAfter(int events) {
         requireSuccess();
-        if (events < 0) throw new IllegalArgumentException("events must be >= 0");
-        return new Reply(status, errorBody, headers, content, reasoning, calls, finishReason, chunks, delayPerChunk,
-                delayBefore, promptTokens, completionTokens, streamError, events);
+        return delivered(delivery.truncatedAfter(events));
     }
 
     public boolean isError() {
-        return status >= 400;
+        return delivery.isError();
     }
 
     public int status() {
-        return status;
+        return delivery.status();
     }
 
     /** The text content, or null for a tool-calls-only answer or an error. */
@@ -237,13 +216,17 @@ public final class Reply {
         return calls.isEmpty() ? "stop" : "tool_calls";
     }
 
+    private Reply delivered(Delivery d) {
+        return new Reply(d, content, reasoning, calls, finishReason, chunks, promptTokens, completionTokens, streamError);
+    }
+
     private void requireSuccess() {
         if (isError()) throw new IllegalStateException("not applicable to an error reply");
     }
 
     @Override
     public String toString() {
-        return isError() ? "Reply[error " + status + "]"
+        return isError() ? "Reply[error " + status() + "]"
                 : "Reply[content=" + content + ", calls=" + calls + ", finish=" + effectiveFinishReason() + "]";
     }
 }

@@ -1,5 +1,9 @@
 package dev.clawgate.testkit.webhook;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.clawgate.testkit.contract.PlatformCall;
+import dev.clawgate.testkit.contract.PlatformCallLog;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -31,12 +35,25 @@ import org.slf4j.LoggerFactory;
  * messages to the gateway's webhook URL, signed, retrying each with a short backoff until it
  * gets a 2xx, as a real platform does after timeouts, 5xx or a refused connection (the gateway
  * may be down while a crash test restarts it); messages of one chat and sender go in order. It
- * serves the callback URL and records every reply. A 4xx other than 408/429 is final: the
- * message is given up, as platforms do.
+ * serves the callback URL and records every reply, deduplicating nothing, and answers lookups of
+ * replies by idempotency key. A 4xx other than 408/429 is final: the message is given up, as
+ * platforms do. As a {@link PlatformCallLog} it lists every callback request it received and every
+ * answer (ack) it got from the gateway, for the capability harness.
  */
-public final class FakeWebhookPlatform implements AutoCloseable {
+public final class FakeWebhookPlatform implements PlatformCallLog, AutoCloseable {
+    /** The {@link PlatformCall#method} of a reply posted to the callback. */
+    public static final String CALLBACK_POST = "POST " + CallbackEndpoint.PATH;
+    /** The {@link PlatformCall#method} of a lookup by idempotency key. */
+    public static final String CALLBACK_LOOKUP = "GET " + CallbackEndpoint.PATH;
+    /**
+     * The {@link PlatformCall#method} of the gateway's answer to one of the platform's posts: the
+     * body is the answer's, header {@code :status} its status, {@code message-id} the message posted.
+     */
+    public static final String GATEWAY_ANSWER = "answer to POST";
+
     private static final Logger LOG = LoggerFactory.getLogger(FakeWebhookPlatform.class);
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     /** What one single post got back. */
     public record Response(int status, String body) {}
@@ -44,6 +61,7 @@ public final class FakeWebhookPlatform implements AutoCloseable {
     private final PlatformSignature signature;
     private final CallbackEndpoint callback;
     private final HttpClient http;
+    private final ConcurrentLinkedQueue<PlatformCall> calls = new ConcurrentLinkedQueue<>();
     private final ExecutorService lanes = Executors.newVirtualThreadPerTaskExecutor();
     private final Map<String, LinkedBlockingQueue<PlatformMessage>> laneQueues = new ConcurrentHashMap<>();
     private final Semaphore concurrentPosts;
@@ -61,7 +79,7 @@ public final class FakeWebhookPlatform implements AutoCloseable {
 
     private FakeWebhookPlatform(String secret, int maxConcurrentPosts) throws IOException {
         this.signature = new PlatformSignature(secret);
-        this.callback = new CallbackEndpoint(signature, Clock.systemUTC());
+        this.callback = new CallbackEndpoint(signature, Clock.systemUTC(), calls::add);
         this.concurrentPosts = new Semaphore(maxConcurrentPosts);
         this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build();
     }
@@ -122,7 +140,24 @@ public final class FakeWebhookPlatform implements AutoCloseable {
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body));
         if (signatureHeader != null) b.header(PlatformSignature.HEADER, signatureHeader);
         HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+        recordAnswer(messageId(body), r);
         return new Response(r.statusCode(), r.body());
+    }
+
+    private void recordAnswer(String messageId, HttpResponse<String> r) {
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put(":status", Integer.toString(r.statusCode()));
+        if (messageId != null) headers.put("message-id", messageId);
+        calls.add(new PlatformCall(GATEWAY_ANSWER, r.body(), headers));
+    }
+
+    private static String messageId(byte[] body) {
+        try {
+            JsonNode id = JSON.readTree(body).path("id");
+            return id.isValueNode() ? id.asText() : null;
+        } catch (IOException notJson) {
+            return null;
+        }
     }
 
     /** The signature header value the platform would send for {@code body}. */
@@ -172,9 +207,10 @@ public final class FakeWebhookPlatform implements AutoCloseable {
         try {
             HttpRequest req = HttpRequest.newBuilder(webhook).timeout(REQUEST_TIMEOUT).header("Content-Type", "application/json")
                     .header(PlatformSignature.HEADER, header).POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
-            int status = http.send(req, HttpResponse.BodyHandlers.discarding()).statusCode();
-            if (status / 100 != 2) failedPosts.incrementAndGet();
-            return status;
+            HttpResponse<String> r = http.send(req, HttpResponse.BodyHandlers.ofString());
+            recordAnswer(m.id(), r);
+            if (r.statusCode() / 100 != 2) failedPosts.incrementAndGet();
+            return r.statusCode();
         } catch (IOException e) {
             failedPosts.incrementAndGet();
             LOG.debug("post of {} failed: {}", m.id(), e.toString());
@@ -242,9 +278,40 @@ public final class FakeWebhookPlatform implements AutoCloseable {
                 .collect(Collectors.groupingBy(CallbackReply::inReplyTo, LinkedHashMap::new, Collectors.counting()));
     }
 
-    /** Answers the next callbacks with these statuses, in order, then 200 again. */
+    /** Final replies the platform kept per idempotency key: more than one is a duplicate the platform showed twice. */
+    public Map<String, Long> finalRepliesPerKey() {
+        return replies().stream().filter(r -> r.isFinal() && r.accepted() && r.idempotencyKey() != null)
+                .collect(Collectors.groupingBy(CallbackReply::idempotencyKey, LinkedHashMap::new, Collectors.counting()));
+    }
+
+    /** Lookups by idempotency key the gateway made, answered or not. */
+    public int lookups() {
+        return callback.lookups();
+    }
+
+    /** Every callback request received and every answer the gateway gave the platform's posts, oldest first. */
+    @Override
+    public List<PlatformCall> calls() {
+        return List.copyOf(calls);
+    }
+
+    /** The calls whose method is {@code method}, e.g. {@link #CALLBACK_LOOKUP}. */
+    public List<PlatformCall> calls(String method) {
+        return calls.stream().filter(c -> c.method().equals(method)).toList();
+    }
+
+    /** Answers the next callbacks with these statuses, in order, then 200 again; a 2xx is kept, the rest are not. */
     public FakeWebhookPlatform scriptCallbackStatuses(int... statuses) {
-        callback.script(statuses);
+        for (int s : statuses) callback.script(CallbackAnswer.status(s));
+        return this;
+    }
+
+    /**
+     * Answers the next callbacks as scripted, in order, then 200 again: e.g. a reply kept but answered
+     * too late ({@link CallbackAnswer#acceptedButLate}), so the gateway cannot tell whether it arrived.
+     */
+    public FakeWebhookPlatform scriptCallbacks(CallbackAnswer... answers) {
+        callback.script(answers);
         return this;
     }
 

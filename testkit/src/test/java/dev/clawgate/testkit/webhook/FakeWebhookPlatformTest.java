@@ -177,4 +177,84 @@ class FakeWebhookPlatformTest {
         assertThat(platform.finalRepliesPerMessage()).containsExactly(java.util.Map.entry("m-9", 1L));
         assertThat(heard).isEqualTo(replies);
     }
+
+    private static final String KEYED = "{\"chat\":\"c\",\"text\":\"hi\",\"in_reply_to\":\"m-5\",\"turn_id\":5,\"kind\":\"final\","
+            + "\"idempotency_key\":\"clawgate-5-final-0\"}";
+
+    private HttpResponse<String> postReply(HttpClient client, String json, Duration timeout) throws Exception {
+        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+        return client.send(HttpRequest.newBuilder(URI.create(platform.callbackUrl())).timeout(timeout)
+                .header("X-Clawgate-Signature", platform.sign(bytes)).POST(HttpRequest.BodyPublishers.ofByteArray(bytes)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    private HttpResponse<String> lookup(HttpClient client, String key, boolean signed) throws Exception {
+        String query = "idempotency_key=" + key;
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(platform.callbackUrl() + "?" + query)).GET();
+        b.header("X-Clawgate-Signature", signed ? platform.sign(query.getBytes(StandardCharsets.UTF_8)) : "sha256=00");
+        return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    @Test
+    void aReplyKeptButAnsweredTooLateTimesTheClientOutAndCanBeLookedUpByItsKey() throws Exception {
+        // SPEC OUT-7: an ambiguous send: the platform has the message, the client cannot know; reconcile finds it
+        platform = FakeWebhookPlatform.start(SECRET).scriptCallbacks(CallbackAnswer.acceptedButLate(Duration.ofSeconds(3)));
+        HttpClient client = HttpClient.newHttpClient();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> postReply(client, KEYED, Duration.ofMillis(300)))
+                .isInstanceOf(java.net.http.HttpTimeoutException.class);
+
+        HttpResponse<String> found = lookup(client, "clawgate-5-final-0", true);
+        assertThat(found.statusCode()).isEqualTo(200);
+        assertThat(JSON.readTree(found.body()).path("id").asText()).isEqualTo("reply-1");
+        assertThat(lookup(client, "clawgate-6-final-0", true).statusCode()).isEqualTo(404);
+        assertThat(lookup(client, "clawgate-5-final-0", false).statusCode()).isEqualTo(401);
+        assertThat(platform.lookups()).isEqualTo(3);
+        assertThat(platform.finalRepliesPerKey()).containsExactly(java.util.Map.entry("clawgate-5-final-0", 1L));
+    }
+
+    @Test
+    void aReplyKeptThenHungUpOnFailsTheClientAfterItsRequestWasWritten() throws Exception {
+        // SPEC OUT-7: a reset after the request was written: the platform kept it
+        platform = FakeWebhookPlatform.start(SECRET).scriptCallbacks(CallbackAnswer.acceptedThenHangUp());
+        HttpClient client = HttpClient.newHttpClient();
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> postReply(client, KEYED, Duration.ofSeconds(5)))
+                .isInstanceOf(IOException.class).isNotInstanceOf(java.net.http.HttpTimeoutException.class);
+        assertThat(platform.replies()).singleElement().satisfies(r -> assertThat(r.accepted()).isTrue());
+        assertThat(lookup(client, "clawgate-5-final-0", true).statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void theSameKeyPostedTwiceIsKeptAndCountedTwiceButLooksUpTheFirst() throws Exception {
+        // SPEC OUT-12: the fake deduplicates nothing, so a duplicate reply is visible; 429 carries Retry-After
+        platform = FakeWebhookPlatform.start(SECRET).scriptCallbacks(CallbackAnswer.rateLimited(Duration.ofSeconds(7)));
+        HttpClient client = HttpClient.newHttpClient();
+        HttpResponse<String> limited = postReply(client, KEYED, Duration.ofSeconds(5));
+        HttpResponse<String> first = postReply(client, KEYED, Duration.ofSeconds(5));
+        HttpResponse<String> second = postReply(client, KEYED, Duration.ofSeconds(5));
+
+        assertThat(limited.statusCode()).isEqualTo(429);
+        assertThat(limited.headers().firstValue("Retry-After")).hasValue("7");
+        assertThat(JSON.readTree(first.body()).path("id").asText()).isEqualTo("reply-1");
+        assertThat(JSON.readTree(second.body()).path("id").asText()).isEqualTo("reply-2");
+        assertThat(platform.finalRepliesPerKey()).containsExactly(java.util.Map.entry("clawgate-5-final-0", 2L));
+        assertThat(platform.finalRepliesPerMessage()).containsExactly(java.util.Map.entry("m-5", 2L));
+        assertThat(JSON.readTree(lookup(client, "clawgate-5-final-0", true).body()).path("id").asText()).isEqualTo("reply-1");
+    }
+
+    @Test
+    void theCallLogListsCallbackRequestsAndTheGatewaysAnswers() throws Exception {
+        // SPEC OUT-4: what the capability harness checks proofs against; SPEC IN-3: the gateway's answer is the ack
+        URI url = fakeGateway(0, () -> 200);
+        platform = FakeWebhookPlatform.start(SECRET).deliverTo(url);
+        platform.postOnce(PlatformMessage.direct("m-1", "alice", "hi"));
+        HttpClient client = HttpClient.newHttpClient();
+        postReply(client, KEYED, Duration.ofSeconds(5));
+        lookup(client, "clawgate-5-final-0", true);
+
+        assertThat(platform.calls()).extracting(dev.clawgate.testkit.contract.PlatformCall::method)
+                .containsExactly(FakeWebhookPlatform.GATEWAY_ANSWER, FakeWebhookPlatform.CALLBACK_POST, FakeWebhookPlatform.CALLBACK_LOOKUP);
+        assertThat(platform.calls().get(0).headers()).containsEntry(":status", "200").containsEntry("message-id", "m-1");
+        assertThat(platform.calls().get(1).body()).isEqualTo(KEYED);
+        assertThat(platform.calls().get(2).headers()).containsEntry(":path", "/callback?idempotency_key=clawgate-5-final-0");
+    }
 }

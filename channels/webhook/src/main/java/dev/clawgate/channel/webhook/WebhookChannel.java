@@ -1,5 +1,6 @@
 package dev.clawgate.channel.webhook;
 
+import dev.clawgate.core.channel.AckPolicy;
 import dev.clawgate.core.channel.Channel;
 import dev.clawgate.core.channel.ChannelHealth;
 import dev.clawgate.core.channel.InboundSink;
@@ -10,6 +11,7 @@ import java.net.http.HttpClient;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -33,6 +35,11 @@ public final class WebhookChannel implements Channel {
     }
 
     WebhookChannel(WebhookChannelSettings settings, Clock clock) {
+        this(settings, clock, WebhookMessageAdapter.REQUEST_TIMEOUT);
+    }
+
+    /** {@code requestTimeout}: how long a callback may take to answer before the send is ambiguous. */
+    WebhookChannel(WebhookChannelSettings settings, Clock clock, Duration requestTimeout) {
         this.settings = settings;
         WebhookSignature signature = new WebhookSignature(settings.secret());
         this.rejections = new RejectionLog(REJECTION_LOG_INTERVAL, clock);
@@ -40,7 +47,8 @@ public final class WebhookChannel implements Channel {
                 new WebhookReceiver(NAME, settings.path(), signature, sink::get, rejections, clock));
         HttpClient http = HttpClient.newBuilder().connectTimeout(WebhookMessageAdapter.CONNECT_TIMEOUT)
                 .followRedirects(HttpClient.Redirect.NEVER).build();
-        this.adapter = new WebhookMessageAdapter(URI.create(settings.callbackUrl()), signature, http);
+        this.adapter = new WebhookMessageAdapter(URI.create(settings.callbackUrl()), signature, http, settings.reconcile(),
+                requestTimeout, clock);
     }
 
     @Override
@@ -67,6 +75,12 @@ public final class WebhookChannel implements Channel {
     @Override
     public ChannelHealth health() {
         return sink.get() == null ? ChannelHealth.down("not started") : ChannelHealth.UP;
+    }
+
+    /** The 200 is the ack and is sent only after the inbox commit (SPEC IN-3, IN-4): webhooks can defer no further. */
+    @Override
+    public Set<AckPolicy> ackPolicies() {
+        return Set.of(AckPolicy.AFTER_RECEIVE_RECORD);
     }
 
     @Override

@@ -9,9 +9,10 @@ import java.util.Objects;
 
 /**
  * {@code [channels.webhook]}: where the platform posts ({@code path}), the shared HMAC secret both
- * directions sign with ({@code secret}), and where replies go ({@code callback_url}).
+ * directions sign with ({@code secret}), where replies go ({@code callback_url}), and whether the
+ * platform answers lookups of replies by idempotency key ({@code reconcile}, SPEC OUT-7).
  */
-public record WebhookChannelSettings(String path, String secret, String callbackUrl) {
+public record WebhookChannelSettings(String path, String secret, String callbackUrl, boolean reconcile) {
     public static final String DEFAULT_PATH = "/webhooks/generic";
     /** Shorter secrets are guessable; 16 characters is what common platforms hand out at least. */
     static final int MIN_SECRET_LENGTH = 16;
@@ -33,7 +34,11 @@ public record WebhookChannelSettings(String path, String secret, String callback
         callbackUrl = checkedCallback(callbackUrl.strip());
     }
 
-    /** Reads the channel's own keys: {@code path} (optional), {@code secret}, {@code callback_url}. */
+    public WebhookChannelSettings(String path, String secret, String callbackUrl) {
+        this(path, secret, callbackUrl, false);
+    }
+
+    /** Reads the channel's own keys: {@code path} (optional), {@code secret}, {@code callback_url}, {@code reconcile} (optional). */
     public static WebhookChannelSettings from(ChannelSettings settings) {
         Map<String, String> o = settings.options();
         String callback = o.get("callback_url");
@@ -41,7 +46,17 @@ public record WebhookChannelSettings(String path, String secret, String callback
             throw new IllegalArgumentException("channels." + settings.name() + ".callback_url is missing; "
                     + "set the URL replies are posted to");
         }
-        return new WebhookChannelSettings(o.get("path"), o.get("secret"), callback);
+        return new WebhookChannelSettings(o.get("path"), o.get("secret"), callback, flag(settings.name(), "reconcile", o.get("reconcile")));
+    }
+
+    private static boolean flag(String channel, String key, String value) {
+        if (value == null || value.isBlank()) return false;
+        return switch (value.strip().toLowerCase(Locale.ROOT)) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException("channels." + channel + "." + key + " must be true or false, got '"
+                    + value + "'");
+        };
     }
 
     private static String checkedCallback(String url) {
@@ -63,6 +78,6 @@ public record WebhookChannelSettings(String path, String secret, String callback
     public String toString() {
         URI uri = URI.create(callbackUrl);
         return "WebhookChannelSettings[path=" + path + ", secret=***, callbackUrl=" + uri.getScheme() + "://" + uri.getRawAuthority()
-                + (uri.getRawPath() == null ? "" : uri.getRawPath()) + "]";
+                + (uri.getRawPath() == null ? "" : uri.getRawPath()) + ", reconcile=" + reconcile + "]";
     }
 }

@@ -47,6 +47,24 @@ class WebhookChannelFactoryTest {
     }
 
     @Test
+    void reconcileIsOffUnlessSetAndThenDeclaresTheLookup() {
+        // SPEC OUT-4: reconcileUnknownSend is declared only when the platform answers lookups; OUT-7
+        WebhookChannelFactory f = new WebhookChannelFactory();
+        Map<String, String> base = Map.of("secret", SECRET, "callback_url", "http://x.example/cb");
+        Map<String, String> on = new java.util.HashMap<>(base);
+        on.put("reconcile", "true");
+        Map<String, String> bad = new java.util.HashMap<>(base);
+        bad.put("reconcile", "yes");
+
+        assertThat(f.create(settings(base)).messageAdapter().capabilities())
+                .doesNotContain(dev.clawgate.core.outbound.Capability.RECONCILE_UNKNOWN_SEND);
+        assertThat(f.create(settings(on)).messageAdapter().capabilities())
+                .contains(dev.clawgate.core.outbound.Capability.RECONCILE_UNKNOWN_SEND);
+        assertThat(f.create(settings(on)).ackPolicies()).containsExactly(dev.clawgate.core.channel.AckPolicy.AFTER_RECEIVE_RECORD);
+        assertThatThrownBy(() -> f.create(settings(bad))).hasMessage("channels.webhook.reconcile must be true or false, got 'yes'");
+    }
+
+    @Test
     void settingsNeverPrintTheSecretOrTheCallbackQuery() {
         // SPEC OP-6 / PREAMBLE: no secrets in logs or errors
         WebhookChannelSettings s = new WebhookChannelSettings(null, SECRET, "https://chat.example/cb?token=hidden-token");

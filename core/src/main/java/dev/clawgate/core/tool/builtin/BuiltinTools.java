@@ -1,21 +1,37 @@
 package dev.clawgate.core.tool.builtin;
 
+import dev.clawgate.core.config.MemorySettings;
 import dev.clawgate.core.config.ToolSettings;
 import dev.clawgate.core.tool.Tool;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The file and shell tools every agent gets (SPEC AG-5). */
+/** The file, shell, message, web and memory tools every agent gets (SPEC AG-5). */
 public final class BuiltinTools {
     private BuiltinTools() {}
 
-    /** {@code file_read}, {@code file_write}, {@code file_list}, and {@code shell} when its allowlist is not empty. */
-    public static List<Tool> create(ToolSettings settings) {
+    /**
+     * {@code file_read}, {@code file_write}, {@code file_list}, {@code message_send}, {@code web_fetch}, the memory tools
+     * when memory is enabled, and {@code shell} when its allowlist is not empty.
+     */
+    public static List<Tool> create(ToolSettings settings, MemorySettings memory) {
         List<Tool> tools = new ArrayList<>();
         tools.add(new FileReadTool(settings.maxResultChars()));
         tools.add(new FileWriteTool());
         tools.add(new FileListTool(settings.maxResultChars()));
+        tools.add(new MessageSendTool());
+        tools.add(new WebFetchTool(settings.maxResultChars()));
+        if (memory.enabled()) {
+            tools.add(new MemoryStoreTool(memory));
+            tools.add(new MemoryRecallTool(settings.maxResultChars()));
+            tools.add(new MemoryForgetTool());
+        }
         if (!settings.shellAllowlist().isEmpty()) tools.add(new ShellTool(settings));
         return List.copyOf(tools);
+    }
+
+    /** {@link #create(ToolSettings, MemorySettings)} with the default memory settings. */
+    public static List<Tool> create(ToolSettings settings) {
+        return create(settings, MemorySettings.defaults());
     }
 }

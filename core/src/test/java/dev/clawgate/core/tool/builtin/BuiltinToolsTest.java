@@ -3,6 +3,7 @@ package dev.clawgate.core.tool.builtin;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.clawgate.core.config.MemorySettings;
 import dev.clawgate.core.config.ToolSettings;
 import dev.clawgate.core.tool.Tool;
 import dev.clawgate.core.tool.ToolRegistry;
@@ -13,17 +14,26 @@ class BuiltinToolsTest {
 
     // SPEC AG-5
     @Test
-    void defaultsGiveTheThreeFileToolsAndShell() {
+    void defaultsGiveTheThreeFileToolsMessageSendTheMemoryToolsAndShell() {
         List<Tool> tools = BuiltinTools.create(ToolSettings.defaults());
-        assertThat(tools).extracting(Tool::name).containsExactly("file_read", "file_write", "file_list", "shell");
-        assertThat(new ToolRegistry(tools).names()).hasSize(4);
+        assertThat(tools).extracting(Tool::name).containsExactly("file_read", "file_write", "file_list", "message_send", "web_fetch",
+                "memory_store", "memory_recall", "memory_forget", "shell");
+        assertThat(new ToolRegistry(tools).names()).hasSize(9);
+    }
+
+    // SPEC AG-5: memory switched off takes its tools with it
+    @Test
+    void disabledMemoryLeavesTheMemoryToolsOut() {
+        List<Tool> tools = BuiltinTools.create(ToolSettings.defaults(), MemorySettings.defaults().disabled());
+        assertThat(tools).extracting(Tool::name).containsExactly("file_read", "file_write", "file_list", "message_send", "web_fetch", "shell");
     }
 
     // SPEC AG-5
     @Test
     void anEmptyAllowlistLeavesShellOut() {
         List<Tool> tools = BuiltinTools.create(new ToolSettings(8_000, List.of(), 60, 16_000));
-        assertThat(tools).extracting(Tool::name).containsExactly("file_read", "file_write", "file_list");
+        assertThat(tools).extracting(Tool::name).containsExactly("file_read", "file_write", "file_list", "message_send", "web_fetch",
+                "memory_store", "memory_recall", "memory_forget");
     }
 
     // SPEC AG-5: every schema is a JSON-schema object whose required names are declared properties

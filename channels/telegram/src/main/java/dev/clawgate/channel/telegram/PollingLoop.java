@@ -1,0 +1,113 @@
+package dev.clawgate.channel.telegram;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.clawgate.core.channel.AckPolicy;
+import dev.clawgate.core.channel.ChannelHealth;
+import dev.clawgate.core.channel.CumulativeAck;
+import dev.clawgate.core.channel.InboundSink;
+import dev.clawgate.core.model.InboundMessage;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Long polling for one bot (SPEC CH-3, CH-0): {@code deleteWebhook}, then {@code getUpdates}
+ * with the offset as a cumulative ack at {@code after_receive_record} (IN-3): an update is
+ * confirmed only once the sink returned for it and every update before it, so one not yet
+ * recorded when the process dies is delivered again. Any failure (network, 5xx, 409, a broken
+ * sink) restarts the loop after an exponential backoff and shows as unhealthy meanwhile.
+ */
+final class PollingLoop {
+    private static final Logger log = LoggerFactory.getLogger(PollingLoop.class);
+    static final int POLL_SECONDS = 25;
+    static final Duration FIRST_BACKOFF = Duration.ofMillis(500);
+    static final Duration MAX_BACKOFF = Duration.ofSeconds(60);
+
+    private final Bot bot;
+    private final UpdateReader reader;
+    private final InboundSink sink;
+    // the store is read only for later ack stages; after_receive_record needs the sink's answer alone
+    private final CumulativeAck ack = new CumulativeAck(AckPolicy.AFTER_RECEIVE_RECORD, null, 0);
+    private volatile boolean running = true;
+    private volatile ChannelHealth health = ChannelHealth.down("starting");
+    private Thread thread;
+
+    PollingLoop(Bot bot, UpdateReader reader, InboundSink sink) {
+        this.bot = bot;
+        this.reader = reader;
+        this.sink = sink;
+    }
+
+    void start() {
+        thread = Thread.ofVirtual().name("telegram-poll-" + bot.account.id()).start(this::supervise);
+    }
+
+    void stop() {
+        running = false;
+        if (thread != null) thread.interrupt();
+    }
+
+    ChannelHealth health() {
+        return health;
+    }
+
+    private void supervise() {
+        Duration backoff = FIRST_BACKOFF;
+        boolean webhookDeleted = false;
+        while (running) {
+            try {
+                if (!bot.identified()) bot.identify();
+                if (!webhookDeleted) {
+                    bot.api.call("deleteWebhook", BotApi.JSON.createObjectNode().put("drop_pending_updates", false));
+                    webhookDeleted = true;
+                }
+                if (health.detail().equals("starting")) health = ChannelHealth.UP;
+                // after a failure the first poll does not wait, so health reflects recovery at once
+                pollOnce(health.healthy() ? POLL_SECONDS : 0);
+                if (!health.healthy()) log.info("telegram [{}]: polling works again", bot.account.id());
+                health = ChannelHealth.UP;
+                backoff = FIRST_BACKOFF;
+            } catch (BotApiException | RuntimeException e) {
+                if (!running) return;
+                String why = bot.api.redact(e.getMessage());
+                health = ChannelHealth.down("polling failed, retrying in " + backoff.toMillis() + " ms: " + why);
+                if (e instanceof BotApiException b && b.code() == 401) {
+                    log.error("telegram [{}]: Telegram rejects the bot token (401 Unauthorized); set channels.telegram bot_token to the "
+                            + "token @BotFather gave. Retrying in {} ms", bot.account.id(), backoff.toMillis());
+                } else if (e instanceof BotApiException b && b.code() == 409) {
+                    log.error("telegram [{}]: {}; another process polls this bot or a webhook is set. Stop the other poller. "
+                            + "Retrying in {} ms", bot.account.id(), why, backoff.toMillis());
+                } else {
+                    log.warn("telegram [{}]: polling failed, retrying in {} ms: {}", bot.account.id(), backoff.toMillis(), why);
+                }
+                if (!sleep(backoff)) return;
+                backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
+            }
+        }
+    }
+
+    private void pollOnce(int timeoutSeconds) throws BotApiException {
+        ObjectNode params = BotApi.JSON.createObjectNode().put("offset", ack.offset()).put("timeout", timeoutSeconds);
+        params.putArray("allowed_updates").add("message");
+        JsonNode updates = bot.api.call("getUpdates", params, Duration.ofSeconds(POLL_SECONDS + 15));
+        for (JsonNode update : updates) {
+            long seq = update.path("update_id").asLong();
+            ack.received(seq);
+            InboundMessage message = reader.read(update);
+            // an update we do not handle is acknowledged as if recorded: nothing waits for it
+            InboundSink.Acceptance accepted = message == null ? InboundSink.Acceptance.DUPLICATE : sink.accept(message);
+            ack.recorded(seq, accepted);
+        }
+    }
+
+    private boolean sleep(Duration d) {
+        try {
+            Thread.sleep(d);
+            return running;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+}

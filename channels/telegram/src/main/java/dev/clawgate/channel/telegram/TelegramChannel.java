@@ -1,0 +1,157 @@
+package dev.clawgate.channel.telegram;
+
+import dev.clawgate.core.channel.AckPolicy;
+import dev.clawgate.core.channel.Channel;
+import dev.clawgate.core.channel.ChannelHealth;
+import dev.clawgate.core.channel.InboundSink;
+import dev.clawgate.core.channel.MessageAdapter;
+import dev.clawgate.core.channel.WebhookRoute;
+import java.net.http.HttpClient;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Telegram Bot API channel (SPEC CH-3): one or more bots, each receiving by long polling or by
+ * webhook, sharing one {@link TelegramMessageAdapter}. Receive ack policy {@code after_receive_record}
+ * (IN-3): the {@code getUpdates} offset, or the webhook's 200, follows the inbox commit.
+ */
+public final class TelegramChannel implements Channel {
+    private static final Logger log = LoggerFactory.getLogger(TelegramChannel.class);
+    public static final String NAME = "telegram";
+
+    private final Map<String, Bot> bots = new LinkedHashMap<>();
+    private final Map<String, PollingLoop> loops = new LinkedHashMap<>();
+    private final Map<String, TelegramWebhookReceiver> receivers = new LinkedHashMap<>();
+    private final Map<String, UpdateReader> readers = new LinkedHashMap<>();
+    private final AtomicReference<InboundSink> sink = new AtomicReference<>();
+    private final Map<String, ChannelHealth> webhookHealth = new java.util.concurrent.ConcurrentHashMap<>();
+    private final TelegramMessageAdapter adapter;
+
+    public TelegramChannel(List<TelegramAccount> accounts, Path dataDir) {
+        this(accounts, dataDir, BotApi.CALL_TIMEOUT, TelegramMessageAdapter.MAX_INLINE_FLOOD_WAIT);
+    }
+
+    TelegramChannel(List<TelegramAccount> accounts, Path dataDir, Duration callTimeout, Duration maxInlineFloodWait) {
+        HttpClient http = BotApi.client();
+        for (TelegramAccount a : accounts) {
+            Bot bot = new Bot(a, new BotApi(a.apiBase(), a.botToken(), http, callTimeout));
+            bots.put(a.id(), bot);
+            UpdateReader reader = new UpdateReader(bot, new MediaFetcher(bot.api, dataDir.resolve("telegram").resolve(a.id()).resolve("media")));
+            readers.put(a.id(), reader);
+            if (a.mode() == TelegramAccount.Mode.WEBHOOK) receivers.put(a.id(), new TelegramWebhookReceiver(bot, reader, sink::get));
+        }
+        this.adapter = new TelegramMessageAdapter(bots, maxInlineFloodWait);
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    /**
+     * Learns each bot's identity, then starts polling or registers the webhook. A token Telegram
+     * rejects stops the start with the fix in the message; an unreachable API is logged as an
+     * error and retried in the background while the channel reports unhealthy (SPEC CH-0).
+     */
+    @Override
+    public void start(InboundSink inboundSink) {
+        if (!sink.compareAndSet(null, inboundSink)) throw new IllegalStateException("telegram channel already started");
+        for (Bot bot : bots.values()) {
+            try {
+                bot.identify();
+                log.info("telegram [{}]: connected as @{} ({} mode)", bot.account.id(), bot.username(), bot.account.mode().name().toLowerCase());
+            } catch (BotApiException e) {
+                if (e.code() == 401 || e.code() == 404) {
+                    String fix = "telegram [" + bot.account.id() + "]: Telegram rejects the bot token (" + e.code() + "); set bot_token to the "
+                            + "token @BotFather gave (e.g. bot_token = \"${TELEGRAM_BOT_TOKEN}\")";
+                    log.error(fix);
+                    throw new IllegalStateException(fix);
+                }
+                log.error("telegram [{}]: cannot reach the Bot API at {} ({}); check api_base and the network. Retrying in the background",
+                        bot.account.id(), bot.account.apiBase(), e.getMessage());
+            }
+            if (bot.account.mode() == TelegramAccount.Mode.POLLING) {
+                PollingLoop loop = new PollingLoop(bot, readers.get(bot.account.id()), inboundSink);
+                loops.put(bot.account.id(), loop);
+                loop.start();
+            } else {
+                Thread.ofVirtual().name("telegram-webhook-" + bot.account.id()).start(() -> registerWebhook(bot));
+            }
+        }
+    }
+
+    /** {@code setWebhook} with the secret; retried with backoff until it works or the channel stops. */
+    private void registerWebhook(Bot bot) {
+        Duration backoff = PollingLoop.FIRST_BACKOFF;
+        webhookHealth.put(bot.account.id(), ChannelHealth.down("registering the webhook"));
+        while (sink.get() != null) {
+            try {
+                if (!bot.identified()) bot.identify();
+                var p = BotApi.JSON.createObjectNode().put("url", bot.account.webhookUrl()).put("secret_token", bot.account.webhookSecret());
+                p.putArray("allowed_updates").add("message");
+                bot.api.call("setWebhook", p);
+                webhookHealth.put(bot.account.id(), ChannelHealth.UP);
+                return;
+            } catch (BotApiException e) {
+                String why = bot.api.redact(e.getMessage());
+                webhookHealth.put(bot.account.id(), ChannelHealth.down("setWebhook failed: " + why));
+                log.error("telegram [{}]: setWebhook failed, retrying in {} ms: {}", bot.account.id(), backoff.toMillis(), why);
+                try {
+                    Thread.sleep(backoff);
+                } catch (InterruptedException stopped) {
+                    return;
+                }
+                backoff = backoff.multipliedBy(2).compareTo(PollingLoop.MAX_BACKOFF) > 0 ? PollingLoop.MAX_BACKOFF : backoff.multipliedBy(2);
+            }
+        }
+    }
+
+    @Override
+    public List<WebhookRoute> webhookRoutes() {
+        List<WebhookRoute> routes = new ArrayList<>();
+        receivers.forEach((id, r) -> routes.add(new WebhookRoute("POST", bots.get(id).account.webhookPath(), r)));
+        return routes;
+    }
+
+    @Override
+    public void stop() {
+        sink.set(null);
+        loops.values().forEach(PollingLoop::stop);
+    }
+
+    @Override
+    public ChannelHealth health() {
+        if (sink.get() == null) return ChannelHealth.down("not started");
+        List<String> problems = new ArrayList<>();
+        loops.forEach((id, loop) -> {
+            if (!loop.health().healthy()) problems.add(id + ": " + loop.health().detail());
+        });
+        webhookHealth.forEach((id, h) -> {
+            if (!h.healthy()) problems.add(id + ": " + h.detail());
+        });
+        return problems.isEmpty() ? ChannelHealth.UP : ChannelHealth.down(String.join("; ", problems));
+    }
+
+    @Override
+    public MessageAdapter messageAdapter() {
+        return adapter;
+    }
+
+    @Override
+    public Set<AckPolicy> ackPolicies() {
+        return Set.of(AckPolicy.AFTER_RECEIVE_RECORD);
+    }
+
+    /** Webhook requests refused for a missing or wrong secret, over all bots (SPEC IN-5: counted). */
+    public long rejectedRequests() {
+        return receivers.values().stream().mapToLong(TelegramWebhookReceiver::rejected).sum();
+    }
+}

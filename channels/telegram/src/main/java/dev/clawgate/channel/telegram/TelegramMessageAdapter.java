@@ -1,0 +1,255 @@
+package dev.clawgate.channel.telegram;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.clawgate.core.channel.MessageAdapter;
+import dev.clawgate.core.outbound.Capability;
+import dev.clawgate.core.outbound.DeliveryException;
+import dev.clawgate.core.outbound.MediaRef;
+import dev.clawgate.core.outbound.MessageReceipt;
+import dev.clawgate.core.outbound.OutboundMessage;
+import dev.clawgate.core.outbound.OutboundTarget;
+import dev.clawgate.core.outbound.ReplyStream;
+import dev.clawgate.core.outbound.TurnOutcome;
+import dev.clawgate.core.run.CancelToken;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import dev.clawgate.core.render.ChunkLimits;
+import dev.clawgate.core.render.Chunker;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Telegram's outbound side (SPEC OUT-4, CH-3): text as Telegram HTML split to the text limit,
+ * media as multipart uploads, replies via {@code reply_parameters}, forum topics via
+ * {@code message_thread_id}, silent sends, a typing indicator and ack reactions during a turn
+ * (RP-5), and a live preview finalised into the reply (OUT-9). There is no
+ * {@code reconcileUnknownSend}: the Bot API cannot look up a bot's sent messages.
+ *
+ * <p>The core has no "turn started" hook: {@link #openStream} (called when the agent starts on a
+ * turn) starts typing and the 👀 reaction; {@link #afterSendSuccess} and {@link #turnEnded} stop them.
+ */
+final class TelegramMessageAdapter implements MessageAdapter {
+    private static final Logger log = LoggerFactory.getLogger(TelegramMessageAdapter.class);
+    static final Duration MAX_INLINE_FLOOD_WAIT = Duration.ofSeconds(30);
+    static final String SEEN = "👀", DONE = "👍", FAILED = "😢";
+
+    private final Map<String, Bot> bots;
+    private final MessageSender sender;
+    private final TypingIndicator typing = new TypingIndicator();
+    private final ConcurrentHashMap<OutboundTarget, LiveDraft> drafts = new ConcurrentHashMap<>();
+    private final Set<OutboundTarget> reacted = ConcurrentHashMap.newKeySet();
+    private final Set<Capability> capabilities;
+
+    TelegramMessageAdapter(Map<String, Bot> bots, Duration maxInlineFloodWait) {
+        this.bots = Map.copyOf(bots);
+        this.sender = new MessageSender(maxInlineFloodWait);
+        Set<Capability> c = EnumSet.of(Capability.TEXT, Capability.MEDIA, Capability.REPLY_TO, Capability.THREAD, Capability.SILENT,
+                Capability.MESSAGE_SENDING_HOOKS, Capability.AFTER_SEND_SUCCESS, Capability.BATCH);
+        if (bots.values().stream().anyMatch(b -> b.account.preview())) {
+            c.addAll(EnumSet.of(Capability.DRAFT_PREVIEW, Capability.PREVIEW_FINALIZATION, Capability.FINAL_EDIT, Capability.PREVIEW_RECEIPT,
+                    Capability.NORMAL_FALLBACK, Capability.DISCARD_PENDING, Capability.RETAIN_ON_AMBIGUOUS_FAILURE));
+        }
+        this.capabilities = Set.copyOf(c);
+    }
+
+    @Override
+    public Set<Capability> capabilities() {
+        return capabilities;
+    }
+
+    /** The smallest limit of the bots (one adapter serves them all), in UTF-16 units as Telegram counts. */
+    @Override
+    public ChunkLimits chunkLimits() {
+        return ChunkLimits.of(textLimit());
+    }
+
+    @Override
+    public int textLimit() {
+        return bots.values().stream().mapToInt(b -> b.account.textLimit()).min().orElse(TelegramAccount.MAX_TEXT);
+    }
+
+    @Override
+    public MessageReceipt send(OutboundMessage message, CancelToken cancel) throws DeliveryException {
+        cancel.throwIfCancelled();
+        OutboundTarget target = message.target();
+        Bot bot = bot(target);
+        long chatId = chatId(target);
+        Long thread = target.threadId() == null ? null : Long.parseLong(target.threadId());
+        Long asked = message.options().replyTo() ? messageId(target.inReplyToMessageId()) : null;
+        LiveDraft draft = endsTheTurn(message) ? drafts.remove(target) : null;
+        List<String> chunks = message.text().isBlank() ? List.of() : Chunker.split(message.text(), ChunkLimits.of(bot.account.textLimit()));
+        List<MessageReceipt.Part> parts = new ArrayList<>();
+        ArrayNode raw = BotApi.JSON.createArrayNode();
+        int first = 0;
+        if (draft != null) {
+            Long draftId = draft.finish();
+            if (draftId != null && !chunks.isEmpty() && finalEdit(bot, chatId, draftId, chunks.getFirst(), cancel)) {
+                // previewReceipt: the draft (which already replies to the message) is the reply's first part
+                parts.add(new MessageReceipt.Part(MessageReceipt.PartKind.TEXT, chatId + ":" + draftId));
+                first = 1;
+            }
+        }
+        Long replyTo = asked;
+        for (int i = first; i < chunks.size(); i++) {
+            String chunk = chunks.get(i);
+            Long reply = parts.isEmpty() ? replyTo : null;
+            JsonNode m = sendOrThrow(() -> sender.send(bot, chatId, thread, reply, message.options().silent(), chunk, cancel),
+                    "sendMessage", parts);
+            raw.add(m);
+            parts.add(new MessageReceipt.Part(MessageReceipt.PartKind.TEXT, chatId + ":" + m.path("message_id").asLong()));
+        }
+        for (MediaRef media : message.media()) {
+            Long mediaReply = parts.isEmpty() ? replyTo : null;
+            JsonNode m = sendOrThrow(() -> MediaUpload.send(bot, sender, chatId, thread, mediaReply, message.options().silent(), media, cancel),
+                    "media upload", parts);
+            raw.add(m);
+            parts.add(new MessageReceipt.Part(MessageReceipt.PartKind.MEDIA, chatId + ":" + m.path("message_id").asLong()));
+        }
+        List<String> ids = parts.stream().map(MessageReceipt.Part::platformId).toList();
+        String primary = ids.isEmpty() ? null : ids.getFirst();
+        return new MessageReceipt(primary, ids, parts, target.threadId(), asked == null ? null : target.inReplyToMessageId(), primary,
+                primary, Instant.now(), raw.toString());
+    }
+
+    /**
+     * Edits the draft into the reply's first chunk (finalEdit). True when the draft now stands for
+     * that chunk: edited, or the edit's outcome is unknown (retainOnAmbiguousFailure: never a
+     * duplicate). False when the draft is gone or refused: the reply is sent normally (normalFallback)
+     * and the stale draft deleted.
+     */
+    private boolean finalEdit(Bot bot, long chatId, long draftId, String chunk, CancelToken cancel) {
+        try {
+            sender.edit(bot, chatId, draftId, chunk, cancel);
+            return true;
+        } catch (BotApiException e) {
+            if (e.reach() == BotApiException.Reach.UNKNOWN) {
+                log.warn("telegram [{}]: final edit of draft {} got no answer; keeping the draft rather than risking a duplicate: {}",
+                        bot.account.id(), draftId, e.getMessage());
+                return true;
+            }
+            log.info("telegram [{}]: final edit of draft {} failed ({}); sending the reply as a new message", bot.account.id(), draftId,
+                    e.getMessage());
+            try {
+                bot.api.call("deleteMessage", BotApi.JSON.createObjectNode().put("chat_id", chatId).put("message_id", draftId));
+            } catch (BotApiException ignored) {
+                log.debug("telegram: stale draft {} not deleted: {}", draftId, ignored.getMessage());
+            }
+            return false;
+        }
+    }
+
+    @FunctionalInterface
+    private interface Call {
+        JsonNode run() throws BotApiException;
+    }
+
+    private static JsonNode sendOrThrow(Call call, String what, List<MessageReceipt.Part> delivered) throws DeliveryException {
+        try {
+            return call.run();
+        } catch (BotApiException e) {
+            DeliveryException d = e.toDelivery(what + (delivered.isEmpty() ? "" : " after " + delivered.size() + " delivered part(s) "
+                    + delivered.stream().map(MessageReceipt.Part::platformId).toList()));
+            throw d;
+        }
+    }
+
+    @Override
+    public ReplyStream openStream(OutboundTarget target) {
+        Bot bot = bots.get(target.account());
+        if (bot == null) return ReplyStream.NONE;
+        typing.start(bot, target);
+        Long inbound = messageId(target.inReplyToMessageId());
+        if (bot.account.ackReactions() && inbound != null && react(bot, target, inbound, SEEN)) reacted.add(target);
+        if (!bot.account.preview()) return ReplyStream.NONE;
+        LiveDraft draft = new LiveDraft(bot, chatId(target), target.threadId() == null ? null : Long.parseLong(target.threadId()), inbound,
+                bot.account.previewInterval(), bot.account.textLimit());
+        LiveDraft old = drafts.put(target, draft);
+        if (old != null) old.finish();
+        return draft;
+    }
+
+    @Override
+    public void afterSendSuccess(OutboundMessage message, MessageReceipt receipt) {
+        if (endsTheTurn(message)) typing.stop(message.target());
+    }
+
+    /** A notice or a streamed block (SPEC OUT-2) comes while the run still works: typing and the draft go on. */
+    private static boolean endsTheTurn(OutboundMessage message) {
+        return message.kind() != OutboundMessage.Kind.NOTICE && message.kind() != OutboundMessage.Kind.BLOCK;
+    }
+
+    @Override
+    public void turnEnded(OutboundTarget target, long turnId, TurnOutcome outcome) {
+        typing.stop(target);
+        LiveDraft draft = drafts.remove(target);
+        if (draft != null) draft.finish();
+        Bot bot = bots.get(target.account());
+        Long inbound = messageId(target.inReplyToMessageId());
+        if (bot == null || inbound == null || !reacted.remove(target)) return;
+        switch (outcome) {
+            case REPLIED, NO_REPLY -> react(bot, target, inbound, DONE);
+            case FAILED, TIMED_OUT -> react(bot, target, inbound, FAILED);
+            case CANCELLED -> react(bot, target, inbound, null);
+        }
+    }
+
+    /**
+     * SPEC RP-5, called by the turn every 4 s: starts this chat's typing loop unless it runs (it also
+     * starts with {@link #openStream} and refreshes every 4 s itself until the reply is sent), so
+     * Telegram's typing is as before whichever comes first.
+     */
+    @Override
+    public void typing(OutboundTarget target) {
+        Bot bot = bots.get(target.account());
+        if (bot != null) typing.start(bot, target);
+    }
+
+    /** Whether a typing loop runs for {@code target} (tests). */
+    boolean typingActive(OutboundTarget target) {
+        return typing.active(target);
+    }
+
+    private static boolean react(Bot bot, OutboundTarget target, long messageId, String emoji) {
+        ObjectNode p = BotApi.JSON.createObjectNode().put("chat_id", chatId(target)).put("message_id", messageId);
+        ArrayNode list = p.putArray("reaction");
+        if (emoji != null) list.addObject().put("type", "emoji").put("emoji", emoji);
+        try {
+            bot.api.call("setMessageReaction", p);
+            return true;
+        } catch (BotApiException e) {
+            log.debug("telegram [{}]: reaction not set: {}", bot.account.id(), e.getMessage());
+            return false;
+        }
+    }
+
+    private Bot bot(OutboundTarget target) throws DeliveryException {
+        Bot bot = bots.get(target.account());
+        if (bot == null) {
+            throw new DeliveryException("telegram has no account '" + target.account() + "'", DeliveryException.Kind.PERMANENT, null, null);
+        }
+        return bot;
+    }
+
+    private static long chatId(OutboundTarget target) {
+        return Long.parseLong(target.replyTarget());
+    }
+
+    /** The message id in an inbound id {@code <chat_id>:<message_id>}, or null. */
+    static Long messageId(String inboundId) {
+        if (inboundId == null) return null;
+        int colon = inboundId.lastIndexOf(':');
+        try {
+            return Long.parseLong(colon < 0 ? inboundId : inboundId.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+}

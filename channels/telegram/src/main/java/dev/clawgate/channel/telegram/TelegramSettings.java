@@ -1,0 +1,126 @@
+package dev.clawgate.channel.telegram;
+
+import dev.clawgate.core.config.ChannelSettings;
+import dev.clawgate.core.model.InboundMessage;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Reads the bots of {@code [channels.telegram]}: the table itself is account {@code default}
+ * when it sets {@code bot_token}; each {@code [channels.telegram.accounts.<id>]} is another bot,
+ * which must set its own {@code bot_token} and takes every other key it does not set from the
+ * channel table.
+ */
+final class TelegramSettings {
+    static final String DEFAULT_API_BASE = "https://api.telegram.org";
+    static final String DEFAULT_PATH = "/webhooks/telegram";
+    static final Duration DEFAULT_PREVIEW_INTERVAL = Duration.ofSeconds(1);
+    private static final Pattern TOKEN = Pattern.compile("\\d+:[A-Za-z0-9_-]+");
+    private static final Pattern SECRET = Pattern.compile("[A-Za-z0-9_-]{1,256}");
+
+    private TelegramSettings() {}
+
+    static List<TelegramAccount> accounts(ChannelSettings settings) {
+        String prefix = "channels." + settings.name();
+        List<TelegramAccount> out = new ArrayList<>();
+        Map<String, String> base = settings.options();
+        if (base.containsKey("bot_token")) out.add(account(InboundMessage.DEFAULT_ACCOUNT, base, prefix));
+        for (var e : settings.accountOptions().entrySet()) {
+            String path = prefix + ".accounts." + e.getKey();
+            if (!e.getValue().containsKey("bot_token")) {
+                throw new IllegalArgumentException(path + ".bot_token is missing; each account is its own bot, "
+                        + "e.g. bot_token = \"${TELEGRAM_" + e.getKey().toUpperCase(Locale.ROOT).replace('-', '_') + "_TOKEN}\"");
+            }
+            Map<String, String> merged = new LinkedHashMap<>(base);
+            merged.remove("webhook_path");
+            merged.putAll(e.getValue());
+            out.add(account(e.getKey(), merged, path));
+        }
+        if (out.isEmpty()) {
+            throw new IllegalArgumentException(prefix + ".bot_token is missing; set the token @BotFather gave, "
+                    + "e.g. bot_token = \"${TELEGRAM_BOT_TOKEN}\"");
+        }
+        Set<String> tokens = new HashSet<>(), paths = new HashSet<>();
+        for (TelegramAccount a : out) {
+            if (!tokens.add(a.botToken())) throw new IllegalArgumentException(prefix + ": two accounts use the same bot_token; each bot can be polled once");
+            if (a.mode() == TelegramAccount.Mode.WEBHOOK && !paths.add(a.webhookPath())) {
+                throw new IllegalArgumentException(prefix + ": two accounts use webhook_path " + a.webhookPath());
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    private static TelegramAccount account(String id, Map<String, String> o, String path) {
+        String token = o.get("bot_token").strip();
+        if (!TOKEN.matcher(token).matches()) {
+            throw new IllegalArgumentException(path + ".bot_token does not look like a bot token (digits, a colon, then letters); "
+                    + "copy it from @BotFather");
+        }
+        URI apiBase = apiBase(o.getOrDefault("api_base", DEFAULT_API_BASE), path);
+        TelegramAccount.Mode mode = switch (o.getOrDefault("mode", "polling").strip()) {
+            case "polling" -> TelegramAccount.Mode.POLLING;
+            case "webhook" -> TelegramAccount.Mode.WEBHOOK;
+            default -> throw new IllegalArgumentException(path + ".mode must be \"polling\" or \"webhook\", got \"" + o.get("mode") + "\"");
+        };
+        String url = o.get("webhook_url");
+        String secret = o.get("webhook_secret");
+        String webhookPath = o.getOrDefault("webhook_path",
+                InboundMessage.DEFAULT_ACCOUNT.equals(id) ? DEFAULT_PATH : DEFAULT_PATH + "/" + id).strip();
+        if (mode == TelegramAccount.Mode.WEBHOOK) {
+            if (url == null || url.isBlank()) throw new IllegalArgumentException(path + ".webhook_url is missing; mode = \"webhook\" needs "
+                    + "the public HTTPS URL Telegram posts to, e.g. \"https://bot.example.com" + webhookPath + "\"");
+            apiBase(url, path + ".webhook_url");
+            if (secret == null || !SECRET.matcher(secret).matches()) {
+                throw new IllegalArgumentException(path + ".webhook_secret is " + (secret == null ? "missing" : "invalid")
+                        + "; mode = \"webhook\" requires 1-256 characters of A-Z, a-z, 0-9, _ and -, e.g. \"${TELEGRAM_WEBHOOK_SECRET}\"");
+            }
+            if (!webhookPath.startsWith("/") || webhookPath.contains("?") || webhookPath.contains(" ")) {
+                throw new IllegalArgumentException(path + ".webhook_path must be an absolute URL path such as " + DEFAULT_PATH);
+            }
+        }
+        int limit = integer(o, "text_limit", TelegramAccount.MAX_TEXT, path);
+        if (limit < 16 || limit > TelegramAccount.MAX_TEXT) {
+            throw new IllegalArgumentException(path + ".text_limit must be between 16 and " + TelegramAccount.MAX_TEXT + ", got " + limit);
+        }
+        boolean preview = switch (o.getOrDefault("stream_mode", "off").strip()) {
+            case "off" -> false;
+            case "preview" -> true;
+            default -> throw new IllegalArgumentException(path + ".stream_mode must be \"off\" or \"preview\", got \"" + o.get("stream_mode") + "\"");
+        };
+        boolean reactions = Boolean.parseBoolean(o.getOrDefault("ack_reactions", "false").strip());
+        int intervalMs = integer(o, "preview_interval_ms", (int) DEFAULT_PREVIEW_INTERVAL.toMillis(), path);
+        if (intervalMs < 0) throw new IllegalArgumentException(path + ".preview_interval_ms must be zero or more");
+        return new TelegramAccount(id, token, apiBase, mode, url, secret, webhookPath, limit, preview, reactions, Duration.ofMillis(intervalMs));
+    }
+
+    private static int integer(Map<String, String> o, String key, int fallback, String path) {
+        String v = o.get(key);
+        if (v == null) return fallback;
+        try {
+            return Integer.parseInt(v.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(path + "." + key + " must be a whole number, got \"" + v + "\"");
+        }
+    }
+
+    private static URI apiBase(String raw, String path) {
+        try {
+            URI u = new URI(raw.strip().replaceAll("/+$", ""));
+            String scheme = u.getScheme() == null ? "" : u.getScheme().toLowerCase(Locale.ROOT);
+            if ((scheme.equals("http") || scheme.equals("https")) && u.getHost() != null) return u;
+        } catch (URISyntaxException bad) {
+            // reported below
+        }
+        throw new IllegalArgumentException(path + (path.endsWith("_url") ? "" : ".api_base") + " must be an http(s) URL with a host, got \""
+                + raw + "\"");
+    }
+}

@@ -1,0 +1,303 @@
+package dev.clawgate.channel.telegram;
+
+import static dev.clawgate.channel.telegram.TelegramFixture.finalReply;
+import static dev.clawgate.channel.telegram.TelegramFixture.target;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.clawgate.core.channel.AckPolicy;
+import dev.clawgate.core.channel.InboundSink;
+import dev.clawgate.core.hook.SendingHook;
+import dev.clawgate.core.model.InboundMessage;
+import dev.clawgate.core.outbound.MediaRef;
+import dev.clawgate.core.outbound.MessageReceipt;
+import dev.clawgate.core.outbound.OutboundMessage;
+import dev.clawgate.core.outbound.OutboundTarget;
+import dev.clawgate.core.outbound.ReplyStream;
+import dev.clawgate.core.outbound.SendOptions;
+import dev.clawgate.core.outbound.TurnOutcome;
+import dev.clawgate.core.run.CancelToken;
+import dev.clawgate.core.outbound.Capability;
+import dev.clawgate.testkit.contract.CapabilityProofs;
+import dev.clawgate.testkit.contract.PlatformCall;
+import dev.clawgate.testkit.telegram.FakeTelegramServer;
+import dev.clawgate.testkit.telegram.SentMessage;
+import dev.clawgate.testkit.telegram.TelegramChat;
+import dev.clawgate.testkit.telegram.TelegramUser;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The adapter contract (SPEC OUT-4, OUT-9, IN-3): every declared capability and ack policy proven against the fake Bot API. */
+class TelegramContractTest {
+    @TempDir
+    Path dir;
+    private FakeTelegramServer tg;
+    private TelegramChannel channel;
+    private TelegramMessageAdapter adapter;
+    private TelegramUser alice;
+    private TelegramChat forum;
+    private long nextUser = 1000;
+
+    @BeforeEach
+    void start() {
+        tg = TelegramFixture.server();
+        alice = tg.user(111, "alice");
+        forum = tg.forum(-1002, "Forum");
+        channel = TelegramFixture.channel(tg, dir, true, false, Duration.ofSeconds(1), Duration.ZERO);
+        adapter = (TelegramMessageAdapter) channel.messageAdapter();
+    }
+
+    @AfterEach
+    void stop() {
+        channel.stop();
+        tg.close();
+    }
+
+    /** Dynamic tests share one fixture, so each proof talks in a chat of its own. */
+    private TelegramChat newDm() {
+        alice = tg.user(++nextUser, "user" + nextUser);
+        return tg.privateChat(alice);
+    }
+
+    private static JsonNode body(PlatformCall call) {
+        try {
+            return BotApi.JSON.readTree(call.body());
+        } catch (java.io.IOException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    private static List<JsonNode> bodies(List<PlatformCall> calls, String method) {
+        return calls.stream().filter(c -> c.method().equals(method)).map(TelegramContractTest::body).toList();
+    }
+
+    @TestFactory
+    Stream<DynamicTest> everyDeclaredCapabilityIsProven() {
+        return CapabilityProofs.of(adapter.capabilities(), channel.ackPolicies(), tg)
+                .prove(Capability.TEXT, p -> {
+                    TelegramChat dm = newDm();
+                    // SPEC OUT-4, CH-3: markdown rendered as Telegram HTML
+                    MessageReceipt r = adapter.send(finalReply(target(dm, null, null), "hello **world** & <you>"), CancelToken.none());
+                    p.verify(calls -> {
+                        JsonNode sent = bodies(calls, "sendMessage").getFirst();
+                        assertThat(sent.path("text").asText()).isEqualTo("hello <b>world</b> &amp; &lt;you&gt;");
+                        assertThat(sent.path("parse_mode").asText()).isEqualTo("HTML");
+                        assertThat(sent.path("chat_id").asLong()).isEqualTo(dm.id());
+                    });
+                    SentMessage m = tg.sentTo(dm).getFirst();
+                    assertThat(m.text()).isEqualTo("hello world & <you>");
+                    assertThat(r.primaryId()).isEqualTo(dm.id() + ":" + m.messageId());
+                })
+                .prove(Capability.BATCH, p -> {
+                    TelegramChat dm = newDm();
+                    // SPEC OUT-4, OUT-5, OUT-13: text and media of one reply, each platform message reported as its own part
+                    Path png = Files.write(dir.resolve("batch.png"), new byte[] {(byte) 0x89, 'P', 'N', 'G'});
+                    OutboundMessage m = new OutboundMessage(target(dm, null, null), "the chart", OutboundMessage.Kind.FINAL, 1,
+                            List.of(new MediaRef(MediaRef.MediaKind.IMAGE, png.toString())), SendOptions.DEFAULT, 0);
+                    MessageReceipt r = adapter.send(m, CancelToken.none());
+                    p.verify(calls -> assertThat(calls).extracting(PlatformCall::method).containsSubsequence("sendMessage", "sendPhoto"));
+                    assertThat(tg.sentTo(dm)).extracting(SentMessage::kind).containsExactly("text", "photo");
+                    assertThat(r.parts()).extracting(MessageReceipt.Part::kind)
+                            .containsExactly(MessageReceipt.PartKind.TEXT, MessageReceipt.PartKind.MEDIA);
+                    assertThat(r.platformIds()).hasSize(2);
+                })
+                .prove(Capability.MEDIA, p -> {
+                    TelegramChat dm = newDm();
+                    // SPEC OUT-13: a photo and a document uploaded as multipart
+                    Path png = Files.write(dir.resolve("chart.png"), new byte[] {(byte) 0x89, 'P', 'N', 'G', 1, 2, 3});
+                    Path pdf = Files.write(dir.resolve("report.pdf"), "%PDF-1.4".getBytes());
+                    OutboundMessage m = new OutboundMessage(target(dm, null, null), "", OutboundMessage.Kind.FINAL, 1,
+                            List.of(new MediaRef(MediaRef.MediaKind.IMAGE, png.toString()), new MediaRef(MediaRef.MediaKind.DOCUMENT, pdf.toString())),
+                            SendOptions.DEFAULT, 0);
+                    MessageReceipt r = adapter.send(m, CancelToken.none());
+                    p.verify(calls -> {
+                        assertThat(bodies(calls, "sendPhoto").getFirst().path("photo").path("file_name").asText()).isEqualTo("chart.png");
+                        assertThat(bodies(calls, "sendDocument").getFirst().path("document").path("size").asInt()).isEqualTo(8);
+                    });
+                    assertThat(tg.sentTo(dm)).extracting(SentMessage::kind).containsExactly("photo", "document");
+                    assertThat(tg.sentTo(dm).getFirst().bytes()).isEqualTo(Files.readAllBytes(png));
+                    assertThat(r.parts()).extracting(MessageReceipt.Part::kind).containsOnly(MessageReceipt.PartKind.MEDIA).hasSize(2);
+                })
+                .prove(Capability.REPLY_TO, p -> {
+                    TelegramChat dm = newDm();
+                    long asked = tg.sendText(dm, alice, "question");
+                    adapter.send(finalReply(target(dm, null, asked), "answer"), CancelToken.none());
+                    p.verify(calls -> assertThat(bodies(calls, "sendMessage").getFirst().path("reply_parameters").path("message_id").asLong())
+                            .isEqualTo(asked));
+                    assertThat(tg.sentTo(dm).getLast().replyTo()).isEqualTo(asked);
+                })
+                .prove(Capability.THREAD, p -> {
+                    TelegramChat dm = newDm();
+                    // SPEC CH-3: a forum topic is the thread
+                    long topic = tg.createTopic(forum, "Ideas");
+                    adapter.send(finalReply(target(forum, Long.toString(topic), null), "in the topic"), CancelToken.none());
+                    p.verify(calls -> assertThat(bodies(calls, "sendMessage").getFirst().path("message_thread_id").asLong()).isEqualTo(topic));
+                    assertThat(tg.sentTo(forum).getLast().threadId()).isEqualTo(topic);
+                })
+                .prove(Capability.SILENT, p -> {
+                    TelegramChat dm = newDm();
+                    adapter.send(TelegramFixture.withOptions(target(dm, null, null), "psst", new SendOptions(false, true, false, false)),
+                            CancelToken.none());
+                    p.verify(calls -> assertThat(bodies(calls, "sendMessage").getFirst().path("disable_notification").asBoolean()).isTrue());
+                    assertThat(tg.sentTo(dm).getLast().silent()).isTrue();
+                })
+                .prove(Capability.MESSAGE_SENDING_HOOKS, p -> {
+                    TelegramChat dm = newDm();
+                    // SPEC RP-1: what the hook decided is exactly what reaches Telegram, even over a streamed draft
+                    OutboundTarget t = target(dm, null, null);
+                    SendingHook hook = (text, where) -> new SendingHook.Send(text.replace("sk-secret", "[redacted]"));
+                    ReplyStream stream = adapter.openStream(t);
+                    stream.delta("the key is sk-secret");
+                    await().until(() -> !tg.sentTo(dm).isEmpty());
+                    String hooked = ((SendingHook.Send) hook.onMessageSending("the key is sk-secret", t)).text();
+                    adapter.send(finalReply(t, hooked), CancelToken.none());
+                    adapter.turnEnded(t, 1, TurnOutcome.REPLIED);
+                    p.verify(calls -> assertThat(bodies(calls, "editMessageText").getLast().path("text").asText()).isEqualTo("the key is [redacted]"));
+                    assertThat(tg.sentTo(dm)).extracting(SentMessage::text).containsExactly("the key is [redacted]");
+                })
+                .prove(Capability.AFTER_SEND_SUCCESS, p -> {
+                    TelegramChat dm = newDm();
+                    // SPEC RP-5, OUT-10: typing runs while the turn works and stops once the reply is sent
+                    OutboundTarget t = target(dm, null, null);
+                    adapter.openStream(t);
+                    await().until(() -> !tg.chatActions().isEmpty());
+                    OutboundMessage reply = finalReply(t, "done");
+                    MessageReceipt r = adapter.send(reply, CancelToken.none());
+                    adapter.afterSendSuccess(reply, r);
+                    assertThat(adapter.typingActive(t)).isFalse();
+                    p.verify(calls -> assertThat(bodies(calls, "sendChatAction").getFirst().path("action").asText()).isEqualTo("typing"));
+                })
+                .prove(Capability.DRAFT_PREVIEW, p -> {
+                    TelegramChat dm = newDm();
+                    // SPEC OUT-9: a draft at the first delta, then edits at most once per interval
+                    OutboundTarget t = target(dm, null, null);
+                    ReplyStream s = adapter.openStream(t);
+                    s.delta("Once");
+                    await().until(() -> !tg.sentTo(dm).isEmpty());
+                    s.delta(" upon");
+                    s.delta(" a time");
+                    await().until(() -> tg.sentTo(dm).getFirst().text().equals("Once upon a time"));
+                    adapter.turnEnded(t, 1, TurnOutcome.CANCELLED);
+                    p.verify(calls -> {
+                        assertThat(bodies(calls, "sendMessage").getFirst().path("text").asText()).isEqualTo("Once");
+                        assertThat(bodies(calls, "sendMessage").getFirst().has("parse_mode")).isFalse();
+                        assertThat(bodies(calls, "editMessageText")).isNotEmpty().hasSizeLessThanOrEqualTo(2);
+                    });
+                })
+                .prove(Capability.PREVIEW_FINALIZATION, p -> {
+                    TelegramChat dm = newDm();
+                    OutboundTarget t = target(dm, null, null);
+                    adapter.openStream(t).delta("draft text");
+                    await().until(() -> !tg.sentTo(dm).isEmpty());
+                    adapter.send(finalReply(t, "the *final* answer"), CancelToken.none());
+                    p.verify(calls -> assertThat(bodies(calls, "sendMessage")).hasSize(1));
+                    assertThat(tg.sentTo(dm)).singleElement().extracting(SentMessage::text).isEqualTo("the final answer");
+                })
+                .prove(Capability.FINAL_EDIT, p -> {
+                    TelegramChat dm = newDm();
+                    // SPEC OUT-9: a final longer than one message edits the first chunk into the draft and sends the rest
+                    OutboundTarget t = target(dm, null, null);
+                    adapter.openStream(t).delta("thinking");
+                    await().until(() -> !tg.sentTo(dm).isEmpty());
+                    long draft = tg.sentTo(dm).getFirst().messageId();
+                    String longText = ("word ".repeat(60) + "\n\n").repeat(20);
+                    adapter.send(finalReply(t, longText), CancelToken.none());
+                    p.verify(calls -> {
+                        assertThat(bodies(calls, "editMessageText").getLast().path("message_id").asLong()).isEqualTo(draft);
+                        assertThat(bodies(calls, "editMessageText").getLast().path("parse_mode").asText()).isEqualTo("HTML");
+                    });
+                    assertThat(tg.sentTo(dm)).hasSizeGreaterThanOrEqualTo(2);
+                    assertThat(tg.sentTo(dm).getFirst().messageId()).isEqualTo(draft);
+                    assertThat(tg.sentTo(dm)).allSatisfy(m -> assertThat(m.text().length()).isLessThanOrEqualTo(4096));
+                })
+                .prove(Capability.PREVIEW_RECEIPT, p -> {
+                    TelegramChat dm = newDm();
+                    OutboundTarget t = target(dm, null, null);
+                    adapter.openStream(t).delta("draft");
+                    await().until(() -> !tg.sentTo(dm).isEmpty());
+                    MessageReceipt r = adapter.send(finalReply(t, "final"), CancelToken.none());
+                    long draft = tg.sentTo(dm).getFirst().messageId();
+                    p.verify(calls -> assertThat(bodies(calls, "editMessageText").getLast().path("message_id").asLong()).isEqualTo(draft));
+                    assertThat(r.primaryId()).isEqualTo(dm.id() + ":" + draft);
+                })
+                .prove(Capability.NORMAL_FALLBACK, p -> {
+                    TelegramChat dm = newDm();
+                    OutboundTarget t = target(dm, null, null);
+                    adapter.openStream(t).delta("draft");
+                    await().until(() -> !tg.sentTo(dm).isEmpty());
+                    long draft = tg.sentTo(dm).getFirst().messageId();
+                    tg.failNext("editMessageText", 400, "Bad Request: message to edit not found", null);
+                    MessageReceipt r = adapter.send(finalReply(t, "final"), CancelToken.none());
+                    p.verify(calls -> {
+                        assertThat(bodies(calls, "sendMessage").getLast().path("text").asText()).isEqualTo("final");
+                        assertThat(bodies(calls, "deleteMessage").getFirst().path("message_id").asLong()).isEqualTo(draft);
+                    });
+                    assertThat(tg.sentTo(dm)).singleElement().extracting(SentMessage::text).isEqualTo("final");
+                    assertThat(r.primaryId()).isNotEqualTo(dm.id() + ":" + draft);
+                })
+                .prove(Capability.DISCARD_PENDING, p -> {
+                    TelegramChat dm = newDm();
+                    TelegramChannel slow = new TelegramChannel(List.of(new TelegramAccount("default", TelegramFixture.TOKEN,
+                            java.net.URI.create(tg.apiBase()), TelegramAccount.Mode.POLLING, null, null, "/x", 4096, true, false,
+                            Duration.ofSeconds(30))), dir, Duration.ofSeconds(2), Duration.ZERO);
+                    TelegramMessageAdapter a = (TelegramMessageAdapter) slow.messageAdapter();
+                    OutboundTarget t = target(dm, null, null);
+                    ReplyStream s = a.openStream(t);
+                    s.delta("first");
+                    await().until(() -> !tg.sentTo(dm).isEmpty());
+                    s.delta(" second, pending behind the 30 s interval");
+                    a.send(finalReply(t, "final"), CancelToken.none());
+                    a.turnEnded(t, 1, TurnOutcome.REPLIED);
+                    p.verify(calls -> assertThat(bodies(calls, "editMessageText")).extracting(b -> b.path("text").asText()).containsExactly("final"));
+                })
+                .prove(Capability.RETAIN_ON_AMBIGUOUS_FAILURE, p -> {
+                    TelegramChat dm = newDm();
+                    OutboundTarget t = target(dm, null, null);
+                    adapter.openStream(t).delta("draft");
+                    await().until(() -> !tg.sentTo(dm).isEmpty());
+                    long draft = tg.sentTo(dm).getFirst().messageId();
+                    tg.stallNext("editMessageText", Duration.ofSeconds(3));
+                    MessageReceipt r = adapter.send(finalReply(t, "final"), CancelToken.none());
+                    p.verify(calls -> assertThat(bodies(calls, "sendMessage")).hasSize(1));
+                    assertThat(r.primaryId()).isEqualTo(dm.id() + ":" + draft);
+                    assertThat(tg.sentTo(dm)).hasSize(1);
+                })
+                .prove(AckPolicy.AFTER_RECEIVE_RECORD, p -> {
+                    TelegramChat dm = newDm();
+                    // SPEC IN-3: the offset confirms an update only after the sink recorded it; one the sink failed on comes again
+                    List<InboundMessage> recorded = new CopyOnWriteArrayList<>();
+                    List<String> failedOnce = new CopyOnWriteArrayList<>();
+                    InboundSink sink = m -> {
+                        if (m.text().equals("hello") && failedOnce.isEmpty()) {
+                            failedOnce.add(m.id());
+                            throw new IllegalStateException("store unavailable");
+                        }
+                        recorded.add(m);
+                        return InboundSink.Acceptance.recorded(recorded.size());
+                    };
+                    long before = tg.lastUpdateId();
+                    long hello = tg.sendText(dm, alice, "hello");
+                    long update = before + 1;
+                    channel.start(sink);
+                    await().atMost(Duration.ofSeconds(15)).until(() -> tg.confirmedOffset() == update + 1);
+                    p.verify(calls -> {
+                        List<JsonNode> polls = bodies(calls, "getUpdates");
+                        assertThat(polls).extracting(b -> b.path("offset").asLong()).contains(0L, update + 1);
+                        assertThat(polls).extracting(b -> b.path("offset").asLong()).doesNotContain(update + 2);
+                    });
+                    assertThat(recorded).extracting(InboundMessage::id).containsOnlyOnce(dm.id() + ":" + hello);
+                    assertThat(failedOnce).containsExactly(dm.id() + ":" + hello);
+                })
+                .tests();
+    }
+}

@@ -1,0 +1,45 @@
+package dev.clawgate.channel.telegram;
+
+import dev.clawgate.core.model.InboundMessage;
+import dev.clawgate.core.outbound.OutboundMessage;
+import dev.clawgate.core.outbound.OutboundTarget;
+import dev.clawgate.core.outbound.SendOptions;
+import dev.clawgate.testkit.telegram.FakeTelegramServer;
+import dev.clawgate.testkit.telegram.TelegramChat;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+
+/** A fake Bot API with one user, a DM, a group and a forum, and accounts pointing at it. */
+final class TelegramFixture {
+    static final String TOKEN = "123456:TEST-token_abc";
+
+    private TelegramFixture() {}
+
+    static FakeTelegramServer server() {
+        return FakeTelegramServer.start(TOKEN, "clawbot");
+    }
+
+    static TelegramAccount account(FakeTelegramServer tg, boolean preview, boolean reactions) {
+        return new TelegramAccount(InboundMessage.DEFAULT_ACCOUNT, TOKEN, URI.create(tg.apiBase()), TelegramAccount.Mode.POLLING, null, null,
+                TelegramSettings.DEFAULT_PATH, TelegramAccount.MAX_TEXT, preview, reactions, Duration.ofMillis(300));
+    }
+
+    static TelegramChannel channel(FakeTelegramServer tg, java.nio.file.Path dir, boolean preview, boolean reactions, Duration callTimeout,
+                                   Duration maxFloodWait) {
+        return new TelegramChannel(List.of(account(tg, preview, reactions)), dir, callTimeout, maxFloodWait);
+    }
+
+    static OutboundTarget target(TelegramChat chat, String thread, Long inReplyTo) {
+        return new OutboundTarget("telegram", InboundMessage.DEFAULT_ACCOUNT, Long.toString(chat.id()), thread,
+                inReplyTo == null ? null : chat.id() + ":" + inReplyTo);
+    }
+
+    static OutboundMessage finalReply(OutboundTarget target, String text) {
+        return new OutboundMessage(target, text, OutboundMessage.Kind.FINAL, 1);
+    }
+
+    static OutboundMessage withOptions(OutboundTarget target, String text, SendOptions options) {
+        return new OutboundMessage(target, text, OutboundMessage.Kind.FINAL, 1, List.of(), options, 0);
+    }
+}

@@ -1,0 +1,90 @@
+package dev.clawgate.channel.telegram;
+
+import static dev.clawgate.channel.telegram.TelegramFixture.finalReply;
+import static dev.clawgate.channel.telegram.TelegramFixture.target;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.clawgate.core.outbound.DeliveryException;
+import dev.clawgate.core.run.CancelToken;
+import dev.clawgate.testkit.telegram.FakeTelegramServer;
+import dev.clawgate.testkit.telegram.TelegramChat;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** How Telegram's answers map to delivery outcomes (SPEC OUT-7, OUT-8) and what never leaks (the token). */
+class TelegramMessageAdapterTest {
+    @TempDir
+    Path dir;
+    private FakeTelegramServer tg;
+    private TelegramChannel channel;
+    private TelegramChat dm;
+
+    @BeforeEach
+    void start() {
+        tg = TelegramFixture.server();
+        dm = tg.privateChat(tg.user(111, "alice"));
+        channel = TelegramFixture.channel(tg, dir, false, false, Duration.ofSeconds(1), Duration.ZERO);
+    }
+
+    @AfterEach
+    void stop() {
+        tg.close();
+    }
+
+    private DeliveryException failure() {
+        try {
+            channel.messageAdapter().send(finalReply(target(dm, null, null), "hi"), CancelToken.none());
+        } catch (DeliveryException e) {
+            return e;
+        }
+        throw new AssertionError("the send succeeded");
+    }
+
+    @Test
+    void tooManyRequestsIsTransientWithTheRetryAfterTelegramNamed() {
+        tg.failNext("sendMessage", 429, 7);
+        DeliveryException e = failure();
+        assertThat(e.kind()).isEqualTo(DeliveryException.Kind.TRANSIENT);
+        assertThat(e.retryAfter()).isEqualTo(Duration.ofSeconds(7));
+    }
+
+    @Test
+    void aBlockedBotAndAMissingChatArePermanent() {
+        tg.blockBot(dm.peer());
+        assertThat(failure().kind()).isEqualTo(DeliveryException.Kind.PERMANENT);
+        assertThatThrownBy(() -> channel.messageAdapter().send(finalReply(target(new TelegramChat(-5, "supergroup", "gone", null, false), null, null), "x"), CancelToken.none()))
+                .isInstanceOfSatisfying(DeliveryException.class, d -> assertThat(d.kind()).isEqualTo(DeliveryException.Kind.PERMANENT));
+        assertThat(tg.calls("sendMessage")).hasSize(2);
+    }
+
+    @Test
+    void aServerErrorIsTransientAndATimeoutAfterSendingIsAmbiguous() {
+        tg.failNext("sendMessage", 502, 0);
+        assertThat(failure().kind()).isEqualTo(DeliveryException.Kind.TRANSIENT);
+        tg.stallNext("sendMessage", Duration.ofSeconds(3));
+        assertThat(failure().kind()).isEqualTo(DeliveryException.Kind.AMBIGUOUS);
+    }
+
+    @Test
+    void aWrongTokenNeverAppearsInAnError() {
+        TelegramAccount bad = new TelegramAccount("default", "999:WRONG-secret-token", java.net.URI.create(tg.apiBase()),
+                TelegramAccount.Mode.POLLING, null, null, "/x", 4096, false, false, Duration.ofSeconds(1));
+        TelegramChannel wrong = new TelegramChannel(List.of(bad), dir, Duration.ofSeconds(1), Duration.ZERO);
+        assertThatThrownBy(() -> wrong.start(m -> null)).hasMessageContaining("401").hasMessageNotContaining("WRONG-secret-token");
+        assertThatThrownBy(() -> wrong.messageAdapter().send(finalReply(target(dm, null, null), "x"), CancelToken.none()))
+                .hasMessageNotContaining("WRONG-secret-token");
+        assertThat(bad.toString()).doesNotContain("WRONG-secret-token");
+    }
+
+    @Test
+    void theTextLimitIsTelegramsCountOfUtf16Units() {
+        // SPEC OUT-1, CH-3
+        assertThat(channel.messageAdapter().textLimit()).isEqualTo(4096);
+    }
+}

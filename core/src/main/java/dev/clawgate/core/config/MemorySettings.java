@@ -1,0 +1,52 @@
+package dev.clawgate.core.config;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * {@code [memory]} (SPEC ME-1..ME-4, ME-7).
+ *
+ * @param enabled             false: no recall, no auto-save, no memory tools
+ * @param autoSave            store the user's messages as {@code conversation} memories (ME-1)
+ * @param autoSaveMinChars    shorter messages are not auto-saved (ME-1: 20)
+ * @param recallLimit         entries recalled per scope before each turn (ME-2: 5)
+ * @param minRelevance        recalled entries scoring lower, on [0, 1], are not injected (ME-3, ME-7: 0.4)
+ * @param contextMaxEntries   at most this many entries in the memory context (ME-3: 4)
+ * @param contextEntryChars   each injected entry is cut to this (ME-3: 800)
+ * @param contextMaxChars     the memory context holds at most this much in all (ME-3: 4,000)
+ * @param maxEntryChars       longer content is neither stored nor injected (ME-3: 4,000)
+ * @param maxEntriesPerScope  each scope keeps at most this many entries, conversation ones dropped first (OP-7)
+ * @param conversationMaxAge  auto-saved memories not updated for this long are removed; zero keeps them forever
+ */
+public record MemorySettings(boolean enabled, boolean autoSave, int autoSaveMinChars, int recallLimit, double minRelevance,
+                             int contextMaxEntries, int contextEntryChars, int contextMaxChars, int maxEntryChars,
+                             int maxEntriesPerScope, Duration conversationMaxAge) {
+    public MemorySettings {
+        Objects.requireNonNull(conversationMaxAge, "conversationMaxAge");
+        if (!(minRelevance >= 0 && minRelevance <= 1)) {
+            throw new IllegalArgumentException("memory.min_relevance lies in [0, 1], got " + minRelevance);
+        }
+        positive("auto_save_min_chars", autoSaveMinChars);
+        positive("recall_limit", recallLimit);
+        positive("context_max_entries", contextMaxEntries);
+        positive("context_entry_chars", contextEntryChars);
+        positive("context_max_chars", contextMaxChars);
+        positive("max_entry_chars", maxEntryChars);
+        positive("max_entries_per_scope", maxEntriesPerScope);
+        if (conversationMaxAge.isNegative()) throw new IllegalArgumentException("memory.conversation_max_age must not be negative");
+    }
+
+    public static MemorySettings defaults() {
+        return new MemorySettings(true, true, 20, 5, 0.4, 4, 800, 4_000, 4_000, 10_000, Duration.ofDays(30));
+    }
+
+    /** The same settings with memory switched off. */
+    public MemorySettings disabled() {
+        return new MemorySettings(false, autoSave, autoSaveMinChars, recallLimit, minRelevance, contextMaxEntries,
+                contextEntryChars, contextMaxChars, maxEntryChars, maxEntriesPerScope, conversationMaxAge);
+    }
+
+    private static void positive(String key, int value) {
+        if (value < 1) throw new IllegalArgumentException("memory." + key + " must be at least 1, got " + value);
+    }
+}

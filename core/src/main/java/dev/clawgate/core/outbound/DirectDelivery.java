@@ -1,0 +1,54 @@
+package dev.clawgate.core.outbound;
+
+import dev.clawgate.core.channel.MessageAdapter;
+import dev.clawgate.core.run.CancelToken;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Sends a message's payloads at once, with no outbox row (SPEC OUT-5, OUT-6, OUT-11): the same
+ * hooks, payload planning and capability check as the outbox, and a cancelled run's payloads not
+ * yet sent are dropped rather than half-sent. Nothing here is retried or replayed.
+ */
+public final class DirectDelivery implements Delivery {
+    private static final Logger log = LoggerFactory.getLogger(DirectDelivery.class);
+    private final Payloads payloads;
+
+    public DirectDelivery(Payloads payloads) {
+        this.payloads = Objects.requireNonNull(payloads, "payloads");
+    }
+
+    @Override
+    public DeliveryOutcome deliver(OutboundMessage message, MessageAdapter adapter, CancelToken cancel) {
+        if (cancel.isCancelled()) return new DeliveryOutcome.Failed("cancelled before sending");
+        Payloads.Plan plan = payloads.plan(message, adapter);
+        if (plan instanceof Payloads.Plan.Suppress s) return new DeliveryOutcome.Suppressed(s.reason());
+        Capabilities.Fit fit = Capabilities.fit(((Payloads.Plan.Send) plan).parts(), adapter.capabilities(), Durability.BEST_EFFORT);
+        if (!fit.fits()) return new DeliveryOutcome.Unsupported(fit.missing());
+        List<MessageReceipt> receipts = new ArrayList<>();
+        for (OutboundMessage part : fit.payloads()) {
+            if (cancel.isCancelled()) {
+                // OUT-11: the first payload decides; once one is out the reply completes, before that nothing goes
+                if (receipts.isEmpty()) return new DeliveryOutcome.Failed("cancelled before sending");
+            }
+            try {
+                MessageReceipt r = adapter.send(part, receipts.isEmpty() ? cancel : CancelToken.none());
+                receipts.add(r);
+                if (adapter.capabilities().contains(Capability.AFTER_SEND_SUCCESS)) Outbox.afterSendSuccess(adapter, part, r);
+            } catch (DeliveryException e) {
+                log.warn("{} to {} not delivered ({}): {}", message.kind(), message.target().channel(), e.kind(), e.getMessage());
+                if (receipts.isEmpty()) return new DeliveryOutcome.Failed(e.getMessage());
+                return new DeliveryOutcome.PartialFailed(List.copyOf(receipts), e.getMessage(), Outbox.outcomes(fit.payloads(), receipts,
+                        e.getMessage()));
+            }
+        }
+        if (receipts.stream().noneMatch(MessageReceipt::hasIdentity)) {
+            return new DeliveryOutcome.Suppressed(SuppressionReason.ADAPTER_RETURNED_NO_IDENTITY);
+        }
+        if (adapter.capabilities().contains(Capability.AFTER_COMMIT)) Outbox.afterCommit(adapter, message, receipts);
+        return new DeliveryOutcome.Sent(List.copyOf(receipts), Outbox.outcomes(fit.payloads(), receipts, null), fit.dropped());
+    }
+}

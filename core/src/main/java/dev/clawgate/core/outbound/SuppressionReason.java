@@ -1,0 +1,12 @@
+package dev.clawgate.core.outbound;
+
+import java.util.Locale;
+
+/** Why a delivery showed nothing, on purpose (SPEC OUT-5). The wire names are stable: operators and tests key on them. */
+public enum SuppressionReason {
+    CANCELLED_BY_MESSAGE_SENDING_HOOK, EMPTY_AFTER_MESSAGE_SENDING_HOOK, NO_VISIBLE_PAYLOAD, ADAPTER_RETURNED_NO_IDENTITY;
+
+    public String wireName() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+}

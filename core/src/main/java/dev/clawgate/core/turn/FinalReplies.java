@@ -1,0 +1,94 @@
+package dev.clawgate.core.turn;
+
+import dev.clawgate.core.channel.MessageAdapter;
+import dev.clawgate.core.failpoint.Failpoints;
+import dev.clawgate.core.outbound.Capabilities;
+import dev.clawgate.core.outbound.DeliveryOutcome;
+import dev.clawgate.core.outbound.Durability;
+import dev.clawgate.core.outbound.OutboundMessage;
+import dev.clawgate.core.run.CancelToken;
+import dev.clawgate.core.store.InboxRecord;
+import dev.clawgate.core.store.InboxState;
+import dev.clawgate.core.store.OutboundDraft;
+import dev.clawgate.core.store.OutboxEntry;
+import dev.clawgate.core.outbound.TurnOutcome;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Ends a turn with its one reply (SPEC IN-4, OUT-5, OUT-6, OUT-12): the final state, the assistant
+ * message and the delivery intent commit in one transaction, then the outbox sends it. Connection-
+ * bound channels (durability {@code disabled}) commit the turn and send directly. Under
+ * {@code best_effort} a store that cannot take the intent does not cost the reply: it is sent
+ * directly; under {@code required} nothing is sent.
+ */
+final class FinalReplies {
+    private static final Logger log = LoggerFactory.getLogger(FinalReplies.class);
+    private final TurnServices s;
+
+    FinalReplies(TurnServices s) {
+        this.s = s;
+    }
+
+    /** The level this adapter's replies get: its own ceiling, else {@code [outbox] durability}. */
+    Durability durability(MessageAdapter adapter) {
+        return adapter.durability() == Durability.DISABLED ? Durability.DISABLED : s.config().get().outbox().durability();
+    }
+
+    /**
+     * Commits {@code current} in {@code finalState} with {@code stored} as its assistant message (null: none)
+     * and delivers {@code reply} (a final reply or an error) at most once.
+     */
+    TurnOutcome commitAndSend(InboxRecord current, MessageAdapter adapter, OutboundMessage reply, String stored, InboxState finalState) {
+        Durability durability = durability(adapter);
+        if (durability == Durability.DISABLED) {
+            s.store().completeTurn(current.session(), current.id(), stored, finalState);
+            Failpoints.hit(Failpoints.TURN_AFTER_REPLY_COMMIT);
+            return outcome(s.delivery().deliver(reply, adapter, CancelToken.none()), reply.kind());
+        }
+        Capabilities.Fit fit = Capabilities.fit(List.of(reply), adapter.capabilities(), durability);
+        if (!fit.fits()) {
+            // SPEC OUT-5 unsupported: decided before any intent, so nothing is written and nothing sent
+            log.error("turn {}: the {} channel lacks {} that its reply needs at durability {}; nothing sent", current.id(),
+                    reply.target().channel(), fit.missing(), durability.wireName());
+            s.store().completeTurn(current.session(), current.id(), stored, finalState);
+            return TurnOutcome.NO_REPLY;
+        }
+        Optional<OutboxEntry> entry;
+        try {
+            entry = s.store().completeTurnWithReply(current.session(), current.id(), stored, finalState,
+                    OutboundDraft.of(reply));
+        } catch (RuntimeException storeDown) {
+            if (durability == Durability.REQUIRED) {
+                log.error("turn {}: the outbox could not record the reply and durability is required; nothing sent", current.id(), storeDown);
+                throw storeDown;
+            }
+            log.warn("turn {}: the outbox could not record the reply ({}); best_effort sends it directly", current.id(),
+                    storeDown.toString());
+            return outcome(s.delivery().deliver(reply, adapter, CancelToken.none()), reply.kind());
+        }
+        Failpoints.hit(Failpoints.TURN_AFTER_REPLY_COMMIT);
+        if (entry.isEmpty()) {
+            log.info("turn {} was already ended elsewhere; its reply is not sent", current.id());
+            return TurnOutcome.NO_REPLY;
+        }
+        // the reply is committed: it goes out (or stays pending for a retry) even if the run is cancelled now
+        return outcome(s.outbox().deliver(entry.get(), adapter, CancelToken.none()), reply.kind());
+    }
+
+    private static TurnOutcome outcome(DeliveryOutcome o, OutboundMessage.Kind kind) {
+        if (kind == OutboundMessage.Kind.ERROR) return TurnOutcome.FAILED;
+        return switch (o) {
+            case DeliveryOutcome.Sent sent -> TurnOutcome.REPLIED;
+            case DeliveryOutcome.RetryScheduled retry -> TurnOutcome.REPLIED;
+            case DeliveryOutcome.UnknownAfterSend unknown -> TurnOutcome.REPLIED;
+            case DeliveryOutcome.NotClaimed other -> TurnOutcome.REPLIED;
+            case DeliveryOutcome.PartialFailed partial -> TurnOutcome.FAILED;
+            case DeliveryOutcome.Failed failed -> TurnOutcome.FAILED;
+            case DeliveryOutcome.Suppressed suppressed -> TurnOutcome.NO_REPLY;
+            case DeliveryOutcome.Unsupported unsupported -> TurnOutcome.NO_REPLY;
+        };
+    }
+}

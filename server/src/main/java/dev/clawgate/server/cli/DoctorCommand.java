@@ -1,0 +1,138 @@
+package dev.clawgate.server.cli;
+
+import dev.clawgate.core.channel.ChannelFactory;
+import dev.clawgate.core.config.ChannelSettings;
+import dev.clawgate.core.config.ClawgateConfig;
+import dev.clawgate.core.config.ProviderSettings;
+import dev.clawgate.core.provider.Provider;
+import dev.clawgate.core.provider.ProviderException;
+import dev.clawgate.core.run.CancelToken;
+import dev.clawgate.core.store.Store;
+import dev.clawgate.server.ConfiguredProviders;
+import dev.clawgate.server.config.ConfigException;
+import dev.clawgate.store.Stores;
+import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+
+/**
+ * {@code clawgate doctor} (SPEC OP-4): checks the config, the store, each provider (one real call
+ * to its model list) and each configured channel, and prints each problem with its fix on one
+ * line. Exit 0 when all is well, 1 when something needs fixing.
+ */
+@Command(name = "doctor", description = "Check the config, the store, the providers and the channels; say what to fix.")
+final class DoctorCommand implements Callable<Integer> {
+    @Mixin
+    ConfigOption config;
+
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    private int problems;
+    private PrintWriter out;
+
+    private void ok(String what) {
+        out.println("ok       " + what);
+    }
+
+    private void problem(String what, String fix) {
+        problems++;
+        out.println("PROBLEM  " + what + "\n         fix: " + fix);
+    }
+
+    @Override
+    public Integer call() {
+        out = spec.commandLine().getOut();
+        ClawgateConfig cfg;
+        try {
+            cfg = config.load();
+            ok("config " + config.path() + " loads");
+        } catch (ConfigException e) {
+            problem("config: " + e.getMessage(), "edit the file as the message says ('clawgate init' writes a commented example)");
+            out.flush();
+            return Main.FAILURE;
+        }
+        checkStore(cfg);
+        checkProviders(cfg);
+        checkChannels(cfg);
+        out.println(problems == 0 ? "All checks passed." : problems + " problem" + (problems == 1 ? "" : "s") + " found.");
+        out.flush();
+        return problems == 0 ? Main.OK : Main.FAILURE;
+    }
+
+    private void checkStore(ClawgateConfig cfg) {
+        try (Store store = Stores.open(null, cfg.gateway().dataDir())) {
+            if (store.healthy()) ok("store in " + cfg.gateway().dataDir() + " opens and answers");
+            else problem("store in " + cfg.gateway().dataDir() + " does not answer", "check the disk and the file permissions there");
+        } catch (RuntimeException e) {
+            problem("store in " + cfg.gateway().dataDir() + ": " + e.getMessage(),
+                    "make gateway.data_dir a writable folder (or free disk space)");
+        }
+    }
+
+    private void checkProviders(ClawgateConfig cfg) {
+        if (cfg.providers().isEmpty()) {
+            problem("no provider is configured", "add a [providers.<name>] table with kind, base_url, api_key and model");
+            return;
+        }
+        ConfiguredProviders built;
+        try {
+            built = new ConfiguredProviders(cfg.providers());
+        } catch (IllegalArgumentException e) {
+            problem(e.getMessage(), "use one of the known kinds in providers.<name>.kind");
+            return;
+        }
+        for (ProviderSettings s : cfg.providers().values()) {
+            String what = "provider '" + s.name() + "' (" + s.kind() + (s.baseUrl() == null ? "" : " at " + s.baseUrl()) + ")";
+            var provider = built.find(s.name());
+            if (provider.isEmpty()) {
+                problem(what + " has no api_key", "set providers." + s.name() + ".api_key (for example \"${OPENAI_API_KEY}\") and export it");
+                continue;
+            }
+            probe(what, s, provider.get());
+        }
+    }
+
+    private void probe(String what, ProviderSettings s, Provider provider) {
+        try {
+            List<String> models = provider.listModels(CancelToken.none());
+            ok(what + " answers" + (models.isEmpty() ? "" : " (" + models.size() + " models)"));
+        } catch (ProviderException e) {
+            switch (e.kind()) {
+                case AUTH -> problem(what + " refused the API key", "set a valid key in providers." + s.name() + ".api_key");
+                case TRANSIENT, RATE_LIMITED -> problem(what + " is unreachable: " + e.getMessage(),
+                        "check providers." + s.name() + ".base_url and that the server is running and reachable from here");
+                default -> problem(what + " answered with an error: " + e.getMessage(),
+                        "check providers." + s.name() + ".base_url and .model");
+            }
+        }
+    }
+
+    private void checkChannels(ClawgateConfig cfg) {
+        Map<String, ChannelFactory> factories = new LinkedHashMap<>();
+        for (ChannelFactory f : ServiceLoader.load(ChannelFactory.class)) factories.put(f.name(), f);
+        for (ChannelSettings c : cfg.channels().values()) {
+            ChannelFactory f = factories.get(c.name());
+            if (f == null) {
+                if (!c.name().equals("webchat")) {
+                    problem("channel '" + c.name() + "' has no module here", "remove [channels." + c.name() + "] or add its module");
+                } else {
+                    ok("channel 'webchat' (served by the HTTP server)");
+                }
+                continue;
+            }
+            try {
+                f.create(c, cfg.gateway().dataDir());
+                ok("channel '" + c.name() + "' settings are complete");
+            } catch (IllegalArgumentException e) {
+                problem("channel '" + c.name() + "': " + e.getMessage(), "set the key the message names in [channels." + c.name() + "]");
+            }
+        }
+    }
+}

@@ -1,0 +1,27 @@
+package dev.clawgate.server.config;
+
+import dev.clawgate.core.config.MemorySettings;
+import java.time.Duration;
+
+/** Reads {@code [memory]} (SPEC ME-1..ME-4, ME-7). */
+final class MemorySection {
+    private static final int MAX_CHARS = 1_000_000;
+
+    private MemorySection() {}
+
+    static MemorySettings read(TableReader t) {
+        MemorySettings d = MemorySettings.defaults();
+        return new MemorySettings(
+                t.bool("enabled", d.enabled()),
+                t.bool("auto_save", d.autoSave()),
+                t.integer("auto_save_min_chars", d.autoSaveMinChars(), 1, MAX_CHARS),
+                t.integer("recall_limit", d.recallLimit(), 1, 100),
+                t.number("min_relevance", d.minRelevance(), 0, 1),
+                t.integer("context_max_entries", d.contextMaxEntries(), 1, 100),
+                t.integer("context_entry_chars", d.contextEntryChars(), 1, MAX_CHARS),
+                t.integer("context_max_chars", d.contextMaxChars(), 1, MAX_CHARS),
+                t.integer("max_entry_chars", d.maxEntryChars(), 1, MAX_CHARS),
+                t.integer("max_entries_per_scope", d.maxEntriesPerScope(), 1, 10_000_000),
+                t.duration("conversation_max_age", d.conversationMaxAge(), Duration.ZERO));
+    }
+}

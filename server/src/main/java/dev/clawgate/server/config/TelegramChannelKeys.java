@@ -1,0 +1,28 @@
+package dev.clawgate.server.config;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** {@code [channels.telegram]} and its accounts: the Telegram channel's own keys (its module depends on core only). */
+public final class TelegramChannelKeys implements ChannelConfigKeys {
+    @Override
+    public String channel() {
+        return "telegram";
+    }
+
+    @Override
+    public Map<String, String> keys() {
+        Map<String, String> keys = new LinkedHashMap<>();
+        keys.put("bot_token", "string");
+        keys.put("api_base", "string");
+        keys.put("mode", "string");
+        keys.put("webhook_url", "string");
+        keys.put("webhook_secret", "string");
+        keys.put("webhook_path", "string");
+        keys.put("text_limit", "integer");
+        keys.put("stream_mode", "string");
+        keys.put("preview_interval_ms", "integer");
+        keys.put("ack_reactions", "boolean");
+        return keys;
+    }
+}

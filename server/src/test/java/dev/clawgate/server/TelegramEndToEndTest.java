@@ -1,0 +1,332 @@
+package dev.clawgate.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.clawgate.core.config.AccessSettings;
+import dev.clawgate.core.config.ChannelOutput;
+import dev.clawgate.core.config.ChannelSettings;
+import dev.clawgate.core.render.ReplyToMode;
+import dev.clawgate.core.config.ClawgateConfig;
+import dev.clawgate.core.config.DmPolicy;
+import dev.clawgate.core.config.GatewaySettings;
+import dev.clawgate.core.config.GroupPolicy;
+import dev.clawgate.core.store.InboxState;
+import dev.clawgate.core.store.OutboxState;
+import dev.clawgate.testkit.openai.FakeOpenAiServer;
+import dev.clawgate.testkit.openai.RecordedRequest;
+import dev.clawgate.testkit.openai.Reply;
+import dev.clawgate.testkit.telegram.FakeTelegramServer;
+import dev.clawgate.testkit.telegram.SentMessage;
+import dev.clawgate.testkit.telegram.TelegramChat;
+import dev.clawgate.testkit.telegram.TelegramUser;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The real gateway with the Telegram channel pointed at a fake Bot API, and a fake model behind it. */
+class TelegramEndToEndTest {
+    private static final String TOKEN = "123456:E2E-token_xyz";
+    private static final String SECRET = "hook-secret_123";
+
+    @TempDir
+    Path dir;
+    private FakeOpenAiServer model;
+    private FakeTelegramServer tg;
+    private Gateway gateway;
+    private TelegramUser alice;
+    private TelegramChat dm;
+
+    @BeforeEach
+    void startFakes() {
+        model = FakeOpenAiServer.start();
+        tg = FakeTelegramServer.start(TOKEN, "clawbot");
+        alice = tg.user(111, "alice");
+        dm = tg.privateChat(alice);
+    }
+
+    @AfterEach
+    void stop() {
+        if (gateway != null) gateway.close();
+        tg.close();
+        model.close();
+    }
+
+    private void start(Map<String, String> extra) throws Exception {
+        start(extra, false);
+    }
+
+    private void start(Map<String, String> extra, boolean http) throws Exception {
+        start(extra, http, ChannelOutput.defaults());
+    }
+
+    private void start(Map<String, String> extra, boolean http, ChannelOutput output) throws Exception {
+        ClawgateConfig c = GatewayHarness.config(dir, model.baseUrl(), null);
+        Map<String, String> options = new HashMap<>(Map.of("bot_token", TOKEN, "api_base", tg.apiBase()));
+        options.putAll(extra);
+        AccessSettings open = new AccessSettings(DmPolicy.OPEN, List.of("*"), GroupPolicy.OPEN, List.of(), true);
+        GatewaySettings g = new GatewaySettings(dir.resolve("data"), http ? "127.0.0.1:" + port : "127.0.0.1:0", null);
+        ClawgateConfig cfg = new ClawgateConfig(g, c.agent(), c.providers(), c.routes(), c.history(), c.tools(), c.dispatch(), c.session(),
+                c.inbound(), c.queue(), Map.of("telegram", new ChannelSettings("telegram", open, Map.of(), options, Map.of(), output)));
+        gateway = Gateway.start(cfg, http ? Gateway.Options.server() : Gateway.Options.with());
+    }
+
+    private int port;
+
+    private static int freePort() throws Exception {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    private List<SentMessage> awaitSent(TelegramChat chat, int n) {
+        await().atMost(Duration.ofSeconds(20)).until(() -> tg.sentTo(chat).size() >= n);
+        return tg.sentTo(chat);
+    }
+
+    @Test
+    void aDirectConversationWithAToolCallWritesTheFileAndRepliesWithTypingAndReactions() throws Exception {
+        // SPEC CH-3, AG-1, RP-5 (typing, ack reactions), RP-3 (no tool prefix on Telegram)
+        model.enqueue(Reply.toolCalls(Reply.call("file_write", "{\"path\":\"notes/todo.txt\",\"content\":\"buy milk\"}")),
+                Reply.text("I wrote **notes/todo.txt**."));
+        start(Map.of("ack_reactions", "true"));
+        long asked = tg.sendText(dm, alice, "please note: buy milk");
+        SentMessage reply = awaitSent(dm, 1).getFirst();
+        assertThat(reply.text()).isEqualTo("I wrote notes/todo.txt.");
+        assertThat(reply.rawText()).isEqualTo("I wrote <b>notes/todo.txt</b>.");
+        assertThat(dir.resolve("workspace/notes/todo.txt")).hasContent("buy milk");
+        assertThat(tg.chatActions()).contains(dm.id() + ":typing");
+        await().until(() -> tg.reactions(dm, asked).size() == 2);
+        assertThat(tg.reactions(dm, asked)).containsExactly("👀", "👍");
+        assertThat(model.chatRequests()).hasSize(2);
+    }
+
+    @Test
+    void aGroupMessageWithoutAMentionIsNotAnsweredButIsContextForTheNextMention() throws Exception {
+        // SPEC IN-5 (require_mention), IN-6 (group history), CH-3 (mention by @username)
+        TelegramChat group = tg.group(-100500, "Friends");
+        TelegramUser bob = tg.user(222, "bob");
+        model.enqueue(Reply.text("It is swordfish."));
+        start(Map.of());
+        tg.sendText(group, bob, "the password is swordfish");
+        await().until(() -> gateway.store().inboxCounts().getOrDefault(InboxState.BUFFERED, 0L) == 1L);
+        assertThat(model.chatRequests()).isEmpty();
+        tg.sendText(group, alice, "@clawbot what is the password?");
+        assertThat(awaitSent(group, 1).getFirst().text()).isEqualTo("It is swordfish.");
+        RecordedRequest req = model.chatRequests().getFirst();
+        String lastUser = req.messages().get(req.messages().size() - 1).path("content").asText();
+        assertThat(lastUser).contains("[Chat messages since your last reply - for context]", "the password is swordfish",
+                "[Current message - respond to this]", "@clawbot what is the password?");
+        assertThat(model.chatRequests()).hasSize(1);
+    }
+
+    @Test
+    void theSameUpdateDeliveredTwiceGetsOneReply() throws Exception {
+        // SPEC IN-1 (webhook retry of one update), CH-3 webhook mode
+        port = freePort();
+        start(Map.of("mode", "webhook", "webhook_url", "http://127.0.0.1:" + port + "/webhooks/telegram", "webhook_secret", SECRET), true);
+        await().until(() -> !tg.webhookUrl().isEmpty());
+        tg.sendText(dm, alice, "hello once");
+        awaitSent(dm, 1);
+        long update = tg.lastUpdateId();
+        tg.redeliver(update);
+        await().until(() -> tg.webhookPushes().stream().filter(p -> p.updateId() == update && p.status() == 200).count() == 2);
+        assertThat(model.chatRequests()).hasSize(1);
+        assertThat(tg.sentTo(dm)).hasSize(1);
+    }
+
+    @Test
+    void aWebhookRequestWithTheWrongSecretIsRefusedAndNothingIsStored() throws Exception {
+        // SPEC CH-3 (webhook_secret), IN-5 (rejected webhook requests are counted, not stored)
+        port = freePort();
+        start(Map.of("mode", "webhook", "webhook_url", "https://bot.example/webhooks/telegram", "webhook_secret", SECRET), true);
+        await().until(() -> !tg.webhookUrl().isEmpty());
+        assertThat(tg.calls("setWebhook").getFirst().path("secret_token").asText()).isEqualTo(SECRET);
+        String update = "{\"update_id\":1,\"message\":{\"message_id\":1,\"from\":{\"id\":111,\"is_bot\":false,\"first_name\":\"A\"},"
+                + "\"chat\":{\"id\":111,\"type\":\"private\"},\"date\":1,\"text\":\"forged\"}}";
+        for (String secret : new String[] {"wrong", null}) {
+            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/webhooks/telegram"))
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(update));
+            if (secret != null) b.header("X-Telegram-Bot-Api-Secret-Token", secret);
+            assertThat(GatewayHarness.HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(401);
+        }
+        assertThat(gateway.store().inboxCounts().values().stream().mapToLong(Long::longValue).sum()).isZero();
+        assertThat(model.chatRequests()).isEmpty();
+    }
+
+    @Test
+    void aTenThousandCharacterReplyArrivesAsSeveralMessagesWithinTheLimit() throws Exception {
+        // SPEC OUT-1 (Telegram: 4096 UTF-16 units, fences closed and reopened), CH-3
+        StringBuilder reply = new StringBuilder();
+        for (int i = 0; reply.length() < 3000; i++) reply.append("Paragraph ").append(i).append(" says something 😀 useful here.\n\n");
+        reply.append("```java\n");
+        for (int i = 0; reply.length() < 10_000; i++) reply.append("int x").append(i).append(" = ").append(i).append(";\n");
+        reply.append("```\n");
+        String text = reply.toString();
+        model.enqueue(Reply.text(text));
+        start(Map.of());
+        tg.sendText(dm, alice, "write a lot");
+        await().atMost(Duration.ofSeconds(20)).until(() -> tg.sentTo(dm).size() >= 3
+                && squash(tg.sentTo(dm).stream().map(SentMessage::text).reduce("", String::concat)).length() >= squash(visible(text)).length());
+        List<SentMessage> parts = tg.sentTo(dm);
+        assertThat(parts).allSatisfy(m -> {
+            assertThat(m.text().length()).isLessThanOrEqualTo(4096);
+            assertThat(count(m.rawText(), "<pre>")).isEqualTo(count(m.rawText(), "</pre>"));
+        });
+        assertThat(parts.stream().filter(m -> m.rawText().contains("<pre>"))).hasSizeGreaterThanOrEqualTo(2);
+        assertThat(squash(parts.stream().map(SentMessage::text).reduce("", String::concat))).isEqualTo(squash(visible(text)));
+    }
+
+    @Test
+    void replyParametersFollowTheReplyToModeAndTheFirstMessageCarriesThePrefix() throws Exception {
+        // SPEC OUT-3 (reply_to_mode first: only the first message quotes the question; channels.<ch>.response_prefix)
+        model.enqueue(Reply.text("a".repeat(3000) + "\n\n" + "b".repeat(3000)));
+        start(Map.of(), false, new ChannelOutput(ReplyToMode.FIRST, "🦀", Map.of(), null));
+        long asked = tg.sendText(dm, alice, "write two messages");
+        List<SentMessage> parts = awaitSent(dm, 2);
+        assertThat(parts).extracting(SentMessage::replyTo).containsExactly(asked, null);
+        assertThat(parts.get(0).text()).startsWith("🦀 aaa");
+        assertThat(parts.get(1).text()).startsWith("bbb");
+        assertThat(tg.calls("sendMessage")).extracting(call -> call.has("reply_parameters")).containsExactly(true, false);
+    }
+
+    @Test
+    void offSendsNoReplyParametersAtAll() throws Exception {
+        // SPEC OUT-3 (reply_to_mode off)
+        model.enqueue(Reply.text("a".repeat(3000) + "\n\n" + "b".repeat(3000)));
+        start(Map.of(), false, new ChannelOutput(ReplyToMode.OFF, null, Map.of(), null));
+        tg.sendText(dm, alice, "write two messages");
+        assertThat(awaitSent(dm, 2)).extracting(SentMessage::replyTo).containsExactly(null, null);
+        assertThat(tg.calls("sendMessage")).noneMatch(call -> call.has("reply_parameters"));
+    }
+
+    @Test
+    void anImageMarkerIsSentAsAPhotoAndAPathOutsideTheWorkspaceIsNot() throws Exception {
+        // SPEC OUT-13 (markers become media payloads and leave the text; paths confined to the workspace), CH-3 (sendPhoto)
+        java.nio.file.Files.createDirectories(dir.resolve("workspace"));
+        java.nio.file.Files.write(dir.resolve("workspace/chart.png"), new byte[] {(byte) 0x89, 'P', 'N', 'G'});
+        java.nio.file.Files.writeString(dir.resolve("secret.txt"), "top secret");
+        model.enqueue(Reply.text("Here is the chart.\n[IMAGE:chart.png]\n[DOCUMENT:../secret.txt]"));
+        start(Map.of());
+        tg.sendText(dm, alice, "draw a chart");
+        List<SentMessage> sent = awaitSent(dm, 2);
+        assertThat(sent).extracting(SentMessage::kind).containsExactly("text", "photo");
+        assertThat(sent.get(0).text()).isEqualTo("Here is the chart.");
+        assertThat(sent.get(1).fileName()).isEqualTo("chart.png");
+        assertThat(sent.get(1).bytes()).containsExactly((byte) 0x89, 'P', 'N', 'G');
+        assertThat(tg.calls("sendDocument")).isEmpty();
+        await().until(() -> gateway.store().outboxByState(OutboxState.SENT).size() == 1);
+        assertThat(gateway.store().outboxByState(OutboxState.SENT).getFirst().receipts()).hasSize(2);
+    }
+
+    private static String visible(String markdown) {
+        return markdown.replace("```java", "").replace("```", "");
+    }
+
+    private static String squash(String s) {
+        return s.replaceAll("\\s+", "");
+    }
+
+    private static int count(String s, String needle) {
+        return s.split(java.util.regex.Pattern.quote(needle), -1).length - 1;
+    }
+
+    @Test
+    void aLivePreviewIsEditedIntoTheFinalReply() throws Exception {
+        // SPEC OUT-9 (draft, rate-limited edits, finalEdit), CH-3 (editMessageText)
+        model.enqueue(Reply.text("The quick brown fox jumps over the **lazy** dog again and again.").streamedInChunks(12)
+                .delayPerChunk(Duration.ofMillis(120)));
+        start(Map.of("stream_mode", "preview", "preview_interval_ms", "250"));
+        tg.sendText(dm, alice, "tell me about the fox");
+        await().atMost(Duration.ofSeconds(20)).until(() -> !tg.sentTo(dm).isEmpty() && tg.sentTo(dm).getFirst().rawText().contains("<b>"));
+        SentMessage only = tg.sentTo(dm).getFirst();
+        assertThat(tg.sentTo(dm)).hasSize(1);
+        assertThat(only.text()).isEqualTo("The quick brown fox jumps over the lazy dog again and again.");
+        assertThat(only.edits()).isGreaterThanOrEqualTo(2);
+        List<JsonNode> sends = tg.calls("sendMessage");
+        assertThat(sends).hasSize(1);
+        assertThat(sends.getFirst().has("parse_mode")).isFalse();
+        // rate-limited: 12 deltas over about 1.4 s at one edit per 250 ms is at most 6 preview edits plus the final one
+        // (counted, not timed: arrival gaps on a loaded machine say little about when the gateway sent)
+        assertThat(tg.calls("editMessageText")).hasSizeBetween(2, 8);
+    }
+
+    @Test
+    void stopDuringASlowModelStreamStopsItAndSaysSo() throws Exception {
+        // SPEC DI-5, AG-2, CH-3
+        model.enqueue(Reply.text("word ".repeat(300)).streamedInChunks(300).delayPerChunk(Duration.ofMillis(50)));
+        start(Map.of("stream_mode", "preview"));
+        tg.sendText(dm, alice, "tell me a very long story");
+        await().atMost(Duration.ofSeconds(10)).until(() -> model.chatRequests().size() == 1);
+        tg.sendText(dm, alice, "/stop");
+        await().atMost(Duration.ofSeconds(20)).until(() -> tg.sentTo(dm).stream().anyMatch(m -> m.text().contains("Stopped")));
+        assertThat(model.awaitClientDisconnect(Duration.ofSeconds(10))).isTrue();
+        await().until(() -> gateway.store().inboxCounts().getOrDefault(InboxState.CANCELLED, 0L) == 1L);
+        assertThat(tg.sentTo(dm)).noneMatch(m -> m.text().contains("word ".repeat(300).strip()));
+    }
+
+    @Test
+    void aRateLimitedSendWaitsTheRetryAfterTelegramNamed() throws Exception {
+        // SPEC OUT-7 (never sooner than the platform's retry-after), CH-3
+        model.enqueue(Reply.text("hello after the flood"));
+        start(Map.of());
+        tg.failNext("sendMessage", 429, 2);
+        tg.sendText(dm, alice, "hi");
+        assertThat(awaitSent(dm, 1).getFirst().text()).isEqualTo("hello after the flood");
+        List<Instant> sends = tg.callTimes("sendMessage");
+        assertThat(sends).hasSize(2);
+        assertThat(Duration.between(sends.get(0), sends.get(1))).isGreaterThanOrEqualTo(Duration.ofMillis(1900));
+    }
+
+    @Test
+    void aBlockedBotFailsTheReplyAtOnce() throws Exception {
+        // SPEC OUT-7 (permanent errors fail at once), CH-3
+        model.enqueue(Reply.text("you will never see this"));
+        start(Map.of());
+        tg.blockBot(alice);
+        tg.sendText(dm, alice, "hi");
+        await().atMost(Duration.ofSeconds(20)).until(() -> gateway.store().outboxByState(OutboxState.FAILED).size() == 1);
+        assertThat(tg.calls("sendMessage")).hasSize(1);
+        assertThat(gateway.store().outboxByState(OutboxState.FAILED).getFirst().toString()).contains("blocked");
+    }
+
+    @Test
+    void rejectedFormattingIsResentAsPlainText() throws Exception {
+        // SPEC CH-3 (plain-text fallback when Telegram rejects entities)
+        model.enqueue(Reply.text("a **bold** claim"));
+        start(Map.of());
+        tg.failNext("sendMessage", 400, "Bad Request: can't parse entities: Unsupported start tag \"b\" at byte offset 2", null);
+        tg.sendText(dm, alice, "hi");
+        assertThat(awaitSent(dm, 1).getFirst().text()).isEqualTo("a **bold** claim");
+        List<JsonNode> sends = tg.calls("sendMessage");
+        assertThat(sends).hasSize(2);
+        assertThat(sends.get(0).path("parse_mode").asText()).isEqualTo("HTML");
+        assertThat(sends.get(1).has("parse_mode")).isFalse();
+    }
+
+    @Test
+    void thePollingLoopRestartsAfterServerErrorsAndIsUnhealthyMeanwhile() throws Exception {
+        // SPEC CH-0 (supervised, restarted with backoff, unhealthy meanwhile)
+        model.enqueue(Reply.text("still here"));
+        start(Map.of());
+        await().until(() -> gateway.readiness().ready());
+        for (int i = 0; i < 3; i++) tg.failNext("getUpdates", 500, 0);
+        tg.sendText(dm, alice, "are you there?"); // wakes the current long poll, so the next ones meet the 500s
+        await().atMost(Duration.ofSeconds(10)).until(() -> !gateway.readiness().ready());
+        assertThat(gateway.readiness().parts().get("channel.telegram")).contains("polling failed");
+        await().atMost(Duration.ofSeconds(20)).until(() -> gateway.readiness().ready());
+        assertThat(awaitSent(dm, 1).getFirst().text()).isEqualTo("still here");
+    }
+}

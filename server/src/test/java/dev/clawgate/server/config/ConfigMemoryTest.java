@@ -1,0 +1,68 @@
+package dev.clawgate.server.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.clawgate.core.config.MemorySettings;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code [memory]} (SPEC ME-1..ME-4, ME-7; defaults table: auto_save true, min_relevance 0.4). */
+class ConfigMemoryTest {
+    @TempDir
+    Path dir;
+    private ConfigFixture fixture;
+    private String file;
+
+    @BeforeEach
+    void setUp() {
+        fixture = new ConfigFixture(dir);
+        file = dir.resolve("clawgate.toml").toString();
+    }
+
+    @Test
+    void withoutATableMemoryHasTheSpecDefaults() {
+        // SPEC defaults table, ME-1 (20 characters), ME-2 (limit 5), ME-3 (4 entries, 800 and 4,000 characters)
+        MemorySettings m = fixture.load("").memory();
+        assertThat(m).isEqualTo(MemorySettings.defaults());
+        assertThat(m.autoSave()).isTrue();
+        assertThat(m.minRelevance()).isEqualTo(0.4);
+        assertThat(m.autoSaveMinChars()).isEqualTo(20);
+        assertThat(m.recallLimit()).isEqualTo(5);
+        assertThat(m.contextMaxEntries()).isEqualTo(4);
+        assertThat(m.contextEntryChars()).isEqualTo(800);
+        assertThat(m.contextMaxChars()).isEqualTo(4_000);
+        assertThat(m.maxEntryChars()).isEqualTo(4_000);
+    }
+
+    @Test
+    void everyKeyIsRead() {
+        MemorySettings m = fixture.load("""
+                [memory]
+                enabled = false
+                auto_save = false
+                auto_save_min_chars = 30
+                recall_limit = 3
+                min_relevance = 0.55
+                context_max_entries = 2
+                context_entry_chars = 500
+                context_max_chars = 1500
+                max_entry_chars = 2000
+                max_entries_per_scope = 50
+                conversation_max_age = "7d"
+                """).memory();
+        assertThat(m).isEqualTo(new MemorySettings(false, false, 30, 3, 0.55, 2, 500, 1_500, 2_000, 50, Duration.ofDays(7)));
+        assertThat(fixture.load("[memory]\nmin_relevance = 1\nconversation_max_age = 0\n").memory())
+                .extracting(MemorySettings::minRelevance, MemorySettings::conversationMaxAge).containsExactly(1.0, Duration.ZERO);
+    }
+
+    @Test
+    void badValuesAreErrorsNamingTheKey() {
+        assertThat(fixture.error("[memory]\nmin_relevance = 1.5\n")).contains("memory.min_relevance").contains("at most 1.0");
+        assertThat(fixture.error("[memory]\nmin_relevance = \"high\"\n")).contains("memory.min_relevance").contains("a number");
+        assertThat(fixture.error("[memory]\nrecall_limit = 0\n")).contains("memory.recall_limit").contains("at least 1");
+        assertThat(fixture.error("[memory]\nmin_relevanse = 0.5\n")).isEqualTo("unknown key 'memory.min_relevanse' in " + file + "; did you mean 'memory.min_relevance'?");
+    }
+}

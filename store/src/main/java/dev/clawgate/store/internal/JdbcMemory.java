@@ -1,0 +1,139 @@
+package dev.clawgate.store.internal;
+
+import dev.clawgate.core.memory.Memory;
+import dev.clawgate.core.memory.MemoryEntry;
+import dev.clawgate.core.memory.MemoryScope;
+import dev.clawgate.core.memory.Recalled;
+import dev.clawgate.core.memory.Relevance;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The {@link Memory} on either SQL dialect, in the store's database. Recall asks the database's
+ * full-text index for candidates (SQLite FTS5 ranked by {@code bm25()}, PostgreSQL
+ * {@code tsvector} ranked by {@code ts_rank()}), then scores them with {@link Relevance} on
+ * counts read in the same transaction, so scores lie in [0, 1] and agree across dialects.
+ */
+public final class JdbcMemory implements Memory {
+    /** How many candidates the database hands over per recalled entry: room for the re-scoring to reorder. */
+    private static final int CANDIDATES_PER_RESULT = 5;
+    private static final int MIN_CANDIDATES = 25;
+
+    private final Database db;
+    private final Clock clock;
+
+    public JdbcMemory(Database db, Clock clock) {
+        this.db = Objects.requireNonNull(db, "db");
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    @Override
+    public MemoryEntry store(MemoryScope scope, String key, String content, String category) {
+        Objects.requireNonNull(scope, "scope");
+        if (key == null || key.isBlank()) throw new IllegalArgumentException("a memory needs a key");
+        if (content == null || content.isBlank()) throw new IllegalArgumentException("a memory needs content");
+        if (!MemoryEntry.isCategory(category)) throw new IllegalArgumentException("not a memory category: " + category);
+        String text = content.strip();
+        String hash = sha256(text);
+        List<String> terms = Relevance.indexTerms(key, text, category);
+        String termText = String.join(" ", terms);
+        Dialect dialect = db.dialect();
+        return db.write("memory store", tx -> {
+            long now = clock.millis();
+            Optional<MemoryRows.Row> same = MemoryRows.byHash(tx, scope, hash);
+            if (same.isPresent()) {
+                // SPEC ME-7: identical content is kept once; the key's older content is superseded by it
+                MemoryEntry kept = same.get().entry();
+                if (!kept.key().equals(key)) MemoryRows.deleteKey(tx, dialect, scope, key);
+                MemoryRows.touch(tx, kept.id(), now);
+                return withUpdated(kept, now);
+            }
+            Optional<MemoryRows.Row> old = MemoryRows.byKey(tx, scope, key);
+            if (old.isPresent()) {
+                MemoryEntry e = old.get().entry();
+                MemoryRows.replace(tx, dialect, e.id(), text, category, hash, termText, terms.size(), now);
+                return new MemoryEntry(e.id(), scope, key, text, category, e.createdAt(), Instant.ofEpochMilli(now));
+            }
+            long id = MemoryRows.insert(tx, dialect, scope, key, text, category, hash, termText, terms.size(), now);
+            return new MemoryEntry(id, scope, key, text, category, Instant.ofEpochMilli(now), Instant.ofEpochMilli(now));
+        });
+    }
+
+    @Override
+    public List<Recalled> recall(String query, List<MemoryScope> scopes, int limit) {
+        List<String> terms = Relevance.queryTerms(query);
+        List<MemoryScope> distinct = List.copyOf(new LinkedHashSet<>(scopes));
+        if (terms.isEmpty() || distinct.isEmpty() || limit < 1) return List.of();
+        Dialect dialect = db.dialect();
+        return db.read("memory recall", tx -> {
+            List<MemoryRows.Row> rows = MemoryRows.candidates(tx, dialect, distinct, terms,
+                    Math.max(MIN_CANDIDATES, limit * CANDIDATES_PER_RESULT));
+            if (rows.isEmpty()) return List.of();
+            long[] totals = MemoryRows.countAndTotalTerms(tx, distinct);
+            Map<String, Long> withTerm = new java.util.HashMap<>();
+            for (String t : terms) withTerm.put(t, MemoryRows.entriesWithTerm(tx, dialect, distinct, t));
+            Relevance.Corpus corpus = new Relevance.Corpus(totals[0], totals[0] == 0 ? 0 : (double) totals[1] / totals[0], withTerm);
+            List<Recalled> scored = new ArrayList<>(rows.size());
+            for (MemoryRows.Row r : rows) {
+                double score = Relevance.score(terms, r.terms(), corpus);
+                if (score > 0) scored.add(new Recalled(r.entry(), score));
+            }
+            scored.sort(Comparator.comparingDouble(Recalled::score).reversed()
+                    .thenComparing(r -> r.entry().updatedAt(), Comparator.reverseOrder()));
+            return List.copyOf(scored.subList(0, Math.min(limit, scored.size())));
+        });
+    }
+
+    @Override
+    public boolean forget(MemoryScope scope, String key) {
+        Objects.requireNonNull(scope, "scope");
+        Objects.requireNonNull(key, "key");
+        return db.write("memory forget", tx -> MemoryRows.deleteKey(tx, db.dialect(), scope, key) > 0);
+    }
+
+    @Override
+    public Optional<MemoryEntry> get(MemoryScope scope, String key) {
+        return db.read("memory get", tx -> MemoryRows.byKey(tx, scope, key).map(MemoryRows.Row::entry));
+    }
+
+    @Override
+    public List<MemoryEntry> list(MemoryScope scope, int limit) {
+        if (limit < 0) throw new IllegalArgumentException("limit must not be negative, got " + limit);
+        return db.read("memory list", tx -> MemoryRows.list(tx, scope, limit).stream().map(MemoryRows.Row::entry).toList());
+    }
+
+    @Override
+    public int trim(MemoryScope scope, int maxEntries) {
+        if (maxEntries < 0) throw new IllegalArgumentException("maxEntries must not be negative, got " + maxEntries);
+        return db.write("memory trim", tx -> MemoryRows.trim(tx, db.dialect(), scope, maxEntries));
+    }
+
+    @Override
+    public int expire(String category, Instant before) {
+        Objects.requireNonNull(category, "category");
+        return db.write("memory expire", tx -> MemoryRows.expire(tx, db.dialect(), category, before.toEpochMilli()));
+    }
+
+    private static MemoryEntry withUpdated(MemoryEntry e, long now) {
+        return new MemoryEntry(e.id(), e.scope(), e.key(), e.content(), e.category(), e.createdAt(), Instant.ofEpochMilli(now));
+    }
+
+    static String sha256(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
+    }
+}
