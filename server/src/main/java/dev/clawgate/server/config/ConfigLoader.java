@@ -114,7 +114,8 @@ public final class ConfigLoader {
                 routes(r), history(r.table("history")), tools(r.table("tools")), dispatch(r.table("dispatch")),
                 session(r.table("session")), InboundSection.read(r), QueueSection.read(r.table("messages").table("queue")),
                 ChannelSection.read(r, channelKeys), OutboxSection.read(r.table("outbox")),
-                MultimodalSection.read(r.table("multimodal")), MemorySection.read(r.table("memory")), OutputSection.globalPrefix(r));
+                MultimodalSection.read(r.table("multimodal")), MemorySection.read(r.table("memory")), OutputSection.globalPrefix(r),
+                CronSection.read(r.table("cron")));
         ProviderReferences.check(config, source.file());
         return config;
     }

@@ -210,6 +210,11 @@ final class ConfigSchema {
                     "max_age", Scalar.DURATION,
                     "resend_unknown", Scalar.BOOLEAN,
                     "replay_per_second", Scalar.INTEGER),
+            "cron", table(
+                    "enabled", Scalar.BOOLEAN,
+                    "max_jobs_per_session", Scalar.INTEGER,
+                    "min_interval", Scalar.DURATION,
+                    "max_age", Scalar.DURATION),
             "dispatch", table(
                     "max_in_flight", Scalar.INTEGER,
                     "bus_capacity", Scalar.INTEGER),
