@@ -203,7 +203,7 @@ public final class ConfigLoader {
         Integer maxTokens = t.has("max_tokens") ? t.integer("max_tokens", 0, 1, Integer.MAX_VALUE) : null;
         return new ProviderSettings(name, kind, baseUrl, apiKey(name, t), t.optionalBool("native_tools"),
                 nonBlank(t, "model"), t.integer("timeout_secs", DEFAULT_PROVIDER_TIMEOUT_SECS, 1, Integer.MAX_VALUE),
-                maxTokens);
+                maxTokens, t.optionalBool("vision"));
     }
 
     /** SPEC OP-6: an unset variable leaves the provider without a key instead of failing the whole config. */

@@ -106,7 +106,8 @@ final class ConfigSchema {
             "native_tools", Scalar.BOOLEAN,
             "model", Scalar.STRING,
             "timeout_secs", Scalar.INTEGER,
-            "max_tokens", Scalar.INTEGER);
+            "max_tokens", Scalar.INTEGER,
+            "vision", Scalar.BOOLEAN);
 
     static final Table ROUTE = table(
             "hint", Scalar.STRING,
