@@ -147,7 +147,8 @@ public final class Gateway implements AutoCloseable {
                     new Payloads.MediaRoots(() -> config.get().agent().workspace(), cfg.gateway().dataDir()));
             Outbox outbox = new Outbox(store, Clock.systemUTC(), payloads, () -> config.get().outbox(), Math::random);
             // SPEC MD-3: "matrix:!room" routes to the matrix channel
-            this.prompts = new SystemPromptCache(SystemPromptBuilder.create(Clock.systemDefaultZone(), java.time.ZoneId.systemDefault()));
+            this.prompts = new SystemPromptCache(SystemPromptBuilder.create(Clock.systemDefaultZone(), java.time.ZoneId.systemDefault(),
+                    () -> config.get().agent().skillsMode()));
             TurnServices services = new TurnServices(store,
                     name -> Optional.ofNullable(channels.get(ChannelNames.split(name).channel())), providers::get, tools::get,
                     prompts,

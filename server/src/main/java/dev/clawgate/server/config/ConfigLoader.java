@@ -176,7 +176,16 @@ public final class ConfigLoader {
                 t.integer("timeout_scale_cap", d.timeoutScaleCap(), 1, Integer.MAX_VALUE),
                 t.directory("workspace", d.workspace()),
                 t.bool("show_tool_calls", d.showToolCalls()),
-                t.strings("fallback", d.fallback()));
+                t.strings("fallback", d.fallback()),
+                t.choice("skills_mode", d.skillsMode(), ConfigLoader::skillsMode, "a skills mode", "full, compact"));
+    }
+
+    private static java.util.Optional<dev.clawgate.core.prompt.SkillsMode> skillsMode(String raw) {
+        return switch (raw) {
+            case "full" -> java.util.Optional.of(dev.clawgate.core.prompt.SkillsMode.FULL);
+            case "compact" -> java.util.Optional.of(dev.clawgate.core.prompt.SkillsMode.COMPACT);
+            default -> java.util.Optional.empty();
+        };
     }
 
     private Map<String, ProviderSettings> providers(TableReader root) {

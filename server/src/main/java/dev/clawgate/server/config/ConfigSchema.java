@@ -159,7 +159,8 @@ final class ConfigSchema {
                     "timeout_scale_cap", Scalar.INTEGER,
                     "workspace", Scalar.STRING,
                     "show_tool_calls", Scalar.BOOLEAN,
-                    "fallback", Scalar.STRING_LIST),
+                    "fallback", Scalar.STRING_LIST,
+                    "skills_mode", Scalar.STRING),
             "providers", new NamedTables(PROVIDER),
             "routes", new TableArray(ROUTE),
             "session", table(
