@@ -112,6 +112,7 @@ public final class Gateway implements AutoCloseable {
     private SystemPromptCache prompts;
     private HttpServer http;
     private ScheduledExecutorService memoryHygiene;
+    private CronScheduler cron;
 
     private Gateway(ClawgateConfig cfg, Options options) throws Exception {
         this.config = new AtomicReference<>(cfg);
@@ -122,7 +123,7 @@ public final class Gateway implements AutoCloseable {
         try {
             this.providers = new AtomicReference<>(new ConfiguredProviders(cfg.providers()));
             this.access = new AccessGate(PairingBook.backedBy(store), Clock.systemUTC());
-            this.tools = new AtomicReference<>(new ToolRegistry(BuiltinTools.create(cfg.tools(), cfg.memory())));
+            this.tools = new AtomicReference<>(toolsFor(cfg));
             ApiChannel api = null;
             WebChatChannel webchat = null;
             if (options.http()) {
@@ -146,7 +147,8 @@ public final class Gateway implements AutoCloseable {
                     new Payloads.MediaRoots(() -> config.get().agent().workspace(), cfg.gateway().dataDir()));
             Outbox outbox = new Outbox(store, Clock.systemUTC(), payloads, () -> config.get().outbox(), Math::random);
             // SPEC MD-3: "matrix:!room" routes to the matrix channel
-            this.prompts = new SystemPromptCache(SystemPromptBuilder.create(Clock.systemDefaultZone(), java.time.ZoneId.systemDefault()));
+            this.prompts = new SystemPromptCache(SystemPromptBuilder.create(Clock.systemDefaultZone(), java.time.ZoneId.systemDefault(),
+                    () -> config.get().agent().skillsMode()));
             TurnServices services = new TurnServices(store,
                     name -> Optional.ofNullable(channels.get(ChannelNames.split(name).channel())), providers::get, tools::get,
                     prompts,
@@ -176,6 +178,7 @@ public final class Gateway implements AutoCloseable {
                 }
             }
             this.memoryHygiene = startMemoryHygiene();
+            this.cron = new CronScheduler(store.cron(), inbox, channels::containsKey, () -> config.get().cron(), Clock.systemUTC()).start();
             this.http = options.http()
                     ? HttpServer.start(cfg.gateway().bind(), cfg.gateway().authToken(), api, webchat, new ArrayList<>(channels.values()), this::readiness)
                     : null;
@@ -184,6 +187,17 @@ public final class Gateway implements AutoCloseable {
             close();
             throw e;
         }
+    }
+
+    /** The built-in tools of {@code cfg}, the cron tools included (SPEC AG-5). */
+    private ToolRegistry toolsFor(ClawgateConfig cfg) {
+        List<dev.clawgate.core.tool.Tool> all = new ArrayList<>(BuiltinTools.create(cfg.tools(), cfg.memory()));
+        all.addAll(BuiltinTools.cron(store.cron(), cfg.cron(), () -> config.get().cron(), Clock.systemUTC(), this::cronChanged));
+        return new ToolRegistry(all);
+    }
+
+    private void cronChanged() {
+        if (cron != null) cron.wake();
     }
 
     /** SPEC ME-7, OP-7: conversation memories age out, checked at start and every hour, off every turn's path. */
@@ -293,23 +307,14 @@ public final class Gateway implements AutoCloseable {
      *                          built); nothing changes then
      */
     public void reload(ClawgateConfig next) {
-        ClawgateConfig current = config.get();
         ConfiguredProviders nextProviders = new ConfiguredProviders(next.providers());
-        ToolRegistry nextTools = new ToolRegistry(BuiltinTools.create(next.tools(), next.memory()));
-        List<String> restartOnly = new ArrayList<>();
-        if (!next.gateway().dataDir().equals(current.gateway().dataDir())) restartOnly.add("gateway.data_dir");
-        if (!next.gateway().bind().equals(current.gateway().bind())) restartOnly.add("gateway.bind");
-        if (!java.util.Objects.equals(next.gateway().authToken(), current.gateway().authToken())) restartOnly.add("gateway.auth_token");
-        if (!next.channels().keySet().equals(current.channels().keySet())) restartOnly.add("channels");
-        ClawgateConfig applied = next;
-        if (!restartOnly.isEmpty()) {
-            log.warn("config: {} changed; that takes a restart, the running values stay", restartOnly);
-            applied = new ClawgateConfig(current.gateway(), next.agent(), next.providers(), next.routes(), next.history(), next.tools(),
-                    next.dispatch(), next.session(), next.inbound(), next.queue(), current.channels(), next.outbox());
-        }
+        ToolRegistry nextTools = toolsFor(next);
+        ClawgateConfig current = config.get();
+        List<String> restartOnly = next.restartOnlyChanges(current);
+        if (!restartOnly.isEmpty()) log.warn("config: {} changed; that needs a restart, the running values stay until then", restartOnly);
         providers.set(nextProviders);
         tools.set(nextTools);
-        config.set(applied);
+        config.set(next.withRestartOnlyFrom(current));
         prompts.invalidateAll();
         log.info("config reloaded: providers {}, agent provider {}", next.providers().keySet(),
                 next.agent().provider() == null ? "(first)" : next.agent().provider());
@@ -351,6 +356,7 @@ public final class Gateway implements AutoCloseable {
     public void close() {
         if (http != null) http.close();
         if (memoryHygiene != null) memoryHygiene.shutdownNow();
+        if (cron != null) cron.close();
         if (outboxWorker != null) outboxWorker.close();
         for (Channel ch : channels.values()) {
             try {

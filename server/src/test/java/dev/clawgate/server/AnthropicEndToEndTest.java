@@ -127,4 +127,16 @@ class AnthropicEndToEndTest {
         assertThat(r.content()).contains("compacted").endsWith("fits now");
         assertThat(model.lastRequest().messages().size()).isLessThanOrEqualTo(14);
     }
+
+    @Test
+    void aRemoteImageUrlInAMessageNeverReachesClaudeAsAnImageWhileRemoteFetchIsOff() throws Exception {
+        // SPEC AG-4: remote image URLs are fetched only with multimodal.allow_remote_fetch (default false), never passed on
+        model.enqueue(Reply.text("I see no picture."));
+        int port = start("max_tokens = 256");
+        GatewayHarness.chat(port, "alice", "what is in [IMAGE:https://example.com/cat.jpg] ?", null);
+        RecordedRequest call = model.messageRequests().getFirst();
+        String messages = call.messages().toString();
+        assertThat(messages).doesNotContain("\"type\":\"image\"", "\"source\"")
+                .contains("[image not available: remote image fetch is off (multimodal.allow_remote_fetch)]");
+    }
 }

@@ -134,7 +134,8 @@ abstract class DurabilityContract extends StoreTestBase {
         }
         assertThat(rows("SELECT version, description FROM schema_version ORDER BY version"))
                 .containsExactly(List.of(1L, "init"), List.of(2L, "pairing"), List.of(3L, "buffered_index"),
-                        List.of(4L, "outbox"), List.of(5L, "outbox_retries"), List.of(6L, "memory"), List.of(7L, "outbox_reply_to"));
+                        List.of(4L, "outbox"), List.of(5L, "outbox_retries"), List.of(6L, "memory"), List.of(7L, "outbox_reply_to"),
+                        List.of(8L, "cron"));
     }
 
     @Test

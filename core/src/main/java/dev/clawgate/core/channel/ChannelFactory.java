@@ -25,4 +25,18 @@ public interface ChannelFactory {
     default Channel create(ChannelSettings settings, java.nio.file.Path dataDir) {
         return create(settings);
     }
+
+    /**
+     * Checks that a channel with these settings could work, for {@code clawgate doctor} (SPEC OP-4,
+     * CH-0): the default only checks that the settings are complete; a module that can reach its
+     * platform cheaply (a "who am I" call) overrides this. Starts no listener and writes no file.
+     */
+    default ChannelProbe probe(ChannelSettings settings) {
+        try {
+            create(settings);
+            return ChannelProbe.ok("settings are complete");
+        } catch (IllegalArgumentException e) {
+            return ChannelProbe.problem(e.getMessage(), "set the key the message names in [channels." + settings.name() + "]");
+        }
+    }
 }

@@ -1,5 +1,6 @@
 package dev.clawgate.core.config;
 
+import dev.clawgate.core.prompt.SkillsMode;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -8,15 +9,23 @@ import java.util.List;
  *
  * @param provider the provider name under {@code [providers]}; null = the only one configured
  * @param model    the default model; null = the provider's default
+ * @param skillsMode {@code agent.skills_mode}: how much of each workspace skill the prompt shows (SPEC SP-1)
  */
 public record AgentSettings(String provider, String model, int maxToolIterations, int messageTimeoutSecs,
-                            int timeoutScaleCap, Path workspace, boolean showToolCalls, List<String> fallback) {
+                            int timeoutScaleCap, Path workspace, boolean showToolCalls, List<String> fallback,
+                            SkillsMode skillsMode) {
     public AgentSettings {
         fallback = fallback == null ? List.of() : List.copyOf(fallback);
+        skillsMode = skillsMode == null ? SkillsMode.FULL : skillsMode;
+    }
+
+    public AgentSettings(String provider, String model, int maxToolIterations, int messageTimeoutSecs, int timeoutScaleCap,
+                         Path workspace, boolean showToolCalls, List<String> fallback) {
+        this(provider, model, maxToolIterations, messageTimeoutSecs, timeoutScaleCap, workspace, showToolCalls, fallback, SkillsMode.FULL);
     }
 
     public static AgentSettings defaults() {
-        return new AgentSettings(null, null, 10, 300, 4, Path.of("workspace"), false, List.of());
+        return new AgentSettings(null, null, 10, 300, 4, Path.of("workspace"), false, List.of(), SkillsMode.FULL);
     }
 
     /**

@@ -11,13 +11,15 @@ import java.util.Map;
  *
  * @param channels       {@code [channels.<name>]} by name; a channel without a table gets {@link #channel(String)}'s defaults
  * @param responsePrefix {@code messages.response_prefix}, the first level of the prefix cascade (SPEC OUT-3); "" when unset
+ * @param cron           {@code [cron]}: the scheduled-task tools and their limits (SPEC AG-5)
  */
 public record ClawgateConfig(GatewaySettings gateway, AgentSettings agent, Map<String, ProviderSettings> providers,
                              List<RouteSettings> routes, HistorySettings history, ToolSettings tools,
                              DispatchSettings dispatch, SessionSettings session, InboundSettings inbound,
                              QueueSettings queue, Map<String, ChannelSettings> channels, OutboxSettings outbox,
-                             MultimodalSettings multimodal, MemorySettings memory, String responsePrefix) {
+                             MultimodalSettings multimodal, MemorySettings memory, String responsePrefix, CronSettings cron) {
     public ClawgateConfig {
+        cron = cron == null ? CronSettings.defaults() : cron;
         outbox = outbox == null ? OutboxSettings.defaults() : outbox;
         multimodal = multimodal == null ? MultimodalSettings.defaults() : multimodal;
         memory = memory == null ? MemorySettings.defaults() : memory;
@@ -25,6 +27,15 @@ public record ClawgateConfig(GatewaySettings gateway, AgentSettings agent, Map<S
         providers = providers == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(providers));
         routes = routes == null ? List.of() : List.copyOf(routes);
         channels = channels == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(channels));
+    }
+
+    /** Everything but {@code [cron]}, which gets its defaults. */
+    public ClawgateConfig(GatewaySettings gateway, AgentSettings agent, Map<String, ProviderSettings> providers,
+                          List<RouteSettings> routes, HistorySettings history, ToolSettings tools, DispatchSettings dispatch,
+                          SessionSettings session, InboundSettings inbound, QueueSettings queue, Map<String, ChannelSettings> channels,
+                          OutboxSettings outbox, MultimodalSettings multimodal, MemorySettings memory, String responsePrefix) {
+        this(gateway, agent, providers, routes, history, tools, dispatch, session, inbound, queue, channels, outbox, multimodal, memory,
+                responsePrefix, CronSettings.defaults());
     }
 
     /** Everything but the multimodal limits, the memory and the response prefix, which get their defaults. */
@@ -53,25 +64,80 @@ public record ClawgateConfig(GatewaySettings gateway, AgentSettings agent, Map<S
     /** The same config with {@code [outbox]} replaced. */
     public ClawgateConfig withOutbox(OutboxSettings newOutbox) {
         return new ClawgateConfig(gateway, agent, providers, routes, history, tools, dispatch, session, inbound, queue, channels, newOutbox,
-                multimodal, memory, responsePrefix);
+                multimodal, memory, responsePrefix, cron);
     }
 
     /** The same config with {@code [multimodal]} replaced. */
     public ClawgateConfig withMultimodal(MultimodalSettings newMultimodal) {
         return new ClawgateConfig(gateway, agent, providers, routes, history, tools, dispatch, session, inbound, queue, channels, outbox,
-                newMultimodal, memory, responsePrefix);
+                newMultimodal, memory, responsePrefix, cron);
     }
 
     /** The same config with {@code [memory]} replaced. */
     public ClawgateConfig withMemory(MemorySettings newMemory) {
         return new ClawgateConfig(gateway, agent, providers, routes, history, tools, dispatch, session, inbound, queue, channels, outbox,
-                multimodal, newMemory, responsePrefix);
+                multimodal, newMemory, responsePrefix, cron);
     }
 
     /** The same config with {@code messages.response_prefix} replaced. */
     public ClawgateConfig withResponsePrefix(String prefix) {
         return new ClawgateConfig(gateway, agent, providers, routes, history, tools, dispatch, session, inbound, queue, channels, outbox,
-                multimodal, memory, prefix);
+                multimodal, memory, prefix, cron);
+    }
+
+    /** The same config with {@code [cron]} replaced. */
+    public ClawgateConfig withCron(CronSettings newCron) {
+        return new ClawgateConfig(gateway, agent, providers, routes, history, tools, dispatch, session, inbound, queue, channels, outbox,
+                multimodal, memory, responsePrefix, newCron);
+    }
+
+    /** The same config with {@code [agent]} replaced. */
+    public ClawgateConfig withAgent(AgentSettings newAgent) {
+        return new ClawgateConfig(gateway, newAgent, providers, routes, history, tools, dispatch, session, inbound, queue, channels, outbox,
+                multimodal, memory, responsePrefix, cron);
+    }
+
+    /**
+     * The keys whose values differ from {@code running} but take effect only at start (SPEC RT-3):
+     * {@code gateway.data_dir}, {@code gateway.bind}, {@code gateway.auth_token}, the set of channels,
+     * and each channel's own options ({@code channels.telegram.bot_token}, ...) that its listener read
+     * when it started. Values are never named, only keys (they may be secrets).
+     */
+    public List<String> restartOnlyChanges(ClawgateConfig running) {
+        List<String> changed = new java.util.ArrayList<>();
+        if (!gateway.dataDir().equals(running.gateway.dataDir())) changed.add("gateway.data_dir");
+        if (!gateway.bind().equals(running.gateway.bind())) changed.add("gateway.bind");
+        if (!java.util.Objects.equals(gateway.authToken(), running.gateway.authToken())) changed.add("gateway.auth_token");
+        if (!channels.keySet().equals(running.channels.keySet())) changed.add("channels");
+        channels.forEach((name, next) -> {
+            ChannelSettings old = running.channels.get(name);
+            if (old == null) return;
+            java.util.Set<String> keys = new java.util.TreeSet<>(next.options().keySet());
+            keys.addAll(old.options().keySet());
+            for (String k : keys) {
+                if (!java.util.Objects.equals(next.options().get(k), old.options().get(k))) changed.add("channels." + name + "." + k);
+            }
+            if (!next.accountOptions().equals(old.accountOptions())) changed.add("channels." + name + ".accounts");
+        });
+        return List.copyOf(changed);
+    }
+
+    /**
+     * This config with what only a restart can change taken from {@code running} (see
+     * {@link #restartOnlyChanges}); every other setting is this config's. A channel this config
+     * adds is left out and one it drops is kept, as the running gateway has exactly those listeners.
+     */
+    public ClawgateConfig withRestartOnlyFrom(ClawgateConfig running) {
+        GatewaySettings g = new GatewaySettings(running.gateway.dataDir(), running.gateway.bind(), running.gateway.authToken(),
+                gateway.owner());
+        Map<String, ChannelSettings> kept = new LinkedHashMap<>();
+        running.channels.forEach((name, old) -> {
+            ChannelSettings next = channels.get(name);
+            kept.put(name, next == null ? old
+                    : new ChannelSettings(name, next.access(), next.accounts(), old.options(), old.accountOptions(), next.output()));
+        });
+        return new ClawgateConfig(g, agent, providers, routes, history, tools, dispatch, session, inbound, queue, kept, outbox,
+                multimodal, memory, responsePrefix, cron);
     }
 
     /** The same config with {@code [channels.<name>]} of {@code channel.name()} replaced. */
@@ -79,7 +145,7 @@ public record ClawgateConfig(GatewaySettings gateway, AgentSettings agent, Map<S
         Map<String, ChannelSettings> copy = new LinkedHashMap<>(channels);
         copy.put(channel.name(), channel);
         return new ClawgateConfig(gateway, agent, providers, routes, history, tools, dispatch, session, inbound, queue, copy, outbox,
-                multimodal, memory, responsePrefix);
+                multimodal, memory, responsePrefix, cron);
     }
 
     public static ClawgateConfig defaults() {

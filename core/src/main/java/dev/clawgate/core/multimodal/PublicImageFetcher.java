@@ -14,8 +14,7 @@ import java.util.function.Function;
 
 /**
  * Fetches remote images for {@link ImageInliner} (SPEC AG-4) from public addresses only: every
- * address the host name resolves to must be public (no loopback, private, link-local, site-local,
- * multicast or unspecified address), redirects are not followed (a redirect could point inside),
+ * address the host name resolves to must be public ({@link PublicAddresses}), redirects are not followed (a redirect could point inside),
  * and the body is cut at the byte limit.
  */
 public final class PublicImageFetcher implements ImageInliner.RemoteImages {
@@ -52,26 +51,9 @@ public final class PublicImageFetcher implements ImageInliner.RemoteImages {
         }
     }
 
-    /** True when no address of {@code host} is loopback, private, link-local or otherwise not public. */
+    /** True when every address is public: see {@link PublicAddresses} for what is not (SPEC AG-4). */
     public static boolean publicOnly(InetAddress[] addresses) {
-        if (addresses.length == 0) return false;
-        for (InetAddress a : addresses) {
-            if (a.isLoopbackAddress() || a.isSiteLocalAddress() || a.isLinkLocalAddress() || a.isAnyLocalAddress()
-                    || a.isMulticastAddress() || uniqueLocalV6(a) || carrierGradeNat(a)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    private static boolean uniqueLocalV6(InetAddress a) {
-        byte[] b = a.getAddress();
-        return b.length == 16 && (b[0] & 0xfe) == 0xfc;
-    }
-
-    private static boolean carrierGradeNat(InetAddress a) {
-        byte[] b = a.getAddress();
-        return b.length == 4 && (b[0] & 0xff) == 100 && (b[1] & 0xc0) == 64;
+        return PublicAddresses.allPublic(addresses);
     }
 
     @Override

@@ -31,10 +31,16 @@ public final class SystemPromptBuilder {
     private final ZoneId zone;
     private final String host;
     private final String os;
-    private final SkillsMode skillsMode;
+    private final java.util.function.Supplier<SkillsMode> skillsMode;
     private final ChannelGuidance guidance;
 
     public SystemPromptBuilder(Clock clock, ZoneId zone, String host, SkillsMode skillsMode, ChannelGuidance guidance) {
+        this(clock, zone, host, constant(Objects.requireNonNull(skillsMode, "skillsMode")), guidance);
+    }
+
+    /** @param skillsMode read each time a session's prompt is built, so a reloaded {@code agent.skills_mode} applies */
+    public SystemPromptBuilder(Clock clock, ZoneId zone, String host, java.util.function.Supplier<SkillsMode> skillsMode,
+                               ChannelGuidance guidance) {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.zone = Objects.requireNonNull(zone, "zone");
         this.host = host == null || host.isBlank() ? "unknown" : host;
@@ -48,19 +54,30 @@ public final class SystemPromptBuilder {
         return new SystemPromptBuilder(clock, zone, localHostName(), SkillsMode.FULL, ChannelGuidance.defaults());
     }
 
+    /** A builder for this machine whose skills mode is read from {@code skillsMode} (the config in force). */
+    public static SystemPromptBuilder create(Clock clock, ZoneId zone, java.util.function.Supplier<SkillsMode> skillsMode) {
+        return new SystemPromptBuilder(clock, zone, localHostName(), skillsMode, ChannelGuidance.defaults());
+    }
+
+    private static java.util.function.Supplier<SkillsMode> constant(SkillsMode mode) {
+        return () -> mode;
+    }
+
     /** The whole prompt, built from scratch. */
     public BuiltPrompt build(PromptContext ctx) {
         return complete(stable(ctx), ctx);
     }
 
-    /** Every section that does not change within a session; reads the bootstrap files. */
+    /** Every section that does not change within a session; reads the bootstrap files and the workspace's skills. */
     StablePrompt stable(PromptContext ctx) {
+        List<Skill> skills = new ArrayList<>(ctx.skills());
+        skills.addAll(WorkspaceSkills.read(ctx.workspace()));
         List<PromptSection> before = new ArrayList<>();
         before.add(new PromptSection(PromptSection.TOOLS, ToolsSection.render(ctx.tools(), ctx.nativeTools())));
         if (ctx.hardwareTools()) before.add(new PromptSection(PromptSection.HARDWARE, StandingInstructions.hardware()));
         before.add(new PromptSection(PromptSection.TASK, StandingInstructions.task(ctx.nativeTools(), !ctx.tools().isEmpty())));
         before.add(new PromptSection(PromptSection.SAFETY, StandingInstructions.safety()));
-        if (!ctx.skills().isEmpty()) before.add(new PromptSection(PromptSection.SKILLS, skills(ctx.skills())));
+        if (!skills.isEmpty()) before.add(new PromptSection(PromptSection.SKILLS, skills(skills, skillsMode.get())));
         before.add(new PromptSection(PromptSection.WORKSPACE, "## Workspace\nYour working directory is " + ctx.workspace()
                 + ". File tools take paths relative to it and cannot reach outside it; shell commands run in it."));
         String project = projectContext(ctx.workspace());
@@ -87,12 +104,15 @@ public final class SystemPromptBuilder {
         return BuiltPrompt.of(all);
     }
 
-    private String skills(List<Skill> skills) {
-        StringBuilder sb = new StringBuilder("## Skills\nYou have these skills:\n");
+    private static String skills(List<Skill> skills, SkillsMode mode) {
+        StringBuilder sb = new StringBuilder("## Skills\nYou have these skills");
+        boolean files = skills.stream().anyMatch(s -> s.location() != null);
+        sb.append(files && mode == SkillsMode.COMPACT ? " (read a skill's file with file_read before you use it):\n" : ":\n");
         for (Skill s : skills) {
             sb.append("- ").append(s.name());
-            String d = skillsMode == SkillsMode.FULL ? s.description() : compact(s.description());
+            String d = mode == SkillsMode.FULL ? s.description() : compact(s.description());
             if (!d.isEmpty()) sb.append(": ").append(d.replace("\n", "\n  "));
+            if (s.location() != null && mode == SkillsMode.COMPACT) sb.append(" (").append(s.location()).append(')');
             sb.append('\n');
         }
         return sb.toString().stripTrailing();

@@ -115,6 +115,11 @@ public interface Store extends AutoCloseable {
     /** The long-term memory kept in this store's database. */
     dev.clawgate.core.memory.Memory memory();
 
+    // --- cron (SPEC AG-5, OP-1)
+
+    /** The scheduled agent turns kept in this store's database. */
+    dev.clawgate.core.cron.CronBook cron();
+
     /** Whether the store answers a trivial query: for readiness checks. */
     boolean healthy();
 

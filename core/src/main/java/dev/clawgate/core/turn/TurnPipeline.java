@@ -218,7 +218,7 @@ public final class TurnPipeline implements TurnRunner {
         };
         ToolContext toolContext = new ToolContext(config.agent().workspace(), session, cancel,
                 new TurnMessages(s, finalReplies, current.id(), target, cancel),
-                config.memory().enabled() ? s.memory() : Memory.NONE, MemoryScopes.of(current.message(), session));
+                config.memory().enabled() ? s.memory() : Memory.NONE, MemoryScopes.of(current.message(), session), current.message());
         AgentResult result;
         try {
             result = runWithCompaction(choice, current, config, tools, toolContext, observer, stream != ReplyStream.NONE,

@@ -493,6 +493,13 @@ public final class InMemoryStore implements Store {
         return memory;
     }
 
+    private final InMemoryCronBook cron = new InMemoryCronBook();
+
+    @Override
+    public InMemoryCronBook cron() {
+        return cron;
+    }
+
     @Override
     public boolean healthy() {
         return true;

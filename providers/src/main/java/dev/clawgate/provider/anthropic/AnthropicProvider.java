@@ -33,7 +33,8 @@ public final class AnthropicProvider extends HttpProvider {
     }
 
     AnthropicProvider(ProviderSettings settings, Clock clock) {
-        super(settings, "anthropic", apiRoot(settings.baseUrl()), clock, AnthropicErrors::new);
+        // every current Claude model takes images
+        super(settings, "anthropic", apiRoot(settings.baseUrl()), clock, AnthropicErrors::new, true);
         this.maxTokens = settings.maxTokens() != null && settings.maxTokens() > 0 ? settings.maxTokens() : DEFAULT_MAX_TOKENS;
     }
 

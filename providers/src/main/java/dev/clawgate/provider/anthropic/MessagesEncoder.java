@@ -113,7 +113,8 @@ final class MessagesEncoder {
 
     /**
      * Text and image blocks: {@code [IMAGE:...]} markers that hold a base64 data URI of a type the
-     * API takes, or an http(s) URL, become image blocks (SPEC AG-4 made local paths data URIs).
+     * API takes become image blocks (SPEC AG-4: the pipeline inlined local paths, and remote URLs
+     * only when remote fetch is allowed); any other marker stays text.
      */
     private void contentBlocks(String content, List<ObjectNode> out) {
         Matcher m = IMAGE_MARKER.matcher(content);
@@ -138,9 +139,8 @@ final class MessagesEncoder {
             if (!MEDIA_TYPES.contains(data.group(1))) return null;
             return source.put("type", "base64").put("media_type", data.group(1)).put("data", data.group(2));
         }
-        if (location.startsWith("https://") || location.startsWith("http://")) {
-            return source.put("type", "url").put("url", location);
-        }
+        // a URL is never handed to the API to fetch: remote images are fetched, checked and inlined
+        // by the pipeline only when multimodal.allow_remote_fetch says so (SPEC AG-4); otherwise it stays text
         return null;
     }
 

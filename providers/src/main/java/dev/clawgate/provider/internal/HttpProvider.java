@@ -67,16 +67,18 @@ public abstract class HttpProvider implements Provider, AutoCloseable {
     /**
      * @param defaultName the provider's name when the settings give none
      * @param apiRoot     what request paths are appended to
+     * @param visionByDefault whether the model takes images when {@code settings.vision()} does not say
      */
     protected HttpProvider(ProviderSettings settings, String defaultName, URI apiRoot, Clock clock,
-                           ErrorsFactory errors) {
+                           ErrorsFactory errors, boolean visionByDefault) {
         Objects.requireNonNull(settings, "settings");
         this.name = settings.name() == null || settings.name().isBlank() ? defaultName : settings.name();
         this.apiRoot = apiRoot;
         this.apiKey = settings.apiKey() == null || settings.apiKey().isBlank() ? null : settings.apiKey();
         this.defaultModel = settings.defaultModel();
         this.timeout = Duration.ofSeconds(settings.timeoutSecs() > 0 ? settings.timeoutSecs() : DEFAULT_TIMEOUT_SECS);
-        this.capabilities = new ProviderCapabilities(!Boolean.FALSE.equals(settings.nativeTools()), true, true);
+        boolean vision = settings.vision() == null ? visionByDefault : settings.vision();
+        this.capabilities = new ProviderCapabilities(!Boolean.FALSE.equals(settings.nativeTools()), vision, true);
         this.errors = errors.create(name, new SecretRedactor(apiKey), clock);
         this.http = HttpClient.newBuilder()
                 .version(HttpClient.Version.HTTP_1_1)

@@ -71,7 +71,8 @@ final class ChatRequestEncoder {
 
     /**
      * Plain text, or text and image parts when the text carries {@code [IMAGE:...]} markers that
-     * already hold a data URI or an http(s) URL (SPEC AG-4 turns local paths into data URIs first).
+     * already hold a data URI (SPEC AG-4: the pipeline inlines local paths, and remote URLs only
+     * when remote fetch is allowed); a URL is never passed on for the API to fetch.
      */
     private JsonNode userContent(String content) {
         Matcher m = IMAGE_MARKER.matcher(content);
@@ -92,7 +93,7 @@ final class ChatRequestEncoder {
     }
 
     private static boolean sendable(String location) {
-        return location.startsWith("data:image/") || location.startsWith("https://") || location.startsWith("http://");
+        return location.startsWith("data:image/");
     }
 
     private static void addText(ArrayNode parts, String text) {

@@ -8,6 +8,7 @@ import dev.clawgate.core.provider.ProviderException;
 import dev.clawgate.core.provider.StreamObserver;
 import dev.clawgate.provider.internal.HttpProvider;
 import java.net.http.HttpRequest;
+import java.net.URI;
 import java.time.Clock;
 
 /**
@@ -27,7 +28,18 @@ public final class OpenAiProvider extends HttpProvider {
     }
 
     OpenAiProvider(ProviderSettings settings, Clock clock) {
-        super(settings, "openai", httpUrl(settings.baseUrl(), DEFAULT_BASE_URL), clock, ErrorClassifier::new);
+        super(settings, "openai", httpUrl(settings.baseUrl(), DEFAULT_BASE_URL), clock, ErrorClassifier::new, visionByDefault(settings));
+    }
+
+    /**
+     * OpenAI's own API serves vision models, so images go to it unless {@code vision = false}; any
+     * other OpenAI-compatible server (Ollama, llama.cpp, vLLM, a proxy) often runs a text-only
+     * model, so there images are left out unless {@code vision = true} (SPEC AG-4, HI-3).
+     */
+    static boolean visionByDefault(ProviderSettings settings) {
+        if (settings.baseUrl() == null || settings.baseUrl().isBlank()) return true;
+        String host = URI.create(settings.baseUrl().strip()).getHost();
+        return "api.openai.com".equalsIgnoreCase(host);
     }
 
     @Override

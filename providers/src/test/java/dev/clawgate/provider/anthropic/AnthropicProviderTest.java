@@ -186,22 +186,22 @@ class AnthropicProviderTest {
     }
 
     @Test
-    void imageMarkersBecomeBase64AndUrlImageBlocks() throws Exception {
-        // SPEC AG-4: markers already hold data URIs; a local path the pipeline did not resolve stays text
+    void onlyInlinedImagesBecomeImageBlocksAndARemoteUrlStaysText() throws Exception {
+        // SPEC AG-4: markers the pipeline inlined hold data URIs; a remote URL is never handed to the API
+        // to fetch (multimodal.allow_remote_fetch is the pipeline's to apply), nor is a local path it did not resolve
         server.enqueue(Reply.text("a cat"));
         ChatRequest req = new ChatRequest("claude-test", List.of(ChatMessage.user(
                 "what is this [IMAGE:data:image/png;base64,iVBORw0KGgo=] and [IMAGE:https://example.com/c.jpg] "
                         + "and [IMAGE:/local/x.png]")), List.of(), false, null);
         assertThat(provider().chat(req, StreamObserver.NONE, CancelToken.none()).text()).isEqualTo("a cat");
         JsonNode blocks = server.lastRequest().messages().get(0).path("content");
-        assertThat(blocks).extracting(b -> b.path("type").asText()).containsExactly("text", "image", "text", "image", "text");
+        assertThat(blocks).extracting(b -> b.path("type").asText()).containsExactly("text", "image", "text");
         JsonNode source = blocks.get(1).path("source");
         assertThat(source.path("type").asText()).isEqualTo("base64");
         assertThat(source.path("media_type").asText()).isEqualTo("image/png");
         assertThat(source.path("data").asText()).isEqualTo("iVBORw0KGgo=");
-        assertThat(blocks.get(3).path("source").path("type").asText()).isEqualTo("url");
-        assertThat(blocks.get(3).path("source").path("url").asText()).isEqualTo("https://example.com/c.jpg");
-        assertThat(blocks.get(4).path("text").asText()).isEqualTo("and [IMAGE:/local/x.png]");
+        assertThat(blocks.get(2).path("text").asText()).isEqualTo("and [IMAGE:https://example.com/c.jpg] and [IMAGE:/local/x.png]");
+        assertThat(server.lastRequest().bodyText()).doesNotContain("\"url\"");
     }
 
     @Test

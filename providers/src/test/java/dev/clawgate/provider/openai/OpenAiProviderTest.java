@@ -180,7 +180,7 @@ class OpenAiProviderTest {
                 ChatMessage.system("sys"), ChatMessage.user("read a.txt"),
                 ChatMessage.assistant("", List.of(earlier)),
                 ChatMessage.tool("call_7", "file_read", "contents"),
-                ChatMessage.user("thanks [IMAGE:data:image/png;base64,iVBORw0KGgo=] and [IMAGE:/local/x.png]")),
+                ChatMessage.user("thanks [IMAGE:data:image/png;base64,iVBORw0KGgo=] and [IMAGE:/local/x.png] [IMAGE:https://example.com/c.jpg]")),
                 List.of(fileWrite()), false, 0.2);
         server.enqueue(Reply.text("done"));
         assertThat(provider(null).chat(req, StreamObserver.NONE, CancelToken.none()).text()).isEqualTo("done");
@@ -195,7 +195,8 @@ class OpenAiProviderTest {
         JsonNode parts = msgs.get(4).path("content");
         assertThat(parts.findValuesAsText("type")).containsExactly("text", "image_url", "text");
         assertThat(parts.get(1).path("image_url").path("url").asText()).startsWith("data:image/png;base64,");
-        assertThat(parts.get(2).path("text").asText()).isEqualTo("and [IMAGE:/local/x.png]");
+        // SPEC AG-4: a remote URL is never passed on for the API to fetch
+        assertThat(parts.get(2).path("text").asText()).isEqualTo("and [IMAGE:/local/x.png] [IMAGE:https://example.com/c.jpg]");
         assertThat(server.lastRequest().body().path("temperature").asDouble()).isEqualTo(0.2);
     }
 

@@ -1,6 +1,7 @@
 package dev.clawgate.server.cli;
 
 import dev.clawgate.core.channel.ChannelFactory;
+import dev.clawgate.core.channel.ChannelProbe;
 import dev.clawgate.core.config.ChannelSettings;
 import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.core.config.ProviderSettings;
@@ -67,12 +68,17 @@ final class DoctorCommand implements Callable<Integer> {
     }
 
     private void checkStore(ClawgateConfig cfg) {
-        try (Store store = Stores.open(null, cfg.gateway().dataDir())) {
-            if (store.healthy()) ok("store in " + cfg.gateway().dataDir() + " opens and answers");
-            else problem("store in " + cfg.gateway().dataDir() + " does not answer", "check the disk and the file permissions there");
+        java.nio.file.Path dir = cfg.gateway().dataDir();
+        // opening would create the data dir and run the migrations: a check must change nothing
+        if (!java.nio.file.Files.exists(dir.resolve(Stores.DEFAULT_FILE_NAME))) {
+            ok("store in " + dir + " not created yet; it is created on first run");
+            return;
+        }
+        try (Store store = Stores.open(null, dir)) {
+            if (store.healthy()) ok("store in " + dir + " opens and answers");
+            else problem("store in " + dir + " does not answer", "check the disk and the file permissions there");
         } catch (RuntimeException e) {
-            problem("store in " + cfg.gateway().dataDir() + ": " + e.getMessage(),
-                    "make gateway.data_dir a writable folder (or free disk space)");
+            problem("store in " + dir + ": " + e.getMessage(), "make gateway.data_dir a writable folder (or free disk space)");
         }
     }
 
@@ -127,11 +133,9 @@ final class DoctorCommand implements Callable<Integer> {
                 }
                 continue;
             }
-            try {
-                f.create(c, cfg.gateway().dataDir());
-                ok("channel '" + c.name() + "' settings are complete");
-            } catch (IllegalArgumentException e) {
-                problem("channel '" + c.name() + "': " + e.getMessage(), "set the key the message names in [channels." + c.name() + "]");
+            for (ChannelProbe.Finding finding : f.probe(c).findings()) {
+                if (finding.ok()) ok("channel " + c.name() + ": " + finding.what());
+                else problem("channel " + c.name() + ": " + finding.what(), finding.fix());
             }
         }
     }

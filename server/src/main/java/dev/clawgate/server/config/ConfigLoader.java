@@ -114,7 +114,8 @@ public final class ConfigLoader {
                 routes(r), history(r.table("history")), tools(r.table("tools")), dispatch(r.table("dispatch")),
                 session(r.table("session")), InboundSection.read(r), QueueSection.read(r.table("messages").table("queue")),
                 ChannelSection.read(r, channelKeys), OutboxSection.read(r.table("outbox")),
-                MultimodalSection.read(r.table("multimodal")), MemorySection.read(r.table("memory")), OutputSection.globalPrefix(r));
+                MultimodalSection.read(r.table("multimodal")), MemorySection.read(r.table("memory")), OutputSection.globalPrefix(r),
+                CronSection.read(r.table("cron")));
         ProviderReferences.check(config, source.file());
         return config;
     }
@@ -175,7 +176,16 @@ public final class ConfigLoader {
                 t.integer("timeout_scale_cap", d.timeoutScaleCap(), 1, Integer.MAX_VALUE),
                 t.directory("workspace", d.workspace()),
                 t.bool("show_tool_calls", d.showToolCalls()),
-                t.strings("fallback", d.fallback()));
+                t.strings("fallback", d.fallback()),
+                t.choice("skills_mode", d.skillsMode(), ConfigLoader::skillsMode, "a skills mode", "full, compact"));
+    }
+
+    private static java.util.Optional<dev.clawgate.core.prompt.SkillsMode> skillsMode(String raw) {
+        return switch (raw) {
+            case "full" -> java.util.Optional.of(dev.clawgate.core.prompt.SkillsMode.FULL);
+            case "compact" -> java.util.Optional.of(dev.clawgate.core.prompt.SkillsMode.COMPACT);
+            default -> java.util.Optional.empty();
+        };
     }
 
     private Map<String, ProviderSettings> providers(TableReader root) {
@@ -202,7 +212,7 @@ public final class ConfigLoader {
         Integer maxTokens = t.has("max_tokens") ? t.integer("max_tokens", 0, 1, Integer.MAX_VALUE) : null;
         return new ProviderSettings(name, kind, baseUrl, apiKey(name, t), t.optionalBool("native_tools"),
                 nonBlank(t, "model"), t.integer("timeout_secs", DEFAULT_PROVIDER_TIMEOUT_SECS, 1, Integer.MAX_VALUE),
-                maxTokens);
+                maxTokens, t.optionalBool("vision"));
     }
 
     /** SPEC OP-6: an unset variable leaves the provider without a key instead of failing the whole config. */

@@ -106,7 +106,8 @@ final class ConfigSchema {
             "native_tools", Scalar.BOOLEAN,
             "model", Scalar.STRING,
             "timeout_secs", Scalar.INTEGER,
-            "max_tokens", Scalar.INTEGER);
+            "max_tokens", Scalar.INTEGER,
+            "vision", Scalar.BOOLEAN);
 
     static final Table ROUTE = table(
             "hint", Scalar.STRING,
@@ -158,7 +159,8 @@ final class ConfigSchema {
                     "timeout_scale_cap", Scalar.INTEGER,
                     "workspace", Scalar.STRING,
                     "show_tool_calls", Scalar.BOOLEAN,
-                    "fallback", Scalar.STRING_LIST),
+                    "fallback", Scalar.STRING_LIST,
+                    "skills_mode", Scalar.STRING),
             "providers", new NamedTables(PROVIDER),
             "routes", new TableArray(ROUTE),
             "session", table(
@@ -210,6 +212,11 @@ final class ConfigSchema {
                     "max_age", Scalar.DURATION,
                     "resend_unknown", Scalar.BOOLEAN,
                     "replay_per_second", Scalar.INTEGER),
+            "cron", table(
+                    "enabled", Scalar.BOOLEAN,
+                    "max_jobs_per_session", Scalar.INTEGER,
+                    "min_interval", Scalar.DURATION,
+                    "max_age", Scalar.DURATION),
             "dispatch", table(
                     "max_in_flight", Scalar.INTEGER,
                     "bus_capacity", Scalar.INTEGER),

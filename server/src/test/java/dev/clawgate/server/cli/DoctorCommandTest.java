@@ -3,6 +3,7 @@ package dev.clawgate.server.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clawgate.testkit.openai.FakeOpenAiServer;
+import dev.clawgate.testkit.telegram.FakeTelegramServer;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -64,5 +65,62 @@ class DoctorCommandTest {
         CliRunner.Result r = CliRunner.run("doctor", "--config", file.toString());
         assertThat(r.exit()).isEqualTo(1);
         assertThat(r.out()).contains("PROBLEM  config").contains("max_tool_iterations");
+    }
+
+    private Path telegramConfig(String modelUrl, String token, String apiBase) throws Exception {
+        Path file = config(modelUrl);
+        Files.writeString(file, Files.readString(file) + """
+
+                [channels.telegram]
+                bot_token = "%s"
+                api_base = "%s"
+                """.formatted(token, apiBase));
+        return file;
+    }
+
+    @Test
+    void aTelegramBotWhoseTokenTheBotApiAcceptsIsNamedAsAnswering() throws Exception {
+        // SPEC OP-4, CH-0: doctor checks channel reachability with getMe
+        try (FakeOpenAiServer model = FakeOpenAiServer.start(); FakeTelegramServer tg = FakeTelegramServer.start("123:good-token", "clawbot")) {
+            CliRunner.Result r = CliRunner.run("doctor", "--config", telegramConfig(model.baseUrl(), "123:good-token", tg.apiBase()).toString());
+            assertThat(r.out()).contains("ok       channel telegram: bot @clawbot answers").contains("All checks passed.");
+            assertThat(r.exit()).isZero();
+            assertThat(tg.calls("getMe")).hasSize(1);
+        }
+    }
+
+    @Test
+    void aRefusedTelegramTokenIsAProblemWithItsFixAndTheTokenIsNotPrinted() throws Exception {
+        // SPEC OP-4, CH-0, OP-6: the fake Bot API answers an unknown token with 401
+        try (FakeOpenAiServer model = FakeOpenAiServer.start(); FakeTelegramServer tg = FakeTelegramServer.start("123:good-token", "clawbot")) {
+            CliRunner.Result r = CliRunner.run("doctor", "--config", telegramConfig(model.baseUrl(), "999:wrong-token", tg.apiBase()).toString());
+            assertThat(r.exit()).isEqualTo(1);
+            assertThat(r.out()).contains("PROBLEM  channel telegram: the bot token was refused (401)")
+                    .contains("fix: set channels.telegram.bot_token to the token @BotFather gave you").contains("1 problem found.")
+                    .doesNotContain("wrong-token");
+        }
+    }
+
+    @Test
+    void anUnreachableBotApiIsAProblemWithItsFix() throws Exception {
+        // SPEC OP-4, CH-0
+        try (FakeOpenAiServer model = FakeOpenAiServer.start()) {
+            Path file = telegramConfig(model.baseUrl(), "123:good-token", "http://127.0.0.1:" + closedPort());
+            CliRunner.Result r = CliRunner.run("doctor", "--config", file.toString());
+            assertThat(r.exit()).isEqualTo(1);
+            assertThat(r.out()).contains("PROBLEM  channel telegram: the Bot API at http://127.0.0.1:").contains("is unreachable")
+                    .contains("fix: check channels.telegram.api_base");
+        }
+    }
+
+    @Test
+    void doctorDoesNotCreateTheDataDirOrTheStoreWhenNoneExistsYet() throws Exception {
+        // SPEC OP-4: a check changes nothing; the store is created on first run
+        try (FakeOpenAiServer model = FakeOpenAiServer.start()) {
+            CliRunner.Result r = CliRunner.run("doctor", "--config", config(model.baseUrl()).toString());
+            assertThat(r.out()).contains("ok       store in " + dir.resolve("state") + " not created yet; it is created on first run");
+            assertThat(dir.resolve("state")).doesNotExist();
+            assertThat(r.exit()).isZero();
+        }
     }
 }

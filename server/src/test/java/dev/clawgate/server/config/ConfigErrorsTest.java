@@ -74,7 +74,7 @@ class ConfigErrorsTest {
         assertThat(fixture.error("[agent]\nx = 1\n")).contains("; valid keys in [agent]: provider, model, max_tool_iterations");
         assertThat(fixture.error("[plugins.weather]\ntoken = \"x\"\n"))
                 .isEqualTo("unknown key 'plugins' in " + file + "; valid top-level keys: gateway, agent, providers, routes, "
-                        + "session, history, memory, tools, messages, inbox, multimodal, outbox, dispatch, channels");
+                        + "session, history, memory, tools, messages, inbox, multimodal, outbox, cron, dispatch, channels");
     }
 
     @Test

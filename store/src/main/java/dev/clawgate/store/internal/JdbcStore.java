@@ -40,11 +40,18 @@ public final class JdbcStore implements Store {
     private final Database db;
     private final Clock clock;
     private final JdbcMemory memory;
+    private final JdbcCronBook cron;
 
     public JdbcStore(Database db, Clock clock) {
         this.db = Objects.requireNonNull(db, "db");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.memory = new JdbcMemory(db, clock);
+        this.cron = new JdbcCronBook(db, clock);
+    }
+
+    @Override
+    public dev.clawgate.core.cron.CronBook cron() {
+        return cron;
     }
 
     @Override

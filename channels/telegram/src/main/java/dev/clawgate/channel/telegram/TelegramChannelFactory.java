@@ -22,4 +22,10 @@ public final class TelegramChannelFactory implements ChannelFactory {
     public Channel create(ChannelSettings settings, Path dataDir) {
         return new TelegramChannel(TelegramSettings.accounts(settings), dataDir);
     }
+
+    /** {@code getMe} per bot: the token and the route to {@code api_base} (SPEC OP-4, CH-0). */
+    @Override
+    public dev.clawgate.core.channel.ChannelProbe probe(ChannelSettings settings) {
+        return TelegramProbe.probe(settings);
+    }
 }

@@ -30,6 +30,16 @@ final class ArgumentSchema {
         return this;
     }
 
+    /** A nested object argument, e.g. a delivery target. */
+    ArgumentSchema object(String name, String description, ArgumentSchema inner) {
+        ObjectNode p = property(name, "object", description);
+        ObjectNode built = inner.build();
+        p.set("properties", built.get("properties"));
+        p.set("required", built.get("required"));
+        p.put("additionalProperties", false);
+        return this;
+    }
+
     ObjectNode build() {
         ObjectNode schema = JSON.objectNode();
         schema.put("type", "object");

@@ -30,6 +30,17 @@ public final class BuiltinTools {
         return List.copyOf(tools);
     }
 
+    /**
+     * {@code cron_add}, {@code cron_list} and {@code cron_remove} on {@code book} (SPEC AG-5), or none when
+     * {@code cron.enabled} is false; {@code changed} is called after a job was added.
+     */
+    public static List<Tool> cron(dev.clawgate.core.cron.CronBook book, dev.clawgate.core.config.CronSettings settings,
+                                  java.util.function.Supplier<dev.clawgate.core.config.CronSettings> current, java.time.Clock clock,
+                                  Runnable changed) {
+        if (!settings.enabled()) return List.of();
+        return List.of(new CronAddTool(book, current, clock, changed), new CronListTool(book), new CronRemoveTool(book));
+    }
+
     /** {@link #create(ToolSettings, MemorySettings)} with the default memory settings. */
     public static List<Tool> create(ToolSettings settings) {
         return create(settings, MemorySettings.defaults());
