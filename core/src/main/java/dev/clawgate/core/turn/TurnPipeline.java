@@ -112,6 +112,13 @@ public final class TurnPipeline implements TurnRunner {
         }
     }
 
+    /** SPEC RP-5: the channel shows receipt (👀) as soon as the message is admitted, before its turn starts. */
+    @Override
+    public void admitted(InboxRecord record) {
+        s.channels().apply(record.message().channel()).map(Channel::messageAdapter)
+                .ifPresent(a -> a.received(OutboundTarget.replyTo(record.message())));
+    }
+
     private List<InboxRecord> applyInboundHook(List<InboxRecord> records) {
         List<InboxRecord> kept = new ArrayList<>();
         for (InboxRecord r : records) {
@@ -192,7 +199,9 @@ public final class TurnPipeline implements TurnRunner {
         // SPEC OUT-2: with block streaming on, the text goes out as blocks instead of into a preview
         BlockReplies blocks = blockReplies(config, adapter, target, shape, current.id(), cancel);
         ReplyStream stream = blocks != null ? blocks : preview;
-        StreamingReply streaming = new StreamingReply(stream, tools.names());
+        // SPEC RP-4 stream: reasoning goes into the draft preview where the channel has one; inline <think> text too
+        boolean streamReasoning = "stream".equals(reasoning) && blocks == null;
+        StreamingReply streaming = new StreamingReply(stream, tools.names(), streamReasoning ? preview::reasoning : thought -> { });
         StepObserver observer = new StepObserver() {
             @Override
             public void onStepStart(int step) {
@@ -207,8 +216,7 @@ public final class TurnPipeline implements TurnRunner {
 
             @Override
             public void onReasoningDelta(String delta) {
-                // SPEC RP-4 stream: into the draft preview where the channel has one
-                if ("stream".equals(reasoning) && blocks == null) preview.reasoning(delta);
+                if (streamReasoning) preview.reasoning(delta);
             }
 
             @Override
