@@ -41,8 +41,12 @@ public final class BlockChunker {
 
     /** Model text not sent yet. */
     private String pending = "";
-    /** The opener of a fence the last block closed synthetically, reopened before {@code pending}. */
+    /** The opener of a fence the last block closed synthetically, or the header of a table it cut, repeated before {@code pending}. */
     private String carry = "";
+    /** Whether {@code carry} is a table's repeated header (else a fence opener or nothing). */
+    private boolean carryTable;
+    /** The whole reply so far: where a table really starts, which the buffer alone cannot tell once a block cut into it. */
+    private final StringBuilder reply = new StringBuilder();
     private boolean textEnded;
     private boolean finished;
     private boolean cancelled;
@@ -73,6 +77,7 @@ public final class BlockChunker {
             checkOpen();
             if (cancelled || delta == null || delta.isEmpty()) return;
             pending += delta;
+            reply.append(delta);
             textEnded = false;
             if (settings.breakMode() == BreakMode.TEXT_END) {
                 drain(false);
@@ -139,6 +144,7 @@ public final class BlockChunker {
             ready.clear();
             pending = "";
             carry = "";
+            carryTable = false;
             return rest.toString().strip();
         } finally {
             lock.unlock();
@@ -155,6 +161,7 @@ public final class BlockChunker {
             delayTimer = null;
             pending = "";
             carry = "";
+            carryTable = false;
             ready.clear();
         } finally {
             lock.unlock();
@@ -267,20 +274,50 @@ public final class BlockChunker {
     }
 
     private void emit(Layout layout, int start, Cut cut) {
+        if (headerOnly(cut.contentEnd())) return;
         String block = Cutter.render(layout, start, "", cut);
+        int next = Cutter.nextStart(layout, cut);
+        Layout.Table table = cut.inFence() ? null : tableContinuedAt(layout, next);
         // the layout may leave out the buffer's unfinished last line
-        pending = (carry + pending).substring(Cutter.nextStart(layout, cut));
-        // the reopened fence goes before the rest, so the next cut sees it as a fence like any other
-        carry = cut.inFence() && !cut.endsFence() ? cut.fence().syntax().reopen() + "\n" : "";
+        pending = (carry + pending).substring(next);
+        // a reopened fence, or a table's header when the cut fell between its rows, goes before the rest (SPEC OUT-1),
+        // so the next cut sees the fence or table like any other (and never mistakes two rows for a header)
+        carryTable = table != null;
+        if (cut.inFence() && !cut.endsFence()) carry = cut.fence().syntax().reopen() + "\n";
+        else carry = carryTable ? table.repeatedHeader() : "";
+        if (carry.isEmpty() && pending.isEmpty()) carryTableAfter(layout.text);
         deliver(block);
+    }
+
+    /**
+     * The table whose row starts at {@code p} of the layout (the carry, then the buffer), read in the
+     * whole reply so far: the buffer alone may start inside a table, and take two of its rows for a header.
+     */
+    private Layout.Table tableContinuedAt(Layout layout, int p) {
+        if (p >= layout.length || layout.text.substring(layout.lineStartOf(p), layout.lineEndOf(p)).indexOf('|') < 0) return null;
+        int inReply = reply.length() - (carry.length() + pending.length() - p);
+        return new Layout(reply.toString(), blockLimits.measure()).tableContinuedAt(inReply);
     }
 
     /** No cut of the usual kinds fits (a limit too small for the fences): degrade like the {@link Chunker}. */
     private void forcedPiece(Layout layout, int start) {
         Chunker.Piece piece = Chunker.first(layout, start, blockLimits);
+        if (headerOnly(piece.next())) return;
         pending = (carry + pending).substring(piece.next());
         carry = piece.reopen() == null ? "" : piece.reopen().reopen() + "\n";
+        carryTable = false;
         deliver(piece.text());
+    }
+
+    /**
+     * A block would hold nothing but the repeated table header: no row fits after it, so the header
+     * is dropped (as the {@link Chunker} drops it for a limit too small) and the caller cuts again.
+     */
+    private boolean headerOnly(int contentEnd) {
+        if (!carryTable || contentEnd > carry.length()) return false;
+        carry = "";
+        carryTable = false;
+        return true;
     }
 
     /**
@@ -289,6 +326,20 @@ public final class BlockChunker {
      */
     private void settleCarry() {
         if (carry.isEmpty()) return;
+        if (carryTable) {
+            // a repeated header stays only before more rows of its table: a line without '|' (or a blank one) ended it
+            int nl = pending.indexOf('\n');
+            String first = nl < 0 ? pending : pending.substring(0, nl);
+            boolean ended = first.isBlank() ? nl >= 0 || finished && !pending.isEmpty() : first.indexOf('|') < 0;
+            // nor when the header and one row do not fit a block: then the table is cut like lines (as the Chunker degrades)
+            boolean tooBig = blockLimits.measure().units(carry + first) > blockLimits.maxUnits()
+                    || blockLimits.maxLines() > 0 && blockLimits.maxLines() < 3;
+            if (ended || tooBig) {
+                carry = "";
+                carryTable = false;
+            }
+            return;
+        }
         int start = 0;
         while (start < pending.length() && Character.isWhitespace(pending.charAt(start))) start++;
         int end = pending.indexOf('\n', start);
@@ -315,6 +366,7 @@ public final class BlockChunker {
         Layout.Fence open = layout.fenceAt(layout.length);
         String text = layout.text;
         carry = "";
+        carryTable = false;
         pending = "";
         int lastLine = layout.lineStartOf(layout.length);
         if (open != null && !finished && layout.contentStart(open.bodyStart()) >= layout.length) {
@@ -330,7 +382,23 @@ public final class BlockChunker {
         } else if (open != null) {
             carry = open.syntax().reopen() + "\n";
         }
+        if (carry.isEmpty() && pending.isEmpty() && !finished) carryTableAfter(text);
         for (String chunk : Chunker.split(text, blockLimits)) deliver(chunk);
+    }
+
+    /**
+     * All text went out ({@code text} ends where the reply so far ends) with a table row and a line
+     * break last: the model may go on with the table, so its header goes before what follows
+     * (SPEC OUT-1), as after a cut between rows.
+     */
+    private void carryTableAfter(String text) {
+        int end = text.length();
+        if (end < 2 || text.charAt(end - 1) != '\n' || text.substring(text.lastIndexOf('\n', end - 2) + 1, end).isBlank()) return;
+        Layout whole = new Layout(reply.toString(), blockLimits.measure());
+        Layout.Table table = whole.tableAt(reply.length() - 2);
+        if (table == null) return;
+        carry = table.repeatedHeader();
+        carryTable = true;
     }
 
     /**

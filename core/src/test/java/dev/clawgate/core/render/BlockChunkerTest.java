@@ -383,4 +383,43 @@ class BlockChunkerTest {
         assertThat(sent).isEmpty();
         assertThat(clock.live()).isZero();
     }
+
+    // SPEC OUT-2, OUT-1: a table cut between rows goes on under its repeated header, read from the whole reply
+    @Test
+    void aTableCutBetweenRowsRepeatsItsHeaderInTheNextBlockAndNeverTakesRowsForAHeader() {
+        BlockChunker c = chunker(settings(30, 60, BreakPreference.NEWLINE), ChunkLimits.defaults());
+        // the third and fourth rows look like a header and its separator to a reader starting at them
+        String table = "| name | size |\n|---|---|\n| alpha | 1 |\n| beta | 2 |\n| gamma | 3 |\n|---|---|\n| delta | 4 |\n| epsilon | 5 |\n";
+        for (String line : table.split("(?<=\n)")) c.push(line);
+        c.finish();
+        assertThat(sent).hasSizeGreaterThan(1);
+        assertThat(sent.subList(1, sent.size())).allSatisfy(b -> assertThat(b).startsWith("| name | size |\n|---|---|\n"));
+        assertThat(sent).noneMatch(b -> b.startsWith("| gamma"));
+        assertThat(ChunkerPropertyTest.align(table, sent)).isNotNull();
+        assertThat(String.join("\n", sent)).contains("| epsilon | 5 |").containsOnlyOnce("| gamma | 3 |");
+    }
+
+    // SPEC OUT-2: a message end inside a table sends what came, and the rows after it still have the header
+    @Test
+    void rowsAfterAFlushedTableGoOnUnderItsHeaderAndProseAfterItDropsIt() {
+        BlockChunker c = chunker(settings(25, 400, BreakPreference.PARAGRAPH), ChunkLimits.defaults());
+        c.push("| k | v |\n|---|---|\n| a | 1 |\n");
+        c.messageEnd();
+        c.push("| b | 2 |\n");
+        c.messageEnd();
+        c.push("\nDone with the table.");
+        c.finish();
+        assertThat(sent).containsExactly("| k | v |\n|---|---|\n| a | 1 |", "| k | v |\n|---|---|\n| b | 2 |", "Done with the table.");
+    }
+
+    // SPEC OUT-2: a header that cannot fit a block with a row is not repeated (the table is cut like lines)
+    @Test
+    void aHeaderTooLongToRepeatIsNotCarried() {
+        BlockChunker c = chunker(settings(10, 40, BreakPreference.NEWLINE), ChunkLimits.defaults());
+        String table = "| a very long header cell | another |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |\n";
+        c.push(table);
+        c.finish();
+        assertThat(sent).allSatisfy(b -> assertThat(b.length()).isLessThanOrEqualTo(40));
+        assertThat(ChunkerPropertyTest.align(table, sent)).isNotNull();
+    }
 }
