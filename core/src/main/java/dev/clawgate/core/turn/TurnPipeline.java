@@ -40,6 +40,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -201,7 +202,13 @@ public final class TurnPipeline implements TurnRunner {
         ReplyStream stream = blocks != null ? blocks : preview;
         // SPEC RP-4 stream: reasoning goes into the draft preview where the channel has one; inline <think> text too
         boolean streamReasoning = "stream".equals(reasoning) && blocks == null;
-        StreamingReply streaming = new StreamingReply(stream, tools.names(), streamReasoning ? preview::reasoning : thought -> { });
+        // SPEC RP-4 on with block streaming: the reasoning so far goes out before the first block, not after the answer
+        StringBuilder thought = new StringBuilder();
+        boolean reasoningFirst = "on".equals(reasoning) && blocks != null;
+        AtomicBoolean reasoningSent = new AtomicBoolean();
+        if (reasoningFirst) blocks.beforeFirstBlock(() -> reasoningSent.set(sendReasoning(thought.toString(), adapter, target, current.id(), cancel)));
+        StreamingReply streaming = new StreamingReply(stream, tools.names(),
+                streamReasoning ? preview::reasoning : reasoningFirst ? thought::append : t -> { });
         StepObserver observer = new StepObserver() {
             @Override
             public void onStepStart(int step) {
@@ -217,6 +224,7 @@ public final class TurnPipeline implements TurnRunner {
             @Override
             public void onReasoningDelta(String delta) {
                 if (streamReasoning) preview.reasoning(delta);
+                else if (reasoningFirst) thought.append(delta);
             }
 
             @Override
@@ -242,10 +250,17 @@ public final class TurnPipeline implements TurnRunner {
         }
         typing.stop();
         // SPEC RP-4 on: the reasoning as a separate message before the answer
-        if ("on".equals(reasoning) && result.reasoning() != null && !result.reasoning().isBlank() && !cancel.isCancelled()) {
-            replies.send(adapter, target, "💭 " + result.reasoning().strip(), OutboundMessage.Kind.NOTICE, current.id(), cancel);
+        if ("on".equals(reasoning) && !reasoningSent.get() && !cancel.isCancelled()) {
+            sendReasoning(result.reasoning(), adapter, target, current.id(), cancel);
         }
         return finish(result, current, adapter, target, tools, cancel, shape, blocks);
+    }
+
+    /** SPEC RP-4 on: the reasoning as a notice of its own; false when there was none. */
+    private boolean sendReasoning(String reasoning, MessageAdapter adapter, OutboundTarget target, long turnId, CancelToken cancel) {
+        if (reasoning == null || reasoning.isBlank() || cancel.isCancelled()) return false;
+        replies.send(adapter, target, "💭 " + reasoning.strip(), OutboundMessage.Kind.NOTICE, turnId, cancel);
+        return true;
     }
 
     private BlockReplies blockReplies(ClawgateConfig config, MessageAdapter adapter, OutboundTarget target, ReplyShape shape, long turnId,
