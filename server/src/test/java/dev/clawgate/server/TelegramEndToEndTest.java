@@ -327,6 +327,20 @@ class TelegramEndToEndTest {
     }
 
     @Test
+    void withAPreviewReasoningOnStillReadsReasoningFirstThenTheAnswer() throws Exception {
+        // SPEC RP-4 on (before the answer) with OUT-9 (the draft shown at once above would put the answer first: it is deleted)
+        model.enqueue(Reply.text("<think>Two and two make four.</think>It is 4.").streamedInChunks(7).delayPerChunk(Duration.ofMillis(40)));
+        start(Map.of("stream_mode", "preview"));
+        tg.sendText(dm, alice, "/reasoning on");
+        awaitSent(dm, 1);
+        tg.sendText(dm, alice, "what is 2+2?");
+        await().atMost(Duration.ofSeconds(20)).until(() -> tg.sentTo(dm).stream().anyMatch(m -> m.text().equals("It is 4.")));
+        assertThat(tg.sentTo(dm).subList(1, tg.sentTo(dm).size())).extracting(SentMessage::text)
+                .containsExactly("💭 Two and two make four.", "It is 4.");
+        assertThat(tg.calls("deleteMessage")).hasSize(1);
+    }
+
+    @Test
     void aMessageWaitingBehindARunShowsItsReceiptAtOnceAndBothEndDone() throws Exception {
         // SPEC RP-5: 👀 on receipt (not when the turn starts), then done (👍 stands for ✅: Telegram bots cannot react ✅)
         model.enqueue(Reply.text("first answer").delayBefore(Duration.ofSeconds(5)), Reply.text("second answer"));

@@ -45,7 +45,8 @@ public final class LivePreview implements ReplyStream {
      * How a {@link Surface#show} went.
      *
      * @param keepGoing false: the preview stops (the platform refused it); the final reply goes out normally
-     * @param holdOff   wait at least this long before the next update (a platform's retry-after)
+     * @param holdOff   not zero: the platform refused this update for now (its retry-after); the draft
+     *                  is shown again, no sooner than this
      */
     public record Shown(boolean keepGoing, Duration holdOff) {
         public static final Shown OK = new Shown(true, Duration.ZERO);
@@ -151,6 +152,7 @@ public final class LivePreview implements ReplyStream {
         try {
             release();
             if (!shown.keepGoing()) stopped = true;
+            if (!shown.holdOff().isZero()) dirty = true;
             if (closed || stopped) return;
             Duration wait = shown.holdOff().compareTo(interval) > 0 ? shown.holdOff() : interval;
             cooling = scheduler.schedule(wait, this::cooled);

@@ -196,9 +196,9 @@ public final class TurnPipeline implements TurnRunner {
         OutboundTarget target = OutboundTarget.replyTo(current.message());
         String reasoning = s.store().sessionSetting(session, CommandHandler.SETTING_REASONING).orElse("off");
         ReplyShape shape = ReplyShape.of(config, current.message(), batch.size(), choice.primary());
-        ReplyStream preview = adapter.openStream(target);
-        // SPEC OUT-2: with block streaming on, the text goes out as blocks instead of into a preview
+        // SPEC OUT-2: with block streaming on, the text goes out as blocks instead of into a preview (no draft is shown)
         BlockReplies blocks = blockReplies(config, adapter, target, shape, current.id(), cancel);
+        ReplyStream preview = blocks == null ? adapter.openStream(target) : ReplyStream.NONE;
         ReplyStream stream = blocks != null ? blocks : preview;
         // SPEC RP-4 stream: reasoning goes into the draft preview where the channel has one; inline <think> text too
         boolean streamReasoning = "stream".equals(reasoning) && blocks == null;
@@ -250,7 +250,9 @@ public final class TurnPipeline implements TurnRunner {
         }
         typing.stop();
         // SPEC RP-4 on: the reasoning as a separate message before the answer
-        if ("on".equals(reasoning) && !reasoningSent.get() && !cancel.isCancelled()) {
+        if ("on".equals(reasoning) && !reasoningSent.get() && result.reasoning() != null && !result.reasoning().isBlank()
+                && !cancel.isCancelled()) {
+            preview.discard();
             sendReasoning(result.reasoning(), adapter, target, current.id(), cancel);
         }
         return finish(result, current, adapter, target, tools, cancel, shape, blocks);

@@ -123,6 +123,20 @@ class LivePreviewTest {
     }
 
     @Test
+    void aDraftRefusedForNowIsShownAgainAfterTheRetryAfterEvenWithoutNewText() {
+        // SPEC OUT-9: the draft appears although the platform rate-limited its first call and no delta followed
+        answer.set(LivePreview.Shown.retryAfter(Duration.ofSeconds(3)));
+        preview.start();
+        answer.set(LivePreview.Shown.OK);
+        clock.advance(2_999);
+        assertThat(shown).hasSize(1);
+        clock.advance(1);
+        assertThat(shown).hasSize(2);
+        clock.advance(10 * INTERVAL.toMillis());
+        assertThat(shown).hasSize(2);
+    }
+
+    @Test
     void aSurfaceThatThrowsStopsThePreview() {
         // SPEC OUT-9: a broken preview never breaks the turn
         LivePreview broken = new LivePreview(d -> {

@@ -58,6 +58,8 @@ class BlockStreamingTurnTest {
 
         assertThat(texts(f, OutboundMessage.Kind.BLOCK)).containsExactly(P1, P2);
         assertThat(texts(f, OutboundMessage.Kind.FINAL)).containsExactly(P3);
+        // SPEC OUT-9: no draft above the blocks
+        assertThat(f.channel.streamsOpened).isEmpty();
         assertThat(f.channel.sent).extracting(OutboundMessage::kind)
                 .containsExactly(OutboundMessage.Kind.BLOCK, OutboundMessage.Kind.BLOCK, OutboundMessage.Kind.FINAL);
         assertThat(f.store.outboxByState(OutboxState.values())).singleElement().satisfies(e -> {

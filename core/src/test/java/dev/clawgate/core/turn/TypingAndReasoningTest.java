@@ -76,6 +76,8 @@ class TypingAndReasoningTest {
         assertThat(f.channel.reasoning).isEmpty();
         List<String> texts = f.channel.sent.stream().map(OutboundMessage::text).toList();
         assertThat(texts).containsSubsequence("💭 Thinking about the answer.", "42");
+        // the answer goes below its reasoning: the draft above it is given up before the notice
+        assertThat(f.channel.streamsDiscarded).hasSize(1);
     }
 
     @Test
@@ -84,6 +86,8 @@ class TypingAndReasoningTest {
         TurnFixture f = reasoningTurn("off");
         assertThat(f.channel.reasoning).isEmpty();
         assertThat(f.channel.sent).noneMatch(m -> m.text().contains("Thinking"));
+        assertThat(f.channel.streamsOpened).hasSize(1);
+        assertThat(f.channel.streamsDiscarded).isEmpty();
     }
 
     /** A model that reasons inline: the think block cut mid-tag across deltas, as SSE chunks cut it. */

@@ -191,7 +191,23 @@ final class TelegramMessageAdapter implements MessageAdapter {
         LiveDraft old = drafts.put(target, draft);
         if (old != null) discard(bot, target, old);
         draft.start();
-        return draft;
+        return new ReplyStream() {
+            @Override
+            public void delta(String text) {
+                draft.delta(text);
+            }
+
+            @Override
+            public void reasoning(String text) {
+                draft.reasoning(text);
+            }
+
+            /** SPEC RP-4 on: the answer goes below its reasoning as a new message; the draft above goes. */
+            @Override
+            public void discard() {
+                if (drafts.remove(target, draft)) TelegramMessageAdapter.discard(bot, target, draft);
+            }
+        };
     }
 
     @Override
