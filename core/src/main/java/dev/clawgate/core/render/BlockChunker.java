@@ -46,7 +46,7 @@ public final class BlockChunker {
     /** Whether {@code carry} is a table's repeated header (else a fence opener or nothing). */
     private boolean carryTable;
     /** The whole reply so far: where a table really starts, which the buffer alone cannot tell once a block cut into it. */
-    private final StringBuilder reply = new StringBuilder();
+    private final ReplyTables tables;
     private boolean textEnded;
     private boolean finished;
     private boolean cancelled;
@@ -63,6 +63,7 @@ public final class BlockChunker {
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
         this.random = Objects.requireNonNull(random, "random");
         this.sink = Objects.requireNonNull(sink, "sink");
+        this.tables = new ReplyTables(blockLimits.measure());
     }
 
     /** The limits each block is held to: the channel's, with {@code maxChars} as the unit limit if lower. */
@@ -77,7 +78,7 @@ public final class BlockChunker {
             checkOpen();
             if (cancelled || delta == null || delta.isEmpty()) return;
             pending += delta;
-            reply.append(delta);
+            tables.append(delta);
             textEnded = false;
             if (settings.breakMode() == BreakMode.TEXT_END) {
                 drain(false);
@@ -277,26 +278,29 @@ public final class BlockChunker {
         if (headerOnly(cut.contentEnd())) return;
         String block = Cutter.render(layout, start, "", cut);
         int next = Cutter.nextStart(layout, cut);
-        Layout.Table table = cut.inFence() ? null : tableContinuedAt(layout, next);
+        String header = cut.inFence() ? null : headerForRowAt(layout, next);
         // the layout may leave out the buffer's unfinished last line
         pending = (carry + pending).substring(next);
         // a reopened fence, or a table's header when the cut fell between its rows, goes before the rest (SPEC OUT-1),
         // so the next cut sees the fence or table like any other (and never mistakes two rows for a header)
-        carryTable = table != null;
+        carryTable = header != null;
         if (cut.inFence() && !cut.endsFence()) carry = cut.fence().syntax().reopen() + "\n";
-        else carry = carryTable ? table.repeatedHeader() : "";
-        if (carry.isEmpty() && pending.isEmpty()) carryTableAfter(layout.text);
+        else carry = carryTable ? header : "";
+        if (carry.isEmpty() && pending.isEmpty()) carryHeaderAfterLastRow();
         deliver(block);
     }
 
-    /**
-     * The table whose row starts at {@code p} of the layout (the carry, then the buffer), read in the
-     * whole reply so far: the buffer alone may start inside a table, and take two of its rows for a header.
-     */
-    private Layout.Table tableContinuedAt(Layout layout, int p) {
+    /** The header to repeat when a row of a table starts at {@code p} of the layout (the carry, then the buffer); or null. */
+    private String headerForRowAt(Layout layout, int p) {
         if (p >= layout.length || layout.text.substring(layout.lineStartOf(p), layout.lineEndOf(p)).indexOf('|') < 0) return null;
-        int inReply = reply.length() - (carry.length() + pending.length() - p);
-        return new Layout(reply.toString(), blockLimits.measure()).tableContinuedAt(inReply);
+        return tables.headerForRowAt(carry.length() + pending.length() - p);
+    }
+
+    /** All text went out, ending with a table row: the model may go on with the table, so its header goes first (SPEC OUT-1). */
+    private void carryHeaderAfterLastRow() {
+        String header = tables.headerAfterLastRow();
+        carryTable = header != null;
+        carry = carryTable ? header : "";
     }
 
     /** No cut of the usual kinds fits (a limit too small for the fences): degrade like the {@link Chunker}. */
@@ -327,14 +331,8 @@ public final class BlockChunker {
     private void settleCarry() {
         if (carry.isEmpty()) return;
         if (carryTable) {
-            // a repeated header stays only before more rows of its table: a line without '|' (or a blank one) ended it
-            int nl = pending.indexOf('\n');
-            String first = nl < 0 ? pending : pending.substring(0, nl);
-            boolean ended = first.isBlank() ? nl >= 0 || finished && !pending.isEmpty() : first.indexOf('|') < 0;
-            // nor when the header and one row do not fit a block: then the table is cut like lines (as the Chunker degrades)
-            boolean tooBig = blockLimits.measure().units(carry + first) > blockLimits.maxUnits()
-                    || blockLimits.maxLines() > 0 && blockLimits.maxLines() < 3;
-            if (ended || tooBig) {
+            // a repeated header stays only before more rows of its table, and only where it fits with one
+            if (ReplyTables.headerEnds(carry, pending, finished, blockLimits)) {
                 carry = "";
                 carryTable = false;
             }
@@ -382,23 +380,8 @@ public final class BlockChunker {
         } else if (open != null) {
             carry = open.syntax().reopen() + "\n";
         }
-        if (carry.isEmpty() && pending.isEmpty() && !finished) carryTableAfter(text);
+        if (carry.isEmpty() && pending.isEmpty() && !finished) carryHeaderAfterLastRow();
         for (String chunk : Chunker.split(text, blockLimits)) deliver(chunk);
-    }
-
-    /**
-     * All text went out ({@code text} ends where the reply so far ends) with a table row and a line
-     * break last: the model may go on with the table, so its header goes before what follows
-     * (SPEC OUT-1), as after a cut between rows.
-     */
-    private void carryTableAfter(String text) {
-        int end = text.length();
-        if (end < 2 || text.charAt(end - 1) != '\n' || text.substring(text.lastIndexOf('\n', end - 2) + 1, end).isBlank()) return;
-        Layout whole = new Layout(reply.toString(), blockLimits.measure());
-        Layout.Table table = whole.tableAt(reply.length() - 2);
-        if (table == null) return;
-        carry = table.repeatedHeader();
-        carryTable = true;
     }
 
     /**
