@@ -131,7 +131,8 @@ public final class Gateway implements AutoCloseable {
                 channels.put(api.name(), api);
                 if (webChatEnabled(cfg)) {
                     webchat = new WebChatChannel(m -> store.loadTranscript(
-                            SessionKeys.of(m, config.get().session(), config.get().gateway()), config.get().history().maxMessages()));
+                            SessionKeys.of(m, config.get().session(), config.get().gateway()), config.get().history().maxMessages()),
+                            () -> config.get().channel(WebChatChannel.NAME).options());
                     channels.put(webchat.name(), webchat);
                 }
             }

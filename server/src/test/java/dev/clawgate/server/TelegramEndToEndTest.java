@@ -258,9 +258,11 @@ class TelegramEndToEndTest {
         List<JsonNode> sends = tg.calls("sendMessage");
         assertThat(sends).hasSize(1);
         assertThat(sends.getFirst().has("parse_mode")).isFalse();
-        // rate-limited: 12 deltas over about 1.4 s at one edit per 250 ms is at most 6 preview edits plus the final one
-        // (counted, not timed: arrival gaps on a loaded machine say little about when the gateway sent)
-        assertThat(tg.calls("editMessageText")).hasSizeBetween(2, 8);
+        assertThat(sends.getFirst().path("text").asText()).isEqualTo("...");
+        // rate-limited: 12 deltas over about 1.4 s at one edit per 250 ms is at most 6 preview edits (plus one for the text
+        // that came while the "..." draft was being sent) and the final one; the exact limit is proven on a manual clock
+        // (TelegramContractTest, LivePreviewTest)
+        assertThat(tg.calls("editMessageText")).hasSizeBetween(2, 9);
     }
 
     @Test
@@ -275,6 +277,115 @@ class TelegramEndToEndTest {
         assertThat(model.awaitClientDisconnect(Duration.ofSeconds(10))).isTrue();
         await().until(() -> gateway.store().inboxCounts().getOrDefault(InboxState.CANCELLED, 0L) == 1L);
         assertThat(tg.sentTo(dm)).noneMatch(m -> m.text().contains("word ".repeat(300).strip()));
+    }
+
+    @Test
+    void theDraftIsShownBeforeTheModelAnswersAndBecomesTheReply() throws Exception {
+        // SPEC OUT-9: channels that can edit show a draft (...) at once, before the model's first token
+        model.enqueue(Reply.text("Here it is.").delayBefore(Duration.ofSeconds(3)));
+        start(Map.of("stream_mode", "preview"));
+        tg.sendText(dm, alice, "slow one, please");
+        await().atMost(Duration.ofSeconds(20)).until(() -> !tg.sentTo(dm).isEmpty());
+        SentMessage draft = tg.sentTo(dm).getFirst();
+        assertThat(draft.text()).isEqualTo("...");
+        assertThat(draft.edits()).isZero();
+        await().atMost(Duration.ofSeconds(20)).until(() -> tg.sentTo(dm).getFirst().text().equals("Here it is."));
+        assertThat(tg.sentTo(dm)).singleElement().extracting(SentMessage::messageId).isEqualTo(draft.messageId());
+    }
+
+    @Test
+    void reasoningStreamShowsInlineThinkReasoningInTheDraftAndTheFinalEditLeavesOnlyTheAnswer() throws Exception {
+        // SPEC RP-4 stream (inline <think> reasoning into the draft), RP-2 (never in the reply), OUT-9 (final edit replaces it)
+        model.enqueue(Reply.text("<think>The user greets me; answer warmly.</think>Hello, Alice!").streamedInChunks(10)
+                .delayPerChunk(Duration.ofMillis(60)));
+        start(Map.of("stream_mode", "preview", "preview_interval_ms", "0"));
+        tg.sendText(dm, alice, "/reasoning stream");
+        await().atMost(Duration.ofSeconds(20)).until(() -> tg.sentTo(dm).size() == 1);
+        tg.sendText(dm, alice, "hi there");
+        await().atMost(Duration.ofSeconds(20)).until(() -> tg.sentTo(dm).size() == 2 && tg.sentTo(dm).get(1).text().equals("Hello, Alice!"));
+        List<JsonNode> edits = tg.calls("editMessageText");
+        assertThat(edits).anySatisfy(e -> {
+            assertThat(e.path("parse_mode").asText()).isEqualTo("HTML");
+            assertThat(e.path("text").asText()).startsWith("<blockquote expandable><i>Reasoning:</i>\nThe user greets me; answer warmly.</blockquote>");
+        });
+        assertThat(tg.calls().stream().map(c -> c.body())).noneMatch(b -> b.contains("think>"));
+        SentMessage reply = tg.sentTo(dm).get(1);
+        assertThat(reply.rawText()).doesNotContain("Reasoning", "greets");
+        assertThat(gateway.store().inboxCounts()).containsEntry(InboxState.DONE, 2L);
+    }
+
+    @Test
+    void reasoningOnSendsInlineThinkReasoningAsItsOwnMessageBeforeTheAnswer() throws Exception {
+        // SPEC RP-4 on: inline reasoning sent as a separate message before the answer; RP-2: the answer has none
+        model.enqueue(Reply.text("<think>Two and two make four.</think>It is 4.").streamedInChunks(7));
+        start(Map.of());
+        tg.sendText(dm, alice, "/reasoning on");
+        awaitSent(dm, 1);
+        tg.sendText(dm, alice, "what is 2+2?");
+        List<SentMessage> sent = awaitSent(dm, 3);
+        assertThat(sent.subList(1, 3)).extracting(SentMessage::text).containsExactly("💭 Two and two make four.", "It is 4.");
+    }
+
+    @Test
+    void withAPreviewReasoningOnStillReadsReasoningFirstThenTheAnswer() throws Exception {
+        // SPEC RP-4 on (before the answer) with OUT-9 (the draft shown at once above would put the answer first: it is deleted)
+        model.enqueue(Reply.text("<think>Two and two make four.</think>It is 4.").streamedInChunks(7).delayPerChunk(Duration.ofMillis(40)));
+        start(Map.of("stream_mode", "preview"));
+        tg.sendText(dm, alice, "/reasoning on");
+        awaitSent(dm, 1);
+        tg.sendText(dm, alice, "what is 2+2?");
+        await().atMost(Duration.ofSeconds(20)).until(() -> tg.sentTo(dm).stream().anyMatch(m -> m.text().equals("It is 4.")));
+        assertThat(tg.sentTo(dm).subList(1, tg.sentTo(dm).size())).extracting(SentMessage::text)
+                .containsExactly("💭 Two and two make four.", "It is 4.");
+        assertThat(tg.calls("deleteMessage")).hasSize(1);
+    }
+
+    @Test
+    void aMessageWaitingBehindARunShowsItsReceiptAtOnceAndBothEndDone() throws Exception {
+        // SPEC RP-5: 👀 on receipt (not when the turn starts), then done (👍 stands for ✅: Telegram bots cannot react ✅)
+        model.enqueue(Reply.text("first answer").delayBefore(Duration.ofSeconds(5)), Reply.text("second answer"));
+        start(Map.of("ack_reactions", "true"));
+        long first = tg.sendText(dm, alice, "first");
+        await().atMost(Duration.ofSeconds(20)).until(() -> model.chatRequests().size() == 1);
+        long second = tg.sendText(dm, alice, "second");
+        await().atMost(Duration.ofSeconds(20)).until(() -> tg.reactions(dm, second).contains("👀"));
+        assertThat(tg.sentTo(dm)).as("the first turn is still waiting for its model").noneMatch(m -> m.text().endsWith("answer"));
+        assertThat(model.chatRequests()).hasSize(1);
+        await().atMost(Duration.ofSeconds(20)).until(() -> tg.sentTo(dm).stream().filter(m -> m.text().endsWith("answer")).count() == 2);
+        await().until(() -> tg.reactions(dm, first).size() == 2 && tg.reactions(dm, second).size() == 2);
+        assertThat(tg.reactions(dm, first)).containsExactly("👀", "👍");
+        assertThat(tg.reactions(dm, second)).containsExactly("👀", "👍");
+    }
+
+    @Test
+    void aFailedTurnEndsWithTheFailedReaction() throws Exception {
+        // SPEC RP-5: ⚠️ when the turn failed (😢 stands for it: Telegram bots cannot react ⚠️)
+        model.enqueue(Reply.apiError(400, "Invalid request", "invalid_request_error", null));
+        start(Map.of("ack_reactions", "true"));
+        long asked = tg.sendText(dm, alice, "break please");
+        awaitSent(dm, 1);
+        await().until(() -> tg.reactions(dm, asked).size() == 2);
+        assertThat(tg.reactions(dm, asked)).containsExactly("👀", "😢");
+        assertThat(gateway.store().inboxCounts()).containsEntry(InboxState.FAILED, 1L);
+    }
+
+    @Test
+    void aCancelledRunLosesItsReceiptAndItsDraftAndTheStopGetsNoReaction() throws Exception {
+        // SPEC RP-5 (no done reaction for a cancelled run), DI-5 (the run's draft is cancelled)
+        model.enqueue(Reply.text("word ".repeat(300)).streamedInChunks(300).delayPerChunk(Duration.ofMillis(50)));
+        start(Map.of("ack_reactions", "true", "stream_mode", "preview"));
+        long asked = tg.sendText(dm, alice, "tell me a very long story");
+        await().atMost(Duration.ofSeconds(20)).until(() -> tg.sentTo(dm).stream().anyMatch(m -> m.text().startsWith("word")));
+        long draft = tg.sentTo(dm).getFirst().messageId();
+        long stop = tg.sendText(dm, alice, "/stop");
+        await().atMost(Duration.ofSeconds(20)).until(() -> tg.sentTo(dm).stream().anyMatch(m -> m.text().contains("Stopped")));
+        await().until(() -> tg.calls("setMessageReaction").stream().filter(b -> b.path("message_id").asLong() == asked).count() == 2);
+        List<JsonNode> onAsked = tg.calls("setMessageReaction").stream().filter(b -> b.path("message_id").asLong() == asked).toList();
+        assertThat(onAsked.get(0).path("reaction").get(0).path("emoji").asText()).isEqualTo("👀");
+        assertThat(onAsked.get(1).path("reaction")).isEmpty();
+        assertThat(tg.reactions(dm, stop)).isEmpty();
+        await().until(() -> tg.calls("deleteMessage").stream().anyMatch(b -> b.path("message_id").asLong() == draft));
+        assertThat(tg.sentTo(dm)).noneMatch(m -> m.messageId() == draft);
     }
 
     @Test

@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clawgate.core.channel.MessageAdapter;
+import dev.clawgate.core.config.AccessSettings;
+import dev.clawgate.core.config.ChannelSettings;
 import dev.clawgate.core.hook.SendingHook;
 import dev.clawgate.core.outbound.Capability;
 import dev.clawgate.core.outbound.MessageReceipt;
@@ -18,11 +20,14 @@ import dev.clawgate.server.channel.WebChatChannel;
 import dev.clawgate.testkit.contract.CapabilityProofs;
 import dev.clawgate.testkit.contract.PlatformCall;
 import dev.clawgate.testkit.openai.FakeOpenAiServer;
+import dev.clawgate.testkit.openai.Reply;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DynamicTest;
@@ -37,6 +42,10 @@ class WebChatProofsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String CLIENT = "client-proofs-0001";
     private static final SendingHook MASK = (text, target) -> new SendingHook.Send(text.replace("secret", "******"));
+    /** The page's text limit here (SPEC OUT-1: configurable), small so a long reply is several messages. */
+    private static final int TEXT_LIMIT = 200;
+    /** The preview's least time between two edits (SPEC OUT-9: configurable). */
+    private static final Duration INTERVAL = Duration.ofMillis(500);
 
     @TempDir
     Path dir;
@@ -81,7 +90,10 @@ class WebChatProofsTest {
     @TestFactory
     Stream<DynamicTest> theWebChat() throws Exception {
         model.echoLastUserMessage();
-        gateway = Gateway.start(GatewayHarness.config(dir, model.baseUrl(), null), Gateway.Options.server().withSendingHook(MASK));
+        gateway = Gateway.start(GatewayHarness.config(dir, model.baseUrl(), null).withChannel(new ChannelSettings(WebChatChannel.NAME,
+                        AccessSettings.defaults(), Map.of(), Map.of("text_limit", Integer.toString(TEXT_LIMIT),
+                                "preview_interval_ms", Long.toString(INTERVAL.toMillis())))),
+                Gateway.Options.server().withSendingHook(MASK));
         var channel = gateway.channel(WebChatChannel.NAME).orElseThrow();
         MessageAdapter adapter = channel.messageAdapter();
         page = WebChatClient.open(gateway.httpPort(), CLIENT, null);
@@ -113,25 +125,32 @@ class WebChatProofsTest {
                     });
                 })
                 .prove(Capability.DRAFT_PREVIEW, p -> {
-                    // SPEC OUT-9: a draft at the first delta, then edits with the whole text, at most once per interval
+                    // SPEC OUT-9: a draft at once, before any text; then edits with the whole text, at most one per interval:
+                    // twenty deltas inside one interval make one edit (each would be an edit without the limit)
                     OutboundTarget t = target();
                     ReplyStream s = adapter.openStream(t);
-                    s.delta("Once");
-                    s.delta(" upon");
-                    s.delta(" a time");
+                    await().until(() -> of(p.calls("draft"), t.inReplyToMessageId()).size() == 1);
+                    StringBuilder all = new StringBuilder();
+                    for (int i = 0; i < 20; i++) {
+                        s.delta("w" + i + " ");
+                        all.append("w").append(i).append(' ');
+                    }
                     await().until(() -> of(p.calls("edit"), t.inReplyToMessageId()).size() == 1);
+                    await().during(INTERVAL.multipliedBy(2)).atMost(Duration.ofSeconds(5))
+                            .until(() -> of(p.calls("edit"), t.inReplyToMessageId()).size() == 1);
                     adapter.turnEnded(t, 1, TurnOutcome.CANCELLED);
                     p.verify(calls -> {
                         List<PlatformCall> preview = of(calls, t.inReplyToMessageId()).stream().filter(c -> Set.of("draft", "edit").contains(c.method())).toList();
                         assertThat(preview).extracting(PlatformCall::method).containsExactly("draft", "edit");
-                        assertThat(json(preview.get(0)).path("text").asText()).isEqualTo("Once");
-                        assertThat(json(preview.get(1)).path("text").asText()).isEqualTo("Once upon a time");
-                        assertThat(Duration.ofNanos(at(preview.get(1)) - at(preview.get(0))))
-                                .isGreaterThanOrEqualTo(WebChatChannel.DEFAULT_PREVIEW_INTERVAL.minusMillis(20));
+                        assertThat(json(preview.get(0)).path("text").asText()).isEmpty();
+                        assertThat(json(preview.get(1)).path("text").asText()).isEqualTo(all.toString());
+                        assertThat(Duration.ofNanos(at(preview.get(1)) - at(preview.get(0)))).isGreaterThanOrEqualTo(INTERVAL.minusMillis(20));
                     });
                 })
                 .prove(Capability.PREVIEW_FINALIZATION, p -> {
-                    // SPEC OUT-9: the turn's reply finalises the draft: the final frame names it, and the turn ends after
+                    // SPEC OUT-9: the turn's reply finalises the draft, which showed before the model answered: the final frame
+                    // names it, and the turn ends after
+                    model.enqueue(Reply.text("finalise me").delayBefore(Duration.ofMillis(300)));
                     page.send("f1", "finalise me");
                     page.untilDone("f1");
                     p.verify(calls -> {
@@ -144,7 +163,9 @@ class WebChatProofsTest {
                     });
                 })
                 .prove(Capability.FINAL_EDIT, p -> {
-                    // SPEC OUT-9: the draft is edited into the final reply (same messageId, the reply's text), not answered by a new message
+                    // SPEC OUT-9: the draft is edited into the final reply (same messageId, the reply's text), not answered by a new
+                    // message; a final longer than one message (SPEC OUT-1: the configured text_limit) edits the first chunk into
+                    // the draft and sends the rest
                     OutboundTarget t = target();
                     ReplyStream s = adapter.openStream(t);
                     s.delta("draft text");
@@ -152,23 +173,39 @@ class WebChatProofsTest {
                             && json(c).path("id").asText().equals(t.inReplyToMessageId())));
                     adapter.send(finalReply(t, "the final text"), CancelToken.none());
                     await().until(() -> of(p.calls("final"), t.inReplyToMessageId()).size() == 1);
+                    String longReply = ("A sentence of the long answer, number one of many. ".repeat(4) + "\n\n").repeat(4).strip();
+                    model.enqueue(Reply.text(longReply).delayBefore(Duration.ofMillis(300)));
+                    page.send("long1", "tell me a lot");
+                    page.untilDone("long1");
                     p.verify(all -> {
                         List<PlatformCall> calls = of(all, t.inReplyToMessageId());
                         String draftId = json(calls.getFirst()).path("messageId").asText();
                         assertThat(calls).extracting(PlatformCall::method).containsExactly("draft", "final");
                         assertThat(json(calls.get(1)).path("messageId").asText()).isEqualTo(draftId);
                         assertThat(json(calls.get(1)).path("text").asText()).isEqualTo("the final text");
+
+                        List<JsonNode> frames = of(all, "long1").stream().map(WebChatProofsTest::json).toList();
+                        String longDraft = frames.getFirst().path("messageId").asText();
+                        assertThat(frames.getFirst().path("type").asText()).isEqualTo("draft");
+                        List<JsonNode> finals = frames.stream().filter(f -> f.path("type").asText().equals("final")).toList();
+                        assertThat(finals).hasSizeGreaterThanOrEqualTo(4);
+                        assertThat(finals.getFirst().path("messageId").asText()).isEqualTo(longDraft);
+                        assertThat(finals.subList(1, finals.size())).allSatisfy(f -> assertThat(f.has("messageId")).isFalse());
+                        assertThat(finals).allSatisfy(f -> assertThat(f.path("text").asText().length()).isLessThanOrEqualTo(TEXT_LIMIT));
+                        assertThat(finals.stream().map(f -> f.path("text").asText()).collect(Collectors.joining(" ")).replaceAll("\\s+", " "))
+                                .isEqualTo(longReply.replaceAll("\\s+", " "));
                     });
                 })
                 .prove(Capability.DISCARD_PENDING, p -> {
                     // SPEC OUT-9: an edit still waiting for its interval is dropped when the final reply comes
                     OutboundTarget t = target();
                     ReplyStream s = adapter.openStream(t);
+                    await().until(() -> of(p.calls("draft"), t.inReplyToMessageId()).size() == 1);
                     s.delta("first");
                     s.delta(" and pending");
                     adapter.send(finalReply(t, "final"), CancelToken.none());
                     // a stale edit would arrive within the interval; none does
-                    await().during(WebChatChannel.DEFAULT_PREVIEW_INTERVAL.multipliedBy(3)).atMost(Duration.ofSeconds(5))
+                    await().during(INTERVAL.multipliedBy(3)).atMost(Duration.ofSeconds(5))
                             .until(() -> page.received.stream().noneMatch(c -> c.method().equals("edit")
                                     && json(c).path("id").asText().equals(t.inReplyToMessageId())));
                     p.verify(calls -> assertThat(of(calls, t.inReplyToMessageId())).extracting(PlatformCall::method)
@@ -178,6 +215,7 @@ class WebChatProofsTest {
                     // SPEC OUT-9, OUT-8: the final reply's receipt is the draft's
                     OutboundTarget t = target();
                     ReplyStream s = adapter.openStream(t);
+                    await().until(() -> of(p.calls("draft"), t.inReplyToMessageId()).size() == 1);
                     s.delta("shown");
                     MessageReceipt r = adapter.send(finalReply(t, "shown and done"), CancelToken.none());
                     await().until(() -> of(p.calls("final"), t.inReplyToMessageId()).size() == 1);

@@ -104,6 +104,52 @@ class WebChatSocketTest {
     }
 
     @Test
+    void reasoningStreamRidesInThePreviewFramesAndReasoningOnComesAsANoticeBeforeTheAnswer() throws Exception {
+        // SPEC RP-4 stream (provider reasoning and inline <think> reasoning in the draft frames), RP-4 on, RP-2 (never in the text)
+        model.enqueue(Reply.text("Hello there, my good friend.").reasoning("The user says hi.").streamedInChunks(6)
+                        .delayPerChunk(Duration.ofMillis(40)),
+                Reply.text("<think>Inline plan: be brief.</think>Brief answer, as promised.").streamedInChunks(12)
+                        .delayPerChunk(Duration.ofMillis(40)),
+                Reply.text("<think>Count the letters.</think>Five letters.").streamedInChunks(5));
+        int port = start(config(dir, model.baseUrl(), null).withChannel(new ChannelSettings("webchat", AccessSettings.defaults(), Map.of(),
+                Map.of("preview_interval_ms", "0"))));
+        try (WebChatClient page = WebChatClient.open(port, CLIENT, null)) {
+            page.send("r0", "/reasoning stream");
+            page.untilDone("r0");
+            page.send("r1", "hi");
+            List<JsonNode> native_ = page.untilDone("r1");
+            assertThat(native_).filteredOn(f -> f.path("type").asText().equals("edit"))
+                    .anySatisfy(f -> assertThat(f.path("reasoning").asText()).isEqualTo("The user says hi."));
+            assertThat(native_).filteredOn(f -> f.path("type").asText().equals("final")).singleElement()
+                    .satisfies(f -> assertThat(f.path("text").asText()).isEqualTo("Hello there, my good friend."));
+
+            page.send("r2", "plan?");
+            List<JsonNode> inline = page.untilDone("r2");
+            List<JsonNode> edits = inline.stream().filter(f -> f.path("type").asText().equals("edit")).toList();
+            assertThat(edits).anySatisfy(f -> {
+                assertThat(f.path("reasoning").asText()).isEqualTo("Inline plan: be brief.");
+                assertThat(f.path("text").asText()).startsWith("Brief");
+            });
+            assertThat(edits).allSatisfy(f -> assertThat(f.path("text").asText()).doesNotContain("plan", "think"));
+            assertThat(inline).filteredOn(f -> f.path("type").asText().equals("final")).singleElement()
+                    .satisfies(f -> {
+                        assertThat(f.path("text").asText()).isEqualTo("Brief answer, as promised.");
+                        assertThat(f.has("reasoning")).isFalse();
+                    });
+
+            page.send("r3", "/reasoning on");
+            page.untilDone("r3");
+            page.send("r4", "how many letters in hello?");
+            List<JsonNode> on = page.untilDone("r4");
+            List<String> kinds = on.stream().map(f -> f.path("type").asText()).toList();
+            assertThat(kinds.indexOf("notice")).isNotNegative().isLessThan(kinds.indexOf("final"));
+            assertThat(on).filteredOn(f -> f.path("type").asText().equals("notice")).singleElement()
+                    .satisfies(f -> assertThat(f.path("text").asText()).isEqualTo("💭 Count the letters."));
+            assertThat(on).noneMatch(f -> f.has("reasoning"));
+        }
+    }
+
+    @Test
     void withATokenTheSocketAndHistoryRefuseCallersWithoutItAndRecordNothing() throws Exception {
         // SPEC OP-3: same token rules as the API; the page itself carries no data and loads without it
         model.enqueue(Reply.text("welcome"));

@@ -13,6 +13,7 @@ import dev.clawgate.core.tool.ToolContext;
 import dev.clawgate.core.tool.ToolRegistry;
 import dev.clawgate.core.tool.ToolResult;
 import dev.clawgate.core.toolcall.ParsedReply;
+import dev.clawgate.core.toolcall.ThinkTags;
 import dev.clawgate.core.toolcall.ToolCallParser;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -78,6 +79,9 @@ public final class AgentLoop {
             ChatResponse response = caller.call(req.routes(), call, observerFor(req.observer(), reasoning), cancel);
             usage = usage.plus(response.usage());
             if (response.reasoning() != null && reasoning.isEmpty()) reasoning.append(response.reasoning());
+            // SPEC RP-4: reasoning written inline as <think>...</think> is reasoning too (RP-2 keeps it out of the reply)
+            String inline = ThinkTags.split(response.text()).reasoning();
+            if (!inline.isEmpty()) reasoning.append(reasoning.isEmpty() ? "" : "\n\n").append(inline);
 
             List<ToolCall> calls;
             String visible;

@@ -75,6 +75,14 @@ public interface MessageAdapter {
     }
 
     /**
+     * SPEC RP-5: a message for {@code target} (its {@code inReplyToMessageId}) was recorded and admitted;
+     * it may still wait for its turn (queued, debounced). A channel with ack reactions shows receipt
+     * here (👀). Called once per admitted message, on the dispatcher's thread: it must not block.
+     */
+    default void received(OutboundTarget target) {
+    }
+
+    /**
      * Shows the platform's typing indicator for {@code target} (SPEC RP-5). The turn pipeline calls it
      * when a turn starts working and every 4 s until its reply goes out; a platform without one ignores it.
      */

@@ -177,6 +177,11 @@ public final class Dispatcher implements AutoCloseable {
             stop(r);
             return;
         }
+        try {
+            runner.admitted(r);
+        } catch (RuntimeException e) {
+            log.warn("receipt of inbox {} not shown: {}", r.id(), e.toString());
+        }
         debouncer.offer(r);
     }
 

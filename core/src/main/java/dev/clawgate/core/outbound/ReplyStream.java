@@ -12,4 +12,12 @@ public interface ReplyStream {
      */
     default void reasoning(String text) {
     }
+
+    /**
+     * The reply will not be finalised into this stream's draft (SPEC RP-4 on: the reasoning goes out
+     * first, so the answer must be a message below it, not the draft above it): the draft goes now.
+     * A stream whose draft has no place of its own in the chat ignores it.
+     */
+    default void discard() {
+    }
 }

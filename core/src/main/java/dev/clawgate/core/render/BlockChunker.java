@@ -41,8 +41,12 @@ public final class BlockChunker {
 
     /** Model text not sent yet. */
     private String pending = "";
-    /** The opener of a fence the last block closed synthetically, reopened before {@code pending}. */
+    /** The opener of a fence the last block closed synthetically, or the header of a table it cut, repeated before {@code pending}. */
     private String carry = "";
+    /** Whether {@code carry} is a table's repeated header (else a fence opener or nothing). */
+    private boolean carryTable;
+    /** The whole reply so far: where a table really starts, which the buffer alone cannot tell once a block cut into it. */
+    private final ReplyTables tables;
     private boolean textEnded;
     private boolean finished;
     private boolean cancelled;
@@ -59,6 +63,7 @@ public final class BlockChunker {
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
         this.random = Objects.requireNonNull(random, "random");
         this.sink = Objects.requireNonNull(sink, "sink");
+        this.tables = new ReplyTables(blockLimits.measure());
     }
 
     /** The limits each block is held to: the channel's, with {@code maxChars} as the unit limit if lower. */
@@ -73,6 +78,7 @@ public final class BlockChunker {
             checkOpen();
             if (cancelled || delta == null || delta.isEmpty()) return;
             pending += delta;
+            tables.append(delta);
             textEnded = false;
             if (settings.breakMode() == BreakMode.TEXT_END) {
                 drain(false);
@@ -139,6 +145,7 @@ public final class BlockChunker {
             ready.clear();
             pending = "";
             carry = "";
+            carryTable = false;
             return rest.toString().strip();
         } finally {
             lock.unlock();
@@ -155,6 +162,7 @@ public final class BlockChunker {
             delayTimer = null;
             pending = "";
             carry = "";
+            carryTable = false;
             ready.clear();
         } finally {
             lock.unlock();
@@ -267,20 +275,53 @@ public final class BlockChunker {
     }
 
     private void emit(Layout layout, int start, Cut cut) {
+        if (headerOnly(cut.contentEnd())) return;
         String block = Cutter.render(layout, start, "", cut);
+        int next = Cutter.nextStart(layout, cut);
+        String header = cut.inFence() ? null : headerForRowAt(layout, next);
         // the layout may leave out the buffer's unfinished last line
-        pending = (carry + pending).substring(Cutter.nextStart(layout, cut));
-        // the reopened fence goes before the rest, so the next cut sees it as a fence like any other
-        carry = cut.inFence() && !cut.endsFence() ? cut.fence().syntax().reopen() + "\n" : "";
+        pending = (carry + pending).substring(next);
+        // a reopened fence, or a table's header when the cut fell between its rows, goes before the rest (SPEC OUT-1),
+        // so the next cut sees the fence or table like any other (and never mistakes two rows for a header)
+        carryTable = header != null;
+        if (cut.inFence() && !cut.endsFence()) carry = cut.fence().syntax().reopen() + "\n";
+        else carry = carryTable ? header : "";
+        if (carry.isEmpty() && pending.isEmpty()) carryHeaderAfterLastRow();
         deliver(block);
+    }
+
+    /** The header to repeat when a row of a table starts at {@code p} of the layout (the carry, then the buffer); or null. */
+    private String headerForRowAt(Layout layout, int p) {
+        if (p >= layout.length || layout.text.substring(layout.lineStartOf(p), layout.lineEndOf(p)).indexOf('|') < 0) return null;
+        return tables.headerForRowAt(carry.length() + pending.length() - p);
+    }
+
+    /** All text went out, ending with a table row: the model may go on with the table, so its header goes first (SPEC OUT-1). */
+    private void carryHeaderAfterLastRow() {
+        String header = tables.headerAfterLastRow();
+        carryTable = header != null;
+        carry = carryTable ? header : "";
     }
 
     /** No cut of the usual kinds fits (a limit too small for the fences): degrade like the {@link Chunker}. */
     private void forcedPiece(Layout layout, int start) {
         Chunker.Piece piece = Chunker.first(layout, start, blockLimits);
+        if (headerOnly(piece.next())) return;
         pending = (carry + pending).substring(piece.next());
         carry = piece.reopen() == null ? "" : piece.reopen().reopen() + "\n";
+        carryTable = false;
         deliver(piece.text());
+    }
+
+    /**
+     * A block would hold nothing but the repeated table header: no row fits after it, so the header
+     * is dropped (as the {@link Chunker} drops it for a limit too small) and the caller cuts again.
+     */
+    private boolean headerOnly(int contentEnd) {
+        if (!carryTable || contentEnd > carry.length()) return false;
+        carry = "";
+        carryTable = false;
+        return true;
     }
 
     /**
@@ -289,6 +330,14 @@ public final class BlockChunker {
      */
     private void settleCarry() {
         if (carry.isEmpty()) return;
+        if (carryTable) {
+            // a repeated header stays only before more rows of its table, and only where it fits with one
+            if (ReplyTables.headerEnds(carry, pending, finished, blockLimits)) {
+                carry = "";
+                carryTable = false;
+            }
+            return;
+        }
         int start = 0;
         while (start < pending.length() && Character.isWhitespace(pending.charAt(start))) start++;
         int end = pending.indexOf('\n', start);
@@ -315,6 +364,7 @@ public final class BlockChunker {
         Layout.Fence open = layout.fenceAt(layout.length);
         String text = layout.text;
         carry = "";
+        carryTable = false;
         pending = "";
         int lastLine = layout.lineStartOf(layout.length);
         if (open != null && !finished && layout.contentStart(open.bodyStart()) >= layout.length) {
@@ -330,6 +380,7 @@ public final class BlockChunker {
         } else if (open != null) {
             carry = open.syntax().reopen() + "\n";
         }
+        if (carry.isEmpty() && pending.isEmpty() && !finished) carryHeaderAfterLastRow();
         for (String chunk : Chunker.split(text, blockLimits)) deliver(chunk);
     }
 

@@ -217,6 +217,11 @@ final class Layout {
         return kinds[i] == LineKind.TABLE_ROW && contentStart(lineStart[i]) >= p ? tables[i] : null;
     }
 
+    /** The table the line holding {@code p} belongs to (header, separator or row), or null. */
+    Table tableAt(int p) {
+        return tables[lineOf(p)];
+    }
+
     /** Whether a cut at {@code p} keeps fence delimiter lines and (if asked) table rows whole. */
     boolean keepsBlocks(int p, boolean tableRows) {
         int i = lineOf(p);

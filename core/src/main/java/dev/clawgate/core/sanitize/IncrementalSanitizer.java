@@ -6,7 +6,8 @@ import java.util.Set;
  * Sanitises streamed reply text (previews, blocks, web-chat deltas) as it arrives (SPEC RP-2):
  * {@link #push} returns what is safe to show now and holds back a possible tag start, fence
  * opener, tool-JSON line or leading narration until it is resolved; the content of reasoning,
- * tool-call and tool-result blocks is never emitted. What comes out does not depend on how the
+ * tool-call and tool-result blocks is never emitted as text. Inline {@code <think>} content is
+ * kept apart for the reasoning stream instead (SPEC RP-4): {@link #takeReasoning}. What comes out does not depend on how the
  * text was cut into deltas. One instance per stream, used by one thread at a time.
  */
 public final class IncrementalSanitizer {
@@ -27,6 +28,14 @@ public final class IncrementalSanitizer {
         if (finished) throw new IllegalStateException("the stream was already finished");
         if (delta == null || delta.isEmpty()) return "";
         return leading.push(protocol.push(delta));
+    }
+
+    /**
+     * The inline reasoning ({@code <think>} content) the pieces pushed so far held, since the last
+     * call; "" when none. It never appears in what {@link #push} returns.
+     */
+    public String takeReasoning() {
+        return protocol.takeThought();
     }
 
     /** Ends the stream: returns what was still held back, sanitised; an unclosed block is dropped. */

@@ -32,6 +32,9 @@ final class ProtocolStream {
     private final Set<String> registered;
     private final StringBuilder pending = new StringBuilder();
     private final StringBuilder held = new StringBuilder();
+    /** The content of inline think blocks, for the reasoning stream (SPEC RP-4), until taken. */
+    private final StringBuilder thought = new StringBuilder();
+    private boolean thinking;
     private Mode mode = Mode.TEXT;
     private Pattern closer;
     private boolean lineStart = true;
@@ -45,6 +48,13 @@ final class ProtocolStream {
     String push(String delta) {
         pending.append(delta);
         return drain(false);
+    }
+
+    /** The reasoning the think blocks held since the last call (SPEC RP-4: diverted, not dropped); "" when none. */
+    String takeThought() {
+        String t = thought.toString();
+        thought.setLength(0);
+        return t;
     }
 
     /** Flushes at end of stream; every mode consumes all input at the end, so nothing is left behind. */
@@ -153,6 +163,7 @@ final class ProtocolStream {
             enter(Mode.DROP_TAG, CALL_CLOSE);
         } else if (local.equals("think")) {
             enter(Mode.DROP_TAG, THINK_CLOSE);
+            thinking = true;
         } else if (local.equals("tool_result")) {
             enter(Mode.DROP_TAG, RESULT_CLOSE);
         } else {
@@ -185,7 +196,7 @@ final class ProtocolStream {
         return CALL_TAGS.contains(local) || (!name.contains(":") && Set.of("think", "tool_result", "tools").contains(local));
     }
 
-    /** Inside a tag block: drop (or, for {@code <tools>}, hold) everything up to its close tag. */
+    /** Inside a tag block: drop (or, for {@code <tools>}, hold; for {@code <think>}, divert) everything up to its close tag. */
     private boolean tagBody(StringBuilder out, boolean eof) {
         Matcher m = closer.matcher(pending);
         if (m.find()) {
@@ -193,8 +204,9 @@ final class ProtocolStream {
                 held.append(pending, 0, m.end());
                 out.append(ReplySanitizer.stripProtocolMarkup(held.toString()));
             }
+            if (thinking) thought.append(pending, 0, m.start());
             pending.delete(0, m.end());
-            mode = Mode.TEXT;
+            leaveTag();
             return true;
         }
         if (eof) {
@@ -202,15 +214,23 @@ final class ProtocolStream {
                 held.append(pending);
                 out.append(ReplySanitizer.stripProtocolMarkup(held.toString()));
             }
+            if (thinking) thought.append(pending);
             pending.setLength(0);
-            mode = Mode.TEXT;
+            leaveTag();
             return true;
         }
+        // a possible start of the close tag waits for the next piece
         int keepFrom = pending.lastIndexOf("<");
         if (keepFrom < 0 || pending.length() - keepFrom > 40) keepFrom = pending.length();
         if (mode == Mode.HOLD_TAG) held.append(pending, 0, keepFrom);
+        if (thinking) thought.append(pending, 0, keepFrom);
         pending.delete(0, keepFrom);
         return false;
+    }
+
+    private void leaveTag() {
+        mode = Mode.TEXT;
+        thinking = false;
     }
 
     /** Inside a fence or TOOL_CALL block: whole lines until the closing line. */

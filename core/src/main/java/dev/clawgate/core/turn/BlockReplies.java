@@ -40,6 +40,9 @@ final class BlockReplies implements ReplyStream {
     private final CancelToken cancel;
     /** Blocks handed to the sender; written under the chunker's lock, read after {@link #finish}. */
     private volatile int handedOff;
+    /** Whether the reply's first text came (it carries the response prefix); written by the one producer thread. */
+    private boolean started;
+    private Runnable beforeFirstBlock = () -> { };
 
     /** What the blocks did not carry, and how many of the turn's messages they were. */
     record Rest(String text, int blocksSent) {}
@@ -55,9 +58,23 @@ final class BlockReplies implements ReplyStream {
         this.chunker = new BlockChunker(settings, adapter.chunkLimits(), scheduler, new Random(), this::handOff);
     }
 
+    /**
+     * The first text carries the response prefix (SPEC OUT-3) into the chunker, so the first block
+     * is cut with the prefix counted and never outgrows {@code max_chars} or the channel limit.
+     */
     @Override
     public void delta(String text) {
+        if (!started && text != null && !text.isBlank()) {
+            started = true;
+            beforeFirstBlock.run();
+            text = shape.text(0, text.stripLeading());
+        }
         chunker.push(text);
+    }
+
+    /** Runs once, on the producer's thread, before the reply's first text can become a block (SPEC RP-4 on: reasoning first). */
+    void beforeFirstBlock(Runnable action) {
+        this.beforeFirstBlock = action;
     }
 
     /** A model step ended before its tool calls: the model's message (and its text) ended, a boundary in both break modes. */
@@ -91,7 +108,8 @@ final class BlockReplies implements ReplyStream {
     /** Called under the chunker's lock: numbers the block and queues it, so sends never hold the lock. */
     private void handOff(String block) {
         int index = handedOff++;
-        OutboundMessage message = new OutboundMessage(target, shape.text(index, block), OutboundMessage.Kind.BLOCK, turnId, List.of(),
+        // the first block already carries the prefix: it came in with the first text
+        OutboundMessage message = new OutboundMessage(target, block, OutboundMessage.Kind.BLOCK, turnId, List.of(),
                 shape.options(index), 0, "b" + index);
         sender.execute(() -> {
             DeliveryOutcome outcome = delivery.deliver(message, adapter, cancel);

@@ -3,20 +3,28 @@ package dev.clawgate.core.turn;
 import dev.clawgate.core.outbound.ReplyStream;
 import dev.clawgate.core.sanitize.IncrementalSanitizer;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * Streams a reply to the channel through the incremental sanitiser (SPEC RP-2), so protocol text
- * never reaches the user while the model is still writing. Each model step starts afresh.
+ * never reaches the user while the model is still writing. Inline {@code <think>} reasoning the
+ * sanitiser takes out goes to {@code reasoning} (SPEC RP-4 stream). Each model step starts afresh.
  */
 final class StreamingReply {
     private final ReplyStream out;
     private final Set<String> toolNames;
+    private final Consumer<String> reasoning;
     private IncrementalSanitizer sanitizer;
     private boolean emittedAny;
 
-    StreamingReply(ReplyStream out, Set<String> toolNames) {
+    StreamingReply(ReplyStream out, Set<String> toolNames, Consumer<String> reasoning) {
         this.out = out;
         this.toolNames = toolNames;
+        this.reasoning = reasoning;
+    }
+
+    StreamingReply(ReplyStream out, Set<String> toolNames) {
+        this(out, toolNames, r -> { });
     }
 
     void newStep() {
@@ -28,6 +36,7 @@ final class StreamingReply {
         if (out == ReplyStream.NONE) return;
         if (sanitizer == null) sanitizer = new IncrementalSanitizer(toolNames);
         emit(sanitizer.push(text));
+        divert(sanitizer);
     }
 
     void finish() {
@@ -35,8 +44,16 @@ final class StreamingReply {
     }
 
     private void flush() {
-        if (sanitizer != null && out != ReplyStream.NONE) emit(sanitizer.finish());
+        if (sanitizer != null && out != ReplyStream.NONE) {
+            emit(sanitizer.finish());
+            divert(sanitizer);
+        }
         sanitizer = null;
+    }
+
+    private void divert(IncrementalSanitizer from) {
+        String thought = from.takeReasoning();
+        if (!thought.isEmpty()) reasoning.accept(thought);
     }
 
     private void emit(String text) {

@@ -40,6 +40,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -110,6 +111,13 @@ public final class TurnPipeline implements TurnRunner {
             log.info("turn {} session={} msg={} outcome={} in {} ms", current.id(), session.display(), msg.id(), outcome,
                     Duration.between(start, s.clock().instant()).toMillis());
         }
+    }
+
+    /** SPEC RP-5: the channel shows receipt (👀) as soon as the message is admitted, before its turn starts. */
+    @Override
+    public void admitted(InboxRecord record) {
+        s.channels().apply(record.message().channel()).map(Channel::messageAdapter)
+                .ifPresent(a -> a.received(OutboundTarget.replyTo(record.message())));
     }
 
     private List<InboxRecord> applyInboundHook(List<InboxRecord> records) {
@@ -188,11 +196,19 @@ public final class TurnPipeline implements TurnRunner {
         OutboundTarget target = OutboundTarget.replyTo(current.message());
         String reasoning = s.store().sessionSetting(session, CommandHandler.SETTING_REASONING).orElse("off");
         ReplyShape shape = ReplyShape.of(config, current.message(), batch.size(), choice.primary());
-        ReplyStream preview = adapter.openStream(target);
-        // SPEC OUT-2: with block streaming on, the text goes out as blocks instead of into a preview
+        // SPEC OUT-2: with block streaming on, the text goes out as blocks instead of into a preview (no draft is shown)
         BlockReplies blocks = blockReplies(config, adapter, target, shape, current.id(), cancel);
+        ReplyStream preview = blocks == null ? adapter.openStream(target) : ReplyStream.NONE;
         ReplyStream stream = blocks != null ? blocks : preview;
-        StreamingReply streaming = new StreamingReply(stream, tools.names());
+        // SPEC RP-4 stream: reasoning goes into the draft preview where the channel has one; inline <think> text too
+        boolean streamReasoning = "stream".equals(reasoning) && blocks == null;
+        // SPEC RP-4 on with block streaming: the reasoning so far goes out before the first block, not after the answer
+        StringBuilder thought = new StringBuilder();
+        boolean reasoningFirst = "on".equals(reasoning) && blocks != null;
+        AtomicBoolean reasoningSent = new AtomicBoolean();
+        if (reasoningFirst) blocks.beforeFirstBlock(() -> reasoningSent.set(sendReasoning(thought.toString(), adapter, target, current.id(), cancel)));
+        StreamingReply streaming = new StreamingReply(stream, tools.names(),
+                streamReasoning ? preview::reasoning : reasoningFirst ? thought::append : t -> { });
         StepObserver observer = new StepObserver() {
             @Override
             public void onStepStart(int step) {
@@ -207,8 +223,8 @@ public final class TurnPipeline implements TurnRunner {
 
             @Override
             public void onReasoningDelta(String delta) {
-                // SPEC RP-4 stream: into the draft preview where the channel has one
-                if ("stream".equals(reasoning) && blocks == null) preview.reasoning(delta);
+                if (streamReasoning) preview.reasoning(delta);
+                else if (reasoningFirst) thought.append(delta);
             }
 
             @Override
@@ -234,10 +250,19 @@ public final class TurnPipeline implements TurnRunner {
         }
         typing.stop();
         // SPEC RP-4 on: the reasoning as a separate message before the answer
-        if ("on".equals(reasoning) && result.reasoning() != null && !result.reasoning().isBlank() && !cancel.isCancelled()) {
-            replies.send(adapter, target, "💭 " + result.reasoning().strip(), OutboundMessage.Kind.NOTICE, current.id(), cancel);
+        if ("on".equals(reasoning) && !reasoningSent.get() && result.reasoning() != null && !result.reasoning().isBlank()
+                && !cancel.isCancelled()) {
+            preview.discard();
+            sendReasoning(result.reasoning(), adapter, target, current.id(), cancel);
         }
         return finish(result, current, adapter, target, tools, cancel, shape, blocks);
+    }
+
+    /** SPEC RP-4 on: the reasoning as a notice of its own; false when there was none. */
+    private boolean sendReasoning(String reasoning, MessageAdapter adapter, OutboundTarget target, long turnId, CancelToken cancel) {
+        if (reasoning == null || reasoning.isBlank() || cancel.isCancelled()) return false;
+        replies.send(adapter, target, "💭 " + reasoning.strip(), OutboundMessage.Kind.NOTICE, turnId, cancel);
+        return true;
     }
 
     private BlockReplies blockReplies(ClawgateConfig config, MessageAdapter adapter, OutboundTarget target, ReplyShape shape, long turnId,

@@ -86,11 +86,25 @@ class DispatcherTest {
         }
     };
 
+    /** Records admitted to a session, in order (SPEC RP-5: the channel shows receipt then). */
+    private final List<String> admitted = new CopyOnWriteArrayList<>();
+
     private void startDispatcher(int maxInFlight, int cap) {
         Dispatcher.Policy policy = new Dispatcher.Policy(r -> new QueuePolicy(mode, quiet, cap, drop),
                 r -> r.message().text().equals("/stop"), r -> false, () -> budget,
                 (r, text) -> notices.add(r.message().text() + ":" + text), noticeAfter);
-        dispatcher = new Dispatcher(store, runner, (r, ran, queued) -> {
+        TurnRunner recording = new TurnRunner() {
+            @Override
+            public void run(dev.clawgate.core.run.RunHandle handle) throws Exception {
+                runner.run(handle);
+            }
+
+            @Override
+            public void admitted(InboxRecord record) {
+                admitted.add(record.message().text());
+            }
+        };
+        dispatcher = new Dispatcher(store, recording, (r, ran, queued) -> {
             stops.add(r.message().sender() + ":" + ran + ":" + queued);
             store.completeTurn(r.session(), r.id(), null, InboxState.DONE);
         }, policy, 100, maxInFlight, Clock.systemUTC()).start();
@@ -130,6 +144,20 @@ class DispatcherTest {
         assertThat(started).containsExactly("one", "two", "three");
         assertThat(maxRunning.get()).isEqualTo(1);
         assertThat(store.inboxCounts()).containsEntry(InboxState.DONE, 3L);
+    }
+
+    @Test
+    void aMessageWaitingBehindARunIsReportedReceivedAtOnceAndAStopIsNot() throws Exception {
+        // SPEC RP-5: receipt (👀) is shown when the message is admitted, not when its turn starts
+        startDispatcher(8, 20);
+        submit("alice", "alice", ChatType.DIRECT, "one");
+        await().until(() -> started.size() == 1);
+        submit("alice", "alice", ChatType.DIRECT, "two");
+        await().until(() -> admitted.contains("two"));
+        assertThat(started).containsExactly("one");
+        submit("alice", "alice", ChatType.DIRECT, "/stop");
+        await().until(() -> stops.size() == 1);
+        assertThat(admitted).containsExactly("one", "two");
     }
 
     @Test

@@ -318,8 +318,12 @@ class BlockChunkerTest {
         c.finish();
         assertThat(sent).allSatisfy(b -> assertThat(b.lines().count()).isLessThanOrEqualTo(17));
         assertThat(String.join("\n", sent)).isEqualTo(text.toString().strip());
+        assertThat(clock.live()).isZero();
         assertThatThrownBy(() -> c.push("more")).isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(c::finish).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(c::textEnd).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(c::messageEnd).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(c::takeUnsent).isInstanceOf(IllegalStateException.class);
     }
 
     // SPEC OUT-2: what the blocks did not send (delayed blocks, buffered text) is handed back for the final reply
@@ -332,6 +336,8 @@ class BlockChunkerTest {
         assertThat(sent).containsExactly("First block.");
 
         assertThat(c.takeUnsent()).isEqualTo("Second block.\n\nThird");
+        assertThat(clock.live()).isZero();
+        assertThat(c.isIdle()).isTrue();
         clock.advance(10_000);
         assertThat(sent).containsExactly("First block.");
         assertThat(clock.live()).isZero();
@@ -361,6 +367,7 @@ class BlockChunkerTest {
         c.push("First block.\n\nSecond block.\n\nThird");
         assertThat(sent).containsExactly("First block.");
         c.cancel();
+        assertThat(clock.live()).isZero();
         c.push("ignored");
         c.textEnd();
         c.messageEnd();
@@ -382,5 +389,96 @@ class BlockChunkerTest {
         c.finish();
         assertThat(sent).isEmpty();
         assertThat(clock.live()).isZero();
+    }
+
+    // SPEC OUT-2, OUT-1: a table cut between rows goes on under its repeated header, read from the whole reply
+    @Test
+    void aTableCutBetweenRowsRepeatsItsHeaderInTheNextBlockAndNeverTakesRowsForAHeader() {
+        BlockChunker c = chunker(settings(30, 60, BreakPreference.NEWLINE), ChunkLimits.defaults());
+        // the third and fourth rows look like a header and its separator to a reader starting at them
+        String table = "| name | size |\n|---|---|\n| alpha | 1 |\n| beta | 2 |\n| gamma | 3 |\n|---|---|\n| delta | 4 |\n| epsilon | 5 |\n";
+        for (String line : table.split("(?<=\n)")) c.push(line);
+        c.finish();
+        assertThat(sent).hasSizeGreaterThan(1);
+        assertThat(sent.subList(1, sent.size())).allSatisfy(b -> assertThat(b).startsWith("| name | size |\n|---|---|\n"));
+        assertThat(sent).noneMatch(b -> b.startsWith("| gamma"));
+        assertThat(ChunkerPropertyTest.align(table, sent)).isNotNull();
+        assertThat(String.join("\n", sent)).contains("| epsilon | 5 |").containsOnlyOnce("| gamma | 3 |");
+    }
+
+    // SPEC OUT-2: a message end inside a table sends what came, and the rows after it still have the header
+    @Test
+    void rowsAfterAFlushedTableGoOnUnderItsHeaderAndProseAfterItDropsIt() {
+        BlockChunker c = chunker(settings(25, 400, BreakPreference.PARAGRAPH), ChunkLimits.defaults());
+        c.push("| k | v |\n|---|---|\n| a | 1 |\n");
+        c.messageEnd();
+        c.push("| b | 2 |\n");
+        c.messageEnd();
+        c.push("\nDone with the table.");
+        c.finish();
+        assertThat(sent).containsExactly("| k | v |\n|---|---|\n| a | 1 |", "| k | v |\n|---|---|\n| b | 2 |", "Done with the table.");
+    }
+
+    // SPEC OUT-2: a header that cannot fit a block with a row is not repeated (the table is cut like lines)
+    @Test
+    void aHeaderTooLongToRepeatIsNotCarried() {
+        BlockChunker c = chunker(settings(10, 40, BreakPreference.NEWLINE), ChunkLimits.defaults());
+        String table = "| a very long header cell | another |\n|---|---|\n| 1 | 2 |\n| 3 | 4 |\n";
+        c.push(table);
+        c.finish();
+        assertThat(sent).allSatisfy(b -> assertThat(b.length()).isLessThanOrEqualTo(40));
+        assertThat(ChunkerPropertyTest.align(table, sent)).isNotNull();
+    }
+
+    // SPEC OUT-2, OUT-1: a table pushed at once and cut between rows: every later block repeats its header
+    @Test
+    void aTableArrivingAtOnceIsCutBetweenRowsWithTheHeaderRepeated() {
+        BlockChunker c = chunker(settings(20, 45, BreakPreference.NEWLINE), ChunkLimits.defaults());
+        String table = "| k | v |\n|---|---|\n| a | 1 |\n| b | 2 |\n| c | 3 |\n| d | 4 |\n| e | 5 |\n";
+        c.push(table);
+        c.finish();
+        assertThat(sent).hasSizeGreaterThanOrEqualTo(3).allSatisfy(b -> {
+            assertThat(b.length()).isLessThanOrEqualTo(45);
+            assertThat(b).startsWith("| k | v |\n|---|---|\n| ");
+        });
+        assertThat(ChunkerPropertyTest.align(table, sent)).isNotNull();
+    }
+
+    // SPEC OUT-2: prose right after a table (no blank line) ends it: the header is not put before the prose
+    @Test
+    void proseRightAfterATableDropsTheCarriedHeader() {
+        BlockChunker c = chunker(settings(25, 400, BreakPreference.PARAGRAPH), ChunkLimits.defaults());
+        c.push("| k | v |\n|---|---|\n| a | 1 |\n");
+        c.push("So the table ends here, in prose.");
+        c.finish();
+        assertThat(sent.getFirst()).isEqualTo("| k | v |\n|---|---|\n| a | 1 |");
+        assertThat(String.join(" ", sent.subList(1, sent.size()))).isEqualTo("So the table ends here, in prose.");
+    }
+
+    // SPEC OUT-2: a header and a row that cannot fit a block together are not repeated, nor with three lines or fewer a block
+    @Test
+    void aHeaderIsNotRepeatedWhereItCannotFitWithARow() {
+        BlockChunker c = chunker(settings(20, 400, BreakPreference.NEWLINE), new ChunkLimits(400, TextMeasure.utf16(), 2));
+        c.push("| k | v |\n|---|---|\n| a | 1 |\n");
+        c.push("| b | 2 |\n");
+        c.finish();
+        assertThat(sent).noneMatch(b -> b.indexOf("| k | v |") != b.lastIndexOf("| k | v |"));
+        assertThat(String.join("\n", sent)).containsOnlyOnce("| k | v |").contains("| b | 2 |");
+    }
+
+    // SPEC OUT-2: in message_end mode new text of the same message stops the idle timer: nothing goes out in between
+    @Test
+    void newTextOfTheSameMessageStopsTheIdleTimer() {
+        BlockChunker c = chunker(new BlockStreaming(BreakMode.MESSAGE_END, 100, 400, BreakPreference.PARAGRAPH, Duration.ofMillis(1000),
+                HumanDelay.off()), ChunkLimits.defaults());
+        c.push("A short first message.");
+        c.messageEnd();
+        assertThat(clock.live()).isEqualTo(1);
+        c.push(" It goes on");
+        assertThat(clock.live()).isZero();
+        clock.advance(5_000);
+        assertThat(sent).isEmpty();
+        c.finish();
+        assertThat(sent).containsExactly("A short first message. It goes on");
     }
 }

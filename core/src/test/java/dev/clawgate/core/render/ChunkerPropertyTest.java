@@ -1,6 +1,7 @@
 package dev.clawgate.core.render;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.clawgate.core.fixtures.PropertyRun;
 import java.text.BreakIterator;
@@ -16,18 +17,20 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The chunker's invariants over thousands of generated replies (SPEC OUT-1): no chunk over the
- * limit or the line limit, none blank, fences balanced and never empty, the text recoverable, no
- * cut inside a word when whitespace was available, none inside a grapheme cluster.
+ * limit or the line limit, none blank, fences balanced and never empty, the text recoverable, a
+ * split fence reopened with the same fence and language, a table cut only between rows with its
+ * header repeated, no cut inside a word when whitespace was available, none inside a grapheme cluster.
  */
 class ChunkerPropertyTest {
     private static final Pattern OPENER = Pattern.compile(" {0,3}(`{3,}|~{3,})([^\\n]*)");
     private static final Pattern LEADING_OPENER = Pattern.compile("\\A {0,3}(?:`{3,}|~{3,})[^\\n]*\\n");
     private static final Pattern TRAILING_CLOSER = Pattern.compile("\\n(?:`{3,}|~{3,})\\z");
     private static final Pattern LEADING_TABLE_HEADER = Pattern.compile("\\A[^\\n]*\\|[^\\n]*\\n[ \\t]*[|:\\- \\t]*-[|:\\- \\t]*\\n");
+    private static final Pattern SEPARATOR = Pattern.compile("\\s*\\|?\\s*:?-+:?\\s*(\\|\\s*:?-+:?\\s*)*\\|?\\s*");
     private static final String CJK_SENTENCE_END = "\u3002\uff01\uff1f";
 
-    /** Where each chunk's own text lies in the original. */
-    record Span(int start, int end) {}
+    /** Where each chunk's own text lies in the original, and whether the chunk repeated a table header before it. */
+    record Span(int start, int end, boolean repeatsHeader) {}
 
     // SPEC OUT-1
     @Test
@@ -51,7 +54,10 @@ class ChunkerPropertyTest {
                 }
             }
             List<Span> spans = align(text, chunks);
-            assertThat(spans).as("text not recoverable; %s", context).isNotNull();
+            assertThat(spans).as("text not recoverable (or a reopened fence or repeated header not the original's); %s", context)
+                    .isNotNull();
+            Blocks blocks = new Blocks(text);
+            if (roomForTables(blocks, limits)) checkTables(blocks, spans, context);
             if (limits.maxUnits() >= 32) {
                 checkGraphemes(text, spans, context);
                 checkNoNeedlessWordSplit(text, spans, context);
@@ -77,6 +83,23 @@ class ChunkerPropertyTest {
             }
             assertThat(align(text, chunks)).as("text not recoverable").isNotNull();
         });
+    }
+
+    // SPEC OUT-1: the alignment itself refuses a fence reopened as another fence or language, and a header not the table's own
+    @Test
+    void theCheckerRefusesAReopenedFenceOrARepeatedHeaderThatIsNotTheOriginals() {
+        String code = "```python\na = 1\nb = 2\n```";
+        assertThat(align(code, List.of("```python\na = 1\n```", "```python\nb = 2\n```"))).isNotNull();
+        assertThat(align(code, List.of("```python\na = 1\n```", "```js\nb = 2\n```"))).isNull();
+        assertThat(align(code, List.of("```python\na = 1\n~~~", "~~~python\nb = 2\n```"))).isNull();
+        String table = "| h |\n|---|\n| 1 |\n| 2 |";
+        assertThat(align(table, List.of("| h |\n|---|\n| 1 |", "| h |\n|---|\n| 2 |"))).isNotNull();
+        assertThat(align(table, List.of("| h |\n|---|\n| 1 |", "| x |\n|---|\n| 2 |"))).isNull();
+        List<Span> noHeader = align(table, List.of("| h |\n|---|\n| 1 |", "| 2 |"));
+        assertThat(noHeader).isNotNull();
+        assertThatThrownBy(() -> checkTables(new Blocks(table), noHeader, "")).hasMessageContaining("header repeated");
+        List<Span> midRow = align(table, List.of("| h |\n|---|\n| 1", "|\n| 2 |"));
+        assertThatThrownBy(() -> checkTables(new Blocks(table), midRow, "")).hasMessageContaining("table");
     }
 
     static ChunkLimits limits(Random r) {
@@ -131,33 +154,43 @@ class ChunkerPropertyTest {
     }
 
     /**
-     * Aligns the chunks with the original: each chunk, after dropping a possible synthetic opener or
-     * table header at its start and a closer at its end, must be the next piece of the original,
-     * with nothing but whitespace between pieces. Returns the pieces' spans, or null if none fits.
+     * Aligns the chunks with the original: each chunk, after dropping a synthetic opener or table
+     * header at its start and a synthetic closer at its end, must be the next piece of the original,
+     * with nothing but whitespace between pieces. A dropped line must be the original's own: an
+     * opener is the opener of the fence the piece starts in (same fence and language), a closer
+     * closes the fence the piece ends in, a header is the header and separator of the table whose
+     * row the piece starts with. Returns the pieces' spans, or null if none fits.
      */
     static List<Span> align(String text, List<String> chunks) {
         List<Span> spans = new ArrayList<>();
-        return align(text, chunks, 0, 0, spans, new HashSet<>()) ? spans : null;
+        return align(new Blocks(text), chunks, 0, 0, spans, new HashSet<>()) ? spans : null;
     }
 
-    private static boolean align(String text, List<String> chunks, int i, int pos, List<Span> spans, Set<Long> dead) {
+    private static boolean align(Blocks blocks, List<String> chunks, int i, int pos, List<Span> spans, Set<Long> dead) {
+        String text = blocks.text;
         if (i == chunks.size()) return text.substring(pos).isBlank();
         if (!dead.add(((long) i << 32) | pos)) return false;
         String chunk = chunks.get(i);
-        for (String body : bodies(chunk)) {
+        for (Variant v : variants(chunk)) {
             int at = skipWhitespace(text, pos);
-            if (body.isEmpty() || !text.startsWith(body, at)) continue;
-            int end = at + body.length();
-            spans.add(new Span(at, end));
-            if (align(text, chunks, i + 1, end, spans, dead)) return true;
-            // a closer at the chunk's end may be the fence's own, with blank lines before it dropped
-            Matcher closer = TRAILING_CLOSER.matcher(chunk);
-            int ownCloser = skipWhitespace(text, end);
-            if (closer.find() && text.startsWith(chunk.substring(closer.start() + 1), ownCloser)
-                    && align(text, chunks, i + 1, ownCloser + closer.end() - closer.start() - 1, spans, dead)) {
-                return true;
+            if (v.body().isEmpty() || !text.startsWith(v.body(), at)) continue;
+            int end = at + v.body().length();
+            if (v.opener() != null && !v.opener().equals(blocks.openerOfFenceAround(at))) continue;
+            if (v.header() != null && !v.header().equals(blocks.headerOfRowAt(at))) continue;
+            if (v.closer() == null || blocks.closesFenceAround(v.closer(), end - 1)) {
+                spans.add(new Span(at, end, v.header() != null));
+                if (align(blocks, chunks, i + 1, end, spans, dead)) return true;
+                spans.removeLast();
             }
-            spans.removeLast();
+            // a closer at the chunk's end may be the fence's own, with blank lines before it dropped
+            if (v.closer() != null) {
+                int ownCloser = skipWhitespace(text, end);
+                if (text.startsWith(v.closer(), ownCloser) && blocks.closesFenceAround(v.closer(), end - 1)) {
+                    spans.add(new Span(at, end, v.header() != null));
+                    if (align(blocks, chunks, i + 1, ownCloser + v.closer().length(), spans, dead)) return true;
+                    spans.removeLast();
+                }
+            }
         }
         return false;
     }
@@ -168,20 +201,173 @@ class ChunkerPropertyTest {
         return at;
     }
 
-    /** The chunk's possible own texts: with or without its synthetic lines, whitespace at both ends dropped. */
-    private static List<String> bodies(String chunk) {
-        List<String> heads = new ArrayList<>(List.of(chunk));
+    /** A reading of a chunk: its own text, and the synthetic lines dropped around it (null when none). */
+    private record Variant(String body, String opener, String header, String closer) {}
+
+    /** The chunk's possible readings: with or without its synthetic lines, whitespace at both ends dropped. */
+    private static List<Variant> variants(String chunk) {
+        List<Variant> heads = new ArrayList<>(List.of(new Variant(chunk, null, null, null)));
         Matcher opener = LEADING_OPENER.matcher(chunk);
-        if (opener.find()) heads.add(chunk.substring(opener.end()));
+        if (opener.find()) heads.add(new Variant(chunk.substring(opener.end()), chunk.substring(0, opener.end() - 1).strip(), null, null));
         Matcher header = LEADING_TABLE_HEADER.matcher(chunk);
-        if (header.find()) heads.add(chunk.substring(header.end()));
-        List<String> bodies = new ArrayList<>();
-        for (String head : heads) {
-            bodies.add(head.strip());
-            Matcher closer = TRAILING_CLOSER.matcher(head);
-            if (closer.find()) bodies.add(head.substring(0, closer.start()).strip());
+        if (header.find()) heads.add(new Variant(chunk.substring(header.end()), null, chunk.substring(0, header.end()), null));
+        List<Variant> variants = new ArrayList<>();
+        for (Variant head : heads) {
+            variants.add(new Variant(head.body().strip(), head.opener(), head.header(), null));
+            Matcher closer = TRAILING_CLOSER.matcher(head.body());
+            if (closer.find()) {
+                variants.add(new Variant(head.body().substring(0, closer.start()).strip(), head.opener(), head.header(),
+                        head.body().substring(closer.start() + 1)));
+            }
         }
-        return bodies;
+        return variants;
+    }
+
+    /**
+     * The original's fenced code blocks and markdown tables, read line by line as CommonMark and
+     * GitHub tables have them (independently of the chunker's own reading).
+     */
+    static final class Blocks {
+        final String text;
+        /** Per line: the opener (indent and trailing blanks dropped) of the fence whose body holds it, or null. */
+        private final String[] fenceOpener;
+        /** Per line: the marker and length of that fence, e.g. {@code ````}. */
+        private final String[] fenceCloser;
+        /** Per line: the repeated header ({@code header\nseparator\n}) of the table whose data row it is, or null. */
+        private final String[] rowHeader;
+        /** Per line: whether it is the first data row of its table (which stays with the header). */
+        private final boolean[] firstRow;
+        /** Per line: the number of the table it belongs to (header, separator or row), or -1. */
+        private final int[] table;
+        private final int[] lineStarts;
+        private final List<String[]> tables = new ArrayList<>();
+
+        Blocks(String text) {
+            this.text = text;
+            String[] lines = text.split("\n", -1);
+            int n = lines.length;
+            fenceOpener = new String[n];
+            fenceCloser = new String[n];
+            rowHeader = new String[n];
+            firstRow = new boolean[n];
+            table = new int[n];
+            java.util.Arrays.fill(table, -1);
+            lineStarts = new int[n];
+            for (int i = 1; i < n; i++) lineStarts[i] = lineStarts[i - 1] + lines[i - 1].length() + 1;
+            for (int i = 0; i < n; i++) {
+                Matcher open = OPENER.matcher(lines[i]);
+                if (open.matches() && !(open.group(1).charAt(0) == '`' && open.group(2).contains("`"))) {
+                    String marker = open.group(1);
+                    int k = i + 1;
+                    while (k < n && !isCloser(lines[k], marker)) {
+                        fenceOpener[k] = lines[i].strip();
+                        fenceCloser[k] = marker;
+                        k++;
+                    }
+                    i = k;
+                    continue;
+                }
+                if (i + 1 < n && lines[i].contains("|") && !lines[i].isBlank() && lines[i + 1].contains("|")
+                        && SEPARATOR.matcher(lines[i + 1]).matches()) {
+                    String header = lines[i].strip() + "\n" + lines[i + 1].strip() + "\n";
+                    table[i] = tables.size();
+                    table[i + 1] = tables.size();
+                    int k = i + 2;
+                    while (k < n && lines[k].contains("|") && !lines[k].isBlank() && !OPENER.matcher(lines[k]).matches()) {
+                        rowHeader[k] = header;
+                        firstRow[k] = k == i + 2;
+                        table[k] = tables.size();
+                        k++;
+                    }
+                    tables.add(new String[] {header, longestRow(lines, i + 2, k)});
+                    i = k - 1;
+                }
+            }
+        }
+
+        private static String longestRow(String[] lines, int from, int to) {
+            String longest = "";
+            for (int k = from; k < to; k++) if (lines[k].length() > longest.length()) longest = lines[k];
+            return longest;
+        }
+
+        int lineOf(int p) {
+            int lo = 0;
+            int hi = lineStarts.length - 1;
+            while (lo < hi) {
+                int mid = (lo + hi + 1) >>> 1;
+                if (lineStarts[mid] <= p) lo = mid;
+                else hi = mid - 1;
+            }
+            return lo;
+        }
+
+        /** The opener of the fence whose body holds position {@code p}, or null. */
+        String openerOfFenceAround(int p) {
+            return p < text.length() ? fenceOpener[lineOf(p)] : null;
+        }
+
+        /** Whether {@code closer} closes the fence whose body holds position {@code p}: the same character, at least as many. */
+        boolean closesFenceAround(String closer, int p) {
+            String marker = p >= 0 && p < text.length() ? fenceCloser[lineOf(p)] : null;
+            return marker != null && isCloser(closer, marker);
+        }
+
+        /** The header a chunk starting at {@code p} may repeat: {@code p} must start a data row's content. */
+        String headerOfRowAt(int p) {
+            if (p >= text.length()) return null;
+            int line = lineOf(p);
+            if (rowHeader[line] == null || !text.substring(lineStarts[line], p).isBlank()) return null;
+            return rowHeader[line];
+        }
+
+        /** Whether {@code p} is on the first data row of a table, which stays with the header. */
+        boolean isFirstRow(int p) {
+            return p >= 0 && p < text.length() && firstRow[lineOf(p)];
+        }
+
+        /** The number of the table holding position {@code p}, or -1. */
+        int tableAt(int p) {
+            return p >= 0 && p < text.length() ? table[lineOf(p)] : -1;
+        }
+
+        boolean isDataRow(int p) {
+            return p >= 0 && p < text.length() && rowHeader[lineOf(p)] != null;
+        }
+
+        /** Whether only blanks follow {@code p} on its line. */
+        boolean atLineEnd(int p) {
+            int nl = text.indexOf('\n', p);
+            return text.substring(p, nl < 0 ? text.length() : nl).isBlank();
+        }
+    }
+
+    /** Whether the limits leave room for every table's header, separator and two rows, twice over (else tables may be cut like lines). */
+    private static boolean roomForTables(Blocks blocks, ChunkLimits limits) {
+        if (limits.maxLines() > 0 && limits.maxLines() < 8) return false;
+        for (String[] t : blocks.tables) {
+            int need = limits.measure().units(t[0]) + 2 * limits.measure().units(t[1]) + 2;
+            if (2 * need + 30 > limits.maxUnits()) return false;
+        }
+        return true;
+    }
+
+    /** SPEC OUT-1: a table is cut only at the end of a row, and a chunk that goes on with its rows repeats its header first. */
+    private static void checkTables(Blocks blocks, List<Span> spans, String context) {
+        for (int k = 0; k + 1 < spans.size(); k++) {
+            int end = spans.get(k).end();
+            Span next = spans.get(k + 1);
+            int before = blocks.tableAt(end - 1);
+            if (before >= 0 && before == blocks.tableAt(next.start()) || blocks.isDataRow(next.start())) {
+                if (!blocks.isDataRow(next.start()) || blocks.isFirstRow(next.start()) || !blocks.atLineEnd(end) || !next.repeatsHeader()) {
+                    throw new AssertionError("table cut at " + end + " / " + next.start() + " without a row boundary and the header "
+                            + "repeated; " + context);
+                }
+            }
+            if (before >= 0 && blocks.lineOf(end - 1) == blocks.lineOf(next.start())) {
+                throw new AssertionError("table row cut at " + end + "; " + context);
+            }
+        }
     }
 
     private static void checkGraphemes(String text, List<Span> spans, String context) {

@@ -56,6 +56,41 @@ class IncrementalSanitizerTest {
         assertThat(all("Hi <tool_call>{\"a\":1}" + "x".repeat(100) + "<", "/tool_call>ok")).isEqualTo("Hi ok");
     }
 
+    // SPEC RP-4, RP-2: inline reasoning is taken out of the text and kept for the reasoning stream, wherever the pieces were cut
+    @Test
+    void inlineReasoningIsDivertedToTheReasoningStreamWhereverThePiecesAreCut() {
+        String text = "Hi <think>plan: greet, then 1 < 2</think>there <thinking-cap> on";
+        for (int a = 0; a <= text.length(); a++) {
+            for (int b = a; b <= text.length(); b += 3) {
+                IncrementalSanitizer s = new IncrementalSanitizer(TOOLS);
+                StringBuilder visible = new StringBuilder();
+                StringBuilder reasoning = new StringBuilder();
+                for (String piece : List.of(text.substring(0, a), text.substring(a, b), text.substring(b))) {
+                    visible.append(s.push(piece));
+                    reasoning.append(s.takeReasoning());
+                }
+                visible.append(s.finish());
+                reasoning.append(s.takeReasoning());
+                assertThat(visible.toString()).as("cut at %d and %d", a, b).isEqualTo("Hi there <thinking-cap> on");
+                assertThat(reasoning.toString()).as("cut at %d and %d", a, b).isEqualTo("plan: greet, then 1 < 2");
+            }
+        }
+    }
+
+    // SPEC RP-4: an unclosed block's reasoning runs to the end; taking it empties it
+    @Test
+    void anUnclosedThinkBlockIsReasoningToTheEndAndIsTakenOnce() {
+        IncrementalSanitizer s = new IncrementalSanitizer();
+        assertThat(s.push("Ok <think>still ")).isEqualTo("Ok ");
+        assertThat(s.takeReasoning()).isEqualTo("still ");
+        assertThat(s.takeReasoning()).isEmpty();
+        assertThat(s.push("thinking <")).isEmpty();
+        assertThat(s.takeReasoning()).isEqualTo("thinking ");
+        assertThat(s.finish()).isEmpty();
+        assertThat(s.takeReasoning()).isEqualTo("<");
+        assertThat(new IncrementalSanitizer().takeReasoning()).isEmpty();
+    }
+
     // SPEC RP-2: <tools> is decided once it closes
     @Test
     void aToolsBlockIsHeldAndDecidedWhenItCloses() {

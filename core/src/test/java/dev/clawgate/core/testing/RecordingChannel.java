@@ -23,6 +23,10 @@ public final class RecordingChannel implements Channel {
     public final List<Ended> ended = new CopyOnWriteArrayList<>();
     /** Each typing indicator the turn asked for (SPEC RP-5). */
     public final List<OutboundTarget> typing = new CopyOnWriteArrayList<>();
+    /** Each reply stream (live preview) the turn opened (SPEC OUT-9). */
+    public final List<OutboundTarget> streamsOpened = new CopyOnWriteArrayList<>();
+    /** Streams the turn discarded before its final reply (SPEC RP-4 on). */
+    public final List<OutboundTarget> streamsDiscarded = new CopyOnWriteArrayList<>();
     /** Reasoning deltas the turn streamed into the preview (SPEC RP-4). */
     public final List<String> reasoning = new CopyOnWriteArrayList<>();
     /** What the adapter answers to {@code durability()} (SPEC OUT-6); false plays a connection-bound channel. */
@@ -84,6 +88,7 @@ public final class RecordingChannel implements Channel {
             @Override
             public ReplyStream openStream(OutboundTarget target) {
                 if (!streams) return ReplyStream.NONE;
+                streamsOpened.add(target);
                 return new ReplyStream() {
                     @Override
                     public void delta(String text) {
@@ -93,6 +98,11 @@ public final class RecordingChannel implements Channel {
                     @Override
                     public void reasoning(String text) {
                         reasoning.add(text);
+                    }
+
+                    @Override
+                    public void discard() {
+                        streamsDiscarded.add(target);
                     }
                 };
             }

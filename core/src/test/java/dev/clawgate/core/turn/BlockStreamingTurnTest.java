@@ -58,6 +58,8 @@ class BlockStreamingTurnTest {
 
         assertThat(texts(f, OutboundMessage.Kind.BLOCK)).containsExactly(P1, P2);
         assertThat(texts(f, OutboundMessage.Kind.FINAL)).containsExactly(P3);
+        // SPEC OUT-9: no draft above the blocks
+        assertThat(f.channel.streamsOpened).isEmpty();
         assertThat(f.channel.sent).extracting(OutboundMessage::kind)
                 .containsExactly(OutboundMessage.Kind.BLOCK, OutboundMessage.Kind.BLOCK, OutboundMessage.Kind.FINAL);
         assertThat(f.store.outboxByState(OutboxState.values())).singleElement().satisfies(e -> {
@@ -111,5 +113,40 @@ class BlockStreamingTurnTest {
         f.run(f.record("alice", "hi"));
         assertThat(texts(f, OutboundMessage.Kind.BLOCK)).isEmpty();
         assertThat(texts(f, OutboundMessage.Kind.FINAL)).containsExactly("Short answer.");
+    }
+
+    @Test
+    void theFirstBlockIsCutWithItsPrefixCountedSoNoBlockOutgrowsMaxChars() {
+        // SPEC OUT-2 (max_chars), OUT-3 (the prefix on the turn's first message)
+        TurnFixture f = new TurnFixture(workspace, "test");
+        f.output = new ChannelOutput(ReplyToMode.OFF, "[assistant]", Map.of(), new BlockStreaming(BlockStreaming.BreakMode.TEXT_END, 30, 60,
+                BlockStreaming.BreakPreference.SENTENCE, Duration.ofMillis(1000), HumanDelay.off()));
+        String sentence = "Every sentence here is exactly fifty-nine characters long. ";
+        streamed(f.provider("p", "m", true, false), sentence, sentence, sentence, "The end.");
+        f.run(f.record("alice", "talk"));
+        List<String> blocks = texts(f, OutboundMessage.Kind.BLOCK);
+        assertThat(blocks).isNotEmpty().allSatisfy(b -> assertThat(b.length()).isLessThanOrEqualTo(60));
+        assertThat(blocks.getFirst()).startsWith("[assistant] Every");
+        assertThat(blocks.subList(1, blocks.size())).noneMatch(b -> b.contains("[assistant]"));
+        assertThat(texts(f, OutboundMessage.Kind.FINAL)).noneMatch(t -> t.contains("[assistant]"));
+    }
+
+    @Test
+    void withReasoningOnTheReasoningGoesOutBeforeTheFirstBlock() {
+        // SPEC RP-4 on: reasoning sent as a separate block before the answer, also when the answer streams as blocks (OUT-2)
+        TurnFixture f = new TurnFixture(workspace, "test");
+        f.output = new ChannelOutput(ReplyToMode.OFF, null, Map.of(), settings(HumanDelay.off()));
+        ScriptedProvider p = f.provider("p", "m", true, false);
+        p.working(o -> {
+            o.onReasoningDelta("Three points, ");
+            o.onReasoningDelta("in order.");
+            for (String d : List.of(P1 + "\n\n", P2 + "\n\n", P3)) o.onTextDelta(d);
+        }, new ChatResponse(P1 + "\n\n" + P2 + "\n\n" + P3, List.of(), "Three points, in order.", new Usage(0, 0, 0), "stop"));
+        f.run(f.record("alice", "/reasoning on"));
+        f.channel.sent.clear();
+        f.run(f.record("alice", "tell me three things"));
+        assertThat(f.channel.sent).extracting(OutboundMessage::kind).containsExactly(OutboundMessage.Kind.NOTICE,
+                OutboundMessage.Kind.BLOCK, OutboundMessage.Kind.BLOCK, OutboundMessage.Kind.FINAL);
+        assertThat(f.channel.sent.getFirst().text()).isEqualTo("💭 Three points, in order.");
     }
 }

@@ -76,6 +76,8 @@ class TypingAndReasoningTest {
         assertThat(f.channel.reasoning).isEmpty();
         List<String> texts = f.channel.sent.stream().map(OutboundMessage::text).toList();
         assertThat(texts).containsSubsequence("💭 Thinking about the answer.", "42");
+        // the answer goes below its reasoning: the draft above it is given up before the notice
+        assertThat(f.channel.streamsDiscarded).hasSize(1);
     }
 
     @Test
@@ -84,5 +86,47 @@ class TypingAndReasoningTest {
         TurnFixture f = reasoningTurn("off");
         assertThat(f.channel.reasoning).isEmpty();
         assertThat(f.channel.sent).noneMatch(m -> m.text().contains("Thinking"));
+        assertThat(f.channel.streamsOpened).hasSize(1);
+        assertThat(f.channel.streamsDiscarded).isEmpty();
+    }
+
+    /** A model that reasons inline: the think block cut mid-tag across deltas, as SSE chunks cut it. */
+    private TurnFixture inlineReasoningTurn(String mode) {
+        TurnFixture f = new TurnFixture(workspace, "test");
+        f.provider("p", "m", true, false).working(o -> {
+            for (String d : List.of("<thi", "nk>Six times ", "seven.</th", "ink>", "4", "2")) o.onTextDelta(d);
+        }, ChatResponse.text("<think>Six times seven.</think>42"));
+        f.run(f.record("alice", "/reasoning " + mode));
+        f.run(f.record("alice", "what is six times seven?"));
+        return f;
+    }
+
+    @Test
+    void inlineThinkReasoningIsStreamedIntoThePreviewAndNotIntoTheText() {
+        // SPEC RP-4 stream, RP-2: <think> content goes to the reasoning stream, the text stream never sees it
+        TurnFixture f = inlineReasoningTurn("stream");
+        assertThat(String.join("", f.channel.reasoning)).isEqualTo("Six times seven.");
+        assertThat(String.join("", f.channel.deltas)).isEqualTo("42");
+        assertThat(f.channel.texts(OutboundMessage.Kind.FINAL)).endsWith("42");
+        assertThat(f.channel.texts(OutboundMessage.Kind.NOTICE)).isEmpty();
+    }
+
+    @Test
+    void inlineThinkReasoningIsSentBeforeTheAnswerWithReasoningOn() {
+        // SPEC RP-4 on: inline reasoning is reasoning too, sent as its own message before the answer
+        TurnFixture f = inlineReasoningTurn("on");
+        assertThat(f.channel.reasoning).isEmpty();
+        List<String> texts = f.channel.sent.stream().map(OutboundMessage::text).toList();
+        assertThat(texts).containsSubsequence("💭 Six times seven.", "42");
+        assertThat(f.channel.texts(OutboundMessage.Kind.FINAL).getLast()).isEqualTo("42");
+    }
+
+    @Test
+    void inlineThinkReasoningStaysHiddenWithReasoningOff() {
+        // SPEC RP-4 off, RP-2
+        TurnFixture f = inlineReasoningTurn("off");
+        assertThat(f.channel.reasoning).isEmpty();
+        assertThat(f.channel.sent).noneMatch(m -> m.text().contains("Six times"));
+        assertThat(String.join("", f.channel.deltas)).isEqualTo("42");
     }
 }

@@ -3,6 +3,8 @@ package dev.clawgate.server.channel;
 import dev.clawgate.core.channel.Channel;
 import dev.clawgate.core.channel.InboundSink;
 import dev.clawgate.core.channel.MessageAdapter;
+import dev.clawgate.core.inbound.InboundChecks;
+import dev.clawgate.core.inbound.Scheduler;
 import dev.clawgate.core.model.ChatType;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.Role;
@@ -16,11 +18,12 @@ import dev.clawgate.core.run.CancelToken;
 import dev.clawgate.core.store.StoreException;
 import dev.clawgate.core.store.TranscriptEntry;
 import dev.clawgate.core.outbound.Capability;
+import dev.clawgate.core.render.ChunkLimits;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,6 +31,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,18 +44,25 @@ import org.slf4j.LoggerFactory;
  */
 public final class WebChatChannel implements Channel {
     public static final String NAME = "webchat";
-    /** SPEC OUT-1: the web chat's text limit. */
+    /** SPEC OUT-1: the web chat's text limit, unless {@code channels.webchat.text_limit} says otherwise. */
     public static final int TEXT_LIMIT = 20_000;
+    /** The largest {@code text_limit} the page is given: a message as long as the inbound limit. */
+    public static final int MAX_TEXT_LIMIT = InboundChecks.MAX_TEXT_CHARS;
     private static final Logger log = LoggerFactory.getLogger(WebChatChannel.class);
     private static final Pattern CLIENT_ID = Pattern.compile("[A-Za-z0-9_-]{8,64}");
     private static final Pattern USED_TOOLS = Pattern.compile("\\A\\[Used tools: [^\\]\\n]*]\\n");
-    /** SPEC OUT-9: how often a live preview is edited at most. */
+    /** SPEC OUT-9: how often a live preview is edited at most, unless {@code channels.webchat.preview_interval_ms} says otherwise. */
     public static final Duration DEFAULT_PREVIEW_INTERVAL = Duration.ofMillis(250);
     private static final Set<Capability> CAPABILITIES = Set.copyOf(EnumSet.of(Capability.TEXT, Capability.MESSAGE_SENDING_HOOKS,
             Capability.DRAFT_PREVIEW, Capability.PREVIEW_FINALIZATION, Capability.FINAL_EDIT, Capability.DISCARD_PENDING,
             Capability.PREVIEW_RECEIPT));
-    private static final ScheduledExecutorService PREVIEW_TIMER = Executors.newSingleThreadScheduledExecutor(
-            Thread.ofPlatform().daemon().name("webchat-preview").factory());
+
+    /** The gateway's shared preview timer (a daemon thread that only hands work on) and a virtual thread per page send. */
+    private static final class Timers {
+        static final Scheduler PREVIEW = Scheduler.using(Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().daemon().name("webchat-preview-timer").factory()));
+        static final Executor IO = task -> Thread.ofVirtual().name("webchat-preview").start(task);
+    }
 
     /** One open page. Implementations keep frames in order and never throw. */
     public interface Connection {
@@ -70,18 +81,81 @@ public final class WebChatChannel implements Channel {
     private final Function<InboundMessage, List<TranscriptEntry>> transcript;
     private final AtomicLong sent = new AtomicLong();
     private final Map<OutboundTarget, WebChatPreview> previews = new ConcurrentHashMap<>();
-    private final Duration previewInterval;
+    private final Supplier<Map<String, String>> options;
+    private final Scheduler previewTimer;
+    private final Executor io;
     private volatile InboundSink sink;
 
     /** @param transcript the recent transcript of the session a message from this client belongs to */
     public WebChatChannel(Function<InboundMessage, List<TranscriptEntry>> transcript) {
-        this(transcript, DEFAULT_PREVIEW_INTERVAL);
+        this(transcript, Map::of);
     }
 
-    /** @param previewInterval the least time between two edits of a live preview (SPEC OUT-9) */
-    public WebChatChannel(Function<InboundMessage, List<TranscriptEntry>> transcript, Duration previewInterval) {
+    /**
+     * @param options {@code [channels.webchat]}'s keys, read at each reply so a config reload applies:
+     *                {@code text_limit} (SPEC OUT-1) and {@code preview_interval_ms} (OUT-9)
+     */
+    public WebChatChannel(Function<InboundMessage, List<TranscriptEntry>> transcript, Supplier<Map<String, String>> options) {
+        this(transcript, options, Timers.PREVIEW, Timers.IO);
+    }
+
+    /** @param previewTimer times preview edits (tests pass a manual one); @param io sends the preview's frames */
+    public WebChatChannel(Function<InboundMessage, List<TranscriptEntry>> transcript, Supplier<Map<String, String>> options,
+                          Scheduler previewTimer, Executor io) {
         this.transcript = transcript;
-        this.previewInterval = previewInterval;
+        this.options = options;
+        this.previewTimer = previewTimer;
+        this.io = io;
+        textLimit(options.get());
+        previewInterval(options.get());
+    }
+
+    /** {@code text_limit}: at least {@link ChunkLimits#MIN_UNITS}, at most {@link #MAX_TEXT_LIMIT}; a bad value is an error naming the key. */
+    public static int textLimit(Map<String, String> options) {
+        String v = options.get("text_limit");
+        if (v == null) return TEXT_LIMIT;
+        int limit = integer(v, "text_limit");
+        if (limit < ChunkLimits.MIN_UNITS || limit > MAX_TEXT_LIMIT) {
+            throw new IllegalArgumentException("channels.webchat.text_limit must be between " + ChunkLimits.MIN_UNITS + " and "
+                    + MAX_TEXT_LIMIT + ", got " + limit);
+        }
+        return limit;
+    }
+
+    /** {@code preview_interval_ms}: zero or more. */
+    public static Duration previewInterval(Map<String, String> options) {
+        String v = options.get("preview_interval_ms");
+        if (v == null) return DEFAULT_PREVIEW_INTERVAL;
+        int ms = integer(v, "preview_interval_ms");
+        if (ms < 0) throw new IllegalArgumentException("channels.webchat.preview_interval_ms must be zero or more, got " + ms);
+        return Duration.ofMillis(ms);
+    }
+
+    private static int integer(String v, String key) {
+        try {
+            return Integer.parseInt(v.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("channels.webchat." + key + " must be an integer, got \"" + v + "\"");
+        }
+    }
+
+    /** The current settings; a reloaded config that broke one keeps the default and says so. */
+    private int currentTextLimit() {
+        try {
+            return textLimit(options.get());
+        } catch (IllegalArgumentException e) {
+            log.warn("{}; using {}", e.getMessage(), TEXT_LIMIT);
+            return TEXT_LIMIT;
+        }
+    }
+
+    private Duration currentPreviewInterval() {
+        try {
+            return previewInterval(options.get());
+        } catch (IllegalArgumentException e) {
+            log.warn("{}; using {} ms", e.getMessage(), DEFAULT_PREVIEW_INTERVAL.toMillis());
+            return DEFAULT_PREVIEW_INTERVAL;
+        }
     }
 
     /** Ends the live preview of {@code target}'s reply; the draft's id, or null when none was shown. */
@@ -217,18 +291,23 @@ public final class WebChatChannel implements Channel {
             return dev.clawgate.core.outbound.Durability.DISABLED;
         }
 
+        /** SPEC OUT-1: {@code channels.webchat.text_limit}, 20000 by default. */
         @Override
         public int textLimit() {
-            return TEXT_LIMIT;
+            return currentTextLimit();
         }
 
-        /** Deltas arrive already sanitised (SPEC RP-2: the turn's incremental sanitiser sits before this stream). */
+        /**
+         * The draft shows at once, before the model's first token (SPEC OUT-9); deltas arrive already
+         * sanitised (RP-2: the turn's incremental sanitiser sits before this stream).
+         */
         @Override
         public ReplyStream openStream(OutboundTarget target) {
             WebChatPreview preview = new WebChatPreview(target.inReplyToMessageId(), "webchat-draft-" + sent.incrementAndGet(),
-                    previewInterval, PREVIEW_TIMER, frame -> broadcast(target.replyTarget(), frame));
+                    currentPreviewInterval(), previewTimer, io, frame -> broadcast(target.replyTarget(), frame));
             WebChatPreview old = previews.put(target, preview);
             if (old != null) old.finish();
+            preview.start();
             return preview;
         }
 

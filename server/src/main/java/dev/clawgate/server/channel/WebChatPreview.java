@@ -1,94 +1,59 @@
 package dev.clawgate.server.channel;
 
+import dev.clawgate.core.inbound.Scheduler;
+import dev.clawgate.core.outbound.LivePreview;
 import dev.clawgate.core.outbound.ReplyStream;
 import java.time.Duration;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
 /**
- * The live preview of one web chat reply (SPEC OUT-9): the first delta shows a draft at once, later
- * deltas edit it with the whole text so far, at most once per {@code interval}; with
- * {@code /reasoning stream} (RP-4) the reasoning so far rides along in the same frames. {@link #finish}
- * drops any pending edit and hands the draft's id to the final reply, which replaces the draft.
+ * The live preview of one web chat reply (SPEC OUT-9): {@link #start} shows an empty draft at once
+ * (the page shows it as {@code ...}), and the {@link LivePreview} edits it with the whole text so far,
+ * at most once per interval; with {@code /reasoning stream} (RP-4) the reasoning so far rides along
+ * in the same frames. {@link #finish} drops any pending edit and hands the draft's id to the final
+ * reply, which replaces the draft.
  */
 final class WebChatPreview implements ReplyStream {
     private final String replyTo;
     private final String draftId;
-    private final Duration interval;
-    private final ScheduledExecutorService timer;
     private final Consumer<String> frames;
-    private final ReentrantLock lock = new ReentrantLock();
-    private final StringBuilder text = new StringBuilder();
-    private final StringBuilder reasoning = new StringBuilder();
-    private boolean shown;
-    private boolean closed;
-    private long lastSent;
-    private ScheduledFuture<?> pending;
+    private final LivePreview preview;
+    /** Written by the preview's calls (one at a time), read after {@link #finish}. */
+    private volatile boolean shown;
 
-    WebChatPreview(String replyTo, String draftId, Duration interval, ScheduledExecutorService timer, Consumer<String> frames) {
+    WebChatPreview(String replyTo, String draftId, Duration interval, Scheduler scheduler, Executor io, Consumer<String> frames) {
         this.replyTo = replyTo;
         this.draftId = draftId;
-        this.interval = interval;
-        this.timer = timer;
         this.frames = frames;
+        this.preview = new LivePreview(this::show, interval, scheduler, io);
+    }
+
+    /** The draft, now, before the model's first token. */
+    void start() {
+        preview.start();
     }
 
     @Override
     public void delta(String delta) {
-        update(text, delta);
+        preview.delta(delta);
     }
 
     @Override
     public void reasoning(String delta) {
-        update(reasoning, delta);
+        preview.reasoning(delta);
     }
 
-    private void update(StringBuilder into, String delta) {
-        lock.lock();
-        try {
-            if (closed || delta == null || delta.isEmpty()) return;
-            into.append(delta);
-            if (!shown) {
-                shown = true;
-                send("draft");
-            } else if (pending == null) {
-                long wait = lastSent + interval.toNanos() - System.nanoTime();
-                if (wait <= 0) send("edit");
-                else pending = timer.schedule(this::flush, wait, TimeUnit.NANOSECONDS);
-            }
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private void flush() {
-        lock.lock();
-        try {
-            pending = null;
-            if (!closed) send("edit");
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private void send(String type) {
-        lastSent = System.nanoTime();
-        frames.accept(WebChatFrames.preview(type, replyTo, draftId, text.toString(), reasoning.isEmpty() ? null : reasoning.toString()));
+    private LivePreview.Shown show(LivePreview.Draft draft) {
+        String reasoning = draft.reasoning().isEmpty() ? null : draft.reasoning();
+        frames.accept(WebChatFrames.preview(shown ? "edit" : "draft", replyTo, draftId, draft.text(), reasoning));
+        shown = true;
+        return LivePreview.Shown.OK;
     }
 
     /** Stops the preview: a pending edit is discarded. Returns the draft's id, or null when no draft was shown. */
     String finish() {
-        lock.lock();
-        try {
-            closed = true;
-            if (pending != null) pending.cancel(false);
-            pending = null;
-            return shown ? draftId : null;
-        } finally {
-            lock.unlock();
-        }
+        preview.finish(LivePreview.FINISH_WAIT);
+        return shown ? draftId : null;
     }
 }

@@ -11,6 +11,6 @@ public final class WebhookChannelKeys implements ChannelConfigKeys {
 
     @Override
     public Map<String, String> keys() {
-        return Map.of("path", "string", "secret", "string", "callback_url", "string", "reconcile", "boolean");
+        return Map.of("path", "string", "secret", "string", "callback_url", "string", "reconcile", "boolean", "text_limit", "integer");
     }
 }

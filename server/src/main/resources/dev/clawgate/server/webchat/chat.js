@@ -150,11 +150,14 @@
       }
       case 'draft':
       case 'edit': {
-        // SPEC OUT-9: the live preview carries the whole text so far; RP-4 reasoning rides along under /reasoning stream
+        // SPEC OUT-9: the live preview carries the whole text so far (a draft before any text shows ...);
+        // RP-4 reasoning rides along under /reasoning stream
         const r = reply(f.id);
         if (r.finals) break;
-        r.el.textContent = (f.reasoning ? '💭 ' + f.reasoning + (f.text ? '\n\n' : '') : '') + f.text;
-        r.el.dataset.state = 'streaming';
+        r.streamed = f.text;
+        const shown = (f.reasoning ? '💭 ' + f.reasoning + (f.text ? '\n\n' : '') : '') + f.text;
+        r.el.textContent = shown || '...';
+        r.el.dataset.state = shown ? 'streaming' : 'draft';
         r.el.dataset.messageId = f.messageId;
         break;
       }
@@ -183,7 +186,8 @@
       case 'done': {
         const r = replies.get(f.id);
         if (!r) break;
-        if (!r.el.textContent) r.el.remove();
+        // a draft no reply replaced (a cancelled run) goes when it showed nothing but its placeholder
+        if (!r.el.textContent || (!r.finals && r.el.dataset.state === 'draft')) r.el.remove();
         else if (r.el.dataset.state !== 'error') r.el.dataset.state = 'done';
         replies.delete(f.id);
         break;

@@ -57,11 +57,13 @@ class ConfigChannelKeysTest {
 
     @Test
     void theBuiltInChannelsDeclareTheirKeysOnTheServersClassPath() {
-        // SPEC IN-5, CH-2, CH-3
+        // SPEC IN-5, CH-2, CH-3, OUT-1 (every channel's text limit is configurable)
         assertThat(ChannelKeys.discovered().channels()).containsExactlyInAnyOrder("telegram", "webchat", "webhook");
-        assertThat(ChannelKeys.discovered().keysOf("webchat")).containsExactly("enabled");
-        assertThat(ChannelKeys.discovered().keysOf("telegram")).contains("bot_token", "api_base", "mode", "webhook_secret", "stream_mode");
-        assertThat(ChannelKeys.discovered().keysOf("webhook")).containsExactlyInAnyOrder("path", "secret", "callback_url", "reconcile");
+        assertThat(ChannelKeys.discovered().keysOf("webchat")).containsExactlyInAnyOrder("enabled", "text_limit", "preview_interval_ms");
+        assertThat(ChannelKeys.discovered().keysOf("telegram")).contains("bot_token", "api_base", "mode", "webhook_secret", "stream_mode",
+                "text_limit");
+        assertThat(ChannelKeys.discovered().keysOf("webhook")).containsExactlyInAnyOrder("path", "secret", "callback_url", "reconcile",
+                "text_limit");
         assertThat(ChannelKeys.none().keysOf("telegram")).isEmpty();
     }
 

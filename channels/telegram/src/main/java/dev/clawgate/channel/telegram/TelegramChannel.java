@@ -6,6 +6,7 @@ import dev.clawgate.core.channel.ChannelHealth;
 import dev.clawgate.core.channel.InboundSink;
 import dev.clawgate.core.channel.MessageAdapter;
 import dev.clawgate.core.channel.WebhookRoute;
+import dev.clawgate.core.inbound.Scheduler;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,6 +15,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Executor;
+import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,6 +43,12 @@ public final class TelegramChannel implements Channel {
     }
 
     TelegramChannel(List<TelegramAccount> accounts, Path dataDir, Duration callTimeout, Duration maxInlineFloodWait) {
+        this(accounts, dataDir, callTimeout, maxInlineFloodWait, Timers.PREVIEW, Timers.IO);
+    }
+
+    /** @param previewTimer times live preview edits (tests pass a manual one); @param io runs preview and reaction calls */
+    TelegramChannel(List<TelegramAccount> accounts, Path dataDir, Duration callTimeout, Duration maxInlineFloodWait, Scheduler previewTimer,
+                    Executor io) {
         HttpClient http = BotApi.client();
         for (TelegramAccount a : accounts) {
             Bot bot = new Bot(a, new BotApi(a.apiBase(), a.botToken(), http, callTimeout));
@@ -48,7 +57,14 @@ public final class TelegramChannel implements Channel {
             readers.put(a.id(), reader);
             if (a.mode() == TelegramAccount.Mode.WEBHOOK) receivers.put(a.id(), new TelegramWebhookReceiver(bot, reader, sink::get));
         }
-        this.adapter = new TelegramMessageAdapter(bots, maxInlineFloodWait);
+        this.adapter = new TelegramMessageAdapter(bots, maxInlineFloodWait, previewTimer, io);
+    }
+
+    /** The gateway's shared preview timer (a daemon thread that only hands work on) and a virtual thread per platform call. */
+    private static final class Timers {
+        static final Scheduler PREVIEW = Scheduler.using(Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().daemon().name("telegram-preview-timer").factory()));
+        static final Executor IO = task -> Thread.ofVirtual().name("telegram-io").start(task);
     }
 
     @Override

@@ -2,7 +2,6 @@ package dev.clawgate.channel.telegram;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clawgate.core.channel.MessageAdapter;
 import dev.clawgate.core.outbound.Capability;
 import dev.clawgate.core.outbound.DeliveryException;
@@ -12,6 +11,7 @@ import dev.clawgate.core.outbound.OutboundMessage;
 import dev.clawgate.core.outbound.OutboundTarget;
 import dev.clawgate.core.outbound.ReplyStream;
 import dev.clawgate.core.outbound.TurnOutcome;
+import dev.clawgate.core.inbound.Scheduler;
 import dev.clawgate.core.run.CancelToken;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,24 +34,33 @@ import org.slf4j.LoggerFactory;
  * (RP-5), and a live preview finalised into the reply (OUT-9). There is no
  * {@code reconcileUnknownSend}: the Bot API cannot look up a bot's sent messages.
  *
- * <p>The core has no "turn started" hook: {@link #openStream} (called when the agent starts on a
- * turn) starts typing and the 👀 reaction; {@link #afterSendSuccess} and {@link #turnEnded} stop them.
+ * <p>{@link #received} (a message was recorded and admitted) sets the 👀 reaction; {@link #openStream}
+ * (the agent starts on a turn) starts typing and shows the {@code ...} draft; {@link #afterSendSuccess}
+ * and {@link #turnEnded} stop them and settle the reaction.
  */
 final class TelegramMessageAdapter implements MessageAdapter {
     private static final Logger log = LoggerFactory.getLogger(TelegramMessageAdapter.class);
     static final Duration MAX_INLINE_FLOOD_WAIT = Duration.ofSeconds(30);
-    static final String SEEN = "👀", DONE = "👍", FAILED = "😢";
 
     private final Map<String, Bot> bots;
     private final MessageSender sender;
     private final TypingIndicator typing = new TypingIndicator();
     private final ConcurrentHashMap<OutboundTarget, LiveDraft> drafts = new ConcurrentHashMap<>();
-    private final Set<OutboundTarget> reacted = ConcurrentHashMap.newKeySet();
+    private final AckReactions reactions;
+    private final Scheduler previewTimer;
+    private final Executor io;
     private final Set<Capability> capabilities;
 
-    TelegramMessageAdapter(Map<String, Bot> bots, Duration maxInlineFloodWait) {
+    /**
+     * @param previewTimer times the live previews' edits (SPEC OUT-9)
+     * @param io           where preview and reaction calls run, off the turn's thread
+     */
+    TelegramMessageAdapter(Map<String, Bot> bots, Duration maxInlineFloodWait, Scheduler previewTimer, Executor io) {
         this.bots = Map.copyOf(bots);
         this.sender = new MessageSender(maxInlineFloodWait);
+        this.previewTimer = previewTimer;
+        this.io = io;
+        this.reactions = new AckReactions(io);
         Set<Capability> c = EnumSet.of(Capability.TEXT, Capability.MEDIA, Capability.REPLY_TO, Capability.THREAD, Capability.SILENT,
                 Capability.MESSAGE_SENDING_HOOKS, Capability.AFTER_SEND_SUCCESS, Capability.BATCH);
         if (bots.values().stream().anyMatch(b -> b.account.preview())) {
@@ -161,19 +171,43 @@ final class TelegramMessageAdapter implements MessageAdapter {
         }
     }
 
+    /** SPEC RP-5: 👀 on receipt, while the message may still wait for its turn. */
+    @Override
+    public void received(OutboundTarget target) {
+        Bot bot = bots.get(target.account());
+        Long inbound = messageId(target.inReplyToMessageId());
+        if (bot != null && bot.account.ackReactions() && inbound != null) reactions.received(bot, chatId(target), inbound);
+    }
+
+    /** The agent starts on a turn: typing, and the {@code ...} draft at once (SPEC RP-5, OUT-9). */
     @Override
     public ReplyStream openStream(OutboundTarget target) {
         Bot bot = bots.get(target.account());
         if (bot == null) return ReplyStream.NONE;
         typing.start(bot, target);
-        Long inbound = messageId(target.inReplyToMessageId());
-        if (bot.account.ackReactions() && inbound != null && react(bot, target, inbound, SEEN)) reacted.add(target);
         if (!bot.account.preview()) return ReplyStream.NONE;
-        LiveDraft draft = new LiveDraft(bot, chatId(target), target.threadId() == null ? null : Long.parseLong(target.threadId()), inbound,
-                bot.account.previewInterval(), bot.account.textLimit());
+        LiveDraft draft = new LiveDraft(bot, chatId(target), target.threadId() == null ? null : Long.parseLong(target.threadId()),
+                messageId(target.inReplyToMessageId()), bot.account.previewInterval(), bot.account.textLimit(), previewTimer, io);
         LiveDraft old = drafts.put(target, draft);
-        if (old != null) old.finish();
-        return draft;
+        if (old != null) discard(bot, target, old);
+        draft.start();
+        return new ReplyStream() {
+            @Override
+            public void delta(String text) {
+                draft.delta(text);
+            }
+
+            @Override
+            public void reasoning(String text) {
+                draft.reasoning(text);
+            }
+
+            /** SPEC RP-4 on: the answer goes below its reasoning as a new message; the draft above goes. */
+            @Override
+            public void discard() {
+                if (drafts.remove(target, draft)) TelegramMessageAdapter.discard(bot, target, draft);
+            }
+        };
     }
 
     @Override
@@ -186,18 +220,27 @@ final class TelegramMessageAdapter implements MessageAdapter {
         return message.kind() != OutboundMessage.Kind.NOTICE && message.kind() != OutboundMessage.Kind.BLOCK;
     }
 
+    /**
+     * The turn ended. A draft no final reply took (the run was cancelled, or the reply suppressed) is
+     * deleted, so no preview text outlives its run (SPEC DI-5, RP-1); the reaction is settled (RP-5).
+     */
     @Override
     public void turnEnded(OutboundTarget target, long turnId, TurnOutcome outcome) {
         typing.stop(target);
-        LiveDraft draft = drafts.remove(target);
-        if (draft != null) draft.finish();
         Bot bot = bots.get(target.account());
+        LiveDraft draft = drafts.remove(target);
+        if (draft != null && bot != null) discard(bot, target, draft);
         Long inbound = messageId(target.inReplyToMessageId());
-        if (bot == null || inbound == null || !reacted.remove(target)) return;
-        switch (outcome) {
-            case REPLIED, NO_REPLY -> react(bot, target, inbound, DONE);
-            case FAILED, TIMED_OUT -> react(bot, target, inbound, FAILED);
-            case CANCELLED -> react(bot, target, inbound, null);
+        if (bot != null && inbound != null) reactions.ended(bot, chatId(target), inbound, outcome);
+    }
+
+    private static void discard(Bot bot, OutboundTarget target, LiveDraft draft) {
+        Long id = draft.finish();
+        if (id == null) return;
+        try {
+            bot.api.call("deleteMessage", BotApi.JSON.createObjectNode().put("chat_id", chatId(target)).put("message_id", id));
+        } catch (BotApiException e) {
+            log.info("telegram [{}]: leftover draft {} not deleted: {}", bot.account.id(), id, e.getMessage());
         }
     }
 
@@ -215,19 +258,6 @@ final class TelegramMessageAdapter implements MessageAdapter {
     /** Whether a typing loop runs for {@code target} (tests). */
     boolean typingActive(OutboundTarget target) {
         return typing.active(target);
-    }
-
-    private static boolean react(Bot bot, OutboundTarget target, long messageId, String emoji) {
-        ObjectNode p = BotApi.JSON.createObjectNode().put("chat_id", chatId(target)).put("message_id", messageId);
-        ArrayNode list = p.putArray("reaction");
-        if (emoji != null) list.addObject().put("type", "emoji").put("emoji", emoji);
-        try {
-            bot.api.call("setMessageReaction", p);
-            return true;
-        } catch (BotApiException e) {
-            log.debug("telegram [{}]: reaction not set: {}", bot.account.id(), e.getMessage());
-            return false;
-        }
     }
 
     private Bot bot(OutboundTarget target) throws DeliveryException {

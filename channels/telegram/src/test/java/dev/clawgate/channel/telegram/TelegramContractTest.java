@@ -18,6 +18,7 @@ import dev.clawgate.core.outbound.ReplyStream;
 import dev.clawgate.core.outbound.SendOptions;
 import dev.clawgate.core.outbound.TurnOutcome;
 import dev.clawgate.core.run.CancelToken;
+import dev.clawgate.core.testing.ManualScheduler;
 import dev.clawgate.core.outbound.Capability;
 import dev.clawgate.testkit.contract.CapabilityProofs;
 import dev.clawgate.testkit.contract.PlatformCall;
@@ -37,7 +38,10 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The adapter contract (SPEC OUT-4, OUT-9, IN-3): every declared capability and ack policy proven against the fake Bot API. */
+/**
+ * The adapter contract (SPEC OUT-4, OUT-9, IN-3): every declared capability and ack policy proven against the fake Bot API.
+ * Previews run on a manual clock and make their calls on the test's thread, so each proof sees exactly the calls it caused.
+ */
 class TelegramContractTest {
     @TempDir
     Path dir;
@@ -47,13 +51,15 @@ class TelegramContractTest {
     private TelegramUser alice;
     private TelegramChat forum;
     private long nextUser = 1000;
+    private final ManualScheduler clock = new ManualScheduler();
+    private static final long INTERVAL_MS = TelegramFixture.PREVIEW_INTERVAL.toMillis();
 
     @BeforeEach
     void start() {
         tg = TelegramFixture.server();
         alice = tg.user(111, "alice");
         forum = tg.forum(-1002, "Forum");
-        channel = TelegramFixture.channel(tg, dir, true, false, Duration.ofSeconds(1), Duration.ZERO);
+        channel = TelegramFixture.channel(tg, dir, true, false, Duration.ofSeconds(1), clock);
         adapter = (TelegramMessageAdapter) channel.messageAdapter();
     }
 
@@ -179,20 +185,33 @@ class TelegramContractTest {
                 })
                 .prove(Capability.DRAFT_PREVIEW, p -> {
                     TelegramChat dm = newDm();
-                    // SPEC OUT-9: a draft at the first delta, then edits at most once per interval
+                    // SPEC OUT-9: a draft (...) at once, before any text; then at most one edit per interval however many deltas come
                     OutboundTarget t = target(dm, null, null);
                     ReplyStream s = adapter.openStream(t);
-                    s.delta("Once");
-                    await().until(() -> !tg.sentTo(dm).isEmpty());
-                    s.delta(" upon");
-                    s.delta(" a time");
-                    await().until(() -> tg.sentTo(dm).getFirst().text().equals("Once upon a time"));
+                    assertThat(tg.sentTo(dm)).singleElement().extracting(SentMessage::text).isEqualTo("...");
+                    for (int i = 0; i < 20; i++) s.delta("word" + i + " ");
+                    assertThat(tg.calls("editMessageText")).noneMatch(b -> b.path("chat_id").asLong() == dm.id());
+                    clock.advance(INTERVAL_MS - 1);
+                    assertThat(tg.calls("editMessageText")).noneMatch(b -> b.path("chat_id").asLong() == dm.id());
+                    clock.advance(1);
+                    assertThat(tg.sentTo(dm).getFirst().text()).startsWith("word0 word1").contains("word19").doesNotContain("word20");
+                    for (int i = 20; i < 40; i++) s.delta("word" + i + " ");
+                    clock.advance(INTERVAL_MS - 1);
+                    assertThat(tg.sentTo(dm).getFirst().text()).doesNotContain("word20");
+                    clock.advance(1);
+                    assertThat(tg.sentTo(dm).getFirst().text()).contains("word39");
                     adapter.turnEnded(t, 1, TurnOutcome.CANCELLED);
                     p.verify(calls -> {
-                        assertThat(bodies(calls, "sendMessage").getFirst().path("text").asText()).isEqualTo("Once");
-                        assertThat(bodies(calls, "sendMessage").getFirst().has("parse_mode")).isFalse();
-                        assertThat(bodies(calls, "editMessageText")).isNotEmpty().hasSizeLessThanOrEqualTo(2);
+                        assertThat(bodies(calls, "sendMessage")).singleElement().satisfies(b -> {
+                            assertThat(b.path("text").asText()).isEqualTo("...");
+                            assertThat(b.has("parse_mode")).isFalse();
+                        });
+                        assertThat(bodies(calls, "editMessageText")).hasSize(2);
+                        // SPEC DI-5: the draft of a cancelled run is taken away
+                        assertThat(bodies(calls, "deleteMessage")).singleElement().extracting(b -> b.path("message_id").asLong())
+                                .isEqualTo(tg.sent().stream().filter(m -> m.chatId() == dm.id()).findFirst().orElseThrow().messageId());
                     });
+                    assertThat(tg.sentTo(dm)).isEmpty();
                 })
                 .prove(Capability.PREVIEW_FINALIZATION, p -> {
                     TelegramChat dm = newDm();
@@ -247,18 +266,16 @@ class TelegramContractTest {
                 })
                 .prove(Capability.DISCARD_PENDING, p -> {
                     TelegramChat dm = newDm();
-                    TelegramChannel slow = new TelegramChannel(List.of(new TelegramAccount("default", TelegramFixture.TOKEN,
-                            java.net.URI.create(tg.apiBase()), TelegramAccount.Mode.POLLING, null, null, "/x", 4096, true, false,
-                            Duration.ofSeconds(30))), dir, Duration.ofSeconds(2), Duration.ZERO);
-                    TelegramMessageAdapter a = (TelegramMessageAdapter) slow.messageAdapter();
+                    // SPEC OUT-9: updates waiting for the interval are dropped when the final reply comes, and none follows it
                     OutboundTarget t = target(dm, null, null);
-                    ReplyStream s = a.openStream(t);
+                    ReplyStream s = adapter.openStream(t);
                     s.delta("first");
-                    await().until(() -> !tg.sentTo(dm).isEmpty());
-                    s.delta(" second, pending behind the 30 s interval");
-                    a.send(finalReply(t, "final"), CancelToken.none());
-                    a.turnEnded(t, 1, TurnOutcome.REPLIED);
+                    s.delta(" second, pending behind the interval");
+                    adapter.send(finalReply(t, "final"), CancelToken.none());
+                    adapter.turnEnded(t, 1, TurnOutcome.REPLIED);
+                    clock.advance(10 * INTERVAL_MS);
                     p.verify(calls -> assertThat(bodies(calls, "editMessageText")).extracting(b -> b.path("text").asText()).containsExactly("final"));
+                    assertThat(tg.sentTo(dm)).singleElement().extracting(SentMessage::text).isEqualTo("final");
                 })
                 .prove(Capability.RETAIN_ON_AMBIGUOUS_FAILURE, p -> {
                     TelegramChat dm = newDm();

@@ -1,5 +1,6 @@
 package dev.clawgate.channel.telegram;
 
+import dev.clawgate.core.inbound.Scheduler;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.outbound.OutboundMessage;
 import dev.clawgate.core.outbound.OutboundTarget;
@@ -13,6 +14,8 @@ import java.util.List;
 /** A fake Bot API with one user, a DM, a group and a forum, and accounts pointing at it. */
 final class TelegramFixture {
     static final String TOKEN = "123456:TEST-token_abc";
+    /** The accounts' least time between two preview edits. */
+    static final Duration PREVIEW_INTERVAL = Duration.ofMillis(300);
 
     private TelegramFixture() {}
 
@@ -22,12 +25,21 @@ final class TelegramFixture {
 
     static TelegramAccount account(FakeTelegramServer tg, boolean preview, boolean reactions) {
         return new TelegramAccount(InboundMessage.DEFAULT_ACCOUNT, TOKEN, URI.create(tg.apiBase()), TelegramAccount.Mode.POLLING, null, null,
-                TelegramSettings.DEFAULT_PATH, TelegramAccount.MAX_TEXT, preview, reactions, Duration.ofMillis(300));
+                TelegramSettings.DEFAULT_PATH, TelegramAccount.MAX_TEXT, preview, reactions, PREVIEW_INTERVAL);
     }
 
     static TelegramChannel channel(FakeTelegramServer tg, java.nio.file.Path dir, boolean preview, boolean reactions, Duration callTimeout,
                                    Duration maxFloodWait) {
         return new TelegramChannel(List.of(account(tg, preview, reactions)), dir, callTimeout, maxFloodWait);
+    }
+
+    /**
+     * A channel whose previews run on {@code clock} and whose preview and reaction calls run on the
+     * caller's thread, so a test sees each platform call as soon as the method that caused it returns.
+     */
+    static TelegramChannel channel(FakeTelegramServer tg, java.nio.file.Path dir, boolean preview, boolean reactions, Duration callTimeout,
+                                   Scheduler clock) {
+        return new TelegramChannel(List.of(account(tg, preview, reactions)), dir, callTimeout, Duration.ZERO, clock, Runnable::run);
     }
 
     static OutboundTarget target(TelegramChat chat, String thread, Long inReplyTo) {

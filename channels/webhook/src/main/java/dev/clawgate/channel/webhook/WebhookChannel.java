@@ -48,7 +48,7 @@ public final class WebhookChannel implements Channel {
         HttpClient http = HttpClient.newBuilder().connectTimeout(WebhookMessageAdapter.CONNECT_TIMEOUT)
                 .followRedirects(HttpClient.Redirect.NEVER).build();
         this.adapter = new WebhookMessageAdapter(URI.create(settings.callbackUrl()), signature, http, settings.reconcile(),
-                requestTimeout, clock);
+                requestTimeout, clock, settings.textLimit());
     }
 
     @Override

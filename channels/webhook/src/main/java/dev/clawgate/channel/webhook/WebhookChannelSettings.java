@@ -1,6 +1,7 @@
 package dev.clawgate.channel.webhook;
 
 import dev.clawgate.core.config.ChannelSettings;
+import dev.clawgate.core.render.ChunkLimits;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.Locale;
@@ -10,10 +11,15 @@ import java.util.Objects;
 /**
  * {@code [channels.webhook]}: where the platform posts ({@code path}), the shared HMAC secret both
  * directions sign with ({@code secret}), where replies go ({@code callback_url}), and whether the
- * platform answers lookups of replies by idempotency key ({@code reconcile}, SPEC OUT-7).
+ * platform answers lookups of replies by idempotency key ({@code reconcile}, SPEC OUT-7), and how
+ * long one reply message may be ({@code text_limit}, SPEC OUT-1: 4000 by default).
  */
-public record WebhookChannelSettings(String path, String secret, String callbackUrl, boolean reconcile) {
+public record WebhookChannelSettings(String path, String secret, String callbackUrl, boolean reconcile, int textLimit) {
     public static final String DEFAULT_PATH = "/webhooks/generic";
+    /** SPEC OUT-1: the default limit of a channel that does not name its own. */
+    public static final int DEFAULT_TEXT_LIMIT = 4000;
+    /** The largest {@code text_limit}: a platform taking more can take it in several messages. */
+    public static final int MAX_TEXT_LIMIT = 100_000;
     /** Shorter secrets are guessable; 16 characters is what common platforms hand out at least. */
     static final int MIN_SECRET_LENGTH = 16;
 
@@ -30,15 +36,26 @@ public record WebhookChannelSettings(String path, String secret, String callback
         if (secret.length() < MIN_SECRET_LENGTH) {
             throw new IllegalArgumentException("channels.webhook.secret is too short; use at least " + MIN_SECRET_LENGTH + " characters");
         }
+        if (textLimit < ChunkLimits.MIN_UNITS || textLimit > MAX_TEXT_LIMIT) {
+            throw new IllegalArgumentException("channels.webhook.text_limit must be between " + ChunkLimits.MIN_UNITS + " and "
+                    + MAX_TEXT_LIMIT + ", got " + textLimit);
+        }
         Objects.requireNonNull(callbackUrl, "callbackUrl");
         callbackUrl = checkedCallback(callbackUrl.strip());
+    }
+
+    public WebhookChannelSettings(String path, String secret, String callbackUrl, boolean reconcile) {
+        this(path, secret, callbackUrl, reconcile, DEFAULT_TEXT_LIMIT);
     }
 
     public WebhookChannelSettings(String path, String secret, String callbackUrl) {
         this(path, secret, callbackUrl, false);
     }
 
-    /** Reads the channel's own keys: {@code path} (optional), {@code secret}, {@code callback_url}, {@code reconcile} (optional). */
+    /**
+     * Reads the channel's own keys: {@code path} (optional), {@code secret}, {@code callback_url},
+     * {@code reconcile} and {@code text_limit} (optional).
+     */
     public static WebhookChannelSettings from(ChannelSettings settings) {
         Map<String, String> o = settings.options();
         String callback = o.get("callback_url");
@@ -46,7 +63,17 @@ public record WebhookChannelSettings(String path, String secret, String callback
             throw new IllegalArgumentException("channels." + settings.name() + ".callback_url is missing; "
                     + "set the URL replies are posted to");
         }
-        return new WebhookChannelSettings(o.get("path"), o.get("secret"), callback, flag(settings.name(), "reconcile", o.get("reconcile")));
+        return new WebhookChannelSettings(o.get("path"), o.get("secret"), callback, flag(settings.name(), "reconcile", o.get("reconcile")),
+                integer(settings.name(), "text_limit", o.get("text_limit"), DEFAULT_TEXT_LIMIT));
+    }
+
+    private static int integer(String channel, String key, String value, int otherwise) {
+        if (value == null || value.isBlank()) return otherwise;
+        try {
+            return Integer.parseInt(value.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("channels." + channel + "." + key + " must be an integer, got '" + value + "'");
+        }
     }
 
     private static boolean flag(String channel, String key, String value) {
@@ -78,6 +105,6 @@ public record WebhookChannelSettings(String path, String secret, String callback
     public String toString() {
         URI uri = URI.create(callbackUrl);
         return "WebhookChannelSettings[path=" + path + ", secret=***, callbackUrl=" + uri.getScheme() + "://" + uri.getRawAuthority()
-                + (uri.getRawPath() == null ? "" : uri.getRawPath()) + ", reconcile=" + reconcile + "]";
+                + (uri.getRawPath() == null ? "" : uri.getRawPath()) + ", reconcile=" + reconcile + ", textLimit=" + textLimit + "]";
     }
 }

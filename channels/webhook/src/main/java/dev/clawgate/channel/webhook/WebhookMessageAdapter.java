@@ -53,10 +53,12 @@ final class WebhookMessageAdapter implements MessageAdapter {
     private final boolean reconcile;
     private final Duration requestTimeout;
     private final Clock clock;
+    private final int textLimit;
     private final Set<Capability> capabilities;
 
     WebhookMessageAdapter(URI callback, WebhookSignature signature, HttpClient http, boolean reconcile, Duration requestTimeout,
-                          Clock clock) {
+                          Clock clock, int textLimit) {
+        this.textLimit = textLimit;
         this.callback = callback;
         this.signature = signature;
         this.http = http;
@@ -72,6 +74,12 @@ final class WebhookMessageAdapter implements MessageAdapter {
     @Override
     public Set<Capability> capabilities() {
         return capabilities;
+    }
+
+    /** SPEC OUT-1: {@code channels.webhook.text_limit}, 4000 by default. */
+    @Override
+    public int textLimit() {
+        return textLimit;
     }
 
     @Override
