@@ -25,9 +25,9 @@ import org.slf4j.LoggerFactory;
  * dispatcher like any message, so each reply goes through the outbox to that channel. A fire is
  * claimed and its message recorded in one transaction (SPEC IN-4, OUT-12): a crash leaves it either
  * due or in the inbox, where a restart runs it; never claimed and lost, never run twice. After a
- * restart a fire missed by at most {@code cron.max_age}
- * runs once; older ones are skipped with a log line. One virtual thread, asleep until the next
- * fire (or {@link #MAX_NAP}, or a {@link #wake()}); at most {@link #BATCH} fires per pass.
+ * restart a fire missed by at most {@code cron.max_age} runs once; older ones are skipped with a log
+ * line. One virtual thread, asleep until the next fire (or {@link #MAX_NAP}, or a {@link #wake()});
+ * at most {@link #BATCH} fires per pass.
  */
 public final class CronScheduler implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(CronScheduler.class);
