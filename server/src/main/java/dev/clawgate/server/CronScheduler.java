@@ -1,10 +1,11 @@
 package dev.clawgate.server;
 
-import dev.clawgate.core.channel.InboundSink;
 import dev.clawgate.core.config.CronSettings;
 import dev.clawgate.core.cron.CronBook;
+import dev.clawgate.core.cron.CronFire;
 import dev.clawgate.core.cron.CronJob;
-import dev.clawgate.core.model.InboundMessage;
+import dev.clawgate.core.cron.FireSink;
+import dev.clawgate.core.store.InboxRecord;
 import dev.clawgate.core.store.StoreException;
 import java.time.Clock;
 import java.time.Duration;
@@ -22,10 +23,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Fires due cron jobs (SPEC AG-5) as inbound messages on their conversation, through the inbox and
  * dispatcher like any message, so each reply goes through the outbox to that channel. A fire is
- * claimed in the store before its message is recorded (SPEC OUT-12): a crash in between loses that
- * fire rather than running it twice. After a restart a fire missed by at most {@code cron.max_age}
- * runs once; older ones are skipped with a log line. One virtual thread, asleep until the next
- * fire (or {@link #MAX_NAP}, or a {@link #wake()}); at most {@link #BATCH} fires per pass.
+ * claimed and its message recorded in one transaction (SPEC IN-4, OUT-12): a crash leaves it either
+ * due or in the inbox, where a restart runs it; never claimed and lost, never run twice. After a
+ * restart a fire missed by at most {@code cron.max_age} runs once; older ones are skipped with a log
+ * line. One virtual thread, asleep until the next fire (or {@link #MAX_NAP}, or a {@link #wake()});
+ * at most {@link #BATCH} fires per pass.
  */
 public final class CronScheduler implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(CronScheduler.class);
@@ -34,7 +36,7 @@ public final class CronScheduler implements AutoCloseable {
     static final int BATCH = 50;
 
     private final CronBook book;
-    private final InboundSink inbox;
+    private final FireSink inbox;
     private final Predicate<String> channelRunning;
     private final Supplier<CronSettings> settings;
     private final Clock clock;
@@ -44,7 +46,7 @@ public final class CronScheduler implements AutoCloseable {
     private volatile boolean closed;
     private Thread thread;
 
-    public CronScheduler(CronBook book, InboundSink inbox, Predicate<String> channelRunning, Supplier<CronSettings> settings,
+    public CronScheduler(CronBook book, FireSink inbox, Predicate<String> channelRunning, Supplier<CronSettings> settings,
                          Clock clock) {
         this.book = book;
         this.inbox = inbox;
@@ -120,23 +122,29 @@ public final class CronScheduler implements AutoCloseable {
         Instant fireAt = job.nextFireAt();
         // one fire for however many were missed: the next one after now, never a burst of catch-ups
         Instant next = job.schedule().next(now.isAfter(fireAt) ? now : fireAt).orElse(null);
-        if (!book.claimFire(job.id(), fireAt, next)) return false;
         Duration late = Duration.between(fireAt, now);
-        CronSettings limits = settings.get();
-        if (late.compareTo(limits.maxAge()) > 0) {
-            log.warn("cron: job {} missed its run at {} by {} s, more than cron.max_age; skipped{}", job.id(), fireAt, late.toSeconds(),
-                    next == null ? " (it was its only run)" : ", next run at " + next);
+        if (late.compareTo(settings.get().maxAge()) > 0) {
+            if (book.claimFire(job.id(), fireAt, next)) {
+                log.warn("cron: job {} missed its run at {} by {} s, more than cron.max_age; skipped{}", job.id(), fireAt,
+                        late.toSeconds(), next == null ? " (it was its only run)" : ", next run at " + next);
+            }
             return false;
         }
         if (!channelRunning.test(job.target().channel())) {
-            log.warn("cron: job {} is for channel {}, which is not running; run at {} skipped", job.id(), job.target().channel(), fireAt);
+            if (book.claimFire(job.id(), fireAt, next)) {
+                log.warn("cron: job {} is for channel {}, which is not running; run at {} skipped", job.id(), job.target().channel(),
+                        fireAt);
+            }
             return false;
         }
-        InboundMessage message = job.target().fire(job.id(), fireAt, job.fireText());
-        InboundSink.Acceptance a = inbox.accept(message);
-        log.info("cron: job {} fired for {} (run at {}, inbox {}){}", job.id(), job.session().display(), fireAt,
-                a.duplicate() ? "duplicate" : a.inboxId(), next == null ? "" : "; next run at " + next);
-        return !a.duplicate();
+        Optional<InboxRecord> recorded = inbox.accept(CronFire.of(job, next));
+        if (recorded.isEmpty()) {
+            log.debug("cron: job {} run at {} was already taken", job.id(), fireAt);
+            return false;
+        }
+        log.info("cron: job {} fired for {} (run at {}, inbox {}){}", job.id(), job.session().display(), fireAt, recorded.get().id(),
+                next == null ? "" : "; next run at " + next);
+        return true;
     }
 
     @Override

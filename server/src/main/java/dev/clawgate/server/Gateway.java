@@ -40,7 +40,12 @@ import dev.clawgate.core.prompt.SystemPromptCache;
 import dev.clawgate.core.store.InboxRecord;
 import dev.clawgate.core.store.Store;
 import dev.clawgate.core.store.StoreException;
+import dev.clawgate.core.agent.ModelRoute;
+import dev.clawgate.core.memory.Consolidation;
+import dev.clawgate.core.memory.Consolidator;
 import dev.clawgate.core.memory.MemoryHygiene;
+import dev.clawgate.core.turn.ModelChoice;
+import dev.clawgate.core.turn.ModelSelector;
 import dev.clawgate.core.tool.ToolRegistry;
 import dev.clawgate.core.tool.builtin.BuiltinTools;
 import dev.clawgate.core.turn.StopReplies;
@@ -113,6 +118,7 @@ public final class Gateway implements AutoCloseable {
     private HttpServer http;
     private ScheduledExecutorService memoryHygiene;
     private CronScheduler cron;
+    private Consolidation consolidation;
 
     private Gateway(ClawgateConfig cfg, Options options) throws Exception {
         this.config = new AtomicReference<>(cfg);
@@ -162,7 +168,10 @@ public final class Gateway implements AutoCloseable {
                     // request/response channels answer each request on its own connection: never batched
                     channel -> Optional.ofNullable(channels.get(channel)).map(Channel::requestResponse).orElse(false)
                             ? 0L : config.get().inbound().debounceMsFor(channel));
-            this.dispatcher = new Dispatcher(store, new TurnPipeline(services), new StopReplies(services), policy,
+            // SPEC ME-6: after each turn, off its reply path; bounded, fire and forget
+            this.consolidation = new Consolidation(new Consolidator(store, store.memory(), () -> config.get().memory(),
+                    this::consolidationModel), () -> config.get().memory(), cfg.memory().consolidationQueue(), Clock.systemUTC()).start();
+            this.dispatcher = new Dispatcher(store, consolidation.after(new TurnPipeline(services)), new StopReplies(services), policy,
                     cfg.dispatch().busCapacity(), cfg.dispatch().effectiveMaxInFlight(channels.size()), Clock.systemUTC()).start();
             // SPEC OUT-7: before any recovered turn runs, so no live send is mistaken for one cut by the crash
             Pacer replayPace = Pacer.perSecond(cfg.outbox().replayPerSecond());
@@ -195,6 +204,18 @@ public final class Gateway implements AutoCloseable {
         List<dev.clawgate.core.tool.Tool> all = new ArrayList<>(BuiltinTools.create(cfg.tools(), cfg.memory()));
         all.addAll(BuiltinTools.cron(store.cron(), cfg.cron(), () -> config.get().cron(), Clock.systemUTC(), this::cronChanged));
         return new ToolRegistry(all);
+    }
+
+    /** The agent's default model, as a turn without routes or a /model choice gets it: what consolidation asks (SPEC ME-6). */
+    private Optional<ModelRoute> consolidationModel() {
+        ClawgateConfig now = config.get();
+        ModelChoice choice = ModelSelector.choose("", Optional.empty(), now.agent(), List.of(), providers.get());
+        return choice.available() ? Optional.of(choice.primary()) : Optional.empty();
+    }
+
+    /** Memory consolidation's counters (SPEC ME-6): for status and tests. */
+    public Consolidation.Stats consolidation() {
+        return consolidation.stats();
     }
 
     private void cronChanged() {
@@ -367,6 +388,7 @@ public final class Gateway implements AutoCloseable {
             }
         }
         if (dispatcher != null) dispatcher.close(Duration.ofSeconds(10));
+        if (consolidation != null) consolidation.close();
         store.close();
     }
 

@@ -5,9 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
-import dev.clawgate.core.channel.InboundSink;
 import dev.clawgate.core.config.CronSettings;
 import dev.clawgate.core.cron.CronJob;
+import dev.clawgate.core.cron.FireSink;
+import dev.clawgate.core.store.InboxRecord;
+import dev.clawgate.core.store.InboxState;
 import dev.clawgate.core.cron.CronTarget;
 import dev.clawgate.core.cron.Schedule;
 import dev.clawgate.core.model.ChatType;
@@ -20,6 +22,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -37,9 +40,11 @@ class CronSchedulerTest {
     Path dir;
     private final ManualClock clock = new ManualClock(T0);
     private final List<InboundMessage> accepted = new CopyOnWriteArrayList<>();
-    private final InboundSink inbox = m -> {
-        accepted.add(m);
-        return InboundSink.Acceptance.recorded(accepted.size());
+    /** The store's one-transaction claim and record, as the gateway's Inbox does it, minus the dispatcher. */
+    private final FireSink inbox = fire -> {
+        Optional<InboxRecord> r = this.store.claimFireAndRecord(fire, SESSION, fire.message().id(), Duration.ofMinutes(20));
+        r.ifPresent(rec -> accepted.add(rec.message()));
+        return r;
     };
     private final Logger logger = (Logger) LoggerFactory.getLogger(CronScheduler.class);
     private final ListAppender<ILoggingEvent> logs = new ListAppender<>();
@@ -139,5 +144,38 @@ class CronSchedulerTest {
         assertThat(scheduler("webchat").runDue()).isZero();
         assertThat(accepted).isEmpty();
         assertThat(warnings()).anySatisfy(w -> assertThat(w).contains("job " + job.id() + " is for channel telegram, which is not running"));
+    }
+
+    @Test
+    void aFireIsInTheInboxTheMomentItsClaimCommits() {
+        // SPEC IN-4, OUT-12: claim and inbox record are one commit, so a crash after it leaves a record a restart runs
+        CronJob job = add(new Schedule.Every(Duration.ofMinutes(15), T0));
+        clock.advance(Duration.ofMinutes(15));
+        assertThat(scheduler().runDue()).isEqualTo(1);
+        assertThat(store.unfinishedInbox()).singleElement().satisfies(r -> {
+            assertThat(r.state()).isEqualTo(InboxState.RECEIVED);
+            assertThat(r.message().id()).isEqualTo(CronTarget.messageId(job.id(), T0.plus(Duration.ofMinutes(15))));
+        });
+    }
+
+    @Test
+    void aStoreFailureWhileRecordingLeavesTheFireDueAndTheNextPassRunsIt() throws Exception {
+        // SPEC IN-4 (nothing accepted is lost), OUT-12: the claim rolls back with the failed inbox insert
+        CronJob job = add(new Schedule.Every(Duration.ofMinutes(15), T0));
+        Instant fireAt = T0.plus(Duration.ofMinutes(15));
+        clock.advance(Duration.ofMinutes(15));
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("clawgate.db"));
+             java.sql.Statement st = c.createStatement()) {
+            st.execute("CREATE TRIGGER fail_cron_inbox BEFORE INSERT ON inbox BEGIN SELECT RAISE(ABORT, 'injected failure'); END");
+            CronScheduler s = scheduler();
+            org.assertj.core.api.Assertions.assertThatThrownBy(s::runDue).isInstanceOf(dev.clawgate.core.store.StoreException.class);
+            assertThat(store.cron().all()).extracting(CronJob::nextFireAt).containsExactly(fireAt);
+            assertThat(store.inboxCounts().values()).allMatch(n -> n == 0L);
+
+            st.execute("DROP TRIGGER fail_cron_inbox");
+            assertThat(s.runDue()).isEqualTo(1);
+        }
+        assertThat(accepted).extracting(InboundMessage::id).containsExactly(CronTarget.messageId(job.id(), fireAt));
+        assertThat(store.cron().all()).extracting(CronJob::nextFireAt).containsExactly(fireAt.plus(Duration.ofMinutes(15)));
     }
 }

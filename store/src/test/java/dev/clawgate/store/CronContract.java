@@ -1,20 +1,26 @@
 package dev.clawgate.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.clawgate.core.cron.CronBook;
 import dev.clawgate.core.cron.CronExpression;
+import dev.clawgate.core.cron.CronFire;
 import dev.clawgate.core.cron.CronJob;
 import dev.clawgate.core.cron.CronTarget;
 import dev.clawgate.core.cron.Schedule;
 import dev.clawgate.core.model.ChatType;
 import dev.clawgate.core.model.SessionKey;
+import dev.clawgate.core.store.InboxRecord;
+import dev.clawgate.core.store.InboxState;
 import dev.clawgate.core.store.Store;
+import dev.clawgate.core.store.StoreException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -134,5 +140,103 @@ abstract class CronContract extends StoreTestBase {
     void anEmptyBookHasNoNextFire() {
         // SPEC AG-5
         assertThat(open().cron().nextFire()).isEmpty();
+    }
+
+    /** Claims and records a fire of a job in ROOM as the gateway does; its dedupe key is its message id. */
+    Optional<InboxRecord> claimAndRecord(Store store, CronFire fire) {
+        return store.claimFireAndRecord(fire, ROOM, fire.message().id(), TTL);
+    }
+
+    @Test
+    void aFireIsClaimedAndItsMessageRecordedInOneCommit() {
+        // SPEC AG-5, IN-4 (recorded = inbox row + dedupe key committed), OUT-12 (turn id = job id + fire time)
+        Store store = open();
+        Instant t0 = clock.instant();
+        CronJob j = store.cron().add(job(ROOM, "alice", hourly(), t0.plusSeconds(60)), 5).orElseThrow();
+        CronFire fire = CronFire.of(j, t0.plusSeconds(3660));
+
+        InboxRecord r = claimAndRecord(store, fire).orElseThrow();
+
+        assertThat(r.state()).isEqualTo(InboxState.RECEIVED);
+        assertThat(r.message().id()).isEqualTo("cron:" + j.id() + ":" + t0.plusSeconds(60).toEpochMilli());
+        assertThat(store.unfinishedInbox()).extracting(InboxRecord::id).containsExactly(r.id());
+        assertThat(rows("SELECT message_id, sender, reply_target, thread_id, state FROM inbox"))
+                .containsExactly(List.of(fire.message().id(), "alice", "-100", "7", "received"));
+        assertThat(rows("SELECT key FROM dedupe")).containsExactly(List.of(fire.message().id()));
+        assertThat(rows("SELECT next_fire_at FROM cron_jobs WHERE id = ?", j.id()))
+                .containsExactly(List.of(t0.plusSeconds(3660).toEpochMilli()));
+        // the same fire again is a lost claim: nothing changes
+        assertThat(claimAndRecord(store, fire)).isEmpty();
+        assertThat(count("SELECT COUNT(*) FROM inbox")).isEqualTo(1);
+    }
+
+    @Test
+    void aFailedInboxInsertLeavesTheFireDueAndTheOneShotJobInPlace() throws Exception {
+        // SPEC IN-4, OUT-12: nothing accepted is ever lost; the claim rolls back with the record
+        Store store = open();
+        Instant t0 = clock.instant();
+        CronJob every = store.cron().add(job(ROOM, "alice", hourly(), t0.plusSeconds(60)), 5).orElseThrow();
+        CronJob once = store.cron().add(job(ROOM, "bob", new Schedule.At(t0.plusSeconds(90)), t0.plusSeconds(90)), 5).orElseThrow();
+        backend().failInboxInsertsOfMessagesStartingWith("cron:");
+
+        assertThatThrownBy(() -> claimAndRecord(store, CronFire.of(every, t0.plusSeconds(3660)))).isInstanceOf(StoreException.class);
+        assertThatThrownBy(() -> claimAndRecord(store, CronFire.of(once, null))).isInstanceOf(StoreException.class);
+
+        assertThat(store.cron().all()).extracting(CronJob::id, CronJob::nextFireAt).containsExactly(
+                org.assertj.core.groups.Tuple.tuple(every.id(), t0.plusSeconds(60)),
+                org.assertj.core.groups.Tuple.tuple(once.id(), t0.plusSeconds(90)));
+        assertThat(count("SELECT COUNT(*) FROM inbox")).isZero();
+        assertThat(count("SELECT COUNT(*) FROM dedupe")).isZero();
+        // so the fire is still there to be taken once the store works again
+        assertThat(store.cron().due(t0.plusSeconds(90), 10)).extracting(CronJob::id).containsExactly(every.id(), once.id());
+    }
+
+    @Test
+    void aLostClaimRecordsNothing() {
+        // SPEC OUT-12: another node (or an earlier run) took the fire; it must not run here
+        Store store = open();
+        Instant t0 = clock.instant();
+        CronJob j = store.cron().add(job(ROOM, "alice", hourly(), t0.plusSeconds(60)), 5).orElseThrow();
+        assertThat(store.cron().claimFire(j.id(), t0.plusSeconds(60), t0.plusSeconds(3660))).isTrue();
+
+        assertThat(claimAndRecord(store, CronFire.of(j, t0.plusSeconds(3660)))).isEmpty();
+        assertThat(count("SELECT COUNT(*) FROM inbox")).isZero();
+        assertThat(count("SELECT COUNT(*) FROM dedupe")).isZero();
+        assertThat(rows("SELECT next_fire_at FROM cron_jobs")).containsExactly(List.of(t0.plusSeconds(3660).toEpochMilli()));
+    }
+
+    @Test
+    void aFireWhoseMessageIsAlreadyRecordedKeepsTheClaimAndAddsNoRow() {
+        // SPEC IN-1, OUT-12: the dedupe key cron:<job>:<fire ms> makes a re-claim harmless
+        Store store = open();
+        Instant t0 = clock.instant();
+        CronJob j = store.cron().add(job(ROOM, "alice", hourly(), t0.plusSeconds(60)), 5).orElseThrow();
+        CronFire fire = CronFire.of(j, t0.plusSeconds(3660));
+        assertThat(store.recordInbound(fire.message(), ROOM, fire.message().id(), TTL)).isPresent();
+
+        assertThat(claimAndRecord(store, fire)).isEmpty();
+        assertThat(count("SELECT COUNT(*) FROM inbox")).isEqualTo(1);
+        assertThat(rows("SELECT next_fire_at FROM cron_jobs")).containsExactly(List.of(t0.plusSeconds(3660).toEpochMilli()));
+    }
+
+    @Test
+    void concurrentClaimersOfOneFireRecordItOnce() throws Exception {
+        // SPEC OP-2, OUT-12: two nodes never both run one fire
+        Instant t0 = clock.instant();
+        CronJob j = open().cron().add(job(ROOM, "alice", hourly(), t0.plusSeconds(60)), 5).orElseThrow();
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            List<Future<Boolean>> claims = new ArrayList<>();
+            for (int i = 0; i < 8; i++) {
+                Store node = open();
+                claims.add(pool.submit(() -> claimAndRecord(node, CronFire.of(j, t0.plusSeconds(3660))).isPresent()));
+            }
+            int won = 0;
+            for (Future<Boolean> f : claims) won += f.get() ? 1 : 0;
+            assertThat(won).isEqualTo(1);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(count("SELECT COUNT(*) FROM inbox")).isEqualTo(1);
     }
 }

@@ -62,4 +62,14 @@ final class PostgresSchema implements StoreBackend {
             st.execute("CREATE TRIGGER fail_marked BEFORE INSERT ON transcript FOR EACH ROW EXECUTE FUNCTION fail_marked()");
         }
     }
+
+    @Override
+    public void failInboxInsertsOfMessagesStartingWith(String prefix) throws SQLException {
+        try (Connection c = raw(); Statement st = c.createStatement()) {
+            st.execute("CREATE FUNCTION fail_inbox() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                    + " IF left(NEW.message_id, " + prefix.length() + ") = '" + prefix + "' THEN RAISE EXCEPTION 'injected failure';"
+                    + " END IF; RETURN NEW; END $$");
+            st.execute("CREATE TRIGGER fail_inbox BEFORE INSERT ON inbox FOR EACH ROW EXECUTE FUNCTION fail_inbox()");
+        }
+    }
 }

@@ -28,4 +28,12 @@ record SqliteBackend(Path file) implements StoreBackend {
                     + marker + "') > 0 BEGIN SELECT RAISE(ABORT, 'injected failure'); END");
         }
     }
+
+    @Override
+    public void failInboxInsertsOfMessagesStartingWith(String prefix) throws SQLException {
+        try (Connection c = raw(); Statement st = c.createStatement()) {
+            st.execute("CREATE TRIGGER fail_inbox BEFORE INSERT ON inbox WHEN substr(NEW.message_id, 1, " + prefix.length() + ") = '"
+                    + prefix + "' BEGIN SELECT RAISE(ABORT, 'injected failure'); END");
+        }
+    }
 }

@@ -15,4 +15,7 @@ interface StoreBackend {
 
     /** Makes every transcript insert whose content contains {@code marker} fail inside the database. */
     void failTranscriptInsertsContaining(String marker) throws SQLException;
+
+    /** Makes every inbox insert whose platform message id starts with {@code prefix} fail inside the database. */
+    void failInboxInsertsOfMessagesStartingWith(String prefix) throws SQLException;
 }

@@ -109,6 +109,8 @@ public record ClawgateConfig(GatewaySettings gateway, AgentSettings agent, Map<S
         if (!gateway.bind().equals(running.gateway.bind())) changed.add("gateway.bind");
         if (!java.util.Objects.equals(gateway.authToken(), running.gateway.authToken())) changed.add("gateway.auth_token");
         if (!channels.keySet().equals(running.channels.keySet())) changed.add("channels");
+        // the consolidation queue is sized once, at start (SPEC ME-6)
+        if (memory.consolidationQueue() != running.memory.consolidationQueue()) changed.add("memory.consolidation_queue");
         channels.forEach((name, next) -> {
             ChannelSettings old = running.channels.get(name);
             if (old == null) return;
@@ -136,8 +138,9 @@ public record ClawgateConfig(GatewaySettings gateway, AgentSettings agent, Map<S
             kept.put(name, next == null ? old
                     : new ChannelSettings(name, next.access(), next.accounts(), old.options(), old.accountOptions(), next.output()));
         });
+        MemorySettings m = memory.withConsolidationQueue(running.memory.consolidationQueue());
         return new ClawgateConfig(g, agent, providers, routes, history, tools, dispatch, session, inbound, queue, kept, outbox,
-                multimodal, memory, responsePrefix, cron);
+                multimodal, m, responsePrefix, cron);
     }
 
     /** The same config with {@code [channels.<name>]} of {@code channel.name()} replaced. */

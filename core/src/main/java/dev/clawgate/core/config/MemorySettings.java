@@ -1,10 +1,11 @@
 package dev.clawgate.core.config;
 
+import dev.clawgate.core.memory.ConsolidationMode;
 import java.time.Duration;
 import java.util.Objects;
 
 /**
- * {@code [memory]} (SPEC ME-1..ME-4, ME-7).
+ * {@code [memory]} (SPEC ME-1..ME-4, ME-6, ME-7).
  *
  * @param enabled             false: no recall, no auto-save, no memory tools
  * @param autoSave            store the user's messages as {@code conversation} memories (ME-1)
@@ -17,12 +18,20 @@ import java.util.Objects;
  * @param maxEntryChars       longer content is neither stored nor injected (ME-3: 4,000)
  * @param maxEntriesPerScope  each scope keeps at most this many entries, conversation ones dropped first (OP-7)
  * @param conversationMaxAge  auto-saved memories not updated for this long are removed; zero keeps them forever
+ * @param consolidation       what runs after a turn, off the reply path (ME-6): off, dedupe (the default) or llm
+ * @param consolidationQueue  at most this many finished turns wait for consolidation; more are dropped, never waited for
  */
 public record MemorySettings(boolean enabled, boolean autoSave, int autoSaveMinChars, int recallLimit, double minRelevance,
                              int contextMaxEntries, int contextEntryChars, int contextMaxChars, int maxEntryChars,
-                             int maxEntriesPerScope, Duration conversationMaxAge) {
+                             int maxEntriesPerScope, Duration conversationMaxAge, ConsolidationMode consolidation,
+                             int consolidationQueue) {
+    public static final ConsolidationMode DEFAULT_CONSOLIDATION = ConsolidationMode.DEDUPE;
+    public static final int DEFAULT_CONSOLIDATION_QUEUE = 64;
+
     public MemorySettings {
         Objects.requireNonNull(conversationMaxAge, "conversationMaxAge");
+        Objects.requireNonNull(consolidation, "consolidation");
+        positive("consolidation_queue", consolidationQueue);
         if (!(minRelevance >= 0 && minRelevance <= 1)) {
             throw new IllegalArgumentException("memory.min_relevance lies in [0, 1], got " + minRelevance);
         }
@@ -36,6 +45,14 @@ public record MemorySettings(boolean enabled, boolean autoSave, int autoSaveMinC
         if (conversationMaxAge.isNegative()) throw new IllegalArgumentException("memory.conversation_max_age must not be negative");
     }
 
+    /** With the default consolidation ({@link #DEFAULT_CONSOLIDATION}, queue {@link #DEFAULT_CONSOLIDATION_QUEUE}). */
+    public MemorySettings(boolean enabled, boolean autoSave, int autoSaveMinChars, int recallLimit, double minRelevance,
+                          int contextMaxEntries, int contextEntryChars, int contextMaxChars, int maxEntryChars,
+                          int maxEntriesPerScope, Duration conversationMaxAge) {
+        this(enabled, autoSave, autoSaveMinChars, recallLimit, minRelevance, contextMaxEntries, contextEntryChars, contextMaxChars,
+                maxEntryChars, maxEntriesPerScope, conversationMaxAge, DEFAULT_CONSOLIDATION, DEFAULT_CONSOLIDATION_QUEUE);
+    }
+
     public static MemorySettings defaults() {
         return new MemorySettings(true, true, 20, 5, 0.4, 4, 800, 4_000, 4_000, 10_000, Duration.ofDays(30));
     }
@@ -43,7 +60,20 @@ public record MemorySettings(boolean enabled, boolean autoSave, int autoSaveMinC
     /** The same settings with memory switched off. */
     public MemorySettings disabled() {
         return new MemorySettings(false, autoSave, autoSaveMinChars, recallLimit, minRelevance, contextMaxEntries,
-                contextEntryChars, contextMaxChars, maxEntryChars, maxEntriesPerScope, conversationMaxAge);
+                contextEntryChars, contextMaxChars, maxEntryChars, maxEntriesPerScope, conversationMaxAge, consolidation,
+                consolidationQueue);
+    }
+
+    /** The same settings with another consolidation queue size. */
+    public MemorySettings withConsolidationQueue(int size) {
+        return new MemorySettings(enabled, autoSave, autoSaveMinChars, recallLimit, minRelevance, contextMaxEntries,
+                contextEntryChars, contextMaxChars, maxEntryChars, maxEntriesPerScope, conversationMaxAge, consolidation, size);
+    }
+
+    /** The same settings with another consolidation mode. */
+    public MemorySettings withConsolidation(ConsolidationMode mode) {
+        return new MemorySettings(enabled, autoSave, autoSaveMinChars, recallLimit, minRelevance, contextMaxEntries,
+                contextEntryChars, contextMaxChars, maxEntryChars, maxEntriesPerScope, conversationMaxAge, mode, consolidationQueue);
     }
 
     private static void positive(String key, int value) {

@@ -1,6 +1,8 @@
 package dev.clawgate.core.dispatch;
 
 import dev.clawgate.core.channel.InboundSink;
+import dev.clawgate.core.cron.CronFire;
+import dev.clawgate.core.cron.FireSink;
 import dev.clawgate.core.failpoint.Failpoints;
 import dev.clawgate.core.inbound.InboundChecks;
 import dev.clawgate.core.model.InboundMessage;
@@ -16,9 +18,10 @@ import org.slf4j.LoggerFactory;
 /**
  * The channels' {@link InboundSink}: records each message and its dedupe key in one commit, and
  * only then puts it on the dispatcher's bus (SPEC IN-4, IN-1, DI-1). A store failure propagates
- * as {@link dev.clawgate.core.store.StoreException}: the channel must not acknowledge.
+ * as {@link dev.clawgate.core.store.StoreException}: the channel must not acknowledge. Cron fires
+ * come in the same way, their claim committed with the record ({@link #accept(CronFire)}).
  */
-public final class Inbox implements InboundSink {
+public final class Inbox implements InboundSink, FireSink {
     private static final Logger log = LoggerFactory.getLogger(Inbox.class);
     private static final char SEP = '\u001f';
 
@@ -44,13 +47,33 @@ public final class Inbox implements InboundSink {
             return Acceptance.DUPLICATE;
         }
         Failpoints.hit(Failpoints.INBOX_AFTER_RECORD);
+        submit(recorded.get());
+        return Acceptance.recorded(recorded.get().id());
+    }
+
+    /**
+     * Claims a cron fire and records its message in one commit (SPEC AG-5, IN-4, OUT-12), then puts
+     * the record on the bus like a channel's message. Empty when another claimer had the fire.
+     */
+    @Override
+    public Optional<InboxRecord> accept(CronFire fire) {
+        InboundMessage message = InboundChecks.wellFormed(fire.message());
+        SessionKey session = sessionOf.apply(message);
+        CronFire checked = new CronFire(fire.jobId(), fire.fireAt(), fire.next(), message);
+        Optional<InboxRecord> recorded = store.claimFireAndRecord(checked, session, dedupeKey(message, session), dedupeTtl);
+        if (recorded.isEmpty()) return recorded;
+        Failpoints.hit(Failpoints.CRON_AFTER_CLAIM);
+        submit(recorded.get());
+        return recorded;
+    }
+
+    private void submit(InboxRecord record) {
         try {
-            dispatcher.submit(recorded.get());
+            dispatcher.submit(record);
         } catch (InterruptedException e) {
             // recorded but not queued: it stays received and runs after a restart
             Thread.currentThread().interrupt();
         }
-        return Acceptance.recorded(recorded.get().id());
     }
 
     /**

@@ -14,6 +14,8 @@ public final class Failpoints {
 
     /** After the inbox record and its dedupe key committed, before the record reaches the bus (SPEC IN-4). */
     public static final String INBOX_AFTER_RECORD = "inbox.after_record";
+    /** After a cron fire's claim and its inbox record committed together, before the record reaches the bus (SPEC IN-4, OUT-12). */
+    public static final String CRON_AFTER_CLAIM = "cron.after_claim";
     /** After the turn's user message was appended, before the agent loop runs. */
     public static final String TURN_MID_RUN = "turn.mid_run";
     /** After the turn's final state committed with its assistant message, before the reply is sent (SPEC OUT-12). */

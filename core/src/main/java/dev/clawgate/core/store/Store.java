@@ -120,6 +120,19 @@ public interface Store extends AutoCloseable {
     /** The scheduled agent turns kept in this store's database. */
     dev.clawgate.core.cron.CronBook cron();
 
+    /**
+     * Claims a cron fire and records its turn's inbound message in ONE transaction (SPEC AG-5, IN-4,
+     * OUT-12): the compare-and-set of {@link dev.clawgate.core.cron.CronBook#claimFire} (the job's next
+     * fire moves from {@code fire.fireAt()} to {@code fire.next()}, or the job is deleted when that is
+     * null) and the inbox row with its dedupe key, as {@link #recordInbound}. A lost claim changes
+     * nothing; a dedupe key already recorded within {@code dedupeTtl} keeps the claim and adds no row;
+     * a failure rolls both back, so the fire stays due.
+     *
+     * @return the new inbox record; empty when the claim was lost or the fire's message was already recorded
+     */
+    Optional<InboxRecord> claimFireAndRecord(dev.clawgate.core.cron.CronFire fire, SessionKey session, String dedupeKey,
+                                             Duration dedupeTtl);
+
     /** Whether the store answers a trivial query: for readiness checks. */
     boolean healthy();
 

@@ -501,6 +501,19 @@ public final class InMemoryStore implements Store {
     }
 
     @Override
+    public Optional<InboxRecord> claimFireAndRecord(dev.clawgate.core.cron.CronFire fire, SessionKey session, String dedupeKey,
+                                                    Duration ttl) {
+        lock.lock();
+        try {
+            // under the store's lock nothing can fail between the two, as in the one SQL transaction
+            if (!cron.claimFire(fire.jobId(), fire.fireAt(), fire.next())) return Optional.empty();
+            return recordInbound(fire.message(), session, dedupeKey, ttl);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
     public boolean healthy() {
         return true;
     }

@@ -180,7 +180,9 @@ final class ConfigSchema {
                     "context_max_chars", Scalar.INTEGER,
                     "max_entry_chars", Scalar.INTEGER,
                     "max_entries_per_scope", Scalar.INTEGER,
-                    "conversation_max_age", Scalar.DURATION),
+                    "conversation_max_age", Scalar.DURATION,
+                    "consolidation", Scalar.STRING,
+                    "consolidation_queue", Scalar.INTEGER),
             "tools", table(
                     "max_result_chars", Scalar.INTEGER,
                     "shell_allowlist", Scalar.STRING_LIST,

@@ -1,9 +1,10 @@
 package dev.clawgate.server.config;
 
 import dev.clawgate.core.config.MemorySettings;
+import dev.clawgate.core.memory.ConsolidationMode;
 import java.time.Duration;
 
-/** Reads {@code [memory]} (SPEC ME-1..ME-4, ME-7). */
+/** Reads {@code [memory]} (SPEC ME-1..ME-4, ME-6, ME-7). */
 final class MemorySection {
     private static final int MAX_CHARS = 1_000_000;
 
@@ -22,6 +23,8 @@ final class MemorySection {
                 t.integer("context_max_chars", d.contextMaxChars(), 1, MAX_CHARS),
                 t.integer("max_entry_chars", d.maxEntryChars(), 1, MAX_CHARS),
                 t.integer("max_entries_per_scope", d.maxEntriesPerScope(), 1, 10_000_000),
-                t.duration("conversation_max_age", d.conversationMaxAge(), Duration.ZERO));
+                t.duration("conversation_max_age", d.conversationMaxAge(), Duration.ZERO),
+                t.choice("consolidation", d.consolidation(), ConsolidationMode::parse, "a consolidation mode", "off, dedupe, llm"),
+                t.integer("consolidation_queue", d.consolidationQueue(), 1, 100_000));
     }
 }

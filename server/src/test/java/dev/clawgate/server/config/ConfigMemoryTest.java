@@ -3,13 +3,14 @@ package dev.clawgate.server.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clawgate.core.config.MemorySettings;
+import dev.clawgate.core.memory.ConsolidationMode;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@code [memory]} (SPEC ME-1..ME-4, ME-7; defaults table: auto_save true, min_relevance 0.4). */
+/** {@code [memory]} (SPEC ME-1..ME-4, ME-6, ME-7; defaults table: auto_save true, min_relevance 0.4). */
 class ConfigMemoryTest {
     @TempDir
     Path dir;
@@ -64,5 +65,28 @@ class ConfigMemoryTest {
         assertThat(fixture.error("[memory]\nmin_relevance = \"high\"\n")).contains("memory.min_relevance").contains("a number");
         assertThat(fixture.error("[memory]\nrecall_limit = 0\n")).contains("memory.recall_limit").contains("at least 1");
         assertThat(fixture.error("[memory]\nmin_relevanse = 0.5\n")).isEqualTo("unknown key 'memory.min_relevanse' in " + file + "; did you mean 'memory.min_relevance'?");
+    }
+
+    @Test
+    void consolidationIsDedupeByDefaultAndEachModeAndTheQueueAreRead() {
+        // SPEC ME-6: memory.consolidation = off | dedupe | llm, memory.consolidation_queue bounds it
+        assertThat(fixture.load("").memory()).extracting(MemorySettings::consolidation, MemorySettings::consolidationQueue)
+                .containsExactly(ConsolidationMode.DEDUPE, 64);
+        assertThat(fixture.load("[memory]\nconsolidation = \"llm\"\nconsolidation_queue = 8\n").memory())
+                .extracting(MemorySettings::consolidation, MemorySettings::consolidationQueue).containsExactly(ConsolidationMode.LLM, 8);
+        assertThat(fixture.load("[memory]\nconsolidation = \"OFF\"\n").memory().consolidation()).isEqualTo(ConsolidationMode.OFF);
+        assertThat(fixture.error("[memory]\nconsolidation = \"smart\"\n")).contains("memory.consolidation").contains("off, dedupe, llm");
+        assertThat(fixture.error("[memory]\nconsolidation_queue = 0\n")).contains("memory.consolidation_queue").contains("at least 1");
+    }
+
+    @Test
+    void aChangedConsolidationQueueNeedsARestartButTheModeDoesNot() {
+        // SPEC ME-6, RT-3: the queue is sized at start; the mode is read for every turn
+        var running = fixture.load("");
+        var edited = fixture.load("[memory]\nconsolidation = \"llm\"\nconsolidation_queue = 8\n");
+        assertThat(edited.restartOnlyChanges(running)).containsExactly("memory.consolidation_queue");
+        var inForce = edited.withRestartOnlyFrom(running).memory();
+        assertThat(inForce).extracting(MemorySettings::consolidation, MemorySettings::consolidationQueue)
+                .containsExactly(ConsolidationMode.LLM, 64);
     }
 }

@@ -100,10 +100,15 @@ public final class JdbcCronBook implements CronBook {
 
     @Override
     public boolean claimFire(long id, Instant fireAt, Instant next) {
+        return db.write("cron claim", tx -> claim(tx, id, fireAt, next));
+    }
+
+    /** The claim's compare-and-set inside the caller's transaction: false, changing nothing, when the fire is taken. */
+    static boolean claim(Tx tx, long id, Instant fireAt, Instant next) throws SQLException {
         long at = fireAt.toEpochMilli();
-        return db.write("cron claim", tx -> next == null
+        return next == null
                 ? tx.update("DELETE FROM cron_jobs WHERE id = ? AND next_fire_at = ?", id, at) > 0
-                : tx.update("UPDATE cron_jobs SET next_fire_at = ? WHERE id = ? AND next_fire_at = ?", next.toEpochMilli(), id, at) > 0);
+                : tx.update("UPDATE cron_jobs SET next_fire_at = ? WHERE id = ? AND next_fire_at = ?", next.toEpochMilli(), id, at) > 0;
     }
 
     private static CronJob job(ResultSet rs) throws SQLException {

@@ -1,5 +1,6 @@
 package dev.clawgate.store.internal;
 
+import dev.clawgate.core.cron.CronFire;
 import dev.clawgate.core.memory.Memory;
 import dev.clawgate.core.model.ChatMessage;
 import dev.clawgate.core.model.InboundMessage;
@@ -68,16 +69,33 @@ public final class JdbcStore implements Store {
             throw new IllegalArgumentException("a dedupe key needs a TTL of zero or more, got " + dedupeTtl);
         }
         String payload = InboundJson.write(message);
-        return db.write("recordInbound", tx -> {
-            long now = clock.millis();
-            if (dedupeKey != null
-                    && !InboxRows.claimKey(tx, db.dialect(), dedupeKey, now, now - dedupeTtl.toMillis())) {
-                return Optional.empty();
-            }
-            long sessionId = SessionRows.touch(tx, key, now);
-            long id = InboxRows.insert(tx, message, sessionId, dedupeKey, payload, now);
-            return Optional.of(new InboxRecord(id, message, key, InboxState.RECEIVED, 0, Instant.ofEpochMilli(now)));
-        });
+        return db.write("recordInbound", tx -> record(tx, message, key, dedupeKey, dedupeTtl, payload));
+    }
+
+    @Override
+    public Optional<InboxRecord> claimFireAndRecord(CronFire fire, SessionKey session, String dedupeKey, Duration dedupeTtl) {
+        Objects.requireNonNull(fire, "fire");
+        SessionKey key = SessionRows.normalise(Objects.requireNonNull(session, "session"));
+        if (dedupeKey != null && (dedupeTtl == null || dedupeTtl.isNegative())) {
+            throw new IllegalArgumentException("a dedupe key needs a TTL of zero or more, got " + dedupeTtl);
+        }
+        String payload = InboundJson.write(fire.message());
+        // one transaction: a crash or failure leaves the fire either due or recorded, never claimed and lost
+        return db.write("claimFireAndRecord", tx -> JdbcCronBook.claim(tx, fire.jobId(), fire.fireAt(), fire.next())
+                ? record(tx, fire.message(), key, dedupeKey, dedupeTtl, payload)
+                : Optional.<InboxRecord>empty());
+    }
+
+    /** The inbox row and its dedupe key inside the caller's transaction; empty for a fresh duplicate. */
+    private Optional<InboxRecord> record(Tx tx, InboundMessage message, SessionKey key, String dedupeKey, Duration dedupeTtl,
+                                         String payload) throws java.sql.SQLException {
+        long now = clock.millis();
+        if (dedupeKey != null && !InboxRows.claimKey(tx, db.dialect(), dedupeKey, now, now - dedupeTtl.toMillis())) {
+            return Optional.empty();
+        }
+        long sessionId = SessionRows.touch(tx, key, now);
+        long id = InboxRows.insert(tx, message, sessionId, dedupeKey, payload, now);
+        return Optional.of(new InboxRecord(id, message, key, InboxState.RECEIVED, 0, Instant.ofEpochMilli(now)));
     }
 
     @Override
