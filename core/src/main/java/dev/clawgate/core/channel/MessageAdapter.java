@@ -11,6 +11,7 @@ import dev.clawgate.core.outbound.ReplyStream;
 import dev.clawgate.core.outbound.TurnOutcome;
 import dev.clawgate.core.render.ChunkLimits;
 import dev.clawgate.core.run.CancelToken;
+import dev.clawgate.core.store.InboxState;
 import java.util.List;
 import java.util.Set;
 
@@ -80,6 +81,16 @@ public interface MessageAdapter {
      * here (👀). Called once per admitted message, on the dispatcher's thread: it must not block.
      */
     default void received(OutboundTarget target) {
+    }
+
+    /**
+     * SPEC RP-5: the message for {@code target} (its {@code inReplyToMessageId}), shown as
+     * {@link #received}, reached its final inbox state (IN-4); for a message merged into a turn,
+     * that turn's state. Done takes ✅, failed or expired ⚠️, any other state (cancelled, dropped,
+     * denied) takes the receipt away. Told once per received message, possibly long after it;
+     * it must not block.
+     */
+    default void settled(OutboundTarget target, InboxState state) {
     }
 
     /**

@@ -13,6 +13,7 @@ import dev.clawgate.core.outbound.ReplyStream;
 import dev.clawgate.core.outbound.TurnOutcome;
 import dev.clawgate.core.inbound.Scheduler;
 import dev.clawgate.core.run.CancelToken;
+import dev.clawgate.core.store.InboxState;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -30,13 +31,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Telegram's outbound side (SPEC OUT-4, CH-3): text as Telegram HTML split to the text limit,
  * media as multipart uploads, replies via {@code reply_parameters}, forum topics via
- * {@code message_thread_id}, silent sends, a typing indicator and ack reactions during a turn
- * (RP-5), and a live preview finalised into the reply (OUT-9). There is no
+ * {@code message_thread_id}, silent sends, a typing indicator and ack reactions from receipt to
+ * final state (RP-5), and a live preview finalised into the reply (OUT-9). There is no
  * {@code reconcileUnknownSend}: the Bot API cannot look up a bot's sent messages.
  *
  * <p>{@link #received} (a message was recorded and admitted) sets the 👀 reaction; {@link #openStream}
  * (the agent starts on a turn) starts typing and shows the {@code ...} draft; {@link #afterSendSuccess}
- * and {@link #turnEnded} stop them and settle the reaction.
+ * and {@link #turnEnded} stop them; {@link #settled} replaces the 👀 with the message's outcome.
  */
 final class TelegramMessageAdapter implements MessageAdapter {
     private static final Logger log = LoggerFactory.getLogger(TelegramMessageAdapter.class);
@@ -220,9 +221,17 @@ final class TelegramMessageAdapter implements MessageAdapter {
         return message.kind() != OutboundMessage.Kind.NOTICE && message.kind() != OutboundMessage.Kind.BLOCK;
     }
 
+    /** SPEC RP-5: the received message's final state (for a merged one, its turn's) replaces its 👀. */
+    @Override
+    public void settled(OutboundTarget target, InboxState state) {
+        Bot bot = bots.get(target.account());
+        Long inbound = messageId(target.inReplyToMessageId());
+        if (bot != null && bot.account.ackReactions() && inbound != null) reactions.settled(bot, chatId(target), inbound, state);
+    }
+
     /**
      * The turn ended. A draft no final reply took (the run was cancelled, or the reply suppressed) is
-     * deleted, so no preview text outlives its run (SPEC DI-5, RP-1); the reaction is settled (RP-5).
+     * deleted, so no preview text outlives its run (SPEC DI-5, RP-1).
      */
     @Override
     public void turnEnded(OutboundTarget target, long turnId, TurnOutcome outcome) {
@@ -230,8 +239,6 @@ final class TelegramMessageAdapter implements MessageAdapter {
         Bot bot = bots.get(target.account());
         LiveDraft draft = drafts.remove(target);
         if (draft != null && bot != null) discard(bot, target, draft);
-        Long inbound = messageId(target.inReplyToMessageId());
-        if (bot != null && inbound != null) reactions.ended(bot, chatId(target), inbound, outcome);
     }
 
     private static void discard(Bot bot, OutboundTarget target, LiveDraft draft) {
