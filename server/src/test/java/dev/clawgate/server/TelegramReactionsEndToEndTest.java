@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Ack reactions over the real gateway and a fake Bot API (SPEC RP-5): every message that got 👀
+ * Ack reactions and typing over the real gateway and a fake Bot API (SPEC RP-5): every message that got 👀
  * ends with the reaction its own final inbox state calls for (IN-4), at the moment it gets that
  * state: a message merged into a turn with that turn's outcome, a cancelled or dropped one with
  * none. 👍 and 😢 stand for ✅ and ⚠️, which Telegram bots cannot set.
@@ -97,6 +97,21 @@ class TelegramReactionsEndToEndTest {
 
     private long inState(InboxState state) {
         return gateway.store().inboxCounts().getOrDefault(state, 0L);
+    }
+
+    @Test
+    void typingIsRefreshedWhileASlowModelWorksAndStopsBeforeTheReply() throws Exception {
+        // SPEC RP-5: typing refreshed every 4 s while a run is active (core's TypingRefresh; the channel only sends the action)
+        model.enqueue(Reply.text("sorry for the wait").delayBefore(Duration.ofSeconds(5)));
+        start(queue(QueueMode.STEER, 20, DropPolicy.SUMMARIZE));
+        long asked = tg.sendText(dm, alice, "take your time");
+        awaitReactions(asked, 2);
+        List<java.time.Instant> typing = tg.callTimes("sendChatAction");
+        List<java.time.Instant> replies = tg.callTimes("sendMessage");
+        assertThat(typing).hasSizeGreaterThanOrEqualTo(2);
+        assertThat(replies).hasSize(1);
+        assertThat(typing).allSatisfy(t -> assertThat(t).isBefore(replies.getFirst()));
+        assertThat(tg.chatActions()).containsOnly(dm.id() + ":typing");
     }
 
     @Test

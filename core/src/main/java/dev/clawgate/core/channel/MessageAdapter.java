@@ -94,8 +94,10 @@ public interface MessageAdapter {
     }
 
     /**
-     * Shows the platform's typing indicator for {@code target} (SPEC RP-5). The turn pipeline calls it
-     * when a turn starts working and every 4 s until its reply goes out; a platform without one ignores it.
+     * Shows the platform's typing indicator for {@code target} once (SPEC RP-5). The turn pipeline
+     * ({@code TypingRefresh}) calls it when a turn starts working and every 4 s until its reply goes
+     * out, so a channel keeps no timer of its own; it is called on the turn's timer and must not
+     * block. A platform without one ignores it.
      */
     default void typing(OutboundTarget target) {
     }
