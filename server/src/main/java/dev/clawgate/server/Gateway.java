@@ -83,12 +83,18 @@ public final class Gateway implements AutoCloseable {
 
     /**
      * What to start besides the core: the HTTP server (with the API channel), extra channels, and
-     * the {@code on_message_sending} hook of an embedding program (SPEC RP-1).
+     * the {@code on_message_sending} (SPEC RP-1) and {@code on_message_received} (IN-7) hooks of an
+     * embedding program.
      */
-    public record Options(boolean http, List<Channel> channels, SendingHook sendingHook) {
+    public record Options(boolean http, List<Channel> channels, SendingHook sendingHook, InboundHook inboundHook) {
         public Options {
             channels = List.copyOf(channels);
             sendingHook = sendingHook == null ? SendingHook.PASS : sendingHook;
+            inboundHook = inboundHook == null ? InboundHook.PASS : inboundHook;
+        }
+
+        public Options(boolean http, List<Channel> channels, SendingHook sendingHook) {
+            this(http, channels, sendingHook, InboundHook.PASS);
         }
 
         public static Options server() {
@@ -100,7 +106,11 @@ public final class Gateway implements AutoCloseable {
         }
 
         public Options withSendingHook(SendingHook hook) {
-            return new Options(http, channels, hook);
+            return new Options(http, channels, hook, inboundHook);
+        }
+
+        public Options withInboundHook(InboundHook hook) {
+            return new Options(http, channels, sendingHook, hook);
         }
     }
 
@@ -159,7 +169,7 @@ public final class Gateway implements AutoCloseable {
             TurnServices services = new TurnServices(store,
                     name -> Optional.ofNullable(channels.get(ChannelNames.split(name).channel())), providers::get, tools::get,
                     prompts,
-                    InboundHook.PASS, new DirectDelivery(payloads), outbox, config::get,
+                    options.inboundHook(), new DirectDelivery(payloads), outbox, config::get,
                     this::queueDepth, Clock.systemUTC(), store.memory(), null);
             Dispatcher.Policy policy = new Dispatcher.Policy(this::queuePolicy,
                     r -> RuntimeCommand.parse(r.message().text()).filter(c -> c instanceof RuntimeCommand.Stop).isPresent(),

@@ -11,6 +11,7 @@ import dev.clawgate.core.outbound.ReplyStream;
 import dev.clawgate.core.outbound.TurnOutcome;
 import dev.clawgate.core.render.ChunkLimits;
 import dev.clawgate.core.run.CancelToken;
+import dev.clawgate.core.store.InboxState;
 import java.util.List;
 import java.util.Set;
 
@@ -83,8 +84,20 @@ public interface MessageAdapter {
     }
 
     /**
-     * Shows the platform's typing indicator for {@code target} (SPEC RP-5). The turn pipeline calls it
-     * when a turn starts working and every 4 s until its reply goes out; a platform without one ignores it.
+     * SPEC RP-5: the message for {@code target} (its {@code inReplyToMessageId}), shown as
+     * {@link #received}, reached its final inbox state (IN-4); for a message merged into a turn,
+     * that turn's state. Done takes ✅, failed or expired ⚠️, any other state (cancelled, dropped,
+     * denied) takes the receipt away. Told once per received message, possibly long after it;
+     * it must not block.
+     */
+    default void settled(OutboundTarget target, InboxState state) {
+    }
+
+    /**
+     * Shows the platform's typing indicator for {@code target} once (SPEC RP-5). The turn pipeline
+     * ({@code TypingRefresh}) calls it when a turn starts working and every 4 s until its reply goes
+     * out, so a channel keeps no timer of its own; it is called on the turn's timer and must not
+     * block. A platform without one ignores it.
      */
     default void typing(OutboundTarget target) {
     }

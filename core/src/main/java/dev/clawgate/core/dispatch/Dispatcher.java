@@ -74,6 +74,7 @@ public final class Dispatcher implements AutoCloseable {
 
     private final Store store;
     private final TurnRunner runner;
+    private final Receipts receipts;
     private final StopHandler stopHandler;
     private final Policy policy;
     private final Clock clock;
@@ -91,6 +92,7 @@ public final class Dispatcher implements AutoCloseable {
                       int maxInFlight, Clock clock) {
         this.store = store;
         this.runner = runner;
+        this.receipts = new Receipts(store, runner);
         this.stopHandler = stopHandler;
         this.policy = policy;
         this.clock = clock;
@@ -124,17 +126,22 @@ public final class Dispatcher implements AutoCloseable {
      */
     public int recover(Duration maxAge, Predicate<InboxRecord> ours) throws InterruptedException {
         int requeued = 0;
+        List<InboxRecord> given = new ArrayList<>();
         for (InboxRecord r : store.unfinishedInbox()) {
             if (!ours.test(r)) continue;
             if (r.attempts() >= 2) {
                 store.markInbox(r.id(), InboxState.FAILED, "interrupted twice; not run again");
+                given.add(r);
             } else if (r.recordedAt().isBefore(clock.instant().minus(maxAge))) {
                 store.markInbox(r.id(), InboxState.EXPIRED, "older than inbox.max_age at restart");
+                given.add(r);
             } else {
                 submit(r);
                 requeued++;
             }
         }
+        // SPEC RP-5: a receipt shown before the restart is settled, not left showing
+        receipts.settle(given);
         if (requeued > 0) log.info("re-queued {} unfinished inbox records after restart", requeued);
         return requeued;
     }
@@ -177,11 +184,7 @@ public final class Dispatcher implements AutoCloseable {
             stop(r);
             return;
         }
-        try {
-            runner.admitted(r);
-        } catch (RuntimeException e) {
-            log.warn("receipt of inbox {} not shown: {}", r.id(), e.toString());
-        }
+        receipts.shown(r);
         debouncer.offer(r);
     }
 
@@ -191,6 +194,7 @@ public final class Dispatcher implements AutoCloseable {
      */
     private void enqueue(List<InboxRecord> batch) {
         InboxRecord r = batch.get(batch.size() - 1);
+        List<InboxRecord> dropped = new ArrayList<>();
         lock.lock();
         try {
             SessionLane lane = lanes.computeIfAbsent(r.session(), SessionLane::new);
@@ -225,19 +229,21 @@ public final class Dispatcher implements AutoCloseable {
                 }
                 case FOLLOWUP -> lane.queue.add(new Pending(scope, r.message().threadId(), false, batch));
             }
-            if (!enforceCapLocked(lane, qp, r)) return;
+            if (!enforceCapLocked(lane, qp, r, dropped)) return;
             scheduleQueuedNotice(lane, r);
         } finally {
             lock.unlock();
+            receipts.settle(dropped);
         }
     }
 
-    /** SPEC DI-3 cap and drop policy; false when the newest message itself was refused. */
-    private boolean enforceCapLocked(SessionLane lane, QueuePolicy qp, InboxRecord newest) {
+    /** SPEC DI-3 cap and drop policy, adding what it drops to {@code dropped}; false when the newest message itself was refused. */
+    private boolean enforceCapLocked(SessionLane lane, QueuePolicy qp, InboxRecord newest, List<InboxRecord> dropped) {
         while (lane.queuedRecords() > qp.cap()) {
             if (qp.drop() == DropPolicy.NEW) {
                 lane.remove(newest);
                 store.markInbox(newest.id(), InboxState.DROPPED_BY_QUEUE, "queue full (cap " + qp.cap() + "); newest refused");
+                dropped.add(newest);
                 notifyLater(newest, "⚠️ " + qp.cap() + " messages are already waiting, so this one was not queued. Please send it again later.");
                 return false;
             }
@@ -245,6 +251,7 @@ public final class Dispatcher implements AutoCloseable {
             String summary = summary(oldest.message());
             if (qp.drop() == DropPolicy.SUMMARIZE && lane.dropped.size() < Math.max(qp.cap(), 1)) lane.dropped.add(summary);
             store.markInbox(oldest.id(), InboxState.DROPPED_BY_QUEUE, "queue full (cap " + qp.cap() + "): " + summary);
+            dropped.add(oldest);
             log.warn("session {}: queue over cap {}, dropped the oldest waiting message ({})", lane.key.display(), qp.cap(), qp.drop());
         }
         return true;
@@ -313,6 +320,8 @@ public final class Dispatcher implements AutoCloseable {
             lock.unlock();
         }
         for (InboxRecord q : cancelledQueued) store.markInbox(q.id(), InboxState.CANCELLED, RunHandle.REASON_STOP);
+        // SPEC RP-5, DI-5: their receipts settle now, not when a later turn of the chat ends
+        receipts.settle(cancelledQueued);
         boolean ranCancel = cancelledRun;
         Thread.ofVirtual().name("clawgate-stop-" + r.id()).start(() -> {
             try {
@@ -351,6 +360,8 @@ public final class Dispatcher implements AutoCloseable {
         } finally {
             if (budget != null) budget.cancel(false);
             if (acquired) inFlight.release();
+            // before the lane frees: a receipt never waits for the next run of its session
+            receipts.settleRun(handle);
             finished(lane, handle);
         }
     }

@@ -2,6 +2,7 @@ package dev.clawgate.core.dispatch;
 
 import dev.clawgate.core.run.RunHandle;
 import dev.clawgate.core.store.InboxRecord;
+import dev.clawgate.core.store.InboxState;
 
 /**
  * Runs one turn to its end. It owns the record's final state: when it returns, the record is in
@@ -16,5 +17,13 @@ public interface TurnRunner {
      * once, not when the turn starts). Runs on the dispatcher's thread: it must not block.
      */
     default void admitted(InboxRecord record) {
+    }
+
+    /**
+     * An admitted {@code record} reached its final inbox state (SPEC IN-4, RP-5), told once. For a
+     * record merged into a turn, {@code state} is that turn's final state, told when the turn ends.
+     * Runs on the dispatcher's or the turn's thread: it must not block.
+     */
+    default void settled(InboxRecord record, InboxState state) {
     }
 }

@@ -13,6 +13,8 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class SteerBox {
     private final ReentrantLock lock = new ReentrantLock();
     private final List<InboxRecord> pending = new ArrayList<>();
+    /** What the run took: its reply answers them too (SPEC RP-5 settles their receipts with the run). */
+    private final List<InboxRecord> taken = new ArrayList<>();
     private boolean closed;
 
     /**
@@ -39,13 +41,24 @@ public final class SteerBox {
         }
     }
 
-    /** Takes everything offered so far, oldest first. */
+    /** Takes everything offered so far, oldest first, for the run's next model call. */
     public List<InboxRecord> drain() {
         lock.lock();
         try {
             List<InboxRecord> out = List.copyOf(pending);
             pending.clear();
+            taken.addAll(out);
             return out;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Everything {@link #drain} handed to the run so far, oldest first. */
+    public List<InboxRecord> taken() {
+        lock.lock();
+        try {
+            return List.copyOf(taken);
         } finally {
             lock.unlock();
         }
@@ -68,7 +81,9 @@ public final class SteerBox {
         lock.lock();
         try {
             closed = true;
-            return drain();
+            List<InboxRecord> unseen = List.copyOf(pending);
+            pending.clear();
+            return unseen;
         } finally {
             lock.unlock();
         }

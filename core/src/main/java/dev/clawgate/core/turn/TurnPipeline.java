@@ -120,6 +120,13 @@ public final class TurnPipeline implements TurnRunner {
                 .ifPresent(a -> a.received(OutboundTarget.replyTo(record.message())));
     }
 
+    /** SPEC RP-5: the receipt shown on admission takes the record's final state (merged: its turn's), whenever it comes. */
+    @Override
+    public void settled(InboxRecord record, InboxState state) {
+        s.channels().apply(record.message().channel()).map(Channel::messageAdapter)
+                .ifPresent(a -> a.settled(OutboundTarget.replyTo(record.message()), state));
+    }
+
     private List<InboxRecord> applyInboundHook(List<InboxRecord> records) {
         List<InboxRecord> kept = new ArrayList<>();
         for (InboxRecord r : records) {

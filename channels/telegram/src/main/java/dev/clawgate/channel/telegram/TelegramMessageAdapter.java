@@ -2,6 +2,7 @@ package dev.clawgate.channel.telegram;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clawgate.core.channel.MessageAdapter;
 import dev.clawgate.core.outbound.Capability;
 import dev.clawgate.core.outbound.DeliveryException;
@@ -13,6 +14,7 @@ import dev.clawgate.core.outbound.ReplyStream;
 import dev.clawgate.core.outbound.TurnOutcome;
 import dev.clawgate.core.inbound.Scheduler;
 import dev.clawgate.core.run.CancelToken;
+import dev.clawgate.core.store.InboxState;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -30,13 +32,14 @@ import org.slf4j.LoggerFactory;
 /**
  * Telegram's outbound side (SPEC OUT-4, CH-3): text as Telegram HTML split to the text limit,
  * media as multipart uploads, replies via {@code reply_parameters}, forum topics via
- * {@code message_thread_id}, silent sends, a typing indicator and ack reactions during a turn
- * (RP-5), and a live preview finalised into the reply (OUT-9). There is no
+ * {@code message_thread_id}, silent sends, a typing indicator and ack reactions from receipt to
+ * final state (RP-5), and a live preview finalised into the reply (OUT-9). There is no
  * {@code reconcileUnknownSend}: the Bot API cannot look up a bot's sent messages.
  *
  * <p>{@link #received} (a message was recorded and admitted) sets the 👀 reaction; {@link #openStream}
- * (the agent starts on a turn) starts typing and shows the {@code ...} draft; {@link #afterSendSuccess}
- * and {@link #turnEnded} stop them and settle the reaction.
+ * (the agent starts on a turn) shows the {@code ...} draft, which {@link #send} finalises and
+ * {@link #turnEnded} takes away when no reply did; {@link #typing} is one {@code sendChatAction}, refreshed by
+ * the turn; {@link #settled} replaces the 👀 with the message's outcome.
  */
 final class TelegramMessageAdapter implements MessageAdapter {
     private static final Logger log = LoggerFactory.getLogger(TelegramMessageAdapter.class);
@@ -44,7 +47,8 @@ final class TelegramMessageAdapter implements MessageAdapter {
 
     private final Map<String, Bot> bots;
     private final MessageSender sender;
-    private final TypingIndicator typing = new TypingIndicator();
+    /** Chats with a sendChatAction on its way: a slow API gets one at a time, not a pile of them. */
+    private final Set<OutboundTarget> typing = ConcurrentHashMap.newKeySet();
     private final ConcurrentHashMap<OutboundTarget, LiveDraft> drafts = new ConcurrentHashMap<>();
     private final AckReactions reactions;
     private final Scheduler previewTimer;
@@ -62,7 +66,7 @@ final class TelegramMessageAdapter implements MessageAdapter {
         this.io = io;
         this.reactions = new AckReactions(io);
         Set<Capability> c = EnumSet.of(Capability.TEXT, Capability.MEDIA, Capability.REPLY_TO, Capability.THREAD, Capability.SILENT,
-                Capability.MESSAGE_SENDING_HOOKS, Capability.AFTER_SEND_SUCCESS, Capability.BATCH);
+                Capability.MESSAGE_SENDING_HOOKS, Capability.BATCH);
         if (bots.values().stream().anyMatch(b -> b.account.preview())) {
             c.addAll(EnumSet.of(Capability.DRAFT_PREVIEW, Capability.PREVIEW_FINALIZATION, Capability.FINAL_EDIT, Capability.PREVIEW_RECEIPT,
                     Capability.NORMAL_FALLBACK, Capability.DISCARD_PENDING, Capability.RETAIN_ON_AMBIGUOUS_FAILURE));
@@ -179,13 +183,11 @@ final class TelegramMessageAdapter implements MessageAdapter {
         if (bot != null && bot.account.ackReactions() && inbound != null) reactions.received(bot, chatId(target), inbound);
     }
 
-    /** The agent starts on a turn: typing, and the {@code ...} draft at once (SPEC RP-5, OUT-9). */
+    /** The agent starts on a turn: the {@code ...} draft at once (SPEC OUT-9). */
     @Override
     public ReplyStream openStream(OutboundTarget target) {
         Bot bot = bots.get(target.account());
-        if (bot == null) return ReplyStream.NONE;
-        typing.start(bot, target);
-        if (!bot.account.preview()) return ReplyStream.NONE;
+        if (bot == null || !bot.account.preview()) return ReplyStream.NONE;
         LiveDraft draft = new LiveDraft(bot, chatId(target), target.threadId() == null ? null : Long.parseLong(target.threadId()),
                 messageId(target.inReplyToMessageId()), bot.account.previewInterval(), bot.account.textLimit(), previewTimer, io);
         LiveDraft old = drafts.put(target, draft);
@@ -210,28 +212,28 @@ final class TelegramMessageAdapter implements MessageAdapter {
         };
     }
 
-    @Override
-    public void afterSendSuccess(OutboundMessage message, MessageReceipt receipt) {
-        if (endsTheTurn(message)) typing.stop(message.target());
-    }
-
-    /** A notice or a streamed block (SPEC OUT-2) comes while the run still works: typing and the draft go on. */
+    /** A notice or a streamed block (SPEC OUT-2) comes while the run still works: the draft goes on. */
     private static boolean endsTheTurn(OutboundMessage message) {
         return message.kind() != OutboundMessage.Kind.NOTICE && message.kind() != OutboundMessage.Kind.BLOCK;
     }
 
+    /** SPEC RP-5: the received message's final state (for a merged one, its turn's) replaces its 👀. */
+    @Override
+    public void settled(OutboundTarget target, InboxState state) {
+        Bot bot = bots.get(target.account());
+        Long inbound = messageId(target.inReplyToMessageId());
+        if (bot != null && bot.account.ackReactions() && inbound != null) reactions.settled(bot, chatId(target), inbound, state);
+    }
+
     /**
      * The turn ended. A draft no final reply took (the run was cancelled, or the reply suppressed) is
-     * deleted, so no preview text outlives its run (SPEC DI-5, RP-1); the reaction is settled (RP-5).
+     * deleted, so no preview text outlives its run (SPEC DI-5, RP-1).
      */
     @Override
     public void turnEnded(OutboundTarget target, long turnId, TurnOutcome outcome) {
-        typing.stop(target);
         Bot bot = bots.get(target.account());
         LiveDraft draft = drafts.remove(target);
         if (draft != null && bot != null) discard(bot, target, draft);
-        Long inbound = messageId(target.inReplyToMessageId());
-        if (bot != null && inbound != null) reactions.ended(bot, chatId(target), inbound, outcome);
     }
 
     private static void discard(Bot bot, OutboundTarget target, LiveDraft draft) {
@@ -245,19 +247,32 @@ final class TelegramMessageAdapter implements MessageAdapter {
     }
 
     /**
-     * SPEC RP-5, called by the turn every 4 s: starts this chat's typing loop unless it runs (it also
-     * starts with {@link #openStream} and refreshes every 4 s itself until the reply is sent), so
-     * Telegram's typing is as before whichever comes first.
+     * SPEC RP-5: one {@code sendChatAction typing} (Telegram shows it for 5 s or until the bot's next
+     * message); the turn's {@code TypingRefresh} calls this at once and every 4 s while it works. The
+     * call runs on the I/O executor, as this is called on the turn's timer.
      */
     @Override
     public void typing(OutboundTarget target) {
         Bot bot = bots.get(target.account());
-        if (bot != null) typing.start(bot, target);
-    }
-
-    /** Whether a typing loop runs for {@code target} (tests). */
-    boolean typingActive(OutboundTarget target) {
-        return typing.active(target);
+        if (bot == null || !typing.add(target)) return;
+        ObjectNode params = BotApi.JSON.createObjectNode().put("chat_id", chatId(target)).put("action", "typing");
+        if (target.threadId() != null) params.put("message_thread_id", Long.parseLong(target.threadId()));
+        try {
+            io.execute(() -> {
+                try {
+                    bot.api.call("sendChatAction", params);
+                } catch (BotApiException e) {
+                    log.debug("telegram [{}]: typing indicator not shown: {}", bot.account.id(), e.getMessage());
+                } catch (RuntimeException e) {
+                    log.warn("telegram [{}]: typing indicator not shown: {}", bot.account.id(), e.toString());
+                } finally {
+                    typing.remove(target);
+                }
+            });
+        } catch (RuntimeException e) {
+            typing.remove(target);
+            throw e;
+        }
     }
 
     private Bot bot(OutboundTarget target) throws DeliveryException {

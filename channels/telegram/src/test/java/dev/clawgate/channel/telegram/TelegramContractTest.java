@@ -171,18 +171,6 @@ class TelegramContractTest {
                     p.verify(calls -> assertThat(bodies(calls, "editMessageText").getLast().path("text").asText()).isEqualTo("the key is [redacted]"));
                     assertThat(tg.sentTo(dm)).extracting(SentMessage::text).containsExactly("the key is [redacted]");
                 })
-                .prove(Capability.AFTER_SEND_SUCCESS, p -> {
-                    TelegramChat dm = newDm();
-                    // SPEC RP-5, OUT-10: typing runs while the turn works and stops once the reply is sent
-                    OutboundTarget t = target(dm, null, null);
-                    adapter.openStream(t);
-                    await().until(() -> !tg.chatActions().isEmpty());
-                    OutboundMessage reply = finalReply(t, "done");
-                    MessageReceipt r = adapter.send(reply, CancelToken.none());
-                    adapter.afterSendSuccess(reply, r);
-                    assertThat(adapter.typingActive(t)).isFalse();
-                    p.verify(calls -> assertThat(bodies(calls, "sendChatAction").getFirst().path("action").asText()).isEqualTo("typing"));
-                })
                 .prove(Capability.DRAFT_PREVIEW, p -> {
                     TelegramChat dm = newDm();
                     // SPEC OUT-9: a draft (...) at once, before any text; then at most one edit per interval however many deltas come

@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.clawgate.core.outbound.DeliveryException;
+import dev.clawgate.core.outbound.OutboundTarget;
+import dev.clawgate.core.outbound.TurnOutcome;
 import dev.clawgate.core.run.CancelToken;
+import dev.clawgate.core.testing.ManualScheduler;
 import dev.clawgate.testkit.telegram.FakeTelegramServer;
 import dev.clawgate.testkit.telegram.TelegramChat;
 import java.nio.file.Path;
@@ -17,7 +20,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** How Telegram's answers map to delivery outcomes (SPEC OUT-7, OUT-8) and what never leaks (the token). */
+/** How Telegram's answers map to delivery outcomes (SPEC OUT-7, OUT-8), what never leaks (the token), and typing (RP-5). */
 class TelegramMessageAdapterTest {
     @TempDir
     Path dir;
@@ -80,6 +83,28 @@ class TelegramMessageAdapterTest {
         assertThatThrownBy(() -> wrong.messageAdapter().send(finalReply(target(dm, null, null), "x"), CancelToken.none()))
                 .hasMessageNotContaining("WRONG-secret-token");
         assertThat(bad.toString()).doesNotContain("WRONG-secret-token");
+    }
+
+    @Test
+    void typingIsOneChatActionPerCallAndTheChannelRefreshesNothingByItself() throws Exception {
+        // SPEC RP-5: the turn's TypingRefresh is the one timer; the channel only makes the platform call
+        TelegramChat forum = tg.forum(-100777, "Team");
+        long topic = tg.createTopic(forum, "ops");
+        TelegramChannel synchronous = TelegramFixture.channel(tg, dir, true, false, Duration.ofSeconds(1),
+                new ManualScheduler());
+        OutboundTarget t = target(forum, Long.toString(topic), null);
+        synchronous.messageAdapter().typing(t);
+        assertThat(tg.calls("sendChatAction")).singleElement().satisfies(b -> {
+            assertThat(b.path("chat_id").asLong()).isEqualTo(forum.id());
+            assertThat(b.path("message_thread_id").asLong()).isEqualTo(topic);
+            assertThat(b.path("action").asText()).isEqualTo("typing");
+        });
+        synchronous.messageAdapter().openStream(t);
+        synchronous.messageAdapter().send(finalReply(t, "done"), CancelToken.none());
+        synchronous.messageAdapter().turnEnded(t, 1, TurnOutcome.REPLIED);
+        assertThat(tg.calls("sendChatAction")).hasSize(1);
+        synchronous.messageAdapter().typing(t);
+        assertThat(tg.chatActions()).containsExactly(forum.id() + ":typing", forum.id() + ":typing");
     }
 
     @Test
