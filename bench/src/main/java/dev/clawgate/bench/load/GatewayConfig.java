@@ -9,13 +9,15 @@ import java.nio.file.Path;
  * polling against the fake Bot API, open to every sender, and nothing that paces replies per
  * chat: no live preview (it edits at most once per {@code preview_interval_ms}), no block
  * streaming and so no {@code human_delay}, no ack reactions. Everything else keeps its default,
- * so the run goes through the same store, inbox, dispatcher, memory and outbox as a real install.
+ * so the run goes through the same store, inbox, dispatcher, memory and outbox as a real install;
+ * {@code --extra-toml} adds tables the run wants to vary.
  */
 final class GatewayConfig {
     private GatewayConfig() {}
 
     /** Writes the config into {@code dir} and returns its path; data and workspace go below {@code dir}. */
-    static Path write(Path dir, int httpPort, String modelBaseUrl, String telegramApiBase, String botToken) throws IOException {
+    static Path write(Path dir, int httpPort, String modelBaseUrl, String telegramApiBase, String botToken, String extraToml)
+            throws IOException {
         Files.createDirectories(dir);
         Path file = dir.resolve("clawgate.toml");
         Files.writeString(file, """
@@ -51,7 +53,8 @@ final class GatewayConfig {
                 [channels.telegram.block_streaming]
                 enabled = false
                 human_delay = "off"
-                """.formatted(toml(dir.resolve("data")), httpPort, toml(dir.resolve("workspace")), modelBaseUrl, botToken, telegramApiBase));
+                """.formatted(toml(dir.resolve("data")), httpPort, toml(dir.resolve("workspace")), modelBaseUrl, botToken, telegramApiBase)
+                + (extraToml.isBlank() ? "" : "\n# from --extra-toml\n" + extraToml + "\n"));
         return file;
     }
 

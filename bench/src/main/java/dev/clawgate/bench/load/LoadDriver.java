@@ -46,6 +46,9 @@ public final class LoadDriver implements Callable<Integer> {
     @Option(names = "--jvm-arg", description = "An option for the bot's JVM, e.g. --jvm-arg=-Xmx256m (repeatable; default none, as ./clawgate runs).")
     List<String> jvmArgs = new ArrayList<>();
 
+    @Option(names = "--extra-toml", description = "A file of TOML appended to the gateway's config, e.g. [memory] auto_save = false.")
+    Path extraToml;
+
     @Option(names = "--idle-ms", description = "Idle time after ready before the idle RSS is read (default ${DEFAULT-VALUE}).")
     long idleMs = 2000;
 
@@ -96,7 +99,13 @@ public final class LoadDriver implements Callable<Integer> {
             default -> throw new CommandLine.ParameterException(new CommandLine(this), "--bot must be gateway or echo, got " + bot);
         };
         String name = label != null ? label : bot + (rate > 0 ? " open " + (long) rate + "/s" : " closed");
-        return new LoadPlan(launch, jvmArgs, messages, users, rate, warmup, Duration.ofMillis(modelDelayMs), Duration.ofMillis(idleMs),
+        String extra;
+        try {
+            extra = extraToml == null ? "" : java.nio.file.Files.readString(extraToml);
+        } catch (java.io.IOException e) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--extra-toml: cannot read " + extraToml + ": " + e.getMessage());
+        }
+        return new LoadPlan(launch, jvmArgs, extra, messages, users, rate, warmup, Duration.ofMillis(modelDelayMs), Duration.ofMillis(idleMs),
                 Duration.ofSeconds(timeoutS), Duration.ofMillis(settleMs), sampleEvery, histogram, jfr, workDir.toAbsolutePath(), name);
     }
 }

@@ -9,6 +9,7 @@ import java.util.List;
  *
  * @param launch        how the bot under test starts (gateway jar, gateway classpath, echo bot)
  * @param jvmArgs       extra options for the bot's JVM (e.g. {@code -Xmx256m}); none by default, as {@code ./clawgate} runs it
+ * @param extraToml     TOML appended to the gateway's config (e.g. a {@code [memory]} table); empty for none
  * @param messages      messages in the measured phase
  * @param users         distinct Telegram users (each in their own private chat)
  * @param openLoopRate  messages per second for an open-loop phase; 0 for closed loop (each user sends when answered)
@@ -23,7 +24,7 @@ import java.util.List;
  * @param workDir       where the config, the store and the logs go (emptied first)
  * @param label         the run's name in the report
  */
-record LoadPlan(ChildJvm.Launch launch, List<String> jvmArgs, int messages, int users, double openLoopRate, int warmup,
+record LoadPlan(ChildJvm.Launch launch, List<String> jvmArgs, String extraToml, int messages, int users, double openLoopRate, int warmup,
                 Duration modelDelay, Duration idle, Duration timeout, Duration settle, int sampleEvery, boolean histogram,
                 Path jfr, Path workDir, String label) {
     LoadPlan {

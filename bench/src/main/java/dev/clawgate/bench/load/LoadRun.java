@@ -62,7 +62,7 @@ final class LoadRun {
             }
             tg.observe(replies);
             int port = freePort();
-            Path config = GatewayConfig.write(plan.workDir(), port, fm.baseUrl(), tg.apiBase(), BOT_TOKEN);
+            Path config = GatewayConfig.write(plan.workDir(), port, fm.baseUrl(), tg.apiBase(), BOT_TOKEN, plan.extraToml());
             Instant startedAt = Instant.now();
             try (ChildJvm child = ChildJvm.start(plan.launch(), plan.jvmArgs(), plan.workDir(), config, List.of(tg.apiBase(), BOT_TOKEN))) {
                 return drive(child, port, startedAt);

@@ -81,9 +81,12 @@ final class ProcessProbe {
         return rows;
     }
 
-    /** Starts a flight recording named {@code load} in the process ({@code jcmd JFR.start}, profile settings). */
+    /**
+     * Starts a flight recording named {@code load} in the process ({@code jcmd JFR.start}, profile
+     * settings plus CPU-time sampling, which sees virtual threads where the execution sampler hardly does).
+     */
     void startFlightRecording() throws IOException, InterruptedException {
-        jcmd("JFR.start", "name=load", "settings=profile");
+        jcmd("JFR.start", "name=load", "settings=profile", "jdk.CPUTimeSample#enabled=true", "jdk.CPUTimeSample#throttle=2ms");
     }
 
     /** Stops the recording {@link #startFlightRecording} started and writes it to {@code file}. */

@@ -198,9 +198,10 @@ public final class FakeTelegramServer implements PlatformCallLog, AutoCloseable 
             ObjectNode u = BotRequest.JSON.createObjectNode().put("update_id", nextUpdateId++);
             u.set("message", m);
             allUpdates.put(u.get("update_id").asLong(), u);
+            // under the same lock as the id: a poll must never see update N+1 before N (its offset would skip N for good)
+            deliver(u);
             return u;
         });
-        deliver(update);
         return update.get("message").get("message_id").asLong();
     }
 
