@@ -61,7 +61,7 @@ final class LoadReport {
         ReplyLedger.Outcome o = r.outcome();
         ObjectNode n = json.createObjectNode().put("label", r.label()).put("bot", r.bot()).put("mode", r.mode())
                 .put("messages", r.messages()).put("users", r.users()).put("rate", r.rate()).put("warmup", r.warmup())
-                .put("model_delay_ms", r.modelDelayMs()).put("passed", r.passed()).put("missing", o.missing().size())
+                .put("model_delay_ms", r.modelDelayMs()).put("passed", r.passed()).put("missing", o.missing().size()).put("unsent", o.unsent().size())
                 .put("duplicated", o.duplicated().size()).put("strays", o.strays()).put("replies_per_s", o.throughput())
                 .put("p50_ms", o.percentileMillis(50)).put("p95_ms", o.percentileMillis(95)).put("p99_ms", o.percentileMillis(99))
                 .put("max_ms", o.percentileMillis(100)).put("added_p50_ms", added(r, 50)).put("added_p99_ms", added(r, 99))

@@ -97,13 +97,13 @@ final class ReplyLedger {
         long[] latencies = new long[count];
         int n = 0;
         long firstSent = Long.MAX_VALUE, lastReply = Long.MIN_VALUE;
-        List<Long> missing = new ArrayList<>(), duplicated = new ArrayList<>();
+        List<Long> missing = new ArrayList<>(), duplicated = new ArrayList<>(), unsent = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             int r = replies.get(i);
             long sent = sentAt.get(i);
             if (sent != 0) firstSent = Math.min(firstSent, sent);
             if (r == 0) {
-                missing.add(first + i);
+                (sent == 0 ? unsent : missing).add(first + i);
                 continue;
             }
             if (r > 1) duplicated.add(first + i);
@@ -113,7 +113,7 @@ final class ReplyLedger {
         }
         long[] sorted = Arrays.copyOf(latencies, n);
         Arrays.sort(sorted);
-        return new Outcome(count, sorted, missing, duplicated, strays.get(), n == 0 ? 0 : lastReply - firstSent);
+        return new Outcome(count, sorted, missing, unsent, duplicated, strays.get(), n == 0 ? 0 : lastReply - firstSent);
     }
 
     private int index(long number) {
@@ -123,16 +123,19 @@ final class ReplyLedger {
 
     /**
      * @param latenciesNanos send-to-first-reply of each answered message, sorted
+     * @param missing        sent, never answered
+     * @param unsent         never sent: in a closed loop, the user's earlier message was not answered
      * @param spanNanos      from the first send to the last first reply
      */
-    record Outcome(int messages, long[] latenciesNanos, List<Long> missing, List<Long> duplicated, int strays, long spanNanos) {
+    record Outcome(int messages, long[] latenciesNanos, List<Long> missing, List<Long> unsent, List<Long> duplicated, int strays,
+                   long spanNanos) {
         boolean everyMessageAnsweredOnce() {
-            return missing.isEmpty() && duplicated.isEmpty() && strays == 0;
+            return missing.isEmpty() && unsent.isEmpty() && duplicated.isEmpty() && strays == 0;
         }
 
         /** Replies per second over the span. */
         double throughput() {
-            return spanNanos == 0 ? 0 : (messages - missing.size()) * 1e9 / spanNanos;
+            return spanNanos == 0 ? 0 : latenciesNanos.length * 1e9 / spanNanos;
         }
 
         /** The {@code p}-th percentile latency (0..100) in milliseconds, nearest rank. */
@@ -143,7 +146,8 @@ final class ReplyLedger {
         }
 
         String problems() {
-            return "missing " + missing.size() + (missing.isEmpty() ? "" : " " + head(missing)) + ", answered more than once "
+            return "missing " + missing.size() + (missing.isEmpty() ? "" : " " + head(missing)) + ", never sent (an earlier one of"
+                    + " the user unanswered) " + unsent.size() + ", answered more than once "
                     + duplicated.size() + (duplicated.isEmpty() ? "" : " " + head(duplicated)) + ", replies naming no message " + strays;
         }
 
