@@ -35,7 +35,6 @@ final class GatewayConfig {
                 base_url = "%s"
                 api_key = "sk-load-0000"
                 model = "echo"
-                timeout_secs = 30
 
                 [channels.webchat]
                 enabled = false

@@ -24,6 +24,7 @@ final class LoadReport {
                 r.mode(), r.mode().equals("open") ? f(" at %.0f/s", r.rate()) : "", r.messages(), r.users(), r.warmup(), r.modelDelayMs()));
         b.append(f("  every message answered exactly once: %s%n", r.passed() ? "yes" : "NO — " + o.problems()
                 + (r.warmupOutcome() == null || r.warmupOutcome().everyMessageAnsweredOnce() ? "" : "; warm-up: " + r.warmupOutcome().problems())));
+        for (String line : r.audit()) b.append("    ").append(line).append(System.lineSeparator());
         b.append(f("  throughput              %.1f replies/s (first send to last reply %.2f s)%n", o.throughput(), o.spanNanos() / 1e9));
         b.append(f("  update -> sendMessage   p50 %.2f ms, p95 %.2f ms, p99 %.2f ms, max %.2f ms%n", o.percentileMillis(50),
                 o.percentileMillis(95), o.percentileMillis(99), o.percentileMillis(100)));
@@ -76,6 +77,7 @@ final class LoadReport {
                     .put("live_heap_mib", s.liveHeapMib()).put("replies_per_s", s.repliesPerSecond()).put("load", s.load());
         }
         r.heapGrowth().forEach(n.putArray("heap_growth")::add);
+        r.audit().forEach(n.putArray("audit")::add);
         return n.toString();
     }
 

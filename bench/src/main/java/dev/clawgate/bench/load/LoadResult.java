@@ -16,15 +16,22 @@ import java.util.List;
  * @param maxSendLagMs         open loop: how far the sender fell behind its schedule at worst
  * @param loadBefore           the machine's 1-minute load average before the measured phase
  * @param loadAfter            and after it
+ * @param audit                for messages without exactly one reply: what the gateway's store says about them
  */
 record LoadResult(String label, String bot, String mode, int messages, int users, double rate, int warmup,
                   ReplyLedger.Outcome warmupOutcome, ReplyLedger.Outcome outcome,
                   double startToFirstPollMs, double startToReadyMs, double idleRssMib, double peakRssMib, double endRssMib,
                   double cpuMsPerMessage, double modelDelayMs, double maxSendLagMs, double loadBefore, double loadAfter,
-                  List<String> jvmArgs, List<SoakSample> samples, List<String> heapGrowth) {
+                  List<String> jvmArgs, List<SoakSample> samples, List<String> heapGrowth, List<String> audit) {
 
     /** A soak sample: after {@code answered} replies of the measured phase, at {@code elapsedS}. */
     record SoakSample(int answered, double elapsedS, double rssMib, double liveHeapMib, double repliesPerSecond, double load) {}
+
+    LoadResult withAudit(List<String> lines) {
+        return new LoadResult(label, bot, mode, messages, users, rate, warmup, warmupOutcome, outcome, startToFirstPollMs,
+                startToReadyMs, idleRssMib, peakRssMib, endRssMib, cpuMsPerMessage, modelDelayMs, maxSendLagMs, loadBefore, loadAfter,
+                jvmArgs, samples, heapGrowth, List.copyOf(lines));
+    }
 
     boolean passed() {
         return outcome.everyMessageAnsweredOnce() && (warmupOutcome == null || warmupOutcome.everyMessageAnsweredOnce());

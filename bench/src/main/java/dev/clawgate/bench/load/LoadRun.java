@@ -64,9 +64,19 @@ final class LoadRun {
             int port = freePort();
             Path config = GatewayConfig.write(plan.workDir(), port, fm.baseUrl(), tg.apiBase(), BOT_TOKEN, plan.extraToml());
             Instant startedAt = Instant.now();
+            LoadResult result;
             try (ChildJvm child = ChildJvm.start(plan.launch(), plan.jvmArgs(), plan.workDir(), config, List.of(tg.apiBase(), BOT_TOKEN))) {
-                return drive(child, port, startedAt);
+                result = drive(child, port, startedAt);
             }
+            if (result.passed()) return result;
+            // the gateway has stopped: its store tells what became of the messages without exactly one reply
+            List<Long> odd = new ArrayList<>();
+            for (ReplyLedger.Outcome o : java.util.Arrays.asList(result.warmupOutcome(), result.outcome())) {
+                if (o == null) continue;
+                odd.addAll(o.missing());
+                odd.addAll(o.duplicated());
+            }
+            return result.withAudit(GatewayAudit.explain(plan.workDir().resolve("data"), odd, 20));
         }
     }
 
@@ -112,7 +122,7 @@ final class LoadRun {
         LoadResult result = new LoadResult(plan.label(), plan.echo() ? "echo bot" : "gateway", plan.openLoop() ? "open" : "closed",
                 plan.messages(), plan.users(), plan.openLoopRate(), plan.warmup(), warm, measured, firstPollMs, readyMs, idleRss,
                 mib(probe.peakRssKib()), mib(probe.rssKib()), (cpuAfter - cpuBefore) / (double) plan.messages(),
-                plan.modelDelay().toNanos() / 1e6, lag[0], loadBefore, loadAfter, plan.jvmArgs(), soak.samples(), soak.growth());
+                plan.modelDelay().toNanos() / 1e6, lag[0], loadBefore, loadAfter, plan.jvmArgs(), soak.samples(), soak.growth(), List.of());
         if (!child.alive()) throw new IOException("the bot under test died during the run:\n" + child.logTail(40));
         return result;
     }
