@@ -36,6 +36,15 @@ final class LoadRun {
     private static final int TRIM_EVERY = 5_000;
     private static final int KEEP_PER_CHAT = 16;
 
+    static {
+        // The JDK's HTTP server (under the fakes) keeps at most 200 idle keep-alive connections and closes the rest as
+        // they go idle; a client that reuses one at that moment gets "header parser received no bytes", an ambiguous
+        // failure. Telegram has no such cap per bot, so neither may the fake: it must be set before the first server starts.
+        if (System.getProperty("sun.net.httpserver.maxIdleConnections") == null) {
+            System.setProperty("sun.net.httpserver.maxIdleConnections", "10000");
+        }
+    }
+
     private final LoadPlan plan;
     private final List<TelegramUser> people = new ArrayList<>();
     private final List<TelegramChat> chats = new ArrayList<>();
