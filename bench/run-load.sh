@@ -37,7 +37,7 @@ drive() {
 if [ "${1:-}" = "soak" ]; then
   # SPEC OP-7: live heap after a full GC and RSS every 10,000 replies, class growth first sample to end
   drive --label "soak 100k, -Xmx256m, auto-save off" --messages 100000 --users 200 --warmup 5000 \
-      --sample-every 10000 --histogram --jvm-arg=-Xmx256m --extra-toml "$out/no-auto-save.toml" --timeout-s 300
+      --sample-every 10000 --histogram --jvm-arg=-Xmx256m --extra-toml "$out/no-auto-save.toml"
   cat "$md"
   exit 0
 fi

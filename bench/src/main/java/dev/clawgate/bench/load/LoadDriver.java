@@ -52,8 +52,8 @@ public final class LoadDriver implements Callable<Integer> {
     @Option(names = "--idle-ms", description = "Idle time after ready before the idle RSS is read (default ${DEFAULT-VALUE}).")
     long idleMs = 2000;
 
-    @Option(names = "--timeout-s", description = "Longest wait for a phase's last reply (default ${DEFAULT-VALUE}).")
-    long timeoutS = 120;
+    @Option(names = "--timeout-s", description = "A phase ends unfinished when no reply came for this long (default ${DEFAULT-VALUE}).")
+    long timeoutS = 60;
 
     @Option(names = "--settle-ms", description = "Listening after the last reply, for late duplicates (default ${DEFAULT-VALUE}).")
     long settleMs = 1000;

@@ -16,7 +16,7 @@ import java.util.List;
  * @param warmup        closed-loop messages sent (and checked) before the measured phase, to warm the JIT
  * @param modelDelay    how long the fake model thinks before each answer
  * @param idle          how long the bot idles after it is ready before its idle RSS is read
- * @param timeout       the longest a phase may wait for its last reply
+ * @param timeout       a phase ends unfinished when no reply came for this long
  * @param settle        how long to keep listening after the last reply, for late duplicates
  * @param sampleEvery   soak: live heap after a full GC and RSS every this many answered messages; 0 for none
  * @param histogram     soak: compare class histograms at the first sample and at the end

@@ -165,9 +165,15 @@ final class LoadRun {
     }
 
     private ReplyLedger.Outcome finish(ReplyLedger ledger, ChildJvm child) throws InterruptedException, IOException {
+        // a phase may take as long as it needs while replies keep coming; it ends when none came for the timeout
         long deadline = System.nanoTime() + plan.timeout().toNanos();
+        int seen = ledger.answered();
         while (!ledger.awaitAll(Duration.ofMillis(100))) {
             if (!child.alive()) throw new IOException("the bot under test died:\n" + child.logTail(40));
+            if (ledger.answered() != seen) {
+                seen = ledger.answered();
+                deadline = System.nanoTime() + plan.timeout().toNanos();
+            }
             if (System.nanoTime() > deadline) break;
         }
         Thread.sleep(plan.settle());
