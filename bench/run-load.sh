@@ -52,6 +52,8 @@ drive --label "gateway, closed, memory auto-save off" --messages 2000 --users 20
 # open loop at 100 messages/s: latency with headroom, the echo bot beside it
 drive --label "echo bot (ceiling), open 100/s" --bot echo --rate 100 --messages 2000 --users 200 --warmup 2000
 drive --label "gateway, open 100/s, defaults" --rate 100 --messages 2000 --users 200 --warmup 2000
+drive --label "gateway, open 100/s, memory auto-save off" --rate 100 --messages 2000 --users 200 --warmup 10000 \
+    --extra-toml "$out/no-auto-save.toml"
 # start and idle footprint with small-footprint flags (one short run; the figures that matter are start and idle RSS)
 drive --label "gateway, small-footprint JVM flags" --messages 2000 --users 200 --warmup 0 "${small[@]}"
 
