@@ -94,20 +94,14 @@ final class MemoryRows {
                 rs -> new long[] {rs.getLong(1), rs.getLong(2)}, ids(scopes)).orElseThrow();
     }
 
-    /**
-     * How many entries of the scopes hold {@code term}. On SQLite the index's matches are read as a
-     * set of ids and the scopes' entries checked against it: joining each match to its row instead
-     * made this count 4 times dearer, once per query term on every turn (bench/RESULTS.md).
-     */
+    /** How many entries of the scopes hold {@code term}. */
     static long entriesWithTerm(Tx tx, Dialect dialect, List<MemoryScope> scopes, String term) throws SQLException {
-        String match = match(dialect, List.of(term));
-        if (dialect == Dialect.SQLITE) {
-            return tx.first("SELECT COUNT(*) FROM memories m WHERE m.scope IN (" + marks(scopes) + ")"
-                    + " AND m.id IN (SELECT rowid FROM memory_fts WHERE memory_fts MATCH ?)", rs -> rs.getLong(1),
-                    Params.of(ids(scopes), match)).orElse(0L);
-        }
-        return tx.first("SELECT COUNT(*) FROM memories m WHERE m.search @@ to_tsquery('simple', ?) AND m.scope IN (" + marks(scopes) + ")",
-                rs -> rs.getLong(1), Params.of(new Object[] {match}, ids(scopes))).orElse(0L);
+        String sql = dialect == Dialect.SQLITE
+                ? "SELECT COUNT(*) FROM memory_fts f JOIN memories m ON m.id = f.rowid WHERE memory_fts MATCH ?"
+                        + " AND m.scope IN (" + marks(scopes) + ")"
+                : "SELECT COUNT(*) FROM memories m WHERE m.search @@ to_tsquery('simple', ?) AND m.scope IN (" + marks(scopes) + ")";
+        return tx.first(sql, rs -> rs.getLong(1), Params.of(new Object[] {match(dialect, List.of(term))}, ids(scopes)))
+                .orElse(0L);
     }
 
     /** Entries of the scopes holding any of {@code terms}, the database's best {@code limit} by its own rank. */
