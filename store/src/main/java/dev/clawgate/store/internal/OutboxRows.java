@@ -30,6 +30,14 @@ final class OutboxRows {
             + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)"
             + " ON CONFLICT (turn_id, kind, send_key) DO NOTHING";
 
+    /**
+     * Matches every transcript row (its session is a foreign key), but lets the lookup by inbox id use
+     * UNIQUE (session_id, inbox_id, role) once per session instead of scanning the whole transcript for
+     * every reply sent: that scan grew with all history ever kept and took 40 % of the gateway's CPU
+     * under load (bench/RESULTS.md).
+     */
+    private static final String ANY_SESSION = " AND session_id IN (SELECT id FROM sessions)";
+
     private OutboxRows() {}
 
     /** Writes the turn's entry of the draft's kind unless it has one; returns the turn's entry either way. */
@@ -62,8 +70,8 @@ final class OutboxRows {
                 + " updated_at = ? WHERE id = ?", u.state().wireName(), receipts, receiptId, u.detail(), u.attempts(), next, now, id);
         if (changed == 0) requireExists(tx, id);
         if (receipts != null) {
-            tx.update("UPDATE transcript SET receipt = ? WHERE role = 'assistant' AND inbox_id = (SELECT turn_id FROM outbox WHERE id = ?)",
-                    receipts, id);
+            tx.update("UPDATE transcript SET receipt = ? WHERE role = 'assistant' AND inbox_id = (SELECT turn_id FROM outbox WHERE id = ?)"
+                    + ANY_SESSION, receipts, id);
         }
     }
 
@@ -77,7 +85,7 @@ final class OutboxRows {
     }
 
     static List<MessageReceipt> replyReceipts(Tx tx, long turnId) throws SQLException {
-        return tx.first("SELECT receipt FROM transcript WHERE role = 'assistant' AND inbox_id = ?", rs -> rs.getString(1), turnId)
+        return tx.first("SELECT receipt FROM transcript WHERE role = 'assistant' AND inbox_id = ?" + ANY_SESSION, rs -> rs.getString(1), turnId)
                 .map(ReceiptCodec::fromJson).orElse(List.of());
     }
 

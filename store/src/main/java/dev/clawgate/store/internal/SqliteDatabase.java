@@ -1,7 +1,5 @@
 package dev.clawgate.store.internal;
 
-import com.zaxxer.hikari.HikariConfig;
-import com.zaxxer.hikari.HikariDataSource;
 import dev.clawgate.core.store.StoreException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -16,14 +14,13 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.locks.ReentrantLock;
 import org.sqlite.SQLiteConfig;
-import org.sqlite.SQLiteDataSource;
 
 /**
  * One SQLite file in WAL mode. SQLite admits one writer at a time, so every write runs on a
  * single connection behind a fair {@link ReentrantLock} (waiting in the JVM is cheaper and
  * fairer than SQLite's busy-retry loop), and writes that queue up meanwhile share one commit
  * (group commit); reads use a small pool of query-only connections and see the last committed
- * state even while a write is in progress.
+ * state even while a write is in progress. Both sides keep their prepared statements.
  */
 public final class SqliteDatabase implements Database {
 
@@ -37,10 +34,10 @@ public final class SqliteDatabase implements Database {
     private final ConcurrentLinkedQueue<PendingWrite<?>> queue = new ConcurrentLinkedQueue<>();
     private final Connection writer;
     private final Map<String, PreparedStatement> writerStatements = new HashMap<>();
-    private final HikariDataSource readers;
+    private final SqliteReaders readers;
     private volatile boolean closed;
 
-    private SqliteDatabase(Connection writer, HikariDataSource readers) {
+    private SqliteDatabase(Connection writer, SqliteReaders readers) {
         this.writer = writer;
         this.readers = readers;
     }
@@ -81,22 +78,10 @@ public final class SqliteDatabase implements Database {
         return config;
     }
 
-    private static HikariDataSource readPool(String url) {
-        SQLiteConfig config = new SQLiteConfig();
-        config.setBusyTimeout(BUSY_TIMEOUT_MS);
-        config.enforceForeignKeys(true);
-        SQLiteDataSource source = new SQLiteDataSource(config);
-        source.setUrl(url);
-        HikariConfig pool = new HikariConfig();
-        pool.setDataSource(source);
-        pool.setPoolName("clawgate-sqlite-read");
-        pool.setMaximumPoolSize(READ_POOL_SIZE);
-        pool.setMinimumIdle(1);
-        // a read connection that tried to write would bypass the writer lock
-        pool.setConnectionInitSql("PRAGMA query_only = true");
+    private static SqliteReaders readPool(String url) {
         try {
-            return new HikariDataSource(pool);
-        } catch (RuntimeException e) {
+            return new SqliteReaders(url, READ_POOL_SIZE).start();
+        } catch (SQLException e) {
             throw new StoreException("cannot open the read connections of the SQLite store: " + e.getMessage(), e);
         }
     }
@@ -221,10 +206,18 @@ public final class SqliteDatabase implements Database {
         if (closed) {
             throw Failures.closed(operation);
         }
-        try (Connection connection = readers.getConnection()) {
-            return work.run(new Tx(connection, null));
+        SqliteReaders.Reader reader;
+        try {
+            reader = readers.acquire();
         } catch (SQLException e) {
             throw Failures.of(operation, e);
+        }
+        try {
+            return work.run(new Tx(reader.connection(), reader.statements()));
+        } catch (SQLException e) {
+            throw Failures.of(operation, e);
+        } finally {
+            readers.release(reader);
         }
     }
 

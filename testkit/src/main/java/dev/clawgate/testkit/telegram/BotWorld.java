@@ -217,6 +217,19 @@ final class BotWorld {
         chatActionLog.add(chat.id() + ":" + action);
     }
 
+    /** Drops all but the newest {@code keep} messages of each chat, with their sent entries and reactions, and the typing log. */
+    void forgetBefore(int keep) {
+        Map<Long, Long> firstKept = new HashMap<>();
+        nextMessageId.forEach((chat, next) -> firstKept.put(chat, next.get() - keep));
+        messages.forEach((chat, inChat) -> inChat.keySet().removeIf(id -> id < firstKept.getOrDefault(chat, Long.MIN_VALUE)));
+        sent.values().removeIf(m -> m.messageId() < firstKept.getOrDefault(m.chatId(), Long.MIN_VALUE));
+        reactions.keySet().removeIf(k -> {
+            int colon = k.lastIndexOf(':');
+            return Long.parseLong(k.substring(colon + 1)) < firstKept.getOrDefault(Long.parseLong(k.substring(0, colon)), Long.MIN_VALUE);
+        });
+        chatActionLog.clear();
+    }
+
     ObjectNode file(BotRequest r) throws BadRequest {
         ObjectNode f = files.get(r.get("file_id"));
         if (f == null) throw new BadRequest("Bad Request: invalid file_id");

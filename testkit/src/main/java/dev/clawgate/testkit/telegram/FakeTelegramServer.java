@@ -63,10 +63,18 @@ public final class FakeTelegramServer implements PlatformCallLog, AutoCloseable 
     private long confirmedOffset;
     private String webhookUrl = "";
     private String webhookSecret;
+    private volatile CallObserver observer;
     private volatile boolean closed;
 
     /** One webhook POST the fake made: the update and the status the bot answered (or -1 when unreachable). */
     public record WebhookPush(long updateId, int status) {}
+
+    /** Told of every call the fake answered with {@code "ok":true}, on the request's thread, before the answer is written. */
+    @FunctionalInterface
+    public interface CallObserver {
+        /** @param result the call's {@code result}, e.g. the sent message of a {@code sendMessage}; do not modify it */
+        void answered(String method, JsonNode result);
+    }
 
     private FakeTelegramServer(String token, String botUsername) throws IOException {
         this.token = token;
@@ -190,9 +198,10 @@ public final class FakeTelegramServer implements PlatformCallLog, AutoCloseable 
             ObjectNode u = BotRequest.JSON.createObjectNode().put("update_id", nextUpdateId++);
             u.set("message", m);
             allUpdates.put(u.get("update_id").asLong(), u);
+            // under the same lock as the id: a poll must never see update N+1 before N (its offset would skip N for good)
+            deliver(u);
             return u;
         });
-        deliver(update);
         return update.get("message").get("message_id").asLong();
     }
 
@@ -234,6 +243,31 @@ public final class FakeTelegramServer implements PlatformCallLog, AutoCloseable 
                 return;
             }
         }
+    }
+
+    /** Watches every successful call as it happens (load drivers time replies with it); null stops watching. */
+    public void observe(CallObserver callObserver) {
+        this.observer = callObserver;
+    }
+
+    /**
+     * Forgets what a long run piles up, so the fake's memory stays flat: the call log, updates
+     * already confirmed by an offset, the typing log, and all but the newest {@code keepPerChat}
+     * messages of each chat (with what the bot sent and reacted there). A later reply to a
+     * forgotten message fails as on Telegram ("message to be replied not found").
+     */
+    public void forgetHistory(int keepPerChat) {
+        if (keepPerChat < 1) throw new IllegalArgumentException("keepPerChat must be at least 1");
+        synchronized (calls) {
+            calls.clear();
+            callTimes.clear();
+        }
+        locked(() -> {
+            allUpdates.keySet().removeIf(id -> id < confirmedOffset);
+            pushes.clear();
+            world.forgetBefore(keepPerChat);
+            return null;
+        });
     }
 
     // ---- failures -----------------------------------------------------------------------------
@@ -389,8 +423,9 @@ public final class FakeTelegramServer implements PlatformCallLog, AutoCloseable 
                 return;
             }
             ObjectNode reply;
+            JsonNode result;
             try {
-                JsonNode result = method.equals("getUpdates") ? getUpdates(request) : locked(() -> call(method, request));
+                result = method.equals("getUpdates") ? getUpdates(request) : locked(() -> call(method, request));
                 reply = BotRequest.JSON.createObjectNode().put("ok", true);
                 reply.set("result", result);
                 if (method.endsWith("Webhook")) reply.put("description", method.equals("setWebhook") ? "Webhook was set" : "Webhook was deleted");
@@ -402,6 +437,8 @@ public final class FakeTelegramServer implements PlatformCallLog, AutoCloseable 
                 ArrayDeque<Duration> q = stalls.get(method);
                 return q == null ? null : q.poll();
             });
+            CallObserver watching = observer;
+            if (watching != null) watching.answered(method, result);
             if (stall != null) Thread.sleep(stall);
             answer(ex, 200, reply);
         } catch (IOException e) {

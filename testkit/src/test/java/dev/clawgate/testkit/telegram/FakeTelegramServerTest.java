@@ -80,4 +80,39 @@ class FakeTelegramServerTest {
         assertThat(tg.confirmedOffset()).isEqualTo(last + 1);
         assertThat(tg.pendingUpdates()).isZero();
     }
+
+    @Test
+    void anObserverSeesEachAnsweredCallWithItsResultButNotARefusedOne() throws Exception {
+        // SPEC CH-3: load drivers time replies by what the bot sent, as the fake answered it
+        java.util.List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        tg.observe((method, result) -> seen.add(method + ":" + result.path("message_id").asLong() + ":" + result.path("text").asText()));
+        long id = call(TOKEN, "sendMessage", "{\"chat_id\":7,\"text\":\"hi\"}").path("result").path("message_id").asLong();
+        call(TOKEN, "sendMessage", "{\"chat_id\":99,\"text\":\"nobody\"}");
+        assertThat(seen).containsExactly("sendMessage:" + id + ":hi");
+        tg.observe(null);
+        call(TOKEN, "sendMessage", "{\"chat_id\":7,\"text\":\"unseen\"}");
+        assertThat(seen).hasSize(1);
+    }
+
+    @Test
+    void forgettingHistoryKeepsTheNewestMessagesOfEachChatAndTheUnconfirmedUpdates() throws Exception {
+        // SPEC OP-7 (the soak's driver): a long run must not pile up in the fake
+        java.util.List<Long> asked = new java.util.ArrayList<>();
+        for (int i = 0; i < 3; i++) asked.add(tg.sendText(dm, dm.peer(), "q" + i));
+        long firstUpdate = call(TOKEN, "getUpdates", "{\"offset\":0,\"timeout\":0}").path("result").get(0).path("update_id").asLong();
+        call(TOKEN, "getUpdates", "{\"offset\":" + (firstUpdate + 2) + ",\"timeout\":0}");
+        call(TOKEN, "sendMessage", "{\"chat_id\":7,\"text\":\"a2\",\"reply_parameters\":{\"message_id\":" + asked.get(2) + "}}");
+
+        tg.forgetHistory(2);
+
+        assertThat(tg.calls()).isEmpty();
+        assertThat(tg.sentTo(dm)).extracting(SentMessage::text).containsExactly("a2");
+        assertThat(tg.pendingUpdates()).isEqualTo(1);
+        tg.redeliver(firstUpdate + 2);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> tg.redeliver(firstUpdate)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(call(TOKEN, "sendMessage", "{\"chat_id\":7,\"text\":\"late\",\"reply_parameters\":{\"message_id\":" + asked.get(0) + "}}")
+                .path("description").asText()).isEqualTo("Bad Request: message to be replied not found");
+        assertThat(call(TOKEN, "sendMessage", "{\"chat_id\":7,\"text\":\"ok\",\"reply_parameters\":{\"message_id\":" + asked.get(2) + "}}")
+                .path("ok").asBoolean()).isTrue();
+    }
 }

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The end-to-end load runs of bench/RESULTS.md, in one go: builds the gateway jar and the bench
+# classes, runs each configuration through dev.clawgate.bench.load.LoadDriver (the gateway as its
+# own process, the fake Telegram Bot API and fake OpenAI server in the driver's JVM, all over
+# loopback HTTP), and prints one Markdown table. Full reports: bench/target/load-results/runs.log.
+#
+#   bench/run-load.sh            # the issue's runs (about 6 minutes on 2 quiet cores)
+#   bench/run-load.sh soak       # the 100,000-message soak (SPEC OP-7) at -Xmx256m
+#   JAR=/path/clawgate.jar bench/run-load.sh   # another build of the gateway
+#
+# Every run checks that each message got exactly one reply; the script stops at the first that
+# did not (exit 1). Per-chat pacing is off in every run: see GatewayConfig (stream_mode = "off",
+# no block streaming, no human_delay, no ack reactions).
+set -euo pipefail
+
+root="$(cd "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")/.." && pwd)"
+cd "$root"
+if [ -d /usr/lib/jvm/temurin-25-jdk-amd64 ]; then export JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64; fi
+java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
+
+./mvnw -o -q -B -pl server,bench -am package -DskipTests -Dpit.skip=true
+jar="${JAR:-server/target/clawgate.jar}"
+cp="bench/target/classes:$(cat bench/target/classpath.txt)"
+out=bench/target/load-results
+mkdir -p "$out"
+md="$out/results-$(date +%Y%m%d-%H%M%S).md"
+printf '[memory]\nauto_save = false\n' > "$out/no-auto-save.toml"
+# the flags for a small footprint (SerialGC, small heap, C1 only): the idle-RSS run
+small=(--jvm-arg=-XX:+UseSerialGC --jvm-arg=-Xms8m --jvm-arg=-Xmx128m --jvm-arg=-XX:TieredStopAtLevel=1)
+
+drive() {
+  echo "== $(date +%T) load average $(cut -d' ' -f1-3 /proc/loadavg): LoadDriver $*" | tee -a "$out/runs.log"
+  "$java" -Xmx1g -cp "$cp" dev.clawgate.bench.load.LoadDriver --jar "$jar" --results-md "$md" \
+      --results-json "$out/results.jsonl" "$@" | tee -a "$out/runs.log"
+}
+
+if [ "${1:-}" = "soak" ]; then
+  # SPEC OP-7: live heap after a full GC and RSS every 10,000 replies, class growth first sample to end
+  drive --label "soak 100k, -Xmx256m, auto-save off" --messages 100000 --users 200 --warmup 5000 \
+      --sample-every 10000 --histogram --jvm-arg=-Xmx256m --extra-toml "$out/no-auto-save.toml"
+  cat "$md"
+  exit 0
+fi
+
+# the ceiling: the echo bot on the same driver and fake
+drive --label "echo bot (ceiling), closed" --bot echo --messages 2000 --users 200 --warmup 2000
+# the gateway as ./clawgate runs it (no JVM options); with memory on, recall slows as memories pile up (RESULTS.md),
+# so the default run warms up with 2,000 messages and the auto-save-off run with 10,000
+drive --label "gateway, closed, defaults" --messages 2000 --users 200 --warmup 2000
+drive --label "gateway, closed, memory auto-save off" --messages 2000 --users 200 --warmup 10000 \
+    --extra-toml "$out/no-auto-save.toml"
+# open loop at 100 messages/s: latency with headroom, the echo bot beside it
+drive --label "echo bot (ceiling), open 100/s" --bot echo --rate 100 --messages 2000 --users 200 --warmup 2000
+drive --label "gateway, open 100/s, defaults" --rate 100 --messages 2000 --users 200 --warmup 2000
+drive --label "gateway, open 100/s, memory auto-save off" --rate 100 --messages 2000 --users 200 --warmup 10000 \
+    --extra-toml "$out/no-auto-save.toml"
+# start and idle footprint with small-footprint flags (one short run; the figures that matter are start and idle RSS)
+drive --label "gateway, small-footprint JVM flags" --messages 2000 --users 200 --warmup 0 "${small[@]}"
+
+echo
+cat "$md"

@@ -1,0 +1,111 @@
+package dev.clawgate.bench.load;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The end-to-end load driver (SPEC CH-3, OUT-12, OP-7): the real gateway as a separate process,
+ * long-polling a fake Telegram Bot API and answered by a fake OpenAI model, both over loopback
+ * HTTP in this JVM. Reports replies per second, update-to-{@code sendMessage} latency, the
+ * gateway's start times, RSS and CPU, and fails (exit 1) unless every message got exactly one
+ * reply. See bench/README.md.
+ */
+@Command(name = "LoadDriver", mixinStandardHelpOptions = true, sortOptions = false,
+        description = "Drive N Telegram messages from M users through the gateway (or the echo bot) and report the figures.")
+public final class LoadDriver implements Callable<Integer> {
+    @Option(names = "--messages", description = "Messages in the measured phase (default ${DEFAULT-VALUE}).")
+    int messages = 2000;
+
+    @Option(names = "--users", description = "Distinct users, each in a private chat (default ${DEFAULT-VALUE}).")
+    int users = 200;
+
+    @Option(names = "--rate", description = "Open loop at this many messages per second; 0 = closed loop, each user sends when answered (default ${DEFAULT-VALUE}).")
+    double rate = 0;
+
+    @Option(names = "--warmup", description = "Closed-loop messages before the measured phase, to warm the JIT (default ${DEFAULT-VALUE}).")
+    int warmup = 1000;
+
+    @Option(names = "--model-delay-ms", description = "The fake model thinks this long per answer (default ${DEFAULT-VALUE}: instant).")
+    long modelDelayMs = 0;
+
+    @Option(names = "--bot", description = "gateway or echo (the echo bot: the ceiling of driver and fake) (default ${DEFAULT-VALUE}).")
+    String bot = "gateway";
+
+    @Option(names = "--jar", description = "The gateway jar (default ${DEFAULT-VALUE}).")
+    Path jar = Path.of("server/target/clawgate.jar");
+
+    @Option(names = "--classpath-launch", description = "Run the gateway's Main from this JVM's classpath instead of the jar.")
+    boolean classpathLaunch;
+
+    @Option(names = "--jvm-arg", description = "An option for the bot's JVM, e.g. --jvm-arg=-Xmx256m (repeatable; default none, as ./clawgate runs).")
+    List<String> jvmArgs = new ArrayList<>();
+
+    @Option(names = "--extra-toml", description = "A file of TOML appended to the gateway's config, e.g. [memory] auto_save = false.")
+    Path extraToml;
+
+    @Option(names = "--idle-ms", description = "Idle time after ready before the idle RSS is read (default ${DEFAULT-VALUE}).")
+    long idleMs = 2000;
+
+    @Option(names = "--timeout-s", description = "A phase ends unfinished when no reply came for this long (default ${DEFAULT-VALUE}).")
+    long timeoutS = 60;
+
+    @Option(names = "--settle-ms", description = "Listening after the last reply, for late duplicates (default ${DEFAULT-VALUE}).")
+    long settleMs = 1000;
+
+    @Option(names = "--sample-every", description = "Soak: live heap after a full GC and RSS every this many replies; 0 = none (default ${DEFAULT-VALUE}).")
+    int sampleEvery = 0;
+
+    @Option(names = "--histogram", description = "Soak: report the classes whose live bytes grew from the first sample to the end.")
+    boolean histogram;
+
+    @Option(names = "--jfr", description = "Record the measured phase in the bot with Flight Recorder into this file.")
+    Path jfr;
+
+    @Option(names = "--work-dir", description = "Config, store and logs of the run; emptied first (default ${DEFAULT-VALUE}).")
+    Path workDir = Path.of("bench/target/load-run");
+
+    @Option(names = "--label", description = "The run's name in the report (default: bot and loop).")
+    String label;
+
+    @Option(names = "--results-md", description = "Append the run as a row of a Markdown table to this file.")
+    Path resultsMd;
+
+    @Option(names = "--results-json", description = "Append the run as one JSON line to this file.")
+    Path resultsJson;
+
+    public static void main(String[] args) {
+        System.exit(new CommandLine(new LoadDriver()).execute(args));
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        LoadResult r = new LoadRun(plan()).run();
+        System.out.print(LoadReport.text(r));
+        if (resultsMd != null) LoadReport.append(resultsMd, LoadReport.markdownRow(r), LoadReport.TABLE_HEADER);
+        if (resultsJson != null) LoadReport.append(resultsJson, LoadReport.json(r) + System.lineSeparator(), null);
+        return r.passed() ? 0 : 1;
+    }
+
+    LoadPlan plan() {
+        ChildJvm.Launch launch = switch (bot) {
+            case "gateway" -> classpathLaunch ? new ChildJvm.Launch.GatewayClasspath(ChildJvm.ownClasspath()) : new ChildJvm.Launch.GatewayJar(jar);
+            case "echo" -> new ChildJvm.Launch.Echo(ChildJvm.ownClasspath());
+            default -> throw new CommandLine.ParameterException(new CommandLine(this), "--bot must be gateway or echo, got " + bot);
+        };
+        String name = label != null ? label : bot + (rate > 0 ? " open " + (long) rate + "/s" : " closed");
+        String extra;
+        try {
+            extra = extraToml == null ? "" : java.nio.file.Files.readString(extraToml);
+        } catch (java.io.IOException e) {
+            throw new CommandLine.ParameterException(new CommandLine(this), "--extra-toml: cannot read " + extraToml + ": " + e.getMessage());
+        }
+        return new LoadPlan(launch, jvmArgs, extra, messages, users, rate, warmup, Duration.ofMillis(modelDelayMs), Duration.ofMillis(idleMs),
+                Duration.ofSeconds(timeoutS), Duration.ofMillis(settleMs), sampleEvery, histogram, jfr, workDir.toAbsolutePath(), name);
+    }
+}

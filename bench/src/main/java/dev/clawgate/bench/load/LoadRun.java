@@ -1,0 +1,375 @@
+package dev.clawgate.bench.load;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.clawgate.testkit.openai.FakeOpenAiServer;
+import dev.clawgate.testkit.openai.Reply;
+import dev.clawgate.testkit.telegram.FakeTelegramServer;
+import dev.clawgate.testkit.telegram.TelegramChat;
+import dev.clawgate.testkit.telegram.TelegramUser;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongConsumer;
+import java.util.stream.Stream;
+
+/**
+ * Runs one {@link LoadPlan}: the fake Telegram Bot API and the fake OpenAI server in this JVM,
+ * the bot under test in its own; users write to the bot through the fake, and every
+ * {@code sendMessage} the bot makes is matched to the message it answers (SPEC CH-3, OUT-12).
+ */
+final class LoadRun {
+    static final String BOT_TOKEN = "777000:load-driver-token";
+    private static final int FIRST_USER_ID = 500_000;
+    // a long run must not fill the driver's heap with the fakes' logs (SPEC OP-7 is about the gateway's)
+    private static final int TRIM_EVERY = 5_000;
+    private static final int KEEP_PER_CHAT = 16;
+
+    static {
+        // The JDK's HTTP server (under the fakes) keeps at most 200 idle keep-alive connections and closes the rest as
+        // they go idle; a client that reuses one at that moment gets "header parser received no bytes", an ambiguous
+        // failure. Telegram has no such cap per bot, so neither may the fake: it must be set before the first server starts.
+        if (System.getProperty("sun.net.httpserver.maxIdleConnections") == null) {
+            System.setProperty("sun.net.httpserver.maxIdleConnections", "10000");
+        }
+    }
+
+    private final LoadPlan plan;
+    private final List<TelegramUser> people = new ArrayList<>();
+    private final List<TelegramChat> chats = new ArrayList<>();
+    private final Replies replies = new Replies();
+    private FakeTelegramServer telegram;
+    private FakeOpenAiServer model;
+
+    LoadRun(LoadPlan plan) {
+        this.plan = plan;
+    }
+
+    LoadResult run() throws IOException, InterruptedException {
+        clean(plan.workDir());
+        try (FakeTelegramServer tg = FakeTelegramServer.start(BOT_TOKEN, "load_bot"); FakeOpenAiServer fm = FakeOpenAiServer.start()) {
+            this.telegram = tg;
+            this.model = fm;
+            if (!plan.modelDelay().isZero()) {
+                fm.respondWith(body -> Reply.text(lastUserText(body)).delayBefore(plan.modelDelay()));
+            }
+            for (int u = 0; u < plan.users(); u++) {
+                TelegramUser user = tg.user(FIRST_USER_ID + u, "loaduser" + u);
+                people.add(user);
+                chats.add(tg.privateChat(user));
+            }
+            tg.observe(replies);
+            int port = freePort();
+            Path config = GatewayConfig.write(plan.workDir(), port, fm.baseUrl(), tg.apiBase(), BOT_TOKEN, plan.extraToml());
+            Instant startedAt = Instant.now();
+            LoadResult result;
+            try (ChildJvm child = ChildJvm.start(plan.launch(), plan.jvmArgs(), plan.workDir(), config, List.of(tg.apiBase(), BOT_TOKEN))) {
+                result = drive(child, port, startedAt);
+            }
+            if (result.passed()) return result;
+            // the gateway has stopped: its store tells what became of the messages without exactly one reply
+            List<Long> odd = new ArrayList<>();
+            for (ReplyLedger.Outcome o : java.util.Arrays.asList(result.warmupOutcome(), result.outcome())) {
+                if (o == null) continue;
+                odd.addAll(o.missing());
+                odd.addAll(o.duplicated());
+            }
+            return result.withAudit(GatewayAudit.explain(plan.workDir().resolve("data"), odd, 20));
+        }
+    }
+
+    private LoadResult drive(ChildJvm child, int port, Instant startedAt) throws IOException, InterruptedException {
+        ProcessProbe probe = new ProcessProbe(child.pid());
+        double readyMs = plan.echo() ? awaitFirstPoll(child) : awaitReady(child, port);
+        double firstPollMs = Duration.between(startedAt, telegram.callTimes("getUpdates").getFirst()).toNanos() / 1e6;
+        if (plan.echo()) readyMs = firstPollMs;
+        Thread.sleep(plan.idle());
+        double idleRss = mib(probe.rssKib());
+
+        Thread housekeeper = Thread.ofVirtual().name("load-housekeeping").start(this::keepHouse);
+        ReplyLedger.Outcome warm = null;
+        ReplyLedger.Outcome measured;
+        Soak soak;
+        double loadBefore, loadAfter;
+        long cpuBefore, cpuAfter;
+        double[] lag = {0};
+        try {
+            long next = 1;
+            if (plan.warmup() > 0) {
+                ReplyLedger ledger = new ReplyLedger(next, plan.warmup());
+                next += plan.warmup();
+                warm = closedLoop(ledger, child);
+            }
+            ReplyLedger ledger = new ReplyLedger(next, plan.messages());
+            soak = new Soak(probe, ledger);
+            loadBefore = ProcessProbe.loadAverage();
+            cpuBefore = probe.cpuMillis();
+            if (plan.jfr() != null) probe.startFlightRecording();
+            this.soak = soak;
+            measured = plan.openLoop() ? openLoop(ledger, child, lag) : closedLoop(ledger, child);
+            this.soak = null;
+            if (plan.jfr() != null) probe.stopFlightRecording(plan.jfr());
+            cpuAfter = probe.cpuMillis();
+            loadAfter = ProcessProbe.loadAverage();
+        } finally {
+            housekeeper.interrupt();
+            housekeeper.join();
+        }
+        if (housekeepingFailure != null) throw new IOException("soak sampling failed: " + housekeepingFailure.getMessage(), housekeepingFailure);
+        soak.finish();
+        LoadResult result = new LoadResult(plan.label(), plan.echo() ? "echo bot" : "gateway", plan.openLoop() ? "open" : "closed",
+                plan.messages(), plan.users(), plan.openLoopRate(), plan.warmup(), warm, measured, firstPollMs, readyMs, idleRss,
+                mib(probe.peakRssKib()), mib(probe.rssKib()), (cpuAfter - cpuBefore) / (double) plan.messages(),
+                plan.modelDelay().toNanos() / 1e6, lag[0], loadBefore, loadAfter, plan.jvmArgs(), soak.samples(), soak.growth(), List.of());
+        if (!child.alive()) throw new IOException("the bot under test died during the run:\n" + child.logTail(40));
+        return result;
+    }
+
+    /** Each user sends their next message when their previous one is answered. */
+    private ReplyLedger.Outcome closedLoop(ReplyLedger ledger, ChildJvm child) throws InterruptedException, IOException {
+        int users = plan.users();
+        replies.phase(ledger, number -> {
+            long following = number + users;
+            if (ledger.owns(following)) send(ledger, following);
+        });
+        for (long n = ledger.first(); n < ledger.first() + Math.min(users, ledger.count()); n++) send(ledger, n);
+        return finish(ledger, child);
+    }
+
+    /** Messages at a fixed rate, round-robin over the users, whether or not earlier ones were answered. */
+    private ReplyLedger.Outcome openLoop(ReplyLedger ledger, ChildJvm child, double[] maxLagMs) throws InterruptedException, IOException {
+        replies.phase(ledger, number -> {});
+        long period = (long) (1e9 / plan.openLoopRate());
+        long start = System.nanoTime();
+        long worst = 0;
+        for (int k = 0; k < ledger.count(); k++) {
+            long due = start + k * period;
+            long wait;
+            while ((wait = due - System.nanoTime()) > 0) LockSupport.parkNanos(wait);
+            worst = Math.max(worst, System.nanoTime() - due);
+            send(ledger, ledger.first() + k);
+        }
+        maxLagMs[0] = worst / 1e6;
+        return finish(ledger, child);
+    }
+
+    private ReplyLedger.Outcome finish(ReplyLedger ledger, ChildJvm child) throws InterruptedException, IOException {
+        // a phase may take as long as it needs while replies keep coming; it ends when none came for the timeout
+        long deadline = System.nanoTime() + plan.timeout().toNanos();
+        int seen = ledger.answered();
+        while (!ledger.awaitAll(Duration.ofMillis(100))) {
+            if (!child.alive()) throw new IOException("the bot under test died:\n" + child.logTail(40));
+            if (ledger.answered() != seen) {
+                seen = ledger.answered();
+                deadline = System.nanoTime() + plan.timeout().toNanos();
+            }
+            if (System.nanoTime() > deadline) break;
+        }
+        Thread.sleep(plan.settle());
+        return ledger.outcome();
+    }
+
+    private volatile Soak soak;
+    private volatile Exception housekeepingFailure;
+
+    /** Off the sender's and the fakes' threads: trims the fakes and takes the soak's samples (jcmd takes a while). */
+    private void keepHouse() {
+        int trimmedAt = 0;
+        try {
+            while (!Thread.currentThread().isInterrupted()) {
+                Thread.sleep(100);
+                if (replies.total() - trimmedAt >= TRIM_EVERY) {
+                    trimmedAt = replies.total();
+                    telegram.forgetHistory(KEEP_PER_CHAT);
+                    model.reset();
+                }
+                Soak s = soak;
+                if (s != null) s.poll();
+            }
+        } catch (InterruptedException stopped) {
+            // the run is over
+        } catch (IOException | RuntimeException e) {
+            housekeepingFailure = e;
+        }
+    }
+
+    private void send(ReplyLedger ledger, long number) {
+        int user = (int) ((number - ledger.first()) % plan.users());
+        ledger.sent(number, System.nanoTime());
+        telegram.sendText(chats.get(user), people.get(user), ReplyLedger.text(number, user));
+    }
+
+    private double awaitReady(ChildJvm child, int port) throws IOException, InterruptedException {
+        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+        HttpRequest readyz = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/readyz")).timeout(Duration.ofSeconds(2)).build();
+        long deadline = child.startedNanos() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            if (!child.alive()) throw new IOException("the gateway exited at start (" + child.exitValue() + "):\n" + child.logTail(40));
+            try {
+                if (http.send(readyz, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+                    return (System.nanoTime() - child.startedNanos()) / 1e6;
+                }
+            } catch (IOException notYet) {
+                // the HTTP server starts last; until then the port refuses
+            }
+            Thread.sleep(5);
+        }
+        throw new IOException("the gateway was not ready within 60 s:\n" + child.logTail(40));
+    }
+
+    private double awaitFirstPoll(ChildJvm child) throws IOException, InterruptedException {
+        long deadline = child.startedNanos() + Duration.ofSeconds(60).toNanos();
+        while (telegram.callTimes("getUpdates").isEmpty()) {
+            if (!child.alive()) throw new IOException("the echo bot exited at start:\n" + child.logTail(40));
+            if (System.nanoTime() > deadline) throw new IOException("the echo bot did not poll within 60 s:\n" + child.logTail(40));
+            Thread.sleep(2);
+        }
+        return (System.nanoTime() - child.startedNanos()) / 1e6;
+    }
+
+    /**
+     * Soak figures taken while a phase runs: every {@code sampleEvery} replies, RSS and the live
+     * heap after a full collection; with {@code histogram}, which classes grew between the first
+     * sample and the end.
+     */
+    private final class Soak {
+        private final ProcessProbe probe;
+        private final ReplyLedger ledger;
+        private final long start = System.nanoTime();
+        private final List<LoadResult.SoakSample> samples = new ArrayList<>();
+        private List<ProcessProbe.ClassCount> firstHistogram;
+        private List<String> growth = List.of();
+        private int nextAt;
+        private int lastAnswered;
+        private long lastNanos = start;
+
+        Soak(ProcessProbe probe, ReplyLedger ledger) {
+            this.probe = probe;
+            this.ledger = ledger;
+            this.nextAt = plan.sampleEvery();
+        }
+
+        void poll() throws IOException, InterruptedException {
+            if (plan.sampleEvery() == 0 || ledger.answered() < nextAt) return;
+            sample();
+            while (nextAt <= ledger.answered()) nextAt += plan.sampleEvery();
+        }
+
+        private void sample() throws IOException, InterruptedException {
+            int answered = ledger.answered();
+            long now = System.nanoTime();
+            double rate = (answered - lastAnswered) * 1e9 / Math.max(1, now - lastNanos);
+            double rss = mib(probe.rssKib());
+            if (plan.histogram() && firstHistogram == null) firstHistogram = probe.classHistogram();
+            double live = probe.liveHeapKibAfterFullGc() / 1024.0;
+            samples.add(new LoadResult.SoakSample(answered, (now - start) / 1e9, rss, live, rate, ProcessProbe.loadAverage()));
+            lastAnswered = answered;
+            lastNanos = System.nanoTime();
+        }
+
+        void finish() throws IOException, InterruptedException {
+            if (plan.sampleEvery() == 0) return;
+            if (samples.isEmpty() || samples.getLast().answered() < ledger.answered()) sample();
+            if (firstHistogram != null) growth = growth(firstHistogram, probe.classHistogram());
+        }
+
+        List<LoadResult.SoakSample> samples() {
+            return List.copyOf(samples);
+        }
+
+        List<String> growth() {
+            return growth;
+        }
+
+        /** The ten classes whose live bytes grew most between two histograms. */
+        private static List<String> growth(List<ProcessProbe.ClassCount> before, List<ProcessProbe.ClassCount> after) {
+            java.util.Map<String, ProcessProbe.ClassCount> old = new java.util.HashMap<>();
+            before.forEach(c -> old.put(c.className(), c));
+            return after.stream()
+                    .map(c -> {
+                        ProcessProbe.ClassCount o = old.getOrDefault(c.className(), new ProcessProbe.ClassCount(c.className(), 0, 0));
+                        return new ProcessProbe.ClassCount(c.className(), c.instances() - o.instances(), c.bytes() - o.bytes());
+                    })
+                    .sorted(Comparator.comparingLong(ProcessProbe.ClassCount::bytes).reversed())
+                    .limit(10)
+                    .map(c -> "%s %+d instances, %+.1f KiB".formatted(c.className(), c.instances(), c.bytes() / 1024.0))
+                    .toList();
+        }
+    }
+
+    /** Sees what the bot sends and files each reply under the message it names. */
+    private static final class Replies implements FakeTelegramServer.CallObserver {
+        private final List<ReplyLedger> ledgers = new java.util.concurrent.CopyOnWriteArrayList<>();
+        private volatile ReplyLedger current;
+        private volatile LongConsumer onFirstReply = n -> {};
+        private final java.util.concurrent.atomic.AtomicInteger total = new java.util.concurrent.atomic.AtomicInteger();
+
+        int total() {
+            return total.get();
+        }
+
+        void phase(ReplyLedger ledger, LongConsumer firstReply) {
+            ledgers.add(ledger);
+            onFirstReply = firstReply;
+            current = ledger;
+        }
+
+        @Override
+        public void answered(String method, JsonNode result) {
+            if (!method.equals("sendMessage")) return;
+            long now = System.nanoTime();
+            total.incrementAndGet();
+            long tag = ReplyLedger.tagOf(result.path("text").asText());
+            for (ReplyLedger l : ledgers) {
+                if (l.owns(tag)) {
+                    if (l.replied(tag, now) && l == current) onFirstReply.accept(tag);
+                    return;
+                }
+            }
+            ReplyLedger c = current;
+            if (c != null) c.stray();
+        }
+    }
+
+    private static String lastUserText(JsonNode body) {
+        JsonNode messages = body.path("messages");
+        for (int i = messages.size() - 1; i >= 0; i--) {
+            JsonNode m = messages.get(i);
+            if (!"user".equals(m.path("role").asText())) continue;
+            JsonNode c = m.path("content");
+            if (c.isTextual()) return c.asText();
+            StringBuilder text = new StringBuilder();
+            for (JsonNode part : c) if ("text".equals(part.path("type").asText())) text.append(part.path("text").asText());
+            return text.toString();
+        }
+        return "";
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static double mib(long kib) {
+        return kib < 0 ? Double.NaN : kib / 1024.0;
+    }
+
+    private static void clean(Path dir) throws IOException {
+        if (!Files.exists(dir)) return;
+        try (Stream<Path> walk = Files.walk(dir)) {
+            for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) Files.delete(p);
+        }
+    }
+}
