@@ -20,7 +20,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.Semaphore;
@@ -98,11 +97,7 @@ public final class Dispatcher implements AutoCloseable {
         this.clock = clock;
         this.bus = new ArrayBlockingQueue<>(busCapacity);
         this.inFlight = new Semaphore(maxInFlight, true);
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread t = new Thread(r, "clawgate-dispatch-timer");
-            t.setDaemon(true);
-            return t;
-        });
+        this.timer = Scheduler.daemonTimer("clawgate-dispatch-timer");
         this.loop = Thread.ofPlatform().name("clawgate-dispatcher").daemon(true).unstarted(this::drainBus);
         this.debouncer = new Debouncer(policy.debounceMs(), Scheduler.using(timer), this::enqueue);
     }

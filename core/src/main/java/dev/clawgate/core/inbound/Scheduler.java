@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -30,5 +31,21 @@ public interface Scheduler {
             ScheduledFuture<?> future = executor.schedule(task, delay.toNanos(), TimeUnit.NANOSECONDS);
             return () -> future.cancel(false);
         };
+    }
+
+    /** A scheduler on a timer thread of its own (see {@link #daemonTimer}). */
+    static Scheduler daemon(String threadName) {
+        return using(daemonTimer(threadName));
+    }
+
+    /**
+     * A one-thread daemon timer whose cancelled tasks leave its queue at once: a long timer (a turn's
+     * 20-minute budget, a model call's idle watch) that is cancelled must not pin what it refers to
+     * until it would have run (SPEC OP-7).
+     */
+    static ScheduledExecutorService daemonTimer(String threadName) {
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, Thread.ofPlatform().daemon().name(threadName).factory());
+        timer.setRemoveOnCancelPolicy(true);
+        return timer;
     }
 }

@@ -13,7 +13,6 @@ import dev.clawgate.core.store.Store;
 import dev.clawgate.core.tool.ToolRegistry;
 import java.time.Clock;
 import java.util.Optional;
-import java.util.concurrent.Executors;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -46,8 +45,7 @@ public record TurnServices(
 
     /** A daemon timer for the gateway's turns; tests pass a manual one instead. */
     private static final class Timer {
-        static final Scheduler SHARED = Scheduler.using(Executors.newSingleThreadScheduledExecutor(
-                Thread.ofPlatform().daemon().name("clawgate-turn-timer").factory()));
+        static final Scheduler SHARED = Scheduler.daemon("clawgate-turn-timer");
     }
 
     /** Without long-term memory (nothing is recalled or saved), with the shared daemon timer. */

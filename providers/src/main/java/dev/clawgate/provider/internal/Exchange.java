@@ -1,5 +1,6 @@
 package dev.clawgate.provider.internal;
 
+import dev.clawgate.core.inbound.Scheduler;
 import dev.clawgate.core.provider.ProviderException;
 import dev.clawgate.core.run.CancelToken;
 import dev.clawgate.core.run.CancelledException;
@@ -14,6 +15,8 @@ import java.time.Duration;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,6 +37,8 @@ public final class Exchange implements AutoCloseable {
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(Exchange.class);
+    // SPEC OP-7: the idle watch is cancelled when the exchange closes, so a finished exchange is not kept for the whole timeout
+    private static final ScheduledExecutorService WATCHDOG = Scheduler.daemonTimer("clawgate-provider-watchdog");
 
     private final CancelToken cancel;
     private final Duration timeout;
@@ -44,6 +49,7 @@ public final class Exchange implements AutoCloseable {
     private volatile boolean closed;
     private volatile boolean timedOut;
     private volatile long lastActivity = System.nanoTime();
+    private volatile ScheduledFuture<?> watching;
 
     private Exchange(HttpClient client, HttpRequest request, CancelToken cancel, Duration timeout, Failures errors) {
         this.cancel = cancel;
@@ -122,6 +128,8 @@ public final class Exchange implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        ScheduledFuture<?> w = watching;
+        if (w != null) w.cancel(false);
         try {
             registration.close();
         } catch (Exception e) {
@@ -152,7 +160,8 @@ public final class Exchange implements AutoCloseable {
 
     // checks for silence at the moment the timeout could first have run out, then re-arms
     private void watch(long delayNanos) {
-        CompletableFuture.delayedExecutor(Math.max(delayNanos, 1), TimeUnit.NANOSECONDS).execute(() -> {
+        if (closed) return;
+        watching = WATCHDOG.schedule(() -> {
             if (closed) return;
             long idle = System.nanoTime() - lastActivity;
             if (idle >= timeout.toNanos()) {
@@ -161,7 +170,8 @@ public final class Exchange implements AutoCloseable {
             } else {
                 watch(timeout.toNanos() - idle);
             }
-        });
+        }, Math.max(delayNanos, 1), TimeUnit.NANOSECONDS);
+        if (closed) watching.cancel(false);
     }
 
     private final class ActivityStream extends FilterInputStream {

@@ -23,7 +23,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -59,8 +58,7 @@ public final class WebChatChannel implements Channel {
 
     /** The gateway's shared preview timer (a daemon thread that only hands work on) and a virtual thread per page send. */
     private static final class Timers {
-        static final Scheduler PREVIEW = Scheduler.using(Executors.newSingleThreadScheduledExecutor(
-                Thread.ofPlatform().daemon().name("webchat-preview-timer").factory()));
+        static final Scheduler PREVIEW = Scheduler.daemon("webchat-preview-timer");
         static final Executor IO = task -> Thread.ofVirtual().name("webchat-preview").start(task);
     }
 

@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.Executor;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,8 +61,7 @@ public final class TelegramChannel implements Channel {
 
     /** The gateway's shared preview timer (a daemon thread that only hands work on) and a virtual thread per platform call. */
     private static final class Timers {
-        static final Scheduler PREVIEW = Scheduler.using(Executors.newSingleThreadScheduledExecutor(
-                Thread.ofPlatform().daemon().name("telegram-preview-timer").factory()));
+        static final Scheduler PREVIEW = Scheduler.daemon("telegram-preview-timer");
         static final Executor IO = task -> Thread.ofVirtual().name("telegram-io").start(task);
     }
 
