@@ -4,6 +4,8 @@ import dev.clawgate.core.channel.MessageAdapter;
 import dev.clawgate.core.config.OutboxSettings;
 import dev.clawgate.core.failpoint.Failpoints;
 import dev.clawgate.core.run.CancelToken;
+import dev.clawgate.core.run.CancelledException;
+import dev.clawgate.core.run.RunHandle;
 import dev.clawgate.core.store.OutboxEntry;
 import dev.clawgate.core.store.OutboxState;
 import dev.clawgate.core.store.OutboxUpdate;
@@ -15,6 +17,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.DoubleSupplier;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -41,6 +44,8 @@ public final class Outbox {
     private final Payloads payloads;
     private final Supplier<OutboxSettings> settings;
     private final DoubleSupplier random;
+    /** The delivery cancel token of each run in progress, by turn id (SPEC OUT-11): bounded by the runs in flight. */
+    private final ConcurrentHashMap<Long, CancelToken> runs = new ConcurrentHashMap<>();
 
     public Outbox(Store store, Clock clock, Payloads payloads, Supplier<OutboxSettings> settings, DoubleSupplier random) {
         this.store = Objects.requireNonNull(store, "store");
@@ -64,32 +69,96 @@ public final class Outbox {
 
     /**
      * Sends one {@code pending} entry through {@code adapter}. An entry someone else already
-     * claimed (or that is no longer pending) is left alone (SPEC OUT-12). A cancel that came before
-     * the claim fails the entry with nothing sent (SPEC OUT-11); once the first payload is out, the
-     * rest follow, so a reply is never half-sent because of a late /stop.
+     * claimed (or that is no longer pending) is left alone (SPEC OUT-12). {@code cancel} (the run's
+     * {@link RunDeliveries#cancel()}) reaches the first payload's send and media loading; a cancel
+     * before anything of the entry reached the platform suppresses it as {@code run_cancelled}
+     * (SPEC OUT-11); once the first payload is out, the rest follow, so a reply is never half-sent.
      */
     public DeliveryOutcome deliver(OutboxEntry entry, MessageAdapter adapter, CancelToken cancel) {
         Objects.requireNonNull(entry, "entry");
         Objects.requireNonNull(adapter, "adapter");
-        if (cancel.isCancelled()) {
-            if (entry.state() == OutboxState.PENDING && store.claimOutbox(entry.id())) {
-                store.updateOutbox(entry.id(), OutboxUpdate.of(entry, OutboxState.FAILED, "cancelled before sending"));
-            }
-            return new DeliveryOutcome.Failed("cancelled before sending");
+        Objects.requireNonNull(cancel, "cancel");
+        if (cancel.isCancelled() && entry.receipts().isEmpty()) {
+            if (!store.claimOutbox(entry.id())) return new DeliveryOutcome.NotClaimed();
+            return cancelled(entry, entry.receipts(), entry.attempts(), cancel.reason());
         }
         Failpoints.hit(Failpoints.OUTBOX_BEFORE_CLAIM);
         if (!store.claimOutbox(entry.id())) {
             log.info("outbox {} (turn {}) is not pending; not sent again", entry.id(), entry.turnId());
             return new DeliveryOutcome.NotClaimed();
         }
-        return sendClaimed(entry, adapter);
+        return sendClaimed(entry, adapter, cancel);
     }
 
+    /** Sends with the cancel token of the entry's run when that run is still in progress (a retry), else uncancellable. */
     public DeliveryOutcome deliver(OutboxEntry entry, MessageAdapter adapter) {
-        return deliver(entry, adapter, CancelToken.none());
+        return deliver(entry, adapter, cancelOf(entry.turnId()));
     }
 
-    private DeliveryOutcome sendClaimed(OutboxEntry entry, MessageAdapter adapter) {
+    /**
+     * Ties the deliveries of the run answering {@code turnId} to the run's token (SPEC OUT-11): an abort
+     * (anything but a shutdown) cancels the returned {@link RunDeliveries#cancel()}, which the run's sends
+     * and this outbox's retries of its entries go with, and suppresses the run's entries still waiting
+     * for a retry, except one already partly delivered.
+     */
+    public RunDeliveries watch(long turnId, CancelToken run) {
+        CancelToken deliveries = new CancelToken();
+        runs.put(turnId, deliveries);
+        AutoCloseable follow = run.onCancel(() -> {
+            String why = run.reason();
+            // a shutdown leaves what the run committed pending: the restart sends it (SPEC OUT-7)
+            if (RunHandle.REASON_SHUTDOWN.equals(why)) return;
+            deliveries.cancel(why);
+            // the canceller may hold the dispatcher's lock: the store work runs on its own thread
+            Thread.ofVirtual().name("outbox-cancel-" + turnId).start(() -> cancelWaiting(turnId, why));
+        });
+        return new RunDeliveries(turnId, deliveries, () -> {
+            try {
+                follow.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("could not release the run's cancel listener", e);
+            }
+            runs.remove(turnId, deliveries);
+        });
+    }
+
+    /** The delivery cancel token of the run answering {@code turnId} while it runs, else one that never fires. */
+    public CancelToken cancelOf(long turnId) {
+        CancelToken t = runs.get(turnId);
+        return t == null ? CancelToken.none() : t;
+    }
+
+    /**
+     * Suppresses the entries of {@code turnId} still waiting to be sent (SPEC OUT-11): its reply and
+     * {@code message_send}s a retry would send. One already partly delivered is left to finish, one a
+     * sender holds right now is its sender's (that send goes with the run's token), and an error
+     * reply (how the aborted turn ended, e.g. its time budget) is not the run's work and goes out.
+     * Returns how many were cancelled.
+     */
+    public int cancelWaiting(long turnId, String why) {
+        int cancelled = 0;
+        try {
+            for (OutboxEntry e : store.outboxByState(OutboxState.PENDING)) {
+                if (e.turnId() != turnId || e.draft().kind() == OutboundMessage.Kind.ERROR || !e.receipts().isEmpty()) continue;
+                if (!store.claimOutbox(e.id())) continue;
+                cancelled(e, e.receipts(), e.attempts(), why);
+                cancelled++;
+            }
+        } catch (RuntimeException storeDown) {
+            // the entries stay pending and go out on their retry: a lost cancel, never a lost or doubled reply
+            log.warn("turn {}: could not cancel its waiting deliveries: {}", turnId, storeDown.toString());
+        }
+        return cancelled;
+    }
+
+    private DeliveryOutcome cancelled(OutboxEntry entry, List<MessageReceipt> receipts, int attempts, String why) {
+        String detail = SuppressionReason.RUN_CANCELLED.wireName() + (why == null ? "" : ": " + why);
+        log.info("outbox {} (turn {}) cancelled before it reached the platform: {}", entry.id(), entry.turnId(), detail);
+        store.updateOutbox(entry.id(), new OutboxUpdate(OutboxState.SUPPRESSED, receipts, detail, attempts, entry.nextAttemptAt()));
+        return new DeliveryOutcome.Suppressed(SuppressionReason.RUN_CANCELLED);
+    }
+
+    private DeliveryOutcome sendClaimed(OutboxEntry entry, MessageAdapter adapter, CancelToken cancel) {
         OutboundMessage reply = entry.draft().message(entry.turnId());
         Payloads.Plan plan = payloads.plan(reply, adapter);
         if (plan instanceof Payloads.Plan.Suppress s) {
@@ -110,16 +179,29 @@ public final class Outbox {
         int attempts = entry.attempts();
         for (int i = receipts.size(); i < fit.payloads().size(); i++) {
             OutboundMessage part = fit.payloads().get(i);
+            // SPEC OUT-11: until a first payload is out an abort cancels the delivery; after that the rest follow
+            boolean first = receipts.isEmpty();
+            if (first && cancel.isCancelled()) return cancelled(entry, receipts, attempts, cancel.reason());
             MessageReceipt receipt;
             try {
-                receipt = adapter.send(part, CancelToken.none());
+                receipt = adapter.send(part, first ? cancel : CancelToken.none());
+            } catch (CancelledException e) {
+                // the adapter stopped before any platform I/O (MessageAdapter#send)
+                if (first) return cancelled(entry, receipts, attempts, e.getMessage());
+                log.error("outbox {} (turn {}): adapter cancelled a send it was not asked to; marked unknown_after_send", entry.id(),
+                        entry.turnId(), e);
+                return unknown(entry, receipts, attempts, "adapter error: " + e.getClass().getSimpleName());
             } catch (DeliveryException e) {
+                boolean aborted = first && cancel.isCancelled();
+                if (aborted && e.kind() != DeliveryException.Kind.AMBIGUOUS) return cancelled(entry, receipts, attempts, cancel.reason());
                 Reconciliation r = e.kind() == DeliveryException.Kind.AMBIGUOUS ? reconcile(entry, adapter, part) : null;
                 if (r instanceof Reconciliation.Found f) {
                     log.info("outbox {} (turn {}): the platform has part {} after all", entry.id(), entry.turnId(), part.part());
                     receipt = f.receipt();
                 } else if (r == null) {
                     return failed(entry, receipts, attempts, e, fit.payloads().size());
+                } else if (r instanceof Reconciliation.NotSent && aborted) {
+                    return cancelled(entry, receipts, attempts, cancel.reason());
                 } else if (r instanceof Reconciliation.NotSent) {
                     return failed(entry, receipts, attempts, new DeliveryException(e.getMessage() + " (the platform confirms it has no such"
                             + " message)", DeliveryException.Kind.TRANSIENT, e.retryAfter(), e), fit.payloads().size());
@@ -272,7 +354,7 @@ public final class Outbox {
             Optional<MessageAdapter> adapter = adapters.apply(e.draft().channel());
             if (adapter.isEmpty()) continue;
             pacer.await(e.draft().channel());
-            deliver(e, adapter.get());
+            deliver(e, adapter.get(), cancelOf(e.turnId()));
             tried++;
         }
         return tried;

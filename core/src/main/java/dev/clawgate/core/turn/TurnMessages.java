@@ -59,7 +59,7 @@ final class TurnMessages implements MessageSender {
                     SendOptions.DEFAULT, 0, key), adapter, cancel);
         } else {
             OutboxEntry entry = s.store().enqueueOutbox(turnId, OutboundDraft.send(target, text, key));
-            outcome = s.outbox().deliver(entry, adapter, CancelToken.none());
+            outcome = s.outbox().deliver(entry, adapter, cancel);
         }
         return describe(outcome, name, target.replyTarget());
     }

@@ -316,14 +316,87 @@ class OutboxTest {
     }
 
     @Test
-    void aCancelBeforeTheClaimSendsNothing() {
-        // SPEC OUT-11: a cancelled run's pending delivery is cancelled, not half-sent
+    void aCancelBeforeTheClaimSendsNothingAndSuppressesTheEntry() {
+        // SPEC OUT-11: a cancelled run's pending delivery is cancelled, not half-sent; recorded suppressed, reason run_cancelled
         OutboxEntry e = pendingReply("too late");
         CancelToken cancel = new CancelToken();
-        cancel.cancel("stop");
-        assertThat(outbox.deliver(e, adapter(BASIC), cancel)).isEqualTo(new DeliveryOutcome.Failed("cancelled before sending"));
-        assertThat(now(e).state()).isEqualTo(OutboxState.FAILED);
+        cancel.cancel("stopped by /stop");
+        assertThat(outbox.deliver(e, adapter(BASIC), cancel)).isEqualTo(new DeliveryOutcome.Suppressed(SuppressionReason.RUN_CANCELLED));
+        assertThat(now(e).state()).isEqualTo(OutboxState.SUPPRESSED);
+        assertThat(now(e).detail()).isEqualTo("run_cancelled: stopped by /stop");
         assertThat(platform.calls()).isEmpty();
+    }
+
+    @Test
+    void anAbortDuringTheFirstSendThatThePlatformDidNotKeepIsCancelledNotRetried() {
+        // SPEC OUT-11: the abort reaches the platform request; reconcile proves nothing arrived, so the entry is cancelled
+        OutboxEntry e = pendingReply("cut short");
+        CancelToken cancel = new CancelToken();
+        platform.script(Answer.lostAndSlow(3000));
+        platform.onSend(call -> cancel.cancel("stopped by /stop"));
+
+        DeliveryOutcome outcome = outbox.deliver(e, adapter(with(Capability.RECONCILE_UNKNOWN_SEND)), cancel);
+
+        assertThat(outcome).isEqualTo(new DeliveryOutcome.Suppressed(SuppressionReason.RUN_CANCELLED));
+        assertThat(now(e).state()).isEqualTo(OutboxState.SUPPRESSED);
+        assertThat(platform.calls()).extracting(LoopbackPlatform.Call::method).containsExactly("send", "lookup");
+        assertThat(platform.deliveredTexts()).isEmpty();
+    }
+
+    @Test
+    void anAbortDuringTheFirstSendThatThePlatformKeptIsFoundAndCountsAsSent() {
+        // SPEC OUT-11, OUT-7: an abort after the request left may still have delivered: reconcile finds it, nothing is resent
+        OutboxEntry e = pendingReply("made it anyway");
+        CancelToken cancel = new CancelToken();
+        platform.script(Answer.keptButSlow(3000));
+        platform.onSend(call -> cancel.cancel("stopped by /stop"));
+
+        DeliveryOutcome outcome = outbox.deliver(e, adapter(with(Capability.RECONCILE_UNKNOWN_SEND)), cancel);
+
+        assertThat(outcome).isInstanceOf(DeliveryOutcome.Sent.class);
+        assertThat(now(e).state()).isEqualTo(OutboxState.SENT);
+        assertThat(platform.deliveredTexts()).containsExactly("made it anyway");
+    }
+
+    @Test
+    void anAbortDuringTheFirstSendWithoutReconcileIsReportedUnknownNeverResent() {
+        // SPEC OUT-11, OUT-7: whether the aborted request arrived cannot be told: unknown_after_send, not suppressed, not resent
+        OutboxEntry e = pendingReply("who knows");
+        CancelToken cancel = new CancelToken();
+        platform.script(Answer.keptButSlow(3000));
+        platform.onSend(call -> cancel.cancel("stopped by /stop"));
+
+        assertThat(outbox.deliver(e, adapter(BASIC), cancel)).isInstanceOf(DeliveryOutcome.UnknownAfterSend.class);
+        assertThat(now(e).state()).isEqualTo(OutboxState.UNKNOWN_AFTER_SEND);
+        assertThat(platform.calls("send")).hasSize(1);
+    }
+
+    @Test
+    void watchingARunCancelsItsWaitingEntriesOnAbortButNotOnShutdown() {
+        // SPEC OUT-11: a run's retry-waiting entries are cancelled with it; a partly delivered one finishes; a shutdown keeps them
+        OutboxEntry waiting = pendingReply("waiting for a retry");
+        OutboxEntry partly = pendingReply("partly out");
+        store.updateOutbox(partly.id(), new dev.clawgate.core.store.OutboxUpdate(OutboxState.PENDING, List.of(MessageReceipt.of("m-0")),
+                "HTTP 503", 1, T0));
+        CancelToken shutdownRun = new CancelToken();
+        try (RunDeliveries d = outbox.watch(waiting.turnId(), shutdownRun)) {
+            shutdownRun.cancel(dev.clawgate.core.run.RunHandle.REASON_SHUTDOWN);
+            assertThat(d.cancel().isCancelled()).isFalse();
+        }
+        assertThat(now(waiting).state()).isEqualTo(OutboxState.PENDING);
+
+        assertThat(outbox.cancelWaiting(waiting.turnId(), "stopped by /stop")).isEqualTo(1);
+        assertThat(outbox.cancelWaiting(partly.turnId(), "stopped by /stop")).isZero();
+        assertThat(now(waiting).state()).isEqualTo(OutboxState.SUPPRESSED);
+        assertThat(now(partly).state()).isEqualTo(OutboxState.PENDING);
+
+        CancelToken stoppedRun = new CancelToken();
+        try (RunDeliveries d = outbox.watch(partly.turnId(), stoppedRun)) {
+            assertThat(outbox.cancelOf(partly.turnId())).isSameAs(d.cancel());
+            stoppedRun.cancel("stopped by /stop");
+            assertThat(d.cancel().reason()).isEqualTo("stopped by /stop");
+        }
+        assertThat(outbox.cancelOf(partly.turnId()).isCancelled()).as("a run that ended no longer cancels its retries").isFalse();
     }
 
     @Test

@@ -61,6 +61,10 @@ final class TurnFixture {
     String responsePrefix = "";
     /** The turns' timer (SPEC OUT-2 block idle and human delay, RP-5 typing): moves only when a test advances it. */
     final ManualScheduler scheduler = new ManualScheduler();
+    /** When set, the turns' channel (named like {@link #channel}) is this one: sends over a loopback socket. */
+    Channel platform;
+    /** The outbox of the last {@link #services()}: a test drives its retries. */
+    Outbox outboxInUse;
     private final Map<String, ProviderSettings> settings = new LinkedHashMap<>();
 
     TurnFixture(Path workspace, String channelName) {
@@ -96,11 +100,13 @@ final class TurnFixture {
         Payloads payloads = new Payloads((text, target) -> sendingHook.onMessageSending(text, target),
                 new Payloads.MediaRoots(() -> workspace, dataDir));
         ToolRegistry registry = new ToolRegistry(tools);
-        return new TurnServices(store, name -> name.equals(channel.name()) ? Optional.<Channel>of(channel) : Optional.empty(),
+        Channel ch = platform != null ? platform : channel;
+        outboxInUse = new Outbox(store, Clock.systemUTC(), payloads, cfg::outbox, Math::random);
+        return new TurnServices(store, name -> name.equals(channel.name()) ? Optional.<Channel>of(ch) : Optional.empty(),
                 () -> dir, () -> registry,
                 new SystemPromptCache(SystemPromptBuilder.create(Clock.systemUTC(), ZoneId.of("UTC"))),
                 inboundHook, new DirectDelivery(payloads),
-                new Outbox(store, Clock.systemUTC(), payloads, cfg::outbox, Math::random), () -> cfg, k -> 0, Clock.systemUTC(),
+                outboxInUse, () -> cfg, k -> 0, Clock.systemUTC(),
                 wireMemory ? store.memory() : null, scheduler);
     }
 
@@ -115,7 +121,15 @@ final class TurnFixture {
     }
 
     RunHandle run(InboxRecord... records) {
-        RunHandle h = new RunHandle(List.of(records), Instant.now());
+        return run(handle(records));
+    }
+
+    /** A run's handle before it runs: a test cancels it mid-run (a /stop, an interrupt). */
+    RunHandle handle(InboxRecord... records) {
+        return new RunHandle(List.of(records), Instant.now());
+    }
+
+    RunHandle run(RunHandle h) {
         new TurnPipeline(services()).run(h);
         return h;
     }
