@@ -52,6 +52,8 @@ final class TurnFixture {
     List<RouteSettings> routes = new ArrayList<>();
     List<Tool> tools = new ArrayList<>();
     boolean showToolCalls;
+    /** {@code agent.fallback}: providers tried after the first on transient errors and rate limits (SPEC SP-4). */
+    List<String> fallback = new ArrayList<>();
     dev.clawgate.core.config.OutboxSettings outbox = dev.clawgate.core.config.OutboxSettings.defaults();
     MemorySettings memory = MemorySettings.defaults();
     /** False: services wired without memory, as an embedding program may do. */
@@ -83,7 +85,7 @@ final class TurnFixture {
         ClawgateConfig d = ClawgateConfig.defaults();
         AgentSettings a = d.agent();
         return new ClawgateConfig(d.gateway(), new AgentSettings(providers.isEmpty() ? null : providers.keySet().iterator().next(),
-                null, 5, a.messageTimeoutSecs(), a.timeoutScaleCap(), workspace, showToolCalls, List.of()),
+                null, 5, a.messageTimeoutSecs(), a.timeoutScaleCap(), workspace, showToolCalls, fallback),
                 settings, routes, d.history(), d.tools(), d.dispatch())
                 .withChannel(new ChannelSettings(channel.name(), AccessSettings.defaults(), Map.of(), Map.of(), Map.of(), output))
                 .withResponsePrefix(responsePrefix).withOutbox(outbox).withMemory(memory);
