@@ -1,5 +1,6 @@
 package dev.clawgate.core.channel;
 
+import dev.clawgate.core.failpoint.Failpoints;
 import dev.clawgate.core.store.InboxState;
 import dev.clawgate.core.store.Store;
 import java.util.Map;
@@ -76,12 +77,15 @@ public final class CumulativeAck {
     public long offset() {
         lock.lock();
         try {
+            long before = offset;
             while (!tracked.isEmpty()) {
                 Map.Entry<Long, Long> first = tracked.firstEntry();
                 if (!reached(first.getValue())) break;
                 offset = Math.max(offset, first.getKey() + 1);
                 tracked.pollFirstEntry();
             }
+            // a crash test halts here: replies decided, the platform not yet told (SPEC IN-3)
+            if (offset > before && policy == AckPolicy.AFTER_DURABLE_SEND) Failpoints.hit(Failpoints.OUTBOX_BEFORE_ACK);
             return offset;
         } finally {
             lock.unlock();

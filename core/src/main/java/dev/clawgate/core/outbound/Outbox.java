@@ -231,7 +231,6 @@ public final class Outbox {
         String detail = resent ? entry.detail() : fit.dropped().isEmpty() ? null : "dropped (channel lacks them): " + names(fit.dropped());
         store.updateOutbox(entry.id(), new OutboxUpdate(resent ? OutboxState.POSSIBLY_DUPLICATED : OutboxState.SENT, receipts, detail,
                 attempts, entry.nextAttemptAt()));
-        Failpoints.hit(Failpoints.OUTBOX_BEFORE_ACK);
         if (adapter.capabilities().contains(Capability.AFTER_COMMIT)) afterCommit(adapter, reply, receipts);
         return new DeliveryOutcome.Sent(List.copyOf(receipts), outcomes(fit.payloads(), receipts, null), fit.dropped());
     }
