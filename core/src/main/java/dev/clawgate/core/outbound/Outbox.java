@@ -199,12 +199,12 @@ public final class Outbox {
                     log.info("outbox {} (turn {}): the platform has part {} after all", entry.id(), entry.turnId(), part.part());
                     receipt = f.receipt();
                 } else if (r == null) {
-                    return failed(entry, receipts, attempts, e, fit.payloads().size());
+                    return failed(entry, receipts, attempts, e, fit.payloads());
                 } else if (r instanceof Reconciliation.NotSent && aborted) {
                     return cancelled(entry, receipts, attempts, cancel.reason());
                 } else if (r instanceof Reconciliation.NotSent) {
                     return failed(entry, receipts, attempts, new DeliveryException(e.getMessage() + " (the platform confirms it has no such"
-                            + " message)", DeliveryException.Kind.TRANSIENT, e.retryAfter(), e), fit.payloads().size());
+                            + " message)", DeliveryException.Kind.TRANSIENT, e.retryAfter(), e), fit.payloads());
                 } else {
                     log.warn("outbox {} (turn {}) to {}: the send may have reached the platform ({}); not resent", entry.id(),
                             entry.turnId(), entry.draft().channel(), e.getMessage());
@@ -228,7 +228,8 @@ public final class Outbox {
             return new DeliveryOutcome.Suppressed(SuppressionReason.ADAPTER_RETURNED_NO_IDENTITY);
         }
         boolean resent = entry.detail() != null && entry.detail().startsWith(RESENT_UNKNOWN);
-        String detail = resent ? entry.detail() : fit.dropped().isEmpty() ? null : "dropped (channel lacks them): " + names(fit.dropped());
+        String detail = resent ? entry.detail() : join(fit.dropped().isEmpty() ? null : "dropped (channel lacks them): " + names(fit.dropped()),
+                suppressedParts(receipts));
         store.updateOutbox(entry.id(), new OutboxUpdate(resent ? OutboxState.POSSIBLY_DUPLICATED : OutboxState.SENT, receipts, detail,
                 attempts, entry.nextAttemptAt()));
         if (adapter.capabilities().contains(Capability.AFTER_COMMIT)) afterCommit(adapter, reply, receipts);
@@ -251,38 +252,32 @@ public final class Outbox {
         }
     }
 
-    private DeliveryOutcome failed(OutboxEntry entry, List<MessageReceipt> receipts, int attempts, DeliveryException e, int partCount) {
+    private DeliveryOutcome failed(OutboxEntry entry, List<MessageReceipt> receipts, int attempts, DeliveryException e,
+                                   List<OutboundMessage> parts) {
         String why = e.getMessage();
         String channel = entry.draft().channel();
         if (e.permanent()) {
             log.warn("outbox {} (turn {}) to {} failed permanently: {}", entry.id(), entry.turnId(), channel, why);
-            return giveUp(entry, receipts, attempts, "permanent: " + why, partCount);
+            return giveUp(entry, receipts, attempts, "permanent: " + why, parts);
         }
         int failures = attempts + 1;
         Optional<Instant> next = settings.get().retries().next(failures, clock.instant(), e.retryAfter(), random.getAsDouble());
         if (next.isEmpty()) {
             log.warn("outbox {} (turn {}) to {}: giving up after {} failed attempts: {}", entry.id(), entry.turnId(), channel, failures, why);
-            return giveUp(entry, receipts, failures, "gave up after " + failures + " attempts: " + why, partCount);
+            return giveUp(entry, receipts, failures, "gave up after " + failures + " attempts: " + why, parts);
         }
         log.warn("outbox {} (turn {}) to {} failed ({}); retry {} at {}", entry.id(), entry.turnId(), channel, why, failures, next.get());
         store.updateOutbox(entry.id(), new OutboxUpdate(OutboxState.PENDING, receipts, why, failures, next.get()));
         return new DeliveryOutcome.RetryScheduled(next.get(), why);
     }
 
-    private DeliveryOutcome giveUp(OutboxEntry entry, List<MessageReceipt> receipts, int attempts, String why, int partCount) {
+    private DeliveryOutcome giveUp(OutboxEntry entry, List<MessageReceipt> receipts, int attempts, String why, List<OutboundMessage> parts) {
         if (receipts.isEmpty()) {
             store.updateOutbox(entry.id(), new OutboxUpdate(OutboxState.FAILED, receipts, why, attempts, entry.nextAttemptAt()));
             return new DeliveryOutcome.Failed(why);
         }
         store.updateOutbox(entry.id(), new OutboxUpdate(OutboxState.PARTIAL_FAILED, receipts, why, attempts, entry.nextAttemptAt()));
-        List<DeliveryOutcome.PayloadOutcome> outcomes = new ArrayList<>();
-        for (int i = 0; i < partCount; i++) {
-            outcomes.add(i < receipts.size()
-                    ? new DeliveryOutcome.PayloadOutcome(i, false, DeliveryOutcome.PayloadOutcome.Status.SENT, receipts.get(i), null)
-                    : new DeliveryOutcome.PayloadOutcome(i, false, i == receipts.size() ? DeliveryOutcome.PayloadOutcome.Status.FAILED
-                            : DeliveryOutcome.PayloadOutcome.Status.NOT_SENT, null, i == receipts.size() ? why : null));
-        }
-        return new DeliveryOutcome.PartialFailed(List.copyOf(receipts), why, outcomes);
+        return new DeliveryOutcome.PartialFailed(List.copyOf(receipts), why, outcomes(parts, receipts, why));
     }
 
     private DeliveryOutcome unknown(OutboxEntry entry, List<MessageReceipt> receipts, int attempts, String why) {
@@ -290,15 +285,35 @@ public final class Outbox {
         return new DeliveryOutcome.UnknownAfterSend(why);
     }
 
+    /**
+     * Per payload (SPEC OUT-5): taken with an identity is sent, taken without one is suppressed
+     * ({@code adapter_returned_no_identity}); the first not taken failed with {@code failure} (when
+     * there is one), the rest were never tried.
+     */
     static List<DeliveryOutcome.PayloadOutcome> outcomes(List<OutboundMessage> parts, List<MessageReceipt> receipts, String failure) {
         List<DeliveryOutcome.PayloadOutcome> out = new ArrayList<>(parts.size());
         for (int i = 0; i < parts.size(); i++) {
             boolean media = !parts.get(i).media().isEmpty();
-            out.add(i < receipts.size()
-                    ? new DeliveryOutcome.PayloadOutcome(i, media, DeliveryOutcome.PayloadOutcome.Status.SENT, receipts.get(i), null)
-                    : new DeliveryOutcome.PayloadOutcome(i, media, DeliveryOutcome.PayloadOutcome.Status.NOT_SENT, null, failure));
+            if (i < receipts.size()) {
+                MessageReceipt r = receipts.get(i);
+                out.add(r.hasIdentity() ? new DeliveryOutcome.PayloadOutcome(i, media, DeliveryOutcome.PayloadOutcome.Status.SENT, r, null)
+                        : new DeliveryOutcome.PayloadOutcome(i, media, DeliveryOutcome.PayloadOutcome.Status.SUPPRESSED, r,
+                                SuppressionReason.ADAPTER_RETURNED_NO_IDENTITY.wireName()));
+            } else if (i == receipts.size() && failure != null) {
+                out.add(new DeliveryOutcome.PayloadOutcome(i, media, DeliveryOutcome.PayloadOutcome.Status.FAILED, null, failure));
+            } else {
+                out.add(new DeliveryOutcome.PayloadOutcome(i, media, DeliveryOutcome.PayloadOutcome.Status.NOT_SENT, null, null));
+            }
         }
         return out;
+    }
+
+    /** The parts the platform took without an identity, for the entry's detail: e.g. "part 2 suppressed: adapter_returned_no_identity". */
+    static String suppressedParts(List<MessageReceipt> receipts) {
+        List<String> parts = new ArrayList<>();
+        for (int i = 0; i < receipts.size(); i++) if (!receipts.get(i).hasIdentity()) parts.add(Integer.toString(i + 1));
+        return parts.isEmpty() ? null : "part" + (parts.size() == 1 ? " " : "s ") + String.join(", ", parts) + " suppressed: "
+                + SuppressionReason.ADAPTER_RETURNED_NO_IDENTITY.wireName();
     }
 
     static void afterSendSuccess(MessageAdapter adapter, OutboundMessage part, MessageReceipt receipt) {
@@ -315,6 +330,10 @@ public final class Outbox {
         } catch (RuntimeException e) {
             log.warn("afterCommit of {} failed; the send itself stands", reply.target().channel(), e);
         }
+    }
+
+    private static String join(String a, String b) {
+        return a == null ? b : b == null ? a : a + "; " + b;
     }
 
     static String names(Set<Capability> caps) {

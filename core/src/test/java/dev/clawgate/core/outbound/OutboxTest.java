@@ -200,6 +200,39 @@ class OutboxTest {
     }
 
     @Test
+    void aMixedBatchReportsEachPayloadSentSuppressedOrFailed() {
+        // SPEC OUT-5 payloadOutcomes: sent, then taken without an identity (suppressed, adapter_returned_no_identity), then refused
+        platform.script(Answer.ok(), Answer.noIdentity(), Answer.status(403));
+        OutboxEntry e = pendingReply("first part\n\nsecond part\n\nthird part");
+
+        DeliveryOutcome outcome = outbox.deliver(e, adapter(BASIC, 12));
+
+        assertThat(outcome).isInstanceOfSatisfying(DeliveryOutcome.PartialFailed.class, p -> assertThat(p.payloads())
+                .extracting(DeliveryOutcome.PayloadOutcome::status, DeliveryOutcome.PayloadOutcome::detail).containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(DeliveryOutcome.PayloadOutcome.Status.SENT, null),
+                        org.assertj.core.groups.Tuple.tuple(DeliveryOutcome.PayloadOutcome.Status.SUPPRESSED, "adapter_returned_no_identity"),
+                        org.assertj.core.groups.Tuple.tuple(DeliveryOutcome.PayloadOutcome.Status.FAILED, "permanent: HTTP 403")));
+        assertThat(now(e).state()).isEqualTo(OutboxState.PARTIAL_FAILED);
+        assertThat(now(e).receipts()).extracting(MessageReceipt::hasIdentity).containsExactly(true, false);
+        assertThat(platform.calls("send")).hasSize(3);
+    }
+
+    @Test
+    void aBatchWithOnePartTakenWithoutAnIdentityIsSentAndSaysWhichPartWasSuppressed() {
+        // SPEC OUT-5: sent (at least one visible message) with a per-payload suppressed outcome, recorded with the entry
+        platform.script(Answer.noIdentity(), Answer.ok());
+        OutboxEntry e = pendingReply("first part\n\nsecond part");
+
+        DeliveryOutcome outcome = outbox.deliver(e, adapter(BASIC, 12));
+
+        assertThat(outcome).isInstanceOfSatisfying(DeliveryOutcome.Sent.class, s -> assertThat(s.payloads())
+                .extracting(DeliveryOutcome.PayloadOutcome::status)
+                .containsExactly(DeliveryOutcome.PayloadOutcome.Status.SUPPRESSED, DeliveryOutcome.PayloadOutcome.Status.SENT));
+        assertThat(now(e).state()).isEqualTo(OutboxState.SENT);
+        assertThat(now(e).detail()).isEqualTo("part 1 suppressed: adapter_returned_no_identity");
+    }
+
+    @Test
     void transientFailuresBackOffFiveTwentyFiveSecondsTwoAndTenMinutesThenFail() {
         // SPEC OUT-7: 5 s, 25 s, 2 min, 10 min, 5 retries at most, checked on a manual clock
         platform.script(Answer.status(500), Answer.status(502), Answer.status(503), Answer.status(500), Answer.status(500),
@@ -425,6 +458,13 @@ class OutboxTest {
         Capabilities.Fit bare = Capabilities.fit(List.of(text), EnumSet.of(Capability.TEXT), Durability.BEST_EFFORT);
         assertThat(bare.missing()).containsExactlyInAnyOrder(Capability.THREAD, Capability.MESSAGE_SENDING_HOOKS);
         assertThat(bare.dropped()).containsExactly(Capability.REPLY_TO);
+        OutboundMessage card = new OutboundMessage(threaded, "see the card", OutboundMessage.Kind.SEND, 1, List.of(), SendOptions.DEFAULT, 0,
+                "send-1", "{\"card\":{}}");
+        assertThat(Capabilities.required(card)).contains(Capability.PAYLOAD);
+        assertThat(Capabilities.fit(List.of(card), BASIC, Durability.BEST_EFFORT).missing()).as("a payload is never dropped")
+                .containsExactly(Capability.PAYLOAD);
+        assertThat(Capabilities.required(card.asPart(1, "rest", List.of()))).as("the payload rides with the first part")
+                .doesNotContain(Capability.PAYLOAD);
     }
 
     @Test

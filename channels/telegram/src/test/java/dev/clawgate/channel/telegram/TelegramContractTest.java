@@ -28,7 +28,15 @@ import dev.clawgate.testkit.telegram.TelegramUser;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import dev.clawgate.core.model.ChatType;
+import dev.clawgate.core.model.SessionKey;
+import dev.clawgate.core.outbound.DeliveryOutcome;
+import dev.clawgate.core.outbound.Outbox;
 import dev.clawgate.core.store.InboxState;
+import dev.clawgate.core.store.OutboundDraft;
+import dev.clawgate.core.store.OutboxEntry;
+import dev.clawgate.core.store.OutboxState;
+import dev.clawgate.core.testing.InMemoryStore;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -171,15 +179,27 @@ class TelegramContractTest {
                 })
                 .prove(Capability.AFTER_SEND_SUCCESS, p -> {
                     TelegramChat dm = newDm();
-                    // SPEC RP-5, OUT-10: typing runs while the turn works and stops once the reply is sent
+                    // SPEC RP-5, OUT-10: typing runs while the turn works; the outbox calls afterSendSuccess once the platform took
+                    // the reply, and typing stops there
                     OutboundTarget t = target(dm, null, null);
                     adapter.openStream(t);
                     await().until(() -> !tg.chatActions().isEmpty());
-                    OutboundMessage reply = finalReply(t, "done");
-                    MessageReceipt r = adapter.send(reply, CancelToken.none());
-                    adapter.afterSendSuccess(reply, r);
-                    assertThat(adapter.typingActive(t)).isFalse();
-                    p.verify(calls -> assertThat(bodies(calls, "sendChatAction").getFirst().path("action").asText()).isEqualTo("typing"));
+                    InMemoryStore store = new InMemoryStore();
+                    InboundMessage asked = new InboundMessage(dm.id() + ":1", "telegram", "default", Long.toString(alice.id()), "alice",
+                            Long.toString(dm.id()), null, null, ChatType.DIRECT, true, java.time.Instant.now(), "question", List.of(), null);
+                    long turn = store.recordInbound(asked, SessionKey.of(asked), null, Duration.ZERO).orElseThrow().id();
+                    OutboxEntry entry = store.completeTurnWithReply(SessionKey.of(asked), turn, "done", InboxState.DONE,
+                            OutboundDraft.of(finalReply(new OutboundTarget(t.channel(), t.account(), t.replyTarget(), null, null), "done")))
+                            .orElseThrow();
+                    assertThat(adapter.typingActive(t)).isTrue();
+                    DeliveryOutcome outcome = new Outbox(store, java.time.Clock.systemUTC()).deliver(entry, adapter);
+                    assertThat(outcome).isInstanceOf(DeliveryOutcome.Sent.class);
+                    assertThat(adapter.typingActive(t)).as("typing after the outbox's afterSendSuccess").isFalse();
+                    assertThat(store.outboxEntry(entry.id()).orElseThrow().state()).isEqualTo(OutboxState.SENT);
+                    p.verify(calls -> {
+                        assertThat(bodies(calls, "sendChatAction").getFirst().path("action").asText()).isEqualTo("typing");
+                        assertThat(bodies(calls, "sendMessage")).singleElement().satisfies(b -> assertThat(b.path("text").asText()).isEqualTo("done"));
+                    });
                 })
                 .prove(Capability.DRAFT_PREVIEW, p -> {
                     TelegramChat dm = newDm();
