@@ -112,6 +112,7 @@ public final class Gateway implements AutoCloseable {
     private SystemPromptCache prompts;
     private HttpServer http;
     private ScheduledExecutorService memoryHygiene;
+    private GatewayMetrics metrics;
 
     private Gateway(ClawgateConfig cfg, Options options) throws Exception {
         this.config = new AtomicReference<>(cfg);
@@ -144,7 +145,9 @@ public final class Gateway implements AutoCloseable {
             // SPEC OUT-13: media markers may name files in the workspace or the data dir
             Payloads payloads = new Payloads(options.sendingHook(),
                     new Payloads.MediaRoots(() -> config.get().agent().workspace(), cfg.gateway().dataDir()));
-            Outbox outbox = new Outbox(store, Clock.systemUTC(), payloads, () -> config.get().outbox(), Math::random);
+            this.metrics = new GatewayMetrics(store);
+            Outbox outbox = new Outbox(store, Clock.systemUTC(), payloads, () -> config.get().outbox(), Math::random,
+                    metrics.outboxObserver());
             // SPEC MD-3: "matrix:!room" routes to the matrix channel
             this.prompts = new SystemPromptCache(SystemPromptBuilder.create(Clock.systemDefaultZone(), java.time.ZoneId.systemDefault()));
             TurnServices services = new TurnServices(store,
@@ -177,7 +180,8 @@ public final class Gateway implements AutoCloseable {
             }
             this.memoryHygiene = startMemoryHygiene();
             this.http = options.http()
-                    ? HttpServer.start(cfg.gateway().bind(), cfg.gateway().authToken(), api, webchat, new ArrayList<>(channels.values()), this::readiness)
+                    ? HttpServer.start(cfg.gateway().bind(), cfg.gateway().authToken(), api, webchat, new ArrayList<>(channels.values()), this::readiness,
+                            metrics::scrape)
                     : null;
             if (providers.get().names().isEmpty()) log.warn(dev.clawgate.core.turn.ModelSelector.NO_PROVIDER);
         } catch (Exception | Error e) {

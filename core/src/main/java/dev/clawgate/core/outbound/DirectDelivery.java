@@ -36,7 +36,7 @@ public final class DirectDelivery implements Delivery {
             try {
                 MessageReceipt r = adapter.send(part, receipts.isEmpty() ? cancel : CancelToken.none());
                 receipts.add(r);
-                if (adapter.capabilities().contains(Capability.AFTER_SEND_SUCCESS)) Outbox.afterSendSuccess(adapter, part, r);
+                if (adapter.capabilities().contains(Capability.AFTER_SEND_SUCCESS)) AfterSendHooks.afterSendSuccess(adapter, part, r);
             } catch (CancelledException e) {
                 // the adapter stopped before any platform I/O (MessageAdapter#send); only the first payload carries the token
                 if (receipts.isEmpty()) return new DeliveryOutcome.Suppressed(SuppressionReason.RUN_CANCELLED);
@@ -44,14 +44,14 @@ public final class DirectDelivery implements Delivery {
             } catch (DeliveryException e) {
                 log.warn("{} to {} not delivered ({}): {}", message.kind(), message.target().channel(), e.kind(), e.getMessage());
                 if (receipts.isEmpty()) return new DeliveryOutcome.Failed(e.getMessage());
-                return new DeliveryOutcome.PartialFailed(List.copyOf(receipts), e.getMessage(), Outbox.outcomes(fit.payloads(), receipts,
+                return new DeliveryOutcome.PartialFailed(List.copyOf(receipts), e.getMessage(), PayloadOutcomes.of(fit.payloads(), receipts,
                         e.getMessage()));
             }
         }
         if (receipts.stream().noneMatch(MessageReceipt::hasIdentity)) {
             return new DeliveryOutcome.Suppressed(SuppressionReason.ADAPTER_RETURNED_NO_IDENTITY);
         }
-        if (adapter.capabilities().contains(Capability.AFTER_COMMIT)) Outbox.afterCommit(adapter, message, receipts);
-        return new DeliveryOutcome.Sent(List.copyOf(receipts), Outbox.outcomes(fit.payloads(), receipts, null), fit.dropped());
+        if (adapter.capabilities().contains(Capability.AFTER_COMMIT)) AfterSendHooks.afterCommit(adapter, message, receipts);
+        return new DeliveryOutcome.Sent(List.copyOf(receipts), PayloadOutcomes.of(fit.payloads(), receipts, null), fit.dropped());
     }
 }

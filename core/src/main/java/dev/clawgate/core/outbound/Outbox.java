@@ -44,15 +44,22 @@ public final class Outbox {
     private final Payloads payloads;
     private final Supplier<OutboxSettings> settings;
     private final DoubleSupplier random;
+    private final OutboxObserver observer;
     /** The delivery cancel token of each run in progress, by turn id (SPEC OUT-11): bounded by the runs in flight. */
     private final ConcurrentHashMap<Long, CancelToken> runs = new ConcurrentHashMap<>();
 
-    public Outbox(Store store, Clock clock, Payloads payloads, Supplier<OutboxSettings> settings, DoubleSupplier random) {
+    public Outbox(Store store, Clock clock, Payloads payloads, Supplier<OutboxSettings> settings, DoubleSupplier random,
+                  OutboxObserver observer) {
         this.store = Objects.requireNonNull(store, "store");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.payloads = Objects.requireNonNull(payloads, "payloads");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.random = Objects.requireNonNull(random, "random");
+        this.observer = Objects.requireNonNull(observer, "observer");
+    }
+
+    public Outbox(Store store, Clock clock, Payloads payloads, Supplier<OutboxSettings> settings, DoubleSupplier random) {
+        this(store, clock, payloads, settings, random, OutboxObserver.NONE);
     }
 
     public Outbox(Store store, Clock clock) {
@@ -154,7 +161,7 @@ public final class Outbox {
     private DeliveryOutcome cancelled(OutboxEntry entry, List<MessageReceipt> receipts, int attempts, String why) {
         String detail = SuppressionReason.RUN_CANCELLED.wireName() + (why == null ? "" : ": " + why);
         log.info("outbox {} (turn {}) cancelled before it reached the platform: {}", entry.id(), entry.turnId(), detail);
-        store.updateOutbox(entry.id(), new OutboxUpdate(OutboxState.SUPPRESSED, receipts, detail, attempts, entry.nextAttemptAt()));
+        record(entry, new OutboxUpdate(OutboxState.SUPPRESSED, receipts, detail, attempts, entry.nextAttemptAt()));
         return new DeliveryOutcome.Suppressed(SuppressionReason.RUN_CANCELLED);
     }
 
@@ -164,7 +171,7 @@ public final class Outbox {
         if (plan instanceof Payloads.Plan.Suppress s) {
             String detail = s.reason().wireName() + (s.detail() == null ? "" : ": " + s.detail());
             log.info("outbox {} (turn {}) suppressed: {}", entry.id(), entry.turnId(), detail);
-            store.updateOutbox(entry.id(), OutboxUpdate.of(entry, OutboxState.SUPPRESSED, detail));
+            record(entry, OutboxUpdate.of(entry, OutboxState.SUPPRESSED, detail));
             return new DeliveryOutcome.Suppressed(s.reason());
         }
         List<OutboundMessage> parts = ((Payloads.Plan.Send) plan).parts();
@@ -172,7 +179,7 @@ public final class Outbox {
         if (!fit.fits()) {
             // the intent was written when the adapter could carry it: a config change took that away
             String why = "unsupported by the channel now: " + names(fit.missing());
-            store.updateOutbox(entry.id(), OutboxUpdate.of(entry, OutboxState.FAILED, why));
+            record(entry, OutboxUpdate.of(entry, OutboxState.FAILED, why));
             return new DeliveryOutcome.Failed(why);
         }
         List<MessageReceipt> receipts = new ArrayList<>(entry.receipts());
@@ -217,23 +224,23 @@ public final class Outbox {
             }
             Failpoints.hit(Failpoints.OUTBOX_AFTER_SEND);
             receipts.add(receipt);
-            if (adapter.capabilities().contains(Capability.AFTER_SEND_SUCCESS)) afterSendSuccess(adapter, part, receipt);
+            if (adapter.capabilities().contains(Capability.AFTER_SEND_SUCCESS)) AfterSendHooks.afterSendSuccess(adapter, part, receipt);
             if (i < fit.payloads().size() - 1) {
-                store.updateOutbox(entry.id(), new OutboxUpdate(OutboxState.SENDING, receipts, null, attempts, entry.nextAttemptAt()));
+                record(entry, new OutboxUpdate(OutboxState.SENDING, receipts, null, attempts, entry.nextAttemptAt()));
             }
         }
         if (receipts.stream().noneMatch(MessageReceipt::hasIdentity)) {
-            store.updateOutbox(entry.id(), new OutboxUpdate(OutboxState.SUPPRESSED, receipts,
+            record(entry, new OutboxUpdate(OutboxState.SUPPRESSED, receipts,
                     SuppressionReason.ADAPTER_RETURNED_NO_IDENTITY.wireName(), attempts, entry.nextAttemptAt()));
             return new DeliveryOutcome.Suppressed(SuppressionReason.ADAPTER_RETURNED_NO_IDENTITY);
         }
         boolean resent = entry.detail() != null && entry.detail().startsWith(RESENT_UNKNOWN);
         String detail = resent ? entry.detail() : join(fit.dropped().isEmpty() ? null : "dropped (channel lacks them): " + names(fit.dropped()),
-                suppressedParts(receipts));
-        store.updateOutbox(entry.id(), new OutboxUpdate(resent ? OutboxState.POSSIBLY_DUPLICATED : OutboxState.SENT, receipts, detail,
+                PayloadOutcomes.suppressedParts(receipts));
+        record(entry, new OutboxUpdate(resent ? OutboxState.POSSIBLY_DUPLICATED : OutboxState.SENT, receipts, detail,
                 attempts, entry.nextAttemptAt()));
-        if (adapter.capabilities().contains(Capability.AFTER_COMMIT)) afterCommit(adapter, reply, receipts);
-        return new DeliveryOutcome.Sent(List.copyOf(receipts), outcomes(fit.payloads(), receipts, null), fit.dropped());
+        if (adapter.capabilities().contains(Capability.AFTER_COMMIT)) AfterSendHooks.afterCommit(adapter, reply, receipts);
+        return new DeliveryOutcome.Sent(List.copyOf(receipts), PayloadOutcomes.of(fit.payloads(), receipts, null), fit.dropped());
     }
 
     /**
@@ -267,68 +274,31 @@ public final class Outbox {
             return giveUp(entry, receipts, failures, "gave up after " + failures + " attempts: " + why, parts);
         }
         log.warn("outbox {} (turn {}) to {} failed ({}); retry {} at {}", entry.id(), entry.turnId(), channel, why, failures, next.get());
-        store.updateOutbox(entry.id(), new OutboxUpdate(OutboxState.PENDING, receipts, why, failures, next.get()));
+        record(entry, new OutboxUpdate(OutboxState.PENDING, receipts, why, failures, next.get()));
         return new DeliveryOutcome.RetryScheduled(next.get(), why);
     }
 
     private DeliveryOutcome giveUp(OutboxEntry entry, List<MessageReceipt> receipts, int attempts, String why, List<OutboundMessage> parts) {
         if (receipts.isEmpty()) {
-            store.updateOutbox(entry.id(), new OutboxUpdate(OutboxState.FAILED, receipts, why, attempts, entry.nextAttemptAt()));
+            record(entry, new OutboxUpdate(OutboxState.FAILED, receipts, why, attempts, entry.nextAttemptAt()));
             return new DeliveryOutcome.Failed(why);
         }
-        store.updateOutbox(entry.id(), new OutboxUpdate(OutboxState.PARTIAL_FAILED, receipts, why, attempts, entry.nextAttemptAt()));
-        return new DeliveryOutcome.PartialFailed(List.copyOf(receipts), why, outcomes(parts, receipts, why));
+        record(entry, new OutboxUpdate(OutboxState.PARTIAL_FAILED, receipts, why, attempts, entry.nextAttemptAt()));
+        return new DeliveryOutcome.PartialFailed(List.copyOf(receipts), why, PayloadOutcomes.of(parts, receipts, why));
     }
 
     private DeliveryOutcome unknown(OutboxEntry entry, List<MessageReceipt> receipts, int attempts, String why) {
-        store.updateOutbox(entry.id(), new OutboxUpdate(OutboxState.UNKNOWN_AFTER_SEND, receipts, why, attempts, entry.nextAttemptAt()));
+        record(entry, new OutboxUpdate(OutboxState.UNKNOWN_AFTER_SEND, receipts, why, attempts, entry.nextAttemptAt()));
         return new DeliveryOutcome.UnknownAfterSend(why);
     }
 
-    /**
-     * Per payload (SPEC OUT-5): taken with an identity is sent, taken without one is suppressed
-     * ({@code adapter_returned_no_identity}); the first not taken failed with {@code failure} (when
-     * there is one), the rest were never tried.
-     */
-    static List<DeliveryOutcome.PayloadOutcome> outcomes(List<OutboundMessage> parts, List<MessageReceipt> receipts, String failure) {
-        List<DeliveryOutcome.PayloadOutcome> out = new ArrayList<>(parts.size());
-        for (int i = 0; i < parts.size(); i++) {
-            boolean media = !parts.get(i).media().isEmpty();
-            if (i < receipts.size()) {
-                MessageReceipt r = receipts.get(i);
-                out.add(r.hasIdentity() ? new DeliveryOutcome.PayloadOutcome(i, media, DeliveryOutcome.PayloadOutcome.Status.SENT, r, null)
-                        : new DeliveryOutcome.PayloadOutcome(i, media, DeliveryOutcome.PayloadOutcome.Status.SUPPRESSED, r,
-                                SuppressionReason.ADAPTER_RETURNED_NO_IDENTITY.wireName()));
-            } else if (i == receipts.size() && failure != null) {
-                out.add(new DeliveryOutcome.PayloadOutcome(i, media, DeliveryOutcome.PayloadOutcome.Status.FAILED, null, failure));
-            } else {
-                out.add(new DeliveryOutcome.PayloadOutcome(i, media, DeliveryOutcome.PayloadOutcome.Status.NOT_SENT, null, null));
-            }
-        }
-        return out;
-    }
-
-    /** The parts the platform took without an identity, for the entry's detail: e.g. "part 2 suppressed: adapter_returned_no_identity". */
-    static String suppressedParts(List<MessageReceipt> receipts) {
-        List<String> parts = new ArrayList<>();
-        for (int i = 0; i < receipts.size(); i++) if (!receipts.get(i).hasIdentity()) parts.add(Integer.toString(i + 1));
-        return parts.isEmpty() ? null : "part" + (parts.size() == 1 ? " " : "s ") + String.join(", ", parts) + " suppressed: "
-                + SuppressionReason.ADAPTER_RETURNED_NO_IDENTITY.wireName();
-    }
-
-    static void afterSendSuccess(MessageAdapter adapter, OutboundMessage part, MessageReceipt receipt) {
+    /** Writes {@code u} for {@code entry} and tells the observer (SPEC OP-5); the only way this outbox changes an entry. */
+    void record(OutboxEntry entry, OutboxUpdate u) {
+        store.updateOutbox(entry.id(), u);
         try {
-            adapter.afterSendSuccess(part, receipt);
+            observer.recorded(entry, u.state());
         } catch (RuntimeException e) {
-            log.warn("afterSendSuccess of {} failed; the send itself stands", part.target().channel(), e);
-        }
-    }
-
-    static void afterCommit(MessageAdapter adapter, OutboundMessage reply, List<MessageReceipt> receipts) {
-        try {
-            adapter.afterCommit(reply, List.copyOf(receipts));
-        } catch (RuntimeException e) {
-            log.warn("afterCommit of {} failed; the send itself stands", reply.target().channel(), e);
+            log.warn("outbox observer failed on entry {}; the delivery goes on: {}", entry.id(), e.toString());
         }
     }
 
@@ -356,7 +326,7 @@ public final class Outbox {
             default -> throw new IllegalArgumentException("outbox entry " + entryId + " is " + e.state().wireName()
                     + "; only failed, partial_failed, expired and unknown_after_send entries can be resent");
         };
-        store.updateOutbox(entryId, new OutboxUpdate(OutboxState.PENDING, e.receipts(), detail, 0, clock.instant()));
+        record(e, new OutboxUpdate(OutboxState.PENDING, e.receipts(), detail, 0, clock.instant()));
         return store.outboxEntry(entryId).orElseThrow();
     }
 
