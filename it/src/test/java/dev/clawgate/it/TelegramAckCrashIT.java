@@ -165,8 +165,8 @@ class TelegramAckCrashIT {
         Map<String, Integer> repliesPerTag = new HashMap<>();
         for (SentMessage m : tg.sent()) {
             if (m.text() == null || !m.text().startsWith("re: ")) continue;
-            Matcher t = TAG.matcher(m.text());
-            if (t.find()) repliesPerTag.merge(t.group(), 1, Integer::sum);
+            String answered = tagOf(m.text());
+            if (!answered.isEmpty()) repliesPerTag.merge(answered, 1, Integer::sum);
         }
         InboxAudit audit;
         try (Store store = Stores.open(null, dir.resolve("data"))) {
@@ -217,9 +217,16 @@ class TelegramAckCrashIT {
         assertThat(redelivered).as("a halt before the ack makes Telegram hand the update out again").isPositive();
     }
 
-    private static String tagOf(String text) {
+    /**
+     * The message a text is about: its last tag. A reply echoes the turn's last user message as the history gives it, and a
+     * user message of a failed turn stays in the history, merged before the next one ("msg-9-11\n\nmsg-9-12"): the reply
+     * answers the last.
+     */
+    static String tagOf(String text) {
         Matcher t = TAG.matcher(text);
-        return t.find() ? t.group() : "";
+        String last = "";
+        while (t.find()) last = t.group();
+        return last;
     }
 
     private List<String> plan(Random rnd) {
