@@ -9,7 +9,6 @@ import dev.clawgate.core.store.InboxState;
 import dev.clawgate.core.store.Store;
 import dev.clawgate.store.Stores;
 import dev.clawgate.testkit.openai.FakeOpenAiServer;
-import dev.clawgate.testkit.webhook.CallbackReply;
 import dev.clawgate.testkit.webhook.FakeWebhookPlatform;
 import dev.clawgate.testkit.webhook.PlatformMessage;
 import java.io.IOException;
@@ -160,14 +159,9 @@ class CrashRecoveryIT {
             if (r.state() == InboxState.DONE) assertThat(user).hasSize(1);
         }
         // no message got two final replies; each reply answers its own message; only finished turns replied (SPEC OUT-12)
-        Map<String, Long> finals = platform.finalRepliesPerMessage();
+        Map<String, Long> finals = audit.finalsPerMessage(platform.replies());
         assertThat(finals).allSatisfy((id, n) -> assertThat(n).as("final replies to %s", id).isEqualTo(1));
-        List<CallbackReply> replies = platform.replies();
-        assertThat(replies).allSatisfy(r -> {
-            assertThat(r.signatureValid()).isTrue();
-            assertThat(byId).containsKey(r.inReplyTo());
-            assertThat(r.text()).contains(byId.get(r.inReplyTo()).text());
-        });
+        audit.checkRepliesPairWithTheirTurns(platform.replies());
         Map<String, InboxRecord> recordOf = new LinkedHashMap<>();
         audit.records().forEach(r -> recordOf.put(r.message().id(), r));
         assertThat(finals.keySet()).allSatisfy(id -> assertThat(recordOf.get(id).state()).isEqualTo(InboxState.DONE));

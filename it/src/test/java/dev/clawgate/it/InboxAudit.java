@@ -1,5 +1,7 @@
 package dev.clawgate.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.clawgate.core.model.Role;
 import dev.clawgate.core.store.InboxRecord;
 import dev.clawgate.core.store.InboxState;
@@ -8,8 +10,10 @@ import dev.clawgate.core.store.OutboxState;
 import dev.clawgate.core.store.SessionSummary;
 import dev.clawgate.core.store.Store;
 import dev.clawgate.core.store.TranscriptEntry;
+import dev.clawgate.testkit.webhook.CallbackReply;
 import java.util.ArrayList;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -70,6 +74,42 @@ record InboxAudit(List<InboxRecord> records, Map<String, List<InboxRecord>> byMe
         Map<OutboxState, Long> m = new EnumMap<>(OutboxState.class);
         for (OutboxEntry e : outbox) m.merge(e.state(), 1L, Long::sum);
         return m;
+    }
+
+    /**
+     * Final replies the platform kept, per message id, paired through the store by the turn id every reply carries (the
+     * turn's inbox record), not by {@code in_reply_to}: a reply that quotes nothing (SPEC OUT-3 {@code reply_to_mode}, off
+     * in direct chats by default) is still counted, so a duplicate cannot hide behind a missing quote.
+     */
+    Map<String, Long> finalsPerMessage(List<CallbackReply> replies) {
+        Map<Long, String> messageOfTurn = new HashMap<>();
+        for (InboxRecord r : records) messageOfTurn.put(r.id(), r.message().id());
+        Map<String, Long> out = new LinkedHashMap<>();
+        for (var r : replies) {
+            if (!r.isFinal() || !r.accepted()) continue;
+            String id = messageOfTurn.get(r.turnId());
+            if (id == null) throw new AssertionError("a final reply names turn " + r.turnId() + ", which no inbox record has: " + r);
+            out.merge(id, 1L, Long::sum);
+        }
+        return out;
+    }
+
+    /** SPEC OUT-12: each reply the platform got belongs to a recorded turn, answers that turn's message, and quotes it if at all. */
+    void checkRepliesPairWithTheirTurns(List<CallbackReply> replies) {
+        Map<Long, InboxRecord> byInboxId = new HashMap<>();
+        for (InboxRecord r : records) byInboxId.put(r.id(), r);
+        assertThat(replies).allSatisfy(reply -> {
+            InboxRecord turn = byInboxId.get(reply.turnId());
+            assertThat(turn).as("the inbox record of turn %s (reply %s)", reply.turnId(), reply).isNotNull();
+            assertThat(reply.signatureValid()).isTrue();
+            if (reply.inReplyTo() != null) {
+                assertThat(reply.inReplyTo()).as("the quote of %s", reply).isEqualTo(turn.message().id());
+            }
+            if (reply.isFinal()) {
+                assertThat(reply.text()).as("final reply of turn %s", reply.turnId())
+                        .contains(turn.message().text());
+            }
+        });
     }
 
     int maxAttempts() {

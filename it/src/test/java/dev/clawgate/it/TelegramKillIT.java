@@ -105,8 +105,8 @@ class TelegramKillIT {
 
             Map<String, Integer> repliesPerMessage = new HashMap<>();
             for (SentMessage m : replies(telegram)) {
-                Matcher t = TAG.matcher(m.text());
-                if (t.find()) repliesPerMessage.merge(t.group(), 1, Integer::sum);
+                String answered = TelegramAckCrashIT.tagOf(m.text());
+                if (!answered.isEmpty()) repliesPerMessage.merge(answered, 1, Integer::sum);
             }
             Audit audit = audit(dir);
             int once = 0, duplicates = 0, listed = 0, missing = 0;
@@ -170,8 +170,8 @@ class TelegramKillIT {
         try (Store store = Stores.open(null, dir.resolve("data"))) {
             List<String> unknown = new ArrayList<>();
             for (OutboxEntry e : store.outboxByState(OutboxState.UNKNOWN_AFTER_SEND)) {
-                Matcher t = TAG.matcher(e.draft().text());
-                if (t.find()) unknown.add(t.group());
+                String tag = TelegramAckCrashIT.tagOf(e.draft().text());
+                if (!tag.isEmpty()) unknown.add(tag);
             }
             List<String> failed = new ArrayList<>();
             for (InboxRecord r : InboxAudit.read(store).records()) {

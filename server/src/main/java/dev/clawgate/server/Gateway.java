@@ -129,6 +129,7 @@ public final class Gateway implements AutoCloseable {
     private ScheduledExecutorService memoryHygiene;
     private CronScheduler cron;
     private Consolidation consolidation;
+    private GatewayMetrics metrics;
 
     private Gateway(ClawgateConfig cfg, Options options) throws Exception {
         this.config = new AtomicReference<>(cfg);
@@ -162,7 +163,9 @@ public final class Gateway implements AutoCloseable {
             // SPEC OUT-13: media markers may name files in the workspace or the data dir
             Payloads payloads = new Payloads(options.sendingHook(),
                     new Payloads.MediaRoots(() -> config.get().agent().workspace(), cfg.gateway().dataDir()));
-            Outbox outbox = new Outbox(store, Clock.systemUTC(), payloads, () -> config.get().outbox(), Math::random);
+            this.metrics = new GatewayMetrics(store);
+            Outbox outbox = new Outbox(store, Clock.systemUTC(), payloads, () -> config.get().outbox(), Math::random,
+                    metrics.outboxObserver());
             // SPEC MD-3: "matrix:!room" routes to the matrix channel
             this.prompts = new SystemPromptCache(SystemPromptBuilder.create(Clock.systemDefaultZone(), java.time.ZoneId.systemDefault(),
                     () -> config.get().agent().skillsMode()));
@@ -200,7 +203,8 @@ public final class Gateway implements AutoCloseable {
             this.memoryHygiene = startMemoryHygiene();
             this.cron = new CronScheduler(store.cron(), inbox, channels::containsKey, () -> config.get().cron(), Clock.systemUTC()).start();
             this.http = options.http()
-                    ? HttpServer.start(cfg.gateway().bind(), cfg.gateway().authToken(), api, webchat, new ArrayList<>(channels.values()), this::readiness)
+                    ? HttpServer.start(cfg.gateway().bind(), cfg.gateway().authToken(), api, webchat, new ArrayList<>(channels.values()), this::readiness,
+                            metrics::scrape)
                     : null;
             if (providers.get().names().isEmpty()) log.warn(dev.clawgate.core.turn.ModelSelector.NO_PROVIDER);
         } catch (Exception | Error e) {

@@ -30,7 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The connection-bound channels on the adapter contract (SPEC OUT-4, OUT-6): durability disabled,
  * and each declared capability proven over the channel's real path: the API over HTTP, the
- * terminal over its output stream.
+ * terminal over its output stream. The "platform" of each is the other end of its wire, and the
+ * harness's call log is what that end received: the HTTP client's responses as they arrived, the
+ * lines the terminal printed; a proof never writes the log itself.
  */
 class ConnectionBoundProofsTest {
     /** Rewrites "secret" so the proof of messageSendingHooks sees the hook's text at the platform. */
@@ -53,26 +55,24 @@ class ConnectionBoundProofsTest {
         gateway = Gateway.start(GatewayHarness.config(dir, model.baseUrl(), null), Gateway.Options.server().withSendingHook(MASK));
         var adapter = gateway.channel("api").orElseThrow().messageAdapter();
         assertThat(adapter.durability()).isEqualTo(Durability.DISABLED);
-        List<PlatformCall> answers = new CopyOnWriteArrayList<>();
-        int port = gateway.httpPort();
-        return CapabilityProofs.of(adapter.capabilities(), gateway.channel("api").orElseThrow().ackPolicies(), () -> answers)
+        ApiClient client = new ApiClient(gateway.httpPort());
+        return CapabilityProofs.of(adapter.capabilities(), gateway.channel("api").orElseThrow().ackPolicies(), client)
                 .prove(Capability.TEXT, p -> {
-                    GatewayHarness.Reply r = GatewayHarness.chat(port, "proof-text", "hello there", null);
-                    answers.add(new PlatformCall("POST /v1/chat/completions", r.raw(), Map.of("status", r.status() + "")));
-                    p.verify(calls -> assertThat(calls.get(0).body()).contains("hello there"));
+                    client.chat("proof-text", "hello there");
+                    p.verify(calls -> assertThat(content(calls.get(0))).isEqualTo("hello there"));
                 })
                 .prove(dev.clawgate.core.channel.AckPolicy.MANUAL, p -> {
                     // the API acknowledges a request with its HTTP response, once the turn has its reply
-                    GatewayHarness.Reply r = GatewayHarness.chat(port, "proof-ack", "ack me", null);
-                    answers.add(new PlatformCall("POST /v1/chat/completions", r.raw(), Map.of("status", r.status() + "")));
+                    client.chat("proof-ack", "ack me");
                     p.verify(calls -> {
-                        assertThat(calls.get(0).headers()).containsEntry("status", "200");
-                        assertThat(calls.get(0).body()).contains("ack me");
+                        assertThat(calls).singleElement().satisfies(c -> {
+                            assertThat(c.headers()).containsEntry("status", "200").containsEntry("content-type", "application/json");
+                            assertThat(c.body()).contains("ack me");
+                        });
                     });
                 })
                 .prove(Capability.MESSAGE_SENDING_HOOKS, p -> {
-                    GatewayHarness.Reply r = GatewayHarness.chat(port, "proof-hooks", "the secret word", null);
-                    answers.add(new PlatformCall("POST /v1/chat/completions", r.raw(), Map.of("status", r.status() + "")));
+                    client.chat("proof-hooks", "the secret word");
                     p.verify(calls -> assertThat(calls.get(0).body()).contains("the ****** word").doesNotContain("secret"));
                 })
                 .tests();
@@ -103,6 +103,47 @@ class ConnectionBoundProofsTest {
                     p.verify(calls -> assertThat(calls).extracting(PlatformCall::body).containsExactly("a ****** plan"));
                 })
                 .tests();
+    }
+
+    /**
+     * The API's other end: a real HTTP client whose log is every response it received, recorded as it
+     * arrived (status, content type, body). A request the gateway never answered leaves no entry.
+     */
+    private static final class ApiClient implements PlatformCallLog {
+        private final int port;
+        private final List<PlatformCall> received = new CopyOnWriteArrayList<>();
+
+        ApiClient(int port) {
+            this.port = port;
+        }
+
+        void chat(String session, String text) throws java.io.IOException, InterruptedException {
+            String body = GatewayHarness.JSON.createObjectNode().put("model", "clawgate").put("stream", false)
+                    .set("messages", GatewayHarness.JSON.createArrayNode().add(GatewayHarness.JSON.createObjectNode().put("role", "user")
+                            .put("content", text))).toString();
+            java.net.http.HttpRequest request = java.net.http.HttpRequest.newBuilder(
+                            java.net.URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
+                    .timeout(Duration.ofSeconds(30)).header("Content-Type", "application/json").header("X-Clawgate-Session", session)
+                    .POST(java.net.http.HttpRequest.BodyPublishers.ofString(body)).build();
+            java.net.http.HttpResponse<String> r = GatewayHarness.HTTP.send(request, java.net.http.HttpResponse.BodyHandlers.ofString());
+            String type = r.headers().firstValue("content-type").map(t -> t.split(";")[0].strip()).orElse("");
+            received.add(new PlatformCall("POST /v1/chat/completions", r.body(), Map.of("status", Integer.toString(r.statusCode()),
+                    "content-type", type)));
+        }
+
+        @Override
+        public List<PlatformCall> calls() {
+            return List.copyOf(received);
+        }
+    }
+
+    /** The assistant's text in a chat-completions response the client received. */
+    private static String content(PlatformCall response) {
+        try {
+            return GatewayHarness.JSON.readTree(response.body()).path("choices").path(0).path("message").path("content").asText();
+        } catch (java.io.IOException e) {
+            throw new AssertionError("the client received no JSON: " + response.body(), e);
+        }
     }
 
     private static void type(PipedOutputStream keyboard, String line) throws java.io.IOException {

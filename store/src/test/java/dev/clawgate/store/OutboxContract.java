@@ -45,6 +45,23 @@ abstract class OutboxContract extends StoreTestBase {
     }
 
     @Test
+    void aMessageSendKeepsItsPlatformNativePayloadForARetryOrAReplay() {
+        // SPEC OUT-4 payload, OUT-7, AG-5: the payload is part of the intent, so a restart sends it as the turn did
+        Store store = open();
+        long turn = record(store, "m1");
+        OutboundDraft card = OutboundDraft.send(new dev.clawgate.core.outbound.OutboundTarget("webhook", "default", "room-1", null, null),
+                "the build card", "send-1", "{\"card\":{\"title\":\"Build 42\"}}");
+
+        OutboxEntry entry = store.enqueueOutbox(turn, card);
+
+        assertThat(store.outboxEntry(entry.id()).orElseThrow().draft()).isEqualTo(card);
+        assertThat(store.outboxEntry(entry.id()).orElseThrow().draft().message(turn).payload()).isEqualTo("{\"card\":{\"title\":\"Build 42\"}}");
+        assertThat(rows("SELECT payload FROM outbox WHERE id = " + entry.id())).containsExactly(List.of("{\"card\":{\"title\":\"Build 42\"}}"));
+        assertThat(store.outboxEntry(store.enqueueOutbox(turn, OutboundDraft.send(card.target(), "plain", "send-2")).id()).orElseThrow()
+                .draft().payload()).isNull();
+    }
+
+    @Test
     void finalReplyCommitsWithTheAssistantMessageAndTheDoneState() {
         // SPEC IN-4, OUT-5: done, the assistant message and the pending reply intent commit together
         Store store = open();

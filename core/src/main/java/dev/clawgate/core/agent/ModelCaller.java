@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
  * One model call with the retry policy around it (SPEC SP-4): a rate limit waits for the
  * provider's retry-after (bounded) and tries again, a transient error tries once more, and then
  * the next provider of the fallback chain is asked. A call that already streamed text is never
- * retried, so the user never sees a reply start twice.
+ * retried nor handed to a fallback: its text may already be on the chat (a streamed block, a
+ * draft), and the user must never see a reply start twice (SPEC OUT-12).
  */
 public class ModelCaller {
     private static final Logger log = LoggerFactory.getLogger(ModelCaller.class);
@@ -62,10 +63,7 @@ public class ModelCaller {
                     return route.provider().chat(req, tracking, cancel);
                 } catch (ProviderException e) {
                     last = e;
-                    if (streamed.get() || !e.retryable()) {
-                        if (!e.retryable()) throw e;
-                        break;
-                    }
+                    if (streamed.get() || !e.retryable()) throw e;
                     Duration wait;
                     if (e.kind() == ProviderException.Kind.RATE_LIMITED) {
                         Duration ra = e.retryAfter() == null ? Duration.ofSeconds(2) : e.retryAfter();

@@ -24,7 +24,10 @@ public interface MessageAdapter {
     /**
      * Sends one payload (a text within {@link #textLimit()}, media, or both); returns once the
      * platform accepted it. Throws {@link DeliveryException} with the right kind: transient,
-     * permanent, or ambiguous when the request may have reached the platform.
+     * permanent, or ambiguous when the request may have reached the platform. {@code cancel} (the
+     * run's abort, SPEC OUT-11) must reach media loading and the platform request: an abort before
+     * anything reached the platform throws {@link dev.clawgate.core.run.CancelledException}; one
+     * once the request was on its way is an ambiguous {@link DeliveryException}.
      */
     MessageReceipt send(OutboundMessage message, CancelToken cancel) throws DeliveryException;
 

@@ -76,6 +76,12 @@ public final class Inbox implements InboundSink, FireSink {
         }
     }
 
+    /** SPEC IN-3: later ack stages are read from the store, never told by the pipeline. */
+    @Override
+    public Optional<dev.clawgate.core.store.InboxState> recordState(long inboxId) {
+        return store.inbox(inboxId).map(InboxRecord::state);
+    }
+
     /**
      * Channel + account + peer + session + platform message id (SPEC IN-1); null when the message
      * has no platform id, so it is never deduplicated. The separator cannot occur in ids.

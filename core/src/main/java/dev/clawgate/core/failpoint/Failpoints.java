@@ -22,9 +22,13 @@ public final class Failpoints {
     public static final String TURN_AFTER_REPLY_COMMIT = "turn.after_reply_commit";
     /** After the delivery intent committed, before it is claimed for sending (SPEC OUT-5). */
     public static final String OUTBOX_BEFORE_CLAIM = "outbox.after_intent";
-    /** After the platform accepted a payload, before its receipt is recorded (SPEC OUT-7). */
+    /** After the platform accepted a payload, before the outbox records its receipt and marks the entry sent (SPEC OUT-7). */
     public static final String OUTBOX_AFTER_SEND = "outbox.after_send";
-    /** After the entry was marked sent, before afterCommit and the inbound ack that waits for it (SPEC OUT-10, IN-3). */
+    /**
+     * After a received message's final reply got its durable decision (the turn ended with its intent committed), before
+     * the inbound ack that waits for it goes to the platform: a cumulative ack at {@code after_durable_send} about to
+     * advance (SPEC IN-3, OUT-5). The platform then redelivers; dedupe must keep it from a second reply (IN-1, OUT-12).
+     */
     public static final String OUTBOX_BEFORE_ACK = "outbox.before_ack";
 
     private static final FailpointPlan PLAN = load();

@@ -32,6 +32,8 @@ public final class Capabilities {
         Set<Capability> needs = EnumSet.noneOf(Capability.class);
         if (!m.text().isBlank()) needs.add(Capability.TEXT);
         if (!m.media().isEmpty()) needs.add(Capability.MEDIA);
+        // a platform-native payload is content: never dropped, so a channel that cannot carry it is unsupported
+        if (m.payload() != null) needs.add(Capability.PAYLOAD);
         if (m.options().replyTo() && m.target().inReplyToMessageId() != null) needs.add(Capability.REPLY_TO);
         if (m.target().threadId() != null && !m.target().threadId().isEmpty()) needs.add(Capability.THREAD);
         if (m.options().silent()) needs.add(Capability.SILENT);

@@ -7,9 +7,16 @@ import java.util.Set;
 /** How one delivery ended (SPEC OUT-5), as the outbox recorded it. */
 public sealed interface DeliveryOutcome {
 
-    /** What happened to each payload of a delivery, in order. */
-    record PayloadOutcome(int part, boolean media, Status status, MessageReceipt receipt, String failure) {
-        public enum Status { SENT, FAILED, NOT_SENT }
+    /**
+     * What happened to each payload of a delivery, in order (SPEC OUT-5 payloadOutcomes): a mixed batch can be
+     * sent, suppressed and failed at once.
+     *
+     * @param receipt the platform's receipt for a payload it took (sent, or suppressed for want of an identity), else null
+     * @param detail  for {@code SUPPRESSED} the stable reason, for {@code FAILED} the failure, else null
+     */
+    record PayloadOutcome(int part, boolean media, Status status, MessageReceipt receipt, String detail) {
+        /** {@code NOT_SENT}: never tried, because an earlier payload failed or the delivery was cut off. */
+        public enum Status { SENT, SUPPRESSED, FAILED, NOT_SENT }
     }
 
     /** At least one visible platform message. */

@@ -2,6 +2,7 @@ package dev.clawgate.core.outbound;
 
 import dev.clawgate.core.channel.MessageAdapter;
 import dev.clawgate.core.run.CancelToken;
+import dev.clawgate.core.run.CancelledException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -23,32 +24,34 @@ public final class DirectDelivery implements Delivery {
 
     @Override
     public DeliveryOutcome deliver(OutboundMessage message, MessageAdapter adapter, CancelToken cancel) {
-        if (cancel.isCancelled()) return new DeliveryOutcome.Failed("cancelled before sending");
+        if (cancel.isCancelled()) return new DeliveryOutcome.Suppressed(SuppressionReason.RUN_CANCELLED);
         Payloads.Plan plan = payloads.plan(message, adapter);
         if (plan instanceof Payloads.Plan.Suppress s) return new DeliveryOutcome.Suppressed(s.reason());
         Capabilities.Fit fit = Capabilities.fit(((Payloads.Plan.Send) plan).parts(), adapter.capabilities(), Durability.BEST_EFFORT);
         if (!fit.fits()) return new DeliveryOutcome.Unsupported(fit.missing());
         List<MessageReceipt> receipts = new ArrayList<>();
         for (OutboundMessage part : fit.payloads()) {
-            if (cancel.isCancelled()) {
-                // OUT-11: the first payload decides; once one is out the reply completes, before that nothing goes
-                if (receipts.isEmpty()) return new DeliveryOutcome.Failed("cancelled before sending");
-            }
+            // OUT-11: the first payload decides; once one is out the reply completes, before that nothing goes
+            if (receipts.isEmpty() && cancel.isCancelled()) return new DeliveryOutcome.Suppressed(SuppressionReason.RUN_CANCELLED);
             try {
                 MessageReceipt r = adapter.send(part, receipts.isEmpty() ? cancel : CancelToken.none());
                 receipts.add(r);
-                if (adapter.capabilities().contains(Capability.AFTER_SEND_SUCCESS)) Outbox.afterSendSuccess(adapter, part, r);
+                if (adapter.capabilities().contains(Capability.AFTER_SEND_SUCCESS)) AfterSendHooks.afterSendSuccess(adapter, part, r);
+            } catch (CancelledException e) {
+                // the adapter stopped before any platform I/O (MessageAdapter#send); only the first payload carries the token
+                if (receipts.isEmpty()) return new DeliveryOutcome.Suppressed(SuppressionReason.RUN_CANCELLED);
+                throw e;
             } catch (DeliveryException e) {
                 log.warn("{} to {} not delivered ({}): {}", message.kind(), message.target().channel(), e.kind(), e.getMessage());
                 if (receipts.isEmpty()) return new DeliveryOutcome.Failed(e.getMessage());
-                return new DeliveryOutcome.PartialFailed(List.copyOf(receipts), e.getMessage(), Outbox.outcomes(fit.payloads(), receipts,
+                return new DeliveryOutcome.PartialFailed(List.copyOf(receipts), e.getMessage(), PayloadOutcomes.of(fit.payloads(), receipts,
                         e.getMessage()));
             }
         }
         if (receipts.stream().noneMatch(MessageReceipt::hasIdentity)) {
             return new DeliveryOutcome.Suppressed(SuppressionReason.ADAPTER_RETURNED_NO_IDENTITY);
         }
-        if (adapter.capabilities().contains(Capability.AFTER_COMMIT)) Outbox.afterCommit(adapter, message, receipts);
-        return new DeliveryOutcome.Sent(List.copyOf(receipts), Outbox.outcomes(fit.payloads(), receipts, null), fit.dropped());
+        if (adapter.capabilities().contains(Capability.AFTER_COMMIT)) AfterSendHooks.afterCommit(adapter, message, receipts);
+        return new DeliveryOutcome.Sent(List.copyOf(receipts), PayloadOutcomes.of(fit.payloads(), receipts, null), fit.dropped());
     }
 }

@@ -9,9 +9,11 @@ import java.util.Objects;
  * @param turnId the inbox id of the turn's last message: the key of its one final reply (SPEC OUT-12)
  * @param part    which payload of the reply this is (0 for the first); with the turn and kind, its idempotency key
  * @param sendKey "" for a turn's reply; for an agent's {@code message_send}, what tells its sends apart
+ * @param payload a platform-native payload the channel sends with the message as is (a JSON object as text: cards,
+ *                buttons), or null; only an adapter declaring {@link Capability#PAYLOAD} carries one (SPEC OUT-4)
  */
 public record OutboundMessage(OutboundTarget target, String text, Kind kind, long turnId, List<MediaRef> media,
-                              SendOptions options, int part, String sendKey) {
+                              SendOptions options, int part, String sendKey, String payload) {
     public enum Kind {
         /** The turn's final reply: delivered at most once. */
         FINAL,
@@ -41,15 +43,21 @@ public record OutboundMessage(OutboundTarget target, String text, Kind kind, lon
         options = options == null ? SendOptions.DEFAULT : options;
         if (part < 0) throw new IllegalArgumentException("part must be zero or more, got " + part);
         sendKey = sendKey == null ? "" : sendKey;
+        payload = payload == null || payload.isBlank() ? null : payload;
+    }
+
+    public OutboundMessage(OutboundTarget target, String text, Kind kind, long turnId, List<MediaRef> media, SendOptions options,
+                           int part, String sendKey) {
+        this(target, text, kind, turnId, media, options, part, sendKey, null);
     }
 
     public OutboundMessage(OutboundTarget target, String text, Kind kind, long turnId) {
-        this(target, text, kind, turnId, List.of(), SendOptions.DEFAULT, 0, "");
+        this(target, text, kind, turnId, List.of(), SendOptions.DEFAULT, 0, "", null);
     }
 
     public OutboundMessage(OutboundTarget target, String text, Kind kind, long turnId, List<MediaRef> media, SendOptions options,
                            int part) {
-        this(target, text, kind, turnId, media, options, part, "");
+        this(target, text, kind, turnId, media, options, part, "", null);
     }
 
     /**
@@ -62,15 +70,19 @@ public record OutboundMessage(OutboundTarget target, String text, Kind kind, lon
     }
 
     public OutboundMessage withText(String newText) {
-        return new OutboundMessage(target, newText, kind, turnId, media, options, part, sendKey);
+        return new OutboundMessage(target, newText, kind, turnId, media, options, part, sendKey, payload);
     }
 
     public OutboundMessage withOptions(SendOptions newOptions) {
-        return new OutboundMessage(target, text, kind, turnId, media, newOptions, part, sendKey);
+        return new OutboundMessage(target, text, kind, turnId, media, newOptions, part, sendKey, payload);
     }
 
-    /** The {@code index}-th payload of this reply: quoting the inbound message only if the reply's threading says so (SPEC OUT-3). */
+    /**
+     * The {@code index}-th payload of this reply: quoting the inbound message only if the reply's threading says so (SPEC OUT-3);
+     * a platform-native payload rides with the first.
+     */
     public OutboundMessage asPart(int index, String partText, List<MediaRef> partMedia) {
-        return new OutboundMessage(target, partText, kind, turnId, partMedia, options.forPart(index), index, sendKey);
+        return new OutboundMessage(target, partText, kind, turnId, partMedia, options.forPart(index), index, sendKey,
+                index == 0 ? payload : null);
     }
 }

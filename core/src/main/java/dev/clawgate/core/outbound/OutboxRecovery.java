@@ -66,7 +66,7 @@ public final class OutboxRecovery {
         int sent = 0, failed = 0, pending = 0, expired = 0;
         for (OutboxEntry e : store.outboxByState(OutboxState.PENDING)) {
             if (e.createdAt().isBefore(cutoff) && !Outbox.resentOnPurpose(e)) {
-                store.updateOutbox(e.id(), OutboxUpdate.of(e, OutboxState.EXPIRED, "older than outbox.max_age " + settings.maxAge()));
+                outbox.record(e, OutboxUpdate.of(e, OutboxState.EXPIRED, "older than outbox.max_age " + settings.maxAge()));
                 expired++;
                 continue;
             }
@@ -104,13 +104,13 @@ public final class OutboxRecovery {
                         receipts.add(f.receipt());
                         boolean more = part.part() + 1 < partCount(e, adapter.get());
                         // the rest of a multi-part reply is still to send; the found part never is again
-                        store.updateOutbox(e.id(), new OutboxUpdate(more ? OutboxState.PENDING : OutboxState.SENT, receipts,
+                        outbox.record(e, new OutboxUpdate(more ? OutboxState.PENDING : OutboxState.SENT, receipts,
                                 "reconciled after a restart", e.attempts(), clock.instant()));
                         log.info("outbox {} (turn {}): found on the platform after the restart; not resent", e.id(), e.turnId());
                         return Interrupted.RECONCILED;
                     }
                     case Reconciliation.NotSent n -> {
-                        store.updateOutbox(e.id(), new OutboxUpdate(OutboxState.PENDING, e.receipts(),
+                        outbox.record(e, new OutboxUpdate(OutboxState.PENDING, e.receipts(),
                                 "the platform confirms it never got it; sending", e.attempts(), clock.instant()));
                         return Interrupted.RECONCILED;
                     }
@@ -119,13 +119,13 @@ public final class OutboxRecovery {
             }
         }
         if (settings.resendUnknown()) {
-            store.updateOutbox(e.id(), new OutboxUpdate(OutboxState.PENDING, e.receipts(), Outbox.RESENT_UNKNOWN
+            outbox.record(e, new OutboxUpdate(OutboxState.PENDING, e.receipts(), Outbox.RESENT_UNKNOWN
                     + " (outbox.resend_unknown)", e.attempts(), clock.instant()));
             log.warn("outbox {} (turn {}): outcome unknown; resending once as outbox.resend_unknown asks (possibly_duplicated)", e.id(),
                     e.turnId());
             return Interrupted.RESEND;
         }
-        store.updateOutbox(e.id(), OutboxUpdate.of(e, OutboxState.UNKNOWN_AFTER_SEND, "process stopped during the send; not resent"));
+        outbox.record(e, OutboxUpdate.of(e, OutboxState.UNKNOWN_AFTER_SEND, "process stopped during the send; not resent"));
         return Interrupted.UNKNOWN;
     }
 

@@ -75,7 +75,7 @@ public final class Payloads {
                 }
             }
         }
-        if (text.isBlank() && media.isEmpty()) return new Plan.Suppress(SuppressionReason.NO_VISIBLE_PAYLOAD, null);
+        if (text.isBlank() && media.isEmpty() && reply.payload() == null) return new Plan.Suppress(SuppressionReason.NO_VISIBLE_PAYLOAD, null);
         if (!media.isEmpty() && !adapter.capabilities().contains(Capability.MEDIA)) {
             text = new MediaReply(text.strip(), media.stream().map(MediaRef::item).toList(), List.of()).textWithoutMedia();
             media.clear();
@@ -85,6 +85,9 @@ public final class Payloads {
             for (String chunk : Chunker.split(text, adapter.chunkLimits())) {
                 parts.add(reply.asPart(parts.size(), chunk, List.of()));
             }
+        } else if (reply.payload() != null) {
+            // a platform-native payload alone (a card): one message with no text
+            parts.add(reply.asPart(0, "", List.of()));
         }
         for (MediaRef m : media) parts.add(reply.asPart(parts.size(), "", List.of(m)));
         return new Plan.Send(List.copyOf(parts));

@@ -6,6 +6,7 @@ import dev.clawgate.core.outbound.Capabilities;
 import dev.clawgate.core.outbound.DeliveryOutcome;
 import dev.clawgate.core.outbound.Durability;
 import dev.clawgate.core.outbound.OutboundMessage;
+import dev.clawgate.core.outbound.SuppressionReason;
 import dev.clawgate.core.run.CancelToken;
 import dev.clawgate.core.store.InboxRecord;
 import dev.clawgate.core.store.InboxState;
@@ -39,14 +40,17 @@ final class FinalReplies {
 
     /**
      * Commits {@code current} in {@code finalState} with {@code stored} as its assistant message (null: none)
-     * and delivers {@code reply} (a final reply or an error) at most once.
+     * and delivers {@code reply} (a final reply or an error) at most once. {@code cancel} is the run's
+     * delivery token ({@link dev.clawgate.core.outbound.RunDeliveries}): an abort before the reply reached
+     * the platform suppresses it (SPEC OUT-11).
      */
-    TurnOutcome commitAndSend(InboxRecord current, MessageAdapter adapter, OutboundMessage reply, String stored, InboxState finalState) {
+    TurnOutcome commitAndSend(InboxRecord current, MessageAdapter adapter, OutboundMessage reply, String stored, InboxState finalState,
+                              CancelToken cancel) {
         Durability durability = durability(adapter);
         if (durability == Durability.DISABLED) {
             s.store().completeTurn(current.session(), current.id(), stored, finalState);
             Failpoints.hit(Failpoints.TURN_AFTER_REPLY_COMMIT);
-            return outcome(s.delivery().deliver(reply, adapter, CancelToken.none()), reply.kind());
+            return outcome(s.delivery().deliver(reply, adapter, cancel), reply.kind());
         }
         Capabilities.Fit fit = Capabilities.fit(List.of(reply), adapter.capabilities(), durability);
         if (!fit.fits()) {
@@ -67,15 +71,15 @@ final class FinalReplies {
             }
             log.warn("turn {}: the outbox could not record the reply ({}); best_effort sends it directly", current.id(),
                     storeDown.toString());
-            return outcome(s.delivery().deliver(reply, adapter, CancelToken.none()), reply.kind());
+            return outcome(s.delivery().deliver(reply, adapter, cancel), reply.kind());
         }
         Failpoints.hit(Failpoints.TURN_AFTER_REPLY_COMMIT);
         if (entry.isEmpty()) {
             log.info("turn {} was already ended elsewhere; its reply is not sent", current.id());
             return TurnOutcome.NO_REPLY;
         }
-        // the reply is committed: it goes out (or stays pending for a retry) even if the run is cancelled now
-        return outcome(s.outbox().deliver(entry.get(), adapter, CancelToken.none()), reply.kind());
+        // SPEC OUT-11: a /stop or interrupt from here until the first payload is out suppresses the committed reply
+        return outcome(s.outbox().deliver(entry.get(), adapter, cancel), reply.kind());
     }
 
     private static TurnOutcome outcome(DeliveryOutcome o, OutboundMessage.Kind kind) {
@@ -87,6 +91,7 @@ final class FinalReplies {
             case DeliveryOutcome.NotClaimed other -> TurnOutcome.REPLIED;
             case DeliveryOutcome.PartialFailed partial -> TurnOutcome.FAILED;
             case DeliveryOutcome.Failed failed -> TurnOutcome.FAILED;
+            case DeliveryOutcome.Suppressed suppressed when suppressed.reason() == SuppressionReason.RUN_CANCELLED -> TurnOutcome.CANCELLED;
             case DeliveryOutcome.Suppressed suppressed -> TurnOutcome.NO_REPLY;
             case DeliveryOutcome.Unsupported unsupported -> TurnOutcome.NO_REPLY;
         };

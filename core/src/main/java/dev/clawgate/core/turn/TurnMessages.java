@@ -2,6 +2,7 @@ package dev.clawgate.core.turn;
 
 import dev.clawgate.core.channel.Channel;
 import dev.clawgate.core.channel.MessageAdapter;
+import dev.clawgate.core.outbound.Capabilities;
 import dev.clawgate.core.outbound.DeliveryOutcome;
 import dev.clawgate.core.outbound.Durability;
 import dev.clawgate.core.outbound.OutboundMessage;
@@ -38,7 +39,7 @@ final class TurnMessages implements MessageSender {
     }
 
     @Override
-    public String send(String channel, String to, String text) {
+    public String send(String channel, String to, String text, String payload) {
         if (text == null || text.isBlank()) throw new IllegalArgumentException("text is empty; nothing to send");
         String name = channel == null || channel.isBlank() ? here.channel() : channel.strip();
         Channel ch = s.channels().apply(name).orElseThrow(() -> new IllegalArgumentException("there is no channel '" + name
@@ -52,23 +53,31 @@ final class TurnMessages implements MessageSender {
         }
         cancel.throwIfCancelled();
         MessageAdapter adapter = ch.messageAdapter();
-        String key = sendKey(target, text);
+        String key = sendKey(target, text, payload);
+        OutboundMessage message = new OutboundMessage(target, text, OutboundMessage.Kind.SEND, turnId, List.of(), SendOptions.DEFAULT, 0,
+                key, payload);
+        Durability durability = finals.durability(adapter);
         DeliveryOutcome outcome;
-        if (finals.durability(adapter) == Durability.DISABLED) {
-            outcome = s.delivery().deliver(new OutboundMessage(target, text, OutboundMessage.Kind.SEND, turnId, List.of(),
-                    SendOptions.DEFAULT, 0, key), adapter, cancel);
+        if (durability == Durability.DISABLED) {
+            outcome = s.delivery().deliver(message, adapter, cancel);
         } else {
-            OutboxEntry entry = s.store().enqueueOutbox(turnId, OutboundDraft.send(target, text, key));
-            outcome = s.outbox().deliver(entry, adapter, CancelToken.none());
+            Capabilities.Fit fit = Capabilities.fit(List.of(message), adapter.capabilities(), durability);
+            if (!fit.fits()) {
+                // SPEC OUT-5 unsupported: decided before any intent, so nothing is written and nothing sent
+                outcome = new DeliveryOutcome.Unsupported(fit.missing());
+            } else {
+                OutboxEntry entry = s.store().enqueueOutbox(turnId, OutboundDraft.send(target, text, key, payload));
+                outcome = s.outbox().deliver(entry, adapter, cancel);
+            }
         }
         return describe(outcome, name, target.replyTarget());
     }
 
-    static String sendKey(OutboundTarget target, String text) {
+    static String sendKey(OutboundTarget target, String text, String payload) {
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            byte[] digest = sha.digest((target.channel() + "\n" + target.replyTarget() + "\n" + target.threadId() + "\n" + text)
-                    .getBytes(StandardCharsets.UTF_8));
+            byte[] digest = sha.digest((target.channel() + "\n" + target.replyTarget() + "\n" + target.threadId() + "\n" + text
+                    + (payload == null ? "" : "\n" + payload)).getBytes(StandardCharsets.UTF_8));
             return "send-" + HexFormat.of().formatHex(digest, 0, 8);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JVM has SHA-256", e);
@@ -85,7 +94,8 @@ final class TurnMessages implements MessageSender {
             case DeliveryOutcome.Suppressed sup -> "not sent: " + sup.reason().wireName();
             case DeliveryOutcome.PartialFailed p -> "partly sent to " + where + ", then failed: " + p.failure();
             case DeliveryOutcome.Failed f -> "not sent: " + f.failure();
-            case DeliveryOutcome.Unsupported u -> "not sent: " + channel + " cannot carry this message (" + u.missing() + ")";
+            case DeliveryOutcome.Unsupported u -> "not sent: " + channel + " cannot carry this message (it lacks "
+                    + String.join(", ", u.missing().stream().map(dev.clawgate.core.outbound.Capability::specName).sorted().toList()) + ")";
         };
     }
 }

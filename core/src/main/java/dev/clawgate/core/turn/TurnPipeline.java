@@ -23,6 +23,7 @@ import dev.clawgate.core.model.ToolCall;
 import dev.clawgate.core.outbound.OutboundMessage;
 import dev.clawgate.core.outbound.OutboundTarget;
 import dev.clawgate.core.outbound.ReplyStream;
+import dev.clawgate.core.outbound.RunDeliveries;
 import dev.clawgate.core.outbound.TurnOutcome;
 import dev.clawgate.core.prompt.MemoryLine;
 import dev.clawgate.core.provider.ProviderException;
@@ -94,6 +95,8 @@ public final class TurnPipeline implements TurnRunner {
         log.info("💬 [{}] from {}: {}", msg.channel(), msg.senderName() != null ? msg.senderName() : msg.sender(), preview(msg.text()));
 
         TurnOutcome outcome = TurnOutcome.FAILED;
+        // SPEC OUT-11: the run's abort reaches its sends, and cancels those still waiting in the outbox
+        RunDeliveries deliveries = s.outbox().watch(current.id(), handle.cancel());
         try {
             Optional<RuntimeCommand> command = batch.size() == 1 ? RuntimeCommand.parse(msg.text()) : Optional.empty();
             if (command.isPresent()) {
@@ -107,6 +110,7 @@ public final class TurnPipeline implements TurnRunner {
             log.error("turn {} failed", current.id(), e);
             failTurn(current, session, e, adapter.get(), target, handle.cancel());
         } finally {
+            deliveries.close();
             adapter.get().turnEnded(target, current.id(), outcome);
             log.info("turn {} session={} msg={} outcome={} in {} ms", current.id(), session.display(), msg.id(), outcome,
                     Duration.between(start, s.clock().instant()).toMillis());
@@ -240,7 +244,7 @@ public final class TurnPipeline implements TurnRunner {
             }
         };
         ToolContext toolContext = new ToolContext(config.agent().workspace(), session, cancel,
-                new TurnMessages(s, finalReplies, current.id(), target, cancel),
+                new TurnMessages(s, finalReplies, current.id(), target, s.outbox().cancelOf(current.id())),
                 config.memory().enabled() ? s.memory() : Memory.NONE, MemoryScopes.of(current.message(), session), current.message());
         AgentResult result;
         try {
@@ -320,7 +324,7 @@ public final class TurnPipeline implements TurnRunner {
             if (rest.blocksSent() > 0) reply = shape.finalReply(target, rest.text(), current.id(), rest.blocksSent());
         }
         // the on_message_sending hook runs on the delivery path (SPEC RP-1, OUT-5), so a suppression is recorded with the intent
-        return finalReplies.commitAndSend(current, adapter, reply, stored, InboxState.DONE);
+        return finalReplies.commitAndSend(current, adapter, reply, stored, InboxState.DONE, s.outbox().cancelOf(current.id()));
     }
 
     private TurnOutcome providerFailed(ProviderException e, List<InboxRecord> batch, MessageAdapter adapter, OutboundTarget target,
@@ -335,13 +339,13 @@ public final class TurnPipeline implements TurnRunner {
         }
         // HI-6: the error turn is committed with its reply's intent, so a crash cannot lose or repeat it
         return finalReplies.commitAndSend(current, adapter, new OutboundMessage(target, UserFacingError.of(e), OutboundMessage.Kind.ERROR,
-                current.id()), "[Task failed]", InboxState.FAILED);
+                current.id()), "[Task failed]", InboxState.FAILED, s.outbox().cancelOf(current.id()));
     }
 
     private void failTurn(InboxRecord current, SessionKey session, RuntimeException e, MessageAdapter adapter, OutboundTarget target,
                           CancelToken cancel) {
         finalReplies.commitAndSend(current, adapter, new OutboundMessage(target, UserFacingError.of(e), OutboundMessage.Kind.ERROR,
-                current.id()), "[Task failed]", InboxState.FAILED);
+                current.id()), "[Task failed]", InboxState.FAILED, s.outbox().cancelOf(current.id()));
     }
 
     private TurnOutcome cancelled(RunHandle handle, List<InboxRecord> batch, String reason, MessageAdapter adapter, ClawgateConfig config) {
@@ -354,7 +358,7 @@ public final class TurnPipeline implements TurnRunner {
             long secs = config.agent().turnBudgetSecs();
             finalReplies.commitAndSend(current, adapter, new OutboundMessage(OutboundTarget.replyTo(current.message()),
                     "⏱️ That took too long (over " + secs + " s), so I stopped. Please try again or ask for less.",
-                    OutboundMessage.Kind.ERROR, current.id()), "[Task timed out]", InboxState.FAILED);
+                    OutboundMessage.Kind.ERROR, current.id()), "[Task timed out]", InboxState.FAILED, CancelToken.none());
             return TurnOutcome.TIMED_OUT;
         }
         for (InboxRecord r : batch) s.store().markInbox(r.id(), InboxState.CANCELLED, reason);

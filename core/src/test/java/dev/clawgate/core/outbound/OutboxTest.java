@@ -200,6 +200,39 @@ class OutboxTest {
     }
 
     @Test
+    void aMixedBatchReportsEachPayloadSentSuppressedOrFailed() {
+        // SPEC OUT-5 payloadOutcomes: sent, then taken without an identity (suppressed, adapter_returned_no_identity), then refused
+        platform.script(Answer.ok(), Answer.noIdentity(), Answer.status(403));
+        OutboxEntry e = pendingReply("first part\n\nsecond part\n\nthird part");
+
+        DeliveryOutcome outcome = outbox.deliver(e, adapter(BASIC, 12));
+
+        assertThat(outcome).isInstanceOfSatisfying(DeliveryOutcome.PartialFailed.class, p -> assertThat(p.payloads())
+                .extracting(DeliveryOutcome.PayloadOutcome::status, DeliveryOutcome.PayloadOutcome::detail).containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(DeliveryOutcome.PayloadOutcome.Status.SENT, null),
+                        org.assertj.core.groups.Tuple.tuple(DeliveryOutcome.PayloadOutcome.Status.SUPPRESSED, "adapter_returned_no_identity"),
+                        org.assertj.core.groups.Tuple.tuple(DeliveryOutcome.PayloadOutcome.Status.FAILED, "permanent: HTTP 403")));
+        assertThat(now(e).state()).isEqualTo(OutboxState.PARTIAL_FAILED);
+        assertThat(now(e).receipts()).extracting(MessageReceipt::hasIdentity).containsExactly(true, false);
+        assertThat(platform.calls("send")).hasSize(3);
+    }
+
+    @Test
+    void aBatchWithOnePartTakenWithoutAnIdentityIsSentAndSaysWhichPartWasSuppressed() {
+        // SPEC OUT-5: sent (at least one visible message) with a per-payload suppressed outcome, recorded with the entry
+        platform.script(Answer.noIdentity(), Answer.ok());
+        OutboxEntry e = pendingReply("first part\n\nsecond part");
+
+        DeliveryOutcome outcome = outbox.deliver(e, adapter(BASIC, 12));
+
+        assertThat(outcome).isInstanceOfSatisfying(DeliveryOutcome.Sent.class, s -> assertThat(s.payloads())
+                .extracting(DeliveryOutcome.PayloadOutcome::status)
+                .containsExactly(DeliveryOutcome.PayloadOutcome.Status.SUPPRESSED, DeliveryOutcome.PayloadOutcome.Status.SENT));
+        assertThat(now(e).state()).isEqualTo(OutboxState.SENT);
+        assertThat(now(e).detail()).isEqualTo("part 1 suppressed: adapter_returned_no_identity");
+    }
+
+    @Test
     void transientFailuresBackOffFiveTwentyFiveSecondsTwoAndTenMinutesThenFail() {
         // SPEC OUT-7: 5 s, 25 s, 2 min, 10 min, 5 retries at most, checked on a manual clock
         platform.script(Answer.status(500), Answer.status(502), Answer.status(503), Answer.status(500), Answer.status(500),
@@ -316,14 +349,87 @@ class OutboxTest {
     }
 
     @Test
-    void aCancelBeforeTheClaimSendsNothing() {
-        // SPEC OUT-11: a cancelled run's pending delivery is cancelled, not half-sent
+    void aCancelBeforeTheClaimSendsNothingAndSuppressesTheEntry() {
+        // SPEC OUT-11: a cancelled run's pending delivery is cancelled, not half-sent; recorded suppressed, reason run_cancelled
         OutboxEntry e = pendingReply("too late");
         CancelToken cancel = new CancelToken();
-        cancel.cancel("stop");
-        assertThat(outbox.deliver(e, adapter(BASIC), cancel)).isEqualTo(new DeliveryOutcome.Failed("cancelled before sending"));
-        assertThat(now(e).state()).isEqualTo(OutboxState.FAILED);
+        cancel.cancel("stopped by /stop");
+        assertThat(outbox.deliver(e, adapter(BASIC), cancel)).isEqualTo(new DeliveryOutcome.Suppressed(SuppressionReason.RUN_CANCELLED));
+        assertThat(now(e).state()).isEqualTo(OutboxState.SUPPRESSED);
+        assertThat(now(e).detail()).isEqualTo("run_cancelled: stopped by /stop");
         assertThat(platform.calls()).isEmpty();
+    }
+
+    @Test
+    void anAbortDuringTheFirstSendThatThePlatformDidNotKeepIsCancelledNotRetried() {
+        // SPEC OUT-11: the abort reaches the platform request; reconcile proves nothing arrived, so the entry is cancelled
+        OutboxEntry e = pendingReply("cut short");
+        CancelToken cancel = new CancelToken();
+        platform.script(Answer.lostAndSlow(3000));
+        platform.onSend(call -> cancel.cancel("stopped by /stop"));
+
+        DeliveryOutcome outcome = outbox.deliver(e, adapter(with(Capability.RECONCILE_UNKNOWN_SEND)), cancel);
+
+        assertThat(outcome).isEqualTo(new DeliveryOutcome.Suppressed(SuppressionReason.RUN_CANCELLED));
+        assertThat(now(e).state()).isEqualTo(OutboxState.SUPPRESSED);
+        assertThat(platform.calls()).extracting(LoopbackPlatform.Call::method).containsExactly("send", "lookup");
+        assertThat(platform.deliveredTexts()).isEmpty();
+    }
+
+    @Test
+    void anAbortDuringTheFirstSendThatThePlatformKeptIsFoundAndCountsAsSent() {
+        // SPEC OUT-11, OUT-7: an abort after the request left may still have delivered: reconcile finds it, nothing is resent
+        OutboxEntry e = pendingReply("made it anyway");
+        CancelToken cancel = new CancelToken();
+        platform.script(Answer.keptButSlow(3000));
+        platform.onSend(call -> cancel.cancel("stopped by /stop"));
+
+        DeliveryOutcome outcome = outbox.deliver(e, adapter(with(Capability.RECONCILE_UNKNOWN_SEND)), cancel);
+
+        assertThat(outcome).isInstanceOf(DeliveryOutcome.Sent.class);
+        assertThat(now(e).state()).isEqualTo(OutboxState.SENT);
+        assertThat(platform.deliveredTexts()).containsExactly("made it anyway");
+    }
+
+    @Test
+    void anAbortDuringTheFirstSendWithoutReconcileIsReportedUnknownNeverResent() {
+        // SPEC OUT-11, OUT-7: whether the aborted request arrived cannot be told: unknown_after_send, not suppressed, not resent
+        OutboxEntry e = pendingReply("who knows");
+        CancelToken cancel = new CancelToken();
+        platform.script(Answer.keptButSlow(3000));
+        platform.onSend(call -> cancel.cancel("stopped by /stop"));
+
+        assertThat(outbox.deliver(e, adapter(BASIC), cancel)).isInstanceOf(DeliveryOutcome.UnknownAfterSend.class);
+        assertThat(now(e).state()).isEqualTo(OutboxState.UNKNOWN_AFTER_SEND);
+        assertThat(platform.calls("send")).hasSize(1);
+    }
+
+    @Test
+    void watchingARunCancelsItsWaitingEntriesOnAbortButNotOnShutdown() {
+        // SPEC OUT-11: a run's retry-waiting entries are cancelled with it; a partly delivered one finishes; a shutdown keeps them
+        OutboxEntry waiting = pendingReply("waiting for a retry");
+        OutboxEntry partly = pendingReply("partly out");
+        store.updateOutbox(partly.id(), new dev.clawgate.core.store.OutboxUpdate(OutboxState.PENDING, List.of(MessageReceipt.of("m-0")),
+                "HTTP 503", 1, T0));
+        CancelToken shutdownRun = new CancelToken();
+        try (RunDeliveries d = outbox.watch(waiting.turnId(), shutdownRun)) {
+            shutdownRun.cancel(dev.clawgate.core.run.RunHandle.REASON_SHUTDOWN);
+            assertThat(d.cancel().isCancelled()).isFalse();
+        }
+        assertThat(now(waiting).state()).isEqualTo(OutboxState.PENDING);
+
+        assertThat(outbox.cancelWaiting(waiting.turnId(), "stopped by /stop")).isEqualTo(1);
+        assertThat(outbox.cancelWaiting(partly.turnId(), "stopped by /stop")).isZero();
+        assertThat(now(waiting).state()).isEqualTo(OutboxState.SUPPRESSED);
+        assertThat(now(partly).state()).isEqualTo(OutboxState.PENDING);
+
+        CancelToken stoppedRun = new CancelToken();
+        try (RunDeliveries d = outbox.watch(partly.turnId(), stoppedRun)) {
+            assertThat(outbox.cancelOf(partly.turnId())).isSameAs(d.cancel());
+            stoppedRun.cancel("stopped by /stop");
+            assertThat(d.cancel().reason()).isEqualTo("stopped by /stop");
+        }
+        assertThat(outbox.cancelOf(partly.turnId()).isCancelled()).as("a run that ended no longer cancels its retries").isFalse();
     }
 
     @Test
@@ -352,6 +458,13 @@ class OutboxTest {
         Capabilities.Fit bare = Capabilities.fit(List.of(text), EnumSet.of(Capability.TEXT), Durability.BEST_EFFORT);
         assertThat(bare.missing()).containsExactlyInAnyOrder(Capability.THREAD, Capability.MESSAGE_SENDING_HOOKS);
         assertThat(bare.dropped()).containsExactly(Capability.REPLY_TO);
+        OutboundMessage card = new OutboundMessage(threaded, "see the card", OutboundMessage.Kind.SEND, 1, List.of(), SendOptions.DEFAULT, 0,
+                "send-1", "{\"card\":{}}");
+        assertThat(Capabilities.required(card)).contains(Capability.PAYLOAD);
+        assertThat(Capabilities.fit(List.of(card), BASIC, Durability.BEST_EFFORT).missing()).as("a payload is never dropped")
+                .containsExactly(Capability.PAYLOAD);
+        assertThat(Capabilities.required(card.asPart(1, "rest", List.of()))).as("the payload rides with the first part")
+                .doesNotContain(Capability.PAYLOAD);
     }
 
     @Test

@@ -23,8 +23,10 @@ import java.util.function.Consumer;
 /**
  * A scripted chat platform on a loopback port, for outbox tests of core: {@code POST /send}
  * takes a JSON message and answers {@code {"id": ...}}; {@code GET /lookup?key=K} says whether a
- * message with that idempotency key arrived (200 with its id, 404). Each send can be scripted to
- * fail (status, retry-after), to answer without an id, or to be kept but answered too late.
+ * message with that idempotency key arrived (200 with its id, 404); {@code POST /upload} takes a
+ * media file before the message that shows it. Each send can be scripted to fail (status,
+ * retry-after), to answer without an id, or to be kept but answered too late; uploads can be held
+ * until released (a slow media upload).
  */
 public final class LoopbackPlatform implements AutoCloseable {
     private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -71,12 +73,15 @@ public final class LoopbackPlatform implements AutoCloseable {
     private final List<Call> calls = new CopyOnWriteArrayList<>();
     private final AtomicInteger ids = new AtomicInteger();
     private volatile Consumer<Call> onSend = c -> { };
+    private volatile java.util.concurrent.CountDownLatch uploadGate = new java.util.concurrent.CountDownLatch(0);
+    private final List<Integer> uploadSizes = new CopyOnWriteArrayList<>();
 
     public LoopbackPlatform() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.setExecutor(Executors.newVirtualThreadPerTaskExecutor());
         server.createContext("/send", this::send);
         server.createContext("/lookup", this::lookup);
+        server.createContext("/upload", this::upload);
         server.start();
     }
 
@@ -98,6 +103,20 @@ public final class LoopbackPlatform implements AutoCloseable {
     /** Runs before each send is answered: a test reads the store's state at the moment of platform I/O. */
     public void onSend(Consumer<Call> listener) {
         onSend = listener;
+    }
+
+    /** Uploads wait until {@link #releaseUploads()}: a slow media upload a test can abort. */
+    public void holdUploads() {
+        uploadGate = new java.util.concurrent.CountDownLatch(1);
+    }
+
+    public void releaseUploads() {
+        uploadGate.countDown();
+    }
+
+    /** The sizes of the uploads that arrived, in order. */
+    public List<Integer> uploadSizes() {
+        return List.copyOf(uploadSizes);
     }
 
     public List<Call> calls() {
@@ -161,6 +180,27 @@ public final class LoopbackPlatform implements AutoCloseable {
         if (a.retryAfterSecs() != null) x.getResponseHeaders().add("Retry-After", a.retryAfterSecs().toString());
         String answer = a.status() == 200 ? (a.withId() ? "{\"id\":\"" + id + "\"}" : "{}") : "{\"error\":\"scripted " + a.status() + "\"}";
         reply(x, a.status(), answer);
+    }
+
+    private void upload(HttpExchange x) throws IOException {
+        byte[] bytes = x.getRequestBody().readAllBytes();
+        calls.add(new Call("upload", null, null));
+        uploadSizes.add(bytes.length);
+        try {
+            uploadGate.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        byte[] answer = ("{\"upload\":\"u-" + ids.incrementAndGet() + "\"}").getBytes(StandardCharsets.UTF_8);
+        try {
+            x.getResponseHeaders().add("Content-Type", "application/json");
+            x.sendResponseHeaders(200, answer.length);
+            try (OutputStream out = x.getResponseBody()) {
+                out.write(answer);
+            }
+        } catch (IOException clientGone) {
+            // the client aborted the upload (a cancelled run): nothing to answer
+        }
     }
 
     private void lookup(HttpExchange x) throws IOException {

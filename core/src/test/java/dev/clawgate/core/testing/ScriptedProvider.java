@@ -18,7 +18,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 public final class ScriptedProvider implements Provider {
     /** One scripted answer: a response, or an exception to throw. */
-    public sealed interface Step permits Answer, Failure, Work {}
+    public sealed interface Step permits Answer, Failure, Work, StreamedFailure {}
+
+    /** Streams {@code deltas}, then fails: a provider that broke mid-reply. */
+    public record StreamedFailure(List<String> deltas, ProviderException error) implements Step {}
 
     /** An answer after {@code during} ran with the call's stream observer: a slow model, reasoning deltas. */
     public record Work(java.util.function.Consumer<StreamObserver> during, ChatResponse response) implements Step {}
@@ -51,6 +54,11 @@ public final class ScriptedProvider implements Provider {
         return this;
     }
 
+    public ScriptedProvider failAfterStreaming(ProviderException e, String... deltas) {
+        script.add(new StreamedFailure(List.of(deltas), e));
+        return this;
+    }
+
     public ScriptedProvider fail(ProviderException e) {
         script.add(new Failure(e));
         return this;
@@ -78,6 +86,10 @@ public final class ScriptedProvider implements Provider {
         if (step == null) throw new AssertionError("the script of " + name + " ran out at request " + requests.size());
         return switch (step) {
             case Failure f -> throw f.error();
+            case StreamedFailure f -> {
+                f.deltas().forEach(observer::onTextDelta);
+                throw f.error();
+            }
             case Work w -> {
                 w.during().accept(observer);
                 yield w.response();

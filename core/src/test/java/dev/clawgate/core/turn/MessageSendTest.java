@@ -62,6 +62,41 @@ class MessageSendTest {
     }
 
     @Test
+    void aPayloadTheChannelCannotCarryIsUnsupportedBeforeAnyIntentIsWritten() throws Exception {
+        // SPEC OUT-5 unsupported (nothing written, nothing sent), OUT-4 payload derived from the message, AG-5
+        TurnFixture f = new TurnFixture(workspace, "test");
+        f.tools.add(new MessageSendTool());
+        f.provider("p", "m", true, false).answer(call("c1", "{\"text\":\"the card\",\"payload\":{\"card\":{\"title\":\"x\"}}}"))
+                .text("done");
+        InboxRecord r = f.record("alice", "send the card");
+        f.run(r);
+
+        assertThat(f.channel.texts(OutboundMessage.Kind.SEND)).isEmpty();
+        assertThat(f.store.outboxByState(OutboxState.values())).extracting(e -> e.draft().kind()).containsExactly(OutboundMessage.Kind.FINAL);
+        assertThat(f.providers.get("p").requests().get(1).messages())
+                .anySatisfy(m -> assertThat(m.content()).contains("not sent: test cannot carry this message (it lacks payload)"));
+    }
+
+    @Test
+    void aPayloadTheChannelCarriesIsKeptWithTheIntentAndSentWithTheText() throws Exception {
+        // SPEC OUT-4 payload, OUT-5, AG-5
+        TurnFixture f = new TurnFixture(workspace, "test");
+        f.channel.capabilities = java.util.EnumSet.of(dev.clawgate.core.outbound.Capability.TEXT,
+                dev.clawgate.core.outbound.Capability.PAYLOAD, dev.clawgate.core.outbound.Capability.MESSAGE_SENDING_HOOKS);
+        f.tools.add(new MessageSendTool());
+        f.provider("p", "m", true, false).answer(call("c1", "{\"text\":\"the card\",\"payload\":{\"card\":{\"title\":\"x\"}}}"))
+                .text("done");
+        f.run(f.record("alice", "send the card"));
+
+        assertThat(f.channel.sent).filteredOn(m -> m.kind() == OutboundMessage.Kind.SEND).singleElement().satisfies(m -> {
+            assertThat(m.text()).isEqualTo("the card");
+            assertThat(JSON.readTree(m.payload()).path("card").path("title").asText()).isEqualTo("x");
+        });
+        assertThat(f.store.outboxByState(OutboxState.SENT)).filteredOn(e -> e.draft().kind() == OutboundMessage.Kind.SEND).singleElement()
+                .satisfies(e -> assertThat(e.draft().payload()).isEqualTo("{\"card\":{\"title\":\"x\"}}"));
+    }
+
+    @Test
     void anUnknownChannelIsAToolErrorNotACrash() throws Exception {
         // SPEC AG-5: bad arguments are told to the model
         TurnFixture f = new TurnFixture(workspace, "test");

@@ -52,6 +52,8 @@ final class TurnFixture {
     List<RouteSettings> routes = new ArrayList<>();
     List<Tool> tools = new ArrayList<>();
     boolean showToolCalls;
+    /** {@code agent.fallback}: providers tried after the first on transient errors and rate limits (SPEC SP-4). */
+    List<String> fallback = new ArrayList<>();
     dev.clawgate.core.config.OutboxSettings outbox = dev.clawgate.core.config.OutboxSettings.defaults();
     MemorySettings memory = MemorySettings.defaults();
     /** False: services wired without memory, as an embedding program may do. */
@@ -61,6 +63,10 @@ final class TurnFixture {
     String responsePrefix = "";
     /** The turns' timer (SPEC OUT-2 block idle and human delay, RP-5 typing): moves only when a test advances it. */
     final ManualScheduler scheduler = new ManualScheduler();
+    /** When set, the turns' channel (named like {@link #channel}) is this one: sends over a loopback socket. */
+    Channel platform;
+    /** The outbox of the last {@link #services()}: a test drives its retries. */
+    Outbox outboxInUse;
     private final Map<String, ProviderSettings> settings = new LinkedHashMap<>();
 
     TurnFixture(Path workspace, String channelName) {
@@ -79,7 +85,7 @@ final class TurnFixture {
         ClawgateConfig d = ClawgateConfig.defaults();
         AgentSettings a = d.agent();
         return new ClawgateConfig(d.gateway(), new AgentSettings(providers.isEmpty() ? null : providers.keySet().iterator().next(),
-                null, 5, a.messageTimeoutSecs(), a.timeoutScaleCap(), workspace, showToolCalls, List.of()),
+                null, 5, a.messageTimeoutSecs(), a.timeoutScaleCap(), workspace, showToolCalls, fallback),
                 settings, routes, d.history(), d.tools(), d.dispatch())
                 .withChannel(new ChannelSettings(channel.name(), AccessSettings.defaults(), Map.of(), Map.of(), Map.of(), output))
                 .withResponsePrefix(responsePrefix).withOutbox(outbox).withMemory(memory);
@@ -96,11 +102,13 @@ final class TurnFixture {
         Payloads payloads = new Payloads((text, target) -> sendingHook.onMessageSending(text, target),
                 new Payloads.MediaRoots(() -> workspace, dataDir));
         ToolRegistry registry = new ToolRegistry(tools);
-        return new TurnServices(store, name -> name.equals(channel.name()) ? Optional.<Channel>of(channel) : Optional.empty(),
+        Channel ch = platform != null ? platform : channel;
+        outboxInUse = new Outbox(store, Clock.systemUTC(), payloads, cfg::outbox, Math::random);
+        return new TurnServices(store, name -> name.equals(channel.name()) ? Optional.<Channel>of(ch) : Optional.empty(),
                 () -> dir, () -> registry,
                 new SystemPromptCache(SystemPromptBuilder.create(Clock.systemUTC(), ZoneId.of("UTC"))),
                 inboundHook, new DirectDelivery(payloads),
-                new Outbox(store, Clock.systemUTC(), payloads, cfg::outbox, Math::random), () -> cfg, k -> 0, Clock.systemUTC(),
+                outboxInUse, () -> cfg, k -> 0, Clock.systemUTC(),
                 wireMemory ? store.memory() : null, scheduler);
     }
 
@@ -115,7 +123,15 @@ final class TurnFixture {
     }
 
     RunHandle run(InboxRecord... records) {
-        RunHandle h = new RunHandle(List.of(records), Instant.now());
+        return run(handle(records));
+    }
+
+    /** A run's handle before it runs: a test cancels it mid-run (a /stop, an interrupt). */
+    RunHandle handle(InboxRecord... records) {
+        return new RunHandle(List.of(records), Instant.now());
+    }
+
+    RunHandle run(RunHandle h) {
         new TurnPipeline(services()).run(h);
         return h;
     }

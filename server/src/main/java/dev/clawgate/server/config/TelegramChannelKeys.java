@@ -23,6 +23,7 @@ public final class TelegramChannelKeys implements ChannelConfigKeys {
         keys.put("stream_mode", "string");
         keys.put("preview_interval_ms", "integer");
         keys.put("ack_reactions", "boolean");
+        keys.put("ack_policy", "string");
         return keys;
     }
 }

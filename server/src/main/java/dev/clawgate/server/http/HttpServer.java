@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The gateway's one HTTP server (SPEC OP-3): the OpenAI-compatible API, the web chat, channel
- * webhooks, {@code /healthz} and {@code /readyz}. With {@code gateway.auth_token} set every path but
+ * webhooks, {@code /healthz}, {@code /readyz} and {@code /metrics} (Prometheus text format). With {@code gateway.auth_token} set every path but
  * {@code /healthz} and webhooks needs it; without one, only a loopback bind starts.
  */
 public final class HttpServer implements AutoCloseable {
@@ -38,9 +38,12 @@ public final class HttpServer implements AutoCloseable {
         this.app = app;
     }
 
-    /** @param webchat the web chat to serve at {@code /chat}, or null when it is disabled */
+    /**
+     * @param webchat the web chat to serve at {@code /chat}, or null when it is disabled
+     * @param metrics the meters in Prometheus' text format, served at {@code /metrics}
+     */
     public static HttpServer start(String bind, String authToken, ApiChannel api, WebChatChannel webchat, List<Channel> channels,
-                                   Supplier<Readiness> readiness) {
+                                   Supplier<Readiness> readiness, Supplier<String> metrics) {
         checkBind(bind, authToken);
         HostPort hp = HostPort.parse(bind);
         Map<String, Boolean> exempt = new HashMap<>();
@@ -75,6 +78,7 @@ public final class HttpServer implements AutoCloseable {
                 r.parts().forEach(parts::put);
                 ctx.status(r.ready() ? 200 : 503).contentType("application/json").result(body.toString());
             });
+            config.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.get()));
             config.routes.post("/v1/chat/completions", api::chatCompletions);
             config.routes.get("/v1/models", api::models);
             config.routes.exception(Exception.class, (e, ctx) -> {

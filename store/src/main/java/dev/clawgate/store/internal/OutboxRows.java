@@ -22,12 +22,12 @@ import java.util.Optional;
 final class OutboxRows {
 
     private static final String COLUMNS = "id, turn_id, kind, send_key, channel, account, reply_target, thread_id,"
-            + " in_reply_to_message_id, text, state, attempts, created_at, updated_at, receipts, next_attempt_at, detail, reply_to";
+            + " in_reply_to_message_id, text, state, attempts, created_at, updated_at, receipts, next_attempt_at, detail, reply_to, payload";
 
     // ON CONFLICT DO NOTHING: a second writer of the same turn's reply (another node) adds nothing
     private static final String INSERT = "INSERT INTO outbox (turn_id, kind, send_key, channel, account, reply_target, thread_id,"
-            + " in_reply_to_message_id, text, state, attempts, created_at, updated_at, next_attempt_at, reply_to)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)"
+            + " in_reply_to_message_id, text, state, attempts, created_at, updated_at, next_attempt_at, reply_to, payload)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)"
             + " ON CONFLICT (turn_id, kind, send_key) DO NOTHING";
 
     /**
@@ -43,7 +43,7 @@ final class OutboxRows {
     /** Writes the turn's entry of the draft's kind unless it has one; returns the turn's entry either way. */
     static OutboxEntry insert(Tx tx, long turnId, OutboundDraft d, long now) throws SQLException {
         tx.update(INSERT, turnId, kindName(d.kind()), d.sendKey(), d.channel(), d.account(), d.replyTarget(), d.threadId(),
-                d.inReplyToMessageId(), d.text(), OutboxState.PENDING.wireName(), now, now, now, d.replyTo().wireName());
+                d.inReplyToMessageId(), d.text(), OutboxState.PENDING.wireName(), now, now, now, d.replyTo().wireName(), d.payload());
         return tx.first("SELECT " + COLUMNS + " FROM outbox WHERE turn_id = ? AND kind = ? AND send_key = ?", OutboxRows::entry,
                 turnId, kindName(d.kind()), d.sendKey()).orElseThrow();
     }
@@ -121,7 +121,7 @@ final class OutboxRows {
     private static OutboxEntry entry(ResultSet rs) throws SQLException {
         OutboundDraft draft = new OutboundDraft(rs.getString(5), rs.getString(6), rs.getString(7), rs.getString(8),
                 rs.getString(9), rs.getString(10), OutboundMessage.Kind.valueOf(rs.getString(3).toUpperCase(Locale.ROOT)), rs.getString(4),
-                ReplyToMode.parse(rs.getString(18)));
+                ReplyToMode.parse(rs.getString(18)), rs.getString(19));
         return new OutboxEntry(rs.getLong(1), rs.getLong(2), draft, OutboxState.fromWire(rs.getString(11)), rs.getInt(12),
                 Instant.ofEpochMilli(rs.getLong(13)), Instant.ofEpochMilli(rs.getLong(14)), ReceiptCodec.fromJson(rs.getString(15)),
                 Instant.ofEpochMilli(rs.getLong(16)), rs.getString(17));

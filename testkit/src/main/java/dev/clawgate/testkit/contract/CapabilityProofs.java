@@ -97,7 +97,7 @@ public final class CapabilityProofs {
         ProofContext context = new ProofContext(log);
         proof.run(context);
         if (context.callCount() == 0) throw new AssertionError("the proof of " + what + " caused no platform call");
-        if (context.verifications() == 0) {
+        if (context.checks() == 0) {
             throw new AssertionError("the proof of " + what + " asserted nothing about the platform calls (use verify)");
         }
     }

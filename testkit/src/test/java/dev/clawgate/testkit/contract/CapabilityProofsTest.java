@@ -60,6 +60,47 @@ class CapabilityProofsTest {
     }
 
     @Test
+    void anEmptyAssertionFailsAlthoughThePlatformWasCalled() {
+        // SPEC OUT-4: verify(calls -> {}) checks nothing
+        var tests = CapabilityProofs.of(Set.of(Capability.TEXT), Set.of(), () -> log)
+                .prove(Capability.TEXT, p -> {
+                    platformCall("sendMessage");
+                    p.verify(calls -> { });
+                })
+                .tests().toList();
+        assertThat(outcome(tests.get(0))).isInstanceOf(AssertionError.class).hasMessageContaining("read none of the 1 platform calls");
+    }
+
+    @Test
+    void anAssertionThatNeverLooksAtACallFails() {
+        // SPEC OUT-4: an assertion about the list object, its size or anything else but the calls proves nothing
+        var tests = CapabilityProofs.of(Set.of(Capability.TEXT, Capability.THREAD), Set.of(), () -> log)
+                .prove(Capability.TEXT, p -> {
+                    platformCall("sendMessage");
+                    p.verify(calls -> assertThat(calls).isNotNull().isNotEmpty());
+                })
+                .prove(Capability.THREAD, p -> {
+                    platformCall("sendMessage");
+                    p.verify(calls -> assertThat(1 + 1).isEqualTo(2));
+                })
+                .tests().toList();
+        assertThat(tests).allSatisfy(t -> assertThat(outcome(t)).isInstanceOf(AssertionError.class).hasMessageContaining("read none"));
+    }
+
+    @Test
+    void anAssertionThatWouldPassWithNoPlatformCallFails() {
+        // SPEC OUT-4: a check that cannot fail (only "nothing bad arrived") does not prove what arrived
+        var tests = CapabilityProofs.of(Set.of(Capability.TEXT), Set.of(), () -> log)
+                .prove(Capability.TEXT, p -> {
+                    platformCall("sendMessage");
+                    p.verify(calls -> assertThat(calls).noneMatch(c -> c.body().contains("secret")));
+                })
+                .tests().toList();
+        assertThat(outcome(tests.get(0))).isInstanceOf(AssertionError.class)
+                .hasMessageContaining("passes even when the platform received nothing");
+    }
+
+    @Test
     void callsBeforeTheProofDoNotCount() {
         platformCall("getMe");
         var tests = CapabilityProofs.of(Set.of(Capability.TEXT), Set.of(), () -> log)
@@ -84,7 +125,7 @@ class CapabilityProofsTest {
         var tests = CapabilityProofs.of(Set.of(Capability.TEXT, Capability.SILENT), Set.of(AckPolicy.AFTER_RECEIVE_RECORD), () -> log)
                 .prove(Capability.TEXT, p -> {
                     platformCall("sendMessage");
-                    p.verify(calls -> assertThat(calls).hasSize(1));
+                    p.verify(calls -> assertThat(calls).extracting(PlatformCall::method).containsExactly("sendMessage"));
                 })
                 .tests().toList();
         assertThat(tests).extracting(DynamicTest::getDisplayName)

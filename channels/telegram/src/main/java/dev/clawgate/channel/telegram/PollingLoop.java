@@ -13,30 +13,38 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Long polling for one bot (SPEC CH-3, CH-0): {@code deleteWebhook}, then {@code getUpdates}
- * with the offset as a cumulative ack at {@code after_receive_record} (IN-3): an update is
- * confirmed only once the sink returned for it and every update before it, so one not yet
- * recorded when the process dies is delivered again. Any failure (network, 5xx, 409, a broken
- * sink) restarts the loop after an exponential backoff and shows as unhealthy meanwhile.
+ * with the offset as a cumulative ack (IN-3). At {@code after_receive_record} (the default) an
+ * update is confirmed once the sink returned for it and every update before it; at
+ * {@code after_durable_send} once, in addition, its record reached a final state in the store
+ * (its final reply committed with the turn, or no reply is due), so an update whose reply has no
+ * durable decision when the process dies is delivered again (and caught by dedupe). Updates the
+ * offset still holds back come again in every poll: they are skipped, not handed to the sink
+ * again, and a poll that brought nothing new waits {@link #HELD_BACK_PAUSE} before the next.
+ * Any failure (network, 5xx, 409, a broken sink) restarts the loop after an exponential backoff
+ * and shows as unhealthy meanwhile.
  */
 final class PollingLoop {
     private static final Logger log = LoggerFactory.getLogger(PollingLoop.class);
     static final int POLL_SECONDS = 25;
     static final Duration FIRST_BACKOFF = Duration.ofMillis(500);
     static final Duration MAX_BACKOFF = Duration.ofSeconds(60);
+    /** Telegram answers at once while unconfirmed updates wait: this keeps a held-back offset from spinning. */
+    static final Duration HELD_BACK_PAUSE = Duration.ofMillis(300);
 
     private final Bot bot;
     private final UpdateReader reader;
     private final InboundSink sink;
-    // the store is read only for later ack stages; after_receive_record needs the sink's answer alone
-    private final CumulativeAck ack = new CumulativeAck(AckPolicy.AFTER_RECEIVE_RECORD, null, 0);
+    private final CumulativeAck ack;
     private volatile boolean running = true;
     private volatile ChannelHealth health = ChannelHealth.down("starting");
     private Thread thread;
 
-    PollingLoop(Bot bot, UpdateReader reader, InboundSink sink) {
+    PollingLoop(Bot bot, UpdateReader reader, InboundSink sink, AckPolicy policy) {
         this.bot = bot;
         this.reader = reader;
         this.sink = sink;
+        // later stages are read from the store through the sink (ARCHITECTURE: a later stage signals only through the store)
+        this.ack = new CumulativeAck(policy, sink::recordState, 0);
     }
 
     void start() {
@@ -64,7 +72,8 @@ final class PollingLoop {
                 }
                 if (health.detail().equals("starting")) health = ChannelHealth.UP;
                 // after a failure the first poll does not wait, so health reflects recovery at once
-                pollOnce(health.healthy() ? POLL_SECONDS : 0);
+                boolean fresh = pollOnce(health.healthy() ? POLL_SECONDS : 0);
+                if (!fresh && ack.pending() > 0 && !sleep(HELD_BACK_PAUSE)) return;
                 if (!health.healthy()) log.info("telegram [{}]: polling works again", bot.account.id());
                 health = ChannelHealth.UP;
                 backoff = FIRST_BACKOFF;
@@ -87,18 +96,25 @@ final class PollingLoop {
         }
     }
 
-    private void pollOnce(int timeoutSeconds) throws BotApiException {
-        ObjectNode params = BotApi.JSON.createObjectNode().put("offset", ack.offset()).put("timeout", timeoutSeconds);
+    /** One {@code getUpdates}; true when it brought an update not seen before. */
+    private boolean pollOnce(int timeoutSeconds) throws BotApiException {
+        long offset = ack.offset();
+        // while updates wait for their turn's reply, the poll must come back soon to confirm them
+        int timeout = ack.pending() > 0 ? 0 : timeoutSeconds;
+        ObjectNode params = BotApi.JSON.createObjectNode().put("offset", offset).put("timeout", timeout);
         params.putArray("allowed_updates").add("message");
         JsonNode updates = bot.api.call("getUpdates", params, Duration.ofSeconds(POLL_SECONDS + 15));
+        boolean fresh = false;
         for (JsonNode update : updates) {
             long seq = update.path("update_id").asLong();
-            ack.received(seq);
+            if (!ack.received(seq)) continue;
+            fresh = true;
             InboundMessage message = reader.read(update);
             // an update we do not handle is acknowledged as if recorded: nothing waits for it
             InboundSink.Acceptance accepted = message == null ? InboundSink.Acceptance.DUPLICATE : sink.accept(message);
             ack.recorded(seq, accepted);
         }
+        return fresh;
     }
 
     private boolean sleep(Duration d) {

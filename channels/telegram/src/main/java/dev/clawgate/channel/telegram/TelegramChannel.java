@@ -22,8 +22,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Telegram Bot API channel (SPEC CH-3): one or more bots, each receiving by long polling or by
- * webhook, sharing one {@link TelegramMessageAdapter}. Receive ack policy {@code after_receive_record}
- * (IN-3): the {@code getUpdates} offset, or the webhook's 200, follows the inbox commit.
+ * webhook, sharing one {@link TelegramMessageAdapter}. Receive ack policy (IN-3): the webhook's 200
+ * follows the inbox commit ({@code after_receive_record}); a polling bot's {@code getUpdates} offset
+ * follows it too by default, or, with {@code ack_policy = "after_durable_send"}, the turn's final reply.
  */
 public final class TelegramChannel implements Channel {
     private static final Logger log = LoggerFactory.getLogger(TelegramChannel.class);
@@ -93,7 +94,7 @@ public final class TelegramChannel implements Channel {
                         bot.account.id(), bot.account.apiBase(), e.getMessage());
             }
             if (bot.account.mode() == TelegramAccount.Mode.POLLING) {
-                PollingLoop loop = new PollingLoop(bot, readers.get(bot.account.id()), inboundSink);
+                PollingLoop loop = new PollingLoop(bot, readers.get(bot.account.id()), inboundSink, bot.account.ackPolicy());
                 loops.put(bot.account.id(), loop);
                 loop.start();
             } else {
@@ -159,9 +160,11 @@ public final class TelegramChannel implements Channel {
         return adapter;
     }
 
+    /** What this channel can really defer (SPEC IN-3): a polling bot's offset can also wait for the final reply. */
     @Override
     public Set<AckPolicy> ackPolicies() {
-        return Set.of(AckPolicy.AFTER_RECEIVE_RECORD);
+        boolean polls = bots.values().stream().anyMatch(b -> b.account.mode() == TelegramAccount.Mode.POLLING);
+        return polls ? Set.of(AckPolicy.AFTER_RECEIVE_RECORD, AckPolicy.AFTER_DURABLE_SEND) : Set.of(AckPolicy.AFTER_RECEIVE_RECORD);
     }
 
     /** Webhook requests refused for a missing or wrong secret, over all bots (SPEC IN-5: counted). */

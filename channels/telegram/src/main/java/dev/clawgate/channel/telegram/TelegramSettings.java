@@ -1,5 +1,6 @@
 package dev.clawgate.channel.telegram;
 
+import dev.clawgate.core.channel.AckPolicy;
 import dev.clawgate.core.config.ChannelSettings;
 import dev.clawgate.core.model.InboundMessage;
 import java.net.URI;
@@ -99,7 +100,19 @@ final class TelegramSettings {
         boolean reactions = Boolean.parseBoolean(o.getOrDefault("ack_reactions", "false").strip());
         int intervalMs = integer(o, "preview_interval_ms", (int) DEFAULT_PREVIEW_INTERVAL.toMillis(), path);
         if (intervalMs < 0) throw new IllegalArgumentException(path + ".preview_interval_ms must be zero or more");
-        return new TelegramAccount(id, token, apiBase, mode, url, secret, webhookPath, limit, preview, reactions, Duration.ofMillis(intervalMs));
+        AckPolicy ack = switch (o.getOrDefault("ack_policy", "after_receive_record").strip()) {
+            case "after_receive_record" -> AckPolicy.AFTER_RECEIVE_RECORD;
+            case "after_durable_send" -> AckPolicy.AFTER_DURABLE_SEND;
+            default -> throw new IllegalArgumentException(path + ".ack_policy must be \"after_receive_record\" or \"after_durable_send\", got \""
+                    + o.get("ack_policy") + "\"");
+        };
+        if (ack == AckPolicy.AFTER_DURABLE_SEND && mode == TelegramAccount.Mode.WEBHOOK) {
+            // SPEC IN-3: a webhook's answer cannot wait for the turn; Telegram would time out and resend
+            throw new IllegalArgumentException(path + ".ack_policy = \"after_durable_send\" needs mode = \"polling\"; a webhook is "
+                    + "answered once the update is recorded (after_receive_record)");
+        }
+        return new TelegramAccount(id, token, apiBase, mode, url, secret, webhookPath, limit, preview, reactions, Duration.ofMillis(intervalMs),
+                ack);
     }
 
     private static int integer(Map<String, String> o, String key, int fallback, String path) {

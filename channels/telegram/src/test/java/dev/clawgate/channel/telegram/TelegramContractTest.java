@@ -29,7 +29,19 @@ import dev.clawgate.testkit.telegram.TelegramUser;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import dev.clawgate.core.model.ChatType;
+import dev.clawgate.core.model.SessionKey;
+import dev.clawgate.core.outbound.DeliveryOutcome;
+import dev.clawgate.core.outbound.Outbox;
+import dev.clawgate.core.store.InboxState;
+import dev.clawgate.core.store.OutboundDraft;
+import dev.clawgate.core.store.OutboxEntry;
+import dev.clawgate.core.store.OutboxState;
+import dev.clawgate.core.testing.InMemoryStore;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -302,6 +314,56 @@ class TelegramContractTest {
                     });
                     assertThat(recorded).extracting(InboundMessage::id).containsOnlyOnce(dm.id() + ":" + hello);
                     assertThat(failedOnce).containsExactly(dm.id() + ":" + hello);
+                    // one poller per bot: the next ack proof polls with its own channel
+                    channel.stop();
+                })
+                .prove(AckPolicy.AFTER_DURABLE_SEND, p -> {
+                    TelegramChat dm = newDm();
+                    // SPEC IN-3 after_durable_send: the offset passes an update only once its record is final in the store (its reply
+                    // committed with the turn), and only the contiguous prefix; a held update comes back each poll, handed on once
+                    TelegramChannel durable = new TelegramChannel(List.of(TelegramFixture.account(tg, false, false,
+                            AckPolicy.AFTER_DURABLE_SEND)), dir, Duration.ofSeconds(1), Duration.ZERO);
+                    Map<Long, InboxState> store = new ConcurrentHashMap<>();
+                    List<InboundMessage> recorded = new CopyOnWriteArrayList<>();
+                    InboundSink sink = new InboundSink() {
+                        @Override
+                        public Acceptance accept(InboundMessage m) {
+                            recorded.add(m);
+                            long id = 100 + recorded.size();
+                            store.put(id, InboxState.DISPATCHED);
+                            return Acceptance.recorded(id);
+                        }
+
+                        @Override
+                        public Optional<InboxState> recordState(long inboxId) {
+                            return Optional.ofNullable(store.get(inboxId));
+                        }
+                    };
+                    long before = tg.lastUpdateId();
+                    tg.sendText(dm, alice, "first");
+                    tg.sendText(dm, alice, "second");
+                    long first = before + 1, second = before + 2;
+                    durable.start(sink);
+                    try {
+                        await().atMost(Duration.ofSeconds(15)).until(() -> recorded.size() == 2);
+                        await().atMost(Duration.ofSeconds(15)).until(() -> p.calls("getUpdates").size() >= 4);
+                        assertThat(tg.confirmedOffset()).as("no reply is durable yet").isLessThanOrEqualTo(first);
+                        store.put(102L, InboxState.DONE);
+                        int polls = p.calls("getUpdates").size();
+                        await().atMost(Duration.ofSeconds(15)).until(() -> p.calls("getUpdates").size() >= polls + 3);
+                        assertThat(tg.confirmedOffset()).as("the second's reply is durable, the first's not").isLessThanOrEqualTo(first);
+                        store.put(101L, InboxState.DONE);
+                        await().atMost(Duration.ofSeconds(15)).until(() -> tg.confirmedOffset() == second + 1);
+                    } finally {
+                        durable.stop();
+                    }
+                    p.verify(calls -> {
+                        List<Long> offsets = bodies(calls, "getUpdates").stream().map(b -> b.path("offset").asLong()).toList();
+                        assertThat(offsets).contains(second + 1).doesNotContain(first + 1);
+                        assertThat(offsets.subList(0, offsets.indexOf(second + 1))).allSatisfy(o -> assertThat(o).isLessThanOrEqualTo(first));
+                    });
+                    assertThat(recorded).extracting(InboundMessage::text).containsExactly("first", "second");
+                    assertThat(durable.ackPolicies()).contains(AckPolicy.AFTER_DURABLE_SEND);
                 })
                 .tests();
     }

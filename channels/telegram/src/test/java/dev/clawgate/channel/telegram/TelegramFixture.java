@@ -24,8 +24,12 @@ final class TelegramFixture {
     }
 
     static TelegramAccount account(FakeTelegramServer tg, boolean preview, boolean reactions) {
+        return account(tg, preview, reactions, dev.clawgate.core.channel.AckPolicy.AFTER_RECEIVE_RECORD);
+    }
+
+    static TelegramAccount account(FakeTelegramServer tg, boolean preview, boolean reactions, dev.clawgate.core.channel.AckPolicy ack) {
         return new TelegramAccount(InboundMessage.DEFAULT_ACCOUNT, TOKEN, URI.create(tg.apiBase()), TelegramAccount.Mode.POLLING, null, null,
-                TelegramSettings.DEFAULT_PATH, TelegramAccount.MAX_TEXT, preview, reactions, PREVIEW_INTERVAL);
+                TelegramSettings.DEFAULT_PATH, TelegramAccount.MAX_TEXT, preview, reactions, PREVIEW_INTERVAL, ack);
     }
 
     static TelegramChannel channel(FakeTelegramServer tg, java.nio.file.Path dir, boolean preview, boolean reactions, Duration callTimeout,

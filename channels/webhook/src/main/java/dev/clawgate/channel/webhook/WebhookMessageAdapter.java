@@ -35,7 +35,8 @@ import java.util.concurrent.ExecutionException;
 
 /**
  * Posts each reply as signed JSON {@code {"chat","thread","text","in_reply_to","turn_id","kind",
- * "idempotency_key"}} to the callback URL (SPEC OUT-4). 2xx is delivered (the receipt carries the
+ * "idempotency_key"}}, plus {@code "payload"} (a JSON object) when the message carries a platform-native
+ * payload, to the callback URL (SPEC OUT-4). 2xx is delivered (the receipt carries the
  * answer's {@code id}); 429 and 5xx are transient (429's {@code Retry-After} is kept), so is a
  * failure to connect; other 4xx are permanent; a timeout or a broken connection once the request
  * was on its way is ambiguous (SPEC OUT-7). With {@code reconcile = true} it can ask the platform,
@@ -66,7 +67,8 @@ final class WebhookMessageAdapter implements MessageAdapter {
         this.requestTimeout = requestTimeout;
         this.clock = clock;
         // no media, no silent or native quote, no batch: the wire format has no field for them
-        Set<Capability> caps = EnumSet.of(Capability.TEXT, Capability.REPLY_TO, Capability.THREAD, Capability.MESSAGE_SENDING_HOOKS);
+        Set<Capability> caps = EnumSet.of(Capability.TEXT, Capability.PAYLOAD, Capability.REPLY_TO, Capability.THREAD,
+                Capability.MESSAGE_SENDING_HOOKS);
         if (reconcile) caps.add(Capability.RECONCILE_UNKNOWN_SEND);
         this.capabilities = Set.copyOf(caps);
     }
@@ -175,7 +177,7 @@ final class WebhookMessageAdapter implements MessageAdapter {
         }
     }
 
-    static byte[] body(OutboundMessage m) {
+    static byte[] body(OutboundMessage m) throws DeliveryException {
         ObjectNode n = MAPPER.createObjectNode();
         n.put("chat", m.target().replyTarget());
         n.put("thread", m.target().threadId());
@@ -184,7 +186,19 @@ final class WebhookMessageAdapter implements MessageAdapter {
         n.put("turn_id", m.turnId());
         n.put("kind", m.kind().name().toLowerCase(Locale.ROOT));
         n.put(LOOKUP_PARAM, m.idempotencyKey());
+        if (m.payload() != null) n.set("payload", payload(m.payload()));
         return n.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The platform-native payload as the JSON object it must be; anything else will never go, so it fails at once. */
+    private static JsonNode payload(String text) throws DeliveryException {
+        try {
+            JsonNode p = MAPPER.readTree(text);
+            if (p != null && p.isObject()) return p;
+        } catch (IOException unreadable) {
+            // reported below, without echoing the payload
+        }
+        throw new DeliveryException("the message's payload is not a JSON object", DeliveryException.Kind.PERMANENT, null, null);
     }
 
     private static MessageReceipt receipt(String id, OutboundMessage m) {

@@ -140,6 +140,23 @@ class WebhookCapabilityProofsTest {
                     assertThat(vetoed).isInstanceOf(DeliveryOutcome.Suppressed.class);
                     p.verify(calls -> assertThat(posts(calls)).extracting(c -> field(c, "text")).containsExactly("HOOKED"));
                 })
+                .prove(Capability.PAYLOAD, p -> {
+                    // SPEC OUT-4 payload, AG-5: a message_send's platform-native payload goes through the outbox and reaches the
+                    // platform as the JSON object it is, beside the text
+                    InMemoryStore store = new InMemoryStore();
+                    Outbox outbox = new Outbox(store, Clock.systemUTC(), new Payloads(null), OutboxSettings::defaults, () -> 0.5);
+                    OutboxEntry card = store.enqueueOutbox(7, OutboundDraft.send(new OutboundTarget("webhook", "default", "room-1", null, null),
+                            "the build card", "send-card", "{\"card\":{\"title\":\"Build 42\",\"buttons\":[\"retry\"]}}"));
+                    assertThat(outbox.deliver(card, channel.messageAdapter())).isInstanceOf(DeliveryOutcome.Sent.class);
+                    assertThat(store.outboxEntry(card.id()).orElseThrow().state()).isEqualTo(OutboxState.SENT);
+                    p.verify(calls -> assertThat(posts(calls)).singleElement().satisfies(c -> {
+                        JsonNode body = JSON.readTree(c.body());
+                        assertThat(body.path("text").asText()).isEqualTo("the build card");
+                        assertThat(body.path("kind").asText()).isEqualTo("send");
+                        assertThat(body.path("payload").path("card").path("title").asText()).isEqualTo("Build 42");
+                        assertThat(body.path("payload").path("card").path("buttons").path(0).asText()).isEqualTo("retry");
+                    }));
+                })
                 .prove(AckPolicy.AFTER_RECEIVE_RECORD, p -> {
                     // SPEC IN-3, IN-4: the 200 (the ack) leaves only after the sink returned from the inbox commit
                     AtomicReference<List<PlatformCall>> seenDuringCommit = new AtomicReference<>();

@@ -160,7 +160,7 @@ class WebhookMessageAdapterTest {
     void withoutReconcileTheAdapterDeclaresNoLookupAndNeverAsksThePlatform() throws Exception {
         // SPEC OUT-4: only what the channel really does is declared; OUT-7: without reconcile the outcome stays unknown
         MessageAdapter adapter = channel.messageAdapter();
-        assertThat(adapter.capabilities()).containsExactlyInAnyOrder(Capability.TEXT, Capability.REPLY_TO, Capability.THREAD,
+        assertThat(adapter.capabilities()).containsExactlyInAnyOrder(Capability.TEXT, Capability.PAYLOAD, Capability.REPLY_TO, Capability.THREAD,
                 Capability.MESSAGE_SENDING_HOOKS);
         assertThat(adapter.reconcileUnknownSend(reply("x", OutboundMessage.Kind.FINAL), CancelToken.none()))
                 .isInstanceOf(Reconciliation.Unknown.class);
@@ -215,6 +215,14 @@ class WebhookMessageAdapterTest {
         List<String> fields = new java.util.ArrayList<>();
         n.fieldNames().forEachRemaining(fields::add);
         assertThat(fields).containsExactly("chat", "thread", "text", "in_reply_to", "turn_id", "kind", "idempotency_key");
+        var withPayload = new ObjectMapper().readTree(WebhookMessageAdapter.body(new OutboundMessage(
+                new dev.clawgate.core.outbound.OutboundTarget("webhook", "default", "room", null, null), "t", OutboundMessage.Kind.SEND, 3,
+                List.of(), dev.clawgate.core.outbound.SendOptions.DEFAULT, 0, "send-1", "{\"card\":1}")));
+        assertThat(withPayload.path("payload").path("card").asInt()).isEqualTo(1);
+        assertThatThrownBy(() -> WebhookMessageAdapter.body(new OutboundMessage(
+                new dev.clawgate.core.outbound.OutboundTarget("webhook", "default", "room", null, null), "t", OutboundMessage.Kind.SEND, 3,
+                List.of(), dev.clawgate.core.outbound.SendOptions.DEFAULT, 0, "send-1", "[1,2]")))
+                .isInstanceOfSatisfying(dev.clawgate.core.outbound.DeliveryException.class, e -> assertThat(e.permanent()).isTrue());
     }
 
     @Test

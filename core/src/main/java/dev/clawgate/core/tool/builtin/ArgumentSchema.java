@@ -25,6 +25,12 @@ final class ArgumentSchema {
         return this;
     }
 
+    /** An optional JSON object passed on as it is. */
+    ArgumentSchema object(String name, String description) {
+        property(name, "object", description);
+        return this;
+    }
+
     ArgumentSchema bool(String name, String description) {
         property(name, "boolean", description);
         return this;

@@ -16,6 +16,7 @@ public final class MessageSendTool implements Tool {
             .string("text", "The message to send", true)
             .string("channel", "The channel to send on (default: this conversation's channel)", false)
             .string("to", "The chat on that channel (default: this conversation)", false)
+            .object("payload", "A platform-native payload sent with the text as it is (e.g. a card); only channels that carry one")
             .build();
 
     @Override
@@ -39,7 +40,9 @@ public final class MessageSendTool implements Tool {
             ToolArguments args = ToolArguments.of(arguments);
             String text = args.requiredString("text");
             if (text.isBlank()) return ToolResult.error("text is empty; nothing to send");
-            return ToolResult.ok(context.messages().send(args.optionalString("channel", null), args.optionalString("to", null), text));
+            JsonNode payload = args.optionalObject("payload");
+            return ToolResult.ok(context.messages().send(args.optionalString("channel", null), args.optionalString("to", null), text,
+                    payload == null ? null : payload.toString()));
         } catch (RefusedException | IllegalArgumentException e) {
             return ToolResult.error(e.getMessage());
         }

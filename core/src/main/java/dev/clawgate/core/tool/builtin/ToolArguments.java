@@ -45,6 +45,14 @@ record ToolArguments(JsonNode node) {
         return (int) value;
     }
 
+    /** A JSON object, or null when absent. */
+    JsonNode optionalObject(String name) throws RefusedException {
+        JsonNode v = node.get(name);
+        if (v == null || v.isNull()) return null;
+        if (!v.isObject()) throw new RefusedException("argument '" + name + "' must be a JSON object");
+        return v;
+    }
+
     boolean optionalBoolean(String name, boolean fallback) throws RefusedException {
         JsonNode v = node.get(name);
         if (v == null || v.isNull()) return fallback;

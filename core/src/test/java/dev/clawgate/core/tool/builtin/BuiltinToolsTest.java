@@ -46,7 +46,7 @@ class BuiltinToolsTest {
             assertThat(s.path("required").isArray()).as(tool.name()).isTrue();
             s.path("required").forEach(r -> assertThat(s.path("properties").has(r.asText())).as(tool.name()).isTrue());
             s.path("properties").properties().forEach(p -> {
-                assertThat(p.getValue().path("type").asText()).isIn("string", "integer", "boolean");
+                assertThat(p.getValue().path("type").asText()).isIn("string", "integer", "boolean", "object");
                 assertThat(p.getValue().path("description").asText()).isNotBlank();
             });
             assertThat(tool.description()).isNotBlank();
