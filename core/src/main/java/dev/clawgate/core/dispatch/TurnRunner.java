@@ -3,6 +3,7 @@ package dev.clawgate.core.dispatch;
 import dev.clawgate.core.run.RunHandle;
 import dev.clawgate.core.store.InboxRecord;
 import dev.clawgate.core.store.InboxState;
+import java.util.function.Consumer;
 
 /**
  * Runs one turn to its end. It owns the record's final state: when it returns, the record is in
@@ -25,5 +26,30 @@ public interface TurnRunner {
      * Runs on the dispatcher's or the turn's thread: it must not block.
      */
     default void settled(InboxRecord record, InboxState state) {
+    }
+
+    /**
+     * This runner, then {@code next} with the finished run's handle; the receipt hooks pass through
+     * unchanged (a plain lambda wrapper would silently drop them).
+     */
+    default TurnRunner andThen(Consumer<RunHandle> next) {
+        TurnRunner self = this;
+        return new TurnRunner() {
+            @Override
+            public void run(RunHandle handle) throws Exception {
+                self.run(handle);
+                next.accept(handle);
+            }
+
+            @Override
+            public void admitted(InboxRecord record) {
+                self.admitted(record);
+            }
+
+            @Override
+            public void settled(InboxRecord record, InboxState state) {
+                self.settled(record, state);
+            }
+        };
     }
 }

@@ -60,10 +60,7 @@ public final class Consolidation implements AutoCloseable {
 
     /** {@code turns}, followed by an {@link #offer} of each turn that ran to its end. */
     public TurnRunner after(TurnRunner turns) {
-        return run -> {
-            turns.run(run);
-            offer(FinishedTurn.of(run));
-        };
+        return turns.andThen(run -> offer(FinishedTurn.of(run)));
     }
 
     /** Queues {@code turn} without waiting; false when consolidation is off, closed, or the queue is full (then counted). */
