@@ -3,6 +3,7 @@ package dev.clawgate.core.dispatch;
 import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.run.RunHandle;
 import dev.clawgate.core.store.InboxRecord;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -11,7 +12,7 @@ import java.util.concurrent.ScheduledFuture;
 
 /**
  * One session's place in the dispatcher: its active run and the messages waiting behind it.
- * Not thread-safe: the dispatcher touches it only under its lock.
+ * Not thread-safe: the dispatcher touches it only under its lock. Pure: no thread, clock or store.
  */
 final class SessionLane {
     final SessionKey key;
@@ -37,6 +38,48 @@ final class SessionLane {
         int n = 0;
         for (Pending p : queue) n += p.records.size();
         return n;
+    }
+
+    /** Whether a run is active and {@code scope} is its scope (SPEC DI-4). */
+    boolean activeIn(ScopeKey scope) {
+        return active != null && scope.equals(activeScope);
+    }
+
+    /** Starts a run of {@code records}: it carries the summaries of what was dropped before it, once (SPEC DI-3). */
+    RunHandle begin(List<InboxRecord> records, Instant now) {
+        RunHandle handle = new RunHandle(records, now, List.copyOf(dropped));
+        dropped.clear();
+        noticed.clear();
+        active = handle;
+        activeScope = ScopeKey.of(handle.record().message());
+        return handle;
+    }
+
+    /** The active run ended: a steered message no model call saw runs as a followup, before anything queued after it (SPEC DI-3). */
+    void end(RunHandle handle) {
+        active = null;
+        activeScope = null;
+        List<InboxRecord> unseen = handle.steer().close();
+        for (int i = unseen.size() - 1; i >= 0; i--) queue.add(0, Pending.of(unseen.get(i), false));
+    }
+
+    /** What a {@code /stop} of one scope took from the lane (SPEC DI-5). */
+    record Stopped(boolean cancelledRun, List<InboxRecord> cancelledQueued) {}
+
+    /** SPEC DI-5: cancels the scope's active run and what of the scope waits, steered or queued. */
+    Stopped stop(ScopeKey scope) {
+        boolean cancelledRun = false;
+        List<InboxRecord> cancelled = new ArrayList<>();
+        if (activeIn(scope)) {
+            cancelled.addAll(active.steer().removeIf(q -> ScopeKey.of(q.message()).equals(scope)));
+            active.cancel().cancel(RunHandle.REASON_STOP);
+            cancelledRun = true;
+        }
+        for (Pending p : queue) {
+            if (p.scope.equals(scope)) cancelled.addAll(p.records);
+        }
+        queue.removeIf(p -> p.scope.equals(scope));
+        return new Stopped(cancelledRun, cancelled);
     }
 
     boolean isQueued(InboxRecord r) {

@@ -1,0 +1,30 @@
+package dev.clawgate.core.dispatch;
+
+import dev.clawgate.core.store.InboxRecord;
+import java.util.function.BiConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** Best-effort notices to a record's sender ("queued", "not queued", "denied"): a failed one is logged, never thrown. */
+final class Notices {
+    private static final Logger log = LoggerFactory.getLogger(Notices.class);
+
+    private final BiConsumer<InboxRecord, String> send;
+
+    Notices(BiConsumer<InboxRecord, String> send) {
+        this.send = send;
+    }
+
+    /** Sends on a virtual thread of its own: the caller may hold the dispatcher's lock or be its bus loop. */
+    void later(InboxRecord r, String text) {
+        Thread.ofVirtual().name("clawgate-notice-" + r.id()).start(() -> now(r, text));
+    }
+
+    void now(InboxRecord r, String text) {
+        try {
+            send.accept(r, text);
+        } catch (RuntimeException e) {
+            log.warn("notice to {} failed: {}", r.message().sender(), e.toString());
+        }
+    }
+}
