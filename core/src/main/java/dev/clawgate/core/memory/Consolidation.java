@@ -5,6 +5,9 @@ import dev.clawgate.core.dispatch.TurnRunner;
 import dev.clawgate.core.provider.ProviderException;
 import dev.clawgate.core.run.CancelToken;
 import dev.clawgate.core.run.CancelledException;
+import dev.clawgate.core.run.RunHandle;
+import dev.clawgate.core.store.InboxRecord;
+import dev.clawgate.core.store.InboxState;
 import dev.clawgate.core.store.StoreException;
 import java.time.Clock;
 import java.time.Duration;
@@ -58,11 +61,27 @@ public final class Consolidation implements AutoCloseable {
         return this;
     }
 
-    /** {@code turns}, followed by an {@link #offer} of each turn that ran to its end. */
+    /**
+     * {@code turns}, followed by an {@link #offer} of each turn that ran to its end; receipts
+     * ({@link TurnRunner#admitted}, {@link TurnRunner#settled}) pass straight through (SPEC RP-5).
+     */
     public TurnRunner after(TurnRunner turns) {
-        return run -> {
-            turns.run(run);
-            offer(FinishedTurn.of(run));
+        return new TurnRunner() {
+            @Override
+            public void run(RunHandle run) throws Exception {
+                turns.run(run);
+                offer(FinishedTurn.of(run));
+            }
+
+            @Override
+            public void admitted(InboxRecord record) {
+                turns.admitted(record);
+            }
+
+            @Override
+            public void settled(InboxRecord record, InboxState state) {
+                turns.settled(record, state);
+            }
         };
     }
 
