@@ -1,5 +1,7 @@
 package dev.clawgate.server.config;
 
+import dev.clawgate.channel.telegram.TelegramChannelFactory;
+import dev.clawgate.core.config.ChannelSettings;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -25,5 +27,11 @@ public final class TelegramChannelKeys implements ChannelConfigKeys {
         keys.put("ack_reactions", "boolean");
         keys.put("ack_policy", "string");
         return keys;
+    }
+
+    /** SPEC CH-3: a bad mode, webhook secret, text limit, stream mode or ack policy fails the load, naming its key. */
+    @Override
+    public void check(ChannelSettings settings) {
+        TelegramChannelFactory.check(settings);
     }
 }
