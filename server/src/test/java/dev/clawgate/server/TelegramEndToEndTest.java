@@ -164,6 +164,23 @@ class TelegramEndToEndTest {
         }
         assertThat(gateway.store().inboxCounts().values().stream().mapToLong(Long::longValue).sum()).isZero();
         assertThat(model.chatRequests()).isEmpty();
+        // SPEC IN-5 (counted), OP-3 (/metrics): the refusals show on the scrape, per channel
+        HttpResponse<String> scrape = GatewayHarness.get(port, "/metrics", null);
+        assertThat(scrape.statusCode()).isEqualTo(200);
+        assertThat(scrape.body().lines()).contains("clawgate_webhook_rejected_total{channel=\"telegram\"} 2.0");
+    }
+
+    @Test
+    void aDeliveryWithTheRightSecretIsNotCountedAsRefused() throws Exception {
+        // SPEC IN-5: only requests without the right secret are counted as rejected; CH-3 webhook mode
+        model.enqueue(Reply.text("hi back"));
+        port = freePort();
+        start(Map.of("mode", "webhook", "webhook_url", "http://127.0.0.1:" + port + "/webhooks/telegram", "webhook_secret", SECRET), true);
+        await().until(() -> !tg.webhookUrl().isEmpty());
+        tg.sendText(dm, alice, "hi");
+        awaitSent(dm, 1);
+        assertThat(GatewayHarness.get(port, "/metrics", null).body().lines())
+                .contains("clawgate_webhook_rejected_total{channel=\"telegram\"} 0.0");
     }
 
     @Test

@@ -168,6 +168,7 @@ public final class TelegramChannel implements Channel {
     }
 
     /** Webhook requests refused for a missing or wrong secret, over all bots (SPEC IN-5: counted). */
+    @Override
     public long rejectedRequests() {
         return receivers.values().stream().mapToLong(TelegramWebhookReceiver::rejected).sum();
     }
