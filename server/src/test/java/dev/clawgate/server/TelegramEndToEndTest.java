@@ -148,6 +148,33 @@ class TelegramEndToEndTest {
     }
 
     @Test
+    void aPolledUpdateServedAgainAfterARestartGetsOneReply() throws Exception {
+        // SPEC IN-1 (dedupe persisted in the store: a redelivery after a restart is still caught), CH-3 (long polling, offset acks)
+        model.enqueue(Reply.text("answered once"));
+        start(Map.of());
+        tg.sendText(dm, alice, "hello once");
+        long update = tg.lastUpdateId();
+        awaitSent(dm, 1);
+        await().atMost(Duration.ofSeconds(20)).until(() -> tg.confirmedOffset() > update);
+        gateway.close();
+        gateway = null;
+
+        // Telegram serves the update again to a poller starting over (offset 0), as after a lost confirmation
+        tg.redeliver(update);
+        int pollsBefore = tg.calls("getUpdates").size();
+        start(Map.of());
+        await().atMost(Duration.ofSeconds(20)).until(() -> tg.calls("getUpdates").size() >= pollsBefore + 2);
+        assertThat(tg.calls("getUpdates").get(pollsBefore).path("offset").asLong()).isZero();
+        assertThat(tg.calls("getUpdates").get(pollsBefore + 1).path("offset").asLong()).isEqualTo(update + 1);
+        assertThat(tg.pendingUpdates()).isZero();
+
+        assertThat(model.chatRequests()).hasSize(1);
+        assertThat(tg.sentTo(dm)).extracting(SentMessage::text).containsExactly("answered once");
+        assertThat(gateway.store().inboxCounts().values().stream().mapToLong(Long::longValue).sum()).as("one inbox row").isEqualTo(1);
+        assertThat(gateway.store().inboxCounts()).containsEntry(InboxState.DONE, 1L);
+    }
+
+    @Test
     void aWebhookRequestWithTheWrongSecretIsRefusedAndNothingIsStored() throws Exception {
         // SPEC CH-3 (webhook_secret), IN-5 (rejected webhook requests are counted, not stored)
         port = freePort();
