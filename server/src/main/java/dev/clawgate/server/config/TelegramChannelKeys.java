@@ -26,6 +26,8 @@ public final class TelegramChannelKeys implements ChannelConfigKeys {
         keys.put("preview_interval_ms", "integer");
         keys.put("ack_reactions", "boolean");
         keys.put("ack_policy", "string");
+        keys.put("media_max_age_hours", "integer");
+        keys.put("media_max_total_mb", "integer");
         return keys;
     }
 

@@ -100,6 +100,17 @@ class TelegramConfigTest {
     }
 
     @Test
+    void mediaLimitsMustBePositive() {
+        // SPEC OP-7 (downloaded media are bounded: media_max_age_hours, media_max_total_mb)
+        assertThat(fixture.error("[channels.telegram]\nmedia_max_age_hours = 0\n"))
+                .isEqualTo("'channels.telegram.media_max_age_hours' in " + file + " must be 1 or more, got 0");
+        assertThat(fixture.error("[channels.telegram.accounts.support]\nbot_token = \"" + TOKEN + "\"\nmedia_max_total_mb = -5\n"))
+                .isEqualTo("'channels.telegram.accounts.support.media_max_total_mb' in " + file + " must be 1 or more, got -5");
+        assertThat(fixture.load("[channels.telegram]\nmedia_max_age_hours = 24\nmedia_max_total_mb = 200\n").channel("telegram").options())
+                .containsEntry("media_max_age_hours", "24").containsEntry("media_max_total_mb", "200");
+    }
+
+    @Test
     void goodValuesLoadAndATableWithoutATokenYetStillLoads() {
         // SPEC CH-3: a valid webhook bot loads; a missing bot_token is left to `clawgate run` and `doctor`, which say what to set
         ClawgateConfig config = fixture.load(WEBHOOK + "webhook_secret = \"${HOOK_SECRET}\"\nstream_mode = \"preview\"\ntext_limit = 4000\n",

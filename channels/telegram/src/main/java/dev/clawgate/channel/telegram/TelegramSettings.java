@@ -25,6 +25,7 @@ final class TelegramSettings {
     static final String DEFAULT_API_BASE = "https://api.telegram.org";
     static final String DEFAULT_PATH = "/webhooks/telegram";
     static final Duration DEFAULT_PREVIEW_INTERVAL = Duration.ofSeconds(1);
+    private static final long MB = 1024L * 1024;
     private static final Pattern TOKEN = Pattern.compile("\\d+:[A-Za-z0-9_-]+");
     private static final Pattern SECRET = Pattern.compile("[A-Za-z0-9_-]{1,256}");
 
@@ -138,8 +139,12 @@ final class TelegramSettings {
             throw new IllegalArgumentException(at.of("ack_policy") + " = \"after_durable_send\" needs mode = \"polling\"; a webhook is "
                     + "answered once the update is recorded (after_receive_record)");
         }
+        int maxAgeHours = integer(o, "media_max_age_hours", (int) TelegramAccount.DEFAULT_MEDIA_MAX_AGE.toHours(), at);
+        if (maxAgeHours < 1) throw new IllegalArgumentException(at.of("media_max_age_hours") + " must be 1 or more, got " + maxAgeHours);
+        int maxMb = integer(o, "media_max_total_mb", (int) (TelegramAccount.DEFAULT_MEDIA_MAX_BYTES / MB), at);
+        if (maxMb < 1) throw new IllegalArgumentException(at.of("media_max_total_mb") + " must be 1 or more, got " + maxMb);
         return new TelegramAccount(id, token, apiBase, mode, url, secret, webhookPath, limit, preview, reactions, Duration.ofMillis(intervalMs),
-                ack);
+                ack, Duration.ofHours(maxAgeHours), maxMb * MB);
     }
 
     /**

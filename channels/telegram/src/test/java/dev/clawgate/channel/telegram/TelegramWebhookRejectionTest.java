@@ -49,7 +49,8 @@ class TelegramWebhookRejectionTest {
             stored.add(m);
             return InboundSink.Acceptance.recorded(stored.size());
         };
-        receiver = new TelegramWebhookReceiver(bot, new UpdateReader(bot, new MediaFetcher(bot.api, dir)), () -> sink, clock);
+        MediaStore media = new MediaStore(dir, Duration.ofDays(1), 1 << 20, clock);
+        receiver = new TelegramWebhookReceiver(bot, new UpdateReader(bot, new MediaFetcher(bot.api, media)), () -> sink, clock);
         logs.start();
         logger.addAppender(logs);
     }
