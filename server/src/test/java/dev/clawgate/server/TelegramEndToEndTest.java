@@ -433,6 +433,22 @@ class TelegramEndToEndTest {
     }
 
     @Test
+    void stopWhileTheFinalReplyIsOnTheWireAbandonsItAndTheOutboxMarksItUnknown() throws Exception {
+        // SPEC OUT-11 (abort signals reach platform sends), OUT-7 (a send that may have arrived is unknown_after_send, never resent)
+        model.enqueue(Reply.text("the final words"));
+        start(Map.of());
+        tg.stallNext("sendMessage", Duration.ofSeconds(60)); // the fake takes the reply, then holds its answer
+        tg.sendText(dm, alice, "say it");
+        await().atMost(Duration.ofSeconds(20)).until(() -> tg.calls("sendMessage").size() == 1);
+        tg.sendText(dm, alice, "/stop");
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> gateway.store().outboxByState(OutboxState.UNKNOWN_AFTER_SEND).size() == 1);
+        assertThat(gateway.store().outboxByState(OutboxState.UNKNOWN_AFTER_SEND).getFirst().detail()).contains("aborted in flight");
+        assertThat(tg.calls("sendMessage").stream().filter(b -> b.path("text").asText().contains("the final words"))).hasSize(1);
+        assertThat(gateway.store().outboxByState(OutboxState.SENT, OutboxState.PENDING, OutboxState.SENDING)).isEmpty();
+    }
+
+    @Test
     void aRateLimitedSendWaitsTheRetryAfterTelegramNamed() throws Exception {
         // SPEC OUT-7 (never sooner than the platform's retry-after), CH-3
         model.enqueue(Reply.text("hello after the flood"));
