@@ -164,6 +164,7 @@ public final class Gateway implements AutoCloseable {
             Payloads payloads = new Payloads(options.sendingHook(),
                     new Payloads.MediaRoots(() -> config.get().agent().workspace(), cfg.gateway().dataDir()));
             this.metrics = new GatewayMetrics(store);
+            metrics.watchChannels(channels.values());
             Outbox outbox = new Outbox(store, Clock.systemUTC(), payloads, () -> config.get().outbox(), Math::random,
                     metrics.outboxObserver());
             // SPEC MD-3: "matrix:!room" routes to the matrix channel

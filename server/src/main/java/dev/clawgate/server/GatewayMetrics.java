@@ -4,11 +4,14 @@ import dev.clawgate.core.outbound.OutboxObserver;
 import dev.clawgate.core.store.OutboxState;
 import dev.clawgate.core.store.Store;
 import dev.clawgate.core.store.StoreException;
+import dev.clawgate.core.channel.Channel;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
@@ -20,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * {@code clawgate_outbox_entries{state}} (entries per outbox state, read from the store),
  * {@code clawgate_outbox_recorded_total{state}} (states the outbox recorded since start) and
  * {@code clawgate_outbox_unknown_after_send_total} (sends whose outcome could not be told, SPEC OUT-7:
- * reported, never resent).
+ * reported, never resent) and {@code clawgate_webhook_rejected_total{channel}} (webhook requests a
+ * channel refused for a missing or wrong secret or signature, SPEC IN-5: counted, not stored).
  */
 public final class GatewayMetrics {
     private static final Logger log = LoggerFactory.getLogger(GatewayMetrics.class);
@@ -46,6 +50,15 @@ public final class GatewayMetrics {
         unknownAfterSend = Counter.builder("clawgate.outbox.unknown_after_send")
                 .description("Sends whose outcome could not be told (a crash or an ambiguous failure): reported, not resent")
                 .register(registry);
+    }
+
+    /** Counts the refused webhook requests of each channel that mounts webhook routes (SPEC IN-5), read at each scrape. */
+    public void watchChannels(Collection<Channel> channels) {
+        for (Channel channel : channels) {
+            if (channel.webhookRoutes().isEmpty()) continue;
+            FunctionCounter.builder("clawgate.webhook.rejected", channel, Channel::rejectedRequests).tag("channel", channel.name())
+                    .description("Webhook requests refused for a missing or wrong secret or signature (not stored)").register(registry);
+        }
     }
 
     /** What the outbox tells as it records states (SPEC OUT-7: unknown_after_send is counted, not only logged). */

@@ -148,6 +148,33 @@ class TelegramEndToEndTest {
     }
 
     @Test
+    void aPolledUpdateServedAgainAfterARestartGetsOneReply() throws Exception {
+        // SPEC IN-1 (dedupe persisted in the store: a redelivery after a restart is still caught), CH-3 (long polling, offset acks)
+        model.enqueue(Reply.text("answered once"));
+        start(Map.of());
+        tg.sendText(dm, alice, "hello once");
+        long update = tg.lastUpdateId();
+        awaitSent(dm, 1);
+        await().atMost(Duration.ofSeconds(20)).until(() -> tg.confirmedOffset() > update);
+        gateway.close();
+        gateway = null;
+
+        // Telegram serves the update again to a poller starting over (offset 0), as after a lost confirmation
+        tg.redeliver(update);
+        int pollsBefore = tg.calls("getUpdates").size();
+        start(Map.of());
+        await().atMost(Duration.ofSeconds(20)).until(() -> tg.calls("getUpdates").size() >= pollsBefore + 2);
+        assertThat(tg.calls("getUpdates").get(pollsBefore).path("offset").asLong()).isZero();
+        assertThat(tg.calls("getUpdates").get(pollsBefore + 1).path("offset").asLong()).isEqualTo(update + 1);
+        assertThat(tg.pendingUpdates()).isZero();
+
+        assertThat(model.chatRequests()).hasSize(1);
+        assertThat(tg.sentTo(dm)).extracting(SentMessage::text).containsExactly("answered once");
+        assertThat(gateway.store().inboxCounts().values().stream().mapToLong(Long::longValue).sum()).as("one inbox row").isEqualTo(1);
+        assertThat(gateway.store().inboxCounts()).containsEntry(InboxState.DONE, 1L);
+    }
+
+    @Test
     void aWebhookRequestWithTheWrongSecretIsRefusedAndNothingIsStored() throws Exception {
         // SPEC CH-3 (webhook_secret), IN-5 (rejected webhook requests are counted, not stored)
         port = freePort();
@@ -164,6 +191,23 @@ class TelegramEndToEndTest {
         }
         assertThat(gateway.store().inboxCounts().values().stream().mapToLong(Long::longValue).sum()).isZero();
         assertThat(model.chatRequests()).isEmpty();
+        // SPEC IN-5 (counted), OP-3 (/metrics): the refusals show on the scrape, per channel
+        HttpResponse<String> scrape = GatewayHarness.get(port, "/metrics", null);
+        assertThat(scrape.statusCode()).isEqualTo(200);
+        assertThat(scrape.body().lines()).contains("clawgate_webhook_rejected_total{channel=\"telegram\"} 2.0");
+    }
+
+    @Test
+    void aDeliveryWithTheRightSecretIsNotCountedAsRefused() throws Exception {
+        // SPEC IN-5: only requests without the right secret are counted as rejected; CH-3 webhook mode
+        model.enqueue(Reply.text("hi back"));
+        port = freePort();
+        start(Map.of("mode", "webhook", "webhook_url", "http://127.0.0.1:" + port + "/webhooks/telegram", "webhook_secret", SECRET), true);
+        await().until(() -> !tg.webhookUrl().isEmpty());
+        tg.sendText(dm, alice, "hi");
+        awaitSent(dm, 1);
+        assertThat(GatewayHarness.get(port, "/metrics", null).body().lines())
+                .contains("clawgate_webhook_rejected_total{channel=\"telegram\"} 0.0");
     }
 
     @Test
@@ -386,6 +430,22 @@ class TelegramEndToEndTest {
         assertThat(tg.reactions(dm, stop)).isEmpty();
         await().until(() -> tg.calls("deleteMessage").stream().anyMatch(b -> b.path("message_id").asLong() == draft));
         assertThat(tg.sentTo(dm)).noneMatch(m -> m.messageId() == draft);
+    }
+
+    @Test
+    void stopWhileTheFinalReplyIsOnTheWireAbandonsItAndTheOutboxMarksItUnknown() throws Exception {
+        // SPEC OUT-11 (abort signals reach platform sends), OUT-7 (a send that may have arrived is unknown_after_send, never resent)
+        model.enqueue(Reply.text("the final words"));
+        start(Map.of());
+        tg.stallNext("sendMessage", Duration.ofSeconds(60)); // the fake takes the reply, then holds its answer
+        tg.sendText(dm, alice, "say it");
+        await().atMost(Duration.ofSeconds(20)).until(() -> tg.calls("sendMessage").size() == 1);
+        tg.sendText(dm, alice, "/stop");
+
+        await().atMost(Duration.ofSeconds(20)).until(() -> gateway.store().outboxByState(OutboxState.UNKNOWN_AFTER_SEND).size() == 1);
+        assertThat(gateway.store().outboxByState(OutboxState.UNKNOWN_AFTER_SEND).getFirst().detail()).contains("aborted in flight");
+        assertThat(tg.calls("sendMessage").stream().filter(b -> b.path("text").asText().contains("the final words"))).hasSize(1);
+        assertThat(gateway.store().outboxByState(OutboxState.SENT, OutboxState.PENDING, OutboxState.SENDING)).isEmpty();
     }
 
     @Test

@@ -33,6 +33,15 @@ public interface Channel {
         return java.util.Set.of(AckPolicy.MANUAL);
     }
 
+    /**
+     * Webhook requests this channel refused (missing or wrong secret or signature) since it was
+     * made (SPEC IN-5: counted, not stored); the server shows it on {@code /metrics}. 0 for a channel
+     * without webhooks.
+     */
+    default long rejectedRequests() {
+        return 0;
+    }
+
     /** Owner channels (terminal, web chat, API) skip access control (SPEC IN-5). */
     default boolean ownerChannel() {
         return false;

@@ -18,4 +18,13 @@ public interface ChannelConfigKeys {
      * are expanded), {@code "integer"} or {@code "boolean"}.
      */
     Map<String, String> keys();
+
+    /**
+     * Checks the values of the channel's keys once the loader has read them (e.g. a mode that must be
+     * one of a few words): a bad value throws {@link IllegalArgumentException} whose message starts
+     * with the key's full path, e.g. {@code channels.telegram.mode must be ...}, which the loader
+     * reports with the file. Nothing to check by default.
+     */
+    default void check(dev.clawgate.core.config.ChannelSettings settings) {
+    }
 }

@@ -22,12 +22,15 @@ public final class ChannelKeys {
     private static final Map<String, Scalar> TYPES = Map.of(
             "string", Scalar.STRING, "integer", Scalar.INTEGER, "boolean", Scalar.BOOLEAN);
     private static final Pattern KEY = Pattern.compile("[a-z][a-z0-9_]*");
-    private static final ChannelKeys NONE = new ChannelKeys(Map.of());
+    private static final ChannelKeys NONE = new ChannelKeys(Map.of(), Map.of());
 
     private final Map<String, Table> tables;
+    /** The declarations that check their channel's values ({@link ChannelConfigKeys#check}), by channel. */
+    private final Map<String, ChannelConfigKeys> checks;
 
-    private ChannelKeys(Map<String, Table> tables) {
+    private ChannelKeys(Map<String, Table> tables, Map<String, ChannelConfigKeys> checks) {
         this.tables = Map.copyOf(tables);
+        this.checks = Map.copyOf(checks);
     }
 
     /** No channel declares keys of its own. */
@@ -42,7 +45,7 @@ public final class ChannelKeys {
     public static ChannelKeys of(Map<String, Map<String, String>> keysByChannel) {
         Map<String, Map<String, Shape>> merged = new TreeMap<>();
         keysByChannel.forEach((channel, keys) -> add(merged, channel, keys));
-        return build(merged);
+        return build(merged, Map.of());
     }
 
     /** The keys declared by the {@link ChannelConfigKeys} services on the class path. */
@@ -53,10 +56,12 @@ public final class ChannelKeys {
     /** The keys declared by the {@link ChannelConfigKeys} services {@code loader} finds. */
     public static ChannelKeys discovered(ClassLoader loader) {
         Map<String, Map<String, Shape>> merged = new TreeMap<>();
+        Map<String, ChannelConfigKeys> checks = new LinkedHashMap<>();
         for (ChannelConfigKeys declared : ServiceLoader.load(ChannelConfigKeys.class, loader)) {
             add(merged, declared.channel(), declared.keys());
+            checks.put(declared.channel(), declared);
         }
-        return build(merged);
+        return build(merged, checks);
     }
 
     /** The channels that declare keys, sorted. */
@@ -97,12 +102,21 @@ public final class ChannelKeys {
         });
     }
 
-    private static ChannelKeys build(Map<String, Map<String, Shape>> merged) {
+    /**
+     * Has the channel's declaration check the values read for it (SPEC CH-3: e.g. Telegram's mode and
+     * webhook secret); a bad one throws {@link IllegalArgumentException} naming the key.
+     */
+    void check(dev.clawgate.core.config.ChannelSettings settings) {
+        ChannelConfigKeys declared = checks.get(settings.name());
+        if (declared != null) declared.check(settings);
+    }
+
+    private static ChannelKeys build(Map<String, Map<String, Shape>> merged, Map<String, ChannelConfigKeys> checks) {
         Map<String, Table> tables = new LinkedHashMap<>();
         merged.forEach((channel, keys) -> {
             if (!keys.isEmpty()) tables.put(channel, new Table(keys));
         });
-        return tables.isEmpty() ? NONE : new ChannelKeys(tables);
+        return tables.isEmpty() && checks.isEmpty() ? NONE : new ChannelKeys(tables, checks);
     }
 
     @Override

@@ -54,7 +54,23 @@ final class ChannelSection {
             accounts.put(entry.getKey(), own);
             accountOptions.put(entry.getKey(), options(a, channelKeys.keysOf(name)));
         }
-        return new ChannelSettings(name, access, accounts, options(t, channelKeys.keysOf(name)), accountOptions, OutputSection.read(t));
+        ChannelSettings settings = new ChannelSettings(name, access, accounts, options(t, channelKeys.keysOf(name)), accountOptions,
+                OutputSection.read(t));
+        try {
+            channelKeys.check(settings);
+        } catch (IllegalArgumentException e) {
+            throw valueError(e.getMessage(), t.file());
+        }
+        return settings;
+    }
+
+    /** A channel's own check names the key first ({@code channels.telegram.mode must be ...}): shown as the loader's other errors. */
+    static ConfigException valueError(String message, String file) {
+        int space = message.indexOf(' ');
+        if (message.startsWith("channels.") && space > 0 && !message.substring(0, space).endsWith(":")) {
+            return new ConfigException("'" + message.substring(0, space) + "' in " + file + message.substring(space));
+        }
+        return new ConfigException(message + " (in " + file + ")");
     }
 
     /** The channel's own keys one table sets, as strings. */

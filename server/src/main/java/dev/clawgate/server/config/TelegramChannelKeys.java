@@ -1,5 +1,7 @@
 package dev.clawgate.server.config;
 
+import dev.clawgate.channel.telegram.TelegramChannelFactory;
+import dev.clawgate.core.config.ChannelSettings;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -24,6 +26,14 @@ public final class TelegramChannelKeys implements ChannelConfigKeys {
         keys.put("preview_interval_ms", "integer");
         keys.put("ack_reactions", "boolean");
         keys.put("ack_policy", "string");
+        keys.put("media_max_age_hours", "integer");
+        keys.put("media_max_total_mb", "integer");
         return keys;
+    }
+
+    /** SPEC CH-3: a bad mode, webhook secret, text limit, stream mode or ack policy fails the load, naming its key. */
+    @Override
+    public void check(ChannelSettings settings) {
+        TelegramChannelFactory.check(settings);
     }
 }

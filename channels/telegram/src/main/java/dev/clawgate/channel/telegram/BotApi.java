@@ -3,6 +3,7 @@ package dev.clawgate.channel.telegram;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.clawgate.core.run.CancelToken;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -16,6 +17,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 
 /**
  * The Bot API over {@code java.net.http}: {@code POST <api_base>/bot<token>/<method>} with a JSON
@@ -55,14 +59,28 @@ final class BotApi {
     }
 
     JsonNode call(String method, ObjectNode params, Duration timeout) throws BotApiException {
+        return call(method, params, timeout, CancelToken.none());
+    }
+
+    /**
+     * A call that {@code cancel} aborts, in flight included (SPEC OUT-11): cancelled before it starts,
+     * it throws {@link dev.clawgate.core.run.CancelledException} and nothing is sent; cancelled while
+     * the request is out, the exchange is abandoned and the outcome is unknown (Telegram may have it).
+     */
+    JsonNode call(String method, ObjectNode params, CancelToken cancel) throws BotApiException {
+        return call(method, params, callTimeout, cancel);
+    }
+
+    private JsonNode call(String method, ObjectNode params, Duration timeout, CancelToken cancel) throws BotApiException {
         HttpRequest request = HttpRequest.newBuilder(uri("/bot" + token + "/" + method)).timeout(timeout)
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(params.toString(), StandardCharsets.UTF_8)).build();
-        return result(method, exchange(method, request));
+        return result(method, exchange(method, request, cancel));
     }
 
-    /** A multipart call with one file part ({@code sendPhoto}, {@code sendDocument}). */
-    JsonNode upload(String method, Map<String, String> fields, String fileField, String fileName, byte[] bytes) throws BotApiException {
+    /** A multipart call with one file part ({@code sendPhoto}, {@code sendDocument}); {@code cancel} aborts it as {@link #call}. */
+    JsonNode upload(String method, Map<String, String> fields, String fileField, String fileName, byte[] bytes, CancelToken cancel)
+            throws BotApiException {
         String boundary = "clawgate-" + UUID.randomUUID();
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         for (var f : fields.entrySet()) {
@@ -75,7 +93,7 @@ final class BotApi {
         HttpRequest request = HttpRequest.newBuilder(uri("/bot" + token + "/" + method)).timeout(callTimeout.multipliedBy(2))
                 .header("Content-Type", "multipart/form-data; boundary=" + boundary)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())).build();
-        return result(method, exchange(method, request));
+        return result(method, exchange(method, request, cancel));
     }
 
     /** Downloads a file {@code getFile} named: {@code GET <api_base>/file/bot<token>/<file_path>}. */
@@ -99,14 +117,40 @@ final class BotApi {
         return s == null ? null : s.replace(token, "<token>");
     }
 
-    private HttpResponse<String> exchange(String method, HttpRequest request) throws BotApiException {
+    private HttpResponse<String> exchange(String method, HttpRequest request, CancelToken cancel) throws BotApiException {
+        cancel.throwIfCancelled();
+        CompletableFuture<HttpResponse<String>> call = http.sendAsync(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        AutoCloseable abortOnCancel = cancel.onCancel(() -> call.cancel(true));
         try {
-            return http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw failure(method, e);
+            return call.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof CancellationException) throw aborted(method, cancel);
+            if (e.getCause() instanceof IOException io) throw failure(method, io);
+            throw new BotApiException(method + " failed: " + (e.getCause() == null ? e : e.getCause()).getClass().getSimpleName(),
+                    BotApiException.Reach.UNKNOWN, 0, null, e.getCause());
+        } catch (CancellationException e) {
+            throw aborted(method, cancel);
         } catch (InterruptedException e) {
+            call.cancel(true);
             Thread.currentThread().interrupt();
             throw new BotApiException(method + " interrupted", BotApiException.Reach.UNKNOWN, 0, null, null);
+        } finally {
+            release(abortOnCancel);
+        }
+    }
+
+    /** The run was cancelled while the request was out: it may have reached Telegram (SPEC OUT-11, OUT-7). */
+    private static BotApiException aborted(String method, CancelToken cancel) {
+        return new BotApiException(method + " aborted in flight: the run was cancelled (" + cancel.reason() + "); Telegram may have it",
+                BotApiException.Reach.UNKNOWN, 0, null, null);
+    }
+
+    private static void release(AutoCloseable listener) {
+        try {
+            listener.close();
+        } catch (Exception e) {
+            // CancelToken's handles only remove a listener and never throw: one that does is a bug to surface
+            throw new IllegalStateException("could not release the cancel listener", e);
         }
     }
 

@@ -13,7 +13,7 @@ import java.util.Map;
 /**
  * One media payload (SPEC OUT-13): an image as {@code sendPhoto}, anything else as
  * {@code sendDocument}; a local file is uploaded as multipart/form-data, a URL is handed to
- * Telegram to fetch.
+ * Telegram to fetch. The run's abort reaches the file read and the upload in flight (SPEC OUT-11).
  */
 final class MediaUpload {
     private MediaUpload() {}
@@ -31,6 +31,7 @@ final class MediaUpload {
             return sender.call(bot, method, p, cancel);
         }
         Path file = Path.of(media.location());
+        cancel.throwIfCancelled();
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(file);
@@ -43,6 +44,6 @@ final class MediaUpload {
         if (threadId != null) fields.put("message_thread_id", threadId.toString());
         if (replyTo != null) fields.put("reply_parameters", "{\"message_id\":" + replyTo + ",\"allow_sending_without_reply\":true}");
         if (silent) fields.put("disable_notification", "true");
-        return bot.api.upload(method, fields, field, file.getFileName().toString(), bytes);
+        return bot.api.upload(method, fields, field, file.getFileName().toString(), bytes, cancel);
     }
 }

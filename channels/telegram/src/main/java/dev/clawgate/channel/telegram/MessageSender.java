@@ -57,7 +57,7 @@ final class MessageSender {
     JsonNode call(Bot bot, String method, ObjectNode params, CancelToken cancel) throws BotApiException {
         for (int attempt = 0; ; attempt++) {
             try {
-                return bot.api.call(method, params);
+                return bot.api.call(method, params, cancel);
             } catch (BotApiException e) {
                 Integer wait = e.retryAfter();
                 if (e.code() != 429 || wait == null || attempt >= MAX_FLOOD_WAITS || Duration.ofSeconds(wait).compareTo(maxInlineWait) > 0

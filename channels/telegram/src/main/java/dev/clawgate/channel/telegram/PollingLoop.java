@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * offset still holds back come again in every poll: they are skipped, not handed to the sink
  * again, and a poll that brought nothing new waits {@link #HELD_BACK_PAUSE} before the next.
  * Any failure (network, 5xx, 409, a broken sink) restarts the loop after an exponential backoff
- * and shows as unhealthy meanwhile.
+ * and shows as unhealthy meanwhile; a 429 waits at least the {@code retry_after} Telegram named.
  */
 final class PollingLoop {
     private static final Logger log = LoggerFactory.getLogger(PollingLoop.class);
@@ -80,6 +80,17 @@ final class PollingLoop {
             } catch (BotApiException | RuntimeException e) {
                 if (!running) return;
                 String why = bot.api.redact(e.getMessage());
+                Duration wait = backoff;
+                if (e instanceof BotApiException b && b.code() == 429 && b.retryAfter() != null) {
+                    // never poll sooner than Telegram says (SPEC CH-3, OUT-7's rule for sends applies to polls too)
+                    Duration asked = Duration.ofSeconds(b.retryAfter());
+                    if (asked.compareTo(wait) > 0) wait = asked;
+                    health = ChannelHealth.down("rate-limited by Telegram, polling again in " + wait.toSeconds() + " s");
+                    log.warn("telegram [{}]: getUpdates rate-limited; polling again in {} s as Telegram asks", bot.account.id(),
+                            wait.toSeconds());
+                    if (!sleep(wait)) return;
+                    continue;
+                }
                 health = ChannelHealth.down("polling failed, retrying in " + backoff.toMillis() + " ms: " + why);
                 if (e instanceof BotApiException b && b.code() == 401) {
                     log.error("telegram [{}]: Telegram rejects the bot token (401 Unauthorized); set channels.telegram bot_token to the "

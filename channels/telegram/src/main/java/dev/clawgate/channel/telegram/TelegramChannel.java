@@ -9,6 +9,7 @@ import dev.clawgate.core.channel.WebhookRoute;
 import dev.clawgate.core.inbound.Scheduler;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -37,6 +38,13 @@ public final class TelegramChannel implements Channel {
     private final AtomicReference<InboundSink> sink = new AtomicReference<>();
     private final Map<String, ChannelHealth> webhookHealth = new java.util.concurrent.ConcurrentHashMap<>();
     private final TelegramMessageAdapter adapter;
+    private final List<MediaStore> mediaStores = new ArrayList<>();
+    private final Scheduler timer;
+    private final Executor io;
+    /** The next media prune, while started. */
+    private final AtomicReference<Scheduler.Cancellable> nextPrune = new AtomicReference<>();
+    /** SPEC OP-7: downloaded media are pruned at start and this often. */
+    static final Duration PRUNE_EVERY = Duration.ofHours(1);
 
     public TelegramChannel(List<TelegramAccount> accounts, Path dataDir) {
         this(accounts, dataDir, BotApi.CALL_TIMEOUT, TelegramMessageAdapter.MAX_INLINE_FLOOD_WAIT);
@@ -46,18 +54,26 @@ public final class TelegramChannel implements Channel {
         this(accounts, dataDir, callTimeout, maxInlineFloodWait, Timers.PREVIEW, Timers.IO);
     }
 
-    /** @param previewTimer times live preview edits (tests pass a manual one); @param io runs preview and reaction calls */
-    TelegramChannel(List<TelegramAccount> accounts, Path dataDir, Duration callTimeout, Duration maxInlineFloodWait, Scheduler previewTimer,
+    /**
+     * @param timer times live preview edits and media pruning (tests pass a manual one)
+     * @param io    runs preview, reaction and pruning work
+     */
+    TelegramChannel(List<TelegramAccount> accounts, Path dataDir, Duration callTimeout, Duration maxInlineFloodWait, Scheduler timer,
                     Executor io) {
         HttpClient http = BotApi.client();
         for (TelegramAccount a : accounts) {
             Bot bot = new Bot(a, new BotApi(a.apiBase(), a.botToken(), http, callTimeout));
             bots.put(a.id(), bot);
-            UpdateReader reader = new UpdateReader(bot, new MediaFetcher(bot.api, dataDir.resolve("telegram").resolve(a.id()).resolve("media")));
+            MediaStore media = new MediaStore(dataDir.resolve("telegram").resolve(a.id()).resolve("media"), a.mediaMaxAge(), a.mediaMaxBytes(),
+                    Clock.systemUTC());
+            mediaStores.add(media);
+            UpdateReader reader = new UpdateReader(bot, new MediaFetcher(bot.api, media));
             readers.put(a.id(), reader);
             if (a.mode() == TelegramAccount.Mode.WEBHOOK) receivers.put(a.id(), new TelegramWebhookReceiver(bot, reader, sink::get));
         }
-        this.adapter = new TelegramMessageAdapter(bots, maxInlineFloodWait, previewTimer, io);
+        this.timer = timer;
+        this.io = io;
+        this.adapter = new TelegramMessageAdapter(bots, maxInlineFloodWait, timer, io);
     }
 
     /** The gateway's shared preview timer (a daemon thread that only hands work on) and a virtual thread per platform call. */
@@ -79,6 +95,7 @@ public final class TelegramChannel implements Channel {
     @Override
     public void start(InboundSink inboundSink) {
         if (!sink.compareAndSet(null, inboundSink)) throw new IllegalStateException("telegram channel already started");
+        io.execute(this::pruneMedia);
         for (Bot bot : bots.values()) {
             try {
                 bot.identify();
@@ -140,6 +157,15 @@ public final class TelegramChannel implements Channel {
     public void stop() {
         sink.set(null);
         loops.values().forEach(PollingLoop::stop);
+        Scheduler.Cancellable prune = nextPrune.getAndSet(null);
+        if (prune != null) prune.cancel();
+    }
+
+    /** SPEC OP-7: removes downloaded media past their age and size limits, then schedules the next prune while the channel runs. */
+    private void pruneMedia() {
+        if (sink.get() == null) return;
+        for (MediaStore m : mediaStores) m.prune();
+        nextPrune.set(timer.schedule(PRUNE_EVERY, () -> io.execute(this::pruneMedia)));
     }
 
     @Override
@@ -168,6 +194,7 @@ public final class TelegramChannel implements Channel {
     }
 
     /** Webhook requests refused for a missing or wrong secret, over all bots (SPEC IN-5: counted). */
+    @Override
     public long rejectedRequests() {
         return receivers.values().stream().mapToLong(TelegramWebhookReceiver::rejected).sum();
     }

@@ -14,6 +14,7 @@ import dev.clawgate.core.outbound.ReplyStream;
 import dev.clawgate.core.outbound.TurnOutcome;
 import dev.clawgate.core.inbound.Scheduler;
 import dev.clawgate.core.run.CancelToken;
+import dev.clawgate.core.run.CancelledException;
 import dev.clawgate.core.store.InboxState;
 import java.time.Duration;
 import java.time.Instant;
@@ -115,14 +116,16 @@ final class TelegramMessageAdapter implements MessageAdapter {
         for (int i = first; i < chunks.size(); i++) {
             String chunk = chunks.get(i);
             Long reply = parts.isEmpty() ? replyTo : null;
-            JsonNode m = sendOrThrow(() -> sender.send(bot, chatId, thread, reply, message.options().silent(), chunk, cancel),
+            CancelToken abort = untilDelivered(cancel, parts);
+            JsonNode m = sendOrThrow(() -> sender.send(bot, chatId, thread, reply, message.options().silent(), chunk, abort),
                     "sendMessage", parts);
             raw.add(m);
             parts.add(new MessageReceipt.Part(MessageReceipt.PartKind.TEXT, chatId + ":" + m.path("message_id").asLong()));
         }
         for (MediaRef media : message.media()) {
             Long mediaReply = parts.isEmpty() ? replyTo : null;
-            JsonNode m = sendOrThrow(() -> MediaUpload.send(bot, sender, chatId, thread, mediaReply, message.options().silent(), media, cancel),
+            CancelToken abort = untilDelivered(cancel, parts);
+            JsonNode m = sendOrThrow(() -> MediaUpload.send(bot, sender, chatId, thread, mediaReply, message.options().silent(), media, abort),
                     "media upload", parts);
             raw.add(m);
             parts.add(new MessageReceipt.Part(MessageReceipt.PartKind.MEDIA, chatId + ":" + m.path("message_id").asLong()));
@@ -134,16 +137,30 @@ final class TelegramMessageAdapter implements MessageAdapter {
     }
 
     /**
+     * SPEC OUT-11: the run's abort reaches a reply until its first part is out; after that the rest
+     * follows, so a reply is never half-sent (as the outbox does across payloads).
+     */
+    private static CancelToken untilDelivered(CancelToken cancel, List<MessageReceipt.Part> delivered) {
+        return delivered.isEmpty() ? cancel : CancelToken.none();
+    }
+
+    /**
      * Edits the draft into the reply's first chunk (finalEdit). True when the draft now stands for
      * that chunk: edited, or the edit's outcome is unknown (retainOnAmbiguousFailure: never a
      * duplicate). False when the draft is gone or refused: the reply is sent normally (normalFallback)
-     * and the stale draft deleted.
+     * and the stale draft deleted. An abort before the edit leaves deletes the draft (nothing of the
+     * reply was shown); one while the edit is out is ambiguous (SPEC OUT-11): the draft stays and
+     * the send's outcome is unknown.
      */
-    private boolean finalEdit(Bot bot, long chatId, long draftId, String chunk, CancelToken cancel) {
+    private boolean finalEdit(Bot bot, long chatId, long draftId, String chunk, CancelToken cancel) throws DeliveryException {
         try {
             sender.edit(bot, chatId, draftId, chunk, cancel);
             return true;
+        } catch (CancelledException e) {
+            deleteDraft(bot, chatId, draftId);
+            throw e;
         } catch (BotApiException e) {
+            if (e.reach() == BotApiException.Reach.UNKNOWN && cancel.isCancelled()) throw e.toDelivery("final edit of the draft");
             if (e.reach() == BotApiException.Reach.UNKNOWN) {
                 log.warn("telegram [{}]: final edit of draft {} got no answer; keeping the draft rather than risking a duplicate: {}",
                         bot.account.id(), draftId, e.getMessage());
@@ -151,12 +168,16 @@ final class TelegramMessageAdapter implements MessageAdapter {
             }
             log.info("telegram [{}]: final edit of draft {} failed ({}); sending the reply as a new message", bot.account.id(), draftId,
                     e.getMessage());
-            try {
-                bot.api.call("deleteMessage", BotApi.JSON.createObjectNode().put("chat_id", chatId).put("message_id", draftId));
-            } catch (BotApiException ignored) {
-                log.debug("telegram: stale draft {} not deleted: {}", draftId, ignored.getMessage());
-            }
+            deleteDraft(bot, chatId, draftId);
             return false;
+        }
+    }
+
+    private static void deleteDraft(Bot bot, long chatId, long draftId) {
+        try {
+            bot.api.call("deleteMessage", BotApi.JSON.createObjectNode().put("chat_id", chatId).put("message_id", draftId));
+        } catch (BotApiException e) {
+            log.debug("telegram: stale draft {} not deleted: {}", draftId, e.getMessage());
         }
     }
 

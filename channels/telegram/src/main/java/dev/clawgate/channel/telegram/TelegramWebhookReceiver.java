@@ -8,9 +8,11 @@ import dev.clawgate.core.store.StoreException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -31,12 +33,19 @@ final class TelegramWebhookReceiver implements WebhookRoute.Handler {
     private final Supplier<InboundSink> sink;
     private final byte[] secret;
     private final AtomicLong rejected = new AtomicLong();
-    private volatile Instant lastLogged = Instant.EPOCH;
+    private final AtomicReference<Instant> lastLogged = new AtomicReference<>(Instant.MIN);
+    private final Clock clock;
 
     TelegramWebhookReceiver(Bot bot, UpdateReader reader, Supplier<InboundSink> sink) {
+        this(bot, reader, sink, Clock.systemUTC());
+    }
+
+    /** @param clock times the rate limit of the refusal log line */
+    TelegramWebhookReceiver(Bot bot, UpdateReader reader, Supplier<InboundSink> sink, Clock clock) {
         this.bot = bot;
         this.reader = reader;
         this.sink = sink;
+        this.clock = clock;
         this.secret = bot.account.webhookSecret().getBytes(StandardCharsets.UTF_8);
     }
 
@@ -45,9 +54,10 @@ final class TelegramWebhookReceiver implements WebhookRoute.Handler {
         String given = request.header(SECRET_HEADER);
         if (given == null || !MessageDigest.isEqual(secret, given.getBytes(StandardCharsets.UTF_8))) {
             long n = rejected.incrementAndGet();
-            Instant now = Instant.now();
-            if (now.isAfter(lastLogged.plus(LOG_EVERY))) {
-                lastLogged = now;
+            Instant now = clock.instant();
+            Instant last = lastLogged.get();
+            // a flood of forged requests must not flood the log: one line per interval, carrying the count
+            if ((last == Instant.MIN || !now.isBefore(last.plus(LOG_EVERY))) && lastLogged.compareAndSet(last, now)) {
                 log.warn("telegram [{}]: refused a webhook request from {} ({}); {} refused so far", bot.account.id(), request.remoteAddress(),
                         given == null ? "no secret header" : "wrong secret", n);
             }

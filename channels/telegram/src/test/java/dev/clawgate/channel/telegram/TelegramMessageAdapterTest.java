@@ -108,6 +108,40 @@ class TelegramMessageAdapterTest {
     }
 
     @Test
+    void aFinalEditTelegramCallsNotModifiedIsDoneWithNoFallbackMessage() throws Exception {
+        // SPEC OUT-9 ("message is not modified" is success: the draft already shows the reply), CH-3 (editMessageText)
+        TelegramChannel previewing = TelegramFixture.channel(tg, dir, true, false, Duration.ofSeconds(5), new ManualScheduler());
+        OutboundTarget t = target(dm, null, null);
+        previewing.messageAdapter().openStream(t);
+        long draft = tg.sentTo(dm).getFirst().messageId();
+        tg.failNext("editMessageText", 400, "Bad Request: message is not modified: specified new message content and reply markup are "
+                + "exactly the same as a current content and reply markup of the message", null);
+
+        var receipt = previewing.messageAdapter().send(finalReply(t, "the answer"), CancelToken.none());
+
+        assertThat(receipt.primaryId()).isEqualTo(dm.id() + ":" + draft);
+        assertThat(tg.calls("editMessageText")).singleElement().satisfies(b -> assertThat(b.path("message_id").asLong()).isEqualTo(draft));
+        assertThat(tg.calls("sendMessage")).as("the draft only: no fallback message").hasSize(1);
+        assertThat(tg.calls("deleteMessage")).isEmpty();
+    }
+
+    @Test
+    void aFinalEditRefusedForAnotherReasonFallsBackToANewMessage() throws Exception {
+        // SPEC OUT-9 (normalFallback: the draft is gone, the reply goes out as a new message and the stale draft is deleted)
+        TelegramChannel previewing = TelegramFixture.channel(tg, dir, true, false, Duration.ofSeconds(5), new ManualScheduler());
+        OutboundTarget t = target(dm, null, null);
+        previewing.messageAdapter().openStream(t);
+        long draft = tg.sentTo(dm).getFirst().messageId();
+        tg.failNext("editMessageText", 400, "Bad Request: message to edit not found", null);
+
+        var receipt = previewing.messageAdapter().send(finalReply(t, "the answer"), CancelToken.none());
+
+        assertThat(receipt.primaryId()).isNotEqualTo(dm.id() + ":" + draft);
+        assertThat(tg.calls("sendMessage")).hasSize(2);
+        assertThat(tg.calls("deleteMessage")).singleElement().satisfies(b -> assertThat(b.path("message_id").asLong()).isEqualTo(draft));
+    }
+
+    @Test
     void theTextLimitIsTelegramsCountOfUtf16Units() {
         // SPEC OUT-1, CH-3
         assertThat(channel.messageAdapter().textLimit()).isEqualTo(4096);
