@@ -36,4 +36,13 @@ public record ChannelSettings(String name, AccessSettings access, Map<String, Ac
     public AccessSettings accessFor(String account) {
         return accounts.getOrDefault(account, access);
     }
+
+    /** Option values can be secrets (a bot token, a signing secret), so only their keys are shown (SPEC OP-6). */
+    @Override
+    public String toString() {
+        Map<String, java.util.Set<String>> accountKeys = new java.util.LinkedHashMap<>();
+        accountOptions.forEach((id, o) -> accountKeys.put(id, o.keySet()));
+        return "ChannelSettings[name=" + name + ", access=" + access + ", accounts=" + accounts.keySet() + ", options=" + options.keySet()
+                + ", accountOptions=" + accountKeys + ", output=" + output + "]";
+    }
 }

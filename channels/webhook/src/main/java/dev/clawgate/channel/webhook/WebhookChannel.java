@@ -89,6 +89,7 @@ public final class WebhookChannel implements Channel {
     }
 
     /** Requests refused for a missing or bad signature since start (SPEC IN-5: counted). */
+    @Override
     public long rejectedRequests() {
         return rejections.total();
     }
