@@ -26,7 +26,7 @@ class SqliteGroupCommitTest {
 
     @Test
     void concurrentWritesAllCommitAndEachCallerSeesItsOwnRowAfterward() throws Exception {
-        // ARCHITECTURE storage: group commit may batch writes; none is lost and each returns committed
+        // SPEC IN-4, OUT-5, OP-1: group commit may batch writes; none is lost and each caller returns only once its write committed
         try (SqliteDatabase db = SqliteDatabase.open(dir.resolve("g.db"))) {
             db.write("create", tx -> tx.update("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL)"));
             int threads = 16, each = 200;
@@ -57,6 +57,7 @@ class SqliteGroupCommitTest {
 
     @Test
     void aFailingWorkRollsBackOnlyItselfAndItsCallerGetsTheError() throws Exception {
+        // SPEC OP-1: one failing write in a group does not take its neighbours' writes down with it
         try (SqliteDatabase db = SqliteDatabase.open(dir.resolve("f.db"))) {
             db.write("create", tx -> tx.update("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL UNIQUE)"));
             int threads = 8;
@@ -92,6 +93,7 @@ class SqliteGroupCommitTest {
 
     @Test
     void aRuntimeExceptionOfTheWorkComesOutAsItIs() {
+        // SPEC OP-1: the caller sees its own error, not a wrapper from the group
         try (SqliteDatabase db = SqliteDatabase.open(dir.resolve("r.db"))) {
             db.write("create", tx -> tx.update("CREATE TABLE t (v TEXT)"));
             assertThatThrownBy(() -> db.write("bad", tx -> {
