@@ -61,8 +61,7 @@ class CronEndToEndTest extends TelegramGatewayFixture {
         assertThat(job.nextFireAt()).isAfter(Instant.now().plus(Duration.ofMinutes(59)));
         assertThat(job.target().replyTarget()).isEqualTo(String.valueOf(dm.id()));
         assertThat(job.target().sender()).isEqualTo(String.valueOf(alice.id()));
-        gateway.close();
-        gateway = null;
+        closeGateway();
 
         start(config(Map.of()));
         // the job survived the restart and is not due: nothing fired, the model was asked nothing more

@@ -67,8 +67,7 @@ class MemoryEndToEndTest extends TelegramGatewayFixture {
         model.enqueue(Reply.toolCalls(Reply.call("memory_store",
                         "{\"key\":\"office_wifi\",\"content\":\"The office wifi password is hunter2\",\"scope\":\"global\"}")),
                 Reply.text("Stored for everyone."), Reply.text("It is hunter2."));
-        start(GatewayHarness.config(dir, model.baseUrl(), null), Gateway.Options.server());
-        int port = gateway.httpPort();
+        int port = serve(config());
 
         assertThat(chat(port, "alice", "Please remember for everyone: the office wifi password is hunter2", null).status())
                 .isEqualTo(200);

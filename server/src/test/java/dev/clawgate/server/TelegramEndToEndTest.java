@@ -38,7 +38,7 @@ class TelegramEndToEndTest extends TelegramGatewayFixture {
     }
 
     private void start(Map<String, String> extra, boolean http, ChannelOutput output) throws Exception {
-        ClawgateConfig c = GatewayHarness.config(dir, model.baseUrl(), null);
+        ClawgateConfig c = config();
         GatewaySettings g = new GatewaySettings(dir.resolve("data"), http ? "127.0.0.1:" + port : "127.0.0.1:0", null);
         start(new ClawgateConfig(g, c.agent(), c.providers(), c.routes(), c.history(), c.tools(), c.dispatch(), c.session(), c.inbound(),
                 c.queue(), Map.of("telegram", telegram(extra, output))), http ? Gateway.Options.server() : Gateway.Options.with());
@@ -112,8 +112,7 @@ class TelegramEndToEndTest extends TelegramGatewayFixture {
         long update = tg.lastUpdateId();
         awaitSent(dm, 1);
         await().atMost(Duration.ofSeconds(20)).until(() -> tg.confirmedOffset() > update);
-        gateway.close();
-        gateway = null;
+        closeGateway();
 
         // Telegram serves the update again to a poller starting over (offset 0), as after a lost confirmation
         tg.redeliver(update);

@@ -8,52 +8,43 @@ import dev.clawgate.core.config.ChannelSettings;
 import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.core.config.DmPolicy;
 import dev.clawgate.core.config.GroupPolicy;
-import dev.clawgate.testkit.openai.FakeOpenAiServer;
 import dev.clawgate.testkit.telegram.FakeTelegramServer;
 import dev.clawgate.testkit.telegram.SentMessage;
 import dev.clawgate.testkit.telegram.TelegramChat;
 import dev.clawgate.testkit.telegram.TelegramUser;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The real gateway with its Telegram channel on a {@link FakeTelegramServer} and its model on a
- * {@link FakeOpenAiServer}, both on loopback ports, so the production Bot API and OpenAI clients run.
- * A test extends this, starts the gateway with the config it needs, and everything is closed after it.
+ * A {@link GatewayFixture} whose gateway also runs the Telegram channel, on a {@link FakeTelegramServer}
+ * that speaks the Bot API on a loopback port, so the production Bot API client runs.
  */
-abstract class TelegramGatewayFixture {
+abstract class TelegramGatewayFixture extends GatewayFixture {
     static final String TOKEN = "123456:E2E-token_xyz";
     /** Any direct chat and any group may talk to the bot; in a group it must be mentioned. */
     static final AccessSettings OPEN = new AccessSettings(DmPolicy.OPEN, List.of("*"), GroupPolicy.OPEN, List.of(), true);
 
-    @TempDir
-    Path dir;
-    FakeOpenAiServer model;
     FakeTelegramServer tg;
     /** Telegram user 111, and her direct chat with the bot. */
     TelegramUser alice;
     TelegramChat dm;
-    Gateway gateway;
 
     @BeforeEach
-    final void startFakes() {
-        model = FakeOpenAiServer.start();
+    final void startTelegram() {
         tg = FakeTelegramServer.start(TOKEN, "clawbot");
         alice = tg.user(111, "alice");
         dm = tg.privateChat(alice);
     }
 
+    /** The gateway goes first, so its channel never polls a closed Bot API. */
     @AfterEach
-    final void stopAll() {
-        if (gateway != null) gateway.close();
+    final void stopTelegram() {
+        closeGateway();
         tg.close();
-        model.close();
     }
 
     /** {@code [channels.telegram]} on the fake Bot API with {@link #OPEN} access; {@code extra} adds or overrides options. */
@@ -63,19 +54,9 @@ abstract class TelegramGatewayFixture {
         return new ChannelSettings("telegram", OPEN, Map.of(), options, Map.of(), output);
     }
 
-    /** The fake model as the only provider, the workspace and data in {@link #dir}, and {@link #telegram} with {@code extra}. */
+    /** {@link #config()} with {@link #telegram} and {@code extra}. */
     final ClawgateConfig config(Map<String, String> extra) {
-        return GatewayHarness.config(dir, model.baseUrl(), null).withChannel(telegram(extra, ChannelOutput.defaults()));
-    }
-
-    /** Starts the gateway without its HTTP server; it is closed after the test. */
-    final Gateway start(ClawgateConfig config) throws Exception {
-        return start(config, Gateway.Options.with());
-    }
-
-    final Gateway start(ClawgateConfig config, Gateway.Options options) throws Exception {
-        gateway = Gateway.start(config, options);
-        return gateway;
+        return config().withChannel(telegram(extra, ChannelOutput.defaults()));
     }
 
     /** Waits until the bot has sent at least {@code n} messages to {@code chat}; all it sent there. */
