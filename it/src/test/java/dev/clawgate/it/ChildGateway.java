@@ -42,6 +42,12 @@ final class ChildGateway {
         this.callbackUrl = callbackUrl;
     }
 
+    /** A child of the packaged server jar: {@code -Dclawgate.jar}, else the server module's build output. */
+    static ChildGateway ofPackagedJar(Path config, Path log, Mode mode, String secret, String callbackUrl) {
+        return new ChildGateway(Path.of(System.getProperty("clawgate.jar", "../server/target/clawgate.jar")), config, log, mode, secret,
+                callbackUrl);
+    }
+
     /** Starts one child; {@code failpoint} and {@code random} may be null. */
     Process start(String failpoint, String random) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),

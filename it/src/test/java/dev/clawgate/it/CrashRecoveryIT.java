@@ -24,6 +24,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.Callable;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -75,9 +77,8 @@ class CrashRecoveryIT {
             boolean jar = ItConfig.loaderReadsWebhookTable(dir, base, platform.callbackUrl(), SECRET);
             Path config = dir.resolve("clawgate.toml");
             Files.writeString(config, jar ? base + ItConfig.webhookToml(platform.callbackUrl()) : base);
-            ChildGateway child = new ChildGateway(Path.of(System.getProperty("clawgate.jar", "../server/target/clawgate.jar")),
-                    config, dir.resolve("gateway.log"), jar ? ChildGateway.Mode.JAR : ChildGateway.Mode.LAUNCHER, SECRET,
-                    platform.callbackUrl());
+            ChildGateway child = ChildGateway.ofPackagedJar(config, dir.resolve("gateway.log"), jar ? ChildGateway.Mode.JAR
+                    : ChildGateway.Mode.LAUNCHER, SECRET, platform.callbackUrl());
 
             List<PlatformMessage> script = script(messages, senders);
             Map<String, PlatformMessage> byId = script.stream().collect(Collectors.toMap(PlatformMessage::id, Function.identity()));
@@ -97,16 +98,9 @@ class CrashRecoveryIT {
             }
 
             platform.deliver(script.subList(released, messages));
-            long finalStart = System.nanoTime();
-            Process last = child.start(null, null);
             try (Store store = Stores.open(null, dir.resolve("data"))) {
-                await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(250))
-                        .failFast("the gateway died: " + child.logTail(30), () -> !last.isAlive())
-                        .until(() -> platform.accepted() == messages && store.unfinishedInbox().isEmpty());
+                rounds.add(finalRound(child, plan.size() + 1, () -> platform.accepted() == messages && store.unfinishedInbox().isEmpty()));
             }
-            int lastExit = ChildGateway.stop(last);
-            rounds.add(new Round(plan.size() + 1, "none (final)", lastExit, (System.nanoTime() - finalStart) / 1_000_000));
-            assertThat(lastExit).as("graceful stop of the final run").isIn(0, ChildGateway.TERMINATED);
 
             InboxAudit audit;
             try (Store store = Stores.open(null, dir.resolve("data"))) {
@@ -121,11 +115,16 @@ class CrashRecoveryIT {
     /** Runs one armed child until it halts, or until the platform's messages are in and all is quiet. */
     static Round runRound(ChildGateway child, int n, String point, String armed, FakeWebhookPlatform platform,
                           FakeOpenAiServer model, int released) throws Exception {
+        return runRound(child, n, point, armed, () -> platform.accepted() >= released, Activity.of(platform, model));
+    }
+
+    /** Runs one armed child until it halts, or until {@code allIn} holds and {@code activity} is quiet. */
+    static Round runRound(ChildGateway child, int n, String point, String armed, BooleanSupplier allIn, Activity activity)
+            throws Exception {
         long t0 = System.nanoTime();
         Process p = point.equals(RANDOM) ? child.start(null, armed.substring(RANDOM.length() + 1)) : child.start(armed, null);
-        Activity activity = new Activity(platform, model);
         await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(100))
-                .until(() -> !p.isAlive() || platform.accepted() >= released && activity.quietFor(Duration.ofSeconds(2)));
+                .until(() -> !p.isAlive() || allIn.getAsBoolean() && activity.quietFor(Duration.ofSeconds(2)));
         int exit = p.isAlive() ? ChildGateway.stop(p) : p.waitFor();
         Round round = new Round(n, armed, exit, (System.nanoTime() - t0) / 1_000_000);
         assertThat(exit).as("round %s: exit status (log tail:%n%s)", armed, child.logTail(30))
@@ -134,6 +133,18 @@ class CrashRecoveryIT {
             assertThat(round.halted()).as("round %s: the failpoint fired (log tail:%n%s)", armed, child.logTail(30)).isTrue();
         }
         return round;
+    }
+
+    /** Round {@code n}, unarmed: the child runs until {@code done} holds, then must stop gracefully. */
+    static Round finalRound(ChildGateway child, int n, Callable<Boolean> done) throws Exception {
+        long t0 = System.nanoTime();
+        Process last = child.start(null, null);
+        await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(250))
+                .failFast("the gateway died: " + child.logTail(30), () -> !last.isAlive())
+                .until(done);
+        int exit = ChildGateway.stop(last);
+        assertThat(exit).as("graceful stop of the final run").isIn(0, ChildGateway.TERMINATED);
+        return new Round(n, "none (final)", exit, (System.nanoTime() - t0) / 1_000_000);
     }
 
     private static Report check(InboxAudit audit, FakeWebhookPlatform platform, Map<String, PlatformMessage> byId, List<Round> rounds,

@@ -75,6 +75,19 @@ final class ItConfig {
                 """.formatted(WEBHOOK_PATH, SECRET_ENV, callbackUrl) + extraLines;
     }
 
+    /** A polling {@code [channels.telegram]} table open to every direct message, with {@code extraLines} appended. */
+    static String telegramToml(String token, String apiBase, String extraLines) {
+        return """
+
+                [channels.telegram]
+                bot_token = "%s"
+                api_base = "%s"
+                mode = "polling"
+                dm_policy = "open"
+                allowed_users = ["*"]
+                """.formatted(token, apiBase) + extraLines;
+    }
+
     static ClawgateConfig load(Path file, String secret) {
         return new ConfigLoader().load(file, Map.of(SECRET_ENV, secret));
     }

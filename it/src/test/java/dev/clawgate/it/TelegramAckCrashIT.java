@@ -1,10 +1,8 @@
 package dev.clawgate.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import dev.clawgate.core.failpoint.Failpoints;
-import dev.clawgate.core.store.InboxRecord;
 import dev.clawgate.core.store.InboxState;
 import dev.clawgate.core.store.OutboxEntry;
 import dev.clawgate.core.store.OutboxState;
@@ -64,18 +62,9 @@ class TelegramAckCrashIT {
         try (FakeTelegramServer tg = FakeTelegramServer.start(TOKEN, "ack_bot"); FakeOpenAiServer model = FakeOpenAiServer.start()) {
             model.respondWith(body -> Reply.text("re: " + lastUser(body)).delayBefore(Duration.ofMillis(20)));
             Path config = dir.resolve("clawgate.toml");
-            Files.writeString(config, ItConfig.baseToml(dir, "127.0.0.1:0", model.baseUrl(), 8, 1000) + """
-
-                    [channels.telegram]
-                    bot_token = "%s"
-                    api_base = "%s"
-                    mode = "polling"
-                    dm_policy = "open"
-                    allowed_users = ["*"]
-                    ack_policy = "after_durable_send"
-                    """.formatted(TOKEN, tg.apiBase()));
-            ChildGateway child = new ChildGateway(Path.of(System.getProperty("clawgate.jar", "../server/target/clawgate.jar")), config,
-                    dir.resolve("gateway.log"), ChildGateway.Mode.JAR, "unused-secret", null);
+            Files.writeString(config, ItConfig.baseToml(dir, "127.0.0.1:0", model.baseUrl(), 8, 1000)
+                    + ItConfig.telegramToml(TOKEN, tg.apiBase(), "ack_policy = \"after_durable_send\"\n"));
+            ChildGateway child = ChildGateway.ofPackagedJar(config, dir.resolve("gateway.log"), ChildGateway.Mode.JAR, "unused-secret", null);
             List<TelegramChat> chats = new ArrayList<>();
             List<TelegramUser> people = new ArrayList<>();
             for (int u = 0; u < users; u++) {
@@ -97,18 +86,11 @@ class TelegramAckCrashIT {
                 String armed = point.equals(CrashRecoveryIT.RANDOM)
                         ? CrashRecoveryIT.RANDOM + " " + (seed + i) + ":" + CrashRecoveryIT.RANDOM_PERCENT
                         : point + ":" + (point.equals(Failpoints.OUTBOX_BEFORE_ACK) ? 1 : 1 + rnd.nextInt(Math.max(1, take)));
-                rounds.add(round(child, i + 1, point, armed, tg, model));
+                rounds.add(CrashRecoveryIT.runRound(child, i + 1, point, armed, () -> tg.pendingUpdates() == 0, Activity.of(tg, model)));
             }
 
             for (int m = released; m < messages; m++) tg.sendText(chats.get(m % users), people.get(m % users), tag(m));
-            long finalStart = System.nanoTime();
-            Process last = child.start(null, null);
-            await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(250))
-                    .failFast("the gateway died: " + child.logTail(30), () -> !last.isAlive())
-                    .until(() -> tg.pendingUpdates() == 0 && settled(dir));
-            int lastExit = ChildGateway.stop(last);
-            rounds.add(new CrashRecoveryIT.Round(plan.size() + 1, "none (final)", lastExit, (System.nanoTime() - finalStart) / 1_000_000));
-            assertThat(lastExit).as("graceful stop of the final run").isIn(0, ChildGateway.TERMINATED);
+            rounds.add(CrashRecoveryIT.finalRound(child, plan.size() + 1, () -> tg.pendingUpdates() == 0 && settled(dir)));
 
             check(tg, rounds, (System.nanoTime() - started) / 1_000_000);
         }
@@ -117,48 +99,6 @@ class TelegramAckCrashIT {
     /** The text of message {@code m}: its sender and its number for that sender, found again in the reply. */
     private String tag(int m) {
         return "msg-" + m % users + "-" + m / users;
-    }
-
-    /** Runs one armed child until it halts, or until all is answered and quiet. */
-    private static CrashRecoveryIT.Round round(ChildGateway child, int n, String point, String armed, FakeTelegramServer tg,
-                                               FakeOpenAiServer model) throws Exception {
-        long t0 = System.nanoTime();
-        Process p = point.equals(CrashRecoveryIT.RANDOM) ? child.start(null, armed.substring(CrashRecoveryIT.RANDOM.length() + 1))
-                : child.start(armed, null);
-        Quiet quiet = new Quiet(tg, model);
-        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(100))
-                .until(() -> !p.isAlive() || tg.pendingUpdates() == 0 && quiet.quietFor(Duration.ofSeconds(2)));
-        int exit = p.isAlive() ? ChildGateway.stop(p) : p.waitFor();
-        CrashRecoveryIT.Round round = new CrashRecoveryIT.Round(n, armed, exit, (System.nanoTime() - t0) / 1_000_000);
-        assertThat(exit).as("round %s: exit status (log tail:%n%s)", armed, child.logTail(30))
-                .isIn(ChildGateway.HALTED, ChildGateway.TERMINATED, 0);
-        if (!point.equals(CrashRecoveryIT.RANDOM)) {
-            assertThat(round.halted()).as("round %s: the failpoint fired (log tail:%n%s)", armed, child.logTail(30)).isTrue();
-        }
-        return round;
-    }
-
-    /** No reply sent, no model call and no update confirmed for a while: a round whose failpoint did not fire ends. */
-    private static final class Quiet {
-        private final FakeTelegramServer tg;
-        private final FakeOpenAiServer model;
-        private List<Long> last = List.of();
-        private long changedAt = System.nanoTime();
-
-        Quiet(FakeTelegramServer tg, FakeOpenAiServer model) {
-            this.tg = tg;
-            this.model = model;
-        }
-
-        boolean quietFor(Duration quiet) {
-            List<Long> now = List.of((long) tg.sent().size(), (long) model.requests().size(), tg.confirmedOffset());
-            if (!now.equals(last)) {
-                last = now;
-                changedAt = System.nanoTime();
-                return false;
-            }
-            return System.nanoTime() - changedAt >= quiet.toNanos();
-        }
     }
 
     private void check(FakeTelegramServer tg, List<CrashRecoveryIT.Round> rounds, long millis) throws Exception {

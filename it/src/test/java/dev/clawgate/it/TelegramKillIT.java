@@ -53,17 +53,9 @@ class TelegramKillIT {
             // a short think per reply, so kills land on turns in flight and on sends on the wire
             model.respondWith(body -> Reply.text("re: " + lastUser(body)).delayBefore(Duration.ofMillis(30)));
             Path config = dir.resolve("clawgate.toml");
-            Files.writeString(config, ItConfig.baseToml(dir, "127.0.0.1:0", model.baseUrl(), 8, 1000) + """
-
-                    [channels.telegram]
-                    bot_token = "%s"
-                    api_base = "%s"
-                    mode = "polling"
-                    dm_policy = "open"
-                    allowed_users = ["*"]
-                    """.formatted(TOKEN, telegram.apiBase()));
-            ChildGateway child = new ChildGateway(Path.of(System.getProperty("clawgate.jar", "../server/target/clawgate.jar")), config,
-                    dir.resolve("gateway.log"), ChildGateway.Mode.JAR, "unused-secret", null);
+            Files.writeString(config, ItConfig.baseToml(dir, "127.0.0.1:0", model.baseUrl(), 8, 1000)
+                    + ItConfig.telegramToml(TOKEN, telegram.apiBase(), ""));
+            ChildGateway child = ChildGateway.ofPackagedJar(config, dir.resolve("gateway.log"), ChildGateway.Mode.JAR, "unused-secret", null);
 
             List<TelegramChat> chats = new ArrayList<>();
             List<TelegramUser> people = new ArrayList<>();

@@ -2,7 +2,6 @@ package dev.clawgate.server;
 
 import static dev.clawgate.server.GatewayHarness.chat;
 import static dev.clawgate.server.GatewayHarness.chatStream;
-import static dev.clawgate.server.GatewayHarness.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -13,41 +12,16 @@ import dev.clawgate.core.model.Role;
 import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.store.InboxState;
 import dev.clawgate.core.store.TranscriptEntry;
-import dev.clawgate.testkit.openai.FakeOpenAiServer;
 import dev.clawgate.testkit.openai.RecordedRequest;
 import dev.clawgate.testkit.openai.Reply;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The real gateway on a free loopback port, a fake OpenAI server behind it, driven over HTTP. */
-class ApiEndToEndTest {
-    @TempDir
-    Path dir;
-    private FakeOpenAiServer model;
-    private Gateway gateway;
-
-    @BeforeEach
-    void startModel() {
-        model = FakeOpenAiServer.start();
-    }
-
-    @AfterEach
-    void stop() {
-        if (gateway != null) gateway.close();
-        model.close();
-    }
-
-    private int start(ClawgateConfig cfg) throws Exception {
-        gateway = Gateway.start(cfg, Gateway.Options.server());
-        return gateway.httpPort();
-    }
+class ApiEndToEndTest extends GatewayFixture {
 
     private static SessionKey apiSession(String id) {
         return new SessionKey("api", null, ChatType.DIRECT, id, null, id);
@@ -58,7 +32,7 @@ class ApiEndToEndTest {
         // SPEC CH-10, AG-1, AG-5, RP-3, RP-2
         model.enqueue(Reply.toolCalls(Reply.call("file_write", "{\"path\":\"notes/hello.txt\",\"content\":\"hi there\"}")),
                 Reply.text("I wrote notes/hello.txt for you.").streamedInChunks(4));
-        int port = start(config(dir, model.baseUrl(), null));
+        int port = serve(config());
         List<String> events = chatStream(port, "alice", "please write hello.txt");
         assertThat(String.join("", events.subList(0, events.size() - 1))).isEqualTo("I wrote notes/hello.txt for you.");
         assertThat(events.get(events.size() - 1)).isEqualTo("finish:stop");
@@ -80,7 +54,7 @@ class ApiEndToEndTest {
         java.nio.file.Files.createDirectories(dir.resolve("workspace"));
         java.nio.file.Files.writeString(dir.resolve("workspace/chart.png"), "png");
         model.enqueue(Reply.text("Here it is.\n[IMAGE:chart.png]"));
-        int port = start(config(dir, model.baseUrl(), null));
+        int port = serve(config());
         GatewayHarness.Reply r = chat(port, "erin", "draw a chart", null);
         assertThat(r.content()).isEqualTo("Here it is.\n\n[image omitted: chart.png]");
     }
@@ -89,12 +63,11 @@ class ApiEndToEndTest {
     void historySurvivesARestartOnTheSameDataDir() throws Exception {
         // SPEC HI-2, OP-1
         model.echoLastUserMessage();
-        ClawgateConfig cfg = config(dir, model.baseUrl(), null);
-        int port = start(cfg);
+        ClawgateConfig cfg = config();
+        int port = serve(cfg);
         assertThat(chat(port, "bob", "my name is Bob", null).status()).isEqualTo(200);
-        gateway.close();
-        gateway = null;
-        port = start(cfg);
+        closeGateway();
+        port = serve(cfg);
         assertThat(chat(port, "bob", "what is my name?", null).status()).isEqualTo(200);
         JsonNode sent = model.lastRequest().messages();
         assertThat(sent.toString()).contains("my name is Bob", "what is my name?");
@@ -106,7 +79,7 @@ class ApiEndToEndTest {
     void stopDuringASlowStreamAbortsTheUpstreamRequest() throws Exception {
         // SPEC DI-5, AG-2
         model.enqueue(Reply.text("word ".repeat(200)).streamedInChunks(200).delayPerChunk(Duration.ofMillis(50)));
-        int port = start(config(dir, model.baseUrl(), null));
+        int port = serve(config());
         CompletableFuture<List<String>> slow = CompletableFuture.supplyAsync(() -> {
             try {
                 return chatStream(port, "carol", "tell me a long story");
@@ -129,7 +102,7 @@ class ApiEndToEndTest {
     void aContextLengthErrorCompactsTheSessionRetriesOnceAndSaysSo() throws Exception {
         // SPEC HI-5
         model.echoLastUserMessage();
-        int port = start(config(dir, model.baseUrl(), null));
+        int port = serve(config());
         for (int i = 0; i < 10; i++) chat(port, "dave", "message " + i + " " + "x".repeat(700), null);
         model.enqueue(Reply.contextLengthExceeded(), Reply.text("fits now"));
         GatewayHarness.Reply r = chat(port, "dave", "one more", null);
@@ -145,7 +118,7 @@ class ApiEndToEndTest {
     void aContextLengthErrorWithNothingToCompactFailsWithoutClaimingACompaction() throws Exception {
         // SPEC HI-5: tell the user only when it really compacted; never loop
         model.enqueue(Reply.contextLengthExceeded());
-        int port = start(config(dir, model.baseUrl(), null));
+        int port = serve(config());
         GatewayHarness.Reply r = chat(port, "erin", "hello", null);
         assertThat(r.content()).doesNotContain("compacted").contains("too long");
         assertThat(model.chatRequests()).hasSize(1);
@@ -156,7 +129,7 @@ class ApiEndToEndTest {
     @Test
     void withNoProviderEachMessageGetsAOneLineExplanation() throws Exception {
         // SPEC HI-6: never a stack trace
-        int port = start(config(dir, null, null));
+        int port = serve(GatewayHarness.config(dir, null, null));
         GatewayHarness.Reply r = chat(port, "frank", "hi", null);
         assertThat(r.status()).isEqualTo(200);
         assertThat(r.content()).contains("No model provider is configured").doesNotContain("\n").doesNotContain("Exception");
@@ -166,7 +139,7 @@ class ApiEndToEndTest {
     void aModelErrorIsRecordedAsAFailedTaskAndTheUserGetsAShortRedactedError() throws Exception {
         // SPEC HI-6, OP-6
         model.enqueue(Reply.apiError(401, "Incorrect API key provided: sk-test-key-0000", "invalid_request_error", "invalid_api_key"));
-        int port = start(config(dir, model.baseUrl(), null));
+        int port = serve(config());
         GatewayHarness.Reply r = chat(port, "gina", "hi", null);
         assertThat(r.content()).contains("refused our credentials").doesNotContain("sk-test");
         assertThat(gateway.store().loadTranscript(apiSession("gina"), 10)).extracting(TranscriptEntry::content)
@@ -177,7 +150,7 @@ class ApiEndToEndTest {
     void theAuthTokenGuardsTheApiButNotHealthz() throws Exception {
         // SPEC OP-3
         model.echoLastUserMessage();
-        int port = start(config(dir, model.baseUrl(), "s3cret-token"));
+        int port = serve(GatewayHarness.config(dir, model.baseUrl(), "s3cret-token"));
         assertThat(chat(port, "h", "hi", null).status()).isEqualTo(401);
         assertThat(chat(port, "h", "hi", "wrong").status()).isEqualTo(401);
         assertThat(chat(port, "h", "hi", "s3cret-token").content()).isEqualTo("hi");
@@ -190,7 +163,7 @@ class ApiEndToEndTest {
     @Test
     void withoutATokenOnlyALoopbackBindStarts() {
         // SPEC OP-3
-        ClawgateConfig base = config(dir, model.baseUrl(), null);
+        ClawgateConfig base = config();
         ClawgateConfig open = new ClawgateConfig(new dev.clawgate.core.config.GatewaySettings(base.gateway().dataDir(), "0.0.0.0:0", null),
                 base.agent(), base.providers(), base.routes(), base.history(), base.tools(), base.dispatch());
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> Gateway.start(open, Gateway.Options.server()))
@@ -201,7 +174,7 @@ class ApiEndToEndTest {
     void runtimeCommandsAnswerWithoutAModelCall() throws Exception {
         // SPEC RT-1
         model.echoLastUserMessage();
-        int port = start(config(dir, model.baseUrl(), null));
+        int port = serve(config());
         chat(port, "ivy", "remember this", null);
         assertThat(chat(port, "ivy", "/status", null).content()).contains("Model: fake:gpt-test", "Queued messages: 0");
         assertThat(chat(port, "ivy", "/model other-model", null).content()).contains("other-model");
@@ -216,7 +189,7 @@ class ApiEndToEndTest {
     @Test
     void malformedRequestsGetAClearErrorAndRecordNothing() throws Exception {
         // SPEC CH-10: bad input gets a clear error
-        int port = start(config(dir, model.baseUrl(), null));
+        int port = serve(config());
         var req = java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
                 .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{not json")).build();
         var resp = GatewayHarness.HTTP.send(req, java.net.http.HttpResponse.BodyHandlers.ofString());
@@ -229,13 +202,13 @@ class ApiEndToEndTest {
     @Test
     void apiRequestsAreNeverDebouncedIntoOneAnotherEvenWhenDebounceIsOn() throws Exception {
         // SPEC IN-2 with SPEC DI-2: request/response channels answer every request on its own
-        ClawgateConfig base = config(dir, model.baseUrl(), null);
+        ClawgateConfig base = config();
         ClawgateConfig debounced = new ClawgateConfig(base.gateway(), base.agent(), base.providers(), base.routes(), base.history(),
                 base.tools(), base.dispatch(), base.session(),
                 new dev.clawgate.core.config.InboundSettings(500, java.util.Map.of(), java.time.Duration.ofMinutes(20), 50,
                         java.util.Map.of(), java.time.Duration.ofHours(1)),
                 base.queue(), base.channels());
-        int port = start(debounced);
+        int port = serve(debounced);
         CompletableFuture<GatewayHarness.Reply> first = CompletableFuture.supplyAsync(() -> {
             try {
                 return chat(port, "kim", "first", null);

@@ -10,22 +10,18 @@ import dev.clawgate.server.channel.TerminalChannel;
 import dev.clawgate.testkit.contract.CapabilityProofs;
 import dev.clawgate.testkit.contract.PlatformCall;
 import dev.clawgate.testkit.contract.PlatformCallLog;
-import dev.clawgate.testkit.openai.FakeOpenAiServer;
 import java.io.ByteArrayOutputStream;
 import java.io.PipedInputStream;
 import java.io.PipedOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The connection-bound channels on the adapter contract (SPEC OUT-4, OUT-6): durability disabled,
@@ -34,25 +30,15 @@ import org.junit.jupiter.api.io.TempDir;
  * harness's call log is what that end received: the HTTP client's responses as they arrived, the
  * lines the terminal printed; a proof never writes the log itself.
  */
-class ConnectionBoundProofsTest {
+class ConnectionBoundProofsTest extends GatewayFixture {
     /** Rewrites "secret" so the proof of messageSendingHooks sees the hook's text at the platform. */
     private static final SendingHook MASK = (text, target) -> new SendingHook.Send(text.replace("secret", "******"));
 
-    @TempDir
-    Path dir;
-    private final FakeOpenAiServer model = FakeOpenAiServer.start();
-    private Gateway gateway;
-
-    @AfterEach
-    void stop() {
-        if (gateway != null) gateway.close();
-        model.close();
-    }
 
     @TestFactory
     Stream<DynamicTest> theApiChannel() throws Exception {
         model.echoLastUserMessage();
-        gateway = Gateway.start(GatewayHarness.config(dir, model.baseUrl(), null), Gateway.Options.server().withSendingHook(MASK));
+        start(config(), Gateway.Options.server().withSendingHook(MASK));
         var adapter = gateway.channel("api").orElseThrow().messageAdapter();
         assertThat(adapter.durability()).isEqualTo(Durability.DISABLED);
         ApiClient client = new ApiClient(gateway.httpPort());
@@ -85,7 +71,7 @@ class ConnectionBoundProofsTest {
         ByteArrayOutputStream screen = new ByteArrayOutputStream();
         TerminalChannel terminal = new TerminalChannel(new PipedInputStream(keyboard), new PrintStream(screen, true, StandardCharsets.UTF_8),
                 false, "tester");
-        gateway = Gateway.start(GatewayHarness.config(dir, model.baseUrl(), null), Gateway.Options.with(terminal).withSendingHook(MASK));
+        start(config(), Gateway.Options.with(terminal).withSendingHook(MASK));
         var adapter = terminal.messageAdapter();
         assertThat(adapter.durability()).isEqualTo(Durability.DISABLED);
         // each printed line is one call of the terminal "platform"

@@ -4,58 +4,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.clawgate.core.config.AccessSettings;
-import dev.clawgate.core.config.ChannelSettings;
-import dev.clawgate.core.config.ClawgateConfig;
-import dev.clawgate.core.config.DmPolicy;
-import dev.clawgate.core.config.GroupPolicy;
 import dev.clawgate.core.config.MemorySettings;
 import dev.clawgate.core.memory.ConsolidationMode;
 import dev.clawgate.core.memory.FactExtraction;
 import dev.clawgate.core.memory.MemoryEntry;
 import dev.clawgate.core.memory.MemoryScope;
-import dev.clawgate.testkit.openai.FakeOpenAiServer;
 import dev.clawgate.testkit.openai.RecordedRequest;
 import dev.clawgate.testkit.openai.Reply;
-import dev.clawgate.testkit.telegram.FakeTelegramServer;
 import dev.clawgate.testkit.telegram.TelegramChat;
-import dev.clawgate.testkit.telegram.TelegramUser;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code memory.consolidation = "llm"} through the real gateway, on the fake Telegram and OpenAI servers:
  * the fact request reaches the model after the reply reached the chat, and a later session recalls the fact.
  */
-class ConsolidationEndToEndTest {
-    private static final String TOKEN = "123456:consolidate-token_xyz";
+class ConsolidationEndToEndTest extends TelegramGatewayFixture {
     private static final String FACT = "Alice's cat Pixel prefers salmon over chicken.";
-
-    @TempDir
-    Path dir;
-    private FakeOpenAiServer model;
-    private FakeTelegramServer tg;
-    private Gateway gateway;
-
-    @BeforeEach
-    void startFakes() {
-        model = FakeOpenAiServer.start();
-        tg = FakeTelegramServer.start(TOKEN, "clawbot");
-    }
-
-    @AfterEach
-    void stop() {
-        if (gateway != null) gateway.close();
-        tg.close();
-        model.close();
-    }
 
     private static boolean isConsolidation(JsonNode body) {
         return FactExtraction.INSTRUCTION.equals(body.path("messages").path(0).path("content").asText());
@@ -65,8 +33,6 @@ class ConsolidationEndToEndTest {
     void theFactRequestFollowsTheDeliveredReplyAndALaterSessionRecallsTheFact() throws Exception {
         // SPEC ME-6 (after the turn, off the reply path; the agent's model, no tools), ME-7 (the fact in the model's words,
         // the reply not stored), ME-2/ME-4 (the sender's scope recalled into a later group session's system prompt)
-        TelegramUser alice = tg.user(111, "alice");
-        TelegramChat dm = tg.privateChat(alice);
         TelegramChat group = tg.group(-100600, "Pets");
         List<Integer> repliesSeenByConsolidation = new CopyOnWriteArrayList<>();
         model.respondWith(body -> {
@@ -77,13 +43,7 @@ class ConsolidationEndToEndTest {
             String last = body.path("messages").path(body.path("messages").size() - 1).path("content").asText();
             return Reply.text(last.contains("prefer") ? "Salmon, as far as I remember." : "Noted, Pixel sounds picky!");
         });
-        ClawgateConfig c = GatewayHarness.config(dir, model.baseUrl(), null);
-        AccessSettings open = new AccessSettings(DmPolicy.OPEN, List.of("*"), GroupPolicy.OPEN, List.of(), true);
-        ClawgateConfig cfg = new ClawgateConfig(c.gateway(), c.agent(), c.providers(), c.routes(), c.history(), c.tools(), c.dispatch(),
-                c.session(), c.inbound(), c.queue(), Map.of("telegram", new ChannelSettings("telegram", open, Map.of(),
-                Map.of("bot_token", TOKEN, "api_base", tg.apiBase()))))
-                .withMemory(MemorySettings.defaults().withConsolidation(ConsolidationMode.LLM));
-        gateway = Gateway.start(cfg, Gateway.Options.with());
+        start(config(Map.of()).withMemory(MemorySettings.defaults().withConsolidation(ConsolidationMode.LLM)));
 
         tg.sendText(dm, alice, "Pixel will only eat salmon, never chicken");
         await().atMost(Duration.ofSeconds(20)).until(() -> gateway.consolidation().done() == 1);

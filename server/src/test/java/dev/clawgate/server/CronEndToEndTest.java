@@ -4,70 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.clawgate.core.config.AccessSettings;
-import dev.clawgate.core.config.ChannelSettings;
-import dev.clawgate.core.config.ClawgateConfig;
-import dev.clawgate.core.config.DmPolicy;
-import dev.clawgate.core.config.GatewaySettings;
-import dev.clawgate.core.config.GroupPolicy;
 import dev.clawgate.core.cron.CronJob;
 import dev.clawgate.core.store.OutboxState;
-import dev.clawgate.testkit.openai.FakeOpenAiServer;
 import dev.clawgate.testkit.openai.RecordedRequest;
 import dev.clawgate.testkit.openai.Reply;
-import dev.clawgate.testkit.telegram.FakeTelegramServer;
 import dev.clawgate.testkit.telegram.SentMessage;
-import dev.clawgate.testkit.telegram.TelegramChat;
-import dev.clawgate.testkit.telegram.TelegramUser;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The model schedules a task over Telegram; the gateway's scheduler runs it and the reply reaches the chat once. */
-class CronEndToEndTest {
-    private static final String TOKEN = "123456:cron-token_xyz";
-
-    @TempDir
-    Path dir;
-    private FakeOpenAiServer model;
-    private FakeTelegramServer tg;
-    private Gateway gateway;
-    private TelegramUser alice;
-    private TelegramChat dm;
-
-    @BeforeEach
-    void startFakes() {
-        model = FakeOpenAiServer.start();
-        tg = FakeTelegramServer.start(TOKEN, "clawbot");
-        alice = tg.user(111, "alice");
-        dm = tg.privateChat(alice);
-    }
-
-    @AfterEach
-    void stop() {
-        if (gateway != null) gateway.close();
-        tg.close();
-        model.close();
-    }
-
-    private Gateway start() throws Exception {
-        ClawgateConfig c = GatewayHarness.config(dir, model.baseUrl(), null);
-        AccessSettings open = new AccessSettings(DmPolicy.OPEN, List.of("*"), GroupPolicy.OPEN, List.of(), true);
-        GatewaySettings g = new GatewaySettings(dir.resolve("data"), "127.0.0.1:0", null);
-        ClawgateConfig cfg = new ClawgateConfig(g, c.agent(), c.providers(), c.routes(), c.history(), c.tools(), c.dispatch(), c.session(),
-                c.inbound(), c.queue(), Map.of("telegram", new ChannelSettings("telegram", open, Map.of(),
-                Map.of("bot_token", TOKEN, "api_base", tg.apiBase()), Map.of())));
-        gateway = Gateway.start(cfg, Gateway.Options.with());
-        return gateway;
-    }
-
+class CronEndToEndTest extends TelegramGatewayFixture {
     @Test
     void aTaskTheModelSchedulesRunsAsATurnAndItsReplyReachesTheChatExactlyOnce() throws Exception {
         // SPEC AG-5 (cron_add: scheduled agent turns delivered to a channel target), OUT-12 (one final reply per fire)
@@ -76,11 +26,10 @@ class CronEndToEndTest {
                         + "\"name\":\"stretch\",\"delivery\":{\"channel\":\"telegram\",\"to\":\"" + dm.id() + "\"}}")),
                 Reply.text("Scheduled."),
                 Reply.text("Time to stretch, Alice!"));
-        start();
+        start(config(Map.of()));
         tg.sendText(dm, alice, "remind me to stretch in two seconds");
 
-        await().atMost(Duration.ofSeconds(20)).until(() -> tg.sentTo(dm).size() >= 2);
-        List<SentMessage> sent = tg.sentTo(dm);
+        List<SentMessage> sent = awaitSent(dm, 2);
         assertThat(sent).extracting(SentMessage::text).containsExactly("Scheduled.", "Time to stretch, Alice!");
 
         // the fired turn is a turn like any other: the model was asked the task as alice's message in her chat
@@ -105,17 +54,16 @@ class CronEndToEndTest {
         // SPEC OUT-12: a fire is recorded before it runs, so a restart never runs it again
         model.enqueue(Reply.toolCalls(Reply.call("cron_add", "{\"prompt\":\"say hi\",\"every_minutes\":60}")),
                 Reply.text("Every hour it is."), Reply.text("hi"));
-        start();
+        start(config(Map.of()));
         tg.sendText(dm, alice, "say hi every hour");
-        await().atMost(Duration.ofSeconds(20)).until(() -> tg.sentTo(dm).size() >= 1);
+        awaitSent(dm, 1);
         CronJob job = gateway.store().cron().all().getFirst();
         assertThat(job.nextFireAt()).isAfter(Instant.now().plus(Duration.ofMinutes(59)));
         assertThat(job.target().replyTarget()).isEqualTo(String.valueOf(dm.id()));
         assertThat(job.target().sender()).isEqualTo(String.valueOf(alice.id()));
-        gateway.close();
-        gateway = null;
+        closeGateway();
 
-        start();
+        start(config(Map.of()));
         // the job survived the restart and is not due: nothing fired, the model was asked nothing more
         assertThat(gateway.store().cron().all()).extracting(CronJob::id, CronJob::nextFireAt).containsExactly(
                 org.assertj.core.groups.Tuple.tuple(job.id(), job.nextFireAt()));

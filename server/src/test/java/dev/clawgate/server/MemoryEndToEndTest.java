@@ -5,60 +5,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.clawgate.core.config.AccessSettings;
-import dev.clawgate.core.config.ChannelSettings;
-import dev.clawgate.core.config.ClawgateConfig;
-import dev.clawgate.core.config.DmPolicy;
-import dev.clawgate.core.config.GroupPolicy;
 import dev.clawgate.core.memory.MemoryEntry;
 import dev.clawgate.core.memory.MemoryScope;
-import dev.clawgate.testkit.openai.FakeOpenAiServer;
 import dev.clawgate.testkit.openai.RecordedRequest;
 import dev.clawgate.testkit.openai.Reply;
-import dev.clawgate.testkit.telegram.FakeTelegramServer;
 import dev.clawgate.testkit.telegram.TelegramChat;
-import dev.clawgate.testkit.telegram.TelegramUser;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Long-term memory through the real gateway: what one session learns, a later one is told (SPEC ME-1..ME-4, ME-7, AG-5). */
-class MemoryEndToEndTest {
-    private static final String TOKEN = "123456:E2E-token_xyz";
-
-    @TempDir
-    Path dir;
-    private FakeOpenAiServer model;
-    private FakeTelegramServer tg;
-    private Gateway gateway;
-
-    @BeforeEach
-    void startFakes() {
-        model = FakeOpenAiServer.start();
-        tg = FakeTelegramServer.start(TOKEN, "clawbot");
-    }
-
-    @AfterEach
-    void stop() {
-        if (gateway != null) gateway.close();
-        tg.close();
-        model.close();
-    }
-
-    private void startWithTelegram() throws Exception {
-        ClawgateConfig c = GatewayHarness.config(dir, model.baseUrl(), null);
-        AccessSettings open = new AccessSettings(DmPolicy.OPEN, List.of("*"), GroupPolicy.OPEN, List.of(), true);
-        ClawgateConfig cfg = new ClawgateConfig(c.gateway(), c.agent(), c.providers(), c.routes(), c.history(), c.tools(), c.dispatch(),
-                c.session(), c.inbound(), c.queue(), Map.of("telegram", new ChannelSettings("telegram", open, Map.of(),
-                Map.of("bot_token", TOKEN, "api_base", tg.apiBase()))));
-        gateway = Gateway.start(cfg, Gateway.Options.with());
-    }
-
+class MemoryEndToEndTest extends TelegramGatewayFixture {
     private RecordedRequest awaitRequest(int n) {
         return model.awaitRequests(n, Duration.ofSeconds(20)).stream().filter(RecordedRequest::isChatCompletion).toList().get(n - 1);
     }
@@ -80,9 +37,7 @@ class MemoryEndToEndTest {
         // SPEC ME-1 (auto-save), ME-2 (the sender's scope is recalled in a group), ME-3, ME-4 (system prompt, not the user turn),
         // ME-7 (a greeting recalls nothing)
         model.enqueue(Reply.text("Noted."), Reply.text("Pixel."), Reply.text("Hello!"));
-        startWithTelegram();
-        TelegramUser alice = tg.user(111, "alice");
-        TelegramChat dm = tg.privateChat(alice);
+        start(config(Map.of()));
         TelegramChat group = tg.group(-100500, "Friends");
 
         tg.sendText(dm, alice, "My cat is named Pixel and she loves tuna");
@@ -112,8 +67,7 @@ class MemoryEndToEndTest {
         model.enqueue(Reply.toolCalls(Reply.call("memory_store",
                         "{\"key\":\"office_wifi\",\"content\":\"The office wifi password is hunter2\",\"scope\":\"global\"}")),
                 Reply.text("Stored for everyone."), Reply.text("It is hunter2."));
-        gateway = Gateway.start(GatewayHarness.config(dir, model.baseUrl(), null), Gateway.Options.server());
-        int port = gateway.httpPort();
+        int port = serve(config());
 
         assertThat(chat(port, "alice", "Please remember for everyone: the office wifi password is hunter2", null).status())
                 .isEqualTo(200);

@@ -13,29 +13,19 @@ import dev.clawgate.core.config.GatewaySettings;
 import dev.clawgate.core.config.GroupPolicy;
 import dev.clawgate.core.config.MemorySettings;
 import dev.clawgate.core.config.MultimodalSettings;
-import dev.clawgate.testkit.openai.FakeOpenAiServer;
 import dev.clawgate.testkit.openai.Reply;
-import dev.clawgate.testkit.telegram.FakeTelegramServer;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
 /** A reload that also changes a restart-only key applies everything else and says what waits for a restart (SPEC RT-3). */
-class ReloadRestartOnlyTest {
-    private static final String TOKEN = "123456:reload-token_xyz";
-
-    @TempDir
-    Path dir;
-    private final FakeOpenAiServer model = FakeOpenAiServer.start();
-    private final FakeTelegramServer tg = FakeTelegramServer.start(TOKEN, "clawbot");
+class ReloadRestartOnlyTest extends TelegramGatewayFixture {
     private final Logger logger = (Logger) LoggerFactory.getLogger(Gateway.class);
     private final ListAppender<ILoggingEvent> logs = new ListAppender<>();
-    private Gateway gateway;
 
     @BeforeEach
     void capture() {
@@ -44,19 +34,14 @@ class ReloadRestartOnlyTest {
     }
 
     @AfterEach
-    void stop() {
+    void release() {
         logger.detachAppender(logs);
-        if (gateway != null) gateway.close();
-        tg.close();
-        model.close();
     }
 
     private ClawgateConfig config(Path dataDir, String apiBase) {
-        ClawgateConfig c = GatewayHarness.config(dir, model.baseUrl(), null);
-        AccessSettings open = new AccessSettings(DmPolicy.OPEN, List.of("*"), GroupPolicy.OPEN, List.of(), true);
+        ClawgateConfig c = config(Map.of("api_base", apiBase));
         return new ClawgateConfig(new GatewaySettings(dataDir, "127.0.0.1:0", null), c.agent(), c.providers(), c.routes(), c.history(),
-                c.tools(), c.dispatch(), c.session(), c.inbound(), c.queue(),
-                Map.of("telegram", new ChannelSettings("telegram", open, Map.of(), Map.of("bot_token", TOKEN, "api_base", apiBase), Map.of())));
+                c.tools(), c.dispatch(), c.session(), c.inbound(), c.queue(), c.channels());
     }
 
     private List<String> lines() {
@@ -72,7 +57,7 @@ class ReloadRestartOnlyTest {
     @Test
     void memoryMultimodalAndPrefixChangesApplyWhileTheNewDataDirWaitsForARestart() throws Exception {
         // SPEC RT-3: a restart-only change must not reset [memory], [multimodal] or messages.response_prefix
-        gateway = Gateway.start(config(dir.resolve("data"), tg.apiBase()), Gateway.Options.server());
+        start(config(dir.resolve("data"), tg.apiBase()), Gateway.Options.server());
         model.enqueue(Reply.text("one"), Reply.text("two"));
         GatewayHarness.chat(gateway.httpPort(), "alice", "hello", null);
         assertThat(toolNamesOfLastRequest()).contains("memory_store", "cron_add");
@@ -100,7 +85,7 @@ class ReloadRestartOnlyTest {
     @Test
     void aChangedChannelOptionIsReportedAsNeedingARestartAndTheRunningValueStays() throws Exception {
         // SPEC RT-3: channel options are read when the channel starts; a change is reported, never silently half-applied
-        gateway = Gateway.start(config(dir.resolve("data"), tg.apiBase()), Gateway.Options.with());
+        start(config(dir.resolve("data"), tg.apiBase()), Gateway.Options.with());
         AccessSettings allowlist = new AccessSettings(DmPolicy.ALLOWLIST, List.of("111"), GroupPolicy.OPEN, List.of(), true);
         ClawgateConfig edited = config(dir.resolve("data"), "http://127.0.0.1:9/elsewhere");
         edited = edited.withChannel(new ChannelSettings("telegram", allowlist, Map.of(), edited.channel("telegram").options(), Map.of()));

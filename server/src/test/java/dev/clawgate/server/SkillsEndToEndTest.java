@@ -4,27 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.core.prompt.SkillsMode;
-import dev.clawgate.testkit.openai.FakeOpenAiServer;
 import dev.clawgate.testkit.openai.RecordedRequest;
 import dev.clawgate.testkit.openai.Reply;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Skills in the workspace reach the model's system prompt, full or compact, fresh for each new session (SPEC SP-1, SP-2). */
-class SkillsEndToEndTest {
-    @TempDir
-    Path dir;
-    private final FakeOpenAiServer model = FakeOpenAiServer.start();
-    private Gateway gateway;
-
-    @AfterEach
-    void stop() {
-        if (gateway != null) gateway.close();
-        model.close();
-    }
+class SkillsEndToEndTest extends GatewayFixture {
 
     private void skill(String dirName, String text) throws Exception {
         Path d = dir.resolve("workspace/skills").resolve(dirName);
@@ -33,12 +20,11 @@ class SkillsEndToEndTest {
     }
 
     private int start(SkillsMode mode) throws Exception {
-        ClawgateConfig c = GatewayHarness.config(dir, model.baseUrl(), null);
+        ClawgateConfig c = config();
         var a = c.agent();
         ClawgateConfig cfg = c.withAgent(new dev.clawgate.core.config.AgentSettings(a.provider(), a.model(), a.maxToolIterations(),
                 a.messageTimeoutSecs(), a.timeoutScaleCap(), a.workspace(), a.showToolCalls(), a.fallback(), mode));
-        gateway = Gateway.start(cfg, Gateway.Options.server());
-        return gateway.httpPort();
+        return serve(cfg);
     }
 
     private static String system(RecordedRequest r) {

@@ -4,20 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.clawgate.core.config.AccessSettings;
 import dev.clawgate.core.config.ChannelOutput;
-import dev.clawgate.core.config.ChannelSettings;
 import dev.clawgate.core.render.ReplyToMode;
 import dev.clawgate.core.config.ClawgateConfig;
-import dev.clawgate.core.config.DmPolicy;
 import dev.clawgate.core.config.GatewaySettings;
-import dev.clawgate.core.config.GroupPolicy;
 import dev.clawgate.core.store.InboxState;
 import dev.clawgate.core.store.OutboxState;
-import dev.clawgate.testkit.openai.FakeOpenAiServer;
 import dev.clawgate.testkit.openai.RecordedRequest;
 import dev.clawgate.testkit.openai.Reply;
-import dev.clawgate.testkit.telegram.FakeTelegramServer;
 import dev.clawgate.testkit.telegram.SentMessage;
 import dev.clawgate.testkit.telegram.TelegramChat;
 import dev.clawgate.testkit.telegram.TelegramUser;
@@ -25,44 +19,15 @@ import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The real gateway with the Telegram channel pointed at a fake Bot API, and a fake model behind it. */
-class TelegramEndToEndTest {
-    private static final String TOKEN = "123456:E2E-token_xyz";
+class TelegramEndToEndTest extends TelegramGatewayFixture {
     private static final String SECRET = "hook-secret_123";
-
-    @TempDir
-    Path dir;
-    private FakeOpenAiServer model;
-    private FakeTelegramServer tg;
-    private Gateway gateway;
-    private TelegramUser alice;
-    private TelegramChat dm;
-
-    @BeforeEach
-    void startFakes() {
-        model = FakeOpenAiServer.start();
-        tg = FakeTelegramServer.start(TOKEN, "clawbot");
-        alice = tg.user(111, "alice");
-        dm = tg.privateChat(alice);
-    }
-
-    @AfterEach
-    void stop() {
-        if (gateway != null) gateway.close();
-        tg.close();
-        model.close();
-    }
 
     private void start(Map<String, String> extra) throws Exception {
         start(extra, false);
@@ -73,14 +38,10 @@ class TelegramEndToEndTest {
     }
 
     private void start(Map<String, String> extra, boolean http, ChannelOutput output) throws Exception {
-        ClawgateConfig c = GatewayHarness.config(dir, model.baseUrl(), null);
-        Map<String, String> options = new HashMap<>(Map.of("bot_token", TOKEN, "api_base", tg.apiBase()));
-        options.putAll(extra);
-        AccessSettings open = new AccessSettings(DmPolicy.OPEN, List.of("*"), GroupPolicy.OPEN, List.of(), true);
+        ClawgateConfig c = config();
         GatewaySettings g = new GatewaySettings(dir.resolve("data"), http ? "127.0.0.1:" + port : "127.0.0.1:0", null);
-        ClawgateConfig cfg = new ClawgateConfig(g, c.agent(), c.providers(), c.routes(), c.history(), c.tools(), c.dispatch(), c.session(),
-                c.inbound(), c.queue(), Map.of("telegram", new ChannelSettings("telegram", open, Map.of(), options, Map.of(), output)));
-        gateway = Gateway.start(cfg, http ? Gateway.Options.server() : Gateway.Options.with());
+        start(new ClawgateConfig(g, c.agent(), c.providers(), c.routes(), c.history(), c.tools(), c.dispatch(), c.session(), c.inbound(),
+                c.queue(), Map.of("telegram", telegram(extra, output))), http ? Gateway.Options.server() : Gateway.Options.with());
     }
 
     private int port;
@@ -89,11 +50,6 @@ class TelegramEndToEndTest {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
         }
-    }
-
-    private List<SentMessage> awaitSent(TelegramChat chat, int n) {
-        await().atMost(Duration.ofSeconds(20)).until(() -> tg.sentTo(chat).size() >= n);
-        return tg.sentTo(chat);
     }
 
     @Test
@@ -156,8 +112,7 @@ class TelegramEndToEndTest {
         long update = tg.lastUpdateId();
         awaitSent(dm, 1);
         await().atMost(Duration.ofSeconds(20)).until(() -> tg.confirmedOffset() > update);
-        gateway.close();
-        gateway = null;
+        closeGateway();
 
         // Telegram serves the update again to a poller starting over (offset 0), as after a lost confirmation
         tg.redeliver(update);

@@ -3,32 +3,17 @@ package dev.clawgate.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.clawgate.core.config.AccessSettings;
-import dev.clawgate.core.config.ChannelOutput;
-import dev.clawgate.core.config.ChannelSettings;
 import dev.clawgate.core.config.ClawgateConfig;
-import dev.clawgate.core.config.DmPolicy;
 import dev.clawgate.core.config.DropPolicy;
-import dev.clawgate.core.config.GatewaySettings;
-import dev.clawgate.core.config.GroupPolicy;
 import dev.clawgate.core.config.QueueMode;
 import dev.clawgate.core.config.QueueSettings;
 import dev.clawgate.core.hook.InboundHook;
 import dev.clawgate.core.store.InboxState;
-import dev.clawgate.testkit.openai.FakeOpenAiServer;
 import dev.clawgate.testkit.openai.Reply;
-import dev.clawgate.testkit.telegram.FakeTelegramServer;
-import dev.clawgate.testkit.telegram.TelegramChat;
-import dev.clawgate.testkit.telegram.TelegramUser;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Ack reactions and typing over the real gateway and a fake Bot API (SPEC RP-5): every message that got 👀
@@ -36,43 +21,14 @@ import org.junit.jupiter.api.io.TempDir;
  * state: a message merged into a turn with that turn's outcome, a cancelled or dropped one with
  * none. 👍 and 😢 stand for ✅ and ⚠️, which Telegram bots cannot set.
  */
-class TelegramReactionsEndToEndTest {
-    private static final String TOKEN = "123456:E2E-token_xyz";
+class TelegramReactionsEndToEndTest extends TelegramGatewayFixture {
     /** A setMessageReaction call that removes the reaction. */
     private static final String CLEARED = "(none)";
 
-    @TempDir
-    Path dir;
-    private FakeOpenAiServer model;
-    private FakeTelegramServer tg;
-    private Gateway gateway;
-    private TelegramUser alice;
-    private TelegramChat dm;
-
-    @BeforeEach
-    void startFakes() {
-        model = FakeOpenAiServer.start();
-        tg = FakeTelegramServer.start(TOKEN, "clawbot");
-        alice = tg.user(111, "alice");
-        dm = tg.privateChat(alice);
-    }
-
-    @AfterEach
-    void stop() {
-        if (gateway != null) gateway.close();
-        tg.close();
-        model.close();
-    }
-
     private void start(QueueSettings queue, InboundHook hook) throws Exception {
-        ClawgateConfig c = GatewayHarness.config(dir, model.baseUrl(), null);
-        Map<String, String> options = new HashMap<>(Map.of("bot_token", TOKEN, "api_base", tg.apiBase(), "ack_reactions", "true"));
-        AccessSettings open = new AccessSettings(DmPolicy.OPEN, List.of("*"), GroupPolicy.OPEN, List.of(), true);
-        GatewaySettings g = new GatewaySettings(dir.resolve("data"), "127.0.0.1:0", null);
-        ClawgateConfig cfg = new ClawgateConfig(g, c.agent(), c.providers(), c.routes(), c.history(), c.tools(), c.dispatch(), c.session(),
-                c.inbound(), queue, Map.of("telegram", new ChannelSettings("telegram", open, Map.of(), options, Map.of(),
-                ChannelOutput.defaults())));
-        gateway = Gateway.start(cfg, Gateway.Options.with().withInboundHook(hook));
+        ClawgateConfig c = config(Map.of("ack_reactions", "true"));
+        start(new ClawgateConfig(c.gateway(), c.agent(), c.providers(), c.routes(), c.history(), c.tools(), c.dispatch(), c.session(),
+                c.inbound(), queue, c.channels()), Gateway.Options.with().withInboundHook(hook));
     }
 
     private void start(QueueSettings queue) throws Exception {

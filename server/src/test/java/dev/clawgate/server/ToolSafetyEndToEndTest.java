@@ -1,39 +1,19 @@
 package dev.clawgate.server;
 
 import static dev.clawgate.server.GatewayHarness.chat;
-import static dev.clawgate.server.GatewayHarness.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.core.config.ProviderSettings;
-import dev.clawgate.testkit.openai.FakeOpenAiServer;
 import dev.clawgate.testkit.openai.Reply;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Bad model output and hostile tool arguments, end to end: clear errors to the model, nothing lost or leaked. */
-class ToolSafetyEndToEndTest {
-    @TempDir
-    Path dir;
-    private FakeOpenAiServer model;
-    private Gateway gateway;
-
-    @BeforeEach
-    void startModel() {
-        model = FakeOpenAiServer.start();
-    }
-
-    @AfterEach
-    void stop() {
-        if (gateway != null) gateway.close();
-        model.close();
-    }
+class ToolSafetyEndToEndTest extends GatewayFixture {
 
     private static String lastToolResult(JsonNode messages) {
         for (int i = messages.size() - 1; i >= 0; i--) {
@@ -50,7 +30,7 @@ class ToolSafetyEndToEndTest {
     void malformedToolJsonFromTheModelIsReportedBackAndTheTurnStillAnswers() throws Exception {
         // SPEC AG-1: malformed calls are reported to the model as an error result
         model.enqueue(Reply.toolCalls(Reply.call("file_write", "{\"path\": \"a.txt\", \"content\": ")), Reply.text("Sorry, retrying is not needed."));
-        gateway = Gateway.start(config(dir, model.baseUrl(), null), Gateway.Options.server());
+        start(config(), Gateway.Options.server());
         GatewayHarness.Reply r = chat(gateway.httpPort(), "m", "write a file", null);
         assertThat(r.content()).isEqualTo("Sorry, retrying is not needed.");
         assertThat(lastToolResult(model.lastRequest().messages())).contains("could not be parsed");
@@ -68,7 +48,7 @@ class ToolSafetyEndToEndTest {
                 Reply.toolCalls(Reply.call("file_read", "{\"path\": \"link/secret.txt\"}")),
                 Reply.toolCalls(Reply.call("file_write", "{\"path\": \"link/new.txt\", \"content\": \"x\"}")),
                 Reply.text("I cannot read that."));
-        gateway = Gateway.start(config(dir, model.baseUrl(), null), Gateway.Options.server());
+        start(config(), Gateway.Options.server());
         GatewayHarness.Reply r = chat(gateway.httpPort(), "m", "read the secret", null);
         assertThat(r.content()).isEqualTo("I cannot read that.");
         assertThat(model.chatRequests()).hasSize(4);
@@ -85,11 +65,11 @@ class ToolSafetyEndToEndTest {
         // SPEC SP-3, AG-1
         model.enqueue(Reply.textWithToolCallTags("I'll save it.", Reply.call("file_write", "{\"path\":\"g.txt\",\"content\":\"guided\"}")),
                 Reply.text("Saved g.txt."));
-        ClawgateConfig base = config(dir, model.baseUrl(), null);
+        ClawgateConfig base = config();
         ClawgateConfig guided = new ClawgateConfig(base.gateway(), base.agent(),
                 Map.of("fake", new ProviderSettings("fake", "openai", model.baseUrl(), null, false, "local-model", 30)),
                 base.routes(), base.history(), base.tools(), base.dispatch());
-        gateway = Gateway.start(guided, Gateway.Options.server());
+        start(guided, Gateway.Options.server());
         GatewayHarness.Reply r = chat(gateway.httpPort(), "g", "save guided to g.txt", null);
         assertThat(r.content()).isEqualTo("Saved g.txt.");
         assertThat(dir.resolve("workspace/g.txt")).hasContent("guided");

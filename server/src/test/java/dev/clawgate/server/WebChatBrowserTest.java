@@ -1,13 +1,11 @@
 package dev.clawgate.server;
 
-import static dev.clawgate.server.GatewayHarness.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.core.model.Role;
 import dev.clawgate.core.store.TranscriptEntry;
-import dev.clawgate.testkit.openai.FakeOpenAiServer;
 import dev.clawgate.testkit.openai.Reply;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -21,9 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -36,16 +32,12 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * against the real gateway and a scripted model. Each test starts its own gateway on a new port,
  * so each is a new origin with its own localStorage.
  */
-class WebChatBrowserTest {
+class WebChatBrowserTest extends GatewayFixture {
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
     private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
     private static ChromeDriver browser;
     private static Path profile;
 
-    @TempDir
-    Path dir;
-    private FakeOpenAiServer model;
-    private Gateway gateway;
     private int port;
 
     @BeforeAll
@@ -79,22 +71,14 @@ class WebChatBrowserTest {
         }
     }
 
-    @BeforeEach
-    void startModel() {
-        model = FakeOpenAiServer.start();
-    }
-
     @AfterEach
-    void stop() {
+    void leaveThePage() {
         if (browser != null) browser.get("about:blank");
-        if (gateway != null) gateway.close();
-        model.close();
     }
 
     private void startGateway(String token) throws Exception {
-        ClawgateConfig cfg = config(dir, model.baseUrl(), token);
-        gateway = Gateway.start(cfg, Gateway.Options.server());
-        port = gateway.httpPort();
+        ClawgateConfig cfg = GatewayHarness.config(dir, model.baseUrl(), token);
+        port = serve(cfg);
     }
 
     private static WebDriverWait waiting() {

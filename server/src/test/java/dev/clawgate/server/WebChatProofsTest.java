@@ -19,9 +19,7 @@ import dev.clawgate.core.run.CancelToken;
 import dev.clawgate.server.channel.WebChatChannel;
 import dev.clawgate.testkit.contract.CapabilityProofs;
 import dev.clawgate.testkit.contract.PlatformCall;
-import dev.clawgate.testkit.openai.FakeOpenAiServer;
 import dev.clawgate.testkit.openai.Reply;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -32,13 +30,12 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The web chat on the adapter contract (SPEC OUT-4, OUT-9): each declared capability proven over the
  * real WebSocket; the platform calls are the frames a connected page received.
  */
-class WebChatProofsTest {
+class WebChatProofsTest extends GatewayFixture {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String CLIENT = "client-proofs-0001";
     private static final SendingHook MASK = (text, target) -> new SendingHook.Send(text.replace("secret", "******"));
@@ -47,18 +44,12 @@ class WebChatProofsTest {
     /** The preview's least time between two edits (SPEC OUT-9: configurable). */
     private static final Duration INTERVAL = Duration.ofMillis(500);
 
-    @TempDir
-    Path dir;
-    private final FakeOpenAiServer model = FakeOpenAiServer.start();
     private final AtomicInteger ids = new AtomicInteger();
-    private Gateway gateway;
     private WebChatClient page;
 
     @AfterEach
-    void stop() {
+    void closeThePage() {
         if (page != null) page.close();
-        if (gateway != null) gateway.close();
-        model.close();
     }
 
     private static JsonNode json(PlatformCall call) {
@@ -90,7 +81,7 @@ class WebChatProofsTest {
     @TestFactory
     Stream<DynamicTest> theWebChat() throws Exception {
         model.echoLastUserMessage();
-        gateway = Gateway.start(GatewayHarness.config(dir, model.baseUrl(), null).withChannel(new ChannelSettings(WebChatChannel.NAME,
+        start(config().withChannel(new ChannelSettings(WebChatChannel.NAME,
                         AccessSettings.defaults(), Map.of(), Map.of("text_limit", Integer.toString(TEXT_LIMIT),
                                 "preview_interval_ms", Long.toString(INTERVAL.toMillis())))),
                 Gateway.Options.server().withSendingHook(MASK));

@@ -1,6 +1,5 @@
 package dev.clawgate.server;
 
-import static dev.clawgate.server.GatewayHarness.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -13,7 +12,6 @@ import dev.clawgate.core.model.ChatType;
 import dev.clawgate.core.model.Role;
 import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.store.TranscriptEntry;
-import dev.clawgate.testkit.openai.FakeOpenAiServer;
 import dev.clawgate.testkit.openai.Reply;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -21,40 +19,16 @@ import java.net.Socket;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.net.http.WebSocketHandshakeException;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletionException;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** The web chat's WebSocket protocol, driven without a browser against the real gateway (SPEC CH-2). */
-class WebChatSocketTest {
+class WebChatSocketTest extends GatewayFixture {
     private static final String CLIENT = "client-0123456789";
-    @TempDir
-    Path dir;
-    private FakeOpenAiServer model;
-    private Gateway gateway;
-
-    @BeforeEach
-    void startModel() {
-        model = FakeOpenAiServer.start();
-    }
-
-    @AfterEach
-    void stop() {
-        if (gateway != null) gateway.close();
-        model.close();
-    }
-
-    private int start(ClawgateConfig cfg) throws Exception {
-        gateway = Gateway.start(cfg, Gateway.Options.server());
-        return gateway.httpPort();
-    }
 
     static SessionKey webChatSession(String client) {
         return new SessionKey("webchat", null, ChatType.DIRECT, client, null, client);
@@ -82,7 +56,7 @@ class WebChatSocketTest {
     void aMessageIsAnsweredWithASanitisedPreviewThenTheFinalReplyThenDone() throws Exception {
         // SPEC CH-2, RP-2, OUT-9: the preview text passed the incremental sanitiser before it reaches the page
         model.enqueue(Reply.text("<think>secret plan</think>Hello there, friend.").streamedInChunks(12));
-        int port = start(config(dir, model.baseUrl(), null));
+        int port = serve(config());
         try (WebChatClient page = WebChatClient.open(port, CLIENT, null)) {
             page.send("m1", "hi");
             List<JsonNode> frames = page.untilDone("m1");
@@ -111,7 +85,7 @@ class WebChatSocketTest {
                 Reply.text("<think>Inline plan: be brief.</think>Brief answer, as promised.").streamedInChunks(12)
                         .delayPerChunk(Duration.ofMillis(40)),
                 Reply.text("<think>Count the letters.</think>Five letters.").streamedInChunks(5));
-        int port = start(config(dir, model.baseUrl(), null).withChannel(new ChannelSettings("webchat", AccessSettings.defaults(), Map.of(),
+        int port = serve(config().withChannel(new ChannelSettings("webchat", AccessSettings.defaults(), Map.of(),
                 Map.of("preview_interval_ms", "0"))));
         try (WebChatClient page = WebChatClient.open(port, CLIENT, null)) {
             page.send("r0", "/reasoning stream");
@@ -153,7 +127,7 @@ class WebChatSocketTest {
     void withATokenTheSocketAndHistoryRefuseCallersWithoutItAndRecordNothing() throws Exception {
         // SPEC OP-3: same token rules as the API; the page itself carries no data and loads without it
         model.enqueue(Reply.text("welcome"));
-        int port = start(config(dir, model.baseUrl(), "s3cret-token"));
+        int port = serve(GatewayHarness.config(dir, model.baseUrl(), "s3cret-token"));
         assertThat(handshakeStatus(() -> WebChatClient.open(port, CLIENT, null))).isEqualTo(401);
         assertThat(handshakeStatus(() -> WebChatClient.open(port, CLIENT, "wrong-token"))).isEqualTo(401);
         assertThat(GatewayHarness.get(port, "/chat/history?client=" + CLIENT, null).statusCode()).isEqualTo(401);
@@ -179,7 +153,7 @@ class WebChatSocketTest {
     void badFramesGetAClearErrorFrameRecordNothingAndTheSocketGoesOn() throws Exception {
         // SPEC CH-2, IN-4 (an oversized message is refused with its reason, not cut)
         model.enqueue(Reply.text("still here"));
-        int port = start(config(dir, model.baseUrl(), null));
+        int port = serve(config());
         try (WebChatClient page = WebChatClient.open(port, CLIENT, null)) {
             page.sendRaw("hello, not json");
             assertThat(page.next().path("text").asText()).contains("not JSON");
@@ -214,7 +188,7 @@ class WebChatSocketTest {
     void aResentMessageIdIsAnsweredOnce() throws Exception {
         // SPEC IN-1, CH-2
         model.enqueue(Reply.text("once").delayBefore(Duration.ofMillis(300)));
-        int port = start(config(dir, model.baseUrl(), null));
+        int port = serve(config());
         try (WebChatClient page = WebChatClient.open(port, CLIENT, null)) {
             page.send("same", "hello");
             page.send("same", "hello");
@@ -231,7 +205,7 @@ class WebChatSocketTest {
         // SPEC CH-2, OUT-6 (durability disabled: the store's history is what a reload shows), HI-2, RP-3
         model.enqueue(Reply.toolCalls(Reply.call("file_write", "{\"path\":\"late.txt\",\"content\":\"late\"}")),
                 Reply.text("Written while you were away.").streamedInChunks(5).delayPerChunk(Duration.ofMillis(100)));
-        int port = start(config(dir, model.baseUrl(), null));
+        int port = serve(config());
         try (WebChatClient page = WebChatClient.open(port, CLIENT, null)) {
             page.send("m1", "write late.txt");
             await().atMost(Duration.ofSeconds(10)).until(() -> !model.chatRequests().isEmpty());
@@ -247,7 +221,7 @@ class WebChatSocketTest {
     @Test
     void aPageOfAnotherSiteMayNotOpenTheSocket() throws Exception {
         // SPEC OP-3: a loopback bind without a token must not be drivable by any web page the owner visits
-        int port = start(config(dir, model.baseUrl(), null));
+        int port = serve(config());
         assertThat(handshakeStatus(() -> WebChatClient.open(WebChatClient.uri(port, CLIENT, null), "http://evil.example"))).isEqualTo(403);
         try (WebChatClient same = WebChatClient.open(WebChatClient.uri(port, CLIENT, null), "http://127.0.0.1:" + port)) {
             assertThat(same.noFrameWithin(Duration.ofMillis(100))).isTrue();
@@ -259,7 +233,7 @@ class WebChatSocketTest {
     @Test
     void withoutATokenOnlyLoopbackHostNamesReachTheHistory() throws Exception {
         // SPEC OP-3: a DNS name rebound to 127.0.0.1 must not turn the loopback-only chat into a public one
-        int port = start(config(dir, model.baseUrl(), null));
+        int port = serve(config());
         assertThat(rawStatus(port, "evil.example:" + port)).isEqualTo(403);
         assertThat(rawStatus(port, "localhost:" + port)).isEqualTo(200);
         assertThat(rawStatus(port, "127.0.0.1:" + port)).isEqualTo(200);
@@ -279,11 +253,11 @@ class WebChatSocketTest {
     @Test
     void enabledFalseServesNoChat() throws Exception {
         // SPEC CH-2: channels.webchat.enabled
-        ClawgateConfig base = config(dir, model.baseUrl(), null);
+        ClawgateConfig base = config();
         ClawgateConfig off = new ClawgateConfig(base.gateway(), base.agent(), base.providers(), base.routes(), base.history(), base.tools(),
                 base.dispatch(), base.session(), base.inbound(), base.queue(),
                 Map.of("webchat", new ChannelSettings("webchat", AccessSettings.defaults(), Map.of(), Map.of("enabled", "false"))));
-        int port = start(off);
+        int port = serve(off);
         assertThat(GatewayHarness.get(port, "/chat", null).statusCode()).isEqualTo(404);
         assertThatThrownBy(() -> WebChatClient.open(port, CLIENT, null)).isInstanceOf(CompletionException.class);
         assertThat(gateway.readiness().parts()).doesNotContainKey("channel.webchat");

@@ -33,7 +33,7 @@ final class CronCommand implements Runnable {
         @Override
         public Integer call() {
             List<CronJob> jobs;
-            try (Store store = PairingCommand.open(config)) {
+            try (Store store = config.openStore()) {
                 jobs = store.cron().all();
             }
             PrintWriter out = spec.commandLine().getOut();
@@ -66,7 +66,7 @@ final class CronCommand implements Runnable {
         @Override
         public Integer call() {
             boolean removed;
-            try (Store store = PairingCommand.open(config)) {
+            try (Store store = config.openStore()) {
                 removed = store.cron().remove(id);
             }
             if (!removed) {

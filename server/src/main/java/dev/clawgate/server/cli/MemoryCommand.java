@@ -63,7 +63,7 @@ final class MemoryCommand implements Runnable {
         @Override
         public Integer call() {
             MemoryScope s = scope(spec, scope);
-            try (Store store = PairingCommand.open(config)) {
+            try (Store store = config.openStore()) {
                 List<MemoryEntry> entries = store.memory().list(s, Math.max(1, limit));
                 PrintWriter out = spec.commandLine().getOut();
                 if (entries.isEmpty()) out.println("No memories in " + s + ".");
@@ -87,7 +87,7 @@ final class MemoryCommand implements Runnable {
         @Override
         public Integer call() {
             List<MemoryScope> s = scopes.stream().map(x -> scope(spec, x)).toList();
-            try (Store store = PairingCommand.open(config)) {
+            try (Store store = config.openStore()) {
                 List<Recalled> found = store.memory().recall(String.join(" ", words), s, 20);
                 PrintWriter out = spec.commandLine().getOut();
                 if (found.isEmpty()) out.println("Nothing recalled.");
@@ -111,7 +111,7 @@ final class MemoryCommand implements Runnable {
         @Override
         public Integer call() {
             MemoryScope s = scope(spec, scope);
-            try (Store store = PairingCommand.open(config)) {
+            try (Store store = config.openStore()) {
                 if (store.memory().forget(s, key)) {
                     spec.commandLine().getOut().println("Forgot " + key + " in " + s + ".");
                     return Main.OK;

@@ -40,7 +40,7 @@ final class OutboxCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        try (Store store = PairingCommand.open(config)) {
+        try (Store store = config.openStore()) {
             Map<OutboxState, Long> counts = store.outboxCounts();
             out.println("Outbox entries by state:");
             for (var c : counts.entrySet()) out.printf("  %-20s %d%n", c.getKey().wireName(), c.getValue());
@@ -94,7 +94,7 @@ final class OutboxCommand implements Callable<Integer> {
                     }
                 }
             }
-            try (Store store = PairingCommand.open(config)) {
+            try (Store store = config.openStore()) {
                 List<OutboxEntry> entries = store.outboxByState(wanted.toArray(OutboxState[]::new));
                 PrintWriter out = spec.commandLine().getOut();
                 if (entries.isEmpty()) out.println("No outbox entries in " + wanted.stream().map(OutboxState::wireName).toList() + ".");
@@ -117,7 +117,7 @@ final class OutboxCommand implements Callable<Integer> {
 
         @Override
         public Integer call() {
-            try (Store store = PairingCommand.open(config)) {
+            try (Store store = config.openStore()) {
                 OutboxEntry e = new Outbox(store, Clock.systemUTC()).resend(id);
                 spec.commandLine().getOut().println("Outbox entry " + id + " (turn " + e.turnId() + " to " + e.draft().channel()
                         + ") is pending again; the running gateway sends it within seconds, or the next start does.");

@@ -1,9 +1,7 @@
 package dev.clawgate.server.cli;
 
-import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.core.store.Pairing;
 import dev.clawgate.core.store.Store;
-import dev.clawgate.store.Stores;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -35,11 +33,6 @@ final class PairingCommand implements Runnable {
         throw new CommandLine.ParameterException(spec.commandLine(), "name a pairing command: list, approve or reject");
     }
 
-    static Store open(ConfigOption config) {
-        ClawgateConfig cfg = config.load();
-        return Stores.open(null, cfg.gateway().dataDir());
-    }
-
     static String describe(Pairing p) {
         return p.channel() + ":" + p.sender() + " (account " + p.account() + ")";
     }
@@ -65,7 +58,7 @@ final class PairingCommand implements Runnable {
         @Override
         public Integer call() {
             List<Pairing> pairings;
-            try (Store store = open(config)) {
+            try (Store store = config.openStore()) {
                 pairings = store.pairings(all);
             }
             PrintWriter out = spec.commandLine().getOut();
@@ -97,7 +90,7 @@ final class PairingCommand implements Runnable {
         @Override
         public Integer call() {
             Optional<Pairing> approved;
-            try (Store store = open(config)) {
+            try (Store store = config.openStore()) {
                 approved = store.approvePairing(code, Instant.now());
             }
             if (approved.isEmpty()) {
@@ -124,7 +117,7 @@ final class PairingCommand implements Runnable {
         @Override
         public Integer call() {
             Optional<Pairing> rejected;
-            try (Store store = open(config)) {
+            try (Store store = config.openStore()) {
                 rejected = store.rejectPairing(code);
             }
             if (rejected.isEmpty()) {

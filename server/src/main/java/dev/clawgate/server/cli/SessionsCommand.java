@@ -1,9 +1,7 @@
 package dev.clawgate.server.cli;
 
-import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.core.store.SessionSummary;
 import dev.clawgate.core.store.Store;
-import dev.clawgate.store.Stores;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -20,8 +18,7 @@ final class SessionsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        ClawgateConfig cfg = config.load();
-        try (Store store = Stores.open(null, cfg.gateway().dataDir())) {
+        try (Store store = config.openStore()) {
             var out = spec.commandLine().getOut();
             var sessions = store.sessions();
             if (sessions.isEmpty()) out.println("No sessions yet.");

@@ -8,32 +8,13 @@ import dev.clawgate.core.cron.Schedule;
 import dev.clawgate.core.model.ChatType;
 import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.store.Store;
-import dev.clawgate.store.Stores;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** {@code clawgate cron list|remove} in-process, on the store of the config's data dir (SPEC AG-5, OP-4). */
-class CronCommandTest {
-    @TempDir
-    Path dir;
-    private Path config;
-
-    @BeforeEach
-    void writeConfig() throws Exception {
-        config = dir.resolve("clawgate.toml");
-        Files.writeString(config, "[gateway]\ndata_dir = \"state\"\n");
-    }
-
-    private Store store() {
-        return Stores.open(null, dir.resolve("state"));
-    }
-
+class CronCommandTest extends StoreCommandCase {
     private long seed(String sender, String prompt) {
         Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
         SessionKey s = new SessionKey("telegram", "default", ChatType.DIRECT, "42", null, sender);

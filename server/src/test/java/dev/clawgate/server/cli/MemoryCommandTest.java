@@ -4,24 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clawgate.core.memory.MemoryScope;
 import dev.clawgate.core.store.Store;
-import dev.clawgate.store.Stores;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** {@code clawgate memory list|search|forget} on the store of the config's data dir (SPEC OP-4, ME-2). */
-class MemoryCommandTest {
-    @TempDir
-    Path dir;
-    private Path config;
-
+class MemoryCommandTest extends StoreCommandCase {
     @BeforeEach
-    void seed() throws Exception {
-        config = dir.resolve("clawgate.toml");
-        Files.writeString(config, "[gateway]\ndata_dir = \"state\"\n");
-        try (Store store = Stores.open(null, dir.resolve("state"))) {
+    void seed() {
+        try (Store store = store()) {
             store.memory().store(MemoryScope.global(), "office_wifi", "The office wifi password is on the fridge", "core");
             store.memory().store(MemoryScope.sender("telegram", "42"), "favourite_food", "Alice likes ramen", "core");
         }

@@ -14,33 +14,13 @@ import dev.clawgate.core.store.OutboxEntry;
 import dev.clawgate.core.store.OutboxState;
 import dev.clawgate.core.store.OutboxUpdate;
 import dev.clawgate.core.store.Store;
-import dev.clawgate.store.Stores;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** {@code clawgate outbox}: the unknown sends are reported, and an operator can resend one (SPEC OUT-7). */
-class OutboxCommandTest {
-    @TempDir
-    Path dir;
-
-    private Path config;
-
-    @BeforeEach
-    void writeConfig() throws Exception {
-        config = dir.resolve("clawgate.toml");
-        Files.writeString(config, "[gateway]\ndata_dir = \"state\"\n");
-    }
-
-    private Store store() {
-        return Stores.open(null, dir.resolve("state"));
-    }
-
+class OutboxCommandTest extends StoreCommandCase {
     /** A committed reply for a new turn, moved to {@code state}. */
     private long entry(String text, OutboxState state, String detail) {
         try (Store store = store()) {

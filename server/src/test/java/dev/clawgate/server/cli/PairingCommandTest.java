@@ -5,37 +5,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.clawgate.core.store.Pairing;
 import dev.clawgate.core.store.Pairing.Status;
 import dev.clawgate.core.store.Store;
-import dev.clawgate.store.Stores;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** {@code clawgate pairing list|approve|reject} in-process, on the store of the config's data dir (SPEC IN-5, OP-4). */
-class PairingCommandTest {
-
-    @TempDir
-    Path dir;
-
-    private Path config;
+class PairingCommandTest extends StoreCommandCase {
     private Instant now;
 
-    record Result(int exit, String out, String err) {}
-
     @BeforeEach
-    void writeConfig() throws Exception {
-        config = dir.resolve("clawgate.toml");
-        Files.writeString(config, "[gateway]\ndata_dir = \"state\"\n");
+    void fixTheClock() {
         now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-    }
-
-    /** The store the command sees: the SQLite file under the config's data_dir. */
-    private Store store() {
-        return Stores.open(null, dir.resolve("state"));
     }
 
     private void seed(String sender, String code, Duration age) {
@@ -45,19 +27,14 @@ class PairingCommandTest {
         }
     }
 
-    private Result run(String... args) {
-        CliRunner.Result r = CliRunner.run(args);
-        return new Result(r.exit(), r.out(), r.err());
-    }
-
     @Test
     void listShowsPendingCodesAndAllShowsTheRest() {
         // SPEC IN-5: pending codes with channel, account, sender, code and expiry; --all includes the others
         seed("alice", "ABCD2345", Duration.ofMinutes(5));
         seed("bob", "WXYZ6789", Duration.ofHours(2));
 
-        Result pending = run("pairing", "list", "--config", config.toString());
-        Result all = run("pairing", "list", "--all", "--config", config.toString());
+        CliRunner.Result pending = CliRunner.run("pairing", "list", "--config", config.toString());
+        CliRunner.Result all = CliRunner.run("pairing", "list", "--all", "--config", config.toString());
 
         assertThat(pending.exit()).isZero();
         assertThat(pending.out().lines()).hasSize(2);
@@ -72,7 +49,7 @@ class PairingCommandTest {
     @Test
     void listSaysSoWhenNothingIsPending() {
         // SPEC IN-5, OP-4
-        Result r = run("pairing", "list", "--config", config.toString());
+        CliRunner.Result r = CliRunner.run("pairing", "list", "--config", config.toString());
 
         assertThat(r.exit()).isZero();
         assertThat(r.out().strip()).isEqualTo("No pending pairing codes.");
@@ -84,7 +61,7 @@ class PairingCommandTest {
         seed("alice", "ABCD2345", Duration.ofMinutes(5));
         seed("bob", "WXYZ6789", Duration.ofMinutes(5));
 
-        Result r = run("pairing", "approve", "abcd2345", "--config", config.toString());
+        CliRunner.Result r = CliRunner.run("pairing", "approve", "abcd2345", "--config", config.toString());
 
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.out()).contains("ABCD2345", "telegram:alice");
@@ -102,7 +79,7 @@ class PairingCommandTest {
         // SPEC IN-5: `clawgate pairing reject CODE`
         seed("alice", "ABCD2345", Duration.ofMinutes(5));
 
-        Result r = run("pairing", "reject", "ABCD2345", "--config", config.toString());
+        CliRunner.Result r = CliRunner.run("pairing", "reject", "ABCD2345", "--config", config.toString());
 
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.out()).contains("Rejected ABCD2345");
@@ -117,14 +94,14 @@ class PairingCommandTest {
         // SPEC IN-5, OP-4: exit 2 with one line when the code is unknown or expired
         seed("alice", "ABCD2345", Duration.ofMinutes(61));
         seed("bob", "WXYZ6789", Duration.ofMinutes(5));
-        assertThat(run("pairing", "reject", "WXYZ6789", "--config", config.toString()).exit()).isZero();
+        assertThat(CliRunner.run("pairing", "reject", "WXYZ6789", "--config", config.toString()).exit()).isZero();
 
         for (String[] args : new String[][] {
                 {"pairing", "approve", "ABCD2345"}, {"pairing", "reject", "ABCD2345"},
                 {"pairing", "approve", "NOPE2345"}, {"pairing", "approve", "WXYZ6789"}}) {
             String[] withConfig = java.util.stream.Stream.concat(java.util.Arrays.stream(args),
                     java.util.stream.Stream.of("--config", config.toString())).toArray(String[]::new);
-            Result r = run(withConfig);
+            CliRunner.Result r = CliRunner.run(withConfig);
 
             assertThat(r.exit()).as(String.join(" ", args)).isEqualTo(Main.USAGE);
             assertThat(r.err().strip().lines()).as(r.err()).hasSize(1);
@@ -140,8 +117,8 @@ class PairingCommandTest {
     @Test
     void pairingWithoutASubcommandOrCodeIsAUsageError() {
         // SPEC OP-4: usage errors are exit 2
-        assertThat(run("pairing", "--config", config.toString()).exit()).isEqualTo(Main.USAGE);
-        assertThat(run("pairing").exit()).isEqualTo(Main.USAGE);
-        assertThat(run("pairing", "approve", "--config", config.toString()).exit()).isEqualTo(Main.USAGE);
+        assertThat(CliRunner.run("pairing", "--config", config.toString()).exit()).isEqualTo(Main.USAGE);
+        assertThat(CliRunner.run("pairing").exit()).isEqualTo(Main.USAGE);
+        assertThat(CliRunner.run("pairing", "approve", "--config", config.toString()).exit()).isEqualTo(Main.USAGE);
     }
 }

@@ -11,25 +11,12 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** [channels.<name>] and [channels.<name>.accounts.<id>]: access rules, inheritance, a channel's own keys. */
-class ConfigChannelsTest {
+class ConfigChannelsTest extends ConfigFileCase {
     private static final ChannelKeys TELEGRAM_KEYS = ChannelKeys.of(Map.of(
             "telegram", Map.of("bot_token", "string", "api_base", "string", "poll_timeout_secs", "integer", "webhook", "boolean")));
-
-    @TempDir
-    Path dir;
-    private ConfigFixture fixture;
-    private String file;
-
-    @BeforeEach
-    void setUp() {
-        fixture = new ConfigFixture(dir);
-        file = dir.resolve("clawgate.toml").toString();
-    }
 
     private ClawgateConfig loadWithTelegramKeys(String toml, Map<String, String> env) {
         return new ConfigLoader(ConfigLoader.DEFAULT_KINDS, TELEGRAM_KEYS).load(fixture.write(toml), env);

@@ -2,24 +2,10 @@ package dev.clawgate.server.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** Unknown keys, wrong types, bad numbers and malformed TOML: one line naming file, key and fix. */
-class ConfigErrorsTest {
-    @TempDir
-    Path dir;
-    private ConfigFixture fixture;
-    private String file;
-
-    @BeforeEach
-    void setUp() {
-        fixture = new ConfigFixture(dir);
-        file = dir.resolve("clawgate.toml").toString();
-    }
-
+class ConfigErrorsTest extends ConfigFileCase {
     @Test
     void malformedTomlNamesTheLineAndColumn() {
         // SPEC defaults table (a config that cannot be read is a clear error), SPEC RT-3

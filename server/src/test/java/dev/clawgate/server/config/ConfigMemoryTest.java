@@ -4,25 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clawgate.core.config.MemorySettings;
 import dev.clawgate.core.memory.ConsolidationMode;
-import java.nio.file.Path;
 import java.time.Duration;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** {@code [memory]} (SPEC ME-1..ME-4, ME-6, ME-7; defaults table: auto_save true, min_relevance 0.4). */
-class ConfigMemoryTest {
-    @TempDir
-    Path dir;
-    private ConfigFixture fixture;
-    private String file;
-
-    @BeforeEach
-    void setUp() {
-        fixture = new ConfigFixture(dir);
-        file = dir.resolve("clawgate.toml").toString();
-    }
-
+class ConfigMemoryTest extends ConfigFileCase {
     @Test
     void withoutATableMemoryHasTheSpecDefaults() {
         // SPEC defaults table, ME-1 (20 characters), ME-2 (limit 5), ME-3 (4 entries, 800 and 4,000 characters)

@@ -10,27 +10,13 @@ import dev.clawgate.core.config.InboundSettings;
 import dev.clawgate.core.config.QueueMode;
 import dev.clawgate.core.config.QueueSettings;
 import dev.clawgate.core.config.SessionSettings;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** gateway.owner, [session], [messages.*] and [inbox]: each key loads, defaults, and rejects bad values by name. */
-class ConfigMessagesTest {
-    @TempDir
-    Path dir;
-    private ConfigFixture fixture;
-    private String file;
-
-    @BeforeEach
-    void setUp() {
-        fixture = new ConfigFixture(dir);
-        file = dir.resolve("clawgate.toml").toString();
-    }
-
+class ConfigMessagesTest extends ConfigFileCase {
     @Test
     void absentKeysTakeTheSpecDefaults() {
         // SPEC defaults table, HI-1, IN-1, IN-2, IN-4, IN-5, IN-6, DI-3

@@ -4,25 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.core.config.ProviderSettings;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /** ${VAR} references and secrets (SPEC OP-6). */
-class ConfigSecretsTest {
+class ConfigSecretsTest extends ConfigFileCase {
     private static final String SECRET = "sk-very-secret-0123456789";
-
-    @TempDir
-    Path dir;
-    private ConfigFixture fixture;
-
-    @BeforeEach
-    void setUp() {
-        fixture = new ConfigFixture(dir);
-    }
 
     @Test
     void aReferenceReadsTheEnvironmentAnywhereInAString() {

@@ -3,18 +3,15 @@ package dev.clawgate.server.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clawgate.core.config.ClawgateConfig;
-import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code [channels.telegram]} values through the real loader (SPEC CH-3): a value the channel cannot
  * work with fails the load with one line naming the key and the file, as every other config error
  * does, instead of surfacing when the gateway starts the channel.
  */
-class TelegramConfigTest {
+class TelegramConfigTest extends ConfigFileCase {
     private static final String TOKEN = "123456:Config-test_token";
     private static final String WEBHOOK = """
             [channels.telegram]
@@ -22,17 +19,6 @@ class TelegramConfigTest {
             mode = "webhook"
             webhook_url = "https://bot.example.com/webhooks/telegram"
             """.formatted(TOKEN);
-
-    @TempDir
-    Path dir;
-    private ConfigFixture fixture;
-    private String file;
-
-    @BeforeEach
-    void setUp() {
-        fixture = new ConfigFixture(dir);
-        file = dir.resolve("clawgate.toml").toString();
-    }
 
     @Test
     void webhookModeWithoutASecretIsAnErrorNamingTheSecret() {

@@ -3,8 +3,8 @@ package dev.clawgate.channel.telegram;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clawgate.core.inbound.Scheduler;
+import dev.clawgate.core.outbound.LiveDraftStream;
 import dev.clawgate.core.outbound.LivePreview;
-import dev.clawgate.core.outbound.ReplyStream;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
@@ -12,13 +12,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A live preview of one reply in a Telegram chat (SPEC OUT-9, RP-4): {@link #start} sends a
- * {@code ...} draft at once, and the {@link LivePreview} edits it with the text so far, at most once
+ * {@code ...} draft at once, and later calls edit it with the text so far, at most once
  * per interval. The reply text is plain (partial markdown would be rejected as entities); streamed
  * reasoning shows above it as an expandable quote headed "Reasoning:", which the final edit replaces.
  * Both are cut to the text limit. {@link #finish} discards pending updates and hands the draft's id
  * to the finaliser.
  */
-final class LiveDraft implements ReplyStream {
+final class LiveDraft extends LiveDraftStream {
     private static final Logger log = LoggerFactory.getLogger(LiveDraft.class);
     /** SPEC OUT-9: the draft shown before the model's first token. */
     static final String PLACEHOLDER = "...";
@@ -32,42 +32,26 @@ final class LiveDraft implements ReplyStream {
     private final Long threadId;
     private final Long replyTo;
     private final int limit;
-    private final LivePreview preview;
     /** Written by the preview's calls (one at a time), read after {@link #finish}. */
     private volatile Long messageId;
 
     LiveDraft(Bot bot, long chatId, Long threadId, Long replyTo, Duration interval, int limit, Scheduler scheduler, Executor io) {
+        super(interval, scheduler, io);
         this.bot = bot;
         this.chatId = chatId;
         this.threadId = threadId;
         this.replyTo = replyTo;
         this.limit = limit;
-        this.preview = new LivePreview(this::show, interval, scheduler, io);
-    }
-
-    /** Shows the {@code ...} draft now, before any text (SPEC OUT-9). */
-    void start() {
-        preview.start();
-    }
-
-    @Override
-    public void delta(String delta) {
-        preview.delta(delta);
-    }
-
-    @Override
-    public void reasoning(String delta) {
-        preview.reasoning(delta);
     }
 
     /** Stops updating (pending text is dropped) and returns the draft's message id, or null when no draft is visible. */
     Long finish() {
-        preview.finish(LivePreview.FINISH_WAIT);
+        stopPreview();
         return messageId;
     }
 
-    /** One draft send or edit. */
-    private LivePreview.Shown show(LivePreview.Draft draft) {
+    @Override
+    protected LivePreview.Shown show(LivePreview.Draft draft) {
         Rendered r = render(draft, limit);
         try {
             if (messageId == null) {

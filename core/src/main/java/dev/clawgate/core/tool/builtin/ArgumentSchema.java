@@ -21,7 +21,12 @@ final class ArgumentSchema {
     }
 
     ArgumentSchema integer(String name, String description, int minimum, int maximum) {
+        return integer(name, description, minimum, maximum, false);
+    }
+
+    ArgumentSchema integer(String name, String description, int minimum, int maximum, boolean isRequired) {
         property(name, "integer", description).put("minimum", minimum).put("maximum", maximum);
+        if (isRequired) required.add(name);
         return this;
     }
 

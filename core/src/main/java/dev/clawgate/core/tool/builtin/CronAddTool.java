@@ -8,7 +8,6 @@ import dev.clawgate.core.cron.CronJob;
 import dev.clawgate.core.cron.CronTarget;
 import dev.clawgate.core.cron.Schedule;
 import dev.clawgate.core.model.InboundMessage;
-import dev.clawgate.core.tool.Tool;
 import dev.clawgate.core.tool.ToolContext;
 import dev.clawgate.core.tool.ToolResult;
 import java.time.Clock;
@@ -26,7 +25,7 @@ import java.util.function.Supplier;
  * expression, every N minutes, or once at a time. The fired turn runs like a message from the
  * sender who scheduled it, so its reply goes to this conversation through the outbox.
  */
-public final class CronAddTool implements Tool {
+public final class CronAddTool extends BuiltinTool {
     public static final String NAME = "cron_add";
     static final int MAX_PROMPT_CHARS = 4_000;
     /** How many upcoming fires of a cron expression are checked against the minimum interval. */
@@ -36,40 +35,27 @@ public final class CronAddTool implements Tool {
     private final Supplier<CronSettings> settings;
     private final Clock clock;
     private final Runnable changed;
-    private final JsonNode schema = ArgumentSchema.object()
-            .string("prompt", "What to ask the agent each time the task runs", true)
-            .string("cron", "A five-field cron expression (minute hour day-of-month month day-of-week), e.g. \"0 9 * * 1-5\"", false)
-            .integer("every_minutes", "Run every N minutes instead", 1, 525_600)
-            .string("at", "Run once at this ISO-8601 time instead, e.g. \"2030-01-31T09:00:00+01:00\"", false)
-            .string("tz", "Time zone for cron and for an 'at' without offset, e.g. \"Europe/Berlin\" (default: the gateway's)", false)
-            .string("name", "A short label for the task", false)
-            .object("delivery", "Where the result goes: this conversation (see Channel Context)", ArgumentSchema.object()
-                    .string("channel", "The channel", false)
-                    .string("to", "The chat", false))
-            .build();
 
     /** @param changed called after a job was added, so the scheduler looks again */
     public CronAddTool(CronBook book, Supplier<CronSettings> settings, Clock clock, Runnable changed) {
+        super(NAME, "Schedule a task: the agent is asked the prompt at the given times and the answer is sent to this conversation. "
+                + "Give exactly one of cron, every_minutes or at.",
+                ArgumentSchema.object()
+                        .string("prompt", "What to ask the agent each time the task runs", true)
+                        .string("cron", "A five-field cron expression (minute hour day-of-month month day-of-week), "
+                                + "e.g. \"0 9 * * 1-5\"", false)
+                        .integer("every_minutes", "Run every N minutes instead", 1, 525_600)
+                        .string("at", "Run once at this ISO-8601 time instead, e.g. \"2030-01-31T09:00:00+01:00\"", false)
+                        .string("tz", "Time zone for cron and for an 'at' without offset, e.g. \"Europe/Berlin\" "
+                                + "(default: the gateway's)", false)
+                        .string("name", "A short label for the task", false)
+                        .object("delivery", "Where the result goes: this conversation (see Channel Context)", ArgumentSchema.object()
+                                .string("channel", "The channel", false)
+                                .string("to", "The chat", false)));
         this.book = book;
         this.settings = settings;
         this.clock = clock;
         this.changed = changed;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "Schedule a task: the agent is asked the prompt at the given times and the answer is sent to this conversation. "
-                + "Give exactly one of cron, every_minutes or at.";
-    }
-
-    @Override
-    public JsonNode parameters() {
-        return schema.deepCopy();
     }
 
     @Override

@@ -3,36 +3,21 @@ package dev.clawgate.core.tool.builtin;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.clawgate.core.cron.CronBook;
 import dev.clawgate.core.cron.CronJob;
-import dev.clawgate.core.tool.Tool;
 import dev.clawgate.core.tool.ToolContext;
 import dev.clawgate.core.tool.ToolResult;
 import java.util.List;
 
 /** {@code cron_list} (SPEC AG-5): the scheduled tasks of this conversation's sender, and only theirs. */
-public final class CronListTool implements Tool {
+public final class CronListTool extends BuiltinTool {
     public static final String NAME = "cron_list";
     private static final int PROMPT_SHOWN = 200;
 
     private final CronBook book;
-    private final JsonNode schema = ArgumentSchema.object().build();
 
     public CronListTool(CronBook book) {
+        super(NAME, "List the tasks scheduled in this conversation with cron_add: id, schedule, next run and prompt.",
+                ArgumentSchema.object());
         this.book = book;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "List the tasks scheduled in this conversation with cron_add: id, schedule, next run and prompt.";
-    }
-
-    @Override
-    public JsonNode parameters() {
-        return schema.deepCopy();
     }
 
     @Override

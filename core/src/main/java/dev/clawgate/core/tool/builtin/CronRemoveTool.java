@@ -2,37 +2,20 @@ package dev.clawgate.core.tool.builtin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.clawgate.core.cron.CronBook;
-import dev.clawgate.core.tool.Tool;
 import dev.clawgate.core.tool.ToolContext;
 import dev.clawgate.core.tool.ToolResult;
 
 /** {@code cron_remove} (SPEC AG-5): removes one of this sender's scheduled tasks in this conversation. */
-public final class CronRemoveTool implements Tool {
+public final class CronRemoveTool extends BuiltinTool {
     public static final String NAME = "cron_remove";
 
     private final CronBook book;
-    private final JsonNode schema = ArgumentSchema.object()
-            .integer("id", "The task's id, as cron_list shows it", 1, Integer.MAX_VALUE)
-            .build();
 
     public CronRemoveTool(CronBook book) {
+        super(NAME, "Remove a scheduled task of this conversation by its id (see cron_list).",
+                ArgumentSchema.object()
+                        .integer("id", "The task's id, as cron_list shows it", 1, Integer.MAX_VALUE, true));
         this.book = book;
-        ((com.fasterxml.jackson.databind.node.ArrayNode) schema.get("required")).add("id");
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "Remove a scheduled task of this conversation by its id (see cron_list).";
-    }
-
-    @Override
-    public JsonNode parameters() {
-        return schema.deepCopy();
     }
 
     @Override

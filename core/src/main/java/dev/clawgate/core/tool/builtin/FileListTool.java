@@ -1,7 +1,6 @@
 package dev.clawgate.core.tool.builtin;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.clawgate.core.tool.Tool;
 import dev.clawgate.core.tool.ToolContext;
 import dev.clawgate.core.tool.ToolResult;
 import java.io.IOException;
@@ -19,7 +18,7 @@ import java.util.List;
  * marked with a trailing {@code /} and symbolic links with {@code @}. Recursion never follows a
  * link and stops at a depth and an entry count.
  */
-public final class FileListTool implements Tool {
+public final class FileListTool extends BuiltinTool {
     public static final String NAME = "file_list";
     static final int DEFAULT_DEPTH = 3;
     static final int MAX_DEPTH = 10;
@@ -27,31 +26,16 @@ public final class FileListTool implements Tool {
     static final int MAX_ENTRIES = 2_000;
 
     private final int maxResultChars;
-    private final JsonNode schema = ArgumentSchema.object()
-            .string("path", "Directory, relative to the workspace (default \".\")", false)
-            .bool("recursive", "List subdirectories too (default false)")
-            .integer("max_depth", "How deep a recursive listing goes (default " + DEFAULT_DEPTH + ")", 1, MAX_DEPTH)
-            .integer("limit", "Largest number of entries to list (default " + DEFAULT_ENTRIES + ")", 1, MAX_ENTRIES)
-            .build();
 
     public FileListTool(int maxResultChars) {
+        super(NAME, "List a directory in the workspace. Directories end with '/', symbolic links with '@'.",
+                ArgumentSchema.object()
+                        .string("path", "Directory, relative to the workspace (default \".\")", false)
+                        .bool("recursive", "List subdirectories too (default false)")
+                        .integer("max_depth", "How deep a recursive listing goes (default " + DEFAULT_DEPTH + ")", 1, MAX_DEPTH)
+                        .integer("limit", "Largest number of entries to list (default " + DEFAULT_ENTRIES + ")", 1, MAX_ENTRIES));
         if (maxResultChars < 1) throw new IllegalArgumentException("maxResultChars must be positive");
         this.maxResultChars = maxResultChars;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "List a directory in the workspace. Directories end with '/', symbolic links with '@'.";
-    }
-
-    @Override
-    public JsonNode parameters() {
-        return schema.deepCopy();
     }
 
     @Override

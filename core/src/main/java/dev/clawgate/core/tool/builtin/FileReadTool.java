@@ -1,7 +1,6 @@
 package dev.clawgate.core.tool.builtin;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.clawgate.core.tool.Tool;
 import dev.clawgate.core.tool.ToolContext;
 import dev.clawgate.core.tool.ToolResult;
 import java.io.BufferedInputStream;
@@ -19,7 +18,7 @@ import java.nio.file.Path;
  * {@code file_read}: a UTF-8 text file inside the workspace (SPEC AG-5), optionally a window of
  * lines, cut to {@code tools.max_result_chars} with a note saying where to continue (SPEC AG-3).
  */
-public final class FileReadTool implements Tool {
+public final class FileReadTool extends BuiltinTool {
     public static final String NAME = "file_read";
     /** How many leading bytes are checked for a NUL byte, the mark of a binary file. */
     static final int BINARY_SNIFF_BYTES = 8192;
@@ -27,31 +26,16 @@ public final class FileReadTool implements Tool {
     static final int NOTE_RESERVE = 120;
 
     private final int maxResultChars;
-    private final JsonNode schema = ArgumentSchema.object()
-            .string("path", "File path, relative to the workspace", true)
-            .integer("offset", "First line to return, counting from 1 (default 1)", 1, Integer.MAX_VALUE)
-            .integer("limit", "Largest number of lines to return (default: all that fit)", 1, 1_000_000)
-            .build();
 
     public FileReadTool(int maxResultChars) {
+        super(NAME, "Read a UTF-8 text file in the workspace. Use offset and limit (in lines) to read a long file in parts."
+                + " An image file is returned as an [IMAGE:path] marker.",
+                ArgumentSchema.object()
+                        .string("path", "File path, relative to the workspace", true)
+                        .integer("offset", "First line to return, counting from 1 (default 1)", 1, Integer.MAX_VALUE)
+                        .integer("limit", "Largest number of lines to return (default: all that fit)", 1, 1_000_000));
         if (maxResultChars < 1) throw new IllegalArgumentException("maxResultChars must be positive");
         this.maxResultChars = maxResultChars;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "Read a UTF-8 text file in the workspace. Use offset and limit (in lines) to read a long file in parts."
-                + " An image file is returned as an [IMAGE:path] marker.";
-    }
-
-    @Override
-    public JsonNode parameters() {
-        return schema.deepCopy();
     }
 
     @Override

@@ -1,7 +1,6 @@
 package dev.clawgate.core.tool.builtin;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.clawgate.core.tool.Tool;
 import dev.clawgate.core.tool.ToolContext;
 import dev.clawgate.core.tool.ToolResult;
 import java.io.IOException;
@@ -21,28 +20,15 @@ import java.util.Set;
  * A whole-file write goes to a temporary file first and is moved into place, so a reader never
  * sees half a file.
  */
-public final class FileWriteTool implements Tool {
+public final class FileWriteTool extends BuiltinTool {
     public static final String NAME = "file_write";
 
-    private final JsonNode schema = ArgumentSchema.object()
-            .string("path", "File path, relative to the workspace; missing parent directories are created", true)
-            .string("content", "The text to write (UTF-8)", true)
-            .bool("append", "Append to the end of the file instead of replacing it (default false)")
-            .build();
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "Write a UTF-8 text file in the workspace, replacing it, or appending with append=true.";
-    }
-
-    @Override
-    public JsonNode parameters() {
-        return schema.deepCopy();
+    public FileWriteTool() {
+        super(NAME, "Write a UTF-8 text file in the workspace, replacing it, or appending with append=true.",
+                ArgumentSchema.object()
+                        .string("path", "File path, relative to the workspace; missing parent directories are created", true)
+                        .string("content", "The text to write (UTF-8)", true)
+                        .bool("append", "Append to the end of the file instead of replacing it (default false)"));
     }
 
     @Override

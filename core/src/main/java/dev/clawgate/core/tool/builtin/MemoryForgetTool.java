@@ -2,32 +2,18 @@ package dev.clawgate.core.tool.builtin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.clawgate.core.memory.MemoryScope;
-import dev.clawgate.core.tool.Tool;
 import dev.clawgate.core.tool.ToolContext;
 import dev.clawgate.core.tool.ToolResult;
 
 /** {@code memory_forget} (SPEC AG-5): removes a memory by its key. */
-public final class MemoryForgetTool implements Tool {
+public final class MemoryForgetTool extends BuiltinTool {
     public static final String NAME = "memory_forget";
 
-    private final JsonNode schema = ArgumentSchema.object()
-            .string("key", "The key of the memory to forget, as memory_recall shows it", true)
-            .string(MemoryScopeArgument.NAME, MemoryScopeArgument.DESCRIPTION, false)
-            .build();
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "Forget a stored memory by its key.";
-    }
-
-    @Override
-    public JsonNode parameters() {
-        return schema.deepCopy();
+    public MemoryForgetTool() {
+        super(NAME, "Forget a stored memory by its key.",
+                ArgumentSchema.object()
+                        .string("key", "The key of the memory to forget, as memory_recall shows it", true)
+                        .string(MemoryScopeArgument.NAME, MemoryScopeArgument.DESCRIPTION, false));
     }
 
     @Override

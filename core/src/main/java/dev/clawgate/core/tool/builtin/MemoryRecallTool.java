@@ -3,7 +3,6 @@ package dev.clawgate.core.tool.builtin;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.clawgate.core.memory.MemoryScope;
 import dev.clawgate.core.memory.Recalled;
-import dev.clawgate.core.tool.Tool;
 import dev.clawgate.core.tool.ToolContext;
 import dev.clawgate.core.tool.ToolResult;
 import java.util.ArrayList;
@@ -12,36 +11,21 @@ import java.util.List;
 import java.util.Locale;
 
 /** {@code memory_recall} (SPEC AG-5): searches the memories this conversation may see, best match first. */
-public final class MemoryRecallTool implements Tool {
+public final class MemoryRecallTool extends BuiltinTool {
     public static final String NAME = "memory_recall";
     static final int DEFAULT_LIMIT = 5;
     static final int MAX_LIMIT = 20;
 
     private final int maxResultChars;
-    private final JsonNode schema = ArgumentSchema.object()
-            .string("query", "Words to look for", true)
-            .integer("limit", "How many memories at most (default " + DEFAULT_LIMIT + ")", 1, MAX_LIMIT)
-            .string(MemoryScopeArgument.NAME, "Search only this scope: 'sender', 'session' or 'global' (default: all "
-                    + "this conversation sees)", false)
-            .build();
 
     public MemoryRecallTool(int maxResultChars) {
+        super(NAME, "Search long-term memory for facts stored earlier; each result has a relevance score from 0 to 1.",
+                ArgumentSchema.object()
+                        .string("query", "Words to look for", true)
+                        .integer("limit", "How many memories at most (default " + DEFAULT_LIMIT + ")", 1, MAX_LIMIT)
+                        .string(MemoryScopeArgument.NAME, "Search only this scope: 'sender', 'session' or 'global' (default: all "
+                                + "this conversation sees)", false));
         this.maxResultChars = maxResultChars;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "Search long-term memory for facts stored earlier; each result has a relevance score from 0 to 1.";
-    }
-
-    @Override
-    public JsonNode parameters() {
-        return schema.deepCopy();
     }
 
     @Override

@@ -5,40 +5,25 @@ import dev.clawgate.core.config.MemorySettings;
 import dev.clawgate.core.memory.MemoryContext;
 import dev.clawgate.core.memory.MemoryEntry;
 import dev.clawgate.core.memory.MemoryScope;
-import dev.clawgate.core.tool.Tool;
 import dev.clawgate.core.tool.ToolContext;
 import dev.clawgate.core.tool.ToolResult;
 
 /** {@code memory_store} (SPEC AG-5): keeps a fact under a key for later conversations. */
-public final class MemoryStoreTool implements Tool {
+public final class MemoryStoreTool extends BuiltinTool {
     public static final String NAME = "memory_store";
     static final int MAX_KEY_CHARS = 200;
 
     private final MemorySettings settings;
-    private final JsonNode schema = ArgumentSchema.object()
-            .string("key", "A short name for the memory, e.g. 'user_favourite_colour'; storing under a used key replaces it", true)
-            .string("content", "What to remember", true)
-            .string("category", "A lower-case word that groups memories (default 'core')", false)
-            .string(MemoryScopeArgument.NAME, MemoryScopeArgument.DESCRIPTION, false)
-            .build();
 
     public MemoryStoreTool(MemorySettings settings) {
+        super(NAME, "Remember a fact, preference or decision for later conversations.",
+                ArgumentSchema.object()
+                        .string("key", "A short name for the memory, e.g. 'user_favourite_colour'; "
+                                + "storing under a used key replaces it", true)
+                        .string("content", "What to remember", true)
+                        .string("category", "A lower-case word that groups memories (default 'core')", false)
+                        .string(MemoryScopeArgument.NAME, MemoryScopeArgument.DESCRIPTION, false));
         this.settings = settings;
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "Remember a fact, preference or decision for later conversations.";
-    }
-
-    @Override
-    public JsonNode parameters() {
-        return schema.deepCopy();
     }
 
     @Override

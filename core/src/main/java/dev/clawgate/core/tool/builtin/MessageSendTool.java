@@ -1,7 +1,6 @@
 package dev.clawgate.core.tool.builtin;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.clawgate.core.tool.Tool;
 import dev.clawgate.core.tool.ToolContext;
 import dev.clawgate.core.tool.ToolResult;
 
@@ -9,29 +8,17 @@ import dev.clawgate.core.tool.ToolResult;
  * {@code message_send} (SPEC AG-5): the agent sends a message to this or another conversation
  * through the same durable outbound path as replies (SPEC OUT-5..OUT-12).
  */
-public final class MessageSendTool implements Tool {
+public final class MessageSendTool extends BuiltinTool {
     public static final String NAME = "message_send";
 
-    private final JsonNode schema = ArgumentSchema.object()
-            .string("text", "The message to send", true)
-            .string("channel", "The channel to send on (default: this conversation's channel)", false)
-            .string("to", "The chat on that channel (default: this conversation)", false)
-            .object("payload", "A platform-native payload sent with the text as it is (e.g. a card); only channels that carry one")
-            .build();
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "Send a message to this conversation now, or to another chat on a channel the gateway runs.";
-    }
-
-    @Override
-    public JsonNode parameters() {
-        return schema.deepCopy();
+    public MessageSendTool() {
+        super(NAME, "Send a message to this conversation now, or to another chat on a channel the gateway runs.",
+                ArgumentSchema.object()
+                        .string("text", "The message to send", true)
+                        .string("channel", "The channel to send on (default: this conversation's channel)", false)
+                        .string("to", "The chat on that channel (default: this conversation)", false)
+                        .object("payload", "A platform-native payload sent with the text as it is (e.g. a card); "
+                                + "only channels that carry one"));
     }
 
     @Override

@@ -3,7 +3,6 @@ package dev.clawgate.core.tool.builtin;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.clawgate.core.config.ToolSettings;
 import dev.clawgate.core.run.CancelToken;
-import dev.clawgate.core.tool.Tool;
 import dev.clawgate.core.tool.ToolContext;
 import dev.clawgate.core.tool.ToolResult;
 import java.io.IOException;
@@ -24,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * nothing but the checked program can run. Timeout and cancellation (SPEC AG-2) kill the whole
  * process tree; output (stdout and stderr, interleaved) is capped with a note.
  */
-public final class ShellTool implements Tool {
+public final class ShellTool extends BuiltinTool {
     public static final String NAME = "shell";
     private static final Logger LOG = LoggerFactory.getLogger(ShellTool.class);
     /** Only these variables reach the child: the gateway's environment holds provider keys. */
@@ -43,12 +42,14 @@ public final class ShellTool implements Tool {
     private final Set<String> allowlist;
     private final int timeoutSecs;
     private final int outputChars;
-    private final JsonNode schema = ArgumentSchema.object()
-            .string("command", "One command line: a program and its arguments. Quote arguments with ' or \"."
-                    + " No pipes, redirections, ';', '&&' or $(...)", true)
-            .build();
 
     public ShellTool(ToolSettings settings) {
+        super(NAME, "Run one command in the workspace directory. Allowed programs: "
+                        + String.join(", ", settings.shellAllowlist().stream().distinct().sorted().toList())
+                        + ". Timeout " + settings.shellTimeoutSecs() + " s. Output (stdout and stderr) and the exit code are returned.",
+                ArgumentSchema.object()
+                        .string("command", "One command line: a program and its arguments. Quote arguments with ' or \"."
+                                + " No pipes, redirections, ';', '&&' or $(...)", true));
         if (settings.shellTimeoutSecs() < 1) throw new IllegalArgumentException("tools.shell_timeout_secs must be positive");
         if (settings.shellOutputCap() < 1) throw new IllegalArgumentException("tools.shell_output_cap must be positive");
         this.allowlist = Set.copyOf(new LinkedHashSet<>(settings.shellAllowlist()));
@@ -57,22 +58,6 @@ public final class ShellTool implements Tool {
         for (String p : allowlist) {
             if (LAUNCHERS.contains(p)) LOG.warn("tools.shell_allowlist contains '{}', which can run any other program", p);
         }
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "Run one command in the workspace directory. Allowed programs: " + String.join(", ", allowlist.stream().sorted().toList())
-                + ". Timeout " + timeoutSecs + " s. Output (stdout and stderr) and the exit code are returned.";
-    }
-
-    @Override
-    public JsonNode parameters() {
-        return schema.deepCopy();
     }
 
     @Override

@@ -2,7 +2,6 @@ package dev.clawgate.core.tool.builtin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.clawgate.core.multimodal.PublicImageFetcher;
-import dev.clawgate.core.tool.Tool;
 import dev.clawgate.core.tool.ToolContext;
 import dev.clawgate.core.tool.ToolResult;
 import java.io.ByteArrayOutputStream;
@@ -27,7 +26,7 @@ import java.util.regex.Pattern;
  * address), and redirects are followed by hand, at most {@value #MAX_REDIRECTS}, each checked the
  * same way, so a public URL cannot bounce the request inside. HTML is reduced to its text.
  */
-public final class WebFetchTool implements Tool {
+public final class WebFetchTool extends BuiltinTool {
     public static final String NAME = "web_fetch";
     static final int MAX_REDIRECTS = 3;
     static final long MAX_BYTES = 2L * 1024 * 1024;
@@ -39,11 +38,11 @@ public final class WebFetchTool implements Tool {
     private final int maxResultChars;
     private final HttpClient http;
     private final Function<String, InetAddress[]> resolver;
-    private final JsonNode schema = ArgumentSchema.object()
-            .string("url", "The http(s) address of the page", true)
-            .build();
 
     public WebFetchTool(int maxResultChars, HttpClient http, Function<String, InetAddress[]> resolver) {
+        super(NAME, "Fetch a public web page (http or https) and return its text.",
+                ArgumentSchema.object()
+                        .string("url", "The http(s) address of the page", true));
         if (maxResultChars < 1) throw new IllegalArgumentException("maxResultChars must be positive");
         this.maxResultChars = maxResultChars;
         this.http = http;
@@ -53,21 +52,6 @@ public final class WebFetchTool implements Tool {
     public WebFetchTool(int maxResultChars) {
         this(maxResultChars, HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER).connectTimeout(Duration.ofSeconds(5)).build(),
                 PublicImageFetcher::resolve);
-    }
-
-    @Override
-    public String name() {
-        return NAME;
-    }
-
-    @Override
-    public String description() {
-        return "Fetch a public web page (http or https) and return its text.";
-    }
-
-    @Override
-    public JsonNode parameters() {
-        return schema.deepCopy();
     }
 
     @Override
