@@ -43,8 +43,12 @@ public final class LoadDriver implements Callable<Integer> {
     @Option(names = "--classpath-launch", description = "Run the gateway's Main from this JVM's classpath instead of the jar.")
     boolean classpathLaunch;
 
-    @Option(names = "--jvm-arg", description = "An option for the bot's JVM, e.g. --jvm-arg=-Xmx256m (repeatable; default none, as ./clawgate runs).")
+    @Option(names = "--jvm-arg", description = "An option for the bot's JVM after the launcher's, e.g. --jvm-arg=-Xmx256m (repeatable).")
     List<String> jvmArgs = new ArrayList<>();
+
+    @Option(names = "--launcher-options", description = "The gateway's JVM options file, as ./clawgate passes it (default ${DEFAULT-VALUE}; "
+            + "'none' for the JVM's own defaults). The echo bot never gets it.")
+    String launcherOptions = "server/jvm.options";
 
     @Option(names = "--extra-toml", description = "A file of TOML appended to the gateway's config, e.g. [memory] auto_save = false.")
     Path extraToml;
@@ -105,7 +109,16 @@ public final class LoadDriver implements Callable<Integer> {
         } catch (java.io.IOException e) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--extra-toml: cannot read " + extraToml + ": " + e.getMessage());
         }
-        return new LoadPlan(launch, jvmArgs, extra, messages, users, rate, warmup, Duration.ofMillis(modelDelayMs), Duration.ofMillis(idleMs),
+        List<String> botJvmArgs = new ArrayList<>();
+        if (!(launch instanceof ChildJvm.Launch.Echo) && !launcherOptions.equals("none")) {
+            Path options = Path.of(launcherOptions).toAbsolutePath();
+            if (!java.nio.file.Files.isRegularFile(options)) {
+                throw new CommandLine.ParameterException(new CommandLine(this), "--launcher-options: no file " + options + " (or say none)");
+            }
+            botJvmArgs.add("@" + options);
+        }
+        botJvmArgs.addAll(jvmArgs);
+        return new LoadPlan(launch, botJvmArgs, extra, messages, users, rate, warmup, Duration.ofMillis(modelDelayMs), Duration.ofMillis(idleMs),
                 Duration.ofSeconds(timeoutS), Duration.ofMillis(settleMs), sampleEvery, histogram, jfr, workDir.toAbsolutePath(), name);
     }
 }

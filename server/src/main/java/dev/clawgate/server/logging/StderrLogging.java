@@ -1,0 +1,46 @@
+package dev.clawgate.server.logging;
+
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
+import ch.qos.logback.classic.spi.Configurator;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.ConsoleAppender;
+import ch.qos.logback.core.spi.ContextAwareBase;
+
+/**
+ * The gateway's logging, set up in code: one line per event on stderr (stdout belongs to the
+ * terminal chat), the root level from {@code -Dclawgate.log.level} (default INFO), Jetty, Javalin
+ * and HikariCP at WARN.
+ *
+ * <p>Written by hand instead of a {@code logback.xml} because reading XML pulls in logback's
+ * configuration model and the JDK's XML parser, about 600 classes and a quarter of the start time.
+ * A {@code -Dlogback.configurationFile=...} given by the operator still wins: this configurator
+ * then steps aside and logback reads that file.
+ */
+public final class StderrLogging extends ContextAwareBase implements Configurator {
+    static final String PATTERN = "%d{HH:mm:ss.SSS} %-5level %logger{20} - %msg%n";
+
+    @Override
+    public ExecutionStatus configure(LoggerContext context) {
+        if (System.getProperty("logback.configurationFile") != null) return ExecutionStatus.INVOKE_NEXT_IF_ANY;
+        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+        encoder.setContext(context);
+        encoder.setPattern(PATTERN);
+        encoder.start();
+        ConsoleAppender<ILoggingEvent> stderr = new ConsoleAppender<>();
+        stderr.setContext(context);
+        stderr.setName("STDERR");
+        stderr.setTarget("System.err");
+        stderr.setEncoder(encoder);
+        stderr.start();
+        Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
+        root.setLevel(Level.toLevel(System.getProperty("clawgate.log.level"), Level.INFO));
+        root.addAppender(stderr);
+        for (String quiet : new String[] {"org.eclipse.jetty", "io.javalin", "com.zaxxer.hikari"}) {
+            context.getLogger(quiet).setLevel(Level.WARN);
+        }
+        return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
+    }
+}
