@@ -69,13 +69,17 @@ public final class Consolidator {
         MemorySettings cfg = settings.get();
         if (!cfg.enabled() || cfg.consolidation() == ConsolidationMode.OFF) return Outcome.skipped("consolidation is off");
         if (turn.last().id() != null && turn.last().id().startsWith(CRON_ID_PREFIX)) return Outcome.skipped("a scheduled turn");
+        MemoryScopes scopes = MemoryScopes.of(turn.last(), turn.session());
+        List<MemoryEntry> saved = savedMessages(turn, scopes.home());
+        // dedupe works on the turn's auto-saved messages only: none (auto-save off, short messages) means nothing to read
+        if (cfg.consolidation() == ConsolidationMode.DEDUPE && saved.isEmpty()) return Outcome.skipped("no message of the turn was saved");
         Optional<InboxRecord> record = store.inbox(turn.turnId());
         if (record.isEmpty() || record.get().state() != InboxState.DONE) return Outcome.skipped("the turn did not end with a reply");
         Optional<String> reply = reply(turn);
         if (reply.isEmpty()) return Outcome.skipped("the turn has no assistant message");
 
-        MemoryScopes scopes = MemoryScopes.of(turn.last(), turn.session());
-        List<MemoryEntry> absorbed = new ArrayList<>(absorbConversationDuplicates(turn, scopes.home()));
+        List<MemoryEntry> absorbed = new ArrayList<>(NearDuplicates.absorb(memory, scopes.home(), saved,
+                e -> MemoryEntry.CONVERSATION.equals(e.category())));
         List<MemoryEntry> facts = List.of();
         if (cfg.consolidation() == ConsolidationMode.LLM) {
             facts = extractFacts(turn, reply.get(), scopes.sender(), cfg, cancel);
@@ -95,13 +99,16 @@ public final class Consolidator {
         return Optional.empty();
     }
 
-    /** SPEC ME-7 by meaning, not only by hash: the turn's saved messages replace their near-identical elders. */
-    private List<MemoryEntry> absorbConversationDuplicates(FinishedTurn turn, MemoryScope home) {
-        List<MemoryEntry> fresh = new ArrayList<>();
+    /**
+     * The turn's messages as auto-save kept them in {@code home}; SPEC ME-7 by meaning, not only by hash:
+     * they replace their near-identical elders.
+     */
+    private List<MemoryEntry> savedMessages(FinishedTurn turn, MemoryScope home) {
+        List<MemoryEntry> saved = new ArrayList<>();
         for (InboundMessage m : turn.messages()) {
-            memory.get(home, ConversationKeys.memoryKey(m)).ifPresent(fresh::add);
+            memory.get(home, ConversationKeys.memoryKey(m)).ifPresent(saved::add);
         }
-        return NearDuplicates.absorb(memory, home, fresh, e -> MemoryEntry.CONVERSATION.equals(e.category()));
+        return saved;
     }
 
     private List<MemoryEntry> extractFacts(FinishedTurn turn, String reply, MemoryScope scope, MemorySettings cfg, CancelToken cancel)

@@ -128,4 +128,18 @@ class ConsolidatorTest {
         assertThat(model.requests()).isEmpty();
         assertThat(store.memory().all()).allMatch(e -> e.category().equals(MemoryEntry.CONVERSATION));
     }
+
+    @Test
+    void dedupeLeavesATurnAloneWhenNoneOfItsMessagesWasSaved() throws Exception {
+        // SPEC ME-6 (dedupe works on the turn's auto-saved messages), ME-1 (under 20 characters nothing is saved)
+        settings = MemorySettings.defaults().withConsolidation(ConsolidationMode.DEDUPE);
+        turn("1", "ok, see you tuesday!", "Bye.", InboxState.DONE);
+        int kept = store.memory().all().size();
+
+        Consolidator.Outcome o = consolidator.consolidate(turn("2", "ok, see you tuesday", "Bye again.", InboxState.DONE),
+                CancelToken.none());
+
+        assertThat(o.skipped()).isEqualTo("no message of the turn was saved");
+        assertThat(store.memory().all()).hasSize(kept).extracting(MemoryEntry::content).containsExactly("ok, see you tuesday!");
+    }
 }
