@@ -18,7 +18,7 @@ class LoadDriverSmokeTest {
 
     private static LoadPlan plan(ChildJvm.Launch launch, String name) {
         return new LoadPlan(launch, List.of("-Xmx256m", "-XX:TieredStopAtLevel=1"), "", 200, 20, 0, 0, Duration.ZERO,
-                Duration.ofMillis(200), Duration.ofSeconds(60), Duration.ofMillis(500), 0, false, null, WORK.resolve(name), name);
+                Duration.ofMillis(200), Duration.ofSeconds(60), Duration.ofMillis(500), 0, false, null, WORK.resolve(name), name, KillSchedule.none());
     }
 
     @Test
