@@ -91,7 +91,7 @@ final class GatewayKiller implements AutoCloseable {
         }
         for (long n : waiting) {
             GatewayAudit.Entry e = store.get(n);
-            if (e != null && KillTally.LISTED.contains(e.outboxState()) && ledger.giveUp(n)) {
+            if (e != null && KillTally.listed(e.outboxState()) && ledger.giveUp(n)) {
                 rescued++;
                 moveOn.accept(n);
             }

@@ -28,7 +28,12 @@ record KillTally(KillSchedule schedule, List<Double> downtimesMs, int messages, 
                  List<String> notes) {
     static final String UNKNOWN_AFTER_SEND = "unknown_after_send";
     /** The outbox states {@code clawgate outbox} lists as needing a look that end a reply's sending (pending would still go out). */
-    static final Set<String> LISTED = Set.of(UNKNOWN_AFTER_SEND, "failed", "partial_failed", "expired", "possibly_duplicated");
+    private static final Set<String> LISTED = Set.of(UNKNOWN_AFTER_SEND, "failed", "partial_failed", "expired", "possibly_duplicated");
+
+    /** Whether {@code clawgate outbox} shows a reply in this outbox state as given up (null: no outbox entry). */
+    static boolean listed(String outboxState) {
+        return outboxState != null && LISTED.contains(outboxState);
+    }
 
     KillTally {
         downtimesMs = List.copyOf(downtimesMs);
@@ -52,7 +57,7 @@ record KillTally(KillSchedule schedule, List<Double> downtimesMs, int messages, 
             String state = e == null ? null : e.outboxState();
             if (missing.contains(n)) {
                 if (UNKNOWN_AFTER_SEND.equals(state)) listedUnknown++;
-                else if (LISTED.contains(state)) other.merge(state, 1, Integer::sum);
+                else if (listed(state)) other.merge(state, 1, Integer::sum);
                 else {
                     unlisted.add(n);
                     note(notes, "#" + n + " no reply: " + (e == null ? "not in the gateway's inbox" : e.describe()));
