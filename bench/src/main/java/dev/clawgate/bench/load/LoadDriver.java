@@ -14,7 +14,9 @@ import picocli.CommandLine.Option;
  * long-polling a fake Telegram Bot API and answered by a fake OpenAI model, both over loopback
  * HTTP in this JVM. Reports replies per second, update-to-{@code sendMessage} latency, the
  * gateway's start times, RSS and CPU, and fails (exit 1) unless every message got exactly one
- * reply. See bench/README.md.
+ * reply. With {@code --kills} it is a kill test (SPEC OUT-7): the gateway is SIGKILLed and
+ * restarted mid-run, and it fails on any message answered twice or unanswered and not listed
+ * {@code unknown_after_send} in the gateway's store. See bench/README.md.
  */
 @Command(name = "LoadDriver", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Drive N Telegram messages from M users through the gateway (or the echo bot) and report the figures.")
