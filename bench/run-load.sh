@@ -6,10 +6,11 @@
 #
 #   bench/run-load.sh            # the runs (about 6 minutes on 2 quiet cores)
 #   bench/run-load.sh soak       # the 100,000-message soak (SPEC OP-7) at -Xmx256m
+#   bench/run-load.sh kill       # only the kill test (SPEC OUT-7, OUT-12), about 1 minute
 #   JAR=/path/clawgate.jar bench/run-load.sh   # another build of the gateway
 #
-# Every run checks that each message got exactly one reply; the script stops at the first that
-# did not (exit 1). Per-chat pacing is off in every run: see GatewayConfig (stream_mode = "off",
+# Every run checks that each message got exactly one reply (the kill run: none got two, and each
+# without one is listed unknown_after_send); the script stops at the first that did not (exit 1). Per-chat pacing is off in every run: see GatewayConfig (stream_mode = "off",
 # no block streaming, no human_delay, no ack reactions).
 set -euo pipefail
 
@@ -30,7 +31,7 @@ small=(--jvm-arg=-XX:+UseSerialGC --jvm-arg=-Xms8m --jvm-arg=-Xmx128m --jvm-arg=
 
 drive() {
   echo "== $(date +%T) load average $(cut -d' ' -f1-3 /proc/loadavg): LoadDriver $*" | tee -a "$out/runs.log"
-  "$java" -Xmx1g -cp "$cp" dev.clawgate.bench.load.LoadDriver --jar "$jar" --results-md "$md" \
+  "$java" -Xmx1g --enable-native-access=ALL-UNNAMED -cp "$cp" dev.clawgate.bench.load.LoadDriver --jar "$jar" --results-md "$md" \
       --results-json "$out/results.jsonl" "$@" | tee -a "$out/runs.log"
 }
 
@@ -38,6 +39,17 @@ if [ "${1:-}" = "soak" ]; then
   # SPEC OP-7: live heap after a full GC and RSS every 10,000 replies, class growth first sample to end
   drive --label "soak 100k, -Xmx256m, auto-save off" --messages 100000 --users 200 --warmup 5000 \
       --sample-every 10000 --histogram --jvm-arg=-Xmx256m --extra-toml "$out/no-auto-save.toml"
+  cat "$md"
+  exit 0
+fi
+
+# SPEC OUT-7, OUT-12: the gateway SIGKILLed 5 times mid-run and restarted on the same data; passes when no message is
+# answered twice and every unanswered one is listed unknown_after_send (the report names the seed to replay it)
+kill_run() {
+  drive --label "gateway, closed, 5 kills" --messages 2000 --users 200 --warmup 1000 --kills 5
+}
+if [ "${1:-}" = "kill" ]; then
+  kill_run
   cat "$md"
   exit 0
 fi
@@ -56,6 +68,7 @@ drive --label "gateway, open 100/s, memory auto-save off" --rate 100 --messages 
     --extra-toml "$out/no-auto-save.toml"
 # start and idle footprint with small-footprint flags (one short run; the figures that matter are start and idle RSS)
 drive --label "gateway, small-footprint JVM flags" --messages 2000 --users 200 --warmup 0 "${small[@]}"
+kill_run
 
 echo
 cat "$md"

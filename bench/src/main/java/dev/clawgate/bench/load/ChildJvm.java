@@ -120,6 +120,12 @@ final class ChildJvm implements AutoCloseable {
         }
     }
 
+    /** SIGKILL ({@link Process#destroyForcibly}, as {@code kill -9}), then waits until the process is gone. */
+    void kill() throws InterruptedException, IOException {
+        process.destroyForcibly();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) throw new IOException("process " + process.pid() + " outlived SIGKILL by 30 s");
+    }
+
     int exitValue() {
         return process.exitValue();
     }

@@ -14,7 +14,9 @@ import picocli.CommandLine.Option;
  * long-polling a fake Telegram Bot API and answered by a fake OpenAI model, both over loopback
  * HTTP in this JVM. Reports replies per second, update-to-{@code sendMessage} latency, the
  * gateway's start times, RSS and CPU, and fails (exit 1) unless every message got exactly one
- * reply. See bench/README.md.
+ * reply. With {@code --kills} it is a kill test (SPEC OUT-7): the gateway is SIGKILLed and
+ * restarted mid-run, and it fails on any message answered twice or unanswered and not listed
+ * {@code unknown_after_send} in the gateway's store. See bench/README.md.
  */
 @Command(name = "LoadDriver", mixinStandardHelpOptions = true, sortOptions = false,
         description = "Drive N Telegram messages from M users through the gateway (or the echo bot) and report the figures.")
@@ -71,6 +73,14 @@ public final class LoadDriver implements Callable<Integer> {
     @Option(names = "--jfr", description = "Record the measured phase in the bot with Flight Recorder into this file.")
     Path jfr;
 
+    @Option(names = "--kills", description = "Kill test: SIGKILL the gateway this many times in the measured phase, at seeded random reply"
+            + " counts, and restart it on the same data; passes when no message is answered twice and each unanswered one is listed"
+            + " unknown_after_send (closed loop only) (default ${DEFAULT-VALUE}).")
+    int kills = 0;
+
+    @Option(names = "--kill-seed", description = "The seed of the kill times, to replay a kill test (default: drawn, and printed).")
+    Long killSeed;
+
     @Option(names = "--work-dir", description = "Config, store and logs of the run; emptied first (default ${DEFAULT-VALUE}).")
     Path workDir = Path.of("bench/target/load-run");
 
@@ -102,7 +112,7 @@ public final class LoadDriver implements Callable<Integer> {
             case "echo" -> new ChildJvm.Launch.Echo(ChildJvm.ownClasspath());
             default -> throw new CommandLine.ParameterException(new CommandLine(this), "--bot must be gateway or echo, got " + bot);
         };
-        String name = label != null ? label : bot + (rate > 0 ? " open " + (long) rate + "/s" : " closed");
+        String name = label != null ? label : bot + (rate > 0 ? " open " + (long) rate + "/s" : " closed") + (kills > 0 ? ", " + kills + " kills" : "");
         String extra;
         try {
             extra = extraToml == null ? "" : java.nio.file.Files.readString(extraToml);
@@ -118,7 +128,19 @@ public final class LoadDriver implements Callable<Integer> {
             botJvmArgs.add("@" + options);
         }
         botJvmArgs.addAll(jvmArgs);
-        return new LoadPlan(launch, botJvmArgs, extra, messages, users, rate, warmup, Duration.ofMillis(modelDelayMs), Duration.ofMillis(idleMs),
-                Duration.ofSeconds(timeoutS), Duration.ofMillis(settleMs), sampleEvery, histogram, jfr, workDir.toAbsolutePath(), name);
+        KillSchedule schedule;
+        try {
+            schedule = kills == 0 ? KillSchedule.none()
+                    : KillSchedule.draw(kills, messages, killSeed != null ? killSeed : new java.util.Random().nextLong());
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
+        }
+        try {
+            return new LoadPlan(launch, botJvmArgs, extra, messages, users, rate, warmup, Duration.ofMillis(modelDelayMs), Duration.ofMillis(idleMs),
+                Duration.ofSeconds(timeoutS), Duration.ofMillis(settleMs), sampleEvery, histogram, jfr, workDir.toAbsolutePath(), name,
+                schedule);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
+        }
     }
 }

@@ -23,12 +23,19 @@ import java.util.List;
  * @param jfr           record the measured phase with Flight Recorder into this file; null for none
  * @param workDir       where the config, the store and the logs go (emptied first)
  * @param label         the run's name in the report
+ * @param kills         when the measured phase SIGKILLs and restarts the gateway (a kill test, SPEC OUT-7, OUT-12); none for a plain run
  */
 record LoadPlan(ChildJvm.Launch launch, List<String> jvmArgs, String extraToml, int messages, int users, double openLoopRate, int warmup,
                 Duration modelDelay, Duration idle, Duration timeout, Duration settle, int sampleEvery, boolean histogram,
-                Path jfr, Path workDir, String label) {
+                Path jfr, Path workDir, String label, KillSchedule kills) {
     LoadPlan {
         jvmArgs = List.copyOf(jvmArgs);
+        if (kills.kills() > 0) {
+            // a user with two messages queued gets one steered run and one reply for both (SPEC DI-3): one at a time
+            if (openLoopRate > 0) throw new IllegalArgumentException("--kills needs the closed loop (--rate 0)");
+            if (launch instanceof ChildJvm.Launch.Echo) throw new IllegalArgumentException("--kills needs the gateway: the echo bot keeps no store");
+            if (sampleEvery > 0 || jfr != null) throw new IllegalArgumentException("--kills goes with neither --sample-every nor --jfr");
+        }
         if (messages < 1) throw new IllegalArgumentException("--messages must be at least 1");
         if (users < 1) throw new IllegalArgumentException("--users must be at least 1");
         if (openLoopRate < 0) throw new IllegalArgumentException("--rate must not be negative");
@@ -38,6 +45,10 @@ record LoadPlan(ChildJvm.Launch launch, List<String> jvmArgs, String extraToml, 
 
     boolean openLoop() {
         return openLoopRate > 0;
+    }
+
+    boolean killTest() {
+        return kills.kills() > 0;
     }
 
     boolean echo() {

@@ -22,8 +22,12 @@ final class LoadReport {
         StringBuilder b = new StringBuilder();
         b.append(f("Load run \"%s\": %s, %s loop%s, %d messages from %d users (after %d warm-up), model delay %.0f ms%n", r.label(), r.bot(),
                 r.mode(), r.mode().equals("open") ? f(" at %.0f/s", r.rate()) : "", r.messages(), r.users(), r.warmup(), r.modelDelayMs()));
-        b.append(f("  every message answered exactly once: %s%n", r.passed() ? "yes" : "NO — " + o.problems()
-                + (r.warmupOutcome() == null || r.warmupOutcome().everyMessageAnsweredOnce() ? "" : "; warm-up: " + r.warmupOutcome().problems())));
+        if (r.kills() != null) {
+            kills(b, r);
+        } else {
+            b.append(f("  every message answered exactly once: %s%n", r.passed() ? "yes" : "NO — " + o.problems()
+                    + (r.warmupOutcome() == null || r.warmupOutcome().everyMessageAnsweredOnce() ? "" : "; warm-up: " + r.warmupOutcome().problems())));
+        }
         for (String line : r.audit()) b.append("    ").append(line).append(System.lineSeparator());
         b.append(f("  throughput              %.1f replies/s (first send to last reply %.2f s)%n", o.throughput(), o.spanNanos() / 1e9));
         b.append(f("  update -> sendMessage   p50 %.2f ms, p95 %.2f ms, p99 %.2f ms, max %.2f ms%n", o.percentileMillis(50),
@@ -48,13 +52,47 @@ final class LoadReport {
         return b.toString();
     }
 
+    /** The kill test's lines (SPEC OUT-7, OUT-12): the kills, then every message's fate. */
+    private static void kills(StringBuilder b, LoadResult r) {
+        KillTally k = r.kills();
+        b.append(f("  kill test               %s%n", r.passed() ? "PASSED" : "FAILED"));
+        b.append(f("  kills done              %d of %d (seed %d; SIGKILL after %s replies, +%s µs), down %s ms each (SIGKILL to /readyz)%n",
+                k.kills(), k.schedule().kills(), k.schedule().seed(), k.schedule().atReplies(), k.schedule().delayMicros(),
+                k.downtimesMs().stream().map(d -> f("%.0f", d)).toList()));
+        b.append(f("  messages                %d%n", k.messages()));
+        b.append(f("  answered once           %d (of which the store lists %d unknown_after_send: sent just before a kill, rightly not resent)%n",
+                k.answeredOnce(), k.answeredOnceListedUnknown()));
+        b.append(f("  no reply, listed unknown_after_send  %d%n", k.listedUnknown()));
+        if (!k.listedOther().isEmpty()) b.append(f("  no reply, listed otherwise           %s%n", k.listedOther()));
+        b.append(f("  duplicates              %d (must be 0)%s%n", k.duplicated().size(), k.duplicated().isEmpty() ? "" : " " + head(k.duplicated())));
+        b.append(f("  missing and unlisted    %d (must be 0)%s%n", k.unlisted().size(), k.unlisted().isEmpty() ? "" : " " + head(k.unlisted())));
+        if (k.unsent() > 0 || k.strays() > 0) {
+            b.append(f("  never sent (a user stalled) %d, replies naming no message %d (must be 0)%n", k.unsent(), k.strays()));
+        }
+        for (String n : k.notes()) b.append("    ").append(n).append(System.lineSeparator());
+        if (r.warmupOutcome() != null && !r.warmupOutcome().everyMessageAnsweredOnce()) {
+            b.append(f("  warm-up (no kills): NO — %s%n", r.warmupOutcome().problems()));
+        }
+    }
+
+    private static java.util.List<Long> head(java.util.List<Long> l) {
+        return l.subList(0, Math.min(10, l.size()));
+    }
+
     static String markdownRow(LoadResult r) {
         ReplyLedger.Outcome o = r.outcome();
         return f("| %s | %s | %s | %d / %d | %.0f | %.2f | %.2f | %.2f | %.2f / %.2f | %.0f | %.0f | %.1f | %.1f | %.3f | %.2f–%.2f | %s |%n",
                 r.label(), r.bot(), r.mode().equals("open") ? f("open %.0f/s", r.rate()) : "closed", r.messages(), r.users(), o.throughput(),
                 o.percentileMillis(50), o.percentileMillis(95), o.percentileMillis(99), added(r, 50), added(r, 99), r.startToFirstPollMs(),
                 r.startToReadyMs(), r.idleRssMib(), r.peakRssMib(), r.cpuMsPerMessage(), r.loadBefore(), r.loadAfter(),
-                r.passed() ? "yes" : "**no**: " + o.problems());
+                r.kills() != null ? killCell(r) : r.passed() ? "yes" : "**no**: " + o.problems());
+    }
+
+    private static String killCell(LoadResult r) {
+        KillTally k = r.kills();
+        return f("%s: %d kills, %d once, %d no reply listed unknown_after_send%s, %d duplicates, %d unlisted", r.passed() ? "kill test passed"
+                : "**kill test failed**", k.kills(), k.answeredOnce(), k.listedUnknown(),
+                k.listedOther().isEmpty() ? "" : ", " + k.listedOther() + " listed otherwise", k.duplicated().size(), k.unlisted().size());
     }
 
     static String json(LoadResult r) {
@@ -78,6 +116,20 @@ final class LoadReport {
         }
         r.heapGrowth().forEach(n.putArray("heap_growth")::add);
         r.audit().forEach(n.putArray("audit")::add);
+        KillTally k = r.kills();
+        if (k != null) {
+            ObjectNode kn = n.putObject("kill_test").put("passed", k.passed()).put("kills", k.kills()).put("kills_planned", k.schedule().kills())
+                    .put("seed", k.schedule().seed()).put("messages", k.messages()).put("answered_once", k.answeredOnce())
+                    .put("answered_once_listed_unknown_after_send", k.answeredOnceListedUnknown())
+                    .put("unanswered_listed_unknown_after_send", k.listedUnknown()).put("unanswered_listed_otherwise", k.listedOtherCount())
+                    .put("duplicates", k.duplicated().size()).put("missing_unlisted", k.unlisted().size()).put("unsent", k.unsent())
+                    .put("strays", k.strays());
+            k.schedule().atReplies().forEach(kn.putArray("at_replies")::add);
+            k.downtimesMs().forEach(kn.putArray("down_ms")::add);
+            k.listedOther().forEach(kn.putObject("listed_otherwise_by_state")::put);
+            k.duplicated().forEach(kn.putArray("duplicated")::add);
+            k.unlisted().forEach(kn.putArray("unlisted")::add);
+        }
         return n.toString();
     }
 

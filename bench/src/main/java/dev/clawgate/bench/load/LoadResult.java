@@ -17,12 +17,14 @@ import java.util.List;
  * @param loadBefore           the machine's 1-minute load average before the measured phase
  * @param loadAfter            and after it
  * @param audit                for messages without exactly one reply: what the gateway's store says about them
+ * @param kills                a kill test's tally; null for a plain run
  */
 record LoadResult(String label, String bot, String mode, int messages, int users, double rate, int warmup,
                   ReplyLedger.Outcome warmupOutcome, ReplyLedger.Outcome outcome,
                   double startToFirstPollMs, double startToReadyMs, double idleRssMib, double peakRssMib, double endRssMib,
                   double cpuMsPerMessage, double modelDelayMs, double maxSendLagMs, double loadBefore, double loadAfter,
-                  List<String> jvmArgs, List<SoakSample> samples, List<String> heapGrowth, List<String> audit) {
+                  List<String> jvmArgs, List<SoakSample> samples, List<String> heapGrowth, List<String> audit,
+                  KillTally kills) {
 
     /** A soak sample: after {@code answered} replies of the measured phase, at {@code elapsedS}. */
     record SoakSample(int answered, double elapsedS, double rssMib, double liveHeapMib, double repliesPerSecond, double load) {}
@@ -30,10 +32,21 @@ record LoadResult(String label, String bot, String mode, int messages, int users
     LoadResult withAudit(List<String> lines) {
         return new LoadResult(label, bot, mode, messages, users, rate, warmup, warmupOutcome, outcome, startToFirstPollMs,
                 startToReadyMs, idleRssMib, peakRssMib, endRssMib, cpuMsPerMessage, modelDelayMs, maxSendLagMs, loadBefore, loadAfter,
-                jvmArgs, samples, heapGrowth, List.copyOf(lines));
+                jvmArgs, samples, heapGrowth, List.copyOf(lines), kills);
     }
 
+    LoadResult withKills(KillTally tally) {
+        return new LoadResult(label, bot, mode, messages, users, rate, warmup, warmupOutcome, outcome, startToFirstPollMs,
+                startToReadyMs, idleRssMib, peakRssMib, endRssMib, cpuMsPerMessage, modelDelayMs, maxSendLagMs, loadBefore, loadAfter,
+                jvmArgs, samples, heapGrowth, audit, tally);
+    }
+
+    /**
+     * Every message answered exactly once; in a kill test, none answered twice and every one
+     * without a reply listed by the gateway (SPEC OUT-7, OUT-12).
+     */
     boolean passed() {
-        return outcome.everyMessageAnsweredOnce() && (warmupOutcome == null || warmupOutcome.everyMessageAnsweredOnce());
+        boolean measured = kills == null ? outcome.everyMessageAnsweredOnce() : kills.passed();
+        return measured && (warmupOutcome == null || warmupOutcome.everyMessageAnsweredOnce());
     }
 }

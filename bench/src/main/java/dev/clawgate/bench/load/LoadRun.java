@@ -9,10 +9,6 @@ import dev.clawgate.testkit.telegram.TelegramUser;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -74,8 +70,20 @@ final class LoadRun {
             Path config = GatewayConfig.write(plan.workDir(), port, fm.baseUrl(), tg.apiBase(), BOT_TOKEN, plan.extraToml());
             Instant startedAt = Instant.now();
             LoadResult result;
-            try (ChildJvm child = ChildJvm.start(plan.launch(), plan.jvmArgs(), plan.workDir(), config, List.of(tg.apiBase(), BOT_TOKEN))) {
-                result = drive(child, port, startedAt);
+            BotProcess bot = BotProcess.start(plan.launch(), plan.jvmArgs(), plan.workDir(), config, List.of(tg.apiBase(), BOT_TOKEN), port);
+            try {
+                result = drive(bot, startedAt);
+            } finally {
+                bot.close();
+            }
+            if (plan.killTest()) {
+                // SPEC OUT-7, OUT-12: the stopped gateway's store accounts for every message without exactly one reply
+                try {
+                    result = result.withKills(KillTally.of(plan.kills(), bot.downtimesMs(), measuredLedger, result.outcome(),
+                            GatewayAudit.entries(plan.workDir().resolve("data"))));
+                } catch (java.sql.SQLException e) {
+                    throw new IOException("the stopped gateway's store could not be read: " + e.getMessage(), e);
+                }
             }
             if (result.passed()) return result;
             // the gateway has stopped: its store tells what became of the messages without exactly one reply
@@ -89,9 +97,9 @@ final class LoadRun {
         }
     }
 
-    private LoadResult drive(ChildJvm child, int port, Instant startedAt) throws IOException, InterruptedException {
-        ProcessProbe probe = new ProcessProbe(child.pid());
-        double readyMs = plan.echo() ? awaitFirstPoll(child) : awaitReady(child, port);
+    private LoadResult drive(BotProcess bot, Instant startedAt) throws IOException, InterruptedException {
+        ProcessProbe probe = new ProcessProbe(bot.current().pid());
+        double readyMs = plan.echo() ? awaitFirstPoll(bot.current()) : bot.awaitReady();
         double firstPollMs = Duration.between(startedAt, telegram.callTimes("getUpdates").getFirst()).toNanos() / 1e6;
         if (plan.echo()) readyMs = firstPollMs;
         Thread.sleep(plan.idle());
@@ -109,18 +117,19 @@ final class LoadRun {
             if (plan.warmup() > 0) {
                 ReplyLedger ledger = new ReplyLedger(next, plan.warmup());
                 next += plan.warmup();
-                warm = closedLoop(ledger, child);
+                warm = closedLoop(ledger, bot, false);
             }
             ReplyLedger ledger = new ReplyLedger(next, plan.messages());
+            measuredLedger = ledger;
             soak = new Soak(probe, ledger);
             loadBefore = ProcessProbe.loadAverage();
-            cpuBefore = probe.cpuMillis();
+            cpuBefore = bot.cpuMillis();
             if (plan.jfr() != null) probe.startFlightRecording();
             this.soak = soak;
-            measured = plan.openLoop() ? openLoop(ledger, child, lag) : closedLoop(ledger, child);
+            measured = plan.openLoop() ? openLoop(ledger, bot, lag) : closedLoop(ledger, bot, plan.killTest());
             this.soak = null;
             if (plan.jfr() != null) probe.stopFlightRecording(plan.jfr());
-            cpuAfter = probe.cpuMillis();
+            cpuAfter = bot.cpuMillis();
             loadAfter = ProcessProbe.loadAverage();
         } finally {
             housekeeper.interrupt();
@@ -130,25 +139,36 @@ final class LoadRun {
         soak.finish();
         LoadResult result = new LoadResult(plan.label(), plan.echo() ? "echo bot" : "gateway", plan.openLoop() ? "open" : "closed",
                 plan.messages(), plan.users(), plan.openLoopRate(), plan.warmup(), warm, measured, firstPollMs, readyMs, idleRss,
-                mib(probe.peakRssKib()), mib(probe.rssKib()), (cpuAfter - cpuBefore) / (double) plan.messages(),
-                plan.modelDelay().toNanos() / 1e6, lag[0], loadBefore, loadAfter, plan.jvmArgs(), soak.samples(), soak.growth(), List.of());
-        if (!child.alive()) throw new IOException("the bot under test died during the run:\n" + child.logTail(40));
+                mib(bot.peakRssKib()), mib(new ProcessProbe(bot.current().pid()).rssKib()), (cpuAfter - cpuBefore) / (double) plan.messages(),
+                plan.modelDelay().toNanos() / 1e6, lag[0], loadBefore, loadAfter, plan.jvmArgs(), soak.samples(), soak.growth(), List.of(), null);
+        bot.checkAlive();
         return result;
     }
 
-    /** Each user sends their next message when their previous one is answered. */
-    private ReplyLedger.Outcome closedLoop(ReplyLedger ledger, ChildJvm child) throws InterruptedException, IOException {
+    /**
+     * Each user sends their next message when their previous one is answered; in a kill test also
+     * when the gateway lists the previous one's reply {@code unknown_after_send}.
+     */
+    private ReplyLedger.Outcome closedLoop(ReplyLedger ledger, BotProcess bot, boolean kills) throws InterruptedException, IOException {
         int users = plan.users();
-        replies.phase(ledger, number -> {
+        LongConsumer moveOn = number -> {
             long following = number + users;
             if (ledger.owns(following)) send(ledger, following);
-        });
-        for (long n = ledger.first(); n < ledger.first() + Math.min(users, ledger.count()); n++) send(ledger, n);
-        return finish(ledger, child);
+        };
+        replies.phase(ledger, moveOn);
+        if (!kills) {
+            for (long n = ledger.first(); n < ledger.first() + Math.min(users, ledger.count()); n++) send(ledger, n);
+            return finish(ledger, bot, null);
+        }
+        try (GatewayKiller killer = new GatewayKiller(bot, plan.kills(), ledger, plan.workDir().resolve("data"), moveOn)) {
+            killer.start();
+            for (long n = ledger.first(); n < ledger.first() + Math.min(users, ledger.count()); n++) send(ledger, n);
+            return finish(ledger, bot, killer);
+        }
     }
 
     /** Messages at a fixed rate, round-robin over the users, whether or not earlier ones were answered. */
-    private ReplyLedger.Outcome openLoop(ReplyLedger ledger, ChildJvm child, double[] maxLagMs) throws InterruptedException, IOException {
+    private ReplyLedger.Outcome openLoop(ReplyLedger ledger, BotProcess bot, double[] maxLagMs) throws InterruptedException, IOException {
         replies.phase(ledger, number -> {});
         long period = (long) (1e9 / plan.openLoopRate());
         long start = System.nanoTime();
@@ -161,26 +181,40 @@ final class LoadRun {
             send(ledger, ledger.first() + k);
         }
         maxLagMs[0] = worst / 1e6;
-        return finish(ledger, child);
+        return finish(ledger, bot, null);
     }
 
-    private ReplyLedger.Outcome finish(ReplyLedger ledger, ChildJvm child) throws InterruptedException, IOException {
-        // a phase may take as long as it needs while replies keep coming; it ends when none came for the timeout
+    /**
+     * Waits until every message is answered (or, in a kill test, given up on as listed lost), then
+     * listens for {@code settle} more; {@code killer} is null outside a kill test. The kill test's
+     * last restart is finished before the settle time starts.
+     */
+    private ReplyLedger.Outcome finish(ReplyLedger ledger, BotProcess bot, GatewayKiller killer) throws InterruptedException, IOException {
+        // a phase may take as long as it needs while replies keep coming (or the gateway restarts); it ends when none came for the timeout
         long deadline = System.nanoTime() + plan.timeout().toNanos();
-        int seen = ledger.answered();
-        while (!ledger.awaitAll(Duration.ofMillis(100))) {
-            if (!child.alive()) throw new IOException("the bot under test died:\n" + child.logTail(40));
-            if (ledger.answered() != seen) {
-                seen = ledger.answered();
+        int seen = ledger.settledCount();
+        while (!ledger.awaitSettled(Duration.ofMillis(100))) {
+            bot.checkAlive();
+            if (killer != null) {
+                killer.check();
+                killer.rescue();
+            }
+            if (ledger.settledCount() != seen || bot.restarting()) {
+                seen = ledger.settledCount();
                 deadline = System.nanoTime() + plan.timeout().toNanos();
             }
             if (System.nanoTime() > deadline) break;
+        }
+        if (killer != null) {
+            killer.close();
+            killer.check();
         }
         Thread.sleep(plan.settle());
         return ledger.outcome();
     }
 
     private volatile Soak soak;
+    private volatile ReplyLedger measuredLedger;
     private volatile Exception housekeepingFailure;
 
     /** Off the sender's and the fakes' threads: trims the fakes and takes the soak's samples (jcmd takes a while). */
@@ -206,26 +240,9 @@ final class LoadRun {
 
     private void send(ReplyLedger ledger, long number) {
         int user = (int) ((number - ledger.first()) % plan.users());
-        ledger.sent(number, System.nanoTime());
+        // a message given up on may still be answered late: its user's next one goes out once
+        if (!ledger.sent(number, System.nanoTime())) return;
         telegram.sendText(chats.get(user), people.get(user), ReplyLedger.text(number, user));
-    }
-
-    private double awaitReady(ChildJvm child, int port) throws IOException, InterruptedException {
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
-        HttpRequest readyz = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/readyz")).timeout(Duration.ofSeconds(2)).build();
-        long deadline = child.startedNanos() + Duration.ofSeconds(60).toNanos();
-        while (System.nanoTime() < deadline) {
-            if (!child.alive()) throw new IOException("the gateway exited at start (" + child.exitValue() + "):\n" + child.logTail(40));
-            try {
-                if (http.send(readyz, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-                    return (System.nanoTime() - child.startedNanos()) / 1e6;
-                }
-            } catch (IOException notYet) {
-                // the HTTP server starts last; until then the port refuses
-            }
-            Thread.sleep(5);
-        }
-        throw new IOException("the gateway was not ready within 60 s:\n" + child.logTail(40));
     }
 
     private double awaitFirstPoll(ChildJvm child) throws IOException, InterruptedException {

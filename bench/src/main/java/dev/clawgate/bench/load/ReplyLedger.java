@@ -23,9 +23,13 @@ final class ReplyLedger {
     private final AtomicLongArray sentAt;
     private final AtomicLongArray firstReplyAt;
     private final AtomicIntegerArray replies;
+    // 1 once a message is answered or given up on (its reply lost to a kill): the closed loop may go on past it
+    private final AtomicIntegerArray settled;
     private final AtomicInteger strays = new AtomicInteger();
     private final AtomicInteger answered = new AtomicInteger();
+    private final AtomicInteger givenUp = new AtomicInteger();
     private final CountDownLatch allAnswered;
+    private final CountDownLatch allSettled;
 
     ReplyLedger(long first, int count) {
         if (count < 1) throw new IllegalArgumentException("a phase needs at least one message, got " + count);
@@ -34,7 +38,9 @@ final class ReplyLedger {
         this.sentAt = new AtomicLongArray(count);
         this.firstReplyAt = new AtomicLongArray(count);
         this.replies = new AtomicIntegerArray(count);
+        this.settled = new AtomicIntegerArray(count);
         this.allAnswered = new CountDownLatch(count);
+        this.allSettled = new CountDownLatch(count);
     }
 
     int count() {
@@ -64,8 +70,9 @@ final class ReplyLedger {
         return number >= first && number < first + count;
     }
 
-    void sent(long number, long nanos) {
-        sentAt.set(index(number), nanos);
+    /** Records that {@code number} went to the fake; false when it already had (each message is sent once). */
+    boolean sent(long number, long nanos) {
+        return sentAt.compareAndSet(index(number), 0, nanos);
     }
 
     /** Records a reply to {@code number}; true when it is that message's first. */
@@ -75,7 +82,41 @@ final class ReplyLedger {
         firstReplyAt.set(i, nanos);
         answered.incrementAndGet();
         allAnswered.countDown();
+        if (settled.compareAndSet(i, 0, 1)) allSettled.countDown();
         return true;
+    }
+
+    /**
+     * Gives up on an unanswered message whose reply the gateway itself lists as lost (a kill test:
+     * {@code unknown_after_send}); true when it was still unanswered and not given up on before.
+     * A reply that comes later is still counted.
+     */
+    boolean giveUp(long number) {
+        int i = index(number);
+        if (replies.get(i) != 0 || !settled.compareAndSet(i, 0, 1)) return false;
+        givenUp.incrementAndGet();
+        allSettled.countDown();
+        return true;
+    }
+
+    /** Messages sent at or before {@code sentBefore} (nanos) that have neither a reply nor been given up on. */
+    List<Long> waiting(long sentBefore) {
+        List<Long> out = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            long sent = sentAt.get(i);
+            if (sent != 0 && sent - sentBefore <= 0 && settled.get(i) == 0) out.add(first + i);
+        }
+        return out;
+    }
+
+    /** Answered messages plus those given up on. */
+    int settledCount() {
+        return answered.get() + givenUp.get();
+    }
+
+    /** Waits until every message is answered or given up on; false when {@code timeout} passed first. */
+    boolean awaitSettled(Duration timeout) throws InterruptedException {
+        return allSettled.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
 
     /** A reply that names no message of this phase (an error text, a notice, a reply to another phase). */

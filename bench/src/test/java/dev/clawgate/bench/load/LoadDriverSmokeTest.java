@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,8 +18,12 @@ class LoadDriverSmokeTest {
     private static final Path WORK = Path.of("target", "load-smoke").toAbsolutePath();
 
     private static LoadPlan plan(ChildJvm.Launch launch, String name) {
-        return new LoadPlan(launch, List.of("-Xmx256m", "-XX:TieredStopAtLevel=1"), "", 200, 20, 0, 0, Duration.ZERO,
-                Duration.ofMillis(200), Duration.ofSeconds(60), Duration.ofMillis(500), 0, false, null, WORK.resolve(name), name);
+        return plan(launch, name, 200, 20, KillSchedule.none());
+    }
+
+    private static LoadPlan plan(ChildJvm.Launch launch, String name, int messages, int users, KillSchedule kills) {
+        return new LoadPlan(launch, List.of("-Xmx256m", "-XX:TieredStopAtLevel=1"), "", messages, users, 0, 0, Duration.ZERO,
+                Duration.ofMillis(200), Duration.ofSeconds(60), Duration.ofMillis(500), 0, false, null, WORK.resolve(name), name, kills);
     }
 
     @Test
@@ -43,5 +48,27 @@ class LoadDriverSmokeTest {
 
         assertThat(r.passed()).as(r.outcome().problems()).isTrue();
         assertThat(r.outcome().latenciesNanos()).hasSize(200);
+    }
+
+    @Test
+    void aGatewayKilledTwiceMidRunAnswersNoMessageTwiceAndListsEveryReplyItLost() throws Exception {
+        // SPEC OUT-12 (never two final replies for one turn, across SIGKILL and restart), OUT-7 (a send the kill cut is
+        // unknown_after_send, listed for `clawgate outbox`, not resent), IN-4 (no recorded update lost)
+        long seed = Long.getLong("kill.seed", new Random().nextLong());
+        LoadRun run = new LoadRun(plan(new ChildJvm.Launch.GatewayClasspath(ChildJvm.ownClasspath()), "kill", 300, 30,
+                KillSchedule.draw(2, 300, seed)));
+
+        LoadResult r = run.run();
+        System.out.print(LoadReport.text(r));
+
+        String replay = "replay with -Dkill.seed=" + seed + "; " + LoadReport.text(r);
+        KillTally k = r.kills();
+        assertThat(k.kills()).as(replay).isEqualTo(2);
+        assertThat(k.duplicated()).as("answered more than once; %s", replay).isEmpty();
+        assertThat(k.unlisted()).as("no reply and not listed in the store; %s", replay).isEmpty();
+        assertThat(k.answeredOnce() + k.listedUnknown() + k.listedOtherCount()).as(replay).isEqualTo(300);
+        assertThat(k.unsent()).as(replay).isZero();
+        assertThat(k.strays()).as(replay).isZero();
+        assertThat(r.passed()).as(replay).isTrue();
     }
 }

@@ -30,7 +30,7 @@ class LoadSoakTest {
         String noAutoSave = "[memory]\nauto_save = false\n";
         LoadPlan plan = new LoadPlan(launch, List.of("-Xmx256m"), noAutoSave, messages, 200, 0, 5000, Duration.ZERO,
                 Duration.ofSeconds(2), Duration.ofSeconds(60), Duration.ofSeconds(1), Math.max(1, messages / 10), true, null,
-                Path.of("target", "soak-run").toAbsolutePath(), "soak (mvn -Psoak), -Xmx256m, auto-save off");
+                Path.of("target", "soak-run").toAbsolutePath(), "soak (mvn -Psoak), -Xmx256m, auto-save off", KillSchedule.none());
 
         LoadResult r = new LoadRun(plan).run();
         System.out.print(LoadReport.text(r));
