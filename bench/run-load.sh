@@ -20,18 +20,23 @@ if [ -d /usr/lib/jvm/temurin-25-jdk-amd64 ]; then export JAVA_HOME=/usr/lib/jvm/
 java="${JAVA_HOME:+$JAVA_HOME/bin/}java"
 
 ./mvnw -o -q -B -pl server,bench -am package -DskipTests -Dpit.skip=true
-jar="${JAR:-server/target/clawgate.jar}"
+# the gateway is started by ./clawgate, as an operator starts it (server/jvm.options, the start-up cache);
+# JAR=/path/clawgate.jar runs that jar with java -jar and server/jvm.options instead
+launch=(--launcher ./clawgate)
+if [ -n "${JAR:-}" ]; then launch=(--jar "$JAR"); fi
+# the launcher trains its start-up cache once per build: do it now, not inside the first run's start time
+./clawgate --version >/dev/null
 cp="bench/target/classes:$(cat bench/target/classpath.txt)"
 out=bench/target/load-results
 mkdir -p "$out"
 md="$out/results-$(date +%Y%m%d-%H%M%S).md"
 printf '[memory]\nauto_save = false\n' > "$out/no-auto-save.toml"
-# the flags for a small footprint (SerialGC, small heap, C1 only): the idle-RSS run
-small=(--jvm-arg=-XX:+UseSerialGC --jvm-arg=-Xms8m --jvm-arg=-Xmx128m --jvm-arg=-XX:TieredStopAtLevel=1)
+# the gateway runs with server/jvm.options, as ./clawgate runs it; the idle RSS is read after 10 s of idling
+idle=(--idle-ms 10000)
 
 drive() {
   echo "== $(date +%T) load average $(cut -d' ' -f1-3 /proc/loadavg): LoadDriver $*" | tee -a "$out/runs.log"
-  "$java" -Xmx1g --enable-native-access=ALL-UNNAMED -cp "$cp" dev.clawgate.bench.load.LoadDriver --jar "$jar" --results-md "$md" \
+  "$java" -Xmx1g --enable-native-access=ALL-UNNAMED -cp "$cp" dev.clawgate.bench.load.LoadDriver "${launch[@]}" --results-md "$md" \
       --results-json "$out/results.jsonl" "$@" | tee -a "$out/runs.log"
 }
 
@@ -55,10 +60,10 @@ if [ "${1:-}" = "kill" ]; then
 fi
 
 # the ceiling: the echo bot on the same driver and fake
-drive --label "echo bot (ceiling), closed" --bot echo --messages 2000 --users 200 --warmup 2000
-# the gateway as ./clawgate runs it (no JVM options); with memory on, recall slows as memories pile up (RESULTS.md),
+drive --label "echo bot (ceiling), closed" --bot echo --messages 2000 --users 200 --warmup 2000 "${idle[@]}"
+# the gateway as ./clawgate runs it; with memory on, recall slows as memories pile up (RESULTS.md),
 # so the default run warms up with 2,000 messages and the auto-save-off run with 10,000
-drive --label "gateway, closed, defaults" --messages 2000 --users 200 --warmup 2000
+drive --label "gateway, closed, defaults" --messages 2000 --users 200 --warmup 2000 "${idle[@]}"
 drive --label "gateway, closed, memory auto-save off" --messages 2000 --users 200 --warmup 10000 \
     --extra-toml "$out/no-auto-save.toml"
 # open loop at 100 messages/s: latency with headroom, the echo bot beside it
@@ -66,8 +71,10 @@ drive --label "echo bot (ceiling), open 100/s" --bot echo --rate 100 --messages 
 drive --label "gateway, open 100/s, defaults" --rate 100 --messages 2000 --users 200 --warmup 2000
 drive --label "gateway, open 100/s, memory auto-save off" --rate 100 --messages 2000 --users 200 --warmup 10000 \
     --extra-toml "$out/no-auto-save.toml"
-# start and idle footprint with small-footprint flags (one short run; the figures that matter are start and idle RSS)
-drive --label "gateway, small-footprint JVM flags" --messages 2000 --users 200 --warmup 0 "${small[@]}"
+# start and footprint without the start-up cache, and with neither the launcher's options nor the cache (java -jar)
+CLAWGATE_AOT=off drive --label "gateway, no start-up cache" --messages 2000 --users 200 --warmup 2000 "${idle[@]}"
+drive --label "gateway, java -jar, JVM defaults" --jar server/target/clawgate.jar --launcher-options none \
+    --messages 2000 --users 200 --warmup 2000 "${idle[@]}"
 kill_run
 
 echo

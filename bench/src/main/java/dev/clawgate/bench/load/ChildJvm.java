@@ -17,7 +17,14 @@ import java.util.concurrent.TimeUnit;
 final class ChildJvm implements AutoCloseable {
     /** How the bot under test is started. */
     sealed interface Launch {
-        /** {@code java -jar clawgate.jar run --config FILE}, as an operator runs it. */
+        /**
+         * {@code ./clawgate run --config FILE}, exactly as an operator starts it: the launcher script with
+         * its JVM options, environment and start-up cache; the driver's JVM options go in as
+         * {@code CLAWGATE_JAVA_OPTS}. The script {@code exec}s the JVM, so the process is the gateway's.
+         */
+        record GatewayLauncher(Path script) implements Launch {}
+
+        /** {@code java -jar clawgate.jar run --config FILE}, with only the options the driver gives. */
         record GatewayJar(Path jar) implements Launch {}
 
         /** {@code dev.clawgate.server.cli.Main run --config FILE} from a classpath. */
@@ -42,10 +49,16 @@ final class ChildJvm implements AutoCloseable {
      * bot's arguments (each used only by its own kind of launch).
      */
     static ChildJvm start(Launch launch, List<String> jvmArgs, Path workDir, Path config, List<String> echoArgs) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED"));
-        cmd.addAll(jvmArgs);
+        List<String> cmd = new ArrayList<>();
+        if (launch instanceof Launch.GatewayLauncher l) {
+            if (!Files.isExecutable(l.script())) throw new IOException(l.script() + " is not an executable launcher script");
+            cmd.addAll(List.of(l.script().toAbsolutePath().toString(), "run", "--config", config.toString()));
+        } else {
+            cmd.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "--enable-native-access=ALL-UNNAMED"));
+            cmd.addAll(jvmArgs);
+        }
         switch (launch) {
+            case Launch.GatewayLauncher l -> { }
             case Launch.GatewayJar j -> {
                 if (!Files.isRegularFile(j.jar())) {
                     throw new IOException(j.jar() + " is missing: build it with ./mvnw -o -B -pl server -am package -DskipTests -Dpit.skip=true");
@@ -66,6 +79,8 @@ final class ChildJvm implements AutoCloseable {
         pb.environment().remove("CLAWGATE_CONFIG");
         pb.environment().remove("OPENAI_API_KEY");
         pb.environment().remove("JAVA_TOOL_OPTIONS");
+        pb.environment().remove("CLAWGATE_JAVA_OPTS");
+        if (launch instanceof Launch.GatewayLauncher) pb.environment().put("CLAWGATE_JAVA_OPTS", String.join(" ", jvmArgs));
         long t0 = System.nanoTime();
         return new ChildJvm(pb.start(), log, t0);
     }

@@ -39,8 +39,11 @@ public final class LoadDriver implements Callable<Integer> {
     @Option(names = "--bot", description = "gateway or echo (the echo bot: the ceiling of driver and fake) (default ${DEFAULT-VALUE}).")
     String bot = "gateway";
 
-    @Option(names = "--jar", description = "The gateway jar (default ${DEFAULT-VALUE}).")
-    Path jar = Path.of("server/target/clawgate.jar");
+    @Option(names = "--launcher", description = "The gateway's launcher script, run as an operator runs it (default ${DEFAULT-VALUE}).")
+    Path launcher = Path.of("clawgate");
+
+    @Option(names = "--jar", description = "Run this gateway jar with java -jar instead of the launcher (e.g. server/target/clawgate.jar).")
+    Path jar;
 
     @Option(names = "--classpath-launch", description = "Run the gateway's Main from this JVM's classpath instead of the jar.")
     boolean classpathLaunch;
@@ -49,7 +52,7 @@ public final class LoadDriver implements Callable<Integer> {
     List<String> jvmArgs = new ArrayList<>();
 
     @Option(names = "--launcher-options", description = "The gateway's JVM options file, as ./clawgate passes it (default ${DEFAULT-VALUE}; "
-            + "'none' for the JVM's own defaults). The echo bot never gets it.")
+            + "'none' for the JVM's own defaults). Only for --jar and --classpath-launch: ./clawgate passes it itself; the echo bot never gets it.")
     String launcherOptions = "server/jvm.options";
 
     @Option(names = "--extra-toml", description = "A file of TOML appended to the gateway's config, e.g. [memory] auto_save = false.")
@@ -108,7 +111,8 @@ public final class LoadDriver implements Callable<Integer> {
 
     LoadPlan plan() {
         ChildJvm.Launch launch = switch (bot) {
-            case "gateway" -> classpathLaunch ? new ChildJvm.Launch.GatewayClasspath(ChildJvm.ownClasspath()) : new ChildJvm.Launch.GatewayJar(jar);
+            case "gateway" -> classpathLaunch ? new ChildJvm.Launch.GatewayClasspath(ChildJvm.ownClasspath())
+                    : jar != null ? new ChildJvm.Launch.GatewayJar(jar) : new ChildJvm.Launch.GatewayLauncher(launcher);
             case "echo" -> new ChildJvm.Launch.Echo(ChildJvm.ownClasspath());
             default -> throw new CommandLine.ParameterException(new CommandLine(this), "--bot must be gateway or echo, got " + bot);
         };
@@ -120,7 +124,8 @@ public final class LoadDriver implements Callable<Integer> {
             throw new CommandLine.ParameterException(new CommandLine(this), "--extra-toml: cannot read " + extraToml + ": " + e.getMessage());
         }
         List<String> botJvmArgs = new ArrayList<>();
-        if (!(launch instanceof ChildJvm.Launch.Echo) && !launcherOptions.equals("none")) {
+        // the launcher passes its own options file; a java -jar or classpath launch gets it from here
+        if ((launch instanceof ChildJvm.Launch.GatewayJar || launch instanceof ChildJvm.Launch.GatewayClasspath) && !launcherOptions.equals("none")) {
             Path options = Path.of(launcherOptions).toAbsolutePath();
             if (!java.nio.file.Files.isRegularFile(options)) {
                 throw new CommandLine.ParameterException(new CommandLine(this), "--launcher-options: no file " + options + " (or say none)");

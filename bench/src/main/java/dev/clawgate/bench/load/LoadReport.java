@@ -38,7 +38,7 @@ final class LoadReport {
         b.append(f("  RSS idle %.1f MiB, peak %.1f MiB, at the end %.1f MiB%n", r.idleRssMib(), r.peakRssMib(), r.endRssMib()));
         b.append(f("  CPU of the bot          %.3f ms per message%n", r.cpuMsPerMessage()));
         b.append(f("  load average            %.2f before, %.2f after (2 cores, shared with the driver and the fakes)%n", r.loadBefore(), r.loadAfter()));
-        b.append(f("  bot JVM options         %s%n", r.jvmArgs().isEmpty() ? "(none: the JVM's defaults)" : String.join(" ", r.jvmArgs())));
+        b.append(f("  bot JVM options         %s%n", r.jvmArgs().isEmpty() ? "(none)" : String.join(" ", r.jvmArgs())));
         if (!r.samples().isEmpty()) {
             b.append(f("  soak samples:%n    %9s %9s %9s %14s %10s %6s%n", "replies", "elapsed s", "RSS MiB", "live heap MiB", "replies/s", "load"));
             for (LoadResult.SoakSample s : r.samples()) {

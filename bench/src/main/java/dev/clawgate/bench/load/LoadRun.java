@@ -137,7 +137,7 @@ final class LoadRun {
         }
         if (housekeepingFailure != null) throw new IOException("soak sampling failed: " + housekeepingFailure.getMessage(), housekeepingFailure);
         soak.finish();
-        LoadResult result = new LoadResult(plan.label(), plan.echo() ? "echo bot" : "gateway", plan.openLoop() ? "open" : "closed",
+        LoadResult result = new LoadResult(plan.label(), botName(plan.launch()), plan.openLoop() ? "open" : "closed",
                 plan.messages(), plan.users(), plan.openLoopRate(), plan.warmup(), warm, measured, firstPollMs, readyMs, idleRss,
                 mib(bot.peakRssKib()), mib(new ProcessProbe(bot.current().pid()).rssKib()), (cpuAfter - cpuBefore) / (double) plan.messages(),
                 plan.modelDelay().toNanos() / 1e6, lag[0], loadBefore, loadAfter, plan.jvmArgs(), soak.samples(), soak.growth(), List.of(), null);
@@ -371,6 +371,16 @@ final class LoadRun {
             return text.toString();
         }
         return "";
+    }
+
+    /** Who answered, and how it was started. */
+    private static String botName(ChildJvm.Launch launch) {
+        return switch (launch) {
+            case ChildJvm.Launch.Echo e -> "echo bot";
+            case ChildJvm.Launch.GatewayLauncher l -> "gateway (./" + l.script().getFileName() + ")";
+            case ChildJvm.Launch.GatewayJar j -> "gateway (java -jar)";
+            case ChildJvm.Launch.GatewayClasspath c -> "gateway (classpath)";
+        };
     }
 
     private static int freePort() throws IOException {

@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
 @Command(name = "clawgate", mixinStandardHelpOptions = true, version = "clawgate 0.1.0",
         description = "A self-hosted gateway between chat platforms and an AI agent.",
         subcommands = {RunCommand.class, ChatCommand.class, InitCommand.class, SessionsCommand.class, PairingCommand.class,
-                OutboxCommand.class, DoctorCommand.class, MemoryCommand.class, CronCommand.class})
+                OutboxCommand.class, DoctorCommand.class, MemoryCommand.class, CronCommand.class, AotTrainCommand.class})
 public final class Main implements Runnable {
     public static final int OK = 0;
     public static final int FAILURE = 1;

@@ -1,0 +1,34 @@
+package dev.clawgate.server.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/** The launcher's start-up cache training run: a whole gateway started, asked once, stopped, its folder gone. */
+class AotTrainCommandTest {
+    @Test
+    void startsAGatewayGetsAReplyFromItsApiAndLeavesNothingBehind() throws Exception {
+        List<Path> before = trainingFolders();
+
+        CliRunner.Result r = CliRunner.run("aot-train");
+
+        assertThat(r.exit()).as(r.err()).isEqualTo(Main.OK);
+        assertThat(trainingFolders()).containsExactlyInAnyOrderElementsOf(before);
+    }
+
+    @Test
+    void isNotListedInTheHelp() {
+        assertThat(CliRunner.run("--help").out()).contains("doctor").doesNotContain("aot-train");
+    }
+
+    private static List<Path> trainingFolders() throws IOException {
+        try (Stream<Path> s = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
+            return s.filter(p -> p.getFileName().toString().startsWith("clawgate-aot-")).toList();
+        }
+    }
+}
