@@ -11,6 +11,7 @@ import dev.clawgate.core.store.OutboxState;
 import dev.clawgate.core.store.OutboxUpdate;
 import dev.clawgate.core.store.Store;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -335,10 +336,20 @@ public final class Outbox {
         return e.detail() != null && (e.detail().startsWith(RESENT_BY_OPERATOR) || e.detail().contains(RESENT_BY_OPERATOR));
     }
 
+    /**
+     * How long a new entry is left to the turn that recorded it: the turn claims and sends it at once, and
+     * the retry pass taking it meanwhile would only race it (the claim keeps it to one send, but the turn
+     * would lose its own delivery, e.g. a preview's finalization). An entry still untried after this was
+     * orphaned by its turn and is sent by the retry pass.
+     */
+    static final Duration OWN_DELIVERY_GRACE = Duration.ofSeconds(30);
+
     /** Sends the pending entries whose retry is due, paced per channel; returns how many were tried. */
     public int retryDue(Function<String, Optional<MessageAdapter>> adapters, Pacer pacer) {
         int tried = 0;
-        for (OutboxEntry e : store.outboxDue(clock.instant(), 500)) {
+        Instant now = clock.instant();
+        for (OutboxEntry e : store.outboxDue(now, 500)) {
+            if (e.attempts() == 0 && !resentOnPurpose(e) && e.createdAt().isAfter(now.minus(OWN_DELIVERY_GRACE))) continue;
             Optional<MessageAdapter> adapter = adapters.apply(e.draft().channel());
             if (adapter.isEmpty()) continue;
             pacer.await(e.draft().channel());

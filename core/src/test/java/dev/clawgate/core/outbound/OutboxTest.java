@@ -170,6 +170,22 @@ class OutboxTest {
     }
 
     @Test
+    void theRetryPassLeavesANewEntryToItsTurnAndSendsItOnlyWhenTheTurnLeftItUntried() {
+        // SPEC OUT-5, OUT-12: the turn that recorded the intent sends it; the retry pass racing it would take the
+        // turn's own delivery away, so it waits OWN_DELIVERY_GRACE before it treats the entry as orphaned
+        OutboxEntry e = pendingReply("mine to send");
+        clock.advance(Outbox.OWN_DELIVERY_GRACE.minusSeconds(1));
+        assertThat(outbox.retryDue(c -> Optional.of(adapter(BASIC)), Pacer.NONE)).isZero();
+        assertThat(platform.calls("send")).isEmpty();
+        assertThat(now(e).state()).isEqualTo(OutboxState.PENDING);
+
+        clock.advance(Duration.ofSeconds(1));
+        assertThat(outbox.retryDue(c -> Optional.of(adapter(BASIC)), Pacer.NONE)).isEqualTo(1);
+        assertThat(platform.calls("send")).singleElement().satisfies(c -> assertThat(c.body().path("text").asText()).isEqualTo("mine to send"));
+        assertThat(now(e).state()).isEqualTo(OutboxState.SENT);
+    }
+
+    @Test
     void aPermanentErrorFailsAtOnce() {
         // SPEC OUT-7: chat not found / bot blocked fail at once, no retry
         platform.script(Answer.status(403));
