@@ -62,7 +62,7 @@ public final class JdbcMemory implements Memory {
             Optional<MemoryRows.Row> old = MemoryRows.byKey(tx, scope, key);
             if (old.isPresent()) {
                 MemoryEntry e = old.get().entry();
-                MemoryRows.replace(tx, dialect, e.id(), text, category, hash, termText, terms.size(), now);
+                MemoryRows.replace(tx, dialect, scope, e.id(), text, category, hash, termText, terms.size(), now);
                 return new MemoryEntry(e.id(), scope, key, text, category, e.createdAt(), Instant.ofEpochMilli(now));
             }
             long id = MemoryRows.insert(tx, dialect, scope, key, text, category, hash, termText, terms.size(), now);
@@ -77,12 +77,14 @@ public final class JdbcMemory implements Memory {
         if (terms.isEmpty() || distinct.isEmpty() || limit < 1) return List.of();
         Dialect dialect = db.dialect();
         return db.read("memory recall", tx -> {
-            List<MemoryRows.Row> rows = MemoryRows.candidates(tx, dialect, distinct, terms,
+            MemoryRows.Scopes read = MemoryRows.Scopes.of(tx, dialect, distinct);
+            if (read.indexedNowhere(dialect)) return List.of();
+            List<MemoryRows.Row> rows = MemoryRows.candidates(tx, dialect, read, terms,
                     Math.max(MIN_CANDIDATES, limit * CANDIDATES_PER_RESULT));
             if (rows.isEmpty()) return List.of();
-            long[] totals = MemoryRows.countAndTotalTerms(tx, distinct);
+            long[] totals = MemoryRows.countAndTotalTerms(tx, read);
             Map<String, Long> withTerm = new java.util.HashMap<>();
-            for (String t : terms) withTerm.put(t, MemoryRows.entriesWithTerm(tx, dialect, distinct, t));
+            for (String t : terms) withTerm.put(t, MemoryRows.entriesWithTerm(tx, dialect, read, t));
             Relevance.Corpus corpus = new Relevance.Corpus(totals[0], totals[0] == 0 ? 0 : (double) totals[1] / totals[0], withTerm);
             List<Recalled> scored = new ArrayList<>(rows.size());
             for (MemoryRows.Row r : rows) {
