@@ -141,6 +141,25 @@ abstract class MemoryContract extends StoreTestBase {
     }
 
     @Test
+    void scoresUseTheScopesCountsAlsoWhenMoreEntriesMatchThanAreRanked() {
+        // SPEC ME-3: with more matches than candidates, the per-term counts are still all of the scopes' entries
+        Memory memory = memory();
+        for (int i = 0; i < 40; i++) {
+            memory.store(ALICE_SCOPE, "c" + i, "cat sighting " + i + " today", MemoryEntry.CONVERSATION);
+        }
+        memory.store(ALICE_SCOPE, "p", "cat named Pixel", MemoryEntry.CONVERSATION);
+        memory.store(BOB_SCOPE, "b", "my cat is named Pixel too", MemoryEntry.CONVERSATION);
+
+        List<Recalled> found = memory.recall("cat named", List.of(ALICE_SCOPE), 1);
+
+        long totalTerms = 40 * 4 + 3;
+        var corpus = new Relevance.Corpus(41, totalTerms / 41.0, Map.of("cat", 41L, "named", 1L));
+        assertThat(found).extracting(r -> r.entry().key()).containsExactly("p");
+        assertThat(found.getFirst().score()).isCloseTo(
+                Relevance.score(List.of("cat", "named"), List.of("cat", "named", "pixel"), corpus), within(1e-12));
+    }
+
+    @Test
     void aGreetingOrPunctuationRecallsNothing() {
         // SPEC ME-7: a greeting is not answered with memories
         Memory memory = memory();
