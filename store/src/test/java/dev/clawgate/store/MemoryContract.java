@@ -113,6 +113,53 @@ abstract class MemoryContract extends StoreTestBase {
     }
 
     @Test
+    void otherScopesHoldingTheSameWordsChangeNeitherTheResultNorItsScores() {
+        // SPEC ME-2, ME-3: recall counts and scores within the given scopes only
+        Memory memory = memory();
+        memory.store(ALICE_SCOPE, "a1", "My cat is named Pixel and she loves tuna", MemoryEntry.CONVERSATION);
+        memory.store(ALICE_SCOPE, "a2", "The cat next door is loud", MemoryEntry.CONVERSATION);
+        memory.store(ALICE_SCOPE, "a3", "Deploys happen on Tuesday afternoons", MemoryEntry.CONVERSATION);
+        memory.store(MemoryScope.global(), "g1", "Office rules: no cat in the kitchen", MemoryEntry.CORE);
+        List<MemoryScope> scopes = List.of(ALICE_SCOPE, MemoryScope.global());
+        List<Recalled> alone = memory.recall("What is my cat named?", scopes, 5);
+
+        for (int i = 0; i < 40; i++) {
+            memory.store(BOB_SCOPE, "b" + i, "Bob's cat number " + i + " is named Pixel too", MemoryEntry.CONVERSATION);
+            memory.store(MemoryScope.sender("slack", "carol"), "c" + i, "cat cat named " + i, MemoryEntry.CONVERSATION);
+        }
+        List<Recalled> crowded = memory.recall("What is my cat named?", scopes, 5);
+
+        assertThat(alone).extracting(r -> r.entry().key()).containsExactly("a1", "a2", "g1");
+        assertThat(alone).allSatisfy(r -> assertThat(r.score()).isGreaterThan(0.0).isLessThanOrEqualTo(1.0));
+        assertThat(crowded).isEqualTo(alone);
+        // and the other scopes' recall is as much their own
+        List<Recalled> bobs = memory.recall("Pixel named", List.of(BOB_SCOPE), 50);
+        assertThat(bobs).hasSize(40).allSatisfy(r -> {
+            assertThat(r.entry().scope()).isEqualTo(BOB_SCOPE);
+            assertThat(r.score()).isGreaterThan(0.0).isLessThanOrEqualTo(1.0);
+        });
+    }
+
+    @Test
+    void scoresUseTheScopesCountsAlsoWhenMoreEntriesMatchThanAreRanked() {
+        // SPEC ME-3: with more matches than candidates, the per-term counts are still all of the scopes' entries
+        Memory memory = memory();
+        for (int i = 0; i < 40; i++) {
+            memory.store(ALICE_SCOPE, "c" + i, "cat sighting " + i + " today", MemoryEntry.CONVERSATION);
+        }
+        memory.store(ALICE_SCOPE, "p", "cat named Pixel", MemoryEntry.CONVERSATION);
+        memory.store(BOB_SCOPE, "b", "my cat is named Pixel too", MemoryEntry.CONVERSATION);
+
+        List<Recalled> found = memory.recall("cat named", List.of(ALICE_SCOPE), 1);
+
+        long totalTerms = 40 * 4 + 3;
+        var corpus = new Relevance.Corpus(41, totalTerms / 41.0, Map.of("cat", 41L, "named", 1L));
+        assertThat(found).extracting(r -> r.entry().key()).containsExactly("p");
+        assertThat(found.getFirst().score()).isCloseTo(
+                Relevance.score(List.of("cat", "named"), List.of("cat", "named", "pixel"), corpus), within(1e-12));
+    }
+
+    @Test
     void aGreetingOrPunctuationRecallsNothing() {
         // SPEC ME-7: a greeting is not answered with memories
         Memory memory = memory();

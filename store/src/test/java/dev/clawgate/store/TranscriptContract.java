@@ -14,6 +14,7 @@ import dev.clawgate.core.store.SessionSummary;
 import dev.clawgate.core.store.Store;
 import dev.clawgate.core.store.StoreException;
 import dev.clawgate.core.store.TranscriptEntry;
+import dev.clawgate.core.store.UserMessage;
 import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -62,6 +63,41 @@ abstract class TranscriptContract extends StoreTestBase {
         assertThat(store.loadTranscript(ALICE, 10)).singleElement()
                 .extracting(TranscriptEntry::inboxId, TranscriptEntry::createdAt)
                 .containsExactly(turn, clock.instant());
+    }
+
+    @Test
+    void dispatchingWithUserMessagesCountsTheAttemptAndAppendsInOneTransaction() {
+        // SPEC IN-4, HI-1: a run starts with one commit: its records dispatched (attempt counted), its user messages appended
+        Store store = open();
+        long first = record(store, "m1");
+        long second = record(store, "m2");
+
+        store.dispatchWithUserMessages(ALICE, List.of(new UserMessage(first, "one"), new UserMessage(second, "two")));
+
+        assertThat(rows("SELECT id, state, attempts FROM inbox ORDER BY id"))
+                .containsExactly(List.of(first, "dispatched", 1L), List.of(second, "dispatched", 1L));
+        assertThat(rows("SELECT role, content, inbox_id FROM transcript ORDER BY id"))
+                .containsExactly(List.of("user", "one", first), List.of("user", "two", second));
+        // a re-run after a crash counts its attempt and keeps the first wording; a final record stays final
+        store.completeTurn(ALICE, first, "answer", InboxState.DONE);
+        store.dispatchWithUserMessages(ALICE, List.of(new UserMessage(first, "one again"), new UserMessage(second, "two again")));
+        assertThat(rows("SELECT id, state, attempts FROM inbox ORDER BY id"))
+                .containsExactly(List.of(first, "done", 1L), List.of(second, "dispatched", 2L));
+        assertThat(store.loadTranscript(ALICE, 10)).extracting(TranscriptEntry::content).containsExactly("one", "two", "answer");
+    }
+
+    @Test
+    void aFailedDispatchWithUserMessagesLeavesTheRecordsAsTheyWere() throws Exception {
+        // SPEC IN-4: the attempt and the user message commit together or not at all
+        Store store = open();
+        long turn = record(store, "m1");
+        backend().failTranscriptInsertsContaining("BOOM");
+
+        assertThatThrownBy(() -> store.dispatchWithUserMessages(ALICE, List.of(new UserMessage(turn, "BOOM question"))))
+                .isInstanceOf(StoreException.class).hasMessageContaining("dispatchWithUserMessages");
+
+        assertThat(rows("SELECT state, attempts FROM inbox WHERE id = ?", turn)).containsExactly(List.of("received", 0L));
+        assertThat(count("SELECT COUNT(*) FROM transcript")).isZero();
     }
 
     @Test

@@ -49,7 +49,9 @@ final class InFlight {
         try {
             slots.acquire();
             acquired = true;
-            for (InboxRecord r : handle.records()) store.markInbox(r.id(), InboxState.DISPATCHED, null);
+            if (!runner.dispatchesItself()) {
+                for (InboxRecord r : handle.records()) store.markInbox(r.id(), InboxState.DISPATCHED, null);
+            }
             timeout = budget.arm(handle);
             runner.run(handle);
         } catch (InterruptedException e) {

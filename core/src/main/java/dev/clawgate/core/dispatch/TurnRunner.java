@@ -14,6 +14,16 @@ public interface TurnRunner {
     void run(RunHandle handle) throws Exception;
 
     /**
+     * Whether {@link #run} moves its records to {@code DISPATCHED} itself (counting the attempt, SPEC
+     * IN-4), with its first write, saving a transaction per turn; otherwise the dispatcher does so
+     * just before {@code run}. A runner that says so marks them before anything that could crash
+     * the process or run for long, or moves them straight to a final state.
+     */
+    default boolean dispatchesItself() {
+        return false;
+    }
+
+    /**
      * {@code record} passed admission and now waits for its turn (SPEC RP-5: receipt is shown at
      * once, not when the turn starts). Runs on the dispatcher's thread: it must not block.
      */
@@ -29,8 +39,8 @@ public interface TurnRunner {
     }
 
     /**
-     * This runner, then {@code next} with the finished run's handle; the receipt hooks pass through
-     * unchanged (a plain lambda wrapper would silently drop them).
+     * This runner, then {@code next} with the finished run's handle; {@link #dispatchesItself} and the
+     * receipt hooks pass through unchanged (a plain lambda wrapper would silently drop them).
      */
     default TurnRunner andThen(Consumer<RunHandle> next) {
         TurnRunner self = this;
@@ -39,6 +49,11 @@ public interface TurnRunner {
             public void run(RunHandle handle) throws Exception {
                 self.run(handle);
                 next.accept(handle);
+            }
+
+            @Override
+            public boolean dispatchesItself() {
+                return self.dispatchesItself();
             }
 
             @Override

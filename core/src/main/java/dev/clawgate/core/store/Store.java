@@ -50,6 +50,13 @@ public interface Store extends AutoCloseable {
     /** Appends the user message of a turn; a second call for the same inbox id does nothing. */
     void appendUserMessage(SessionKey session, long inboxId, String content);
 
+    /**
+     * Starts a run in ONE transaction (SPEC IN-4, HI-1): moves each message's inbox record to
+     * {@code DISPATCHED} as {@link #markInbox} does (counting an attempt; a record already in a final
+     * state stays in it) and appends the message as {@link #appendUserMessage} does, in order.
+     */
+    void dispatchWithUserMessages(SessionKey session, List<UserMessage> messages);
+
     /** Removes the user message of a turn again (SPEC HI-6: a vision error rolls the turn back). */
     void removeUserMessage(SessionKey session, long inboxId);
 

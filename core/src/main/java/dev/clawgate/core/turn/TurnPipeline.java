@@ -34,6 +34,7 @@ import dev.clawgate.core.run.RunHandle;
 import dev.clawgate.core.sanitize.ReplySanitizer;
 import dev.clawgate.core.store.InboxRecord;
 import dev.clawgate.core.store.InboxState;
+import dev.clawgate.core.store.UserMessage;
 import dev.clawgate.core.tool.ToolContext;
 import dev.clawgate.core.tool.ToolRegistry;
 import java.time.Duration;
@@ -100,6 +101,7 @@ public final class TurnPipeline implements TurnRunner {
         try {
             Optional<RuntimeCommand> command = batch.size() == 1 ? RuntimeCommand.parse(msg.text()) : Optional.empty();
             if (command.isPresent()) {
+                s.store().markInbox(current.id(), InboxState.DISPATCHED, null);
                 outcome = runCommand(command.get(), current, config, adapter.get(), handle.cancel());
             } else {
                 outcome = runAgent(batch, config, adapter.get(), handle);
@@ -115,6 +117,15 @@ public final class TurnPipeline implements TurnRunner {
             log.info("turn {} session={} msg={} outcome={} in {} ms", current.id(), session.display(), msg.id(), outcome,
                     Duration.between(start, s.clock().instant()).toMillis());
         }
+    }
+
+    /**
+     * The run marks its records {@code DISPATCHED} itself: an agent turn together with its user messages,
+     * a command before it runs; a record dropped or failed before either goes straight to its final state.
+     */
+    @Override
+    public boolean dispatchesItself() {
+        return true;
     }
 
     /** SPEC RP-5: the channel shows receipt (👀) as soon as the message is admitted, before its turn starts. */
@@ -176,12 +187,15 @@ public final class TurnPipeline implements TurnRunner {
         int limit = config.inbound().groupHistoryLimitFor(current.message().channel());
         List<InboundMessage> pending = buffered.subList(Math.max(0, buffered.size() - limit), buffered.size()).stream()
                 .map(InboxRecord::message).toList();
+        List<UserMessage> userMessages = new ArrayList<>(batch.size());
         for (InboxRecord r : batch) {
             // SPEC MD-2, IN-6: the body carries sender labels in groups and, on the current message, the pending history
             String content = PromptBody.body(r.message(), r == current ? pending : List.of(), group);
             if (r == current && !dropped.isEmpty()) content = droppedNote(dropped) + content;
-            s.store().appendUserMessage(session, r.id(), content);
+            userMessages.add(new UserMessage(r.id(), content));
         }
+        // SPEC IN-4: the attempt is counted in the transaction that starts the transcript's turn (dispatchesItself)
+        s.store().dispatchWithUserMessages(session, userMessages);
         // once in the transcript, buffered messages are never pending again
         for (InboxRecord b : buffered) s.store().markInbox(b.id(), InboxState.MERGED, "context for turn " + current.id());
         for (InboxRecord r : batch.subList(0, batch.size() - 1)) {

@@ -14,6 +14,7 @@ import dev.clawgate.core.store.Pairing;
 import dev.clawgate.core.store.SessionSummary;
 import dev.clawgate.core.store.Store;
 import dev.clawgate.core.store.TranscriptEntry;
+import dev.clawgate.core.store.UserMessage;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -164,6 +165,19 @@ public final class InMemoryStore implements Store {
             List<TranscriptEntry> t = transcripts.computeIfAbsent(session, k -> new ArrayList<>());
             boolean present = t.stream().anyMatch(e -> e.role() == Role.USER && Long.valueOf(inboxId).equals(e.inboxId()));
             if (!present) t.add(new TranscriptEntry(nextEntry++, Role.USER, content, inboxId, clock.instant()));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void dispatchWithUserMessages(SessionKey session, List<UserMessage> messages) {
+        lock.lock();
+        try {
+            for (UserMessage m : messages) {
+                if (!inbox.get(m.inboxId()).state().isFinal()) markInbox(m.inboxId(), InboxState.DISPATCHED, null);
+                appendUserMessage(session, m.inboxId(), m.content());
+            }
         } finally {
             lock.unlock();
         }

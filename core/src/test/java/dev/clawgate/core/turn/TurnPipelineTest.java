@@ -47,6 +47,26 @@ class TurnPipelineTest {
     }
 
     @Test
+    void aRunCountsItsAttemptInItsFirstWriteAndADroppedMessageIsNeverDispatched() {
+        // SPEC IN-4: the pipeline dispatches its own records: an agent turn with its user message, a command before it runs
+        TurnFixture f = fixture("test");
+        f.provider("p", "m", true, false).text("ok");
+        f.inboundHook = m -> m.text().contains("spam") ? new InboundHook.Cancel("looks like spam") : new InboundHook.Continue(m);
+        InboxRecord turn = f.record("alice", "question");
+        InboxRecord command = f.record("alice", "/status");
+        InboxRecord spam = f.record("alice", "buy spam now");
+
+        f.run(turn);
+        f.run(command);
+        f.run(spam);
+
+        assertThat(f.store.transitions()).containsExactly(turn.id() + ":dispatched", turn.id() + ":done",
+                command.id() + ":dispatched", command.id() + ":done", spam.id() + ":dropped_by_hook");
+        assertThat(f.store.inbox(turn.id()).orElseThrow().attempts()).isEqualTo(1);
+        assertThat(transcript(f, turn)).containsExactly("question", "ok");
+    }
+
+    @Test
     void theInboundHookCanDropAMessageBeforeAnyModelCall() {
         // SPEC IN-7
         TurnFixture f = fixture("test");

@@ -12,6 +12,8 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -23,7 +25,8 @@ import java.util.Optional;
  * The {@link Memory} on either SQL dialect, in the store's database. Recall asks the database's
  * full-text index for candidates (SQLite FTS5 ranked by {@code bm25()}, PostgreSQL
  * {@code tsvector} ranked by {@code ts_rank()}), then scores them with {@link Relevance} on
- * counts read in the same transaction, so scores lie in [0, 1] and agree across dialects.
+ * counts read in the same transaction (or taken from the candidates when they are all the matches),
+ * so scores lie in [0, 1] and agree across dialects.
  */
 public final class JdbcMemory implements Memory {
     /** How many candidates the database hands over per recalled entry: room for the re-scoring to reorder. */
@@ -62,7 +65,7 @@ public final class JdbcMemory implements Memory {
             Optional<MemoryRows.Row> old = MemoryRows.byKey(tx, scope, key);
             if (old.isPresent()) {
                 MemoryEntry e = old.get().entry();
-                MemoryRows.replace(tx, dialect, e.id(), text, category, hash, termText, terms.size(), now);
+                MemoryRows.replace(tx, dialect, scope, e.id(), text, category, hash, termText, terms.size(), now);
                 return new MemoryEntry(e.id(), scope, key, text, category, e.createdAt(), Instant.ofEpochMilli(now));
             }
             long id = MemoryRows.insert(tx, dialect, scope, key, text, category, hash, termText, terms.size(), now);
@@ -77,12 +80,15 @@ public final class JdbcMemory implements Memory {
         if (terms.isEmpty() || distinct.isEmpty() || limit < 1) return List.of();
         Dialect dialect = db.dialect();
         return db.read("memory recall", tx -> {
-            List<MemoryRows.Row> rows = MemoryRows.candidates(tx, dialect, distinct, terms,
-                    Math.max(MIN_CANDIDATES, limit * CANDIDATES_PER_RESULT));
+            MemoryRows.Scopes read = MemoryRows.Scopes.of(tx, dialect, distinct);
+            if (read.indexedNowhere(dialect)) return List.of();
+            int wanted = Math.max(MIN_CANDIDATES, limit * CANDIDATES_PER_RESULT);
+            List<MemoryRows.Row> rows = MemoryRows.candidates(tx, dialect, read, terms, wanted);
             if (rows.isEmpty()) return List.of();
-            long[] totals = MemoryRows.countAndTotalTerms(tx, distinct);
-            Map<String, Long> withTerm = new java.util.HashMap<>();
-            for (String t : terms) withTerm.put(t, MemoryRows.entriesWithTerm(tx, dialect, distinct, t));
+            long[] totals = MemoryRows.countAndTotalTerms(tx, read);
+            Map<String, Long> withTerm = rows.size() < wanted
+                    ? countedAmong(rows, terms)
+                    : MemoryRows.entriesWithTerms(tx, dialect, read, terms);
             Relevance.Corpus corpus = new Relevance.Corpus(totals[0], totals[0] == 0 ? 0 : (double) totals[1] / totals[0], withTerm);
             List<Recalled> scored = new ArrayList<>(rows.size());
             for (MemoryRows.Row r : rows) {
@@ -93,6 +99,19 @@ public final class JdbcMemory implements Memory {
                     .thenComparing(r -> r.entry().updatedAt(), Comparator.reverseOrder()));
             return List.copyOf(scored.subList(0, Math.min(limit, scored.size())));
         });
+    }
+
+    /**
+     * How many of {@code rows} hold each term. When the candidates are fewer than were asked for they
+     * are every entry of the scopes holding any term, so these are the scopes' counts, without a query per term.
+     */
+    private static Map<String, Long> countedAmong(List<MemoryRows.Row> rows, List<String> terms) {
+        Map<String, Long> counts = new HashMap<>();
+        for (String t : terms) counts.put(t, 0L);
+        for (MemoryRows.Row r : rows) {
+            for (String t : new HashSet<>(r.terms())) counts.computeIfPresent(t, (k, n) -> n + 1);
+        }
+        return counts;
     }
 
     @Override

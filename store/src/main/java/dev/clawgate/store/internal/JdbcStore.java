@@ -19,6 +19,7 @@ import dev.clawgate.core.store.SessionSummary;
 import dev.clawgate.core.store.Store;
 import dev.clawgate.core.store.StoreException;
 import dev.clawgate.core.store.TranscriptEntry;
+import dev.clawgate.core.store.UserMessage;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -154,6 +155,22 @@ public final class JdbcStore implements Store {
             long now = clock.millis();
             long sessionId = SessionRows.touch(tx, key, now);
             return TranscriptRows.append(tx, sessionId, Role.USER, content, inboxId, now);
+        });
+    }
+
+    @Override
+    public void dispatchWithUserMessages(SessionKey session, List<UserMessage> messages) {
+        SessionKey key = SessionRows.normalise(Objects.requireNonNull(session, "session"));
+        List<UserMessage> all = List.copyOf(messages);
+        if (all.isEmpty()) return;
+        db.write("dispatchWithUserMessages", tx -> {
+            long now = clock.millis();
+            long sessionId = SessionRows.touch(tx, key, now);
+            for (UserMessage m : all) {
+                InboxRows.move(tx, m.inboxId(), InboxState.DISPATCHED, null, now);
+                TranscriptRows.append(tx, sessionId, Role.USER, m.content(), m.inboxId(), now);
+            }
+            return null;
         });
     }
 

@@ -6,13 +6,16 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * The SQL of the {@code memories} table (V006). The full-text half differs by dialect: SQLite
- * keeps {@code memory_fts} in step by hand and ranks by {@code bm25()}; PostgreSQL derives
- * {@code search} from {@code terms} and ranks by {@code ts_rank()}.
+ * keeps {@code memory_fts} in step by hand, its terms keyed by scope ({@link ScopedTerms}, V010),
+ * and ranks by {@code bm25()}; PostgreSQL derives {@code search} from {@code terms} and ranks by
+ * {@code ts_rank()}.
  */
 final class MemoryRows {
     static final String COLUMNS = "m.id, m.scope, m.mkey, m.content, m.category, m.created_at, m.updated_at, m.terms";
@@ -22,6 +25,17 @@ final class MemoryRows {
 
     /** A row with the terms it is indexed by. */
     record Row(MemoryEntry entry, List<String> terms) {}
+
+    /** The scopes a recall reads; on SQLite also their numbers in the keyword index (none: nothing to recall). */
+    record Scopes(List<MemoryScope> scopes, List<Long> numbers) {
+        static Scopes of(Tx tx, Dialect dialect, List<MemoryScope> scopes) throws SQLException {
+            return new Scopes(scopes, dialect == Dialect.SQLITE ? ScopedTerms.numbers(tx, scopes) : List.of());
+        }
+
+        boolean indexedNowhere(Dialect dialect) {
+            return dialect == Dialect.SQLITE && numbers.isEmpty();
+        }
+    }
 
     private MemoryRows() {}
 
@@ -50,15 +64,15 @@ final class MemoryRows {
         long id = tx.first("INSERT INTO memories (scope, mkey, content, category, content_hash, terms, term_count, created_at,"
                 + " updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id", rs -> rs.getLong(1),
                 scope.id(), key, content, category, hash, terms, termCount, now, now).orElseThrow();
-        if (dialect == Dialect.SQLITE) tx.update("INSERT INTO memory_fts (rowid, terms) VALUES (?, ?)", id, terms);
+        if (dialect == Dialect.SQLITE) ScopedTerms.insert(tx, scope, id, terms);
         return id;
     }
 
-    static void replace(Tx tx, Dialect dialect, long id, String content, String category, String hash, String terms,
-                        int termCount, long now) throws SQLException {
+    static void replace(Tx tx, Dialect dialect, MemoryScope scope, long id, String content, String category, String hash,
+                        String terms, int termCount, long now) throws SQLException {
         tx.update("UPDATE memories SET content = ?, category = ?, content_hash = ?, terms = ?, term_count = ?, updated_at = ?"
                 + " WHERE id = ?", content, category, hash, terms, termCount, now, id);
-        if (dialect == Dialect.SQLITE) tx.update("UPDATE memory_fts SET terms = ? WHERE rowid = ?", terms, id);
+        if (dialect == Dialect.SQLITE) ScopedTerms.replace(tx, scope, id, terms);
     }
 
     static void touch(Tx tx, long id, long now) throws SQLException {
@@ -89,40 +103,41 @@ final class MemoryRows {
     // --- recall
 
     /** How many entries the scopes hold, and their average number of terms. */
-    static long[] countAndTotalTerms(Tx tx, List<MemoryScope> scopes) throws SQLException {
-        return tx.first("SELECT COUNT(*), COALESCE(SUM(term_count), 0) FROM memories WHERE scope IN (" + marks(scopes) + ")",
-                rs -> new long[] {rs.getLong(1), rs.getLong(2)}, ids(scopes)).orElseThrow();
+    static long[] countAndTotalTerms(Tx tx, Scopes scopes) throws SQLException {
+        return tx.first("SELECT COUNT(*), COALESCE(SUM(term_count), 0) FROM memories WHERE scope IN (" + marks(scopes.scopes()) + ")",
+                rs -> new long[] {rs.getLong(1), rs.getLong(2)}, ids(scopes.scopes())).orElseThrow();
     }
 
-    /** How many entries of the scopes hold {@code term}. */
-    static long entriesWithTerm(Tx tx, Dialect dialect, List<MemoryScope> scopes, String term) throws SQLException {
-        String sql = dialect == Dialect.SQLITE
-                ? "SELECT COUNT(*) FROM memory_fts f JOIN memories m ON m.id = f.rowid WHERE memory_fts MATCH ?"
-                        + " AND m.scope IN (" + marks(scopes) + ")"
-                : "SELECT COUNT(*) FROM memories m WHERE m.search @@ to_tsquery('simple', ?) AND m.scope IN (" + marks(scopes) + ")";
-        return tx.first(sql, rs -> rs.getLong(1), Params.of(new Object[] {match(dialect, List.of(term))}, ids(scopes)))
-                .orElse(0L);
+    /** How many entries of the scopes hold each of {@code terms}. */
+    static Map<String, Long> entriesWithTerms(Tx tx, Dialect dialect, Scopes scopes, List<String> terms) throws SQLException {
+        Map<String, Long> counts = new HashMap<>();
+        for (String t : terms) counts.put(t, entriesWithTerm(tx, dialect, scopes, t));
+        return counts;
+    }
+
+    private static long entriesWithTerm(Tx tx, Dialect dialect, Scopes scopes, String term) throws SQLException {
+        if (dialect == Dialect.SQLITE) return ScopedTerms.entriesWithTerm(tx, scopes.numbers(), term);
+        return tx.first("SELECT COUNT(*) FROM memories m WHERE m.search @@ to_tsquery('simple', ?) AND m.scope IN ("
+                + marks(scopes.scopes()) + ")", rs -> rs.getLong(1), Params.of(new Object[] {tsQuery(List.of(term))},
+                ids(scopes.scopes()))).orElse(0L);
     }
 
     /** Entries of the scopes holding any of {@code terms}, the database's best {@code limit} by its own rank. */
-    static List<Row> candidates(Tx tx, Dialect dialect, List<MemoryScope> scopes, List<String> terms, int limit)
-            throws SQLException {
-        String match = match(dialect, terms);
+    static List<Row> candidates(Tx tx, Dialect dialect, Scopes scopes, List<String> terms, int limit) throws SQLException {
         if (dialect == Dialect.SQLITE) {
-            return tx.list(SELECT + " JOIN memory_fts f ON f.rowid = m.id WHERE memory_fts MATCH ? AND m.scope IN ("
-                    + marks(scopes) + ") ORDER BY bm25(memory_fts), m.updated_at DESC, m.id DESC LIMIT ?", MemoryRows::map,
-                    Params.of(Params.of(new Object[] {match}, ids(scopes)), limit));
+            return tx.list(SELECT + " JOIN memory_fts f ON f.rowid = m.id WHERE memory_fts MATCH ?"
+                    + " ORDER BY bm25(memory_fts), m.updated_at DESC, m.id DESC LIMIT ?", MemoryRows::map,
+                    ScopedTerms.match(scopes.numbers(), terms), limit);
         }
-        return tx.list(SELECT + " WHERE m.search @@ to_tsquery('simple', ?) AND m.scope IN (" + marks(scopes)
+        String match = tsQuery(terms);
+        return tx.list(SELECT + " WHERE m.search @@ to_tsquery('simple', ?) AND m.scope IN (" + marks(scopes.scopes())
                 + ") ORDER BY ts_rank(m.search, to_tsquery('simple', ?)) DESC, m.updated_at DESC, m.id DESC LIMIT ?",
-                MemoryRows::map, Params.of(Params.of(new Object[] {match}, ids(scopes)), match, limit));
+                MemoryRows::map, Params.of(Params.of(new Object[] {match}, ids(scopes.scopes())), match, limit));
     }
 
-    /** Any of the terms, in the dialect's query syntax; terms are runs of letters and digits, so quoting is plain. */
-    private static String match(Dialect dialect, List<String> terms) {
-        return dialect == Dialect.SQLITE
-                ? String.join(" OR ", terms.stream().map(t -> "\"" + t + "\"").toList())
-                : String.join(" | ", terms.stream().map(t -> "'" + t + "'").toList());
+    /** Any of the terms as a PostgreSQL text query; terms are runs of letters and digits, so quoting is plain. */
+    private static String tsQuery(List<String> terms) {
+        return String.join(" | ", terms.stream().map(t -> "'" + t + "'").toList());
     }
 
     private static String marks(List<MemoryScope> scopes) {

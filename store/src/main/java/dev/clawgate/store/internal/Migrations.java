@@ -33,7 +33,8 @@ public final class Migrations {
     /** The schema of this version of the code, oldest first. Append; never edit a released script. */
     public static final List<Migration> SCHEMA = List.of(new Migration(1, "init"), new Migration(2, "pairing"), new Migration(3, "buffered_index"),
             new Migration(4, "outbox"), new Migration(5, "outbox_retries"), new Migration(6, "memory"),
-            new Migration(7, "outbox_reply_to"), new Migration(8, "cron"), new Migration(9, "outbox_payload"));
+            new Migration(7, "outbox_reply_to"), new Migration(8, "cron"), new Migration(9, "outbox_payload"),
+            new Migration(10, "scoped_recall"));
 
     public static final String ROOT = "db";
 

@@ -30,14 +30,6 @@ final class OutboxRows {
             + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)"
             + " ON CONFLICT (turn_id, kind, send_key) DO NOTHING";
 
-    /**
-     * Matches every transcript row (its session is a foreign key), but lets the lookup by inbox id use
-     * UNIQUE (session_id, inbox_id, role) once per session instead of scanning the whole transcript for
-     * every reply sent: that scan grew with all history ever kept and took 40 % of the gateway's CPU
-     * under load (bench/RESULTS.md).
-     */
-    private static final String ANY_SESSION = " AND session_id IN (SELECT id FROM sessions)";
-
     private OutboxRows() {}
 
     /** Writes the turn's entry of the draft's kind unless it has one; returns the turn's entry either way. */
@@ -61,7 +53,10 @@ final class OutboxRows {
         return changed == 1;
     }
 
-    /** Writes {@code u}; receipts also go to the turn's assistant message in the transcript (SPEC OUT-8). */
+    /**
+     * Writes {@code u}; receipts also go to the turn's assistant message in the transcript (SPEC OUT-8),
+     * found through transcript_inbox_id (V010): without it the lookup scanned all history ever kept.
+     */
     static void update(Tx tx, long id, OutboxUpdate u, long now) throws SQLException {
         String receipts = u.receipts().isEmpty() ? null : ReceiptCodec.toJson(u.receipts());
         String receiptId = u.receipts().isEmpty() ? null : u.receipts().get(0).primaryId();
@@ -70,8 +65,8 @@ final class OutboxRows {
                 + " updated_at = ? WHERE id = ?", u.state().wireName(), receipts, receiptId, u.detail(), u.attempts(), next, now, id);
         if (changed == 0) requireExists(tx, id);
         if (receipts != null) {
-            tx.update("UPDATE transcript SET receipt = ? WHERE role = 'assistant' AND inbox_id = (SELECT turn_id FROM outbox WHERE id = ?)"
-                    + ANY_SESSION, receipts, id);
+            tx.update("UPDATE transcript SET receipt = ? WHERE role = 'assistant' AND inbox_id = (SELECT turn_id FROM outbox WHERE id = ?)",
+                    receipts, id);
         }
     }
 
@@ -85,7 +80,7 @@ final class OutboxRows {
     }
 
     static List<MessageReceipt> replyReceipts(Tx tx, long turnId) throws SQLException {
-        return tx.first("SELECT receipt FROM transcript WHERE role = 'assistant' AND inbox_id = ?" + ANY_SESSION, rs -> rs.getString(1), turnId)
+        return tx.first("SELECT receipt FROM transcript WHERE role = 'assistant' AND inbox_id = ?", rs -> rs.getString(1), turnId)
                 .map(ReceiptCodec::fromJson).orElse(List.of());
     }
 

@@ -94,6 +94,9 @@ class MigrationsTest {
                 .containsExactly("CREATE TABLE t (\na TEXT DEFAULT 'x;y'\n)", "INSERT INTO t VALUES ('1')", "SELECT 1");
     }
 
+    /** Versions whose scripts differ by design: V010 rebuilds SQLite's FTS5 index, which PostgreSQL does not have. */
+    private static final java.util.Set<Integer> DIALECT_SPECIFIC = java.util.Set.of(10);
+
     @Test
     void everyDialectShipsEveryMigrationOfTheSchema() {
         // SPEC OP-1, OP-2: the same tables on SQLite and PostgreSQL, version for version
@@ -106,6 +109,7 @@ class MigrationsTest {
                 assertThat(statements).as(resource).isNotEmpty();
                 statementCounts.add(statements.size());
             }
+            if (DIALECT_SPECIFIC.contains(m.version())) continue;
             assertThat(statementCounts).as("V%03d has as many statements in every dialect", m.version())
                     .containsOnly(statementCounts.getFirst());
         }
