@@ -5,7 +5,7 @@
 # loopback HTTP), and prints one Markdown table. Full reports: bench/target/load-results/runs.log.
 #
 #   bench/run-load.sh            # the runs (about 6 minutes on 2 quiet cores)
-#   bench/run-load.sh soak       # the 100,000-message soak (SPEC OP-7) at -Xmx256m
+#   bench/run-load.sh soak       # the 100,000-message soak (SPEC OP-7) at -Xmx256m, default config
 #   bench/run-load.sh kill       # only the kill test (SPEC OUT-7, OUT-12), about 1 minute
 #   JAR=/path/clawgate.jar bench/run-load.sh   # another build of the gateway
 #
@@ -42,8 +42,8 @@ drive() {
 
 if [ "${1:-}" = "soak" ]; then
   # SPEC OP-7: live heap after a full GC and RSS every 10,000 replies, class growth first sample to end
-  drive --label "soak 100k, -Xmx256m, auto-save off" --messages 100000 --users 200 --warmup 5000 \
-      --sample-every 10000 --histogram --jvm-arg=-Xmx256m --extra-toml "$out/no-auto-save.toml"
+  drive --label "soak 100k, -Xmx256m, defaults" --messages 100000 --users 200 --warmup 5000 \
+      --sample-every 10000 --histogram --jvm-arg=-Xmx256m
   cat "$md"
   exit 0
 fi
