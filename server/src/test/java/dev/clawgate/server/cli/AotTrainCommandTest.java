@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 class AotTrainCommandTest {
     @Test
     void startsAGatewayGetsAReplyFromItsApiAndLeavesNothingBehind() throws Exception {
+        // SPEC OP-4: the launcher's training run of `clawgate run`; exit 0 only when the gateway answered /readyz and its API
         List<Path> before = trainingFolders();
 
         CliRunner.Result r = CliRunner.run("aot-train");
@@ -23,6 +24,7 @@ class AotTrainCommandTest {
 
     @Test
     void isNotListedInTheHelp() {
+        // SPEC OP-4: the CLI's help lists the operator's commands, not the launcher's internal one
         assertThat(CliRunner.run("--help").out()).contains("doctor").doesNotContain("aot-train");
     }
 

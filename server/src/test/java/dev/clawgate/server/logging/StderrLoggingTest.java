@@ -20,6 +20,7 @@ class StderrLoggingTest {
 
     @Test
     void logsToStderrAtInfoWithTheHttpLibrariesAtWarn() {
+        // SPEC OP-5: one line per event on stderr (stdout belongs to the terminal chat), the gateway's phases at INFO
         LoggerContext context = new LoggerContext();
         assertThat(new StderrLogging().configure(context)).isEqualTo(ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY);
 
@@ -34,6 +35,7 @@ class StderrLoggingTest {
 
     @Test
     void theRootLevelComesFromTheSystemProperty() {
+        // SPEC OP-5
         System.setProperty("clawgate.log.level", "WARN");
         LoggerContext context = new LoggerContext();
         new StderrLogging().configure(context);
@@ -42,6 +44,7 @@ class StderrLoggingTest {
 
     @Test
     void anOperatorsConfigurationFileWins() {
+        // SPEC OP-5: an operator's own logback configuration replaces the built-in one
         System.setProperty("logback.configurationFile", "/etc/clawgate/logback.xml");
         LoggerContext context = new LoggerContext();
         assertThat(new StderrLogging().configure(context)).isEqualTo(ExecutionStatus.INVOKE_NEXT_IF_ANY);
@@ -50,6 +53,7 @@ class StderrLoggingTest {
 
     @Test
     void logbackFindsItThroughServiceLoader() {
+        // SPEC OP-5
         assertThat(ServiceLoader.load(ch.qos.logback.classic.spi.Configurator.class).stream().<Class<?>>map(p -> p.type()))
                 .contains(StderrLogging.class);
     }
