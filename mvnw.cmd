@@ -33,7 +33,7 @@
 @SET __MVNW_PSMODULEP_SAVE=%PSModulePath%
 @SET PSModulePath=
 @FOR /F "usebackq tokens=1* delims==" %%A IN (`powershell -noprofile "& {$scriptDir='%~dp0'; $script='%__MVNW_ARG0_NAME__%'; icm -ScriptBlock ([Scriptblock]::Create((Get-Content -Raw '%~f0'))) -NoNewScope}"`) DO @(
-  IF "%%A"=="MVN_CMD" (set __MVNW_CMD__=%%B) ELSE IF "%%B"=="" (echo %%A) ELSE (echo %%A=%%B)
+  IF "%%A"=="MVN_CMD" (set __MVNW_CMD__=%%B) ELSE IF "%%A"=="JAVA_HOME" (set "JAVA_HOME=%%B") ELSE IF "%%B"=="" (echo %%A) ELSE (echo %%A=%%B)
 )
 @SET PSModulePath=%__MVNW_PSMODULEP_SAVE%
 @SET __MVNW_PSMODULEP_SAVE=
@@ -48,6 +48,29 @@
 $ErrorActionPreference = "Stop"
 if ($env:MVNW_VERBOSE -eq "true") {
   $VerbosePreference = "Continue"
+}
+
+# Clawgate: Maven and the build run on JDK 25, found as mvnw (.mvn/wrapper/jdk.sh) finds it: JAVA_HOME, the java
+# on the PATH, then the usual install places; the batch part above takes the JAVA_HOME line. None: one line on what to install.
+function Get-JdkMajor([string]$jdkHome) {
+  if (!$jdkHome -or !(Test-Path "$jdkHome/release") -or !(Test-Path "$jdkHome/bin/javac.exe")) { return 0 }
+  $m = Select-String -Path "$jdkHome/release" -Pattern '^JAVA_VERSION="(\d+)' | Select-Object -First 1
+  if ($m) { return [int]$m.Matches[0].Groups[1].Value } else { return 0 }
+}
+if ((Get-JdkMajor $env:JAVA_HOME) -lt 25) {
+  $candidates = @()
+  $pathJava = Get-Command java.exe -ErrorAction SilentlyContinue
+  if ($pathJava) { $candidates += (Split-Path (Split-Path $pathJava.Source)) }
+  foreach ($root in @("$env:ProgramFiles/Eclipse Adoptium", "$env:ProgramFiles/Java", "$env:ProgramFiles/Microsoft",
+                      "$env:ProgramFiles/Zulu", "$env:ProgramFiles/Amazon Corretto", "$HOME/.jdks", "$HOME/scoop/apps")) {
+    if (Test-Path $root) { $candidates += (Get-ChildItem -Directory $root | ForEach-Object { $_.FullName }) }
+  }
+  $best = $candidates | Where-Object { (Get-JdkMajor $_) -ge 25 } | Sort-Object { Get-JdkMajor $_ } -Descending | Select-Object -First 1
+  if (!$best) {
+    Write-Error "Clawgate needs JDK 25 or newer and found none (JAVA_HOME, PATH, Program Files): install JDK 25 (e.g. Eclipse Temurin 25, https://adoptium.net) or set JAVA_HOME to one"
+  }
+  $env:JAVA_HOME = $best
+  Write-Output "JAVA_HOME=$best"
 }
 
 # calculate distributionUrl, requires .mvn/wrapper/maven-wrapper.properties

@@ -2,7 +2,6 @@ package dev.clawgate.bench;
 
 import dev.clawgate.core.channel.Channel;
 import dev.clawgate.core.channel.InboundSink;
-import dev.clawgate.core.command.RuntimeCommand;
 import dev.clawgate.core.config.AgentSettings;
 import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.core.config.GatewaySettings;
@@ -11,7 +10,6 @@ import dev.clawgate.core.config.QueueMode;
 import dev.clawgate.core.dispatch.Dispatcher;
 import dev.clawgate.core.dispatch.QueuePolicy;
 import dev.clawgate.core.dispatch.Inbox;
-import dev.clawgate.core.hook.InboundHook;
 import dev.clawgate.core.hook.SendingHook;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.SessionKey;
@@ -85,17 +83,17 @@ public final class InProcessGateway implements AutoCloseable {
         ToolRegistry registry = new ToolRegistry(tools);
         // the pipeline asks the dispatcher for queue depths, and the dispatcher needs the pipeline first
         AtomicReference<Dispatcher> dispatcherRef = new AtomicReference<>();
-        TurnServices services = new TurnServices(store, this::channel, () -> providers, () -> registry,
-                new SystemPromptCache(SystemPromptBuilder.create(Clock.systemDefaultZone(), ZoneId.systemDefault())),
-                InboundHook.PASS, Delivery.direct(), new Outbox(store, Clock.systemUTC()), () -> config,
-                key -> dispatcherRef.get().status(key).queued(), Clock.systemUTC());
-        Dispatcher.Policy policy = new Dispatcher.Policy(
-                r -> queuePolicy(r, config),
-                r -> RuntimeCommand.parse(r.message().text()).filter(c -> c instanceof RuntimeCommand.Stop).isPresent(),
-                r -> channel.requestResponse(),
-                () -> Duration.ofSeconds(config.agent().turnBudgetSecs()),
-                (r, text) -> { }, Duration.ZERO);
-        this.dispatcher = new Dispatcher(store, new TurnPipeline(services), new StopReplies(services), policy,
+        TurnServices services = TurnServices.builder().store(store).channels(this::channel)
+                .providers(() -> providers).tools(() -> registry)
+                .prompts(new SystemPromptCache(SystemPromptBuilder.create(Clock.systemDefaultZone(),
+                        ZoneId.systemDefault())))
+                .delivery(Delivery.direct()).outbox(new Outbox(store, Clock.systemUTC())).config(() -> config)
+                .sessionStatus(key -> dispatcherRef.get().status(key)).build();
+        Dispatcher.Policy policy = Dispatcher.Policy.builder().queue(r -> queuePolicy(r, config))
+                .requestResponse(r -> channel.requestResponse())
+                .turnBudget(() -> Duration.ofSeconds(config.agent().turnBudgetSecs())).build();
+        TurnPipeline turns = new TurnPipeline(services);
+        this.dispatcher = new Dispatcher(store, turns, TurnPipeline.DISPATCHING, turns.receipts(), new StopReplies(services), policy,
                 config.dispatch().busCapacity(), config.dispatch().effectiveMaxInFlight(1), Clock.systemUTC()).start();
         dispatcherRef.set(dispatcher);
         this.inbox = new Inbox(store, dispatcher, SessionKey::of, DEDUPE_TTL);
@@ -199,7 +197,8 @@ public final class InProcessGateway implements AutoCloseable {
 
     /** As the gateway decides it: the session's {@code /queue} setting, else the configured mode. */
     private QueuePolicy queuePolicy(InboxRecord r, ClawgateConfig config) {
-        QueueMode mode = store.sessionSetting(r.session(), "queue").flatMap(QueueMode::parse).orElse(config.queue().mode());
+        QueueMode mode = store.transcripts().setting(r.session(), "queue").flatMap(QueueMode::parse)
+                .orElse(config.queue().mode());
         return new QueuePolicy(mode, Duration.ofMillis(config.queue().debounceMs()), config.queue().cap(), config.queue().drop());
     }
 

@@ -127,7 +127,7 @@ public class OutboxBenchmark {
         String chat = "chat-" + n % SESSIONS;
         InboundMessage m = new InboundMessage("m-" + n, "bench", "default", chat, null, chat, null, null, ChatType.DIRECT, true,
                 Instant.now(), "question " + n, List.of(), null);
-        return s.store.recordInbound(m, SessionKey.of(m), null, Duration.ZERO).orElseThrow();
+        return s.store.inbox().record(m, SessionKey.of(m), null, Duration.ZERO).orElseThrow();
     }
 
     /** One turn's reply through its whole durable path: committed with the turn, claimed, sent, acknowledged. */
@@ -138,7 +138,7 @@ public class OutboxBenchmark {
             turn = recordOne(s);
         }
         String text = "reply to " + turn.message().id();
-        OutboxEntry entry = s.store.completeTurnWithReply(turn.session(), turn.id(), text, InboxState.DONE,
+        OutboxEntry entry = s.store.outbox().completeTurnWithReply(turn.session(), turn.id(), text, InboxState.DONE,
                 OutboundDraft.of(OutboundTarget.replyTo(turn.message()), text, OutboundMessage.Kind.FINAL)).orElseThrow();
         return s.outbox.deliver(entry, s.platform);
     }

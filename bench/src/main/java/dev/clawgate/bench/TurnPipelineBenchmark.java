@@ -59,7 +59,7 @@ public class TurnPipelineBenchmark {
         @TearDown(Level.Trial)
         public void stop() {
             try {
-                Map<InboxState, Long> counts = gateway.store().inboxCounts();
+                Map<InboxState, Long> counts = gateway.store().inbox().counts();
                 long notDone = counts.entrySet().stream().filter(e -> e.getKey() != InboxState.DONE).mapToLong(Map.Entry::getValue).sum();
                 if (notDone > 0) throw new IllegalStateException("turns not done at the end of the trial: " + counts);
             } finally {

@@ -23,12 +23,12 @@ class OutboxBenchmarkSmokeTest {
             assertThat(s.ready).hasSize(5);
             for (int i = 0; i < 3; i++) assertThat(benchmark.turnCommitSendAck8Threads(s)).isInstanceOf(DeliveryOutcome.Sent.class);
 
-            assertThat(s.store.outboxCounts()).containsEntry(OutboxState.SENT, 3L).containsEntry(OutboxState.PENDING, 0L)
+            assertThat(s.store.outbox().counts()).containsEntry(OutboxState.SENT, 3L).containsEntry(OutboxState.PENDING, 0L)
                     .containsEntry(OutboxState.SENDING, 0L);
-            assertThat(s.store.inboxCounts()).containsEntry(InboxState.DONE, 3L).containsEntry(InboxState.RECEIVED, 2L);
-            assertThat(s.store.outboxByState(OutboxState.SENT)).allSatisfy(e -> {
+            assertThat(s.store.inbox().counts()).containsEntry(InboxState.DONE, 3L).containsEntry(InboxState.RECEIVED, 2L);
+            assertThat(s.store.outbox().byState(OutboxState.SENT)).allSatisfy(e -> {
                 assertThat(e.draft().kind().name()).isEqualTo("FINAL");
-                assertThat(s.store.replyReceipts(e.turnId())).singleElement().satisfies(r -> assertThat(r.primaryId()).startsWith("p-"));
+                assertThat(s.store.outbox().replyReceipts(e.turnId())).singleElement().satisfies(r -> assertThat(r.primaryId()).startsWith("p-"));
             });
             assertThat(s.starved).hasValue(0);
         } finally {

@@ -39,8 +39,8 @@ class TurnPipelineBenchmarkSmokeTest {
         assertThat(reply.text()).isEqualTo(InstantProvider.REPLY);
         assertThat(gateway.channel().sends(OutboundMessage.Kind.FINAL)).isEqualTo(1);
         assertThat(gateway.channel().unawaitedSends()).isZero();
-        assertThat(gateway.store().inboxCounts()).containsEntry(InboxState.DONE, 1L);
-        List<TranscriptEntry> transcript = gateway.store().loadTranscript(session("solo"), 10);
+        assertThat(gateway.store().inbox().counts()).containsEntry(InboxState.DONE, 1L);
+        List<TranscriptEntry> transcript = gateway.store().transcripts().load(session("solo"), 10);
         assertThat(transcript).extracting(TranscriptEntry::role, TranscriptEntry::content).containsExactly(
                 org.assertj.core.groups.Tuple.tuple(Role.USER, TurnPipelineBenchmark.TEXT),
                 org.assertj.core.groups.Tuple.tuple(Role.ASSISTANT, InstantProvider.REPLY));
@@ -60,9 +60,9 @@ class TurnPipelineBenchmarkSmokeTest {
 
         benchmark.manySenders(pipeline);
 
-        assertThat(gateway.store().inboxCounts()).containsEntry(InboxState.DONE, (long) turns)
+        assertThat(gateway.store().inbox().counts()).containsEntry(InboxState.DONE, (long) turns)
                 .allSatisfy((state, count) -> assertThat(count).isEqualTo(state == InboxState.DONE ? turns : 0L));
-        assertThat(gateway.store().sessions()).hasSize(TurnPipelineBenchmark.SENDERS);
+        assertThat(gateway.store().transcripts().sessions()).hasSize(TurnPipelineBenchmark.SENDERS);
         assertThat(gateway.channel().sends(OutboundMessage.Kind.FINAL)).isEqualTo(turns);
         assertThat(gateway.channel().sends(OutboundMessage.Kind.ERROR)).isZero();
         assertThat(gateway.channel().unawaitedSends()).isZero();
@@ -72,7 +72,7 @@ class TurnPipelineBenchmarkSmokeTest {
         assertThat(gateway.provider().calls()).isEqualTo(turns + turns / 4);
         long toolReplies = 0;
         for (int s = 0; s < TurnPipelineBenchmark.SENDERS; s++) {
-            toolReplies += gateway.store().loadTranscript(session("user-" + s), 100).stream()
+            toolReplies += gateway.store().transcripts().load(session("user-" + s), 100).stream()
                     .filter(e -> e.role() == Role.ASSISTANT)
                     .filter(e -> e.content().equals("[Used tools: lookup]\n" + InstantProvider.TOOL_REPLY_PREFIX + "Paris"))
                     .count();

@@ -70,8 +70,8 @@ class ConcurrencyIT {
                 assertThat(windows.maxConcurrentSessions()).as("runs of different sessions overlap").isGreaterThan(1);
                 assertThat(platform.finalRepliesPerMessage()).hasSize(messages).allSatisfy((id, n) -> assertThat(n).isEqualTo(1));
                 assertThat(model.chatRequests()).hasSize(messages);
-                await().atMost(Duration.ofSeconds(30)).until(() -> gateway.store().unfinishedInbox().isEmpty());
-                Map<InboxState, Long> counts = gateway.store().inboxCounts();
+                await().atMost(Duration.ofSeconds(30)).until(() -> gateway.store().inbox().unfinished().isEmpty());
+                Map<InboxState, Long> counts = gateway.store().inbox().counts();
                 assertThat(counts).containsEntry(InboxState.DONE, (long) messages);
                 assertThat(counts.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(messages);
 

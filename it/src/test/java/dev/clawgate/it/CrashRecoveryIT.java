@@ -99,7 +99,7 @@ class CrashRecoveryIT {
 
             platform.deliver(script.subList(released, messages));
             try (Store store = Stores.open(null, dir.resolve("data"))) {
-                rounds.add(finalRound(child, plan.size() + 1, () -> platform.accepted() == messages && store.unfinishedInbox().isEmpty()));
+                rounds.add(finalRound(child, plan.size() + 1, () -> platform.accepted() == messages && store.inbox().unfinished().isEmpty()));
             }
 
             InboxAudit audit;

@@ -28,11 +28,11 @@ record InboxAudit(List<InboxRecord> records, Map<String, List<InboxRecord>> byMe
     private static final int MAX_GAP = 10_000;
 
     static InboxAudit read(Store store) {
-        long total = store.inboxCounts().values().stream().mapToLong(Long::longValue).sum();
+        long total = store.inbox().counts().values().stream().mapToLong(Long::longValue).sum();
         List<InboxRecord> records = new ArrayList<>();
         int gap = 0;
         for (long id = 1; records.size() < total; id++) {
-            Optional<InboxRecord> r = store.inbox(id);
+            Optional<InboxRecord> r = store.inbox().find(id);
             if (r.isPresent()) {
                 records.add(r.get());
                 gap = 0;
@@ -44,13 +44,13 @@ record InboxAudit(List<InboxRecord> records, Map<String, List<InboxRecord>> byMe
         for (InboxRecord r : records) byId.computeIfAbsent(r.message().id(), k -> new ArrayList<>()).add(r);
         Map<Long, List<TranscriptEntry>> users = new LinkedHashMap<>();
         Map<Long, List<TranscriptEntry>> assistants = new LinkedHashMap<>();
-        for (SessionSummary s : store.sessions()) {
-            for (TranscriptEntry e : store.loadTranscript(s.key(), Integer.MAX_VALUE)) {
+        for (SessionSummary s : store.transcripts().sessions()) {
+            for (TranscriptEntry e : store.transcripts().load(s.key(), Integer.MAX_VALUE)) {
                 if (e.inboxId() == null) continue;
                 (e.role() == Role.USER ? users : assistants).computeIfAbsent(e.inboxId(), k -> new ArrayList<>()).add(e);
             }
         }
-        return new InboxAudit(records, byId, users, assistants, store.outboxByState(OutboxState.values()));
+        return new InboxAudit(records, byId, users, assistants, store.outbox().byState(OutboxState.values()));
     }
 
     Map<InboxState, Long> states() {

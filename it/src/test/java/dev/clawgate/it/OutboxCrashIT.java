@@ -122,7 +122,7 @@ class OutboxCrashIT {
             platform.deliver(script.subList(released, messages));
             try (Store store = Stores.open(null, dir.resolve("data"))) {
                 rounds.add(CrashRecoveryIT.finalRound(child, plan.size() + 1, () -> platform.accepted() == messages
-                        && store.unfinishedInbox().isEmpty() && store.outboxByState(OutboxState.PENDING, OutboxState.SENDING).isEmpty()));
+                        && store.inbox().unfinished().isEmpty() && store.outbox().byState(OutboxState.PENDING, OutboxState.SENDING).isEmpty()));
             }
 
             InboxAudit audit;

@@ -180,8 +180,8 @@ class TelegramAckCrashIT {
     /** Every record ended and no reply waits to be sent. */
     private static boolean settled(Path dir) {
         try (Store store = Stores.open(null, dir.resolve("data"))) {
-            Map<OutboxState, Long> outbox = store.outboxCounts();
-            return store.unfinishedInbox().isEmpty() && outbox.get(OutboxState.PENDING) == 0 && outbox.get(OutboxState.SENDING) == 0;
+            Map<OutboxState, Long> outbox = store.outbox().counts();
+            return store.inbox().unfinished().isEmpty() && outbox.get(OutboxState.PENDING) == 0 && outbox.get(OutboxState.SENDING) == 0;
         }
     }
 

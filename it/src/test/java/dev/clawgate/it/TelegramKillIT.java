@@ -3,9 +3,7 @@ package dev.clawgate.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.clawgate.core.store.InboxRecord;
 import dev.clawgate.core.store.InboxState;
-import dev.clawgate.core.store.OutboxEntry;
 import dev.clawgate.core.store.OutboxState;
 import dev.clawgate.core.store.Store;
 import dev.clawgate.store.Stores;
@@ -20,11 +18,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
@@ -51,7 +47,7 @@ class TelegramKillIT {
         try (FakeTelegramServer telegram = FakeTelegramServer.start(TOKEN, "kill_bot");
              FakeOpenAiServer model = FakeOpenAiServer.start()) {
             // a short think per reply, so kills land on turns in flight and on sends on the wire
-            model.respondWith(body -> Reply.text("re: " + lastUser(body)).delayBefore(Duration.ofMillis(30)));
+            model.respondWith(body -> Reply.text("re: " + KillAudit.lastUser(body)).delayBefore(Duration.ofMillis(30)));
             Path config = dir.resolve("clawgate.toml");
             Files.writeString(config, ItConfig.baseToml(dir, "127.0.0.1:0", model.baseUrl(), 8, 1000)
                     + ItConfig.telegramToml(TOKEN, telegram.apiBase(), ""));
@@ -100,7 +96,7 @@ class TelegramKillIT {
                 String answered = TelegramAckCrashIT.tagOf(m.text());
                 if (!answered.isEmpty()) repliesPerMessage.merge(answered, 1, Integer::sum);
             }
-            Audit audit = audit(dir);
+            KillAudit.Audit audit = KillAudit.audit(dir);
             int once = 0, duplicates = 0, listed = 0, missing = 0;
             List<String> unexplained = new ArrayList<>();
             for (int i = 0; i < total; i++) {
@@ -108,7 +104,7 @@ class TelegramKillIT {
                 int n = repliesPerMessage.getOrDefault(tag, 0);
                 if (n == 1) once++;
                 else if (n > 1) duplicates++;
-                else if (audit.unknown.contains(tag) || audit.failed.contains(tag)) listed++;
+                else if (audit.unknown().contains(tag) || audit.failed().contains(tag)) listed++;
                 else {
                     missing++;
                     unexplained.add(tag);
@@ -121,22 +117,14 @@ class TelegramKillIT {
                     - no reply, listed (reply unknown_after_send: %d, turn failed after two cut runs: %d): %d
                     - no reply and not listed: %d %s
                     - outbox at the end: %s
-                    """.formatted(total, users, killed, once, duplicates, audit.unknown.size(), audit.failed.size(), listed, missing,
-                    unexplained.size() > 20 ? unexplained.subList(0, 20) + "…" : unexplained, audit.outboxCounts);
+                    """.formatted(total, users, killed, once, duplicates, audit.unknown().size(), audit.failed().size(), listed, missing,
+                    unexplained.size() > 20 ? unexplained.subList(0, 20) + "…" : unexplained, audit.outboxCounts());
             Files.writeString(dir.resolve("telegram-kill-report.md"), report);
             System.out.println(report);
             assertThat(duplicates).as(report).isZero();
             assertThat(missing).as(report).isZero();
             assertThat(once + listed).isEqualTo(total);
         }
-    }
-
-    private static String lastUser(com.fasterxml.jackson.databind.JsonNode body) {
-        com.fasterxml.jackson.databind.JsonNode msgs = body.path("messages");
-        for (int i = msgs.size() - 1; i >= 0; i--) {
-            if (msgs.get(i).path("role").asText().equals("user")) return msgs.get(i).path("content").asText();
-        }
-        return "";
     }
 
     /** The bot's text messages that answer a user message. */
@@ -149,29 +137,11 @@ class TelegramKillIT {
         Path db = dir.resolve("data");
         if (!Files.isDirectory(db)) return false;
         try (Store store = Stores.open(null, db)) {
-            Map<InboxState, Long> inbox = store.inboxCounts();
+            Map<InboxState, Long> inbox = store.inbox().counts();
             long finals = inbox.entrySet().stream().filter(e -> e.getKey().isFinal()).mapToLong(Map.Entry::getValue).sum();
-            Map<OutboxState, Long> outbox = store.outboxCounts();
+            Map<OutboxState, Long> outbox = store.outbox().counts();
             return finals >= total && outbox.get(OutboxState.PENDING) == 0 && outbox.get(OutboxState.SENDING) == 0;
         }
     }
 
-    private record Audit(List<String> unknown, List<String> failed, Map<OutboxState, Long> outboxCounts) {}
-
-    private static Audit audit(Path dir) {
-        try (Store store = Stores.open(null, dir.resolve("data"))) {
-            List<String> unknown = new ArrayList<>();
-            for (OutboxEntry e : store.outboxByState(OutboxState.UNKNOWN_AFTER_SEND)) {
-                String tag = TelegramAckCrashIT.tagOf(e.draft().text());
-                if (!tag.isEmpty()) unknown.add(tag);
-            }
-            List<String> failed = new ArrayList<>();
-            for (InboxRecord r : InboxAudit.read(store).records()) {
-                if (r.state() != InboxState.FAILED) continue;
-                Matcher t = TAG.matcher(r.message().text());
-                if (t.find()) failed.add(t.group());
-            }
-            return new Audit(unknown, failed, new LinkedHashMap<>(store.outboxCounts()));
-        }
-    }
 }

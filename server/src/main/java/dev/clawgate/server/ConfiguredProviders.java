@@ -26,6 +26,10 @@ public final class ConfiguredProviders implements ProviderDirectory {
         Map<String, ProviderFactory> factories = new LinkedHashMap<>();
         for (ProviderFactory f : ServiceLoader.load(ProviderFactory.class)) factories.put(f.kind(), f);
         for (ProviderSettings s : configured.values()) {
+            if (s.unconfigured() != null) {
+                log.warn("provider '{}' is not configured: {}", s.name(), s.unconfigured());
+                continue;
+            }
             if (needsKeyButHasNone(s)) {
                 log.warn("provider '{}' is not configured: it has no api_key (is its environment variable set?)", s.name());
                 continue;
@@ -42,9 +46,11 @@ public final class ConfiguredProviders implements ProviderDirectory {
 
     /**
      * A hosted API without a key cannot answer; a local server (Ollama, llama.cpp, vLLM) needs none.
-     * An unset {@code ${VAR}} in api_key thus leaves a hosted provider unconfigured.
+     * (An unset {@code ${VAR}} in api_key leaves any provider unconfigured: {@link ProviderSettings#unconfigured}.)
      */
     static boolean needsKeyButHasNone(ProviderSettings s) {
+        // a CLI provider runs a local program that holds its own credentials
+        if ("cli".equals(s.kind())) return false;
         if (s.apiKey() != null && !s.apiKey().isBlank()) return false;
         String url = s.baseUrl() == null ? "" : s.baseUrl().toLowerCase(java.util.Locale.ROOT);
         return url.isEmpty() || HOSTED.stream().anyMatch(url::contains);
@@ -54,6 +60,21 @@ public final class ConfiguredProviders implements ProviderDirectory {
     public ConfiguredProviders(Map<String, ProviderSettings> settings, Map<String, Provider> providers) {
         this.settings.putAll(settings);
         this.providers.putAll(providers);
+    }
+
+    /**
+     * Releases what the providers hold: HTTP clients, and the process trees a CLI provider runs.
+     * Only at shutdown: a reload leaves the old providers to the runs still using them.
+     */
+    public void close() {
+        for (Provider p : providers.values()) {
+            if (!(p instanceof AutoCloseable c)) continue;
+            try {
+                c.close();
+            } catch (Exception e) {
+                log.warn("closing provider {} failed: {}", p.name(), e.toString());
+            }
+        }
     }
 
     @Override

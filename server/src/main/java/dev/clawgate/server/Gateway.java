@@ -4,7 +4,7 @@ import dev.clawgate.core.channel.Channel;
 import dev.clawgate.core.channel.MessageAdapter;
 import dev.clawgate.core.channel.ChannelFactory;
 import dev.clawgate.core.channel.ChannelHealth;
-import dev.clawgate.core.command.RuntimeCommand;
+import dev.clawgate.core.channel.ChannelSupervisor;
 import dev.clawgate.core.config.ChannelSettings;
 import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.core.config.DropPolicy;
@@ -21,6 +21,7 @@ import dev.clawgate.core.access.Decision;
 import dev.clawgate.core.access.PairingBook;
 import dev.clawgate.core.dispatch.Admission;
 import dev.clawgate.core.dispatch.Dispatcher;
+import dev.clawgate.core.dispatch.TurnRunner;
 import dev.clawgate.core.inbound.ChannelNames;
 import dev.clawgate.core.inbound.SessionKeys;
 import dev.clawgate.core.dispatch.Inbox;
@@ -35,6 +36,7 @@ import dev.clawgate.core.outbound.Outbox;
 import dev.clawgate.core.outbound.OutboxWorker;
 import dev.clawgate.core.outbound.Pacer;
 import dev.clawgate.core.outbound.Payloads;
+import dev.clawgate.core.prompt.ChannelGuidance;
 import dev.clawgate.core.prompt.SystemPromptBuilder;
 import dev.clawgate.core.prompt.SystemPromptCache;
 import dev.clawgate.core.store.InboxRecord;
@@ -47,15 +49,24 @@ import dev.clawgate.core.memory.MemoryHygiene;
 import dev.clawgate.core.turn.ModelChoice;
 import dev.clawgate.core.turn.ModelSelector;
 import dev.clawgate.core.tool.ToolRegistry;
+import dev.clawgate.mcp.McpServerStatus;
+import dev.clawgate.mcp.McpServers;
+import dev.clawgate.core.multimodal.PublicWeb;
 import dev.clawgate.core.tool.builtin.BuiltinTools;
+import dev.clawgate.core.tool.builtin.sandbox.SandboxFinding;
+import dev.clawgate.core.tool.builtin.sandbox.ShellSandboxStatus;
+import dev.clawgate.core.tool.builtin.sandbox.ShellSandboxes;
+import dev.clawgate.server.web.JettyPinnedHttp;
 import dev.clawgate.core.turn.StopReplies;
 import dev.clawgate.core.turn.TurnPipeline;
+import dev.clawgate.server.logging.TurnLogContext;
 import dev.clawgate.core.turn.TurnServices;
 import dev.clawgate.server.channel.ApiChannel;
 import dev.clawgate.server.channel.WebChatChannel;
 import dev.clawgate.server.http.HttpServer;
 import dev.clawgate.store.Stores;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -82,15 +93,22 @@ public final class Gateway implements AutoCloseable {
     private static final Duration QUEUED_NOTICE_AFTER = Duration.ofSeconds(2);
 
     /**
-     * What to start besides the core: the HTTP server (with the API channel), extra channels, and
-     * the {@code on_message_sending} (SPEC RP-1) and {@code on_message_received} (IN-7) hooks of an
-     * embedding program.
+     * What to start besides the core: the HTTP server (with the API channel), extra channels, the
+     * {@code on_message_sending} (SPEC RP-1) and {@code on_message_received} (IN-7) hooks of an
+     * embedding program, the config file (hidden from shell commands, SPEC AG-8; null when there is
+     * none) and the web client of {@code web_fetch} and remote images (null: Jetty's, to public
+     * addresses only, SPEC AG-4, AG-5).
      */
-    public record Options(boolean http, List<Channel> channels, SendingHook sendingHook, InboundHook inboundHook) {
+    public record Options(boolean http, List<Channel> channels, SendingHook sendingHook, InboundHook inboundHook,
+                          Path configFile, PublicWeb web) {
         public Options {
             channels = List.copyOf(channels);
             sendingHook = sendingHook == null ? SendingHook.PASS : sendingHook;
             inboundHook = inboundHook == null ? InboundHook.PASS : inboundHook;
+        }
+
+        public Options(boolean http, List<Channel> channels, SendingHook sendingHook, InboundHook inboundHook) {
+            this(http, channels, sendingHook, inboundHook, null, null);
         }
 
         public Options(boolean http, List<Channel> channels, SendingHook sendingHook) {
@@ -106,11 +124,19 @@ public final class Gateway implements AutoCloseable {
         }
 
         public Options withSendingHook(SendingHook hook) {
-            return new Options(http, channels, hook, inboundHook);
+            return new Options(http, channels, hook, inboundHook, configFile, web);
         }
 
         public Options withInboundHook(InboundHook hook) {
-            return new Options(http, channels, sendingHook, hook);
+            return new Options(http, channels, sendingHook, hook, configFile, web);
+        }
+
+        public Options withConfigFile(Path file) {
+            return new Options(http, channels, sendingHook, inboundHook, file, web);
+        }
+
+        public Options withWeb(PublicWeb client) {
+            return new Options(http, channels, sendingHook, inboundHook, configFile, client);
         }
     }
 
@@ -123,6 +149,7 @@ public final class Gateway implements AutoCloseable {
     private final Store store;
     private final Map<String, Channel> channels = new LinkedHashMap<>();
     private Dispatcher dispatcher;
+    private ChannelSupervisor supervisor;
     private OutboxWorker outboxWorker;
     private SystemPromptCache prompts;
     private HttpServer http;
@@ -130,24 +157,35 @@ public final class Gateway implements AutoCloseable {
     private CronScheduler cron;
     private Consolidation consolidation;
     private GatewayMetrics metrics;
+    private final JettyPinnedHttp fetchClient;
+    private final PublicWeb web;
+    private final Path configFile;
+    private List<SandboxFinding> shellFindings = List.of();
+    private McpServers mcp;
 
     private Gateway(ClawgateConfig cfg, Options options) throws Exception {
         this.config = new AtomicReference<>(cfg);
+        this.configFile = options.configFile();
+        this.fetchClient = options.web() == null ? new JettyPinnedHttp() : null;
+        this.web = options.web() == null ? PublicWeb.of(fetchClient) : options.web();
         if (options.http()) HttpServer.checkBind(cfg.gateway().bind(), cfg.gateway().authToken());
-        Files.createDirectories(cfg.gateway().dataDir());
+        // SPEC OP-6: private to the gateway's user (Stores.open would make it so too; created so from the start)
+        dev.clawgate.store.PrivateFiles.directory(cfg.gateway().dataDir());
         Files.createDirectories(cfg.agent().workspace());
         this.store = Stores.open(null, cfg.gateway().dataDir());
         try {
             this.providers = new AtomicReference<>(new ConfiguredProviders(cfg.providers()));
             this.access = new AccessGate(PairingBook.backedBy(store), Clock.systemUTC());
             this.tools = new AtomicReference<>(toolsFor(cfg));
+            // SPEC AG-7: started in the background; their tools join a turn's once the server is ready
+            this.mcp = McpServers.start(cfg.mcp());
             ApiChannel api = null;
             WebChatChannel webchat = null;
             if (options.http()) {
-                api = new ApiChannel(this::turnBudget, this::modelNames);
+                api = new ApiChannel(this::turnBudget, this::modelNames, () -> config.get().dispatch().busCapacity());
                 channels.put(api.name(), api);
                 if (webChatEnabled(cfg)) {
-                    webchat = new WebChatChannel(m -> store.loadTranscript(
+                    webchat = new WebChatChannel(m -> store.transcripts().load(
                             SessionKeys.of(m, config.get().session(), config.get().gateway()), config.get().history().maxMessages()),
                             () -> config.get().channel(WebChatChannel.NAME).options());
                     channels.put(webchat.name(), webchat);
@@ -168,24 +206,31 @@ public final class Gateway implements AutoCloseable {
             Outbox outbox = new Outbox(store, Clock.systemUTC(), payloads, () -> config.get().outbox(), Math::random,
                     metrics.outboxObserver());
             // SPEC MD-3: "matrix:!room" routes to the matrix channel
+            // SPEC SP-1: each channel says how its replies are formatted
+            ChannelGuidance guidance = new ChannelGuidance(name -> Optional.ofNullable(channels.get(ChannelNames.split(name).channel()))
+                    .map(Channel::formatGuidance), ChannelGuidance.FALLBACK);
             this.prompts = new SystemPromptCache(SystemPromptBuilder.create(Clock.systemDefaultZone(), java.time.ZoneId.systemDefault(),
-                    () -> config.get().agent().skillsMode()));
-            TurnServices services = new TurnServices(store,
-                    name -> Optional.ofNullable(channels.get(ChannelNames.split(name).channel())), providers::get, tools::get,
-                    prompts,
-                    options.inboundHook(), new DirectDelivery(payloads), outbox, config::get,
-                    this::queueDepth, Clock.systemUTC(), store.memory(), null);
-            Dispatcher.Policy policy = new Dispatcher.Policy(this::queuePolicy,
-                    r -> RuntimeCommand.parse(r.message().text()).filter(c -> c instanceof RuntimeCommand.Stop).isPresent(),
-                    r -> Optional.ofNullable(channels.get(r.message().channel())).map(Channel::requestResponse).orElse(false),
-                    this::turnBudget, this::notice, QUEUED_NOTICE_AFTER, this::admit,
+                    () -> config.get().agent().skillsMode(), guidance));
+            TurnServices services = TurnServices.builder().store(store)
+                    .channels(name -> Optional.ofNullable(channels.get(ChannelNames.split(name).channel())))
+                    .providers(providers::get).tools(this::turnTools).prompts(prompts)
+                    .inboundHook(options.inboundHook())
+                    .delivery(new DirectDelivery(payloads)).outbox(outbox).config(config::get)
+                    .sessionStatus(this::sessionStatus).memory(store.memory()).web(web).build();
+            Dispatcher.Policy policy = Dispatcher.Policy.builder().queue(this::queuePolicy)
+                    .requestResponse(r -> requestResponse(r.message().channel()))
+                    .turnBudget(this::turnBudget).notices(this::notice, QUEUED_NOTICE_AFTER).admission(this::admit)
                     // request/response channels answer each request on its own connection: never batched
-                    channel -> Optional.ofNullable(channels.get(channel)).map(Channel::requestResponse).orElse(false)
-                            ? 0L : config.get().inbound().debounceMsFor(channel));
+                    .debounceMs(channel -> requestResponse(channel) ? 0L : config.get().inbound().debounceMsFor(channel))
+                    .build();
             // SPEC ME-6: after each turn, off its reply path; bounded, fire and forget
             this.consolidation = new Consolidation(new Consolidator(store, store.memory(), () -> config.get().memory(),
                     this::consolidationModel), () -> config.get().memory(), cfg.memory().consolidationQueue(), Clock.systemUTC()).start();
-            this.dispatcher = new Dispatcher(store, consolidation.after(new TurnPipeline(services)), new StopReplies(services), policy,
+            TurnPipeline turns = new TurnPipeline(services, metrics.modelAttempts());
+            // SPEC OP-5: the turn's session key, inbox id and turn id on every line it logs
+            TurnRunner runner = TurnLogContext.around(consolidation.after(turns));
+            this.dispatcher = new Dispatcher(store, runner, TurnPipeline.DISPATCHING, turns.receipts(),
+                    new StopReplies(services), policy,
                     cfg.dispatch().busCapacity(), cfg.dispatch().effectiveMaxInFlight(channels.size()), Clock.systemUTC()).start();
             // SPEC OUT-7: before any recovered turn runs, so no live send is mistaken for one cut by the crash
             Pacer replayPace = Pacer.perSecond(cfg.outbox().replayPerSecond());
@@ -193,32 +238,63 @@ public final class Gateway implements AutoCloseable {
             this.outboxWorker = new OutboxWorker(outbox, this::durableAdapter, replayPace, OUTBOX_RETRY_POLL).start();
             dispatcher.recover(cfg.inbound().inboxMaxAge(), r -> channels.containsKey(r.message().channel()));
             Inbox inbox = new Inbox(store, dispatcher,
-                    m -> SessionKeys.of(m, config.get().session(), config.get().gateway()), cfg.inbound().dedupeTtl());
-            for (Channel ch : channels.values()) {
-                try {
-                    ch.start(inbox);
-                } catch (Exception e) {
-                    throw new IllegalStateException("channel " + ch.name() + " could not start: " + e.getMessage(), e);
-                }
-            }
+                    m -> SessionKeys.of(m, config.get().session(), config.get().gateway()), cfg.inbound().dedupeTtl(),
+                    () -> config.get().inbound().maxChars(), metrics::unreadable);
+            // said before any channel starts, so in the terminal it comes before the first prompt (issue 14)
+            if (providers.get().names().isEmpty()) log.warn(dev.clawgate.core.turn.ModelSelector.NO_PROVIDER);
+            // SPEC CH-0: the supervisor owns every listener: started here, stopped at close, restartable meanwhile
+            this.supervisor = new ChannelSupervisor(channels.values(), inbox);
+            supervisor.startAll();
             this.memoryHygiene = startMemoryHygiene();
             this.cron = new CronScheduler(store.cron(), inbox, channels::containsKey, () -> config.get().cron(), Clock.systemUTC()).start();
             this.http = options.http()
-                    ? HttpServer.start(cfg.gateway().bind(), cfg.gateway().authToken(), api, webchat, new ArrayList<>(channels.values()), this::readiness,
+                    ? HttpServer.start(cfg.gateway().bind(), cfg.gateway().authToken(), cfg.gateway().bounds(), api,
+                            webchat, new ArrayList<>(channels.values()), this::readiness,
                             metrics::scrape)
                     : null;
-            if (providers.get().names().isEmpty()) log.warn(dev.clawgate.core.turn.ModelSelector.NO_PROVIDER);
         } catch (Exception | Error e) {
             close();
             throw e;
         }
     }
 
-    /** The built-in tools of {@code cfg}, the cron tools included (SPEC AG-5). */
+    /** The built-in tools of {@code cfg}, the cron tools included (SPEC AG-5), the shell in its sandbox (AG-8). */
     private ToolRegistry toolsFor(ClawgateConfig cfg) {
-        List<dev.clawgate.core.tool.Tool> all = new ArrayList<>(BuiltinTools.create(cfg.tools(), cfg.memory()));
+        List<Path> hidden = new ArrayList<>(List.of(cfg.gateway().dataDir()));
+        if (configFile != null) hidden.add(configFile);
+        ShellSandboxStatus shell = ShellSandboxes.select(cfg.tools(), hidden);
+        logShellSandbox(shell);
+        List<dev.clawgate.core.tool.Tool> all =
+                new ArrayList<>(BuiltinTools.create(cfg.tools(), cfg.memory(), shell, web));
         all.addAll(BuiltinTools.cron(store.cron(), cfg.cron(), () -> config.get().cron(), Clock.systemUTC(), this::cronChanged));
         return new ToolRegistry(all);
+    }
+
+    /** What a turn may use (SPEC AG-5, AG-7): the built-in tools, then those of the MCP servers ready now. */
+    private ToolRegistry turnTools() {
+        ToolRegistry builtin = tools.get();
+        List<dev.clawgate.core.tool.Tool> remote = mcp == null ? List.of() : mcp.tools();
+        if (remote.isEmpty()) return builtin;
+        List<dev.clawgate.core.tool.Tool> all = new ArrayList<>(builtin.all());
+        for (dev.clawgate.core.tool.Tool t : remote) if (!builtin.names().contains(t.name())) all.add(t);
+        return new ToolRegistry(all);
+    }
+
+    /** Each configured MCP server, its state and its tools (SPEC AG-7). */
+    public List<McpServerStatus> mcpServers() {
+        return mcp == null ? List.of() : mcp.status();
+    }
+
+    /** SPEC AG-8: what the shell runs in, and each limit that does not hold; said at start, again when it changes. */
+    private void logShellSandbox(ShellSandboxStatus shell) {
+        if (shell.findings().equals(shellFindings)) return;
+        shellFindings = shell.findings();
+        for (SandboxFinding f : shell.findings()) {
+            switch (f.level()) {
+                case OK -> log.info("{}", f.what());
+                case WARNING, PROBLEM -> log.warn("{}; to fix: {}", f.what(), f.fix());
+            }
+        }
     }
 
     /** The agent's default model, as a turn without routes or a /model choice gets it: what consolidation asks (SPEC ME-6). */
@@ -257,7 +333,7 @@ public final class Gateway implements AutoCloseable {
     }
 
     /** {@code channels.webchat.enabled}, true unless set false: the page is served with the HTTP server (SPEC CH-2). */
-    private static boolean webChatEnabled(ClawgateConfig cfg) {
+    public static boolean webChatEnabled(ClawgateConfig cfg) {
         return !"false".equals(cfg.channel(WebChatChannel.NAME).options().get("enabled"));
     }
 
@@ -265,10 +341,13 @@ public final class Gateway implements AutoCloseable {
     private QueuePolicy queuePolicy(InboxRecord r) {
         QueueSettings q = config.get().queue();
         SessionKey s = r.session();
-        QueueMode mode = store.sessionSetting(s, QueueDirective.MODE).flatMap(QueueMode::parse).orElse(q.modeFor(r.message().channel()));
-        long quietMs = store.sessionSetting(s, QueueDirective.DEBOUNCE_MS).map(Long::parseLong).orElse(q.debounceMs());
-        int cap = store.sessionSetting(s, QueueDirective.CAP).map(Integer::parseInt).orElse(q.cap());
-        DropPolicy drop = store.sessionSetting(s, QueueDirective.DROP).flatMap(DropPolicy::parse).orElse(q.drop());
+        QueueMode mode = store.transcripts().setting(s, QueueDirective.MODE).flatMap(QueueMode::parse)
+                .orElse(q.modeFor(r.message().channel()));
+        long quietMs = store.transcripts().setting(s, QueueDirective.DEBOUNCE_MS).map(Long::parseLong)
+                .orElse(q.debounceMs());
+        int cap = store.transcripts().setting(s, QueueDirective.CAP).map(Integer::parseInt).orElse(q.cap());
+        DropPolicy drop = store.transcripts().setting(s, QueueDirective.DROP).flatMap(DropPolicy::parse)
+                .orElse(q.drop());
         return new QueuePolicy(mode, Duration.ofMillis(quietMs), cap, drop);
     }
 
@@ -295,12 +374,17 @@ public final class Gateway implements AutoCloseable {
         }
     }
 
+    /** Whether {@code channel} answers each request on its own connection (the API, web chat). */
+    private boolean requestResponse(String channel) {
+        return Optional.ofNullable(channels.get(channel)).map(Channel::requestResponse).orElse(false);
+    }
+
     private Duration turnBudget() {
         return Duration.ofSeconds(config.get().agent().turnBudgetSecs());
     }
 
-    private int queueDepth(SessionKey key) {
-        return dispatcher.status(key).queued();
+    private Dispatcher.SessionStatus sessionStatus(SessionKey key) {
+        return dispatcher.status(key);
     }
 
     private List<String> modelNames() {
@@ -317,9 +401,13 @@ public final class Gateway implements AutoCloseable {
         parts.put("store", storeOk ? "ok" : "unavailable");
         ready &= storeOk;
         for (Channel ch : channels.values()) {
-            ChannelHealth h = ch.health();
+            ChannelHealth h = supervisor == null ? ch.health() : supervisor.health(ch.name());
             parts.put("channel." + ch.name(), h.healthy() ? "ok" : h.detail());
             ready &= h.healthy();
+        }
+        // SPEC AG-7: shown, not required: a turn runs without a server's tools while it restarts
+        for (McpServerStatus m : mcpServers()) {
+            parts.put("mcp." + m.name(), m.state().name().toLowerCase(java.util.Locale.ROOT));
         }
         parts.put("providers", providers.get().names().isEmpty() ? "none configured" : String.join(",", providers.get().names()));
         return new HttpServer.Readiness(ready, parts);
@@ -367,6 +455,11 @@ public final class Gateway implements AutoCloseable {
         return Optional.ofNullable(channels.get(name));
     }
 
+    /** The owner of every channel listener (SPEC CH-0): stop and start one while the gateway runs. */
+    public ChannelSupervisor channels() {
+        return supervisor;
+    }
+
     public Dispatcher dispatcher() {
         return dispatcher;
     }
@@ -395,15 +488,14 @@ public final class Gateway implements AutoCloseable {
         if (memoryHygiene != null) memoryHygiene.shutdownNow();
         if (cron != null) cron.close();
         if (outboxWorker != null) outboxWorker.close();
-        for (Channel ch : channels.values()) {
-            try {
-                ch.stop();
-            } catch (RuntimeException e) {
-                log.warn("stopping channel {} failed: {}", ch.name(), e.toString());
-            }
-        }
+        if (supervisor != null) supervisor.close();
         if (dispatcher != null) dispatcher.close(Duration.ofSeconds(10));
+        // after the dispatcher: a CLI provider kills the process trees still running (SPEC SP-4)
+        if (providers != null) providers.get().close();
+        // after the dispatcher: no turn calls a server's tool any more (SPEC AG-7)
+        if (mcp != null) mcp.close();
         if (consolidation != null) consolidation.close();
+        if (fetchClient != null) fetchClient.close();
         store.close();
     }
 

@@ -100,7 +100,7 @@ class AnthropicEndToEndTest {
         assertThat(answer.path("content").get(0).path("tool_use_id").asText()).isEqualTo("toolu_e2e");
         assertThat(second.get(second.size() - 2).path("content").toString()).contains("\"type\":\"tool_use\"");
 
-        List<TranscriptEntry> t = gateway.store().loadTranscript(apiSession("alice"), 50);
+        List<TranscriptEntry> t = gateway.store().transcripts().load(apiSession("alice"), 50);
         assertThat(t).extracting(TranscriptEntry::role).containsExactly(Role.USER, Role.ASSISTANT);
         assertThat(t.get(1).content()).contains("[Used tools: file_write]").endsWith("I wrote notes/hello.txt for you.");
     }

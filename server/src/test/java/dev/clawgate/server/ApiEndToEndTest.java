@@ -43,7 +43,7 @@ class ApiEndToEndTest extends GatewayFixture {
         JsonNode second = calls.get(1).messages();
         assertThat(second.get(second.size() - 1).path("role").asText()).isEqualTo("tool");
         assertThat(calls.get(1).header("Authorization")).isEqualTo("Bearer sk-test-key-0000");
-        List<TranscriptEntry> t = gateway.store().loadTranscript(apiSession("alice"), 50);
+        List<TranscriptEntry> t = gateway.store().transcripts().load(apiSession("alice"), 50);
         assertThat(t).extracting(TranscriptEntry::role).containsExactly(Role.USER, Role.ASSISTANT);
         assertThat(t.get(1).content()).isEqualTo("[Used tools: file_write]\nI wrote notes/hello.txt for you.");
     }
@@ -72,7 +72,7 @@ class ApiEndToEndTest extends GatewayFixture {
         JsonNode sent = model.lastRequest().messages();
         assertThat(sent.toString()).contains("my name is Bob", "what is my name?");
         assertThat(sent.get(0).path("role").asText()).isEqualTo("system");
-        assertThat(gateway.store().loadTranscript(apiSession("bob"), 50)).hasSize(4);
+        assertThat(gateway.store().transcripts().load(apiSession("bob"), 50)).hasSize(4);
     }
 
     @Test
@@ -94,7 +94,7 @@ class ApiEndToEndTest extends GatewayFixture {
         List<String> events = slow.get(20, java.util.concurrent.TimeUnit.SECONDS);
         assertThat(events.get(events.size() - 1)).isEqualTo("finish:cancelled");
         assertThat(String.join("", events)).doesNotContain("word ".repeat(200));
-        await().until(() -> gateway.store().inboxCounts().getOrDefault(InboxState.CANCELLED, 0L) == 1L);
+        await().until(() -> gateway.store().inbox().counts().getOrDefault(InboxState.CANCELLED, 0L) == 1L);
         assertThat(model.chatRequests()).hasSize(1);
     }
 
@@ -107,7 +107,7 @@ class ApiEndToEndTest extends GatewayFixture {
         model.enqueue(Reply.contextLengthExceeded(), Reply.text("fits now"));
         GatewayHarness.Reply r = chat(port, "dave", "one more", null);
         assertThat(r.content()).contains("compacted").endsWith("fits now");
-        List<TranscriptEntry> t = gateway.store().loadTranscript(apiSession("dave"), 100);
+        List<TranscriptEntry> t = gateway.store().transcripts().load(apiSession("dave"), 100);
         assertThat(t.size()).isLessThanOrEqualTo(13);
         assertThat(t.stream().filter(e -> e.content().length() > 603 && e.role() != Role.ASSISTANT)).isEmpty();
         JsonNode retried = model.lastRequest().messages();
@@ -122,7 +122,7 @@ class ApiEndToEndTest extends GatewayFixture {
         GatewayHarness.Reply r = chat(port, "erin", "hello", null);
         assertThat(r.content()).doesNotContain("compacted").contains("too long");
         assertThat(model.chatRequests()).hasSize(1);
-        List<TranscriptEntry> t = gateway.store().loadTranscript(apiSession("erin"), 10);
+        List<TranscriptEntry> t = gateway.store().transcripts().load(apiSession("erin"), 10);
         assertThat(t).extracting(TranscriptEntry::content).containsExactly("hello", "[Task failed]");
     }
 
@@ -142,7 +142,7 @@ class ApiEndToEndTest extends GatewayFixture {
         int port = serve(config());
         GatewayHarness.Reply r = chat(port, "gina", "hi", null);
         assertThat(r.content()).contains("refused our credentials").doesNotContain("sk-test");
-        assertThat(gateway.store().loadTranscript(apiSession("gina"), 10)).extracting(TranscriptEntry::content)
+        assertThat(gateway.store().transcripts().load(apiSession("gina"), 10)).extracting(TranscriptEntry::content)
                 .containsExactly("hi", "[Task failed]");
     }
 
@@ -191,11 +191,12 @@ class ApiEndToEndTest extends GatewayFixture {
         // SPEC CH-10: bad input gets a clear error
         int port = serve(config());
         var req = java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
+                .header("Content-Type", "application/json")
                 .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{not json")).build();
         var resp = GatewayHarness.HTTP.send(req, java.net.http.HttpResponse.BodyHandlers.ofString());
         assertThat(resp.statusCode()).isEqualTo(400);
         assertThat(resp.body()).contains("not valid JSON");
-        assertThat(gateway.store().inboxCounts().values().stream().mapToLong(Long::longValue).sum()).isZero();
+        assertThat(gateway.store().inbox().counts().values().stream().mapToLong(Long::longValue).sum()).isZero();
         assertThat(Files.exists(dir.resolve("data"))).isTrue();
     }
 

@@ -73,7 +73,7 @@ class CronCrashTest {
             String fireId = CronTarget.messageId(job.id(), due);
             try (Store store = Stores.open(null, dir.resolve("data"))) {
                 assertThat(store.cron().all()).extracting(CronJob::nextFireAt).containsExactly(due.plus(Duration.ofHours(1)));
-                assertThat(store.unfinishedInbox()).extracting(r -> r.message().id()).containsExactly(fireId);
+                assertThat(store.inbox().unfinished()).extracting(r -> r.message().id()).containsExactly(fireId);
             }
             assertThat(model.chatRequests()).isEmpty();
             assertThat(tg.sentTo(dm)).isEmpty();
@@ -84,11 +84,11 @@ class CronCrashTest {
                 assertThat(tg.sentTo(dm)).extracting(SentMessage::text).containsExactly("Tea time, Alice.");
                 assertThat(model.chatRequests()).singleElement().satisfies(r -> assertThat(r.lastUserText())
                         .contains("[Scheduled task \"tea\"] remind alice of tea"));
-                await().until(() -> gateway.store().outboxCounts().get(OutboxState.SENT) == 1L
-                        && gateway.store().inboxCounts().get(InboxState.DONE) == 1L);
+                await().until(() -> gateway.store().outbox().counts().get(OutboxState.SENT) == 1L
+                        && gateway.store().inbox().counts().get(InboxState.DONE) == 1L);
                 // one record in all, run once more than the halted attempt never started: no second fire, no second reply
-                assertThat(gateway.store().unfinishedInbox()).isEmpty();
-                assertThat(gateway.store().inboxCounts().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(1);
+                assertThat(gateway.store().inbox().unfinished()).isEmpty();
+                assertThat(gateway.store().inbox().counts().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(1);
                 assertThat(tg.sentTo(dm)).hasSize(1);
             } finally {
                 gateway.close();

@@ -42,10 +42,10 @@ class CronEndToEndTest extends TelegramGatewayFixture {
 
         // a one-shot job is gone once fired, and its reply went through the outbox once
         await().until(() -> gateway.store().cron().all().isEmpty());
-        await().until(() -> gateway.store().outboxCounts().get(OutboxState.SENT) == 2L);
-        assertThat(gateway.store().outboxByState(OutboxState.values())).hasSize(2);
+        await().until(() -> gateway.store().outbox().counts().get(OutboxState.SENT) == 2L);
+        assertThat(gateway.store().outbox().byState(OutboxState.values())).hasSize(2);
         // nothing more arrives: no second fire of the same time
-        assertThat(gateway.store().inboxCounts().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(2);
+        assertThat(gateway.store().inbox().counts().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(2);
         assertThat(tg.sentTo(dm)).hasSize(2);
     }
 

@@ -152,7 +152,7 @@ class CronSchedulerTest {
         CronJob job = add(new Schedule.Every(Duration.ofMinutes(15), T0));
         clock.advance(Duration.ofMinutes(15));
         assertThat(scheduler().runDue()).isEqualTo(1);
-        assertThat(store.unfinishedInbox()).singleElement().satisfies(r -> {
+        assertThat(store.inbox().unfinished()).singleElement().satisfies(r -> {
             assertThat(r.state()).isEqualTo(InboxState.RECEIVED);
             assertThat(r.message().id()).isEqualTo(CronTarget.messageId(job.id(), T0.plus(Duration.ofMinutes(15))));
         });
@@ -170,7 +170,7 @@ class CronSchedulerTest {
             CronScheduler s = scheduler();
             org.assertj.core.api.Assertions.assertThatThrownBy(s::runDue).isInstanceOf(dev.clawgate.core.store.StoreException.class);
             assertThat(store.cron().all()).extracting(CronJob::nextFireAt).containsExactly(fireAt);
-            assertThat(store.inboxCounts().values()).allMatch(n -> n == 0L);
+            assertThat(store.inbox().counts().values()).allMatch(n -> n == 0L);
 
             st.execute("DROP TRIGGER fail_cron_inbox");
             assertThat(s.runDue()).isEqualTo(1);

@@ -50,7 +50,7 @@ class FloodBoundTest {
                 long after = liveHeapAfterGc();
                 int cap = GatewayHarness.config(dir, null, null).queue().cap();
                 assertThat(maxQueued).isLessThanOrEqualTo(cap);
-                assertThat(g.store().inboxCounts().get(InboxState.DROPPED_BY_QUEUE)).isGreaterThanOrEqualTo(flood - 2L * cap - 1);
+                assertThat(g.store().inbox().counts().get(InboxState.DROPPED_BY_QUEUE)).isGreaterThanOrEqualTo(flood - 2L * cap - 1);
                 assertThat(after - before).as("live heap growth in bytes").isLessThan(10L * 1024 * 1024);
             }
         }

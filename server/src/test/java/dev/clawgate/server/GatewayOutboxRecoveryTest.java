@@ -30,8 +30,8 @@ class GatewayOutboxRecoveryTest {
     private static OutboxEntry committedReply(Store store, String id, String text) {
         InboundMessage m = new InboundMessage(id, "probe", null, "alice", null, "alice", null, null, ChatType.DIRECT, true,
                 Instant.now(), "question " + id, List.of(), null);
-        long turn = store.recordInbound(m, SessionKey.of(m), null, Duration.ZERO).orElseThrow().id();
-        return store.completeTurnWithReply(SessionKey.of(m), turn, text, InboxState.DONE,
+        long turn = store.inbox().record(m, SessionKey.of(m), null, Duration.ZERO).orElseThrow().id();
+        return store.outbox().completeTurnWithReply(SessionKey.of(m), turn, text, InboxState.DONE,
                 OutboundDraft.of(OutboundTarget.replyTo(m), text, OutboundMessage.Kind.FINAL)).orElseThrow();
     }
 
@@ -45,13 +45,13 @@ class GatewayOutboxRecoveryTest {
             try (Store before = Stores.open(null, cfg.gateway().dataDir())) {
                 pending = committedReply(before, "m1", "reply committed, never sent");
                 interrupted = committedReply(before, "m2", "reply cut mid-send");
-                assertThat(before.claimOutbox(interrupted.id())).isTrue();
+                assertThat(before.outbox().claim(interrupted.id())).isTrue();
             }
             InboundBadInputTest.ProbeChannel probe = new InboundBadInputTest.ProbeChannel();
             try (Gateway g = Gateway.start(cfg, Gateway.Options.with(probe))) {
                 assertThat(probe.sent).extracting(OutboundMessage::text).containsExactly("reply committed, never sent");
                 assertThat(probe.sent.getFirst().turnId()).isEqualTo(pending.turnId());
-                assertThat(g.store().outboxCounts())
+                assertThat(g.store().outbox().counts())
                         .containsEntry(OutboxState.SENT, 1L)
                         .containsEntry(OutboxState.UNKNOWN_AFTER_SEND, 1L)
                         .containsEntry(OutboxState.PENDING, 0L)

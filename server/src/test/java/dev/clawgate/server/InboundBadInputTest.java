@@ -64,7 +64,7 @@ class InboundBadInputTest {
     }
 
     private static InboxRecord record(Gateway g, long id) {
-        return g.store().inbox(id).orElseThrow();
+        return g.store().inbox().find(id).orElseThrow();
     }
 
     @Test
@@ -83,6 +83,8 @@ class InboundBadInputTest {
 
                 assertThat(record(g, empty).state()).isEqualTo(InboxState.FAILED);
                 assertThat(record(g, huge).state()).isEqualTo(InboxState.FAILED);
+                // SPEC OP-10: refused before its text was stored
+                assertThat(record(g, huge).message().text()).isEmpty();
                 assertThat(record(g, sql).state()).isEqualTo(InboxState.DONE);
                 assertThat(record(g, broken).state()).isEqualTo(InboxState.DONE);
                 assertThat(probe.sent).extracting(OutboundMessage::text)
@@ -90,11 +92,11 @@ class InboundBadInputTest {
                         .anyMatch(t -> t.contains("message too long"));
                 assertThat(model.chatRequests()).hasSize(2);
 
-                List<TranscriptEntry> bob = g.store().loadTranscript(new SessionKey("probe", null, ChatType.DIRECT, sqlSender, null, sqlSender), 10);
+                List<TranscriptEntry> bob = g.store().transcripts().load(new SessionKey("probe", null, ChatType.DIRECT, sqlSender, null, sqlSender), 10);
                 assertThat(bob).extracting(TranscriptEntry::role).containsExactly(Role.USER, Role.ASSISTANT);
-                String carol = g.store().loadTranscript(new SessionKey("probe", null, ChatType.DIRECT, "carol", null, "carol"), 10).get(0).content();
+                String carol = g.store().transcripts().load(new SessionKey("probe", null, ChatType.DIRECT, "carol", null, "carol"), 10).get(0).content();
                 assertThat(carol).isEqualTo("half a pair \uFFFD and a lone \uFFFD end");
-                assertThat(g.store().inboxCounts().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(4);
+                assertThat(g.store().inbox().counts().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(4);
             }
         }
     }

@@ -32,8 +32,8 @@ class MetricsEndpointTest {
     private static OutboxEntry committedReply(Store store, String channel, String id) {
         InboundMessage m = new InboundMessage(id, channel, null, "alice", null, "alice", null, null, ChatType.DIRECT, true,
                 Instant.now(), "question " + id, List.of(), null);
-        long turn = store.recordInbound(m, SessionKey.of(m), null, Duration.ZERO).orElseThrow().id();
-        return store.completeTurnWithReply(SessionKey.of(m), turn, "reply " + id, InboxState.DONE,
+        long turn = store.inbox().record(m, SessionKey.of(m), null, Duration.ZERO).orElseThrow().id();
+        return store.outbox().completeTurnWithReply(SessionKey.of(m), turn, "reply " + id, InboxState.DONE,
                 OutboundDraft.of(OutboundTarget.replyTo(m), "reply " + id, OutboundMessage.Kind.FINAL)).orElseThrow();
     }
 
@@ -49,7 +49,7 @@ class MetricsEndpointTest {
         ClawgateConfig base = GatewayHarness.config(dir, null, TOKEN);
         try (Store before = Stores.open(null, base.gateway().dataDir())) {
             // a dead process left this send on the wire: the restart cannot tell whether it arrived
-            assertThat(before.claimOutbox(committedReply(before, "gone", "m1").id())).isTrue();
+            assertThat(before.outbox().claim(committedReply(before, "gone", "m1").id())).isTrue();
             // a reply for a channel this gateway does not run waits
             committedReply(before, "elsewhere", "m2");
         }

@@ -83,12 +83,12 @@ class OneFinalReplyEndToEndTest {
         platform.deliver(PlatformMessage.direct(id, "user-" + id, text));
         await().atMost(Duration.ofSeconds(30)).until(() -> platform.repliesTo(id).stream().anyMatch(CallbackReply::isFinal));
         // anything sent twice would arrive right behind the first: wait until the turn's outbox entry is settled
-        await().atMost(Duration.ofSeconds(10)).until(() -> gateway.store().outboxByState(OutboxState.PENDING, OutboxState.SENDING).isEmpty());
+        await().atMost(Duration.ofSeconds(10)).until(() -> gateway.store().outbox().byState(OutboxState.PENDING, OutboxState.SENDING).isEmpty());
         return platform.repliesTo(id);
     }
 
     private List<OutboxEntry> entriesOf(CallbackReply reply) {
-        return gateway.store().outboxByState(OutboxState.values()).stream().filter(e -> e.turnId() == reply.turnId()).toList();
+        return gateway.store().outbox().byState(OutboxState.values()).stream().filter(e -> e.turnId() == reply.turnId()).toList();
     }
 
     @Test

@@ -106,7 +106,7 @@ class TelegramAccountsEndToEndTest {
         // the same person on two bots is two conversations: the support turn never saw the main chat
         RecordedRequest supportTurn = model.chatRequests().get(1);
         assertThat(supportTurn.messages().toString()).contains("help with my order").doesNotContain("lemon");
-        assertThat(gateway.store().sessions()).extracting(SessionSummary::key).containsExactlyInAnyOrder(
+        assertThat(gateway.store().transcripts().sessions()).extracting(SessionSummary::key).containsExactlyInAnyOrder(
                 new SessionKey("telegram", "default", ChatType.DIRECT, "111", null, "111"),
                 new SessionKey("telegram", "support", ChatType.DIRECT, "111", null, "111"));
     }
@@ -122,12 +122,12 @@ class TelegramAccountsEndToEndTest {
         TelegramChat supportDm = support.privateChat(carolOnSupport);
 
         support.sendText(supportDm, carolOnSupport, "let me in");
-        await().atMost(Duration.ofSeconds(20)).until(() -> gateway.store().inboxCounts().getOrDefault(InboxState.DENIED, 0L) == 1L);
+        await().atMost(Duration.ofSeconds(20)).until(() -> gateway.store().inbox().counts().getOrDefault(InboxState.DENIED, 0L) == 1L);
         main.sendText(mainDm, carolOnMain, "hello main");
         assertThat(awaitSent(main, mainDm, 1).getFirst().text()).contains("hello main");
 
         assertThat(support.calls("sendMessage")).as("the support bot's allowlist has only 111").isEmpty();
         assertThat(model.chatRequests()).hasSize(1);
-        assertThat(gateway.store().inboxCounts()).containsEntry(InboxState.DENIED, 1L).containsEntry(InboxState.DONE, 1L);
+        assertThat(gateway.store().inbox().counts()).containsEntry(InboxState.DENIED, 1L).containsEntry(InboxState.DONE, 1L);
     }
 }

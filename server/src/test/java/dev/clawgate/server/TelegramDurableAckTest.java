@@ -50,14 +50,14 @@ class TelegramDurableAckTest extends TelegramGatewayFixture {
         long polls = getUpdatesCalls();
         await().atMost(Duration.ofSeconds(20)).until(() -> getUpdatesCalls() >= polls + 3);
         assertThat(tg.confirmedOffset()).as("confirmed while the turn still runs").isLessThanOrEqualTo(update);
-        assertThat(gateway.store().inboxCounts()).containsEntry(InboxState.DISPATCHED, 1L);
+        assertThat(gateway.store().inbox().counts()).containsEntry(InboxState.DISPATCHED, 1L);
 
         think.countDown();
 
         await().atMost(Duration.ofSeconds(20)).until(() -> tg.confirmedOffset() == update + 1);
         assertThat(tg.sentTo(dm)).extracting(SentMessage::text).containsExactly("done thinking");
-        assertThat(gateway.store().inboxCounts()).containsEntry(InboxState.DONE, 1L);
-        assertThat(gateway.store().outboxCounts()).containsEntry(OutboxState.SENT, 1L);
+        assertThat(gateway.store().inbox().counts()).containsEntry(InboxState.DONE, 1L);
+        assertThat(gateway.store().outbox().counts()).containsEntry(OutboxState.SENT, 1L);
         assertThat(model.chatRequests()).as("the redelivered update started no second run").hasSize(1);
     }
 }

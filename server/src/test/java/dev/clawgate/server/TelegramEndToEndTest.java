@@ -77,7 +77,7 @@ class TelegramEndToEndTest extends TelegramGatewayFixture {
         model.enqueue(Reply.text("It is swordfish."));
         start(Map.of());
         tg.sendText(group, bob, "the password is swordfish");
-        await().until(() -> gateway.store().inboxCounts().getOrDefault(InboxState.BUFFERED, 0L) == 1L);
+        await().until(() -> gateway.store().inbox().counts().getOrDefault(InboxState.BUFFERED, 0L) == 1L);
         assertThat(model.chatRequests()).isEmpty();
         tg.sendText(group, alice, "@clawbot what is the password?");
         assertThat(awaitSent(group, 1).getFirst().text()).isEqualTo("It is swordfish.");
@@ -125,8 +125,8 @@ class TelegramEndToEndTest extends TelegramGatewayFixture {
 
         assertThat(model.chatRequests()).hasSize(1);
         assertThat(tg.sentTo(dm)).extracting(SentMessage::text).containsExactly("answered once");
-        assertThat(gateway.store().inboxCounts().values().stream().mapToLong(Long::longValue).sum()).as("one inbox row").isEqualTo(1);
-        assertThat(gateway.store().inboxCounts()).containsEntry(InboxState.DONE, 1L);
+        assertThat(gateway.store().inbox().counts().values().stream().mapToLong(Long::longValue).sum()).as("one inbox row").isEqualTo(1);
+        assertThat(gateway.store().inbox().counts()).containsEntry(InboxState.DONE, 1L);
     }
 
     @Test
@@ -144,7 +144,7 @@ class TelegramEndToEndTest extends TelegramGatewayFixture {
             if (secret != null) b.header("X-Telegram-Bot-Api-Secret-Token", secret);
             assertThat(GatewayHarness.HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(401);
         }
-        assertThat(gateway.store().inboxCounts().values().stream().mapToLong(Long::longValue).sum()).isZero();
+        assertThat(gateway.store().inbox().counts().values().stream().mapToLong(Long::longValue).sum()).isZero();
         assertThat(model.chatRequests()).isEmpty();
         // SPEC IN-5 (counted), OP-3 (/metrics): the refusals show on the scrape, per channel
         HttpResponse<String> scrape = GatewayHarness.get(port, "/metrics", null);
@@ -226,8 +226,8 @@ class TelegramEndToEndTest extends TelegramGatewayFixture {
         assertThat(sent.get(1).fileName()).isEqualTo("chart.png");
         assertThat(sent.get(1).bytes()).containsExactly((byte) 0x89, 'P', 'N', 'G');
         assertThat(tg.calls("sendDocument")).isEmpty();
-        await().until(() -> gateway.store().outboxByState(OutboxState.SENT).size() == 1);
-        assertThat(gateway.store().outboxByState(OutboxState.SENT).getFirst().receipts()).hasSize(2);
+        await().until(() -> gateway.store().outbox().byState(OutboxState.SENT).size() == 1);
+        assertThat(gateway.store().outbox().byState(OutboxState.SENT).getFirst().receipts()).hasSize(2);
     }
 
     private static String visible(String markdown) {
@@ -274,7 +274,7 @@ class TelegramEndToEndTest extends TelegramGatewayFixture {
         tg.sendText(dm, alice, "/stop");
         await().atMost(Duration.ofSeconds(20)).until(() -> tg.sentTo(dm).stream().anyMatch(m -> m.text().contains("Stopped")));
         assertThat(model.awaitClientDisconnect(Duration.ofSeconds(10))).isTrue();
-        await().until(() -> gateway.store().inboxCounts().getOrDefault(InboxState.CANCELLED, 0L) == 1L);
+        await().until(() -> gateway.store().inbox().counts().getOrDefault(InboxState.CANCELLED, 0L) == 1L);
         assertThat(tg.sentTo(dm)).noneMatch(m -> m.text().contains("word ".repeat(300).strip()));
     }
 
@@ -310,7 +310,7 @@ class TelegramEndToEndTest extends TelegramGatewayFixture {
         assertThat(tg.calls().stream().map(c -> c.body())).noneMatch(b -> b.contains("think>"));
         SentMessage reply = tg.sentTo(dm).get(1);
         assertThat(reply.rawText()).doesNotContain("Reasoning", "greets");
-        assertThat(gateway.store().inboxCounts()).containsEntry(InboxState.DONE, 2L);
+        assertThat(gateway.store().inbox().counts()).containsEntry(InboxState.DONE, 2L);
     }
 
     @Test
@@ -365,7 +365,7 @@ class TelegramEndToEndTest extends TelegramGatewayFixture {
         awaitSent(dm, 1);
         await().until(() -> tg.reactions(dm, asked).size() == 2);
         assertThat(tg.reactions(dm, asked)).containsExactly("👀", "😢");
-        assertThat(gateway.store().inboxCounts()).containsEntry(InboxState.FAILED, 1L);
+        assertThat(gateway.store().inbox().counts()).containsEntry(InboxState.FAILED, 1L);
     }
 
     @Test
@@ -397,10 +397,10 @@ class TelegramEndToEndTest extends TelegramGatewayFixture {
         await().atMost(Duration.ofSeconds(20)).until(() -> tg.calls("sendMessage").size() == 1);
         tg.sendText(dm, alice, "/stop");
 
-        await().atMost(Duration.ofSeconds(20)).until(() -> gateway.store().outboxByState(OutboxState.UNKNOWN_AFTER_SEND).size() == 1);
-        assertThat(gateway.store().outboxByState(OutboxState.UNKNOWN_AFTER_SEND).getFirst().detail()).contains("aborted in flight");
+        await().atMost(Duration.ofSeconds(20)).until(() -> gateway.store().outbox().byState(OutboxState.UNKNOWN_AFTER_SEND).size() == 1);
+        assertThat(gateway.store().outbox().byState(OutboxState.UNKNOWN_AFTER_SEND).getFirst().detail()).contains("aborted in flight");
         assertThat(tg.calls("sendMessage").stream().filter(b -> b.path("text").asText().contains("the final words"))).hasSize(1);
-        assertThat(gateway.store().outboxByState(OutboxState.SENT, OutboxState.PENDING, OutboxState.SENDING)).isEmpty();
+        assertThat(gateway.store().outbox().byState(OutboxState.SENT, OutboxState.PENDING, OutboxState.SENDING)).isEmpty();
     }
 
     @Test
@@ -423,9 +423,9 @@ class TelegramEndToEndTest extends TelegramGatewayFixture {
         start(Map.of());
         tg.blockBot(alice);
         tg.sendText(dm, alice, "hi");
-        await().atMost(Duration.ofSeconds(20)).until(() -> gateway.store().outboxByState(OutboxState.FAILED).size() == 1);
+        await().atMost(Duration.ofSeconds(20)).until(() -> gateway.store().outbox().byState(OutboxState.FAILED).size() == 1);
         assertThat(tg.calls("sendMessage")).hasSize(1);
-        assertThat(gateway.store().outboxByState(OutboxState.FAILED).getFirst().toString()).contains("blocked");
+        assertThat(gateway.store().outbox().byState(OutboxState.FAILED).getFirst().toString()).contains("blocked");
     }
 
     @Test

@@ -52,7 +52,7 @@ class TelegramReactionsEndToEndTest extends TelegramGatewayFixture {
     }
 
     private long inState(InboxState state) {
-        return gateway.store().inboxCounts().getOrDefault(state, 0L);
+        return gateway.store().inbox().counts().getOrDefault(state, 0L);
     }
 
     @Test

@@ -14,6 +14,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,12 +34,32 @@ class TerminalChatTest {
             try (Gateway g = Gateway.start(GatewayHarness.config(dir, model.baseUrl(), null), Gateway.Options.with(terminal))) {
                 terminal.awaitFinished();
                 assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("first answer\nsecond answer\n");
-                assertThat(g.store().loadTranscript(new SessionKey("terminal", null, ChatType.DIRECT, "local", null, "tester"), 10))
+                assertThat(g.store().transcripts().load(new SessionKey("terminal", null, ChatType.DIRECT, "local", null, "tester"), 10))
                         .hasSize(4);
-                assertThat(g.store().inboxCounts()).containsEntry(InboxState.DONE, 2L);
+                assertThat(g.store().inbox().counts()).containsEntry(InboxState.DONE, 2L);
             }
             assertThat(model.chatRequests()).hasSize(2);
             assertThat(model.chatRequests().get(1).lastUserText()).isEqualTo("second question");
+        }
+    }
+    @Test
+    void theNoProviderWarningComesBeforeTheFirstPrompt() throws Exception {
+        // issue 14, SPEC CH-1: the warning is said when the terminal starts, not after its "> " prompt
+        try (CapturedAppLogs logs = new CapturedAppLogs()) {
+            List<List<String>> warningsAtFirstWrite = new java.util.ArrayList<>();
+            java.io.OutputStream watching = new java.io.OutputStream() {
+                @Override
+                public void write(int b) {
+                    if (warningsAtFirstWrite.isEmpty()) warningsAtFirstWrite.add(logs.atLeast(ch.qos.logback.classic.Level.WARN));
+                }
+            };
+            TerminalChannel terminal = new TerminalChannel(new ByteArrayInputStream("hi\n".getBytes(StandardCharsets.UTF_8)),
+                    new PrintStream(watching, true, StandardCharsets.UTF_8), true, "tester");
+            try (Gateway g = Gateway.start(GatewayHarness.config(dir, null, null), Gateway.Options.with(terminal))) {
+                terminal.awaitFinished();
+            }
+            assertThat(warningsAtFirstWrite).hasSize(1);
+            assertThat(warningsAtFirstWrite.get(0)).anyMatch(line -> line.contains("No model provider is configured"));
         }
     }
 }

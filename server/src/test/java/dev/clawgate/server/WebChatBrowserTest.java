@@ -129,7 +129,7 @@ class WebChatBrowserTest extends GatewayFixture {
     }
 
     private long recorded() {
-        return gateway.store().inboxCounts().values().stream().mapToLong(Long::longValue).sum();
+        return gateway.store().inbox().counts().values().stream().mapToLong(Long::longValue).sum();
     }
 
     @Test
@@ -139,6 +139,9 @@ class WebChatBrowserTest extends GatewayFixture {
         model.enqueue(Reply.text(full).streamedInChunks(16).delayPerChunk(Duration.ofMillis(150)));
         startGateway(null);
         openPage("connected");
+        // issue 14: no token is set, so the token prompt (and the forget link) must not show, though the CSS lays it out as flex
+        assertThat(browser.findElement(By.id("token-form")).isDisplayed()).isFalse();
+        assertThat(browser.findElement(By.id("forget-token")).isDisplayed()).isFalse();
         type("tell me about the fox");
 
         WebElement streaming = waiting().until(d -> {
@@ -203,13 +206,13 @@ class WebChatBrowserTest extends GatewayFixture {
         waiting().until(d -> !d.findElements(By.cssSelector(".msg.assistant[data-state='streaming']")).isEmpty());
         browser.get("about:blank");
         await().atMost(Duration.ofSeconds(20))
-                .until(() -> gateway.store().loadTranscript(WebChatSocketTest.webChatSession(client), 10).size() == 4);
+                .until(() -> gateway.store().transcripts().load(WebChatSocketTest.webChatSession(client), 10).size() == 4);
 
         openPage("connected");
         assertThat(browser.findElement(By.id("client-id")).getText()).isEqualTo(client);
         assertThat(texts(".msg.user")).containsExactly("my favourite colour is teal", "now a slow one");
         assertThat(texts(".msg.assistant")).containsExactly("Noted: teal.", "A slow answer that finishes after the page is gone.");
-        assertThat(gateway.store().loadTranscript(WebChatSocketTest.webChatSession(client), 10)).extracting(TranscriptEntry::role)
+        assertThat(gateway.store().transcripts().load(WebChatSocketTest.webChatSession(client), 10)).extracting(TranscriptEntry::role)
                 .containsExactly(Role.USER, Role.ASSISTANT, Role.USER, Role.ASSISTANT);
         // the second turn saw the first: one session per client
         assertThat(model.lastRequest().messages().toString()).contains("my favourite colour is teal");
@@ -235,6 +238,8 @@ class WebChatBrowserTest extends GatewayFixture {
         browser.findElement(By.id("token-input")).sendKeys("browser-token-123");
         browser.findElement(By.id("token-save")).click();
         waiting().until(d -> "connected".equals(status()));
+        // connected with the right token: the prompt is gone from sight, not only marked hidden
+        assertThat(browser.findElement(By.id("token-form")).isDisplayed()).isFalse();
         type("hi");
         assertThat(finishedReply().getText()).isEqualTo("Hello, token holder.");
         assertThat(recorded()).isEqualTo(1);

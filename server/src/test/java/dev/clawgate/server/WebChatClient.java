@@ -51,6 +51,15 @@ final class WebChatClient implements AutoCloseable {
         socket.sendText(frame, true).join();
     }
 
+    /** One message sent as several frames, {@code parts} of it. */
+    void sendFragmented(String message, int parts) {
+        int step = Math.max(1, message.length() / parts);
+        for (int i = 0; i < message.length(); i += step) {
+            int end = Math.min(message.length(), i + step);
+            socket.sendText(message.substring(i, end), end == message.length()).join();
+        }
+    }
+
     void send(String id, String text) {
         sendRaw(JSON.createObjectNode().put("type", "message").put("id", id).put("text", text).toString());
     }

@@ -35,7 +35,7 @@ class WebChatSocketTest extends GatewayFixture {
     }
 
     private long recorded() {
-        return gateway.store().inboxCounts().values().stream().mapToLong(Long::longValue).sum();
+        return gateway.store().inbox().counts().values().stream().mapToLong(Long::longValue).sum();
     }
 
     private static int handshakeStatus(Runnable open) {
@@ -73,7 +73,7 @@ class WebChatSocketTest extends GatewayFixture {
             assertThat(frames).allSatisfy(f -> assertThat(f.path("id").asText()).isEqualTo("m1"));
             assertThat(frames.toString()).doesNotContain("secret", "think");
         }
-        assertThat(gateway.store().loadTranscript(webChatSession(CLIENT), 10)).extracting(TranscriptEntry::role)
+        assertThat(gateway.store().transcripts().load(webChatSession(CLIENT), 10)).extracting(TranscriptEntry::role)
                 .containsExactly(Role.USER, Role.ASSISTANT);
     }
 
@@ -168,19 +168,23 @@ class WebChatSocketTest extends GatewayFixture {
             assertThat(page.next().path("text").asText()).contains("'text' must be a string");
             page.send("b3", "   ");
             assertThat(page.next().path("text").asText()).contains("empty");
-            page.send("b4", "x".repeat(100_001));
-            JsonNode tooLong = page.next();
-            assertThat(tooLong.path("id").asText()).isEqualTo("b4");
-            assertThat(tooLong.path("text").asText()).contains("too long", "100001", "100000");
             page.sendRaw("{\"type\":\"message\",\"id\":\"bad id with spaces\",\"text\":\"hi\"}");
             assertThat(page.next().path("text").asText()).contains("'id'");
             assertThat(recorded()).isZero();
+            // SPEC OP-10: an overlong message is refused by the inbox's rule, which keeps a bounded, failed record
+            // of it
+            page.send("b4", "x".repeat(100_001));
+            JsonNode tooLong = page.next();
+            assertThat(tooLong.path("id").asText()).isEqualTo("b4");
+            assertThat(tooLong.path("text").asText()).contains("too long", "100,001", "100,000");
+            assertThat(gateway.store().inbox().counts()).containsEntry(dev.clawgate.core.store.InboxState.FAILED, 1L);
+            assertThat(recorded()).isEqualTo(1);
 
             page.send("ok1", "are you there?");
             List<JsonNode> frames = page.untilDone("ok1");
             assertThat(frames.get(frames.size() - 2).path("text").asText()).isEqualTo("still here");
         }
-        assertThat(recorded()).isEqualTo(1);
+        assertThat(recorded()).isEqualTo(2);
         assertThat(model.chatRequests()).hasSize(1);
     }
 
@@ -210,8 +214,8 @@ class WebChatSocketTest extends GatewayFixture {
             page.send("m1", "write late.txt");
             await().atMost(Duration.ofSeconds(10)).until(() -> !model.chatRequests().isEmpty());
         }
-        await().atMost(Duration.ofSeconds(20)).until(() -> gateway.store().loadTranscript(webChatSession(CLIENT), 10).size() == 2);
-        assertThat(gateway.store().loadTranscript(webChatSession(CLIENT), 10).get(1).content()).startsWith("[Used tools: file_write]");
+        await().atMost(Duration.ofSeconds(20)).until(() -> gateway.store().transcripts().load(webChatSession(CLIENT), 10).size() == 2);
+        assertThat(gateway.store().transcripts().load(webChatSession(CLIENT), 10).get(1).content()).startsWith("[Used tools: file_write]");
         HttpResponse<String> history = GatewayHarness.get(port, "/chat/history?client=" + CLIENT, null);
         assertThat(GatewayHarness.JSON.readTree(history.body()).path("messages").toString())
                 .isEqualTo("[{\"role\":\"user\",\"text\":\"write late.txt\"},{\"role\":\"assistant\",\"text\":\"Written while you were away.\"}]");

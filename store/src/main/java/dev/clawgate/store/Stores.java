@@ -42,6 +42,8 @@ public final class Stores {
 
     /** {@link #open(String, Path)} with the clock that stamps records and ages dedupe keys. */
     public static Store open(String url, Path dataDir, Clock clock) {
+        // SPEC OP-6: the data dir is private to the gateway's user, whatever store it holds
+        if (dataDir != null) PrivateFiles.directory(dataDir);
         if (url == null || url.isBlank()) {
             Objects.requireNonNull(dataDir, "dataDir is needed for the default SQLite store");
             return openSqlite(dataDir.resolve(DEFAULT_FILE_NAME), clock);

@@ -159,7 +159,7 @@ abstract class CronContract extends StoreTestBase {
 
         assertThat(r.state()).isEqualTo(InboxState.RECEIVED);
         assertThat(r.message().id()).isEqualTo("cron:" + j.id() + ":" + t0.plusSeconds(60).toEpochMilli());
-        assertThat(store.unfinishedInbox()).extracting(InboxRecord::id).containsExactly(r.id());
+        assertThat(store.inbox().unfinished()).extracting(InboxRecord::id).containsExactly(r.id());
         assertThat(rows("SELECT message_id, sender, reply_target, thread_id, state FROM inbox"))
                 .containsExactly(List.of(fire.message().id(), "alice", "-100", "7", "received"));
         assertThat(rows("SELECT key FROM dedupe")).containsExactly(List.of(fire.message().id()));
@@ -212,7 +212,7 @@ abstract class CronContract extends StoreTestBase {
         Instant t0 = clock.instant();
         CronJob j = store.cron().add(job(ROOM, "alice", hourly(), t0.plusSeconds(60)), 5).orElseThrow();
         CronFire fire = CronFire.of(j, t0.plusSeconds(3660));
-        assertThat(store.recordInbound(fire.message(), ROOM, fire.message().id(), TTL)).isPresent();
+        assertThat(store.inbox().record(fire.message(), ROOM, fire.message().id(), TTL)).isPresent();
 
         assertThat(claimAndRecord(store, fire)).isEmpty();
         assertThat(count("SELECT COUNT(*) FROM inbox")).isEqualTo(1);

@@ -39,21 +39,21 @@ abstract class DurabilityContract extends StoreTestBase {
         // SPEC HI-2: sessions and transcripts survive restarts; SPEC IN-4: so does the inbox
         Store first = open();
         long turn = record(first, "m1");
-        first.markInbox(turn, InboxState.DISPATCHED, null);
-        first.appendUserMessage(ALICE, turn, "question");
-        first.completeTurn(ALICE, turn, "answer", InboxState.DONE);
+        first.inbox().mark(turn, InboxState.DISPATCHED, null);
+        first.transcripts().appendUserMessage(ALICE, turn, "question");
+        first.transcripts().completeTurn(ALICE, turn, "answer", InboxState.DONE);
         long pending = record(first, "m2");
-        first.putSessionSetting(ALICE, "model", "big");
+        first.transcripts().putSetting(ALICE, "model", "big");
         first.close();
 
         Store second = open();
 
-        assertThat(second.loadTranscript(ALICE, 50)).extracting(TranscriptEntry::content)
+        assertThat(second.transcripts().load(ALICE, 50)).extracting(TranscriptEntry::content)
                 .containsExactly("question", "answer");
-        assertThat(second.sessionSetting(ALICE, "model")).contains("big");
-        assertThat(second.inbox(turn)).get().extracting(r -> r.state()).isEqualTo(InboxState.DONE);
-        assertThat(second.unfinishedInbox()).extracting(r -> r.id()).containsExactly(pending);
-        assertThat(second.sessions()).extracting(SessionSummary::key).containsExactly(ALICE);
+        assertThat(second.transcripts().setting(ALICE, "model")).contains("big");
+        assertThat(second.inbox().find(turn)).get().extracting(r -> r.state()).isEqualTo(InboxState.DONE);
+        assertThat(second.inbox().unfinished()).extracting(r -> r.id()).containsExactly(pending);
+        assertThat(second.transcripts().sessions()).extracting(SessionSummary::key).containsExactly(ALICE);
         assertThat(count("SELECT COUNT(*) FROM schema_version")).isEqualTo(Migrations.SCHEMA.size());
     }
 
@@ -70,9 +70,9 @@ abstract class DurabilityContract extends StoreTestBase {
                     for (int i = 0; i < 125; i++) {
                         String id = writer + "-" + i;
                         SessionKey session = new SessionKey("api", "default", ChatType.DIRECT, "local", null, "u" + writer);
-                        long inboxId = store.recordInbound(message(id, "text " + id), session, keyOf(id), TTL)
+                        long inboxId = store.inbox().record(message(id, "text " + id), session, keyOf(id), TTL)
                                 .orElseThrow().id();
-                        store.markInbox(inboxId, InboxState.DISPATCHED, null);
+                        store.inbox().mark(inboxId, InboxState.DISPATCHED, null);
                         ids.add(inboxId);
                     }
                     return null;
@@ -103,7 +103,7 @@ abstract class DurabilityContract extends StoreTestBase {
                     tasks.add(pool.submit(() -> {
                         for (int i = 0; i < 100; i++) {
                             String id = "shared-" + i;
-                            if (node.recordInbound(message(id, "x"), ALICE, keyOf(id), TTL).isPresent()) {
+                            if (node.inbox().record(message(id, "x"), ALICE, keyOf(id), TTL).isPresent()) {
                                 accepted.incrementAndGet();
                             }
                         }
@@ -153,19 +153,19 @@ abstract class DurabilityContract extends StoreTestBase {
             SessionKey key = new SessionKey("ch " + text, text, ChatType.GROUP, text, text, text);
             InboundMessage m = new InboundMessage(text, "ch " + text, text, text, text, text, text, text,
                     ChatType.GROUP, false, Instant.EPOCH, text, List.of(), text);
-            long inboxId = store.recordInbound(m, key, "key " + text, TTL).orElseThrow().id();
-            store.appendUserMessage(key, inboxId, text);
-            store.putSessionSetting(key, text, text);
+            long inboxId = store.inbox().record(m, key, "key " + text, TTL).orElseThrow().id();
+            store.transcripts().appendUserMessage(key, inboxId, text);
+            store.transcripts().putSetting(key, text, text);
 
             String why = "text #" + i + " with seed " + seed + ": " + text;
-            assertThat(store.inbox(inboxId).orElseThrow().message()).as(why).isEqualTo(m);
-            assertThat(store.inbox(inboxId).orElseThrow().session()).as(why).isEqualTo(key);
-            assertThat(store.loadTranscript(key, 5)).as(why).extracting(TranscriptEntry::content).containsExactly(text);
-            assertThat(store.sessionSetting(key, text)).as(why).contains(text);
-            assertThat(store.recordInbound(m, key, "key " + text, TTL)).as(why).isEmpty();
+            assertThat(store.inbox().find(inboxId).orElseThrow().message()).as(why).isEqualTo(m);
+            assertThat(store.inbox().find(inboxId).orElseThrow().session()).as(why).isEqualTo(key);
+            assertThat(store.transcripts().load(key, 5)).as(why).extracting(TranscriptEntry::content).containsExactly(text);
+            assertThat(store.transcripts().setting(key, text)).as(why).contains(text);
+            assertThat(store.inbox().record(m, key, "key " + text, TTL)).as(why).isEmpty();
             assertThat(value("SELECT content FROM transcript WHERE inbox_id = ?", inboxId)).as(why).isEqualTo(text);
         }
-        assertThat(store.sessions()).hasSize(texts.size());
+        assertThat(store.transcripts().sessions()).hasSize(texts.size());
     }
 
     @Test
@@ -195,7 +195,7 @@ abstract class DurabilityContract extends StoreTestBase {
         store.close();
 
         assertThat(store.healthy()).isFalse();
-        assertThatThrownBy(() -> store.loadTranscript(ALICE, 5))
+        assertThatThrownBy(() -> store.transcripts().load(ALICE, 5))
                 .isInstanceOf(StoreException.class).hasMessageContaining("loadTranscript").hasMessageContaining("closed");
         assertThatThrownBy(() -> record(store, "m1"))
                 .isInstanceOf(StoreException.class).hasMessageContaining("recordInbound");

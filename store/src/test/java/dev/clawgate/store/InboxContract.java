@@ -36,7 +36,7 @@ abstract class InboxContract extends StoreTestBase {
     void recordedMessageIsCommittedAsReceivedWithItsDedupeKey() {
         // SPEC IN-4: recorded = the inbox row and its dedupe key are committed
         Store store = open();
-        InboxRecord rec = store.recordInbound(message("m1", "hi"), ALICE, keyOf("m1"), TTL).orElseThrow();
+        InboxRecord rec = store.inbox().record(message("m1", "hi"), ALICE, keyOf("m1"), TTL).orElseThrow();
 
         assertThat(rec.state()).isEqualTo(InboxState.RECEIVED);
         assertThat(rec.attempts()).isZero();
@@ -58,7 +58,7 @@ abstract class InboxContract extends StoreTestBase {
         record(store, "m1");
         clock.advance(TTL.minusMillis(1));
 
-        Optional<InboxRecord> again = store.recordInbound(message("m1", "hi"), ALICE, keyOf("m1"), TTL);
+        Optional<InboxRecord> again = store.inbox().record(message("m1", "hi"), ALICE, keyOf("m1"), TTL);
 
         assertThat(again).isEmpty();
         assertThat(count("SELECT COUNT(*) FROM inbox")).isEqualTo(1);
@@ -71,12 +71,12 @@ abstract class InboxContract extends StoreTestBase {
         record(store, "m1");
         clock.advance(TTL);
 
-        Optional<InboxRecord> later = store.recordInbound(message("m1", "hi"), ALICE, keyOf("m1"), TTL);
+        Optional<InboxRecord> later = store.inbox().record(message("m1", "hi"), ALICE, keyOf("m1"), TTL);
 
         assertThat(later).isPresent();
         assertThat(value("SELECT seen_at FROM dedupe WHERE key = ?", keyOf("m1"))).isEqualTo(clock.millis());
         clock.advance(Duration.ofMinutes(1));
-        assertThat(store.recordInbound(message("m1", "hi"), ALICE, keyOf("m1"), TTL)).isEmpty();
+        assertThat(store.inbox().record(message("m1", "hi"), ALICE, keyOf("m1"), TTL)).isEmpty();
         assertThat(count("SELECT COUNT(*) FROM inbox WHERE dedupe_key = ?", keyOf("m1"))).isEqualTo(2);
     }
 
@@ -86,8 +86,8 @@ abstract class InboxContract extends StoreTestBase {
         Store store = open();
         InboundMessage noId = message(null, "same text");
 
-        assertThat(store.recordInbound(noId, ALICE, null, TTL)).isPresent();
-        assertThat(store.recordInbound(noId, ALICE, null, TTL)).isPresent();
+        assertThat(store.inbox().record(noId, ALICE, null, TTL)).isPresent();
+        assertThat(store.inbox().record(noId, ALICE, null, TTL)).isPresent();
 
         assertThat(count("SELECT COUNT(*) FROM inbox WHERE message_id IS NULL AND dedupe_key IS NULL")).isEqualTo(2);
         assertThat(count("SELECT COUNT(*) FROM dedupe")).isZero();
@@ -118,7 +118,7 @@ abstract class InboxContract extends StoreTestBase {
         first.close();
 
         Store second = open();
-        assertThat(second.recordInbound(message("m1", "hi"), ALICE, keyOf("m1"), TTL)).isEmpty();
+        assertThat(second.inbox().record(message("m1", "hi"), ALICE, keyOf("m1"), TTL)).isEmpty();
     }
 
     @Test
@@ -127,15 +127,15 @@ abstract class InboxContract extends StoreTestBase {
         Store store = open();
         long id = record(store, "m1");
 
-        store.markInbox(id, InboxState.DISPATCHED, null);
-        assertThat(store.inbox(id)).get().extracting(InboxRecord::state, InboxRecord::attempts)
+        store.inbox().mark(id, InboxState.DISPATCHED, null);
+        assertThat(store.inbox().find(id)).get().extracting(InboxRecord::state, InboxRecord::attempts)
                 .containsExactly(InboxState.DISPATCHED, 1);
-        store.markInbox(id, InboxState.DISPATCHED, "re-run after restart");
-        store.markInbox(id, InboxState.DONE, "answered");
+        store.inbox().mark(id, InboxState.DISPATCHED, "re-run after restart");
+        store.inbox().mark(id, InboxState.DONE, "answered");
 
         assertThat(rows("SELECT state, attempts, detail FROM inbox WHERE id = ?", id))
                 .containsExactly(List.of("done", 2L, "answered"));
-        assertThat(store.inbox(id)).get().extracting(InboxRecord::state, InboxRecord::attempts)
+        assertThat(store.inbox().find(id)).get().extracting(InboxRecord::state, InboxRecord::attempts)
                 .containsExactly(InboxState.DONE, 2);
     }
 
@@ -144,11 +144,11 @@ abstract class InboxContract extends StoreTestBase {
         // SPEC IN-4: done is final: a late cancel or a second dispatch does not move it
         Store store = open();
         long id = record(store, "m1");
-        store.markInbox(id, InboxState.DISPATCHED, null);
-        store.markInbox(id, InboxState.DONE, null);
+        store.inbox().mark(id, InboxState.DISPATCHED, null);
+        store.inbox().mark(id, InboxState.DONE, null);
 
-        store.markInbox(id, InboxState.CANCELLED, "late /stop");
-        store.markInbox(id, InboxState.DISPATCHED, null);
+        store.inbox().mark(id, InboxState.CANCELLED, "late /stop");
+        store.inbox().mark(id, InboxState.DISPATCHED, null);
 
         assertThat(rows("SELECT state, attempts, detail FROM inbox WHERE id = ?", id))
                 .containsExactly(java.util.Arrays.asList("done", 1L, null));
@@ -159,8 +159,8 @@ abstract class InboxContract extends StoreTestBase {
         // SPEC IN-4: buffered (group, no trigger) is not final; merged (into turn T) is
         Store store = open();
         long id = record(store, "m1");
-        store.markInbox(id, InboxState.BUFFERED, null);
-        store.markInbox(id, InboxState.MERGED, "into turn 42");
+        store.inbox().mark(id, InboxState.BUFFERED, null);
+        store.inbox().mark(id, InboxState.MERGED, "into turn 42");
 
         assertThat(rows("SELECT state, detail FROM inbox WHERE id = ?", id))
                 .containsExactly(List.of("merged", "into turn 42"));
@@ -170,11 +170,11 @@ abstract class InboxContract extends StoreTestBase {
     void unknownInboxRecordIsAClearError() {
         // SPEC IN-4: moving a record that was never recorded is a caller bug, said plainly
         Store store = open();
-        assertThatThrownBy(() -> store.markInbox(4711, InboxState.DONE, null))
+        assertThatThrownBy(() -> store.inbox().mark(4711, InboxState.DONE, null))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no inbox record 4711");
-        assertThatThrownBy(() -> store.completeTurn(ALICE, 4711, "answer", InboxState.DONE))
+        assertThatThrownBy(() -> store.transcripts().completeTurn(ALICE, 4711, "answer", InboxState.DONE))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no inbox record 4711");
-        assertThat(store.inbox(4711)).isEmpty();
+        assertThat(store.inbox().find(4711)).isEmpty();
         assertThat(count("SELECT COUNT(*) FROM transcript")).isZero();
     }
 
@@ -186,13 +186,13 @@ abstract class InboxContract extends StoreTestBase {
         long done = record(first, "m2");
         long dispatched = record(first, "m3");
         long buffered = record(first, "m4");
-        first.markInbox(done, InboxState.DISPATCHED, null);
-        first.markInbox(done, InboxState.DONE, null);
-        first.markInbox(dispatched, InboxState.DISPATCHED, null);
-        first.markInbox(buffered, InboxState.BUFFERED, null);
+        first.inbox().mark(done, InboxState.DISPATCHED, null);
+        first.inbox().mark(done, InboxState.DONE, null);
+        first.inbox().mark(dispatched, InboxState.DISPATCHED, null);
+        first.inbox().mark(buffered, InboxState.BUFFERED, null);
         first.close();
 
-        List<InboxRecord> unfinished = open().unfinishedInbox();
+        List<InboxRecord> unfinished = open().inbox().unfinished();
 
         assertThat(unfinished).extracting(InboxRecord::id, InboxRecord::state, InboxRecord::attempts)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(received, InboxState.RECEIVED, 0),
@@ -208,10 +208,10 @@ abstract class InboxContract extends StoreTestBase {
         long a = record(store, "a");
         long b = record(store, "b");
         record(store, "c");
-        store.markInbox(a, InboxState.DENIED, "not allowed");
-        store.markInbox(b, InboxState.DENIED, "not allowed");
+        store.inbox().mark(a, InboxState.DENIED, "not allowed");
+        store.inbox().mark(b, InboxState.DENIED, "not allowed");
 
-        Map<InboxState, Long> counts = store.inboxCounts();
+        Map<InboxState, Long> counts = store.inbox().counts();
 
         assertThat(counts).hasSize(InboxState.values().length)
                 .containsEntry(InboxState.DENIED, 2L)
@@ -231,9 +231,9 @@ abstract class InboxContract extends StoreTestBase {
                 "{\"event\":{\"body\":\"look at this 📷\",\"quotes\":\"'\\\"\"}}");
         SessionKey room = SessionKey.of(full);
 
-        long id = store.recordInbound(full, room, "matrix|77", TTL).orElseThrow().id();
+        long id = store.inbox().record(full, room, "matrix|77", TTL).orElseThrow().id();
 
-        InboxRecord back = store.inbox(id).orElseThrow();
+        InboxRecord back = store.inbox().find(id).orElseThrow();
         assertThat(back.message()).isEqualTo(full);
         assertThat(back.session()).isEqualTo(room);
         assertThat(rows("SELECT thread_id, scope_id, chat_type, platform_ts, account FROM inbox WHERE id = ?", id))
@@ -244,9 +244,9 @@ abstract class InboxContract extends StoreTestBase {
     void badInboxArgumentsAreRefused() {
         // SPEC IN-1: a key needs a TTL; a negative TTL is a configuration error, not "never expires"
         Store store = open();
-        assertThatThrownBy(() -> store.recordInbound(message("m1", "x"), ALICE, keyOf("m1"), Duration.ofSeconds(-1)))
+        assertThatThrownBy(() -> store.inbox().record(message("m1", "x"), ALICE, keyOf("m1"), Duration.ofSeconds(-1)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("TTL");
-        assertThatThrownBy(() -> store.recordInbound(message("m1", "x"), ALICE, keyOf("m1"), null))
+        assertThatThrownBy(() -> store.inbox().record(message("m1", "x"), ALICE, keyOf("m1"), null))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThat(count("SELECT COUNT(*) FROM inbox")).isZero();
     }
@@ -257,9 +257,9 @@ abstract class InboxContract extends StoreTestBase {
 
     /** Records a group message in {@code room} and leaves it buffered (no trigger); returns its inbox id. */
     long buffered(Store store, SessionKey room, String id, String sender) {
-        long inboxId = store.recordInbound(groupMessage(room, id, sender), room, room.replyTarget() + "|" + id, TTL)
+        long inboxId = store.inbox().record(groupMessage(room, id, sender), room, room.replyTarget() + "|" + id, TTL)
                 .orElseThrow().id();
-        store.markInbox(inboxId, InboxState.BUFFERED, null);
+        store.inbox().mark(inboxId, InboxState.BUFFERED, null);
         return inboxId;
     }
 
@@ -272,10 +272,10 @@ abstract class InboxContract extends StoreTestBase {
         long m3 = buffered(store, ROOM, "m3", "carol");
         long m4 = buffered(store, ROOM, "m4", "erin");
         long m5 = buffered(store, ROOM, "m5", "dave");
-        store.markInbox(m3, InboxState.MERGED, "into turn 9");
-        long trigger = store.recordInbound(groupMessage(ROOM, "m6", "carol"), ROOM, "room-1|m6", TTL).orElseThrow().id();
+        store.inbox().mark(m3, InboxState.MERGED, "into turn 9");
+        long trigger = store.inbox().record(groupMessage(ROOM, "m6", "carol"), ROOM, "room-1|m6", TTL).orElseThrow().id();
 
-        List<InboxRecord> newest = store.bufferedInbox(ROOM, 3);
+        List<InboxRecord> newest = store.inbox().buffered(ROOM, 3);
 
         assertThat(newest).extracting(InboxRecord::id).containsExactly(m2, m4, m5);
         assertThat(newest).allSatisfy(r -> {
@@ -283,7 +283,7 @@ abstract class InboxContract extends StoreTestBase {
             assertThat(r.session()).isEqualTo(ROOM);
         });
         assertThat(newest.get(0).message()).isEqualTo(groupMessage(ROOM, "m2", "dave"));
-        assertThat(store.bufferedInbox(ROOM, 50)).extracting(InboxRecord::id).containsExactly(m1, m2, m4, m5);
+        assertThat(store.inbox().buffered(ROOM, 50)).extracting(InboxRecord::id).containsExactly(m1, m2, m4, m5);
         assertThat(rows("SELECT id FROM inbox WHERE state = 'buffered' ORDER BY id"))
                 .containsExactly(List.of(m1), List.of(m2), List.of(m4), List.of(m5));
         assertThat(rows("SELECT state FROM inbox WHERE id = ?", trigger)).containsExactly(List.of("received"));
@@ -297,14 +297,14 @@ abstract class InboxContract extends StoreTestBase {
         long thread = buffered(store, ROOM_THREAD, "t1", "carol");
         long other = buffered(store, OTHER_ROOM, "o1", "carol");
         long direct = record(store, "d1");
-        store.markInbox(direct, InboxState.BUFFERED, null);
+        store.inbox().mark(direct, InboxState.BUFFERED, null);
 
-        assertThat(store.bufferedInbox(ROOM, 10)).extracting(InboxRecord::id).containsExactly(room);
-        assertThat(store.bufferedInbox(ROOM_THREAD, 10)).extracting(InboxRecord::id).containsExactly(thread);
-        assertThat(store.bufferedInbox(OTHER_ROOM, 10)).extracting(InboxRecord::id).containsExactly(other);
-        assertThat(store.bufferedInbox(ALICE, 10)).extracting(InboxRecord::id).containsExactly(direct);
-        assertThat(store.bufferedInbox(BOB, 10)).isEmpty();
-        assertThat(store.bufferedInbox(new SessionKey("telegram", "default", ChatType.GROUP, "room-1", null, "carol"), 10))
+        assertThat(store.inbox().buffered(ROOM, 10)).extracting(InboxRecord::id).containsExactly(room);
+        assertThat(store.inbox().buffered(ROOM_THREAD, 10)).extracting(InboxRecord::id).containsExactly(thread);
+        assertThat(store.inbox().buffered(OTHER_ROOM, 10)).extracting(InboxRecord::id).containsExactly(other);
+        assertThat(store.inbox().buffered(ALICE, 10)).extracting(InboxRecord::id).containsExactly(direct);
+        assertThat(store.inbox().buffered(BOB, 10)).isEmpty();
+        assertThat(store.inbox().buffered(new SessionKey("telegram", "default", ChatType.GROUP, "room-1", null, "carol"), 10))
                 .isEmpty();
     }
 
@@ -317,8 +317,8 @@ abstract class InboxContract extends StoreTestBase {
         first.close();
 
         Store second = open();
-        assertThat(second.unfinishedInbox()).isEmpty();
-        assertThat(second.bufferedInbox(ROOM, 5)).extracting(InboxRecord::id).containsExactly(m1, m2);
+        assertThat(second.inbox().unfinished()).isEmpty();
+        assertThat(second.inbox().buffered(ROOM, 5)).extracting(InboxRecord::id).containsExactly(m1, m2);
     }
 
     @Test
@@ -327,8 +327,8 @@ abstract class InboxContract extends StoreTestBase {
         Store store = open();
         buffered(store, ROOM, "m1", "carol");
 
-        assertThat(store.bufferedInbox(ROOM, 0)).isEmpty();
-        assertThatThrownBy(() -> store.bufferedInbox(ROOM, -1))
+        assertThat(store.inbox().buffered(ROOM, 0)).isEmpty();
+        assertThatThrownBy(() -> store.inbox().buffered(ROOM, -1))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("negative");
     }
     @Test
@@ -342,7 +342,7 @@ abstract class InboxContract extends StoreTestBase {
         applyBufferedIndexScript();
         applyBufferedIndexScript();
 
-        assertThat(store.bufferedInbox(ROOM, 5)).extracting(InboxRecord::id).containsExactly(m1, m2);
+        assertThat(store.inbox().buffered(ROOM, 5)).extracting(InboxRecord::id).containsExactly(m1, m2);
         assertThat(count(isPostgres()
                 ? "SELECT COUNT(*) FROM pg_indexes WHERE schemaname = current_schema() AND indexname = 'inbox_session_state_id'"
                 : "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name = 'inbox_session_state_id'"))

@@ -38,9 +38,9 @@ abstract class OutboxContract extends StoreTestBase {
         OutboundDraft first = new OutboundDraft("telegram", "default", "chat-1", null, "m1", "the answer", OutboundMessage.Kind.FINAL, "",
                 dev.clawgate.core.render.ReplyToMode.FIRST);
 
-        OutboxEntry entry = store.completeTurnWithReply(ALICE, turn, "stored answer", InboxState.DONE, first).orElseThrow();
+        OutboxEntry entry = store.outbox().completeTurnWithReply(ALICE, turn, "stored answer", InboxState.DONE, first).orElseThrow();
 
-        assertThat(store.outboxEntry(entry.id()).orElseThrow().draft()).isEqualTo(first);
+        assertThat(store.outbox().entry(entry.id()).orElseThrow().draft()).isEqualTo(first);
         assertThat(reply("x").replyTo()).isEqualTo(dev.clawgate.core.render.ReplyToMode.ALL);
     }
 
@@ -52,12 +52,12 @@ abstract class OutboxContract extends StoreTestBase {
         OutboundDraft card = OutboundDraft.send(new dev.clawgate.core.outbound.OutboundTarget("webhook", "default", "room-1", null, null),
                 "the build card", "send-1", "{\"card\":{\"title\":\"Build 42\"}}");
 
-        OutboxEntry entry = store.enqueueOutbox(turn, card);
+        OutboxEntry entry = store.outbox().enqueue(turn, card);
 
-        assertThat(store.outboxEntry(entry.id()).orElseThrow().draft()).isEqualTo(card);
-        assertThat(store.outboxEntry(entry.id()).orElseThrow().draft().message(turn).payload()).isEqualTo("{\"card\":{\"title\":\"Build 42\"}}");
+        assertThat(store.outbox().entry(entry.id()).orElseThrow().draft()).isEqualTo(card);
+        assertThat(store.outbox().entry(entry.id()).orElseThrow().draft().message(turn).payload()).isEqualTo("{\"card\":{\"title\":\"Build 42\"}}");
         assertThat(rows("SELECT payload FROM outbox WHERE id = " + entry.id())).containsExactly(List.of("{\"card\":{\"title\":\"Build 42\"}}"));
-        assertThat(store.outboxEntry(store.enqueueOutbox(turn, OutboundDraft.send(card.target(), "plain", "send-2")).id()).orElseThrow()
+        assertThat(store.outbox().entry(store.outbox().enqueue(turn, OutboundDraft.send(card.target(), "plain", "send-2")).id()).orElseThrow()
                 .draft().payload()).isNull();
     }
 
@@ -67,7 +67,7 @@ abstract class OutboxContract extends StoreTestBase {
         Store store = open();
         long turn = record(store, "m1");
 
-        OutboxEntry entry = store.completeTurnWithReply(ALICE, turn, "stored answer", InboxState.DONE, reply("the answer")).orElseThrow();
+        OutboxEntry entry = store.outbox().completeTurnWithReply(ALICE, turn, "stored answer", InboxState.DONE, reply("the answer")).orElseThrow();
 
         assertThat(entry.turnId()).isEqualTo(turn);
         assertThat(entry.state()).isEqualTo(OutboxState.PENDING);
@@ -87,10 +87,10 @@ abstract class OutboxContract extends StoreTestBase {
         // SPEC OUT-12: one final reply per turn, keyed by the turn id
         Store store = open();
         long turn = record(store, "m1");
-        OutboxEntry first = store.completeTurnWithReply(ALICE, turn, "a", InboxState.DONE, reply("first")).orElseThrow();
-        store.updateOutbox(first.id(), new OutboxUpdate(OutboxState.SENT, List.of(MessageReceipt.of("p-1")), null, 0, null));
+        OutboxEntry first = store.outbox().completeTurnWithReply(ALICE, turn, "a", InboxState.DONE, reply("first")).orElseThrow();
+        store.outbox().update(first.id(), new OutboxUpdate(OutboxState.SENT, List.of(MessageReceipt.of("p-1")), null, 0, null));
 
-        Optional<OutboxEntry> again = store.completeTurnWithReply(ALICE, turn, "b", InboxState.DONE, reply("second"));
+        Optional<OutboxEntry> again = store.outbox().completeTurnWithReply(ALICE, turn, "b", InboxState.DONE, reply("second"));
 
         assertThat(again).get().satisfies(e -> {
             assertThat(e.id()).isEqualTo(first.id());
@@ -106,9 +106,9 @@ abstract class OutboxContract extends StoreTestBase {
         // SPEC IN-4, HI-6: a turn /stop already cancelled adds no assistant message and no reply
         Store store = open();
         long turn = record(store, "m1");
-        store.markInbox(turn, InboxState.CANCELLED, "stopped");
+        store.inbox().mark(turn, InboxState.CANCELLED, "stopped");
 
-        assertThat(store.completeTurnWithReply(ALICE, turn, "late", InboxState.DONE, reply("late"))).isEmpty();
+        assertThat(store.outbox().completeTurnWithReply(ALICE, turn, "late", InboxState.DONE, reply("late"))).isEmpty();
 
         assertThat(count("SELECT COUNT(*) FROM outbox")).isZero();
         assertThat(count("SELECT COUNT(*) FROM transcript WHERE role = 'assistant'")).isZero();
@@ -120,10 +120,10 @@ abstract class OutboxContract extends StoreTestBase {
         // SPEC IN-4: all or nothing: without the assistant message there is no done and no reply
         Store store = open();
         long turn = record(store, "m1");
-        store.markInbox(turn, InboxState.DISPATCHED, null);
+        store.inbox().mark(turn, InboxState.DISPATCHED, null);
         backend().failTranscriptInsertsContaining("BOOM");
 
-        assertThatThrownBy(() -> store.completeTurnWithReply(ALICE, turn, "BOOM", InboxState.DONE, reply("x")))
+        assertThatThrownBy(() -> store.outbox().completeTurnWithReply(ALICE, turn, "BOOM", InboxState.DONE, reply("x")))
                 .isInstanceOf(StoreException.class);
 
         assertThat(count("SELECT COUNT(*) FROM outbox")).isZero();
@@ -137,11 +137,11 @@ abstract class OutboxContract extends StoreTestBase {
         long turn = record(store, "m1");
         OutboundDraft notice = new OutboundDraft("telegram", "default", "chat-1", null, null, "queued", OutboundMessage.Kind.NOTICE);
 
-        assertThatThrownBy(() -> store.completeTurnWithReply(ALICE, turn, "a", InboxState.DONE, notice))
+        assertThatThrownBy(() -> store.outbox().completeTurnWithReply(ALICE, turn, "a", InboxState.DONE, notice))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("notices");
-        assertThatThrownBy(() -> store.completeTurnWithReply(ALICE, turn, "a", InboxState.DISPATCHED, reply("x")))
+        assertThatThrownBy(() -> store.outbox().completeTurnWithReply(ALICE, turn, "a", InboxState.DISPATCHED, reply("x")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("final state");
-        assertThatThrownBy(() -> store.completeTurnWithReply(ALICE, 9999, "a", InboxState.DONE, reply("x")))
+        assertThatThrownBy(() -> store.outbox().completeTurnWithReply(ALICE, 9999, "a", InboxState.DONE, reply("x")))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("9999");
         assertThat(count("SELECT COUNT(*) FROM outbox")).isZero();
     }
@@ -150,18 +150,18 @@ abstract class OutboxContract extends StoreTestBase {
     void onlyOneClaimOfAPendingEntryWins() throws Exception {
         // SPEC OUT-5, OUT-12: the sending mark commits before I/O and only one sender gets it
         Store store = open();
-        OutboxEntry entry = store.completeTurnWithReply(ALICE, record(store, "m1"), "a", InboxState.DONE, reply("x")).orElseThrow();
+        OutboxEntry entry = store.outbox().completeTurnWithReply(ALICE, record(store, "m1"), "a", InboxState.DONE, reply("x")).orElseThrow();
         List<Future<Boolean>> claims = new ArrayList<>();
         try (ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-            for (int i = 0; i < 8; i++) claims.add(pool.submit(() -> store.claimOutbox(entry.id())));
+            for (int i = 0; i < 8; i++) claims.add(pool.submit(() -> store.outbox().claim(entry.id())));
         }
         int won = 0;
         for (Future<Boolean> f : claims) won += f.get() ? 1 : 0;
 
         assertThat(won).isEqualTo(1);
         assertThat(value("SELECT state FROM outbox WHERE id = ?", entry.id())).isEqualTo("sending");
-        assertThat(store.claimOutbox(entry.id())).isFalse();
-        assertThatThrownBy(() -> store.claimOutbox(4242)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(store.outbox().claim(entry.id())).isFalse();
+        assertThatThrownBy(() -> store.outbox().claim(4242)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
@@ -170,28 +170,28 @@ abstract class OutboxContract extends StoreTestBase {
         // SPEC OUT-8: receipts are stored with the outbox entry and the transcript
         Store store = open();
         long turn = record(store, "m1");
-        OutboxEntry entry = store.completeTurnWithReply(ALICE, turn, "a", InboxState.DONE, reply("x")).orElseThrow();
-        assertThat(store.outboxDue(Instant.ofEpochMilli(clock.millis()), 10)).extracting(OutboxEntry::id).containsExactly(entry.id());
-        store.claimOutbox(entry.id());
+        OutboxEntry entry = store.outbox().completeTurnWithReply(ALICE, turn, "a", InboxState.DONE, reply("x")).orElseThrow();
+        assertThat(store.outbox().due(Instant.ofEpochMilli(clock.millis()), 10)).extracting(OutboxEntry::id).containsExactly(entry.id());
+        store.outbox().claim(entry.id());
         clock.advance(Duration.ofSeconds(5));
         Instant retryAt = Instant.ofEpochMilli(clock.millis()).plusSeconds(25);
-        store.updateOutbox(entry.id(), new OutboxUpdate(OutboxState.PENDING, List.of(), "HTTP 503", 1, retryAt));
-        assertThat(store.outboxDue(retryAt.minusMillis(1), 10)).isEmpty();
-        assertThat(store.outboxDue(retryAt, 10)).extracting(OutboxEntry::id).containsExactly(entry.id());
-        store.claimOutbox(entry.id());
+        store.outbox().update(entry.id(), new OutboxUpdate(OutboxState.PENDING, List.of(), "HTTP 503", 1, retryAt));
+        assertThat(store.outbox().due(retryAt.minusMillis(1), 10)).isEmpty();
+        assertThat(store.outbox().due(retryAt, 10)).extracting(OutboxEntry::id).containsExactly(entry.id());
+        store.outbox().claim(entry.id());
         MessageReceipt receipt = new MessageReceipt("platform-77", List.of("platform-77", "platform-78"),
                 List.of(new MessageReceipt.Part(MessageReceipt.PartKind.TEXT, "platform-77"),
                         new MessageReceipt.Part(MessageReceipt.PartKind.MEDIA, "platform-78")),
                 "thread-1", "m1", "platform-77", "platform-77", Instant.ofEpochMilli(1_700_000_000_000L), "{\"ok\":true}");
-        store.updateOutbox(entry.id(), new OutboxUpdate(OutboxState.SENT, List.of(receipt), null, 1, retryAt));
+        store.outbox().update(entry.id(), new OutboxUpdate(OutboxState.SENT, List.of(receipt), null, 1, retryAt));
 
         assertThat(rows("SELECT state, attempts, receipt_id, detail, updated_at FROM outbox WHERE id = ?", entry.id()))
                 .containsExactly(java.util.Arrays.asList("sent", 1L, "platform-77", null, clock.millis()));
-        assertThat(store.outboxEntry(entry.id())).get().extracting(OutboxEntry::receipts).isEqualTo(List.of(receipt));
-        assertThat(store.replyReceipts(turn)).containsExactly(receipt);
+        assertThat(store.outbox().entry(entry.id())).get().extracting(OutboxEntry::receipts).isEqualTo(List.of(receipt));
+        assertThat(store.outbox().replyReceipts(turn)).containsExactly(receipt);
         assertThat(value("SELECT receipt FROM transcript WHERE inbox_id = ? AND role = 'assistant'", turn)).asString()
                 .contains("platform-78").contains("thread-1");
-        assertThatThrownBy(() -> store.updateOutbox(4242, new OutboxUpdate(OutboxState.SENT, List.of(), null, 0, null)))
+        assertThatThrownBy(() -> store.outbox().update(4242, new OutboxUpdate(OutboxState.SENT, List.of(), null, 0, null)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("4242");
     }
 
@@ -201,16 +201,16 @@ abstract class OutboxContract extends StoreTestBase {
         Store store = open();
         List<Long> ids = new ArrayList<>();
         for (String m : List.of("m1", "m2", "m3", "m4")) {
-            ids.add(store.completeTurnWithReply(ALICE, record(store, m), m, InboxState.DONE, reply(m)).orElseThrow().id());
+            ids.add(store.outbox().completeTurnWithReply(ALICE, record(store, m), m, InboxState.DONE, reply(m)).orElseThrow().id());
         }
-        store.claimOutbox(ids.get(1));
-        store.updateOutbox(ids.get(3), new OutboxUpdate(OutboxState.UNKNOWN_AFTER_SEND, List.of(), "crash", 0, null));
+        store.outbox().claim(ids.get(1));
+        store.outbox().update(ids.get(3), new OutboxUpdate(OutboxState.UNKNOWN_AFTER_SEND, List.of(), "crash", 0, null));
 
-        assertThat(store.outboxByState(OutboxState.PENDING, OutboxState.SENDING)).extracting(OutboxEntry::id)
+        assertThat(store.outbox().byState(OutboxState.PENDING, OutboxState.SENDING)).extracting(OutboxEntry::id)
                 .containsExactly(ids.get(0), ids.get(1), ids.get(2));
-        assertThat(store.outboxByState(OutboxState.UNKNOWN_AFTER_SEND)).extracting(e -> e.draft().text()).containsExactly("m4");
-        assertThat(store.outboxByState()).isEmpty();
-        Map<OutboxState, Long> counts = store.outboxCounts();
+        assertThat(store.outbox().byState(OutboxState.UNKNOWN_AFTER_SEND)).extracting(e -> e.draft().text()).containsExactly("m4");
+        assertThat(store.outbox().byState()).isEmpty();
+        Map<OutboxState, Long> counts = store.outbox().counts();
         assertThat(counts).hasSize(OutboxState.values().length)
                 .containsEntry(OutboxState.PENDING, 2L).containsEntry(OutboxState.SENDING, 1L)
                 .containsEntry(OutboxState.UNKNOWN_AFTER_SEND, 1L).containsEntry(OutboxState.SENT, 0L);
@@ -221,10 +221,10 @@ abstract class OutboxContract extends StoreTestBase {
         // SPEC OUT-5, OUT-7: a committed reply intent is still pending after a restart
         Store first = open();
         long turn = record(first, "m1");
-        OutboxEntry entry = first.completeTurnWithReply(ALICE, turn, "a", InboxState.DONE, reply("keep me")).orElseThrow();
+        OutboxEntry entry = first.outbox().completeTurnWithReply(ALICE, turn, "a", InboxState.DONE, reply("keep me")).orElseThrow();
         first.close();
 
         Store second = open();
-        assertThat(second.outboxByState(OutboxState.PENDING)).containsExactly(entry);
+        assertThat(second.outbox().byState(OutboxState.PENDING)).containsExactly(entry);
     }
 }

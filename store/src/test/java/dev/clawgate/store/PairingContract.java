@@ -23,7 +23,7 @@ abstract class PairingContract extends StoreTestBase {
 
     Pairing create(Store store, String channel, String account, String sender, String code) {
         Instant now = clock.instant();
-        return store.createPairing(channel, account, sender, code, now, now.plus(HOUR));
+        return store.pairing().create(channel, account, sender, code, now, now.plus(HOUR));
     }
 
     @Test
@@ -39,15 +39,15 @@ abstract class PairingContract extends StoreTestBase {
                         start.toEpochMilli(), start.plus(HOUR).toEpochMilli()));
 
         clock.advance(HOUR.minusMillis(1));
-        assertThat(store.pendingPairing("telegram", "default", "alice", clock.instant())).contains(p);
-        assertThat(store.pendingPairingCount("telegram", "default", clock.instant())).isEqualTo(1);
-        assertThat(store.pairings(false)).containsExactly(p);
+        assertThat(store.pairing().pending("telegram", "default", "alice", clock.instant())).contains(p);
+        assertThat(store.pairing().pendingCount("telegram", "default", clock.instant())).isEqualTo(1);
+        assertThat(store.pairing().list(false)).containsExactly(p);
 
         clock.advance(Duration.ofMillis(1));
-        assertThat(store.pendingPairing("telegram", "default", "alice", clock.instant())).isEmpty();
-        assertThat(store.pendingPairingCount("telegram", "default", clock.instant())).isZero();
-        assertThat(store.pairings(false)).isEmpty();
-        assertThat(store.pairings(true)).extracting(Pairing::code, Pairing::status).containsExactly(tuple("ABCD2345", Status.EXPIRED));
+        assertThat(store.pairing().pending("telegram", "default", "alice", clock.instant())).isEmpty();
+        assertThat(store.pairing().pendingCount("telegram", "default", clock.instant())).isZero();
+        assertThat(store.pairing().list(false)).isEmpty();
+        assertThat(store.pairing().list(true)).extracting(Pairing::code, Pairing::status).containsExactly(tuple("ABCD2345", Status.EXPIRED));
     }
 
     @Test
@@ -79,11 +79,11 @@ abstract class PairingContract extends StoreTestBase {
         create(store, "discord", "default", "a", "EEEEEEEE");
         Instant now = clock.instant();
 
-        assertThat(store.pendingPairingCount("telegram", "default", now)).isEqualTo(3);
-        assertThat(store.pendingPairingCount("telegram", "work", now)).isEqualTo(1);
-        assertThat(store.pendingPairingCount("discord", "default", now)).isEqualTo(1);
-        assertThat(store.pendingPairingCount("slack", "default", now)).isZero();
-        assertThat(store.pendingPairing("telegram", "work", "b", now)).isEmpty();
+        assertThat(store.pairing().pendingCount("telegram", "default", now)).isEqualTo(3);
+        assertThat(store.pairing().pendingCount("telegram", "work", now)).isEqualTo(1);
+        assertThat(store.pairing().pendingCount("discord", "default", now)).isEqualTo(1);
+        assertThat(store.pairing().pendingCount("slack", "default", now)).isZero();
+        assertThat(store.pairing().pending("telegram", "work", "b", now)).isEmpty();
     }
 
     @Test
@@ -94,23 +94,23 @@ abstract class PairingContract extends StoreTestBase {
         clock.advance(Duration.ofMinutes(5));
         Instant at = clock.instant();
 
-        assertThat(store.approvePairing("  abcd2345 ", at)).get().extracting(Pairing::status, Pairing::sender)
+        assertThat(store.pairing().approve("  abcd2345 ", at)).get().extracting(Pairing::status, Pairing::sender)
                 .containsExactly(Status.APPROVED, "alice");
 
-        assertThat(store.isApproved("telegram", "default", "alice")).isTrue();
-        assertThat(store.isApproved("telegram", "work", "alice")).isFalse();
-        assertThat(store.isApproved("discord", "default", "alice")).isFalse();
-        assertThat(store.isApproved("telegram", "default", "bob")).isFalse();
+        assertThat(store.pairing().isApproved("telegram", "default", "alice")).isTrue();
+        assertThat(store.pairing().isApproved("telegram", "work", "alice")).isFalse();
+        assertThat(store.pairing().isApproved("discord", "default", "alice")).isFalse();
+        assertThat(store.pairing().isApproved("telegram", "default", "bob")).isFalse();
         assertThat(rows("SELECT channel, account, sender, code, approved_at FROM paired_senders"))
                 .containsExactly(List.of("telegram", "default", "alice", "ABCD2345", at.toEpochMilli()));
         assertThat(rows("SELECT status, decided_at FROM pairings")).containsExactly(List.of("approved", at.toEpochMilli()));
-        assertThat(store.pendingPairingCount("telegram", "default", at)).isZero();
-        assertThat(store.pairings(false)).isEmpty();
-        assertThat(store.pairings(true)).extracting(Pairing::status).containsExactly(Status.APPROVED);
+        assertThat(store.pairing().pendingCount("telegram", "default", at)).isZero();
+        assertThat(store.pairing().list(false)).isEmpty();
+        assertThat(store.pairing().list(true)).extracting(Pairing::status).containsExactly(Status.APPROVED);
 
-        assertThat(store.approvePairing("ABCD2345", at)).as("a code is used once").isEmpty();
-        assertThat(store.rejectPairing("ABCD2345")).as("an approval is final").isEmpty();
-        assertThat(store.isApproved("telegram", "default", "alice")).isTrue();
+        assertThat(store.pairing().approve("ABCD2345", at)).as("a code is used once").isEmpty();
+        assertThat(store.pairing().reject("ABCD2345")).as("an approval is final").isEmpty();
+        assertThat(store.pairing().isApproved("telegram", "default", "alice")).isTrue();
     }
 
     @Test
@@ -120,11 +120,11 @@ abstract class PairingContract extends StoreTestBase {
         create(store, "telegram", "default", "alice", "ABCD2345");
         clock.advance(HOUR);
 
-        assertThat(store.approvePairing("ABCD2345", clock.instant())).isEmpty();
-        assertThat(store.rejectPairing("ABCD2345")).isEmpty();
-        assertThat(store.approvePairing("NOPE2345", clock.instant())).isEmpty();
-        assertThat(store.rejectPairing("")).isEmpty();
-        assertThat(store.isApproved("telegram", "default", "alice")).isFalse();
+        assertThat(store.pairing().approve("ABCD2345", clock.instant())).isEmpty();
+        assertThat(store.pairing().reject("ABCD2345")).isEmpty();
+        assertThat(store.pairing().approve("NOPE2345", clock.instant())).isEmpty();
+        assertThat(store.pairing().reject("")).isEmpty();
+        assertThat(store.pairing().isApproved("telegram", "default", "alice")).isFalse();
         assertThat(rows("SELECT status, decided_at FROM pairings")).containsExactly(java.util.Arrays.asList("pending", null));
         assertThat(count("SELECT COUNT(*) FROM paired_senders")).isZero();
     }
@@ -135,12 +135,12 @@ abstract class PairingContract extends StoreTestBase {
         Store store = open();
         create(store, "telegram", "default", "alice", "ABCD2345");
 
-        assertThat(store.rejectPairing("ABCD2345")).get().extracting(Pairing::status).isEqualTo(Status.REJECTED);
+        assertThat(store.pairing().reject("ABCD2345")).get().extracting(Pairing::status).isEqualTo(Status.REJECTED);
 
-        assertThat(store.isApproved("telegram", "default", "alice")).isFalse();
-        assertThat(store.pendingPairingCount("telegram", "default", clock.instant())).isZero();
+        assertThat(store.pairing().isApproved("telegram", "default", "alice")).isFalse();
+        assertThat(store.pairing().pendingCount("telegram", "default", clock.instant())).isZero();
         assertThat(value("SELECT status FROM pairings")).isEqualTo("rejected");
-        assertThat(store.approvePairing("ABCD2345", clock.instant())).isEmpty();
+        assertThat(store.pairing().approve("ABCD2345", clock.instant())).isEmpty();
         assertThat(create(store, "telegram", "default", "alice", "WXYZ6789").code()).isEqualTo("WXYZ6789");
     }
 
@@ -154,7 +154,7 @@ abstract class PairingContract extends StoreTestBase {
         assertThatThrownBy(() -> create(store, "telegram", "default", "bob", "abcd2345"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("already in use");
         assertThat(rows("SELECT sender FROM pairings")).containsExactly(List.of("alice"));
-        assertThatThrownBy(() -> store.createPairing("telegram", "default", "bob", "ZZZZZZZZ", clock.instant(), clock.instant()))
+        assertThatThrownBy(() -> store.pairing().create("telegram", "default", "bob", "ZZZZZZZZ", clock.instant(), clock.instant()))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -183,13 +183,13 @@ abstract class PairingContract extends StoreTestBase {
         Store first = open();
         create(first, "telegram", "default", "alice", "ABCD2345");
         create(first, "telegram", "default", "bob", "WXYZ6789");
-        first.approvePairing("ABCD2345", clock.instant());
+        first.pairing().approve("ABCD2345", clock.instant());
         first.close();
 
         Store second = open();
-        assertThat(second.isApproved("telegram", "default", "alice")).isTrue();
-        assertThat(second.pairings(false)).extracting(Pairing::code).containsExactly("WXYZ6789");
-        assertThat(second.pairings(true)).extracting(Pairing::code, Pairing::status)
+        assertThat(second.pairing().isApproved("telegram", "default", "alice")).isTrue();
+        assertThat(second.pairing().list(false)).extracting(Pairing::code).containsExactly("WXYZ6789");
+        assertThat(second.pairing().list(true)).extracting(Pairing::code, Pairing::status)
                 .containsExactly(tuple("ABCD2345", Status.APPROVED), tuple("WXYZ6789", Status.PENDING));
     }
 }

@@ -51,7 +51,7 @@ abstract class StoreTestBase {
 
     /** Records message {@code id} for Alice under its dedupe key and returns the inbox id. */
     long record(Store store, String id) {
-        return store.recordInbound(message(id, "hello " + id), ALICE, keyOf(id), TTL).orElseThrow().id();
+        return store.inbox().record(message(id, "hello " + id), ALICE, keyOf(id), TTL).orElseThrow().id();
     }
 
     /** Every row of a query, each as its columns' values. */

@@ -29,7 +29,7 @@ class StoresTest {
         // SPEC OP-1: one SQLite file (WAL) under gateway.data_dir, schema migrated at start
         Path dataDir = dir.resolve("not/yet/there");
         try (Store store = Stores.open(null, dataDir)) {
-            store.appendUserMessage(StoreTestBase.ALICE, 1, "hello");
+            store.transcripts().appendUserMessage(StoreTestBase.ALICE, 1, "hello");
         }
 
         Path file = dataDir.resolve("clawgate.db");
@@ -83,22 +83,22 @@ class StoresTest {
         try (Store store = Stores.openSqlite(file);
              Connection other = DriverManager.getConnection("jdbc:sqlite:" + file);
              Statement st = other.createStatement()) {
-            store.appendUserMessage(StoreTestBase.ALICE, 1, "committed");
+            store.transcripts().appendUserMessage(StoreTestBase.ALICE, 1, "committed");
             st.execute("BEGIN IMMEDIATE");
             st.execute("UPDATE transcript SET content = 'uncommitted'");
 
             assertTimeoutPreemptively(Duration.ofSeconds(2), () -> {
-                assertThat(store.loadTranscript(StoreTestBase.ALICE, 5)).extracting(TranscriptEntry::content)
+                assertThat(store.transcripts().load(StoreTestBase.ALICE, 5)).extracting(TranscriptEntry::content)
                         .containsExactly("committed");
-                assertThat(store.sessions()).hasSize(1);
+                assertThat(store.transcripts().sessions()).hasSize(1);
             });
             CompletableFuture<Void> write = CompletableFuture.runAsync(
-                    () -> store.appendUserMessage(StoreTestBase.ALICE, 2, "after the other writer"),
+                    () -> store.transcripts().appendUserMessage(StoreTestBase.ALICE, 2, "after the other writer"),
                     r -> Thread.ofVirtual().start(r));
             st.execute("ROLLBACK");
 
             write.get(10, java.util.concurrent.TimeUnit.SECONDS);
-            assertThat(store.loadTranscript(StoreTestBase.ALICE, 5)).extracting(TranscriptEntry::content)
+            assertThat(store.transcripts().load(StoreTestBase.ALICE, 5)).extracting(TranscriptEntry::content)
                     .containsExactly("committed", "after the other writer");
         }
     }
@@ -132,7 +132,7 @@ class StoresTest {
         Store store = Stores.openSqlite(file);
         try {
             InboundMessage m = InboundMessage.direct("terminal", "t1", "me", "durable?");
-            long id = store.recordInbound(m, dev.clawgate.core.model.SessionKey.of(m), "terminal|t1",
+            long id = store.inbox().record(m, dev.clawgate.core.model.SessionKey.of(m), "terminal|t1",
                     Duration.ofMinutes(20)).orElseThrow().id();
             try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
                  Statement st = c.createStatement()) {

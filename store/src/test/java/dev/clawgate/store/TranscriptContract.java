@@ -25,8 +25,8 @@ abstract class TranscriptContract extends StoreTestBase {
     /** Records, dispatches and appends the user message of one turn; returns its inbox id. */
     long startTurn(Store store, String id, String text) {
         long inboxId = record(store, id);
-        store.markInbox(inboxId, InboxState.DISPATCHED, null);
-        store.appendUserMessage(ALICE, inboxId, text);
+        store.inbox().mark(inboxId, InboxState.DISPATCHED, null);
+        store.transcripts().appendUserMessage(ALICE, inboxId, text);
         return inboxId;
     }
 
@@ -36,17 +36,17 @@ abstract class TranscriptContract extends StoreTestBase {
         Store store = open();
         for (int i = 1; i <= 4; i++) {
             long turn = startTurn(store, "m" + i, "question " + i);
-            store.completeTurn(ALICE, turn, "answer " + i, InboxState.DONE);
+            store.transcripts().completeTurn(ALICE, turn, "answer " + i, InboxState.DONE);
         }
 
-        assertThat(store.loadTranscript(ALICE, 3)).extracting(TranscriptEntry::role, TranscriptEntry::content)
+        assertThat(store.transcripts().load(ALICE, 3)).extracting(TranscriptEntry::role, TranscriptEntry::content)
                 .containsExactly(tuple(Role.ASSISTANT, "answer 3"), tuple(Role.USER, "question 4"),
                         tuple(Role.ASSISTANT, "answer 4"));
-        assertThat(store.loadTranscript(ALICE, 50)).hasSize(8).first()
+        assertThat(store.transcripts().load(ALICE, 50)).hasSize(8).first()
                 .extracting(TranscriptEntry::content).isEqualTo("question 1");
-        assertThat(store.loadTranscript(ALICE, 0)).isEmpty();
-        assertThat(store.loadTranscript(BOB, 50)).isEmpty();
-        assertThatThrownBy(() -> store.loadTranscript(ALICE, -1)).isInstanceOf(IllegalArgumentException.class);
+        assertThat(store.transcripts().load(ALICE, 0)).isEmpty();
+        assertThat(store.transcripts().load(BOB, 50)).isEmpty();
+        assertThatThrownBy(() -> store.transcripts().load(ALICE, -1)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
@@ -55,12 +55,12 @@ abstract class TranscriptContract extends StoreTestBase {
         Store store = open();
         long turn = startTurn(store, "m1", "first wording");
 
-        store.appendUserMessage(ALICE, turn, "first wording");
-        store.appendUserMessage(ALICE, turn, "a re-run's wording");
+        store.transcripts().appendUserMessage(ALICE, turn, "first wording");
+        store.transcripts().appendUserMessage(ALICE, turn, "a re-run's wording");
 
         assertThat(rows("SELECT role, content, inbox_id FROM transcript"))
                 .containsExactly(List.of("user", "first wording", turn));
-        assertThat(store.loadTranscript(ALICE, 10)).singleElement()
+        assertThat(store.transcripts().load(ALICE, 10)).singleElement()
                 .extracting(TranscriptEntry::inboxId, TranscriptEntry::createdAt)
                 .containsExactly(turn, clock.instant());
     }
@@ -72,18 +72,18 @@ abstract class TranscriptContract extends StoreTestBase {
         long first = record(store, "m1");
         long second = record(store, "m2");
 
-        store.dispatchWithUserMessages(ALICE, List.of(new UserMessage(first, "one"), new UserMessage(second, "two")));
+        store.transcripts().dispatchWithUserMessages(ALICE, List.of(new UserMessage(first, "one"), new UserMessage(second, "two")));
 
         assertThat(rows("SELECT id, state, attempts FROM inbox ORDER BY id"))
                 .containsExactly(List.of(first, "dispatched", 1L), List.of(second, "dispatched", 1L));
         assertThat(rows("SELECT role, content, inbox_id FROM transcript ORDER BY id"))
                 .containsExactly(List.of("user", "one", first), List.of("user", "two", second));
         // a re-run after a crash counts its attempt and keeps the first wording; a final record stays final
-        store.completeTurn(ALICE, first, "answer", InboxState.DONE);
-        store.dispatchWithUserMessages(ALICE, List.of(new UserMessage(first, "one again"), new UserMessage(second, "two again")));
+        store.transcripts().completeTurn(ALICE, first, "answer", InboxState.DONE);
+        store.transcripts().dispatchWithUserMessages(ALICE, List.of(new UserMessage(first, "one again"), new UserMessage(second, "two again")));
         assertThat(rows("SELECT id, state, attempts FROM inbox ORDER BY id"))
                 .containsExactly(List.of(first, "done", 1L), List.of(second, "dispatched", 2L));
-        assertThat(store.loadTranscript(ALICE, 10)).extracting(TranscriptEntry::content).containsExactly("one", "two", "answer");
+        assertThat(store.transcripts().load(ALICE, 10)).extracting(TranscriptEntry::content).containsExactly("one", "two", "answer");
     }
 
     @Test
@@ -93,7 +93,7 @@ abstract class TranscriptContract extends StoreTestBase {
         long turn = record(store, "m1");
         backend().failTranscriptInsertsContaining("BOOM");
 
-        assertThatThrownBy(() -> store.dispatchWithUserMessages(ALICE, List.of(new UserMessage(turn, "BOOM question"))))
+        assertThatThrownBy(() -> store.transcripts().dispatchWithUserMessages(ALICE, List.of(new UserMessage(turn, "BOOM question"))))
                 .isInstanceOf(StoreException.class).hasMessageContaining("dispatchWithUserMessages");
 
         assertThat(rows("SELECT state, attempts FROM inbox WHERE id = ?", turn)).containsExactly(List.of("received", 0L));
@@ -107,8 +107,8 @@ abstract class TranscriptContract extends StoreTestBase {
         long kept = startTurn(store, "m1", "kept");
         long rolledBack = startTurn(store, "m2", "with an image");
 
-        store.removeUserMessage(ALICE, rolledBack);
-        store.removeUserMessage(BOB, kept);
+        store.transcripts().removeUserMessage(ALICE, rolledBack);
+        store.transcripts().removeUserMessage(BOB, kept);
 
         assertThat(rows("SELECT content, inbox_id FROM transcript")).containsExactly(List.of("kept", kept));
     }
@@ -120,7 +120,7 @@ abstract class TranscriptContract extends StoreTestBase {
         long turn = startTurn(store, "m1", "question");
         clock.advance(Duration.ofSeconds(5));
 
-        store.completeTurn(ALICE, turn, "answer", InboxState.DONE);
+        store.transcripts().completeTurn(ALICE, turn, "answer", InboxState.DONE);
 
         assertThat(rows("SELECT i.state, t.role, t.content FROM inbox i JOIN transcript t ON t.inbox_id = i.id"
                 + " WHERE i.id = ? ORDER BY t.id", turn))
@@ -135,12 +135,12 @@ abstract class TranscriptContract extends StoreTestBase {
         long turn = startTurn(store, "m1", "question");
         backend().failTranscriptInsertsContaining("BOOM");
 
-        assertThatThrownBy(() -> store.completeTurn(ALICE, turn, "BOOM answer", InboxState.DONE))
+        assertThatThrownBy(() -> store.transcripts().completeTurn(ALICE, turn, "BOOM answer", InboxState.DONE))
                 .isInstanceOf(StoreException.class).hasMessageContaining("completeTurn");
 
         assertThat(rows("SELECT state FROM inbox WHERE id = ?", turn)).containsExactly(List.of("dispatched"));
         assertThat(count("SELECT COUNT(*) FROM transcript WHERE role = 'assistant'")).isZero();
-        assertThat(store.unfinishedInbox()).extracting(r -> r.id()).containsExactly(turn);
+        assertThat(store.inbox().unfinished()).extracting(r -> r.id()).containsExactly(turn);
     }
 
     @Test
@@ -162,7 +162,7 @@ abstract class TranscriptContract extends StoreTestBase {
         try {
             for (int i = 0; i < 60; i++) {
                 long turn = startTurn(store, "m" + i, "question " + i);
-                store.completeTurn(ALICE, turn, "answer " + i, InboxState.DONE);
+                store.transcripts().completeTurn(ALICE, turn, "answer " + i, InboxState.DONE);
             }
         } finally {
             writing.set(false);
@@ -179,9 +179,9 @@ abstract class TranscriptContract extends StoreTestBase {
         // SPEC HI-6: a cancelled run records nothing more
         Store store = open();
         long turn = startTurn(store, "m1", "question");
-        store.markInbox(turn, InboxState.CANCELLED, "/stop");
+        store.inbox().mark(turn, InboxState.CANCELLED, "/stop");
 
-        store.completeTurn(ALICE, turn, "late answer", InboxState.DONE);
+        store.transcripts().completeTurn(ALICE, turn, "late answer", InboxState.DONE);
 
         assertThat(rows("SELECT state FROM inbox WHERE id = ?", turn)).containsExactly(List.of("cancelled"));
         assertThat(rows("SELECT role FROM transcript")).containsExactly(List.of("user"));
@@ -193,11 +193,11 @@ abstract class TranscriptContract extends StoreTestBase {
         Store store = open();
         long turn = startTurn(store, "m1", "question");
 
-        store.completeTurn(ALICE, turn, null, InboxState.DROPPED_BY_HOOK);
+        store.transcripts().completeTurn(ALICE, turn, null, InboxState.DROPPED_BY_HOOK);
 
         assertThat(rows("SELECT state FROM inbox WHERE id = ?", turn)).containsExactly(List.of("dropped_by_hook"));
         assertThat(rows("SELECT role FROM transcript")).containsExactly(List.of("user"));
-        assertThatThrownBy(() -> store.completeTurn(ALICE, turn, "x", InboxState.DISPATCHED))
+        assertThatThrownBy(() -> store.transcripts().completeTurn(ALICE, turn, "x", InboxState.DISPATCHED))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("final state");
     }
 
@@ -207,7 +207,7 @@ abstract class TranscriptContract extends StoreTestBase {
         Store store = open();
         long turn = startTurn(store, "m1", "question");
 
-        store.completeTurn(ALICE, turn, "[Task failed]", InboxState.FAILED);
+        store.transcripts().completeTurn(ALICE, turn, "[Task failed]", InboxState.FAILED);
 
         assertThat(rows("SELECT i.state, t.content FROM inbox i JOIN transcript t ON t.inbox_id = i.id"
                 + " WHERE t.role = 'assistant'")).containsExactly(List.of("failed", "[Task failed]"));
@@ -218,11 +218,11 @@ abstract class TranscriptContract extends StoreTestBase {
         // SPEC HI-2: /new forgets one session's transcript
         Store store = open();
         startTurn(store, "m1", "alice's");
-        store.appendUserMessage(BOB, 99, "bob's");
+        store.transcripts().appendUserMessage(BOB, 99, "bob's");
 
-        store.clearTranscript(ALICE);
+        store.transcripts().clear(ALICE);
 
-        assertThat(store.loadTranscript(ALICE, 50)).isEmpty();
+        assertThat(store.transcripts().load(ALICE, 50)).isEmpty();
         assertThat(rows("SELECT content FROM transcript")).containsExactly(List.of("bob's"));
     }
 
@@ -232,13 +232,13 @@ abstract class TranscriptContract extends StoreTestBase {
         Store store = open();
         for (int i = 0; i < 3; i++) {
             long turn = startTurn(store, "m" + i, "question " + i);
-            store.completeTurn(ALICE, turn, "answer " + i, InboxState.DONE);
+            store.transcripts().completeTurn(ALICE, turn, "answer " + i, InboxState.DONE);
         }
 
-        store.replaceTranscript(ALICE, List.of(ChatMessage.system("summary"), ChatMessage.user("question 2"),
+        store.transcripts().replace(ALICE, List.of(ChatMessage.system("summary"), ChatMessage.user("question 2"),
                 ChatMessage.assistant("answer 2")));
 
-        assertThat(store.loadTranscript(ALICE, 50)).extracting(TranscriptEntry::role, TranscriptEntry::content,
+        assertThat(store.transcripts().load(ALICE, 50)).extracting(TranscriptEntry::role, TranscriptEntry::content,
                         TranscriptEntry::inboxId)
                 .containsExactly(tuple(Role.SYSTEM, "summary", null), tuple(Role.USER, "question 2", null),
                         tuple(Role.ASSISTANT, "answer 2", null));
@@ -250,14 +250,14 @@ abstract class TranscriptContract extends StoreTestBase {
         // SPEC HI-5: a compaction that fails half-way loses nothing
         Store store = open();
         long turn = startTurn(store, "m1", "question");
-        store.completeTurn(ALICE, turn, "answer", InboxState.DONE);
+        store.transcripts().completeTurn(ALICE, turn, "answer", InboxState.DONE);
         backend().failTranscriptInsertsContaining("BOOM");
 
-        assertThatThrownBy(() -> store.replaceTranscript(ALICE, List.of(ChatMessage.user("fine"),
+        assertThatThrownBy(() -> store.transcripts().replace(ALICE, List.of(ChatMessage.user("fine"),
                 ChatMessage.assistant("BOOM"))))
                 .isInstanceOf(StoreException.class).hasMessageContaining("replaceTranscript");
 
-        assertThat(store.loadTranscript(ALICE, 50)).extracting(TranscriptEntry::content)
+        assertThat(store.transcripts().load(ALICE, 50)).extracting(TranscriptEntry::content)
                 .containsExactly("question", "answer");
     }
 
@@ -268,9 +268,9 @@ abstract class TranscriptContract extends StoreTestBase {
         startTurn(store, "m1", "question");
         ChatMessage withCall = ChatMessage.assistant("", List.of(new ToolCall("c1", "shell", null)));
 
-        assertThatThrownBy(() -> store.replaceTranscript(ALICE, List.of(withCall)))
+        assertThatThrownBy(() -> store.transcripts().replace(ALICE, List.of(withCall)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tool");
-        assertThatThrownBy(() -> store.replaceTranscript(ALICE, List.of(ChatMessage.tool("c1", "shell", "out"))))
+        assertThatThrownBy(() -> store.transcripts().replace(ALICE, List.of(ChatMessage.tool("c1", "shell", "out"))))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThat(rows("SELECT content FROM transcript")).containsExactly(List.of("question"));
     }
@@ -279,18 +279,18 @@ abstract class TranscriptContract extends StoreTestBase {
     void settingsAreSetReplacedAndRemovedPerSession() {
         // SPEC HI-2: per-session state such as the /model override lives in the store
         Store store = open();
-        store.putSessionSetting(ALICE, "model", "gpt-small");
-        store.putSessionSetting(ALICE, "model", "claude-large");
-        store.putSessionSetting(BOB, "model", "llama");
+        store.transcripts().putSetting(ALICE, "model", "gpt-small");
+        store.transcripts().putSetting(ALICE, "model", "claude-large");
+        store.transcripts().putSetting(BOB, "model", "llama");
 
-        assertThat(store.sessionSetting(ALICE, "model")).contains("claude-large");
-        assertThat(store.sessionSetting(ALICE, "thinking")).isEmpty();
+        assertThat(store.transcripts().setting(ALICE, "model")).contains("claude-large");
+        assertThat(store.transcripts().setting(ALICE, "thinking")).isEmpty();
         assertThat(count("SELECT COUNT(*) FROM session_settings")).isEqualTo(2);
 
-        store.putSessionSetting(ALICE, "model", null);
+        store.transcripts().putSetting(ALICE, "model", null);
 
-        assertThat(store.sessionSetting(ALICE, "model")).isEmpty();
-        assertThat(store.sessionSetting(BOB, "model")).contains("llama");
+        assertThat(store.transcripts().setting(ALICE, "model")).isEmpty();
+        assertThat(store.transcripts().setting(BOB, "model")).contains("llama");
         assertThat(rows("SELECT value FROM session_settings")).containsExactly(List.of("llama"));
     }
 
@@ -300,10 +300,10 @@ abstract class TranscriptContract extends StoreTestBase {
         Store store = open();
         startTurn(store, "m1", "question");
         clock.advance(Duration.ofMinutes(3));
-        store.appendUserMessage(BOB, 500, "hello");
-        store.appendUserMessage(BOB, 501, "again");
+        store.transcripts().appendUserMessage(BOB, 500, "hello");
+        store.transcripts().appendUserMessage(BOB, 501, "again");
 
-        assertThat(store.sessions()).extracting(SessionSummary::key, SessionSummary::messageCount,
+        assertThat(store.transcripts().sessions()).extracting(SessionSummary::key, SessionSummary::messageCount,
                         SessionSummary::lastActivity)
                 .containsExactly(tuple(BOB, 2, clock.instant()),
                         tuple(ALICE, 1, clock.instant().minus(Duration.ofMinutes(3))));
@@ -317,11 +317,11 @@ abstract class TranscriptContract extends StoreTestBase {
         SessionKey roomAThreadB = new SessionKey("slack", "default", ChatType.GROUP, "a", "b", null);
         assertThat(roomAB.display()).isEqualTo(roomAThreadB.display());
 
-        store.appendUserMessage(roomAB, 1, "in room a_b");
-        store.appendUserMessage(roomAThreadB, 2, "in thread b of room a");
+        store.transcripts().appendUserMessage(roomAB, 1, "in room a_b");
+        store.transcripts().appendUserMessage(roomAThreadB, 2, "in thread b of room a");
 
-        assertThat(store.loadTranscript(roomAB, 10)).extracting(TranscriptEntry::content).containsExactly("in room a_b");
-        assertThat(store.loadTranscript(roomAThreadB, 10)).extracting(TranscriptEntry::content)
+        assertThat(store.transcripts().load(roomAB, 10)).extracting(TranscriptEntry::content).containsExactly("in room a_b");
+        assertThat(store.transcripts().load(roomAThreadB, 10)).extracting(TranscriptEntry::content)
                 .containsExactly("in thread b of room a");
         assertThat(count("SELECT COUNT(*) FROM sessions")).isEqualTo(2);
     }
@@ -334,14 +334,14 @@ abstract class TranscriptContract extends StoreTestBase {
         SessionKey perSender = new SessionKey("telegram", "default", ChatType.GROUP, "-100", null, "dave");
         SessionKey emptyThread = new SessionKey("telegram", "default", ChatType.GROUP, "-100", "", null);
 
-        store.appendUserMessage(group, 1, "shared");
-        store.appendUserMessage(perSender, 2, "dave's own");
-        store.appendUserMessage(emptyThread, 3, "same as no thread");
+        store.transcripts().appendUserMessage(group, 1, "shared");
+        store.transcripts().appendUserMessage(perSender, 2, "dave's own");
+        store.transcripts().appendUserMessage(emptyThread, 3, "same as no thread");
 
-        assertThat(store.sessions()).extracting(SessionSummary::key).containsExactlyInAnyOrder(group, perSender);
+        assertThat(store.transcripts().sessions()).extracting(SessionSummary::key).containsExactlyInAnyOrder(group, perSender);
         assertThat(rows("SELECT thread_id, sender FROM sessions ORDER BY id"))
                 .containsExactly(List.of("", ""), List.of("", "dave"));
-        assertThat(store.loadTranscript(group, 10)).extracting(TranscriptEntry::content)
+        assertThat(store.transcripts().load(group, 10)).extracting(TranscriptEntry::content)
                 .containsExactly("shared", "same as no thread");
     }
 }

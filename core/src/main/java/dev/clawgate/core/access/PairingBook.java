@@ -30,22 +30,22 @@ public interface PairingBook {
         return new PairingBook() {
             @Override
             public boolean isApproved(String channel, String account, String sender) {
-                return store.isApproved(channel, account, sender);
+                return store.pairing().isApproved(channel, account, sender);
             }
 
             @Override
             public Optional<Pairing> pending(String channel, String account, String sender, Instant now) {
-                return store.pendingPairing(channel, account, sender, now);
+                return store.pairing().pending(channel, account, sender, now);
             }
 
             @Override
             public int pendingCount(String channel, String account, Instant now) {
-                return store.pendingPairingCount(channel, account, now);
+                return store.pairing().pendingCount(channel, account, now);
             }
 
             @Override
             public Pairing create(String channel, String account, String sender, String code, Instant now, Instant expiresAt) {
-                return store.createPairing(channel, account, sender, code, now, expiresAt);
+                return store.pairing().create(channel, account, sender, code, now, expiresAt);
             }
         };
     }

@@ -13,6 +13,7 @@ import dev.clawgate.core.tool.ToolContext;
 import dev.clawgate.core.tool.ToolRegistry;
 import dev.clawgate.core.tool.ToolResult;
 import dev.clawgate.core.toolcall.ParsedReply;
+import dev.clawgate.core.toolcall.ReasoningTags;
 import dev.clawgate.core.toolcall.ThinkTags;
 import dev.clawgate.core.toolcall.ToolCallParser;
 import java.nio.file.Path;
@@ -40,16 +41,23 @@ public final class AgentLoop {
      * @param maxResultChars cap per tool result (SPEC AG-3)
      */
     public record Request(List<ModelRoute> routes, List<ChatMessage> messages, ToolRegistry tools, int maxIterations,
-                          int maxResultChars, ToolContext toolContext, StepObserver observer, boolean stream, Steering steering) {
+                          int maxResultChars, ToolContext toolContext, StepObserver observer, boolean stream, Steering steering,
+                          ReasoningTags reasoningTags) {
         public Request(List<ModelRoute> routes, List<ChatMessage> messages, ToolRegistry tools, int maxIterations,
                        int maxResultChars, ToolContext toolContext, StepObserver observer, boolean stream) {
             this(routes, messages, tools, maxIterations, maxResultChars, toolContext, observer, stream, Steering.NONE);
+        }
+
+        public Request(List<ModelRoute> routes, List<ChatMessage> messages, ToolRegistry tools, int maxIterations,
+                       int maxResultChars, ToolContext toolContext, StepObserver observer, boolean stream, Steering steering) {
+            this(routes, messages, tools, maxIterations, maxResultChars, toolContext, observer, stream, steering, ReasoningTags.DEFAULT);
         }
 
         public Request {
             if (routes.isEmpty()) throw new IllegalArgumentException("no model route");
             routes = List.copyOf(routes);
             messages = List.copyOf(messages);
+            reasoningTags = reasoningTags == null ? ReasoningTags.DEFAULT : reasoningTags;
         }
     }
 
@@ -80,7 +88,7 @@ public final class AgentLoop {
             usage = usage.plus(response.usage());
             if (response.reasoning() != null && reasoning.isEmpty()) reasoning.append(response.reasoning());
             // SPEC RP-4: reasoning written inline as <think>...</think> is reasoning too (RP-2 keeps it out of the reply)
-            String inline = ThinkTags.split(response.text()).reasoning();
+            String inline = ThinkTags.split(response.text(), req.reasoningTags()).reasoning();
             if (!inline.isEmpty()) reasoning.append(reasoning.isEmpty() ? "" : "\n\n").append(inline);
 
             List<ToolCall> calls;
@@ -89,7 +97,8 @@ public final class AgentLoop {
                 calls = response.toolCalls();
                 visible = response.text();
             } else {
-                ParsedReply parsed = ToolCallParser.parse(response.text());
+                // SPEC AG-1: only complete, closed calls are calls; markup-less JSON only when it names registered tools
+                ParsedReply parsed = ToolCallParser.parse(response.text(), Set.copyOf(req.tools().names()), req.reasoningTags());
                 calls = parsed.calls();
                 visible = parsed.visibleText();
             }
@@ -107,7 +116,11 @@ public final class AgentLoop {
                 } else {
                     req.observer().onToolCall(tc);
                     if (!tc.malformed()) used.add(tc.name());
-                    result = runTool(tc, req);
+                    try {
+                        result = runTool(tc, req);
+                    } finally {
+                        req.observer().onToolDone(tc);
+                    }
                 }
                 if (nativeCalls) {
                     conversation.add(ChatMessage.tool(tc.id(), tc.name(), result));
@@ -153,7 +166,9 @@ public final class AgentLoop {
         } catch (dev.clawgate.core.run.CancelledException e) {
             throw e;
         } catch (Exception e) {
-            log.warn("tool {} failed: {}", tc.name(), e.toString());
+            // SPEC OP-6: the message may quote the model's arguments: the class at WARN, the rest at DEBUG
+            log.warn("tool {} failed: {}", tc.name(), e.getClass().getSimpleName());
+            log.debug("tool {} failed", tc.name(), e);
             result = ToolResult.error("the tool failed: " + e.getClass().getSimpleName()
                     + (e.getMessage() == null ? "" : ": " + e.getMessage()));
         }

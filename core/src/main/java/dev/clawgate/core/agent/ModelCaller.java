@@ -26,15 +26,26 @@ public class ModelCaller {
     private final int maxRateLimitRetries;
     private final Duration maxRetryAfter;
     private final Duration transientBackoff;
+    private final ModelAttempts attempts;
 
-    public ModelCaller(int maxRateLimitRetries, Duration maxRetryAfter, Duration transientBackoff) {
+    public ModelCaller(int maxRateLimitRetries, Duration maxRetryAfter, Duration transientBackoff, ModelAttempts attempts) {
         this.maxRateLimitRetries = maxRateLimitRetries;
         this.maxRetryAfter = maxRetryAfter;
         this.transientBackoff = transientBackoff;
+        this.attempts = attempts == null ? ModelAttempts.NONE : attempts;
+    }
+
+    public ModelCaller(int maxRateLimitRetries, Duration maxRetryAfter, Duration transientBackoff) {
+        this(maxRateLimitRetries, maxRetryAfter, transientBackoff, ModelAttempts.NONE);
     }
 
     public ModelCaller() {
-        this(2, Duration.ofSeconds(60), Duration.ofSeconds(1));
+        this(ModelAttempts.NONE);
+    }
+
+    /** The default retry policy, each attempt reported to {@code attempts}. */
+    public ModelCaller(ModelAttempts attempts) {
+        this(2, Duration.ofSeconds(60), Duration.ofSeconds(1), attempts);
     }
 
     public ChatResponse call(List<ModelRoute> routes, ChatRequest request, StreamObserver observer, CancelToken cancel)
@@ -59,9 +70,17 @@ public class ModelCaller {
                         observer.onReasoningDelta(delta);
                     }
                 };
+                String provider = route.provider().name();
                 try {
-                    return route.provider().chat(req, tracking, cancel);
+                    ChatResponse answer = route.provider().chat(req, tracking, cancel);
+                    attempts.attempted(provider, route.model(), "ok");
+                    return answer;
+                } catch (CancelledException e) {
+                    attempts.attempted(provider, route.model(), "cancelled");
+                    throw e;
                 } catch (ProviderException e) {
+                    attempts.attempted(provider, route.model(), e.kind().name().toLowerCase(java.util.Locale.ROOT));
+                    log.info("provider {} model {} attempt failed: {} ({})", provider, route.model(), e.kind(), e.getMessage());
                     last = e;
                     if (streamed.get() || !e.retryable()) throw e;
                     Duration wait;

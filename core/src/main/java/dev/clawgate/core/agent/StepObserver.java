@@ -18,4 +18,8 @@ public interface StepObserver {
 
     default void onToolCall(ToolCall call) {
     }
+
+    /** The tool of {@code call} returned, failed or was cancelled (SPEC RT-1: {@code /status} stops naming it). */
+    default void onToolDone(ToolCall call) {
+    }
 }

@@ -51,4 +51,13 @@ public interface Channel {
     default boolean requestResponse() {
         return false;
     }
+
+    /**
+     * How replies should be formatted here, for the prompt's Channel Capabilities section (SPEC SP-1):
+     * what the platform renders (Markdown flavour, tables, media markers, see
+     * {@link dev.clawgate.core.prompt.ChannelGuidance#MEDIA_MARKERS}). Empty: the generic guidance.
+     */
+    default String formatGuidance() {
+        return "";
+    }
 }

@@ -12,6 +12,26 @@ public interface ChannelFactory {
     String name();
 
     /**
+     * The keys this channel adds to {@code [channels.<name>]} and its accounts' tables, beside the
+     * access and reply keys every channel has: the config loader accepts exactly these (an unknown
+     * key is an error naming the nearest), {@code init} documents them, {@code doctor} checks them.
+     * None by default.
+     */
+    default java.util.List<ChannelOption> options() {
+        return java.util.List.of();
+    }
+
+    /**
+     * Checks the values the loader read for this channel (a mode that must be one of a few words, a
+     * number in range, keys that go together): a bad one throws {@link IllegalArgumentException}
+     * whose message starts with the key's full path, e.g. {@code channels.<name>.mode must be ...}.
+     * A missing credential is left to {@link #create} and {@link #probe}: a config may be written
+     * before the token is known. Nothing to check by default.
+     */
+    default void check(ChannelSettings settings) {
+    }
+
+    /**
      * A channel for these settings; its own keys are in {@link ChannelSettings#options()}.
      *
      * @throws IllegalArgumentException when a key is missing or invalid, naming the key

@@ -29,7 +29,8 @@ public final class CumulativeAck {
     private long offset;
 
     public CumulativeAck(AckPolicy policy, Store store, long startOffset) {
-        this(policy, store == null ? id -> Optional.empty() : id -> store.inbox(id).map(r -> r.state()), startOffset);
+        this(policy, store == null ? id -> Optional.empty() : id -> store.inbox().find(id).map(r -> r.state()),
+                startOffset);
     }
 
     /** @param states where an inbox record stands now ({@link InboundSink#recordState}); read only for the later stages */

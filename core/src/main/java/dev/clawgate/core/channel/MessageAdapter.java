@@ -36,6 +36,14 @@ public interface MessageAdapter {
         return Set.of(Capability.TEXT, Capability.MESSAGE_SENDING_HOOKS);
     }
 
+    /**
+     * Whether the stored assistant turn is prefixed {@code [Used tools: a, b]} (SPEC RP-3); a channel
+     * whose transcript must hold only the text the user saw says false.
+     */
+    default boolean toolSummaryInTranscript() {
+        return true;
+    }
+
     /** The platform's text limit, as the platform counts it (SPEC OUT-1). */
     default int textLimit() {
         return 4000;
@@ -103,6 +111,22 @@ public interface MessageAdapter {
      * block. A platform without one ignores it.
      */
     default void typing(OutboundTarget target) {
+    }
+
+    /**
+     * SPEC CH-10: the tokens the turn's model calls used, summed (0 when the provider reported none); told once,
+     * before {@link #turnEnded}, when the agent loop finished. Connection-bound channels report it to their caller.
+     */
+    default void turnUsage(OutboundTarget target, long turnId, dev.clawgate.core.provider.Usage usage) {
+    }
+
+    /**
+     * SPEC CH-10 stateless call: the conversation the request for {@code target} carried before its last user
+     * message (system messages included), used for its turn instead of the session's stored history; such a turn
+     * writes no history, memory or transcript. Empty (the default): the gateway owns the history.
+     */
+    default java.util.Optional<List<dev.clawgate.core.model.ChatMessage>> carriedConversation(OutboundTarget target) {
+        return java.util.Optional.empty();
     }
 
     /** Told once when a turn ends, whatever the outcome: connection-bound channels finish their exchange here. */

@@ -1,6 +1,7 @@
 package dev.clawgate.core.config;
 
 import dev.clawgate.core.prompt.SkillsMode;
+import dev.clawgate.core.toolcall.ReasoningTags;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -10,13 +11,21 @@ import java.util.List;
  * @param provider the provider name under {@code [providers]}; null = the only one configured
  * @param model    the default model; null = the provider's default
  * @param skillsMode {@code agent.skills_mode}: how much of each workspace skill the prompt shows (SPEC SP-1)
+ * @param reasoningTags {@code agent.reasoning_tags}: the tag names models write reasoning in (SPEC RP-2, RP-4)
  */
 public record AgentSettings(String provider, String model, int maxToolIterations, int messageTimeoutSecs,
                             int timeoutScaleCap, Path workspace, boolean showToolCalls, List<String> fallback,
-                            SkillsMode skillsMode) {
+                            SkillsMode skillsMode, ReasoningTags reasoningTags) {
     public AgentSettings {
         fallback = fallback == null ? List.of() : List.copyOf(fallback);
         skillsMode = skillsMode == null ? SkillsMode.FULL : skillsMode;
+        reasoningTags = reasoningTags == null ? ReasoningTags.DEFAULT : reasoningTags;
+    }
+
+    public AgentSettings(String provider, String model, int maxToolIterations, int messageTimeoutSecs, int timeoutScaleCap,
+                         Path workspace, boolean showToolCalls, List<String> fallback, SkillsMode skillsMode) {
+        this(provider, model, maxToolIterations, messageTimeoutSecs, timeoutScaleCap, workspace, showToolCalls, fallback, skillsMode,
+                ReasoningTags.DEFAULT);
     }
 
     public AgentSettings(String provider, String model, int maxToolIterations, int messageTimeoutSecs, int timeoutScaleCap,
@@ -25,7 +34,7 @@ public record AgentSettings(String provider, String model, int maxToolIterations
     }
 
     public static AgentSettings defaults() {
-        return new AgentSettings(null, null, 10, 300, 4, Path.of("workspace"), false, List.of(), SkillsMode.FULL);
+        return new AgentSettings(null, null, 10, 300, 4, Path.of("workspace"), false, List.of(), SkillsMode.FULL, ReasoningTags.DEFAULT);
     }
 
     /**

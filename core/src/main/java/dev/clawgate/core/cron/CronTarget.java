@@ -3,7 +3,6 @@ package dev.clawgate.core.cron;
 import dev.clawgate.core.model.ChatType;
 import dev.clawgate.core.model.InboundMessage;
 import java.time.Instant;
-import java.util.List;
 import java.util.Objects;
 
 /**
@@ -31,8 +30,9 @@ public record CronTarget(String channel, String account, ChatType chatType, Stri
      * the inbox deduplicates a second fire of the same time and its turn id keys the reply (SPEC OUT-12).
      */
     public InboundMessage fire(long jobId, Instant fireAt, String text) {
-        return new InboundMessage(messageId(jobId, fireAt), channel, account, sender, senderName, replyTarget, threadId, null, chatType,
-                true, fireAt, text, List.of(), null);
+        return InboundMessage.builder().id(messageId(jobId, fireAt)).channel(channel).account(account).sender(sender)
+                .senderName(senderName).replyTarget(replyTarget).threadId(threadId).chatType(chatType).mentioned(true)
+                .timestamp(fireAt).text(text).build();
     }
 
     /** {@code cron:<job>:<fire time in epoch ms>}. */

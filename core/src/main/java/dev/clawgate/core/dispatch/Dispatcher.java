@@ -1,5 +1,6 @@
 package dev.clawgate.core.dispatch;
 
+import dev.clawgate.core.command.RuntimeCommand;
 import dev.clawgate.core.inbound.Debouncer;
 import dev.clawgate.core.inbound.InboundChecks;
 import dev.clawgate.core.inbound.Scheduler;
@@ -60,9 +61,20 @@ public final class Dispatcher implements AutoCloseable {
                       BiConsumer<InboxRecord, String> notices, Duration queuedNoticeAfter, Admission admission) {
             this(queue, isStopCommand, requestResponse, turnBudget, notices, queuedNoticeAfter, admission, channel -> 0L);
         }
+
+        /** A builder naming each part; see {@link PolicyBuilder} for the defaults. */
+        public static PolicyBuilder builder() {
+            return new PolicyBuilder();
+        }
     }
 
+    /** {@code /status} answers running beside busy sessions at once, at most (OP-7: bounded). */
+    static final int MAX_STATUS_AT_ONCE = 8;
+
     private final Store store;
+    private final TurnRunner runner;
+    private final boolean runnerDispatches;
+    private final java.util.concurrent.Semaphore statusSlots = new java.util.concurrent.Semaphore(MAX_STATUS_AT_ONCE);
     private final Receipts receipts;
     private final StopHandler stopHandler;
     private final Policy policy;
@@ -71,20 +83,40 @@ public final class Dispatcher implements AutoCloseable {
     private final ScheduledExecutorService timer;
     private final Bus bus;
     private final InFlight inFlight;
+    /** Answers to /stop, off the caller's thread (it may hold the dispatcher's lock); bounded like all else. */
+    private final dev.clawgate.core.run.BackgroundWork stopReplies =
+            new dev.clawgate.core.run.BackgroundWork("clawgate-stop", 4, 256);
     private final Lanes lanes;
     private final Debouncer debouncer;
 
+    /**
+     * Who moves a run's records to {@code DISPATCHED} (counting the attempt, SPEC IN-4): the dispatcher,
+     * just before the run, or the runner itself with its first write, saving a transaction per turn (a
+     * runner that does so marks them before anything that could crash the process or run for long, or
+     * moves them straight to a final state).
+     */
+    public enum Dispatching { BY_DISPATCHER, BY_RUNNER }
+
+    /** A dispatcher that marks records dispatched itself and shows no receipts. */
     public Dispatcher(Store store, TurnRunner runner, StopHandler stopHandler, Policy policy, int busCapacity,
                       int maxInFlight, Clock clock) {
+        this(store, runner, Dispatching.BY_DISPATCHER, ReceiptListener.NONE, stopHandler, policy, busCapacity, maxInFlight, clock);
+    }
+
+    /** @param receiptListener told of each admitted record and of its final state (SPEC RP-5) */
+    public Dispatcher(Store store, TurnRunner runner, Dispatching dispatching, ReceiptListener receiptListener, StopHandler stopHandler,
+                      Policy policy, int busCapacity, int maxInFlight, Clock clock) {
         this.store = store;
-        this.receipts = new Receipts(store, runner);
+        this.runner = runner;
+        this.runnerDispatches = dispatching == Dispatching.BY_RUNNER;
+        this.receipts = new Receipts(store, receiptListener);
         this.stopHandler = stopHandler;
         this.policy = policy;
         this.clock = clock;
         this.notices = new Notices(policy.notices());
         this.timer = Scheduler.daemonTimer("clawgate-dispatch-timer");
         this.bus = new Bus(busCapacity, this::route);
-        this.inFlight = new InFlight(store, runner, receipts, new TurnBudget(timer, policy.turnBudget()), maxInFlight);
+        this.inFlight = new InFlight(store, runner, runnerDispatches, receipts, new TurnBudget(timer, policy.turnBudget()), maxInFlight);
         this.lanes = new Lanes(store, receipts, inFlight, notices, policy, timer, clock);
         this.debouncer = new Debouncer(policy.debounceMs(), Scheduler.using(timer), lanes::enqueue);
     }
@@ -108,13 +140,13 @@ public final class Dispatcher implements AutoCloseable {
     public int recover(Duration maxAge, Predicate<InboxRecord> ours) throws InterruptedException {
         int requeued = 0;
         List<InboxRecord> given = new ArrayList<>();
-        for (InboxRecord r : store.unfinishedInbox()) {
+        for (InboxRecord r : store.inbox().unfinished()) {
             if (!ours.test(r)) continue;
             if (r.attempts() >= 2) {
-                store.markInbox(r.id(), InboxState.FAILED, "interrupted twice; not run again");
+                store.inbox().mark(r.id(), InboxState.FAILED, "interrupted twice; not run again");
                 given.add(r);
             } else if (r.recordedAt().isBefore(clock.instant().minus(maxAge))) {
-                store.markInbox(r.id(), InboxState.EXPIRED, "older than inbox.max_age at restart");
+                store.inbox().mark(r.id(), InboxState.EXPIRED, "older than inbox.max_age at restart");
                 given.add(r);
             } else {
                 submit(r);
@@ -127,23 +159,32 @@ public final class Dispatcher implements AutoCloseable {
         return requeued;
     }
 
+    /**
+     * Fails a record the inbox refused (SPEC OP-10) and tells its sender why, through the channel's
+     * adapter; a request/response channel answers the refusal on its own connection instead.
+     */
+    public void refuse(InboxRecord r, String reason) {
+        store.inbox().mark(r.id(), InboxState.FAILED, reason);
+        if (!policy.requestResponse().test(r)) notices.later(r, "⚠️ I could not take that message: " + reason + ".");
+    }
+
     /** Checks a record's admission, then hands it to its session lane. */
     public void route(InboxRecord r) {
         Optional<String> problem = InboundChecks.problem(r.message());
         if (problem.isPresent()) {
-            store.markInbox(r.id(), InboxState.FAILED, problem.get());
+            store.inbox().mark(r.id(), InboxState.FAILED, problem.get());
             notices.later(r, "⚠️ I could not take that message: " + problem.get() + ".");
             return;
         }
         switch (policy.admission().check(r)) {
             case Admission.Deny d -> {
-                store.markInbox(r.id(), InboxState.DENIED, d.reason());
+                store.inbox().mark(r.id(), InboxState.DENIED, d.reason());
                 log.info("{} message from {} denied: {}", r.message().channel(), r.message().sender(), d.reason());
                 if (d.reply() != null) notices.later(r, d.reply());
                 return;
             }
             case Admission.Buffer b -> {
-                store.markInbox(r.id(), InboxState.BUFFERED, b.reason());
+                store.inbox().mark(r.id(), InboxState.BUFFERED, b.reason());
                 return;
             }
             case Admission.Admit a -> { }
@@ -152,18 +193,46 @@ public final class Dispatcher implements AutoCloseable {
             stop(r);
             return;
         }
+        if (statusNow(r)) return;
         receipts.shown(r);
         debouncer.offer(r);
+    }
+
+    /**
+     * SPEC RT-1 ("handled without a model call and return at once"): a {@code /status} for a session whose run
+     * is busy (say a tool that does not end on its own) is answered now, beside the run, naming what it waits
+     * on; it reads only. Request-response channels keep their order; past {@link #MAX_STATUS_AT_ONCE} a
+     * flood of them waits in the lane like any message.
+     */
+    private boolean statusNow(InboxRecord r) {
+        if (!(RuntimeCommand.parse(r.message().text()).orElse(null) instanceof RuntimeCommand.Status)) return false;
+        if (policy.requestResponse().test(r) || !lanes.status(r.session()).running()) return false;
+        if (!statusSlots.tryAcquire()) return false;
+        receipts.shown(r);
+        RunHandle handle = new RunHandle(List.of(r), clock.instant());
+        Thread.ofVirtual().name("clawgate-status-" + r.id()).start(() -> {
+            try {
+                if (!runnerDispatches) store.inbox().mark(r.id(), InboxState.DISPATCHED, null);
+                runner.run(handle);
+            } catch (Exception e) {
+                log.warn("answering /status {} failed: {}", r.id(), e.toString());
+                store.inbox().mark(r.id(), InboxState.FAILED, e.getClass().getSimpleName());
+            } finally {
+                statusSlots.release();
+                receipts.settleRun(handle);
+            }
+        });
+        return true;
     }
 
     /** SPEC DI-5: {@code /stop} acts at once, past the debouncer and the queue. */
     private void stop(InboxRecord r) {
         SessionLane.Stopped stopped = lanes.stop(r);
         List<InboxRecord> cancelledQueued = stopped.cancelledQueued();
-        for (InboxRecord q : cancelledQueued) store.markInbox(q.id(), InboxState.CANCELLED, RunHandle.REASON_STOP);
+        for (InboxRecord q : cancelledQueued) store.inbox().mark(q.id(), InboxState.CANCELLED, RunHandle.REASON_STOP);
         // SPEC RP-5, DI-5: their receipts settle now, not when a later turn of the chat ends
         receipts.settle(cancelledQueued);
-        Thread.ofVirtual().name("clawgate-stop-" + r.id()).start(() -> {
+        stopReplies.execute(() -> {
             try {
                 stopHandler.stopped(r, stopped.cancelledRun(), cancelledQueued.size());
             } catch (RuntimeException e) {
@@ -172,8 +241,18 @@ public final class Dispatcher implements AutoCloseable {
         });
     }
 
-    /** What {@code /status} shows about a session. */
-    public record SessionStatus(boolean running, int queued) {}
+    /**
+     * What {@code /status} shows about a session (SPEC RT-1).
+     *
+     * @param runStartedAt when the active run started, or null when none runs
+     * @param tool         the tool the active run waits on, or null
+     */
+    public record SessionStatus(boolean running, int queued, java.time.Instant runStartedAt,
+                                RunHandle.RunningTool tool) {
+        public SessionStatus(boolean running, int queued) {
+            this(running, queued, null, null);
+        }
+    }
 
     public SessionStatus status(SessionKey key) {
         return lanes.status(key);
@@ -205,14 +284,10 @@ public final class Dispatcher implements AutoCloseable {
         lanes.closing();
         // debounced messages still waiting stay received in the inbox: the restart runs them
         bus.close();
-        long deadline = System.nanoTime() + grace.toNanos();
-        while (activeRuns() > 0 && System.nanoTime() < deadline) {
-            try {
-                Thread.sleep(20);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
+        try {
+            lanes.awaitNoRuns(grace);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
         lanes.cancelAll();
         timer.shutdownNow();

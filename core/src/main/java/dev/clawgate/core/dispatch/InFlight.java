@@ -25,7 +25,10 @@ final class InFlight {
     private final Semaphore slots;
     private final AtomicLong started = new AtomicLong();
 
-    InFlight(Store store, TurnRunner runner, Receipts receipts, TurnBudget budget, int maxInFlight) {
+    private final boolean runnerDispatches;
+
+    InFlight(Store store, TurnRunner runner, boolean runnerDispatches, Receipts receipts, TurnBudget budget, int maxInFlight) {
+        this.runnerDispatches = runnerDispatches;
         this.store = store;
         this.runner = runner;
         this.receipts = receipts;
@@ -49,8 +52,8 @@ final class InFlight {
         try {
             slots.acquire();
             acquired = true;
-            if (!runner.dispatchesItself()) {
-                for (InboxRecord r : handle.records()) store.markInbox(r.id(), InboxState.DISPATCHED, null);
+            if (!runnerDispatches) {
+                for (InboxRecord r : handle.records()) store.inbox().mark(r.id(), InboxState.DISPATCHED, null);
             }
             timeout = budget.arm(handle);
             runner.run(handle);
@@ -71,7 +74,7 @@ final class InFlight {
     private void markFailed(RunHandle handle, Throwable e) {
         for (InboxRecord r : handle.records()) {
             try {
-                store.markInbox(r.id(), InboxState.FAILED, e.getClass().getSimpleName());
+                store.inbox().mark(r.id(), InboxState.FAILED, e.getClass().getSimpleName());
             } catch (RuntimeException storeDown) {
                 log.error("could not mark inbox {} failed; it will run again after a restart", r.id(), storeDown);
             }

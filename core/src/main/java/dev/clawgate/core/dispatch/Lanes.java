@@ -1,5 +1,6 @@
 package dev.clawgate.core.dispatch;
 
+import dev.clawgate.core.command.RuntimeCommand;
 import dev.clawgate.core.dispatch.QueueCap.Drop;
 import dev.clawgate.core.dispatch.QueueCap.Overflow;
 import dev.clawgate.core.dispatch.QueueModes.Placement;
@@ -41,6 +42,8 @@ final class Lanes {
     private final ScheduledExecutorService timer;
     private final Clock clock;
     private final ReentrantLock lock = new ReentrantLock();
+    /** Signalled whenever a run ends: what {@link #awaitNoRuns} waits on instead of polling. */
+    private final java.util.concurrent.locks.Condition runEnded = lock.newCondition();
     private final Map<SessionKey, SessionLane> lanes = new HashMap<>();
     private volatile boolean closing;
 
@@ -71,15 +74,18 @@ final class Lanes {
                 startLocked(lane, batch);
                 return;
             }
-            // a request-response caller waits for its own answer: its message is never steered, merged or dropped
-            QueuePolicy qp = requestResponse.test(r) ? QueuePolicy.followup(Integer.MAX_VALUE) : queue.apply(r);
+            // a request-response caller waits for its own answer: its message is never steered, merged or dropped;
+            // nor is a runtime command, which is not text for the model (SPEC RT-1): it runs after the active run
+            boolean command = batch.size() == 1 && RuntimeCommand.parse(r.message().text()).isPresent();
+            QueuePolicy qp = requestResponse.test(r) || command ? QueuePolicy.followup(Integer.MAX_VALUE)
+                    : queue.apply(r);
             Placement placed = QueueModes.place(lane, batch, qp);
             if (placed == Placement.STEERED) return;
             if (placed == Placement.COLLECTED_AT_HEAD && lane.quietTimer != null) scheduleQuietLocked(lane, qp.quietWindow());
             Overflow overflow = QueueCap.enforce(lane, qp, r);
             dropped = overflow.records();
             for (Drop d : overflow.drops()) {
-                store.markInbox(d.record().id(), InboxState.DROPPED_BY_QUEUE, d.reason());
+                store.inbox().mark(d.record().id(), InboxState.DROPPED_BY_QUEUE, d.reason());
                 if (!overflow.newestRefused()) {
                     log.warn("session {}: queue over cap {}, dropped the oldest waiting message ({})", lane.key.display(), qp.cap(), qp.drop());
                 }
@@ -139,6 +145,7 @@ final class Lanes {
         lock.lock();
         try {
             lane.end(handle);
+            runEnded.signalAll();
             if (closing) return;
             nextLocked(lane);
         } finally {
@@ -180,7 +187,11 @@ final class Lanes {
         lock.lock();
         try {
             SessionLane lane = lanes.get(key);
-            return lane == null ? new Dispatcher.SessionStatus(false, 0) : new Dispatcher.SessionStatus(lane.active != null, lane.queuedRecords());
+            if (lane == null) return new Dispatcher.SessionStatus(false, 0);
+            RunHandle active = lane.active;
+            return active == null ? new Dispatcher.SessionStatus(false, lane.queuedRecords())
+                    : new Dispatcher.SessionStatus(true, lane.queuedRecords(), active.startedAt(),
+                            active.runningTool().orElse(null));
         } finally {
             lock.unlock();
         }
@@ -189,7 +200,26 @@ final class Lanes {
     int activeRuns() {
         lock.lock();
         try {
-            return (int) lanes.values().stream().filter(l -> l.active != null).count();
+            return activeRunsLocked();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private int activeRunsLocked() {
+        return (int) lanes.values().stream().filter(l -> l.active != null).count();
+    }
+
+    /** Waits until no run is active or {@code grace} passed; true when none is. */
+    boolean awaitNoRuns(Duration grace) throws InterruptedException {
+        long left = grace.toNanos();
+        lock.lock();
+        try {
+            while (activeRunsLocked() > 0) {
+                if (left <= 0) return false;
+                left = runEnded.awaitNanos(left);
+            }
+            return true;
         } finally {
             lock.unlock();
         }

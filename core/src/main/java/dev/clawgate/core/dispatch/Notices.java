@@ -1,5 +1,6 @@
 package dev.clawgate.core.dispatch;
 
+import dev.clawgate.core.run.BackgroundWork;
 import dev.clawgate.core.store.InboxRecord;
 import java.util.function.BiConsumer;
 import org.slf4j.Logger;
@@ -10,14 +11,16 @@ final class Notices {
     private static final Logger log = LoggerFactory.getLogger(Notices.class);
 
     private final BiConsumer<InboxRecord, String> send;
+    /** Notices are best-effort: a flood of them waits in a bounded queue, past it they are dropped (logged). */
+    private final BackgroundWork senders = new BackgroundWork("clawgate-notice", 8, 1024);
 
     Notices(BiConsumer<InboxRecord, String> send) {
         this.send = send;
     }
 
-    /** Sends on a virtual thread of its own: the caller may hold the dispatcher's lock or be its bus loop. */
+    /** Sends on a background thread: the caller may hold the dispatcher's lock or be its bus loop. */
     void later(InboxRecord r, String text) {
-        Thread.ofVirtual().name("clawgate-notice-" + r.id()).start(() -> now(r, text));
+        senders.execute(() -> now(r, text));
     }
 
     void now(InboxRecord r, String text) {

@@ -12,7 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The receipt of every admitted record (SPEC RP-5), from shown to settled: the runner shows it when
+ * The receipt of every admitted record (SPEC RP-5), from shown to settled: the listener shows it when
  * the dispatcher admits the record, and settles it with the record's final state as the inbox
  * records it (IN-4), read back from the store, so whoever wrote the state (the dispatcher, the
  * turn, the outbox) the receipt follows it. A record merged into a turn (debounce, collect, steer)
@@ -23,17 +23,17 @@ final class Receipts {
     private static final Logger log = LoggerFactory.getLogger(Receipts.class);
 
     private final Store store;
-    private final TurnRunner runner;
+    private final ReceiptListener listener;
 
-    Receipts(Store store, TurnRunner runner) {
+    Receipts(Store store, ReceiptListener listener) {
         this.store = store;
-        this.runner = runner;
+        this.listener = listener;
     }
 
     /** {@code record} was admitted: its receipt is shown. */
     void shown(InboxRecord record) {
         try {
-            runner.admitted(record);
+            listener.received(record);
         } catch (RuntimeException e) {
             log.warn("receipt of inbox {} not shown: {}", record.id(), e.toString());
         }
@@ -73,7 +73,7 @@ final class Receipts {
     /** The record's state as the store has it; null when it cannot be read (the receipt is left, not guessed). */
     private InboxState stateOf(InboxRecord r) {
         try {
-            return store.inbox(r.id()).map(InboxRecord::state).orElse(null);
+            return store.inbox().find(r.id()).map(InboxRecord::state).orElse(null);
         } catch (RuntimeException e) {
             log.warn("receipt of inbox {} not settled: its state could not be read: {}", r.id(), e.toString());
             return null;
@@ -82,7 +82,7 @@ final class Receipts {
 
     private void tell(InboxRecord r, InboxState state) {
         try {
-            runner.settled(r, state);
+            listener.settled(r, state);
         } catch (RuntimeException e) {
             log.warn("receipt of inbox {} not settled: {}", r.id(), e.toString());
         }

@@ -15,14 +15,15 @@ public final class ConversationKeys {
     }
 
     /**
-     * The session a message belongs to. A thread id equal to the message's own id is only a
-     * delivery anchor (a root message that would start its own thread), not a conversation, so
-     * it is left out.
+     * The session a message belongs to: its chat, its thread when it has one, and the sender
+     * when conversations are scoped per sender. {@link InboundMessage#threadId()} is the
+     * conversation thread as the platform defines it; where a reply is delivered (a message to
+     * reply to or to start a thread under) is the outbox's business, never part of the key.
      */
     public static SessionKey sessionKey(InboundMessage m, ConversationScope scope) {
         Objects.requireNonNull(m, "message");
         Objects.requireNonNull(scope, "scope");
-        String thread = m.threadId() == null || m.threadId().equals(m.id()) ? null : m.threadId();
+        String thread = m.threadId() == null || m.threadId().isEmpty() ? null : m.threadId();
         String sender = scope == ConversationScope.SENDER ? m.sender() : null;
         return new SessionKey(m.channel(), m.account(), m.chatType(), m.replyTarget(), thread, sender);
     }

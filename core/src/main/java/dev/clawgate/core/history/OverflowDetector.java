@@ -22,7 +22,9 @@ public final class OverflowDetector {
             "exceeds the available context size",
             "context window has overflowed",
             "context window exceeded",
-            "reduce the length of the messages");
+            "reduce the length of the messages",
+            // Gemini: "The input token count (N) exceeds the maximum number of tokens allowed (M)."
+            "exceeds the maximum number of tokens allowed");
 
     private OverflowDetector() {
     }
@@ -33,6 +35,20 @@ public final class OverflowDetector {
         String t = errorText.toLowerCase(Locale.ROOT);
         for (String p : PHRASES) {
             if (t.contains(p)) return true;
+        }
+        return false;
+    }
+
+    /**
+     * The same check with a provider's own extra phrases (e.g. a CLI provider's configured
+     * {@code overflow_patterns}), matched case-insensitively as plain substrings like the built-in ones.
+     */
+    public static boolean isContextOverflow(String errorText, List<String> extraPhrases) {
+        if (isContextOverflow(errorText)) return true;
+        if (errorText == null || errorText.isEmpty() || extraPhrases == null) return false;
+        String t = errorText.toLowerCase(Locale.ROOT);
+        for (String p : extraPhrases) {
+            if (p != null && !p.isBlank() && t.contains(p.toLowerCase(Locale.ROOT))) return true;
         }
         return false;
     }

@@ -23,8 +23,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A text waits until its sender has been quiet for the channel's debounce time; every new
  * text restarts the wait. A message with an attachment flushes the waiting texts together with
- * it at once. A control command ({@code /stop}, {@code /new}, ...) is handed on alone at once and
- * leaves the waiting texts (and their timer) as they are. Debounce 0 hands every message on at
+ * it at once. A control command ({@code /stop}, {@code /new}, ...) passes the buffer: its
+ * sender's waiting texts are handed on first, as their own batch, then the command alone, at
+ * once, so {@code /stop} reaches the dispatcher after the texts it must stop (SPEC DI-5) and
+ * {@code /new} after the texts that belong to the conversation it ends. Debounce 0 hands every message on at
  * once. Each batch reaches the sink oldest first, so its last record is the current message
  * that gives the turn its id and reply threading (RunHandle).
  *
@@ -117,6 +119,11 @@ public final class Debouncer {
         try {
             int before = closed.size();
             if (command) {
+                Batch open = pending.remove(key);
+                if (open != null) {
+                    cancelTimer(open);
+                    closed.add(List.copyOf(open.records));
+                }
                 closed.add(List.of(r));
             } else if (ms == 0 || !r.message().attachments().isEmpty()) {
                 Batch open = pending.remove(key);

@@ -25,6 +25,6 @@ public final class GroupHistory {
         Objects.requireNonNull(session, "session");
         if (limit < 0) throw new IllegalArgumentException("history limit must not be negative, got " + limit);
         if (limit == 0) return List.of();
-        return store.bufferedInbox(session, limit).stream().map(InboxRecord::message).toList();
+        return store.inbox().buffered(session, limit).stream().map(InboxRecord::message).toList();
     }
 }

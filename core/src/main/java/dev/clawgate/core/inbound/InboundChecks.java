@@ -1,6 +1,8 @@
 package dev.clawgate.core.inbound;
 
 import dev.clawgate.core.model.InboundMessage;
+import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -8,19 +10,40 @@ import java.util.Optional;
  * carry it; and the repair of text that is not well-formed UTF-16.
  */
 public final class InboundChecks {
-    /** Longer messages are refused rather than cut: the user should know what the model did not see. */
-    public static final int MAX_TEXT_CHARS = 100_000;
+    /**
+     * The default of {@code messages.max_chars} (SPEC OP-10). Longer messages are refused rather than
+     * cut: the user should know what the model did not see.
+     */
+    public static final int MAX_TEXT_CHARS = dev.clawgate.core.config.InboundSettings.DEFAULT_MAX_CHARS;
 
     private InboundChecks() {
     }
 
-    /** Why this message cannot start a turn, or empty when it can. */
+    /** Why this message cannot start a turn, or empty when it can; the length rule is {@link #tooLong}. */
     public static Optional<String> problem(InboundMessage m) {
         if (m.text().isBlank() && m.attachments().isEmpty()) return Optional.of("empty message: no text and no media");
-        if (m.text().length() > MAX_TEXT_CHARS) {
-            return Optional.of("message too long: " + m.text().length() + " characters, the limit is " + MAX_TEXT_CHARS);
-        }
         return Optional.empty();
+    }
+
+    /**
+     * The one length rule of every channel (SPEC OP-10): text longer than {@code maxChars} UTF-16
+     * units ({@code messages.max_chars}) is refused, with a reason the sender can act on; exactly
+     * {@code maxChars} is taken.
+     */
+    public static Optional<String> tooLong(String text, int maxChars) {
+        if (text.length() <= maxChars) return Optional.empty();
+        return Optional.of(String.format(Locale.ROOT,
+                "message too long: %,d characters, the limit is %,d; send a shorter one",
+                text.length(), maxChars));
+    }
+
+    /**
+     * What the inbox keeps of a refused message: who sent it where, and nothing of its content (no
+     * text, media or raw payload), so a refusal costs a small row whatever was sent. Should the row
+     * ever be run again (a crash between recording and failing it) it is an empty message and fails.
+     */
+    public static InboundMessage refusalRecord(InboundMessage m) {
+        return m.toBuilder().text("").attachments(List.of()).rawPayload(null).build();
     }
 
     /** The message with every unpaired surrogate replaced by U+FFFD, so it can be stored and sent as UTF-8. */

@@ -73,7 +73,7 @@ public final class Consolidator {
         List<MemoryEntry> saved = savedMessages(turn, scopes.home());
         // dedupe works on the turn's auto-saved messages only: none (auto-save off, short messages) means nothing to read
         if (cfg.consolidation() == ConsolidationMode.DEDUPE && saved.isEmpty()) return Outcome.skipped("no message of the turn was saved");
-        Optional<InboxRecord> record = store.inbox(turn.turnId());
+        Optional<InboxRecord> record = store.inbox().find(turn.turnId());
         if (record.isEmpty() || record.get().state() != InboxState.DONE) return Outcome.skipped("the turn did not end with a reply");
         Optional<String> reply = reply(turn);
         if (reply.isEmpty()) return Outcome.skipped("the turn has no assistant message");
@@ -91,7 +91,7 @@ public final class Consolidator {
 
     /** The turn's assistant message as committed with its final state, without the tool summary line (SPEC RP-3). */
     private Optional<String> reply(FinishedTurn turn) {
-        for (TranscriptEntry e : store.loadTranscript(turn.session(), TRANSCRIPT_WINDOW).reversed()) {
+        for (TranscriptEntry e : store.transcripts().load(turn.session(), TRANSCRIPT_WINDOW).reversed()) {
             if (e.role() == Role.ASSISTANT && Objects.equals(e.inboxId(), turn.turnId())) {
                 return Optional.of(TOOL_SUMMARY.matcher(e.content()).replaceFirst("")).filter(s -> !s.isBlank());
             }

@@ -93,7 +93,9 @@ public final class ImageInliner {
                     ? remote.fetch(URI.create(location), maxBytes) : local(location);
             return "[IMAGE:data:" + image.mediaType() + ";base64," + Base64.getEncoder().encodeToString(image.bytes()) + "]";
         } catch (IOException | IllegalArgumentException e) {
-            log.info("image {} not given to the model: {}", shown(location), e.getMessage());
+            // SPEC OP-6: the location is what the user or the model wrote: at DEBUG only
+            log.info("an image was not given to the model ({})", e.getClass().getSimpleName());
+            log.debug("image {} not given to the model: {}", shown(location), e.getMessage());
             return "[image not available: " + e.getMessage() + "]";
         }
     }

@@ -10,6 +10,12 @@ public enum Capability {
     TEXT(Group.DELIVERY), MEDIA(Group.DELIVERY), PAYLOAD(Group.DELIVERY), REPLY_TO(Group.DELIVERY), THREAD(Group.DELIVERY),
     SILENT(Group.DELIVERY), NATIVE_QUOTE(Group.DELIVERY), MESSAGE_SENDING_HOOKS(Group.DELIVERY), BATCH(Group.DELIVERY),
     RECONCILE_UNKNOWN_SEND(Group.DELIVERY), AFTER_SEND_SUCCESS(Group.DELIVERY), AFTER_COMMIT(Group.DELIVERY),
+    /**
+     * The adapter may send one payload as several platform messages (a platform that must cut a text
+     * the planner already cut to {@code chunkLimits()} further). Without it, one payload is exactly one
+     * platform message, so a receipt names one message per payload (SPEC OUT-1, OUT-8).
+     */
+    SPLITS_PAYLOADS(Group.DELIVERY),
 
     DRAFT_PREVIEW(Group.LIVE), PREVIEW_FINALIZATION(Group.LIVE), PROGRESS_UPDATES(Group.LIVE), QUIET_FINALIZATION(Group.LIVE),
 

@@ -4,7 +4,6 @@ import dev.clawgate.core.channel.MessageAdapter;
 import dev.clawgate.core.config.OutboxSettings;
 import dev.clawgate.core.failpoint.Failpoints;
 import dev.clawgate.core.run.CancelToken;
-import dev.clawgate.core.run.CancelledException;
 import dev.clawgate.core.run.RunHandle;
 import dev.clawgate.core.store.OutboxEntry;
 import dev.clawgate.core.store.OutboxState;
@@ -48,6 +47,9 @@ public final class Outbox {
     private final OutboxObserver observer;
     /** The delivery cancel token of each run in progress, by turn id (SPEC OUT-11): bounded by the runs in flight. */
     private final ConcurrentHashMap<Long, CancelToken> runs = new ConcurrentHashMap<>();
+    /** Where aborted runs' waiting entries are suppressed; a dropped task leaves them to their retry (a lost cancel). */
+    private final dev.clawgate.core.run.BackgroundWork cancels =
+            new dev.clawgate.core.run.BackgroundWork("outbox-cancel", 4, 1024);
 
     public Outbox(Store store, Clock clock, Payloads payloads, Supplier<OutboxSettings> settings, DoubleSupplier random,
                   OutboxObserver observer) {
@@ -87,11 +89,11 @@ public final class Outbox {
         Objects.requireNonNull(adapter, "adapter");
         Objects.requireNonNull(cancel, "cancel");
         if (cancel.isCancelled() && entry.receipts().isEmpty()) {
-            if (!store.claimOutbox(entry.id())) return new DeliveryOutcome.NotClaimed();
+            if (!store.outbox().claim(entry.id())) return new DeliveryOutcome.NotClaimed();
             return cancelled(entry, entry.receipts(), entry.attempts(), cancel.reason());
         }
         Failpoints.hit(Failpoints.OUTBOX_BEFORE_CLAIM);
-        if (!store.claimOutbox(entry.id())) {
+        if (!store.outbox().claim(entry.id())) {
             log.info("outbox {} (turn {}) is not pending; not sent again", entry.id(), entry.turnId());
             return new DeliveryOutcome.NotClaimed();
         }
@@ -118,7 +120,7 @@ public final class Outbox {
             if (RunHandle.REASON_SHUTDOWN.equals(why)) return;
             deliveries.cancel(why);
             // the canceller may hold the dispatcher's lock: the store work runs on its own thread
-            Thread.ofVirtual().name("outbox-cancel-" + turnId).start(() -> cancelWaiting(turnId, why));
+            cancels.execute(() -> cancelWaiting(turnId, why));
         });
         return new RunDeliveries(turnId, deliveries, () -> {
             try {
@@ -146,9 +148,9 @@ public final class Outbox {
     public int cancelWaiting(long turnId, String why) {
         int cancelled = 0;
         try {
-            for (OutboxEntry e : store.outboxByState(OutboxState.PENDING)) {
+            for (OutboxEntry e : store.outbox().byState(OutboxState.PENDING)) {
                 if (e.turnId() != turnId || e.draft().kind() == OutboundMessage.Kind.ERROR || !e.receipts().isEmpty()) continue;
-                if (!store.claimOutbox(e.id())) continue;
+                if (!store.outbox().claim(e.id())) continue;
                 cancelled(e, e.receipts(), e.attempts(), why);
                 cancelled++;
             }
@@ -166,82 +168,41 @@ public final class Outbox {
         return new DeliveryOutcome.Suppressed(SuppressionReason.RUN_CANCELLED);
     }
 
+    /** Sends a claimed entry; the one switch below turns how it ended into its new state. */
     private DeliveryOutcome sendClaimed(OutboxEntry entry, MessageAdapter adapter, CancelToken cancel) {
-        OutboundMessage reply = entry.draft().message(entry.turnId());
-        Payloads.Plan plan = payloads.plan(reply, adapter);
-        if (plan instanceof Payloads.Plan.Suppress s) {
-            String detail = s.reason().wireName() + (s.detail() == null ? "" : ": " + s.detail());
-            log.info("outbox {} (turn {}) suppressed: {}", entry.id(), entry.turnId(), detail);
-            record(entry, OutboxUpdate.of(entry, OutboxState.SUPPRESSED, detail));
-            return new DeliveryOutcome.Suppressed(s.reason());
-        }
-        List<OutboundMessage> parts = ((Payloads.Plan.Send) plan).parts();
-        Capabilities.Fit fit = Capabilities.fit(parts, adapter.capabilities(), Durability.BEST_EFFORT);
-        if (!fit.fits()) {
-            // the intent was written when the adapter could carry it: a config change took that away
-            String why = "unsupported by the channel now: " + names(fit.missing());
-            record(entry, OutboxUpdate.of(entry, OutboxState.FAILED, why));
-            return new DeliveryOutcome.Failed(why);
-        }
         List<MessageReceipt> receipts = new ArrayList<>(entry.receipts());
         int attempts = entry.attempts();
-        for (int i = receipts.size(); i < fit.payloads().size(); i++) {
-            OutboundMessage part = fit.payloads().get(i);
-            // SPEC OUT-11: until a first payload is out an abort cancels the delivery; after that the rest follow
-            boolean first = receipts.isEmpty();
-            if (first && cancel.isCancelled()) return cancelled(entry, receipts, attempts, cancel.reason());
-            MessageReceipt receipt;
-            try {
-                receipt = adapter.send(part, first ? cancel : CancelToken.none());
-            } catch (CancelledException e) {
-                // the adapter stopped before any platform I/O (MessageAdapter#send)
-                if (first) return cancelled(entry, receipts, attempts, e.getMessage());
-                log.error("outbox {} (turn {}): adapter cancelled a send it was not asked to; marked unknown_after_send", entry.id(),
-                        entry.turnId(), e);
-                return unknown(entry, receipts, attempts, "adapter error: " + e.getClass().getSimpleName());
-            } catch (DeliveryException e) {
-                boolean aborted = first && cancel.isCancelled();
-                if (aborted && e.kind() != DeliveryException.Kind.AMBIGUOUS) return cancelled(entry, receipts, attempts, cancel.reason());
-                Reconciliation r = e.kind() == DeliveryException.Kind.AMBIGUOUS ? reconcile(entry, adapter, part) : null;
-                if (r instanceof Reconciliation.Found f) {
-                    log.info("outbox {} (turn {}): the platform has part {} after all", entry.id(), entry.turnId(), part.part());
-                    receipt = f.receipt();
-                } else if (r == null) {
-                    return failed(entry, receipts, attempts, e, fit.payloads());
-                } else if (r instanceof Reconciliation.NotSent && aborted) {
-                    return cancelled(entry, receipts, attempts, cancel.reason());
-                } else if (r instanceof Reconciliation.NotSent) {
-                    return failed(entry, receipts, attempts, new DeliveryException(e.getMessage() + " (the platform confirms it has no such"
-                            + " message)", DeliveryException.Kind.TRANSIENT, e.retryAfter(), e), fit.payloads());
-                } else {
-                    log.warn("outbox {} (turn {}) to {}: the send may have reached the platform ({}); not resent", entry.id(),
-                            entry.turnId(), entry.draft().channel(), e.getMessage());
-                    return unknown(entry, receipts, attempts, "ambiguous failure: " + e.getMessage());
-                }
-            } catch (RuntimeException e) {
-                // the adapter broke mid-send: whether the platform got the message is unknown, so it is never resent blindly
-                log.error("outbox {} (turn {}): adapter failed mid-send; marked unknown_after_send", entry.id(), entry.turnId(), e);
-                return unknown(entry, receipts, attempts, "adapter error: " + e.getClass().getSimpleName());
+        SendVerdict verdict = new DeliveryAttempt(entry, adapter, cancel, receipts, this::record).run(payloads);
+        return switch (verdict) {
+            case SendVerdict.Suppressed s -> {
+                record(entry, new OutboxUpdate(OutboxState.SUPPRESSED, receipts, s.detail(), attempts,
+                        entry.nextAttemptAt()));
+                yield new DeliveryOutcome.Suppressed(s.reason());
             }
-            Failpoints.hit(Failpoints.OUTBOX_AFTER_SEND);
-            receipts.add(receipt);
-            if (adapter.capabilities().contains(Capability.AFTER_SEND_SUCCESS)) AfterSendHooks.afterSendSuccess(adapter, part, receipt);
-            if (i < fit.payloads().size() - 1) {
-                record(entry, new OutboxUpdate(OutboxState.SENDING, receipts, null, attempts, entry.nextAttemptAt()));
+            case SendVerdict.Unfit u -> {
+                record(entry, OutboxUpdate.of(entry, OutboxState.FAILED, u.why()));
+                yield new DeliveryOutcome.Failed(u.why());
             }
-        }
-        if (receipts.stream().noneMatch(MessageReceipt::hasIdentity)) {
-            record(entry, new OutboxUpdate(OutboxState.SUPPRESSED, receipts,
-                    SuppressionReason.ADAPTER_RETURNED_NO_IDENTITY.wireName(), attempts, entry.nextAttemptAt()));
-            return new DeliveryOutcome.Suppressed(SuppressionReason.ADAPTER_RETURNED_NO_IDENTITY);
-        }
+            case SendVerdict.Cancelled c -> cancelled(entry, receipts, attempts, c.why());
+            case SendVerdict.Failed f -> failed(entry, receipts, attempts, f.error(), f.parts());
+            case SendVerdict.Unknown u -> unknown(entry, receipts, attempts, u.why());
+            case SendVerdict.Delivered d -> delivered(entry, adapter, receipts, d);
+        };
+    }
+
+    private DeliveryOutcome delivered(OutboxEntry entry, MessageAdapter adapter, List<MessageReceipt> receipts,
+                                      SendVerdict.Delivered d) {
+        Capabilities.Fit fit = d.fit();
         boolean resent = entry.detail() != null && entry.detail().startsWith(RESENT_UNKNOWN);
-        String detail = resent ? entry.detail() : join(fit.dropped().isEmpty() ? null : "dropped (channel lacks them): " + names(fit.dropped()),
-                PayloadOutcomes.suppressedParts(receipts));
+        String dropped = fit.dropped().isEmpty() ? null : "dropped (channel lacks them): " + names(fit.dropped());
+        String detail = resent ? entry.detail() : join(dropped, PayloadOutcomes.suppressedParts(receipts));
         record(entry, new OutboxUpdate(resent ? OutboxState.POSSIBLY_DUPLICATED : OutboxState.SENT, receipts, detail,
-                attempts, entry.nextAttemptAt()));
-        if (adapter.capabilities().contains(Capability.AFTER_COMMIT)) AfterSendHooks.afterCommit(adapter, reply, receipts);
-        return new DeliveryOutcome.Sent(List.copyOf(receipts), PayloadOutcomes.of(fit.payloads(), receipts, null), fit.dropped());
+                entry.attempts(), entry.nextAttemptAt()));
+        if (adapter.capabilities().contains(Capability.AFTER_COMMIT)) {
+            AfterSendHooks.afterCommit(adapter, d.reply(), receipts);
+        }
+        return new DeliveryOutcome.Sent(List.copyOf(receipts), PayloadOutcomes.of(fit.payloads(), receipts, null),
+                fit.dropped());
     }
 
     /**
@@ -253,7 +214,8 @@ public final class Outbox {
             return new Reconciliation.Unknown("the channel cannot look up sent messages");
         }
         try {
-            return Objects.requireNonNull(adapter.reconcileUnknownSend(part, CancelToken.none()), "reconcileUnknownSend returned null");
+            return Objects.requireNonNull(adapter.reconcileUnknownSend(part, CancelToken.none()),
+                    "reconcileUnknownSend returned null");
         } catch (DeliveryException e) {
             log.warn("outbox {} (turn {}): reconcile failed: {}", entry.id(), entry.turnId(), e.getMessage());
             return new Reconciliation.Unknown("reconcile failed: " + e.getMessage());
@@ -295,7 +257,7 @@ public final class Outbox {
 
     /** Writes {@code u} for {@code entry} and tells the observer (SPEC OP-5); the only way this outbox changes an entry. */
     void record(OutboxEntry entry, OutboxUpdate u) {
-        store.updateOutbox(entry.id(), u);
+        store.outbox().update(entry.id(), u);
         try {
             observer.recorded(entry, u.state());
         } catch (RuntimeException e) {
@@ -320,7 +282,8 @@ public final class Outbox {
      * @throws IllegalArgumentException when there is no such entry, or it is pending, sending or sent
      */
     public OutboxEntry resend(long entryId) {
-        OutboxEntry e = store.outboxEntry(entryId).orElseThrow(() -> new IllegalArgumentException("there is no outbox entry " + entryId));
+        OutboxEntry e = store.outbox().entry(entryId)
+                .orElseThrow(() -> new IllegalArgumentException("there is no outbox entry " + entryId));
         String detail = switch (e.state()) {
             case UNKNOWN_AFTER_SEND -> RESENT_UNKNOWN + " (" + RESENT_BY_OPERATOR + ")";
             case FAILED, EXPIRED, PARTIAL_FAILED -> RESENT_BY_OPERATOR;
@@ -328,7 +291,7 @@ public final class Outbox {
                     + "; only failed, partial_failed, expired and unknown_after_send entries can be resent");
         };
         record(e, new OutboxUpdate(OutboxState.PENDING, e.receipts(), detail, 0, clock.instant()));
-        return store.outboxEntry(entryId).orElseThrow();
+        return store.outbox().entry(entryId).orElseThrow();
     }
 
     /** True for an entry someone chose to send again: not expired by age. */
@@ -344,12 +307,24 @@ public final class Outbox {
      */
     static final Duration OWN_DELIVERY_GRACE = Duration.ofSeconds(30);
 
-    /** Sends the pending entries whose retry is due, paced per channel; returns how many were tried. */
+    /** The pending entries whose retry is due now, oldest first; those still left to their own turn are not. */
+    public List<OutboxEntry> dueForRetry() {
+        Instant now = clock.instant();
+        List<OutboxEntry> due = new ArrayList<>();
+        for (OutboxEntry e : store.outbox().due(now, 500)) {
+            if (e.attempts() == 0 && !resentOnPurpose(e) && e.createdAt().isAfter(now.minus(OWN_DELIVERY_GRACE))) continue;
+            due.add(e);
+        }
+        return due;
+    }
+
+    /**
+     * Sends the pending entries whose retry is due, one after another, paced per channel; returns how
+     * many were tried. The gateway's {@link OutboxWorker} sends them concurrently, a chat at a time.
+     */
     public int retryDue(Function<String, Optional<MessageAdapter>> adapters, Pacer pacer) {
         int tried = 0;
-        Instant now = clock.instant();
-        for (OutboxEntry e : store.outboxDue(now, 500)) {
-            if (e.attempts() == 0 && !resentOnPurpose(e) && e.createdAt().isAfter(now.minus(OWN_DELIVERY_GRACE))) continue;
+        for (OutboxEntry e : dueForRetry()) {
             Optional<MessageAdapter> adapter = adapters.apply(e.draft().channel());
             if (adapter.isEmpty()) continue;
             pacer.await(e.draft().channel());

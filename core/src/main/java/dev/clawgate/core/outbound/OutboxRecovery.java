@@ -48,7 +48,7 @@ public final class OutboxRecovery {
     Result run(Function<String, Optional<MessageAdapter>> adapters, Pacer pacer) {
         int unknown = 0, reconciled = 0, resent = 0;
         List<Long> unknownTurns = new ArrayList<>();
-        for (OutboxEntry e : store.outboxByState(OutboxState.SENDING)) {
+        for (OutboxEntry e : store.outbox().byState(OutboxState.SENDING)) {
             switch (interrupted(e, adapters.apply(e.draft().channel()))) {
                 case RECONCILED -> reconciled++;
                 case RESEND -> resent++;
@@ -64,7 +64,7 @@ public final class OutboxRecovery {
         }
         Instant cutoff = clock.instant().minus(settings.maxAge());
         int sent = 0, failed = 0, pending = 0, expired = 0;
-        for (OutboxEntry e : store.outboxByState(OutboxState.PENDING)) {
+        for (OutboxEntry e : store.outbox().byState(OutboxState.PENDING)) {
             if (e.createdAt().isBefore(cutoff) && !Outbox.resentOnPurpose(e)) {
                 outbox.record(e, OutboxUpdate.of(e, OutboxState.EXPIRED, "older than outbox.max_age " + settings.maxAge()));
                 expired++;

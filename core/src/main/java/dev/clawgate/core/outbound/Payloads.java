@@ -56,8 +56,13 @@ public final class Payloads {
         boolean ofReply = reply.kind() == OutboundMessage.Kind.FINAL || reply.kind() == OutboundMessage.Kind.BLOCK;
         if (ofReply && roots != null) {
             MediaReply markers = MediaMarkers.extract(text, roots.workspace().get(), roots.dataDir());
+            // SPEC OP-6: the marker is the model's text (a path it wrote): named at DEBUG only
+            if (!markers.rejected().isEmpty()) {
+                log.warn("turn {}: {} media marker(s) refused (path outside the workspace and data dir, or missing)",
+                        reply.turnId(), markers.rejected().size());
+            }
             for (MediaReply.Rejected r : markers.rejected()) {
-                log.warn("turn {}: media marker {} refused: {}", reply.turnId(), r.marker(), r.reason());
+                log.debug("turn {}: media marker {} refused: {}", reply.turnId(), r.marker(), r.reason());
             }
             text = markers.text();
             markers.media().forEach(m -> media.add(MediaRef.of(m)));

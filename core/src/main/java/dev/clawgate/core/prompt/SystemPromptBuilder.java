@@ -49,14 +49,20 @@ public final class SystemPromptBuilder {
         this.os = System.getProperty("os.name") + " " + System.getProperty("os.version") + " (" + System.getProperty("os.arch") + ")";
     }
 
-    /** A builder for this machine: its host name, full skills, the built-in channel table. */
+    /** A builder for this machine: its host name, full skills, no channel-specific guidance. */
     public static SystemPromptBuilder create(Clock clock, ZoneId zone) {
         return new SystemPromptBuilder(clock, zone, localHostName(), SkillsMode.FULL, ChannelGuidance.defaults());
     }
 
     /** A builder for this machine whose skills mode is read from {@code skillsMode} (the config in force). */
     public static SystemPromptBuilder create(Clock clock, ZoneId zone, java.util.function.Supplier<SkillsMode> skillsMode) {
-        return new SystemPromptBuilder(clock, zone, localHostName(), skillsMode, ChannelGuidance.defaults());
+        return create(clock, zone, skillsMode, ChannelGuidance.defaults());
+    }
+
+    /** As {@link #create(Clock, ZoneId, java.util.function.Supplier)}, with each channel's own formatting guidance. */
+    public static SystemPromptBuilder create(Clock clock, ZoneId zone, java.util.function.Supplier<SkillsMode> skillsMode,
+                                             ChannelGuidance guidance) {
+        return new SystemPromptBuilder(clock, zone, localHostName(), skillsMode, guidance);
     }
 
     private static java.util.function.Supplier<SkillsMode> constant(SkillsMode mode) {

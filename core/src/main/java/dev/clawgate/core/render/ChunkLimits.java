@@ -30,29 +30,9 @@ public record ChunkLimits(int maxUnits, TextMeasure measure, int maxLines) {
         return of(4000);
     }
 
-    /** Telegram: 4096 UTF-16 code units. */
-    public static ChunkLimits telegram() {
-        return of(4096);
-    }
-
-    /** Discord: 2000 characters and at most 17 lines, so long replies are not collapsed by the client. */
-    public static ChunkLimits discord() {
-        return new ChunkLimits(2000, TextMeasure.utf16(), 17);
-    }
-
-    /** Slack: 4000 characters. */
-    public static ChunkLimits slack() {
-        return of(4000);
-    }
-
-    /** The built-in web chat: 20000 characters. */
-    public static ChunkLimits webChat() {
-        return of(20000);
-    }
-
-    /** IRC: {@code bytes} UTF-8 bytes per line, and one line per message. */
-    public static ChunkLimits irc(int bytes) {
-        return new ChunkLimits(bytes, TextMeasure.utf8Bytes(), 1);
+    /** A limit in UTF-8 bytes per message and at most {@code maxLines} lines (0: no line limit), for platforms that count bytes. */
+    public static ChunkLimits utf8Bytes(int bytes, int maxLines) {
+        return new ChunkLimits(bytes, TextMeasure.utf8Bytes(), maxLines);
     }
 
     /** The same measure and line limit with another unit limit. */

@@ -3,8 +3,8 @@ package dev.clawgate.core.render;
 import java.util.Objects;
 
 /**
- * How a platform counts the length of a message (SPEC OUT-1): Telegram counts UTF-16 code units,
- * IRC UTF-8 bytes. A measure must be additive over code point boundaries, i.e.
+ * How a platform counts the length of a message (SPEC OUT-1): most platforms count UTF-16 code units,
+ * others UTF-8 bytes. A measure must be additive over code point boundaries, i.e.
  * {@code units(t, a, c) == units(t, a, b) + units(t, b, c)} whenever {@code b} does not split a
  * surrogate pair, because the {@link Chunker} sums it piece by piece.
  */
@@ -19,7 +19,7 @@ public interface TextMeasure {
         return units(text, 0, text.length());
     }
 
-    /** UTF-16 code units, what Java's {@code String.length()} counts (Telegram, Discord, Slack). */
+    /** UTF-16 code units, what Java's {@code String.length()} counts (most chat platforms). */
     static TextMeasure utf16() {
         return (text, from, to) -> {
             Objects.checkFromToIndex(from, to, text.length());
@@ -32,7 +32,7 @@ public interface TextMeasure {
         return (text, from, to) -> Character.codePointCount(text, from, to);
     }
 
-    /** Bytes of the UTF-8 encoding (IRC); a lone surrogate counts as the 3 bytes of its replacement. */
+    /** Bytes of the UTF-8 encoding (line protocols); a lone surrogate counts as the 3 bytes of its replacement. */
     static TextMeasure utf8Bytes() {
         return (text, from, to) -> {
             Objects.checkFromToIndex(from, to, text.length());

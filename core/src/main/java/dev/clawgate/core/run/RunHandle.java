@@ -22,6 +22,10 @@ public final class RunHandle {
     private final SteerBox steer = new SteerBox();
     private final List<String> droppedSummaries;
     private final Instant startedAt;
+    private volatile RunningTool tool;
+
+    /** A tool call the run is waiting on (SPEC RT-1 {@code /status}, RP-5): its name and when it started. */
+    public record RunningTool(String name, Instant since) {}
 
     public RunHandle(List<InboxRecord> records, Instant startedAt) {
         this(records, startedAt, List.of());
@@ -60,5 +64,19 @@ public final class RunHandle {
 
     public Instant startedAt() {
         return startedAt;
+    }
+
+    /** The run started {@code name} at {@code at}; it runs until {@link #toolEnded}. */
+    public void toolStarted(String name, Instant at) {
+        tool = new RunningTool(name, at);
+    }
+
+    public void toolEnded() {
+        tool = null;
+    }
+
+    /** The tool the run waits on now, if any. */
+    public java.util.Optional<RunningTool> runningTool() {
+        return java.util.Optional.ofNullable(tool);
     }
 }

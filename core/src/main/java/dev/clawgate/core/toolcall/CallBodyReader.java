@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Reads the tool calls written inside one tag, fence or TOOL_CALL block (SPEC AG-1, SP-3). */
+/** Reads the tool calls written inside one closed tag, fence, bracket or token block (SPEC AG-1, SP-3). */
 final class CallBodyReader {
     static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
@@ -35,15 +35,7 @@ final class CallBodyReader {
             "memory_forget", "key");
 
     private static final String IDENT = "[A-Za-z_][\\w.-]*";
-    private static final Pattern REASONING = Pattern.compile(
-            "<(think|thinking)(?:\\s[^<>]*)?>.*?</\\1>", Pattern.DOTALL | Pattern.CASE_INSENSITIVE);
-    private static final Pattern INVOKE = Pattern.compile(
-            "<invoke\\b([^<>]*)>(.*?)</invoke>", Pattern.DOTALL | Pattern.CASE_INSENSITIVE);
-    private static final Pattern NAME_ATTR = Pattern.compile("\\bname\\s*=\\s*(?:\"([^\"]*)\"|'([^']*)')");
-    private static final Pattern PARAMETER = Pattern.compile(
-            "<parameter\\s+name\\s*=\\s*[\"']([^\"']+)[\"']\\s*>(.*?)</parameter>", Pattern.DOTALL | Pattern.CASE_INSENSITIVE);
-    private static final Pattern ELEMENT = Pattern.compile("<(" + IDENT + ")(\\s[^<>]*)?>(.*)</\\1>", Pattern.DOTALL);
-    private static final Pattern CHILD = Pattern.compile("<(" + IDENT + ")(?:\\s[^<>]*)?>(.*?)</\\1>", Pattern.DOTALL);
+    private static final Pattern NAME_ATTR = Pattern.compile("\\bname\\s*=\\s*(?:\"([^\"]*)\"|'([^']*)'|([^\\s\"'>]+))");
     private static final Pattern SHORTHAND = Pattern.compile("(" + IDENT + ")>(.+)", Pattern.DOTALL);
     private static final String VALUE = "(?:\"(?:[^\"\\\\]|\\\\.)*\"|'[^']*'|[^\\s\"'=]+)";
     private static final Pattern INLINE = Pattern.compile(
@@ -61,37 +53,132 @@ final class CallBodyReader {
     private CallBodyReader() {
     }
 
-    /** The calls in a tag or fence body; never empty: a body that holds no readable call is one malformed call. */
-    static List<RawCall> read(String body) {
-        String b = unwrapFence(REASONING.matcher(body).replaceAll("").strip());
+    /**
+     * The calls in a closed body; never empty: a body that holds no readable call is one malformed
+     * call. Reasoning inside the body is dropped; nested call markup is read by the scanner.
+     */
+    static List<RawCall> read(String body, ReasoningTags reasoning) {
+        String b = body;
+        if (b.indexOf('<') >= 0 && ScanWork.enterNested()) {
+            List<RawCall> nested = new ArrayList<>();
+            StringBuilder rest = new StringBuilder();
+            List<Segment> inner;
+            try {
+                inner = OutputScanner.scanAll(b, reasoning, null);
+            } finally {
+                ScanWork.leaveNested();
+            }
+            for (Segment seg : inner) {
+                if (seg.form() == Segment.Form.TAG && (seg.kind() == Segment.Kind.CALL || !seg.calls().isEmpty())) nested.addAll(seg.calls());
+                else if (seg.kind() != Segment.Kind.REASONING) rest.append(seg.source());
+            }
+            if (!nested.isEmpty() && rest.toString().isBlank()) return nested;
+            if (nested.isEmpty()) b = rest.toString();
+        }
+        b = unwrapFence(b.strip());
         if (b.isEmpty()) return List.of(RawCall.malformed("unknown", "the tool call is empty"));
         char first = b.charAt(0);
-        if (first == '{' || first == '[') return fromJsonText(b);
-        if (INVOKE.matcher(b).find()) {
-            List<RawCall> calls = fromInvokeElements(b);
-            if (!calls.isEmpty()) return calls;
+        if (first == '{' || first == '[') {
+            if (PERL_TOOL.matcher(b).find()) return List.of(readPerl(b));
+            List<RawCall> json = fromJsonText(b);
+            return json.size() == 1 && json.get(0).malformed() && b.contains("=>") ? List.of(readPerl(b)) : json;
         }
-        Matcher m = ELEMENT.matcher(b);
-        if (m.matches()) return List.of(fromElement(m.group(1), m.group(3)));
-        m = SHORTHAND.matcher(b);
-        if (m.matches()) return List.of(withMainArgument(m.group(1), m.group(2).strip()));
-        m = INLINE.matcher(b);
-        if (m.matches()) return List.of(RawCall.ok(canonicalName(m.group(1)), attributes(m.group(2)), null));
+        if (first == '<') {
+            XmlParts.Element e = XmlParts.whole(b);
+            if (e != null) return List.of(fromElement(e.name(), e.inner()));
+        }
+        int lt = b.indexOf('<');
+        if (lt > 0 && b.contains("<arg_key>")) return List.of(fromArgPairs(b.substring(0, lt).strip(), b.substring(lt)));
+        Matcher m = SHORTHAND.matcher(b);
+        if (m.matches()) return List.of(readShort(m.group(1), m.group(2)));
+        if (b.indexOf('\n') < 0) {
+            m = INLINE.matcher(b);
+            if (m.matches()) return List.of(RawCall.ok(canonicalName(m.group(1)), attributes(m.group(2)), null));
+        }
         if (BARE_NAME.matcher(b).matches()) return List.of(RawCall.ok(canonicalName(b), object(), null));
         return List.of(RawCall.malformed(nameIn(b), "the tool call is neither JSON nor a known call form: " + excerpt(b)));
     }
 
-    /** The calls of a tag that may name its tool in an attribute ({@code <invoke name="...">}); else as {@link #read}. */
-    static List<RawCall> readInvoke(String attributes, String body) {
-        Matcher name = NAME_ATTR.matcher(attributes);
-        if (!name.find()) return read(body);
-        return List.of(fromParameters(firstNonNull(name.group(1), name.group(2)), body));
+    /** The calls of a call tag that may name its tool in an attribute ({@code <invoke name="...">}, {@code <function=...>}). */
+    static List<RawCall> readTag(Tag tag, String body, ReasoningTags reasoning) {
+        String name = attributeName(tag.attrs());
+        if (name == null || name.isBlank()) return read(body, reasoning);
+        return List.of(fromParameters(name, body));
     }
 
-    /** A fence that names its tool ({@code ```tool file_read}) and holds only the arguments. */
+    /** A wrapper ({@code <tool_calls>}, {@code <function_calls>}): the calls inside it, as JSON or as call tags. */
+    static List<RawCall> readWrapper(String body, ReasoningTags reasoning) {
+        String t = body.strip();
+        if (t.startsWith("{") || t.startsWith("[")) return fromJsonText(t);
+        List<RawCall> calls = new ArrayList<>();
+        if (!ScanWork.enterNested()) return List.of(RawCall.malformed("unknown", "tool-call wrappers are nested too deep"));
+        try {
+            for (Segment seg : OutputScanner.scanAll(body, reasoning, null)) calls.addAll(seg.calls());
+        } finally {
+            ScanWork.leaveNested();
+        }
+        return calls.isEmpty() ? List.of(RawCall.malformed("unknown", "the tool-call wrapper holds no call")) : calls;
+    }
+
+    /** {@code name>args}: JSON arguments, or the tool's main argument as text ({@code shell>pwd}). */
+    static RawCall readShort(String name, String args) {
+        String a = args.strip();
+        if (a.startsWith("{")) return arguments(canonicalName(name), a, null);
+        return withMainArgument(name, unescapeXml(a));
+    }
+
+    /** A block that names its tool ({@code ```tool file_read}, a token header) and holds only the arguments. */
     static RawCall readNamed(String name, String argumentText) {
         String a = argumentText.strip();
+        if (name.isBlank()) return RawCall.malformed("unknown", "the tool call names no tool");
         return a.isEmpty() ? RawCall.ok(canonicalName(name), object(), null) : arguments(canonicalName(name), a, null);
+    }
+
+    /** {@code name="x"}, {@code name=x} or Qwen's {@code =x}. */
+    private static String attributeName(String attrs) {
+        String a = attrs.strip();
+        if (a.startsWith("=")) return a.substring(1).strip().replaceAll("^[\"']|[\"']$", "");
+        Matcher m = NAME_ATTR.matcher(a);
+        return m.find() ? firstNonNull(m.group(1), m.group(2), m.group(3)).strip() : null;
+    }
+
+    private static RawCall fromParameters(String name, String body) {
+        String b = unwrapFence(body.strip());
+        String canonical = canonicalName(name.strip());
+        if (b.startsWith("{")) return arguments(canonical, b, null);
+        ObjectNode args = object();
+        for (XmlParts.Element p : XmlParts.children(body)) {
+            String key = p.name().equals("parameter") ? attributeName(p.attrs()) : null;
+            if (key != null && !key.isEmpty()) args.set(key, value(unescapeXml(p.inner().strip())));
+        }
+        if (args.isEmpty() && b.contains("<arg_key>")) return fromArgPairs(canonical, b);
+        return RawCall.ok(canonical, args, null);
+    }
+
+    /** GLM: {@code name <arg_key>k</arg_key><arg_value>v</arg_value> ...}. */
+    private static RawCall fromArgPairs(String name, String rest) {
+        if (name.isEmpty()) return RawCall.malformed("unknown", "the tool call names no tool");
+        ObjectNode args = object();
+        String key = null;
+        for (XmlParts.Element p : XmlParts.children(rest)) {
+            if (p.name().equals("arg_key")) {
+                key = p.inner().strip();
+            } else if (p.name().equals("arg_value") && key != null) {
+                args.set(key, value(unescapeXml(p.inner().strip())));
+                key = null;
+            }
+        }
+        return RawCall.ok(canonicalName(name), args, null);
+    }
+
+    private static RawCall fromElement(String name, String inner) {
+        String in = inner.strip();
+        String canonical = canonicalName(name);
+        if (in.startsWith("{")) return arguments(canonical, in, null);
+        ObjectNode args = object();
+        for (XmlParts.Element c : XmlParts.children(in)) args.set(c.name(), value(unescapeXml(c.inner().strip())));
+        if (args.isEmpty() && !in.isEmpty()) return withMainArgument(canonical, unescapeXml(in));
+        return RawCall.ok(canonical, args, null);
     }
 
     /** A perl-style block: {@code {tool => "shell", args => { --command "uname -a" }}}. */
@@ -122,7 +209,8 @@ final class CallBodyReader {
     }
 
     static List<RawCall> fromJson(JsonNode node) {
-        if (node.isObject() && node.path("tool_calls").isArray()) node = node.get("tool_calls");
+        JsonNode envelope = Envelopes.envelopeCalls(node);
+        if (envelope != null) node = envelope;
         if (node.isObject()) return List.of(fromObject(node));
         if (node.isArray() && !node.isEmpty()) {
             List<RawCall> calls = new ArrayList<>();
@@ -136,6 +224,8 @@ final class CallBodyReader {
     }
 
     private static RawCall fromObject(JsonNode o) {
+        JsonNode envelope = Envelopes.envelopeCalls(o);
+        if (envelope != null && envelope.isObject()) o = envelope;
         JsonNode fn = o.get("function");
         String name;
         JsonNode args;
@@ -163,33 +253,6 @@ final class CallBodyReader {
         } catch (JsonProcessingException e) {
             return RawCall.malformed(name, "the arguments of '" + name + "' are not valid JSON: " + problem(e));
         }
-    }
-
-    private static List<RawCall> fromInvokeElements(String body) {
-        List<RawCall> calls = new ArrayList<>();
-        Matcher m = INVOKE.matcher(body);
-        while (m.find()) calls.addAll(readInvoke(m.group(1), m.group(2)));
-        return calls;
-    }
-
-    private static RawCall fromParameters(String name, String body) {
-        String b = unwrapFence(body.strip());
-        if (b.startsWith("{")) return arguments(canonicalName(name.strip()), b, null);
-        ObjectNode args = object();
-        Matcher p = PARAMETER.matcher(body);
-        while (p.find()) args.set(p.group(1).strip(), value(unescapeXml(p.group(2).strip())));
-        return RawCall.ok(canonicalName(name.strip()), args, null);
-    }
-
-    private static RawCall fromElement(String name, String inner) {
-        String in = inner.strip();
-        String canonical = canonicalName(name);
-        if (in.startsWith("{")) return arguments(canonical, in, null);
-        ObjectNode args = object();
-        Matcher c = CHILD.matcher(in);
-        while (c.find()) args.set(c.group(1), value(unescapeXml(c.group(2).strip())));
-        if (args.isEmpty() && !in.isEmpty()) return withMainArgument(canonical, unescapeXml(in));
-        return RawCall.ok(canonical, args, null);
     }
 
     private static RawCall withMainArgument(String name, String value) {
@@ -243,7 +306,7 @@ final class CallBodyReader {
         return m.find() ? canonicalName(m.group(1)) : "unknown";
     }
 
-    private static String unwrapFence(String b) {
+    static String unwrapFence(String b) {
         if (!b.startsWith("```")) return b;
         int nl = b.indexOf('\n');
         if (nl < 0) return "";

@@ -3,7 +3,7 @@ package dev.clawgate.core.toolcall;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /** A call as read from the text, before ids are assigned; {@code id} is null unless the text gave one. */
-record RawCall(String name, JsonNode arguments, String id, String parseError) {
+public record RawCall(String name, JsonNode arguments, String id, String parseError) {
     static RawCall ok(String name, JsonNode arguments, String id) {
         return new RawCall(name, arguments, id, null);
     }
@@ -12,7 +12,7 @@ record RawCall(String name, JsonNode arguments, String id, String parseError) {
         return new RawCall(name, null, null, error);
     }
 
-    boolean malformed() {
+    public boolean malformed() {
         return parseError != null;
     }
 }

@@ -2,11 +2,15 @@ package dev.clawgate.core.turn;
 
 import dev.clawgate.core.command.RuntimeCommand;
 import dev.clawgate.core.config.ClawgateConfig;
+import dev.clawgate.core.dispatch.Dispatcher;
 import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.provider.Provider;
 import dev.clawgate.core.provider.ProviderException;
 import dev.clawgate.core.run.CancelToken;
 import dev.clawgate.core.store.Store;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -23,20 +27,23 @@ final class CommandHandler {
 
     private final Store store;
     private final ProviderDirectory providers;
-    private final Function<SessionKey, Integer> queueDepth;
+    private final Function<SessionKey, Dispatcher.SessionStatus> sessionStatus;
+    private final Clock clock;
     private final Runnable onNewSession;
 
-    CommandHandler(Store store, ProviderDirectory providers, Function<SessionKey, Integer> queueDepth, Runnable onNewSession) {
+    CommandHandler(Store store, ProviderDirectory providers,
+                   Function<SessionKey, Dispatcher.SessionStatus> sessionStatus, Clock clock, Runnable onNewSession) {
         this.store = store;
         this.providers = providers;
-        this.queueDepth = queueDepth;
+        this.sessionStatus = sessionStatus;
+        this.clock = clock;
         this.onNewSession = onNewSession;
     }
 
     String handle(RuntimeCommand command, SessionKey session, ClawgateConfig config, CancelToken cancel) {
         return switch (command) {
             case RuntimeCommand.New n -> {
-                store.clearTranscript(session);
+                store.transcripts().clear(session);
                 onNewSession.run();
                 yield "Started a new conversation.";
             }
@@ -55,12 +62,13 @@ final class CommandHandler {
             return "Usage: /model NAME (or /model PROVIDER:NAME). Current: " + currentModel(session).orElse("the default");
         }
         ModelSelector.Override o = ModelSelector.parseOverride(name.trim(), providers);
-        store.putSessionSetting(session, SETTING_MODEL, o.provider() == null ? o.model() : o.provider() + ":" + o.model());
+        String value = o.provider() == null ? o.model() : o.provider() + ":" + o.model();
+        store.transcripts().putSetting(session, SETTING_MODEL, value);
         return "Model for this conversation: " + (o.provider() == null ? "" : o.provider() + ":") + o.model() + ".";
     }
 
     private Optional<String> currentModel(SessionKey session) {
-        return store.sessionSetting(session, SETTING_MODEL);
+        return store.transcripts().setting(session, SETTING_MODEL);
     }
 
     private String listModels(String providerName, ClawgateConfig config, CancelToken cancel) {
@@ -91,21 +99,37 @@ final class CommandHandler {
                     : providers.settings(p).map(s -> s.defaultModel()).orElse("(none)");
             return p + ":" + m;
         });
-        String queue = store.sessionSetting(session, QueueDirective.MODE).orElse(config.queue().mode().name().toLowerCase(java.util.Locale.ROOT));
+        String queue = store.transcripts().setting(session, QueueDirective.MODE)
+                .orElse(config.queue().mode().name().toLowerCase(java.util.Locale.ROOT));
+        Dispatcher.SessionStatus now = sessionStatus.apply(session);
         return "Session: " + session.display() + "\nModel: " + model + "\nQueue mode: " + queue
-                + "\nQueued messages: " + queueDepth.apply(session);
+                + "\nQueued messages: " + now.queued() + running(now);
+    }
+
+    /** SPEC RT-1, RP-5: what the active run does, so a tool that never ends on its own is seen (/stop ends it). */
+    private String running(Dispatcher.SessionStatus now) {
+        if (!now.running() || now.runStartedAt() == null) return "";
+        String line = "\nRunning: for " + elapsed(now.runStartedAt());
+        if (now.tool() == null) return line;
+        return line + "\nTool running: " + now.tool().name() + " (for " + elapsed(now.tool().since())
+                + "; /stop ends it)";
+    }
+
+    private String elapsed(Instant since) {
+        long s = Math.max(0, Duration.between(since, clock.instant()).toSeconds());
+        return s < 60 ? s + " s" : s / 60 + " min " + s % 60 + " s";
     }
 
     private String queue(String args, SessionKey session) {
         QueueDirective.Result r = QueueDirective.parse(args);
-        r.settings().forEach((k, v) -> store.putSessionSetting(session, k, v));
+        r.settings().forEach((k, v) -> store.transcripts().putSetting(session, k, v));
         return r.reply();
     }
 
     private String reasoning(String mode, SessionKey session) {
         String m = mode == null ? "" : mode.trim().toLowerCase(java.util.Locale.ROOT);
         if (!m.equals("on") && !m.equals("off") && !m.equals("stream")) return "Usage: /reasoning on|off|stream.";
-        store.putSessionSetting(session, SETTING_REASONING, m);
+        store.transcripts().putSetting(session, SETTING_REASONING, m);
         return "Reasoning visibility: " + m + ".";
     }
 }

@@ -38,12 +38,26 @@ final class ConversationBuilder {
 
     /** @param memory this turn's recalled memories, filtered (SPEC ME-3); they go into the prompt, never the history (ME-4) */
     List<ChatMessage> build(InboxRecord current, ClawgateConfig config, ModelRoute route, ToolRegistry tools, List<MemoryLine> memory) {
+        return build(current, config, route, tools, memory, null);
+    }
+
+    /**
+     * @param carried a stateless call's conversation (SPEC CH-10), its last entry the current user message: used
+     *                instead of the stored transcript, its system messages after the gateway's system prompt; null:
+     *                the session's transcript
+     */
+    List<ChatMessage> build(InboxRecord current, ClawgateConfig config, ModelRoute route, ToolRegistry tools, List<MemoryLine> memory,
+                            List<ChatMessage> carried) {
         SessionKey session = current.session();
-        List<ChatMessage> history = toMessages(s.store().loadTranscript(session, config.history().maxMessages()));
+        List<ChatMessage> history = carried == null
+                ? toMessages(s.store().transcripts().load(session, config.history().maxMessages()))
+                : carried.stream().filter(m -> m.role() != dev.clawgate.core.model.Role.SYSTEM).toList();
+        String callerSystem = carried == null ? "" : String.join("\n\n", carried.stream()
+                .filter(m -> m.role() == dev.clawgate.core.model.Role.SYSTEM && !m.content().isBlank()).map(ChatMessage::content).toList());
         boolean vision = route.provider().capabilities().vision();
         history = HistoryNormalizer.normalize(history, vision);
         history = HistoryTrimmer.trim(history, config.history().maxChars()).history();
-        if (vision) history = images(config).inline(history);
+        if (vision) history = images(config, s).inline(history);
         PromptContext ctx = PromptContext.builder(config.agent().workspace())
                 .tools(tools.specs())
                 .nativeTools(route.nativeTools())
@@ -56,24 +70,24 @@ final class ConversationBuilder {
                 .build();
         BuiltPrompt prompt = s.prompts().prompt(session, ctx);
         List<ChatMessage> messages = new ArrayList<>(history.size() + 1);
-        messages.add(ChatMessage.system(prompt.text()));
+        messages.add(ChatMessage.system(callerSystem.isEmpty() ? prompt.text() : prompt.text() + "\n\n" + callerSystem));
         messages.addAll(history);
         return messages;
     }
 
     /** SPEC AG-4: local images inside the workspace or data dir become data URIs; remote ones only when allowed. */
-    private static ImageInliner images(ClawgateConfig config) {
+    private static ImageInliner images(ClawgateConfig config, TurnServices s) {
         MultimodalSettings m = config.multimodal();
         return new ImageInliner(List.of(config.agent().workspace(), config.gateway().dataDir()), m.maxImages(), m.maxImageBytes(),
-                m.allowRemoteFetch() ? PublicImageFetcher.shared() : ImageInliner.RemoteImages.refuseAll());
+                m.allowRemoteFetch() ? new PublicImageFetcher(s.web()) : ImageInliner.RemoteImages.refuseAll());
     }
 
     /** SPEC HI-5: keep the newest messages, each cut short; true only when something was really compacted. */
     boolean compact(SessionKey session) {
-        List<ChatMessage> all = toMessages(s.store().loadTranscript(session, Integer.MAX_VALUE));
+        List<ChatMessage> all = toMessages(s.store().transcripts().load(session, Integer.MAX_VALUE));
         Compaction result = Compactor.compact(all, COMPACT_KEEP, COMPACT_MAX_CHARS);
         if (!result.compacted()) return false;
-        s.store().replaceTranscript(session, result.history());
+        s.store().transcripts().replace(session, result.history());
         return true;
     }
 

@@ -48,7 +48,7 @@ final class FinalReplies {
                               CancelToken cancel) {
         Durability durability = durability(adapter);
         if (durability == Durability.DISABLED) {
-            s.store().completeTurn(current.session(), current.id(), stored, finalState);
+            s.store().transcripts().completeTurn(current.session(), current.id(), stored, finalState);
             Failpoints.hit(Failpoints.TURN_AFTER_REPLY_COMMIT);
             return outcome(s.delivery().deliver(reply, adapter, cancel), reply.kind());
         }
@@ -57,12 +57,12 @@ final class FinalReplies {
             // SPEC OUT-5 unsupported: decided before any intent, so nothing is written and nothing sent
             log.error("turn {}: the {} channel lacks {} that its reply needs at durability {}; nothing sent", current.id(),
                     reply.target().channel(), fit.missing(), durability.wireName());
-            s.store().completeTurn(current.session(), current.id(), stored, finalState);
+            s.store().transcripts().completeTurn(current.session(), current.id(), stored, finalState);
             return TurnOutcome.NO_REPLY;
         }
         Optional<OutboxEntry> entry;
         try {
-            entry = s.store().completeTurnWithReply(current.session(), current.id(), stored, finalState,
+            entry = s.store().outbox().completeTurnWithReply(current.session(), current.id(), stored, finalState,
                     OutboundDraft.of(reply));
         } catch (RuntimeException storeDown) {
             if (durability == Durability.REQUIRED) {

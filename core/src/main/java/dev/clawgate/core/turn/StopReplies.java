@@ -23,7 +23,7 @@ public final class StopReplies implements StopHandler {
 
     @Override
     public void stopped(InboxRecord stop, boolean cancelledRun, int cancelledQueued) {
-        s.store().completeTurn(stop.session(), stop.id(), null, InboxState.DONE);
+        s.store().transcripts().completeTurn(stop.session(), stop.id(), null, InboxState.DONE);
         Optional<MessageAdapter> adapter = s.channels().apply(stop.message().channel()).map(Channel::messageAdapter);
         if (adapter.isEmpty()) return;
         String text;

@@ -2,6 +2,7 @@ package dev.clawgate.core.turn;
 
 import dev.clawgate.core.outbound.ReplyStream;
 import dev.clawgate.core.sanitize.IncrementalSanitizer;
+import dev.clawgate.core.toolcall.ReasoningTags;
 import java.util.Set;
 import java.util.function.Consumer;
 
@@ -13,14 +14,20 @@ import java.util.function.Consumer;
 final class StreamingReply {
     private final ReplyStream out;
     private final Set<String> toolNames;
+    private final ReasoningTags reasoningTags;
     private final Consumer<String> reasoning;
     private IncrementalSanitizer sanitizer;
     private boolean emittedAny;
 
-    StreamingReply(ReplyStream out, Set<String> toolNames, Consumer<String> reasoning) {
+    StreamingReply(ReplyStream out, Set<String> toolNames, ReasoningTags reasoningTags, Consumer<String> reasoning) {
         this.out = out;
         this.toolNames = toolNames;
+        this.reasoningTags = reasoningTags;
         this.reasoning = reasoning;
+    }
+
+    StreamingReply(ReplyStream out, Set<String> toolNames, Consumer<String> reasoning) {
+        this(out, toolNames, ReasoningTags.DEFAULT, reasoning);
     }
 
     StreamingReply(ReplyStream out, Set<String> toolNames) {
@@ -29,12 +36,12 @@ final class StreamingReply {
 
     void newStep() {
         flush();
-        sanitizer = new IncrementalSanitizer(toolNames);
+        sanitizer = new IncrementalSanitizer(toolNames, reasoningTags);
     }
 
     void delta(String text) {
         if (out == ReplyStream.NONE) return;
-        if (sanitizer == null) sanitizer = new IncrementalSanitizer(toolNames);
+        if (sanitizer == null) sanitizer = new IncrementalSanitizer(toolNames, reasoningTags);
         emit(sanitizer.push(text));
         divert(sanitizer);
     }

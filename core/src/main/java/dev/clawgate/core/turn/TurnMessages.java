@@ -66,7 +66,7 @@ final class TurnMessages implements MessageSender {
                 // SPEC OUT-5 unsupported: decided before any intent, so nothing is written and nothing sent
                 outcome = new DeliveryOutcome.Unsupported(fit.missing());
             } else {
-                OutboxEntry entry = s.store().enqueueOutbox(turnId, OutboundDraft.send(target, text, key, payload));
+                OutboxEntry entry = s.store().outbox().enqueue(turnId, OutboundDraft.send(target, text, key, payload));
                 outcome = s.outbox().deliver(entry, adapter, cancel);
             }
         }

@@ -19,9 +19,7 @@ import dev.clawgate.core.memory.MemoryScopes;
 import dev.clawgate.core.model.ChatType;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.SessionKey;
-import dev.clawgate.core.model.ToolCall;
 import dev.clawgate.core.outbound.OutboundMessage;
-import dev.clawgate.core.outbound.OutboundTarget;
 import dev.clawgate.core.outbound.ReplyStream;
 import dev.clawgate.core.outbound.RunDeliveries;
 import dev.clawgate.core.outbound.TurnOutcome;
@@ -42,7 +40,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,8 +60,10 @@ public final class TurnPipeline implements TurnRunner {
     private final Replies replies;
     private final FinalReplies finalReplies;
     private final TurnMemory memory;
+    private final ChannelReceipts receipts;
 
     public TurnPipeline(TurnServices services, AgentLoop agent) {
+        this.receipts = ChannelReceipts.of(services);
         this.s = services;
         this.agent = agent;
         this.conversation = new ConversationBuilder(services);
@@ -77,23 +76,31 @@ public final class TurnPipeline implements TurnRunner {
         this(services, new AgentLoop());
     }
 
+    /** A pipeline whose model calls report each attempt (SPEC SP-4: fallback steps in the metrics). */
+    public TurnPipeline(TurnServices services, dev.clawgate.core.agent.ModelAttempts attempts) {
+        this(services, new AgentLoop(new dev.clawgate.core.agent.ModelCaller(attempts)));
+    }
+
     @Override
     public void run(RunHandle handle) {
         Instant start = s.clock().instant();
         ClawgateConfig config = s.config().get();
         List<InboxRecord> batch = applyInboundHook(handle.records());
         if (batch.isEmpty()) return;
-        InboxRecord current = batch.get(batch.size() - 1);
+        InboxRecord current = batch.getLast();
         InboundMessage msg = current.message();
-        SessionKey session = current.session();
-        OutboundTarget target = OutboundTarget.replyTo(msg);
         Optional<MessageAdapter> adapter = s.channels().apply(msg.channel()).map(Channel::messageAdapter);
         if (adapter.isEmpty()) {
             log.error("turn {}: channel {} is not running; the message stays failed", current.id(), msg.channel());
-            s.store().markInbox(current.id(), InboxState.FAILED, "channel not running: " + msg.channel());
+            s.store().inbox().mark(current.id(), InboxState.FAILED, "channel not running: " + msg.channel());
             return;
         }
-        log.info("💬 [{}] from {}: {}", msg.channel(), msg.senderName() != null ? msg.senderName() : msg.sender(), preview(msg.text()));
+        Turn turn = new Turn(batch, config, adapter.get(), handle);
+        // SPEC OP-5, OP-6: the seeds' line; what the user wrote only at DEBUG (logs get kept and shipped)
+        String from = msg.senderName() != null ? msg.senderName() : msg.sender();
+        log.info("💬 [{}] from {} ({} chars{})", msg.channel(), from, msg.text().length(),
+                msg.attachments().isEmpty() ? "" : ", " + msg.attachments().size() + " attachment(s)");
+        log.debug("💬 [{}] from {}: {}", msg.channel(), from, preview(msg.text()));
 
         TurnOutcome outcome = TurnOutcome.FAILED;
         // SPEC OUT-11: the run's abort reaches its sends, and cancels those still waiting in the outbox
@@ -101,45 +108,35 @@ public final class TurnPipeline implements TurnRunner {
         try {
             Optional<RuntimeCommand> command = batch.size() == 1 ? RuntimeCommand.parse(msg.text()) : Optional.empty();
             if (command.isPresent()) {
-                s.store().markInbox(current.id(), InboxState.DISPATCHED, null);
-                outcome = runCommand(command.get(), current, config, adapter.get(), handle.cancel());
+                s.store().inbox().mark(current.id(), InboxState.DISPATCHED, null);
+                outcome = runCommand(command.get(), turn);
             } else {
-                outcome = runAgent(batch, config, adapter.get(), handle);
+                outcome = runAgent(turn);
             }
         } catch (CancelledException e) {
-            outcome = cancelled(handle, batch, e.getMessage(), adapter.get(), config);
+            outcome = cancelled(turn, e.getMessage());
         } catch (RuntimeException e) {
             log.error("turn {} failed", current.id(), e);
-            failTurn(current, session, e, adapter.get(), target, handle.cancel());
+            failTurn(turn, e);
         } finally {
             deliveries.close();
-            adapter.get().turnEnded(target, current.id(), outcome);
-            log.info("turn {} session={} msg={} outcome={} in {} ms", current.id(), session.display(), msg.id(), outcome,
-                    Duration.between(start, s.clock().instant()).toMillis());
+            turn.adapter().turnEnded(turn.target(), current.id(), outcome);
+            log.info("turn {} session={} msg={} outcome={} in {} ms", current.id(), turn.session().display(), msg.id(),
+                    outcome, Duration.between(start, s.clock().instant()).toMillis());
         }
     }
 
     /**
      * The run marks its records {@code DISPATCHED} itself: an agent turn together with its user messages,
      * a command before it runs; a record dropped or failed before either goes straight to its final state.
+     * Wire it with {@link dev.clawgate.core.dispatch.Dispatcher.Dispatching#BY_RUNNER}.
      */
-    @Override
-    public boolean dispatchesItself() {
-        return true;
-    }
+    public static final dev.clawgate.core.dispatch.Dispatcher.Dispatching DISPATCHING =
+            dev.clawgate.core.dispatch.Dispatcher.Dispatching.BY_RUNNER;
 
-    /** SPEC RP-5: the channel shows receipt (👀) as soon as the message is admitted, before its turn starts. */
-    @Override
-    public void admitted(InboxRecord record) {
-        s.channels().apply(record.message().channel()).map(Channel::messageAdapter)
-                .ifPresent(a -> a.received(OutboundTarget.replyTo(record.message())));
-    }
-
-    /** SPEC RP-5: the receipt shown on admission takes the record's final state (merged: its turn's), whenever it comes. */
-    @Override
-    public void settled(InboxRecord record, InboxState state) {
-        s.channels().apply(record.message().channel()).map(Channel::messageAdapter)
-                .ifPresent(a -> a.settled(OutboundTarget.replyTo(record.message()), state));
+    /** SPEC RP-5: the receipts of this pipeline's channels, for the dispatcher to hold; the turn's typing too. */
+    public ChannelReceipts receipts() {
+        return receipts;
     }
 
     private List<InboxRecord> applyInboundHook(List<InboxRecord> records) {
@@ -147,269 +144,245 @@ public final class TurnPipeline implements TurnRunner {
         for (InboxRecord r : records) {
             InboundHook.Decision d = s.inboundHook().onMessageReceived(r.message());
             switch (d) {
-                case InboundHook.Continue c -> kept.add(new InboxRecord(r.id(), c.message(), r.session(), r.state(), r.attempts(), r.recordedAt()));
+                case InboundHook.Continue c -> kept.add(new InboxRecord(r.id(), c.message(), r.session(), r.state(),
+                        r.attempts(), r.recordedAt()));
                 case InboundHook.Cancel c -> {
                     log.info("inbox {} dropped by on_message_received: {}", r.id(), c.reason());
-                    s.store().markInbox(r.id(), InboxState.DROPPED_BY_HOOK, c.reason());
+                    s.store().inbox().mark(r.id(), InboxState.DROPPED_BY_HOOK, c.reason());
                 }
             }
         }
         return kept;
     }
 
-    private TurnOutcome runCommand(RuntimeCommand command, InboxRecord current, ClawgateConfig config, MessageAdapter adapter,
-                                   CancelToken cancel) {
-        CommandHandler handler = new CommandHandler(s.store(), s.providers().get(), s.queueDepth(),
-                () -> s.prompts().invalidate(current.session()));
-        String reply = handler.handle(command, current.session(), config, cancel);
-        s.store().completeTurn(current.session(), current.id(), null, InboxState.DONE);
-        replies.send(adapter, OutboundTarget.replyTo(current.message()), reply, OutboundMessage.Kind.FINAL, current.id(), cancel);
+    private TurnOutcome runCommand(RuntimeCommand command, Turn turn) {
+        CommandHandler handler = new CommandHandler(s.store(), s.providers().get(), s.sessionStatus(), s.clock(),
+                () -> s.prompts().invalidate(turn.session()));
+        String reply = handler.handle(command, turn.session(), turn.config(), turn.cancel());
+        s.store().transcripts().completeTurn(turn.session(), turn.id(), null, InboxState.DONE);
+        replies.send(turn.adapter(), turn.target(), reply, OutboundMessage.Kind.FINAL, turn.id(), turn.cancel());
         return TurnOutcome.REPLIED;
     }
 
-    private TurnOutcome runAgent(List<InboxRecord> batch, ClawgateConfig config, MessageAdapter adapter, RunHandle handle) {
-        CancelToken cancel = handle.cancel();
-        List<String> dropped = handle.droppedSummaries();
-        InboxRecord current = batch.get(batch.size() - 1);
-        SessionKey session = current.session();
-        OutboundTarget target = OutboundTarget.replyTo(current.message());
+    private TurnOutcome runAgent(Turn turn) {
+        InboxRecord current = turn.current();
+        SessionKey session = turn.session();
+        ClawgateConfig config = turn.config();
         ProviderDirectory providers = s.providers().get();
         ModelChoice choice = ModelSelector.choose(current.message().text(),
-                s.store().sessionSetting(session, CommandHandler.SETTING_MODEL).map(v -> ModelSelector.parseOverride(v, providers)),
+                s.store().transcripts().setting(session, CommandHandler.SETTING_MODEL)
+                        .map(v -> ModelSelector.parseOverride(v, providers)),
                 config.agent(), config.routes(), providers);
         if (!choice.available()) {
-            s.store().markInbox(current.id(), InboxState.FAILED, "no model: " + choice.problem());
-            replies.send(adapter, target, choice.problem(), OutboundMessage.Kind.ERROR, current.id(), cancel);
+            s.store().inbox().mark(current.id(), InboxState.FAILED, "no model: " + choice.problem());
+            replies.send(turn.adapter(), turn.target(), choice.problem(), OutboundMessage.Kind.ERROR, current.id(),
+                    turn.cancel());
             return TurnOutcome.FAILED;
         }
         boolean group = current.message().chatType() == ChatType.GROUP;
-        List<InboxRecord> buffered = group ? s.store().bufferedInbox(session, MAX_BUFFERED_READ) : List.of();
+        List<InboxRecord> buffered = group ? s.store().inbox().buffered(session, MAX_BUFFERED_READ) : List.of();
         int limit = config.inbound().groupHistoryLimitFor(current.message().channel());
         List<InboundMessage> pending = buffered.subList(Math.max(0, buffered.size() - limit), buffered.size()).stream()
                 .map(InboxRecord::message).toList();
-        List<UserMessage> userMessages = new ArrayList<>(batch.size());
-        for (InboxRecord r : batch) {
-            // SPEC MD-2, IN-6: the body carries sender labels in groups and, on the current message, the pending history
+        List<String> dropped = turn.handle().droppedSummaries();
+        List<UserMessage> userMessages = new ArrayList<>(turn.batch().size());
+        for (InboxRecord r : turn.batch()) {
+            // SPEC MD-2, IN-6: sender labels in groups and, on the current message, the pending history
             String content = PromptBody.body(r.message(), r == current ? pending : List.of(), group);
             if (r == current && !dropped.isEmpty()) content = droppedNote(dropped) + content;
             userMessages.add(new UserMessage(r.id(), content));
         }
-        // SPEC IN-4: the attempt is counted in the transaction that starts the transcript's turn (dispatchesItself)
-        s.store().dispatchWithUserMessages(session, userMessages);
+        // SPEC CH-10 stateless call: the request's own conversation, nothing written to the session's history
+        Optional<List<ChatMessage>> carriedBefore = turn.adapter().carriedConversation(turn.target());
+        List<ChatMessage> carried = null;
+        if (carriedBefore.isPresent()) {
+            carried = new ArrayList<>(carriedBefore.get());
+            for (UserMessage u : userMessages) carried.add(ChatMessage.user(u.content()));
+            s.store().inbox().mark(current.id(), InboxState.DISPATCHED, null);
+        } else {
+            // SPEC IN-4: the attempt is counted in the transaction that starts the transcript's turn (dispatchesItself)
+            s.store().transcripts().dispatchWithUserMessages(session, userMessages);
+        }
         // once in the transcript, buffered messages are never pending again
-        for (InboxRecord b : buffered) s.store().markInbox(b.id(), InboxState.MERGED, "context for turn " + current.id());
-        for (InboxRecord r : batch.subList(0, batch.size() - 1)) {
-            s.store().markInbox(r.id(), InboxState.MERGED, "into turn " + current.id());
+        for (InboxRecord b : buffered) {
+            s.store().inbox().mark(b.id(), InboxState.MERGED, "context for turn " + current.id());
+        }
+        for (InboxRecord r : turn.batch().subList(0, turn.batch().size() - 1)) {
+            s.store().inbox().mark(r.id(), InboxState.MERGED, "into turn " + current.id());
         }
         Failpoints.hit(Failpoints.TURN_MID_RUN);
-        List<MemoryLine> recalled = memory.recallThenSave(batch, config.memory());
+        // a stateless call neither recalls nor saves memories: it leaves nothing behind (SPEC CH-10)
+        List<MemoryLine> recalled = carried == null ? memory.recallThenSave(turn.batch(), config.memory()) : List.of();
 
-        ToolRegistry tools = s.tools().get();
-        TypingRefresh typing = TypingRefresh.start(s.scheduler(), adapter, target);
+        TypingRefresh typing = receipts.typing(turn.adapter(), turn.target());
         try {
-            return answer(batch, config, adapter, handle, choice, tools, typing, recalled);
+            return answer(turn, new ModelCall(choice, s.tools().get(), recalled, carried), typing);
         } finally {
             typing.stop();
         }
     }
 
-    private TurnOutcome answer(List<InboxRecord> batch, ClawgateConfig config, MessageAdapter adapter, RunHandle handle, ModelChoice choice,
-                               ToolRegistry tools, TypingRefresh typing, List<MemoryLine> recalled) {
-        CancelToken cancel = handle.cancel();
-        InboxRecord current = batch.get(batch.size() - 1);
-        SessionKey session = current.session();
-        OutboundTarget target = OutboundTarget.replyTo(current.message());
-        String reasoning = s.store().sessionSetting(session, CommandHandler.SETTING_REASONING).orElse("off");
-        ReplyShape shape = ReplyShape.of(config, current.message(), batch.size(), choice.primary());
-        // SPEC OUT-2: with block streaming on, the text goes out as blocks instead of into a preview (no draft is shown)
-        BlockReplies blocks = blockReplies(config, adapter, target, shape, current.id(), cancel);
-        ReplyStream preview = blocks == null ? adapter.openStream(target) : ReplyStream.NONE;
-        ReplyStream stream = blocks != null ? blocks : preview;
-        // SPEC RP-4 stream: reasoning goes into the draft preview where the channel has one; inline <think> text too
-        boolean streamReasoning = "stream".equals(reasoning) && blocks == null;
-        // SPEC RP-4 on with block streaming: the reasoning so far goes out before the first block, not after the answer
-        StringBuilder thought = new StringBuilder();
-        boolean reasoningFirst = "on".equals(reasoning) && blocks != null;
-        AtomicBoolean reasoningSent = new AtomicBoolean();
-        if (reasoningFirst) blocks.beforeFirstBlock(() -> reasoningSent.set(sendReasoning(thought.toString(), adapter, target, current.id(), cancel)));
-        StreamingReply streaming = new StreamingReply(stream, tools.names(),
-                streamReasoning ? preview::reasoning : reasoningFirst ? thought::append : t -> { });
-        StepObserver observer = new StepObserver() {
-            @Override
-            public void onStepStart(int step) {
-                streaming.newStep();
-                if (step > 0 && blocks != null) blocks.stepEnded();
-            }
+    /** What the agent loop is called with, beside the turn: the model, the tools, the memory and any carried chat. */
+    private record ModelCall(ModelChoice choice, ToolRegistry tools, List<MemoryLine> recalled,
+                             List<ChatMessage> carried) {}
 
-            @Override
-            public void onTextDelta(String delta) {
-                streaming.delta(delta);
-            }
-
-            @Override
-            public void onReasoningDelta(String delta) {
-                if (streamReasoning) preview.reasoning(delta);
-                else if (reasoningFirst) thought.append(delta);
-            }
-
-            @Override
-            public void onToolCall(ToolCall call) {
-                if (config.agent().showToolCalls()) replies.announceTool(adapter, target, call, current.id(), cancel);
-            }
-        };
-        ToolContext toolContext = new ToolContext(config.agent().workspace(), session, cancel,
-                new TurnMessages(s, finalReplies, current.id(), target, s.outbox().cancelOf(current.id())),
-                config.memory().enabled() ? s.memory() : Memory.NONE, MemoryScopes.of(current.message(), session), current.message());
+    private TurnOutcome answer(Turn turn, ModelCall call, TypingRefresh typing) {
+        CancelToken cancel = turn.cancel();
+        MessageAdapter adapter = turn.adapter();
+        String reasoning = s.store().transcripts().setting(turn.session(), CommandHandler.SETTING_REASONING)
+                .orElse("off");
+        ReplyShape shape = ReplyShape.of(turn.config(), turn.current().message(), turn.batch().size(),
+                call.choice().primary());
+        // SPEC OUT-2: with block streaming on, the text goes out as blocks, not into a preview (no draft is shown)
+        BlockReplies blocks = blockReplies(turn, shape);
+        ReplyStream preview = blocks == null ? adapter.openStream(turn.target()) : ReplyStream.NONE;
+        TurnObserver observer = new TurnObserver(s, replies, turn, call.tools(), reasoning, blocks, preview,
+                thought -> sendReasoning(turn, thought));
         AgentResult result;
         try {
-            result = runWithCompaction(choice, current, config, tools, toolContext, observer, stream != ReplyStream.NONE,
-                    adapter, target, cancel, steering(handle, current), recalled);
+            result = runWithCompaction(turn, call, observer, blocks != null || preview != ReplyStream.NONE);
         } catch (ProviderException e) {
             if (blocks != null) blocks.cancel();
-            return providerFailed(e, batch, adapter, target, cancel);
+            return providerFailed(e, turn);
         } catch (RuntimeException e) {
             if (blocks != null) blocks.cancel();
             throw e;
         } finally {
-            streaming.finish();
+            observer.finishStreaming();
         }
+        // SPEC CH-10: the turn's tokens, summed over its model calls, for channels that report them
+        adapter.turnUsage(turn.target(), turn.id(), result.usage());
         typing.stop();
         // SPEC RP-4 on: the reasoning as a separate message before the answer
-        if ("on".equals(reasoning) && !reasoningSent.get() && result.reasoning() != null && !result.reasoning().isBlank()
-                && !cancel.isCancelled()) {
+        if ("on".equals(reasoning) && !observer.reasoningSent() && result.reasoning() != null
+                && !result.reasoning().isBlank() && !cancel.isCancelled()) {
             preview.discard();
-            sendReasoning(result.reasoning(), adapter, target, current.id(), cancel);
+            sendReasoning(turn, result.reasoning());
         }
-        return finish(result, current, adapter, target, tools, cancel, shape, blocks);
+        return finish(result, turn, call.tools(), shape, blocks);
     }
 
     /** SPEC RP-4 on: the reasoning as a notice of its own; false when there was none. */
-    private boolean sendReasoning(String reasoning, MessageAdapter adapter, OutboundTarget target, long turnId, CancelToken cancel) {
-        if (reasoning == null || reasoning.isBlank() || cancel.isCancelled()) return false;
-        replies.send(adapter, target, "💭 " + reasoning.strip(), OutboundMessage.Kind.NOTICE, turnId, cancel);
+    private boolean sendReasoning(Turn turn, String reasoning) {
+        if (reasoning == null || reasoning.isBlank() || turn.cancel().isCancelled()) return false;
+        replies.send(turn.adapter(), turn.target(), "💭 " + reasoning.strip(), OutboundMessage.Kind.NOTICE, turn.id(),
+                turn.cancel());
         return true;
     }
 
-    private BlockReplies blockReplies(ClawgateConfig config, MessageAdapter adapter, OutboundTarget target, ReplyShape shape, long turnId,
-                                      CancelToken cancel) {
-        BlockStreaming settings = config.channel(target.channel()).output().blockStreaming();
-        return settings == null ? null : new BlockReplies(settings, s.scheduler(), s.delivery(), adapter, target, shape, turnId, cancel);
+    private BlockReplies blockReplies(Turn turn, ReplyShape shape) {
+        BlockStreaming settings = turn.config().channel(turn.target().channel()).output().blockStreaming();
+        return settings == null ? null : new BlockReplies(settings, s.scheduler(), s.delivery(), turn.adapter(),
+                turn.target(), shape, turn.id(), turn.cancel());
     }
 
-    private AgentResult runWithCompaction(ModelChoice choice, InboxRecord current, ClawgateConfig config, ToolRegistry tools,
-                                          ToolContext toolContext, StepObserver observer, boolean stream,
-                                          MessageAdapter adapter, OutboundTarget target, CancelToken cancel, Steering steering,
-                                          List<MemoryLine> recalled)
+    private AgentResult runWithCompaction(Turn turn, ModelCall call, StepObserver observer, boolean stream)
             throws ProviderException {
+        ClawgateConfig config = turn.config();
+        InboxRecord current = turn.current();
+        ToolContext toolContext = new ToolContext(config.agent().workspace(), turn.session(), turn.cancel(),
+                new TurnMessages(s, finalReplies, turn.id(), turn.target(), s.outbox().cancelOf(turn.id())),
+                config.memory().enabled() ? s.memory() : Memory.NONE,
+                MemoryScopes.of(current.message(), turn.session()), current.message());
+        Steering steering = new TurnSteering(s.store(), turn);
         boolean compactedOnce = false;
         while (true) {
-            ModelRoute primary = choice.primary();
-            var messages = conversation.build(current, config, primary, tools, recalled);
-            AgentLoop.Request req = new AgentLoop.Request(choice.routes(), messages, tools, config.agent().maxToolIterations(),
-                    config.tools().maxResultChars(), toolContext, observer, stream, steering);
+            ModelRoute primary = call.choice().primary();
+            var messages = conversation.build(current, config, primary, call.tools(), call.recalled(), call.carried());
+            AgentLoop.Request req = new AgentLoop.Request(call.choice().routes(), messages, call.tools(),
+                    config.agent().maxToolIterations(), config.tools().maxResultChars(), toolContext, observer, stream,
+                    steering, config.agent().reasoningTags());
             try {
                 return agent.run(req);
             } catch (ProviderException e) {
-                if (e.kind() != ProviderException.Kind.CONTEXT_OVERFLOW || compactedOnce) throw e;
+                // a stateless call's conversation is the caller's: there is no stored history to compact
+                if (e.kind() != ProviderException.Kind.CONTEXT_OVERFLOW || compactedOnce || call.carried() != null) {
+                    throw e;
+                }
                 compactedOnce = true;
-                if (!conversation.compact(current.session())) throw e;
-                log.info("turn {}: context overflow; compacted session {} and retrying once", current.id(), current.session().display());
-                replies.send(adapter, target, "🧹 The conversation was too long for the model, so I compacted its history.",
-                        OutboundMessage.Kind.NOTICE, current.id(), cancel);
+                if (!conversation.compact(turn.session())) throw e;
+                log.info("turn {}: context overflow; compacted session {} and retrying once", turn.id(),
+                        turn.session().display());
+                replies.send(turn.adapter(), turn.target(),
+                        "🧹 The conversation was too long for the model, so I compacted its history.",
+                        OutboundMessage.Kind.NOTICE, turn.id(), turn.cancel());
             }
         }
     }
 
-    private TurnOutcome finish(AgentResult result, InboxRecord current, MessageAdapter adapter, OutboundTarget target,
-                               ToolRegistry tools, CancelToken cancel, ReplyShape shape, BlockReplies blocks) {
+    private TurnOutcome finish(AgentResult result, Turn turn, ToolRegistry tools, ReplyShape shape,
+                               BlockReplies blocks) {
+        CancelToken cancel = turn.cancel();
         if (blocks != null && cancel.isCancelled()) blocks.cancel();
         cancel.throwIfCancelled();
-        String text = ReplySanitizer.sanitize(result.text(), tools.names());
-        String stored = result.usedTools().isEmpty() || "telegram".equals(target.channel())
-                ? text : "[Used tools: " + String.join(", ", result.usedTools()) + "]\n" + text;
-        OutboundMessage reply = shape.finalReply(target, text, current.id(), 0);
+        String text = ReplySanitizer.sanitize(result.text(), tools.names(), s.config().get().agent().reasoningTags());
+        String stored = turn.stateless() ? null
+                : result.usedTools().isEmpty() || !turn.adapter().toolSummaryInTranscript() ? text
+                : "[Used tools: " + String.join(", ", result.usedTools()) + "]\n" + text;
+        OutboundMessage reply = shape.finalReply(turn.target(), text, turn.id(), 0);
         if (blocks != null) {
             // SPEC OUT-2: the transcript keeps the whole reply; the outbox only what no block carried
             BlockReplies.Rest rest = blocks.finish();
             if (rest.blocksSent() > 0 && rest.text().isBlank()) {
-                s.store().completeTurn(current.session(), current.id(), stored, InboxState.DONE);
+                s.store().transcripts().completeTurn(turn.session(), turn.id(), stored, InboxState.DONE);
                 return TurnOutcome.REPLIED;
             }
-            if (rest.blocksSent() > 0) reply = shape.finalReply(target, rest.text(), current.id(), rest.blocksSent());
+            if (rest.blocksSent() > 0) {
+                reply = shape.finalReply(turn.target(), rest.text(), turn.id(), rest.blocksSent());
+            }
         }
-        // the on_message_sending hook runs on the delivery path (SPEC RP-1, OUT-5), so a suppression is recorded with the intent
-        return finalReplies.commitAndSend(current, adapter, reply, stored, InboxState.DONE, s.outbox().cancelOf(current.id()));
+        // the on_message_sending hook runs on the delivery path (SPEC RP-1, OUT-5): a suppression is recorded
+        // with the intent
+        return finalReplies.commitAndSend(turn.current(), turn.adapter(), reply, stored, InboxState.DONE,
+                s.outbox().cancelOf(turn.id()));
     }
 
-    private TurnOutcome providerFailed(ProviderException e, List<InboxRecord> batch, MessageAdapter adapter, OutboundTarget target,
-                                       CancelToken cancel) {
-        InboxRecord current = batch.get(batch.size() - 1);
-        log.warn("turn {}: model call failed: {} {}", current.id(), e.kind(), UserFacingError.redact(e.getMessage()));
+    private TurnOutcome providerFailed(ProviderException e, Turn turn) {
+        log.warn("turn {}: model call failed: {} {}", turn.id(), e.kind(), UserFacingError.redact(e.getMessage()));
         if (e.kind() == ProviderException.Kind.VISION_UNSUPPORTED) {
-            for (InboxRecord r : batch) s.store().removeUserMessage(current.session(), r.id());
-            s.store().markInbox(current.id(), InboxState.FAILED, "vision unsupported; turn rolled back");
-            replies.send(adapter, target, UserFacingError.of(e), OutboundMessage.Kind.ERROR, current.id(), cancel);
+            for (InboxRecord r : turn.batch()) s.store().transcripts().removeUserMessage(turn.session(), r.id());
+            s.store().inbox().mark(turn.id(), InboxState.FAILED, "vision unsupported; turn rolled back");
+            replies.send(turn.adapter(), turn.target(), UserFacingError.of(e), OutboundMessage.Kind.ERROR, turn.id(),
+                    turn.cancel());
             return TurnOutcome.FAILED;
         }
         // HI-6: the error turn is committed with its reply's intent, so a crash cannot lose or repeat it
-        return finalReplies.commitAndSend(current, adapter, new OutboundMessage(target, UserFacingError.of(e), OutboundMessage.Kind.ERROR,
-                current.id()), "[Task failed]", InboxState.FAILED, s.outbox().cancelOf(current.id()));
+        return failWith(turn, UserFacingError.of(e), "[Task failed]", s.outbox().cancelOf(turn.id()));
     }
 
-    private void failTurn(InboxRecord current, SessionKey session, RuntimeException e, MessageAdapter adapter, OutboundTarget target,
-                          CancelToken cancel) {
-        finalReplies.commitAndSend(current, adapter, new OutboundMessage(target, UserFacingError.of(e), OutboundMessage.Kind.ERROR,
-                current.id()), "[Task failed]", InboxState.FAILED, s.outbox().cancelOf(current.id()));
+    private void failTurn(Turn turn, RuntimeException e) {
+        failWith(turn, UserFacingError.of(e), "[Task failed]", s.outbox().cancelOf(turn.id()));
     }
 
-    private TurnOutcome cancelled(RunHandle handle, List<InboxRecord> batch, String reason, MessageAdapter adapter, ClawgateConfig config) {
-        InboxRecord current = batch.get(batch.size() - 1);
+    /** Ends the turn {@code FAILED} with an error reply, and {@code stored} in the transcript unless stateless. */
+    private TurnOutcome failWith(Turn turn, String text, String stored, CancelToken cancel) {
+        OutboundMessage reply = new OutboundMessage(turn.target(), text, OutboundMessage.Kind.ERROR, turn.id());
+        return finalReplies.commitAndSend(turn.current(), turn.adapter(), reply, turn.stateless() ? null : stored,
+                InboxState.FAILED, cancel);
+    }
+
+    private TurnOutcome cancelled(Turn turn, String reason) {
         if (RunHandle.REASON_SHUTDOWN.equals(reason)) {
-            log.info("turn {} cut by shutdown; it runs again after the restart", current.id());
+            log.info("turn {} cut by shutdown; it runs again after the restart", turn.id());
             return TurnOutcome.CANCELLED;
         }
         if (RunHandle.REASON_TIMEOUT.equals(reason)) {
-            long secs = config.agent().turnBudgetSecs();
-            finalReplies.commitAndSend(current, adapter, new OutboundMessage(OutboundTarget.replyTo(current.message()),
-                    "⏱️ That took too long (over " + secs + " s), so I stopped. Please try again or ask for less.",
-                    OutboundMessage.Kind.ERROR, current.id()), "[Task timed out]", InboxState.FAILED, CancelToken.none());
+            long secs = turn.config().agent().turnBudgetSecs();
+            failWith(turn, "⏱️ That took too long (over " + secs + " s), so I stopped."
+                    + " Please try again or ask for less.",
+                    "[Task timed out]", CancelToken.none());
             return TurnOutcome.TIMED_OUT;
         }
-        for (InboxRecord r : batch) s.store().markInbox(r.id(), InboxState.CANCELLED, reason);
-        log.info("turn {} cancelled: {}", current.id(), reason);
+        for (InboxRecord r : turn.batch()) s.store().inbox().mark(r.id(), InboxState.CANCELLED, reason);
+        log.info("turn {} cancelled: {}", turn.id(), reason);
         return TurnOutcome.CANCELLED;
-    }
-
-    /**
-     * SPEC DI-3 steer: messages offered to the run are recorded as their own user messages
-     * (inbox {@code merged}) when the loop takes them, and answered by this run's reply.
-     */
-    private Steering steering(RunHandle handle, InboxRecord current) {
-        return new Steering() {
-            @Override
-            public boolean pending() {
-                return handle.steer().hasPending();
-            }
-
-            @Override
-            public List<ChatMessage> take() {
-                List<ChatMessage> out = new ArrayList<>();
-                boolean group = current.message().chatType() == ChatType.GROUP;
-                for (InboxRecord r : handle.steer().drain()) {
-                    String content = PromptBody.body(r.message(), List.of(), group);
-                    s.store().appendUserMessage(current.session(), r.id(), content);
-                    s.store().markInbox(r.id(), InboxState.MERGED, "steered into turn " + current.id());
-                    out.add(ChatMessage.user(content));
-                }
-                return out;
-            }
-        };
     }
 
     /** SPEC DI-3 drop=summarize: what a full queue dropped, handed to the next turn. */
     static String droppedNote(List<String> summaries) {
-        return "[While I was busy, " + summaries.size() + " earlier message" + (summaries.size() == 1 ? " was" : "s were")
-                + " dropped from a full queue:\n" + String.join("\n", summaries.stream().map(x -> "- " + x).toList()) + "]\n\n";
+        return "[While I was busy, " + summaries.size() + " earlier message"
+                + (summaries.size() == 1 ? " was" : "s were") + " dropped from a full queue:\n"
+                + String.join("\n", summaries.stream().map(x -> "- " + x).toList()) + "]\n\n";
     }
 
     /** The user message as history keeps it: the text, then a marker per attachment. */

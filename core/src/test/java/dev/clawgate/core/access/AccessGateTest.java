@@ -64,7 +64,7 @@ class AccessGateTest {
         Decision d = gate.decide(dm(sender), false, config(dms(policy, allowedUsers)));
 
         assertThat(kind(d)).as(d.toString()).isEqualTo(expected);
-        assertThat(store.pairings(true)).as("only the pairing policy hands out codes")
+        assertThat(store.pairing().list(true)).as("only the pairing policy hands out codes")
                 .hasSize(expected.equals("pair") ? 1 : 0);
     }
 
@@ -77,7 +77,7 @@ class AccessGateTest {
         assertThat(gate.decide(dm(OWNER), false, cfg)).isEqualTo(new Decision.Admit());
         assertThat(kind(gate.decide(dm("discord", "default", OWNER), false, cfg)))
                 .as("the owner id is per channel: discord:owner-1 is not named").isNotEqualTo("admit");
-        assertThat(store.pairings(true)).extracting(Pairing::channel).doesNotContain("telegram");
+        assertThat(store.pairing().list(true)).extracting(Pairing::channel).doesNotContain("telegram");
     }
 
     @ParameterizedTest(name = "dm_policy={0} allowed_users=[{1}] -> {2}")
@@ -92,8 +92,8 @@ class AccessGateTest {
     })
     void anApprovedPairingCountsWhereTheListIsExtendedByPairings(DmPolicy policy, String allowedUsers, String expected) {
         // SPEC IN-5: allowlist admits the list plus approved pairings; open with a concrete list only the list
-        Pairing p = store.createPairing("telegram", "default", "paired", "PAIR2345", clock.instant(), clock.instant().plusSeconds(3600));
-        store.approvePairing(p.code(), clock.instant());
+        Pairing p = store.pairing().create("telegram", "default", "paired", "PAIR2345", clock.instant(), clock.instant().plusSeconds(3600));
+        store.pairing().approve(p.code(), clock.instant());
 
         assertThat(kind(gate.decide(dm("paired"), false, config(dms(policy, allowedUsers))))).isEqualTo(expected);
     }
@@ -125,7 +125,7 @@ class AccessGateTest {
                 config(groups(policy, allowedGroups, requireMention)));
 
         assertThat(kind(d)).as(d.toString()).isEqualTo(expected);
-        assertThat(store.pairings(true)).as("group messages never earn a pairing code").isEmpty();
+        assertThat(store.pairing().list(true)).as("group messages never earn a pairing code").isEmpty();
     }
 
     @Test
@@ -171,7 +171,7 @@ class AccessGateTest {
         assertThat(gate.decide(m, true, locked)).isEqualTo(new Decision.Admit());
         assertThat(gate.decide(api, true, locked)).isEqualTo(new Decision.Admit());
         assertThat(kind(gate.decide(m, false, locked))).as("the same message on a non-owner channel").isEqualTo("deny");
-        assertThat(store.pairings(true)).isEmpty();
+        assertThat(store.pairing().list(true)).isEmpty();
     }
 
     @Test
@@ -190,7 +190,7 @@ class AccessGateTest {
         InboundMessage publicGroup = new InboundMessage("g", "telegram", "public-bot", "x", null, "room-7", null, null,
                 ChatType.GROUP, false, Instant.EPOCH, "hi", List.of(), null);
         assertThat(kind(gate.decide(publicGroup, false, cfg))).as("require_mention = false on that account").isEqualTo("admit");
-        assertThat(store.pairings(true)).extracting(Pairing::account).containsExactly("default");
+        assertThat(store.pairing().list(true)).extracting(Pairing::account).containsExactly("default");
     }
 
     @Test

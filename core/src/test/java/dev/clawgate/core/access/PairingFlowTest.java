@@ -47,7 +47,7 @@ class PairingFlowTest {
 
         assertThat(PairingCodes.isWellFormed(p.code())).as(p.code()).isTrue();
         assertThat(p.replyText()).contains(p.code(), "clawgate pairing approve " + p.code(), "valid until 2025-03-01 11:00 UTC");
-        assertThat(store.pairings(false)).containsExactly(new Pairing(p.code(), "telegram", "default", "stranger",
+        assertThat(store.pairing().list(false)).containsExactly(new Pairing(p.code(), "telegram", "default", "stranger",
                 Status.PENDING, clock.instant(), clock.instant().plus(Duration.ofHours(1))));
     }
 
@@ -58,7 +58,7 @@ class PairingFlowTest {
         clock.advance(Duration.ofMinutes(59));
 
         assertThat(pair("stranger").code()).isEqualTo(first);
-        assertThat(store.pairings(true)).hasSize(1);
+        assertThat(store.pairing().list(true)).hasSize(1);
     }
 
     @Test
@@ -70,9 +70,9 @@ class PairingFlowTest {
         String second = pair("stranger").code();
 
         assertThat(second).isNotEqualTo(first);
-        assertThat(store.pairings(true)).extracting(Pairing::code, Pairing::status)
+        assertThat(store.pairing().list(true)).extracting(Pairing::code, Pairing::status)
                 .containsExactly(tuple(first, Status.EXPIRED), tuple(second, Status.PENDING));
-        assertThat(store.approvePairing(first, clock.instant())).isEmpty();
+        assertThat(store.pairing().approve(first, clock.instant())).isEmpty();
         assertThat(gate.decide(dm("stranger"), false, pairing)).isInstanceOf(Decision.Pair.class);
     }
 
@@ -84,12 +84,12 @@ class PairingFlowTest {
         pair("s3");
 
         assertThat(gate.decide(dm("s4"), false, pairing)).isEqualTo(new Decision.Deny("pairing queue full"));
-        assertThat(store.pairings(true)).extracting(Pairing::sender).containsExactly("s1", "s2", "s3");
+        assertThat(store.pairing().list(true)).extracting(Pairing::sender).containsExactly("s1", "s2", "s3");
         assertThat(pair("s1").code()).as("a sender already waiting still gets their code").isEqualTo(a);
         assertThat(gate.decide(dm("telegram", "second-bot", "s4"), false, pairing))
                 .as("another account of the channel has its own queue").isInstanceOf(Decision.Pair.class);
 
-        store.rejectPairing(a);
+        store.pairing().reject(a);
         assertThat(pair("s4").code()).as("a decided code frees its place").isNotEqualTo(a);
         clock.advance(Duration.ofHours(1));
         assertThat(pair("s5").code()).as("expired codes free their places").isNotNull();
@@ -101,7 +101,7 @@ class PairingFlowTest {
         String code = pair("stranger").code();
         pair("other");
 
-        assertThat(store.approvePairing(code, clock.instant())).isPresent();
+        assertThat(store.pairing().approve(code, clock.instant())).isPresent();
 
         assertThat(gate.decide(dm("stranger"), false, pairing)).isEqualTo(new Decision.Admit());
         assertThat(gate.decide(dm("stranger"), false, config(dms(DmPolicy.ALLOWLIST, ""))))
@@ -162,14 +162,14 @@ class PairingFlowTest {
 
         assertThat(decisions).filteredOn(Decision.Pair.class::isInstance).hasSize(3);
         assertThat(decisions).filteredOn(d -> d.equals(new Decision.Deny("pairing queue full"))).hasSize(9);
-        assertThat(store.pendingPairingCount("telegram", "default", clock.instant())).isEqualTo(3);
+        assertThat(store.pairing().pendingCount("telegram", "default", clock.instant())).isEqualTo(3);
     }
 
     @Test
     void aCodeThatIsAlreadyTakenIsRedrawn() {
         // SPEC IN-5: a code names one pairing
         String firstDraw = PairingCodes.generate(new Random(11));
-        store.createPairing("telegram", "old", "someone", firstDraw, clock.instant(), clock.instant().plusSeconds(60));
+        store.pairing().create("telegram", "old", "someone", firstDraw, clock.instant(), clock.instant().plusSeconds(60));
 
         String code = pair("stranger").code();
 

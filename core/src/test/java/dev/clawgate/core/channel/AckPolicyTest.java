@@ -61,10 +61,10 @@ class AckPolicyTest {
         dispatcher = new Dispatcher(store, handle -> {
             runPermits.acquire();
             if (withReply) {
-                store.completeTurnWithReply(handle.record().session(), handle.record().id(), "ok", InboxState.DONE,
+                store.outbox().completeTurnWithReply(handle.record().session(), handle.record().id(), "ok", InboxState.DONE,
                         OutboundDraft.of(OutboundTarget.replyTo(handle.record().message()), "ok", OutboundMessage.Kind.FINAL));
             } else {
-                store.completeTurn(handle.record().session(), handle.record().id(), "ok", InboxState.DONE);
+                store.transcripts().completeTurn(handle.record().session(), handle.record().id(), "ok", InboxState.DONE);
             }
         }, (r, a, b) -> { }, policy, 100, 8, Clock.systemUTC()).start();
         inbox = new Inbox(store, dispatcher, SessionKey::of, Duration.ofMinutes(20));
@@ -72,7 +72,7 @@ class AckPolicyTest {
 
     private boolean stateOf(long seq, java.util.function.Predicate<InboxState> stage) {
         Long id = inboxIdOfSeq.get(seq);
-        return id != null && store.inbox(id).map(r -> stage.test(r.state())).orElse(false);
+        return id != null && store.inbox().find(id).map(r -> stage.test(r.state())).orElse(false);
     }
 
     /** One poll of the test adapter: ack what reached the stage, take the new updates into the sink. */
@@ -107,7 +107,7 @@ class AckPolicyTest {
 
     private boolean hasReplyIntent(long seq) {
         Long id = inboxIdOfSeq.get(seq);
-        return id != null && store.outboxByState(OutboxState.values()).stream().anyMatch(e -> e.turnId() == id);
+        return id != null && store.outbox().byState(OutboxState.values()).stream().anyMatch(e -> e.turnId() == id);
     }
 
     @Test
@@ -165,7 +165,7 @@ class AckPolicyTest {
             await().until(() -> dispatcher.idle());
             assertThat(deliveries.values()).allMatch(c -> c.get() <= 2);
             assertThat(deliveries.get(0L).get()).isEqualTo(2);
-            assertThat(store.inboxCounts()).containsEntry(InboxState.DONE, (long) N);
+            assertThat(store.inbox().counts()).containsEntry(InboxState.DONE, (long) N);
             assertThat(platform.violations).isEmpty();
         }
     }
@@ -188,7 +188,7 @@ class AckPolicyTest {
             poll(platform, null, N, Integer.MAX_VALUE);
             await().until(() -> dispatcher.idle());
             assertThat(platform.acks).containsExactly(0L, 0L, (long) N);
-            assertThat(store.inboxCounts()).containsEntry(InboxState.DONE, (long) N);
+            assertThat(store.inbox().counts()).containsEntry(InboxState.DONE, (long) N);
             assertThat(platform.violations).isEmpty();
         }
     }

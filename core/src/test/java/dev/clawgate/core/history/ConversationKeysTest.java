@@ -23,7 +23,17 @@ class ConversationKeysTest {
         assertThat(k.sender()).isNull();
         assertThat(k.threadId()).isEqualTo("t1");
         assertThat(ConversationKeys.historyKey(k)).isEqualTo("slack_work_C9_t1");
-        assertThat(ConversationKeys.historyKey(msg("t1", null, "t1", null), ConversationScope.SENDER)).isEqualTo("slack_C9_U1");
+    }
+
+    // SPEC HI-1: a thread's root (its thread id is its own id) and the replies in it are one session
+    @Test
+    void aThreadRootAndItsRepliesShareOneSession() {
+        for (ConversationScope scope : ConversationScope.values()) {
+            assertThat(ConversationKeys.sessionKey(msg("t1", null, "t1", null), scope))
+                    .isEqualTo(ConversationKeys.sessionKey(msg("t2", null, "t1", null), scope));
+        }
+        assertThat(ConversationKeys.historyKey(msg("t1", null, "t1", null), ConversationScope.SENDER)).isEqualTo("slack_C9_t1_U1");
+        assertThat(ConversationKeys.historyKey(msg("t1", null, "", null), ConversationScope.SENDER)).isEqualTo("slack_C9_U1");
     }
 
     // SPEC DI-4

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.clawgate.core.fixtures.Expected;
 import dev.clawgate.core.fixtures.PeerCases;
 import dev.clawgate.core.fixtures.PeerCases.PeerCase;
 import dev.clawgate.core.model.ChatMessage;
@@ -12,6 +13,8 @@ import dev.clawgate.core.model.ToolCall;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -64,14 +67,17 @@ class HistoryPeerCasesTest {
         return PeerCases.forFunction("compact_sender_history").stream().map(c -> dynamicTest(c.displayName() + " [SPEC HI-5]", () -> {
             List<ChatMessage> history = alternatingLongTurns(c.input().get("history").asText());
             Compaction out = Compactor.compact(history);
-            JsonNode e = c.expected();
-            assertThat(out.compacted()).isEqualTo(e.get("returns").asBoolean());
-            assertThat(out.history()).hasSize(e.get("kept_count").asInt());
-            assertThat(out.history().get(0).content()).startsWith(e.get("first_kept_content_prefix").asText());
+            Expected e = Expected.of(c);
+            assertThat(out.compacted()).isEqualTo(e.take("returns").asBoolean());
+            assertThat(out.history()).hasSize(e.take("kept_count").asInt());
+            assertThat(out.history().get(0).content()).startsWith(e.take("first_kept_content_prefix").asText());
+            int len = e.take("each_content_len").asInt();
+            String end = e.take("each_content_endswith").asText();
             assertThat(out.history()).allSatisfy(m -> {
-                assertThat(m.content()).hasSize(e.get("each_content_len").asInt());
-                assertThat(m.content()).endsWith(e.get("each_content_endswith").asText());
+                assertThat(m.content()).hasSize(len);
+                assertThat(m.content()).endsWith(end);
             });
+            e.assertAllChecked();
             for (int i = 0; i < out.history().size(); i++) {
                 assertThat(out.history().get(i).role()).as("re-normalised: roles alternate").isEqualTo(i % 2 == 0 ? Role.USER : Role.ASSISTANT);
             }
@@ -79,41 +85,53 @@ class HistoryPeerCasesTest {
     }
 
     private static void checkTrim(PeerCase c, TrimResult r) {
-        JsonNode e = c.expected();
-        if (e.has("trimmed")) assertThat(r.trimmed()).isEqualTo(e.get("trimmed").asBoolean());
-        if (e.has("history_len")) assertThat(r.history()).hasSize(e.get("history_len").asInt());
-        if (e.has("kept_turns")) assertThat(r.keptTurns()).isEqualTo(e.get("kept_turns").asInt());
-        if (e.has("dropped_messages")) assertThat(r.droppedMessages()).isEqualTo(e.get("dropped_messages").asInt());
-        if (e.has("dropped")) assertThat(r.droppedMessages()).isEqualTo(e.get("dropped").asInt());
-        if (e.has("dropped_turns")) assertThat(r.droppedTurns()).isEqualTo(e.get("dropped_turns").asInt());
-        if (e.has("history")) assertThat(wire(r.history())).isEqualTo(wire(messages(e.get("history"))));
-        if (e.has("history_contains_content_prefix")) {
-            assertThat(r.history()).anySatisfy(m -> assertThat(m.content()).startsWith(e.get("history_contains_content_prefix").asText()));
-        }
+        Expected e = Expected.of(c);
+        JsonNode v;
+        if ((v = e.take("trimmed")) != null) assertThat(r.trimmed()).isEqualTo(v.asBoolean());
+        if ((v = e.take("history_len")) != null) assertThat(r.history()).hasSize(v.asInt());
+        if ((v = e.take("kept_turns")) != null) assertThat(r.keptTurns()).isEqualTo(v.asInt());
+        if ((v = e.take("dropped_messages")) != null) assertThat(r.droppedMessages()).isEqualTo(v.asInt());
+        if ((v = e.take("dropped")) != null) assertThat(r.droppedMessages()).isEqualTo(v.asInt());
+        if ((v = e.take("dropped_turns")) != null) assertThat(r.droppedTurns()).isEqualTo(v.asInt());
+        if ((v = e.take("history")) != null) assertThat(wire(r.history())).isEqualTo(wire(messages(v)));
+        JsonNode prefix = e.take("history_contains_content_prefix");
+        if (prefix != null) assertThat(r.history()).anySatisfy(m -> assertThat(m.content()).startsWith(prefix.asText()));
+        e.assertAllChecked();
     }
 
-    /** "N turns i=0..N-1 alternating user(even)/assistant(odd), content = 'msg-<i>-' + 'x'*700", as the fixture describes it. */
+    private static final Pattern TURNS = Pattern.compile(
+            "(\\d+) turns .*alternating user\\(even\\)/assistant\\(odd\\), content = '([^']*)<i>([^']*)' \\+ '(.)'\\*(\\d+)");
+    private static final Pattern TOOL_HEAVY = Pattern.compile(
+            "1 user '([^']*)' \\+ (\\d+) \\(assistant tool-call, tool-result\\) pairs \\+ assistant '([^']*)' = (\\d+) messages");
+
+    /** Builds the history a description such as "N turns ... content = 'p<i>s' + 'x'*K" states, from the numbers in it. */
     static List<ChatMessage> alternatingLongTurns(String description) {
-        assertThat(description).as("fixture description").contains("20 turns").contains("'x'*700");
+        Matcher m = TURNS.matcher(description);
+        assertThat(m.find()).as("a history description this test can read: %s", description).isTrue();
+        int n = Integer.parseInt(m.group(1));
+        String filler = m.group(4).repeat(Integer.parseInt(m.group(5)));
         List<ChatMessage> out = new ArrayList<>();
-        for (int i = 0; i < 20; i++) {
-            String content = "msg-" + i + "-" + "x".repeat(700);
+        for (int i = 0; i < n; i++) {
+            String content = m.group(2) + i + m.group(3) + filler;
             out.add(i % 2 == 0 ? ChatMessage.user(content) : ChatMessage.assistant(content));
         }
         return out;
     }
 
-    /** "1 user + 31 (assistant tool-call, tool-result) pairs + assistant 'workflow complete' = 64 messages". */
+    /** Builds "1 user 'A' + N (assistant tool-call, tool-result) pairs + assistant 'B' = M messages" from its numbers and texts. */
     static List<ChatMessage> toolHeavyTurn(String description) {
-        assertThat(description).as("fixture description").contains("31 (assistant tool-call, tool-result) pairs");
+        Matcher m = TOOL_HEAVY.matcher(description);
+        assertThat(m.find()).as("a history description this test can read: %s", description).isTrue();
+        int pairs = Integer.parseInt(m.group(2));
         List<ChatMessage> out = new ArrayList<>();
-        out.add(ChatMessage.user("run the workflow"));
-        for (int i = 1; i <= 31; i++) {
+        out.add(ChatMessage.user(m.group(1)));
+        for (int i = 1; i <= pairs; i++) {
             ToolCall call = new ToolCall("call_" + i, "shell", JsonNodeFactory.instance.objectNode().put("command", "step " + i));
             out.add(ChatMessage.assistant("", List.of(call)));
             out.add(ChatMessage.tool("call_" + i, "shell", "ok " + i));
         }
-        out.add(ChatMessage.assistant("workflow complete"));
+        out.add(ChatMessage.assistant(m.group(3)));
+        assertThat(out).as("the description's own message count").hasSize(Integer.parseInt(m.group(4)));
         return out;
     }
 

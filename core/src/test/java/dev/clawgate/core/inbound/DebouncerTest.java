@@ -78,40 +78,55 @@ class DebouncerTest {
     }
 
     @Test
-    void controlCommandIsHandedOnAloneAtOnceAndNotJoinedToTheBatch() {
-        // SPEC IN-2: control commands bypass debounce and stay standalone
+    void stopHandsOnTheWaitingTextsFirstThenItselfAloneSoItStopsThem() {
+        // SPEC IN-2, DI-5: a command passes the debounce buffer: the sender's waiting texts go first,
+        // as their own batch, then the command alone, at once; so /stop reaches the dispatcher after
+        // the texts it must stop (it cancels their run or their queued turn), never before them
         Debouncer d = debouncer(1000);
         InboxRecord first = direct("alice", "write me a poem");
+        InboxRecord more = direct("alice", "a long one");
         InboxRecord stop = direct("alice", "/stop");
         InboxRecord second = direct("alice", "about cats");
 
         d.offer(first);
         clock.advanceMillis(300);
-        d.offer(stop);
-        assertThat(batches).containsExactly(List.of(stop));
+        d.offer(more);
         clock.advanceMillis(300);
+        d.offer(stop);
+        assertThat(batches).containsExactly(List.of(first, more), List.of(stop));
+        assertThat(d.pendingMessages()).isZero();
+
         d.offer(second);
         clock.advanceMillis(999);
-        assertThat(batches).containsExactly(List.of(stop));
-
+        assertThat(batches).as("the flushed batch's old timer fires nothing").hasSize(2);
         clock.advanceMillis(1);
-
-        assertThat(batches).containsExactly(List.of(stop), List.of(first, second));
+        assertThat(batches).containsExactly(List.of(first, more), List.of(stop), List.of(second));
     }
 
     @Test
-    void controlCommandLeavesTheWaitingBatchOnItsOwnTimer() {
-        // SPEC IN-2: a command does not restart the quiet period of the texts before it
+    void newHandsOnTheWaitingTextsFirstAndLeavesOtherSendersWaiting() {
+        // SPEC IN-2, RT-1: /new passes the buffer too, and only its own sender's texts are flushed
         Debouncer d = debouncer(1000);
         InboxRecord text = direct("alice", "hello");
+        InboxRecord other = direct("bob", "hi there");
         InboxRecord fresh = direct("alice", "/new");
 
         d.offer(text);
+        d.offer(other);
         clock.advanceMillis(900);
         d.offer(fresh);
+        assertThat(batches).containsExactly(List.of(text), List.of(fresh));
         clock.advanceMillis(100);
+        assertThat(batches).containsExactly(List.of(text), List.of(fresh), List.of(other));
+    }
 
-        assertThat(batches).containsExactly(List.of(fresh), List.of(text));
+    @Test
+    void aCommandWithNothingWaitingIsHandedOnAloneAtOnce() {
+        // SPEC IN-2: control commands bypass debounce and stay standalone
+        Debouncer d = debouncer(1000);
+        InboxRecord stop = direct("alice", "/stop");
+        d.offer(stop);
+        assertThat(batches).containsExactly(List.of(stop));
     }
 
     @Test

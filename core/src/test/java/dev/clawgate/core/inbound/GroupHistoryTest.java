@@ -53,25 +53,25 @@ class GroupHistoryTest {
         List<InboundMessage> pending = GroupHistory.pendingFor(store, ROOM, 50);
         assertThat(PromptBody.body(trigger.message(), pending, true))
                 .startsWith("[Chat messages since your last reply - for context]\ndave: pizza tonight?\n");
-        for (InboxRecord r : store.bufferedInbox(ROOM, 50)) store.markInbox(r.id(), InboxState.MERGED, "into turn " + trigger.id());
+        for (InboxRecord r : store.inbox().buffered(ROOM, 50)) store.inbox().mark(r.id(), InboxState.MERGED, "into turn " + trigger.id());
 
         InboxRecord next = record(ROOM, "carol", "@clawbot and now?");
 
         assertThat(GroupHistory.pendingFor(store, ROOM, 50)).isEmpty();
         assertThat(PromptBody.body(next.message(), GroupHistory.pendingFor(store, ROOM, 50), true))
                 .isEqualTo("carol: @clawbot and now?");
-        assertThat(store.inboxCounts()).containsEntry(InboxState.MERGED, 1L).doesNotContainKey(InboxState.BUFFERED);
+        assertThat(store.inbox().counts()).containsEntry(InboxState.MERGED, 1L).doesNotContainKey(InboxState.BUFFERED);
     }
 
     private InboundMessage buffer(SessionKey room, String sender, String text) {
         InboxRecord r = record(room, sender, text);
-        store.markInbox(r.id(), InboxState.BUFFERED, null);
+        store.inbox().mark(r.id(), InboxState.BUFFERED, null);
         return r.message();
     }
 
     private InboxRecord record(SessionKey room, String sender, String text) {
         InboundMessage m = new InboundMessage(null, room.channel(), room.account(), sender, null, room.replyTarget(),
                 room.threadId(), null, ChatType.GROUP, false, Instant.parse("2025-03-01T10:00:00Z"), text, List.of(), null);
-        return store.recordInbound(m, room, null, Duration.ofMinutes(20)).orElseThrow();
+        return store.inbox().record(m, room, null, Duration.ofMinutes(20)).orElseThrow();
     }
 }

@@ -10,15 +10,44 @@ import org.junit.jupiter.api.Test;
 
 class InboundChecksTest {
     @Test
-    void emptyAndOversizedMessagesAreNamedAndMediaAloneIsFine() {
+    void emptyMessagesAreNamedAndMediaAloneIsFine() {
         // SPEC IN-4: a clear outcome for unusable input
         assertThat(InboundChecks.problem(InboundMessage.direct("t", "1", "a", " \n "))).hasValue("empty message: no text and no media");
-        assertThat(InboundChecks.problem(InboundMessage.direct("t", "1", "a", "x".repeat(InboundChecks.MAX_TEXT_CHARS + 1))))
-                .get().asString().contains("too long");
-        assertThat(InboundChecks.problem(InboundMessage.direct("t", "1", "a", "x".repeat(InboundChecks.MAX_TEXT_CHARS)))).isEmpty();
         InboundMessage photo = new InboundMessage("1", "t", null, "a", null, "a", null, null, dev.clawgate.core.model.ChatType.DIRECT,
                 true, null, "", List.of(new Attachment(Attachment.Kind.IMAGE, "image/png", "/tmp/p.png")), null);
         assertThat(InboundChecks.problem(photo)).isEmpty();
+    }
+
+    @Test
+    void theLengthRuleRefusesOneCharacterPastTheLimitWithBothNumbersAndTakesTheLimitItself() {
+        // SPEC OP-10: messages.max_chars, counted in UTF-16 units as the platforms count
+        for (int limit : new int[] {1, 50, InboundChecks.MAX_TEXT_CHARS}) {
+            assertThat(InboundChecks.tooLong("x".repeat(limit), limit)).isEmpty();
+            assertThat(InboundChecks.tooLong("x".repeat(limit + 1), limit)).get().asString()
+                    .startsWith("message too long: ").contains(String.format(java.util.Locale.ROOT, "%,d characters",
+                            limit + 1),
+                            String.format(java.util.Locale.ROOT, "the limit is %,d", limit));
+        }
+        assertThat(InboundChecks.tooLong("😀".repeat(25), 50)).isEmpty();
+        assertThat(InboundChecks.tooLong("😀".repeat(26), 50)).isPresent();
+    }
+
+    @Test
+    void aRefusalRecordKeepsWhoAndWhereAndNothingOfTheContent() {
+        // SPEC OP-10: what is stored of a refused message does not grow with it; run again by a crash it fails as empty
+        InboundMessage big = new InboundMessage("9", "t", "acct", "alice", "Alice", "room", "thread", "scope",
+                dev.clawgate.core.model.ChatType.GROUP, true, java.time.Instant.EPOCH, "x".repeat(500_000),
+                List.of(new Attachment(Attachment.Kind.IMAGE, "image/png", "/tmp/p.png")), "{\"raw\":\""
+                        + "y".repeat(500_000) + "\"}");
+        InboundMessage kept = InboundChecks.refusalRecord(big);
+        assertThat(kept.text()).isEmpty();
+        assertThat(kept.attachments()).isEmpty();
+        assertThat(kept.rawPayload()).isNull();
+        assertThat(kept).extracting(InboundMessage::id, InboundMessage::channel, InboundMessage::account,
+                InboundMessage::sender,
+                InboundMessage::replyTarget, InboundMessage::threadId, InboundMessage::chatType)
+                .containsExactly("9", "t", "acct", "alice", "room", "thread", dev.clawgate.core.model.ChatType.GROUP);
+        assertThat(InboundChecks.problem(kept)).isPresent();
     }
 
     @Test

@@ -38,10 +38,10 @@ class ConsolidatorTest {
         InboundMessage m = new InboundMessage(id, "test", null, "alice", "Alice", "alice", null, null, ChatType.DIRECT, true,
                 Instant.now(), text, List.of(), null);
         SessionKey session = SessionKey.of(m);
-        InboxRecord r = store.recordInbound(m, session, null, Duration.ZERO).orElseThrow();
-        store.appendUserMessage(session, r.id(), text);
+        InboxRecord r = store.inbox().record(m, session, null, Duration.ZERO).orElseThrow();
+        store.transcripts().appendUserMessage(session, r.id(), text);
         AutoSave.save(store.memory(), m, MemoryScopes.of(m, session), settings);
-        store.completeTurn(session, r.id(), reply, state);
+        store.transcripts().completeTurn(session, r.id(), reply, state);
         return new FinishedTurn(r.id(), session, List.of(m));
     }
 

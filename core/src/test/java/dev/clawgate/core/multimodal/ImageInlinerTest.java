@@ -3,14 +3,10 @@ package dev.clawgate.core.multimodal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.sun.net.httpserver.HttpServer;
 import dev.clawgate.core.model.ChatMessage;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -74,48 +70,33 @@ class ImageInlinerTest {
 
     @Test
     void privateLoopbackAndLinkLocalAddressesAreRefused() throws Exception {
-        assertThat(PublicImageFetcher.publicOnly(new InetAddress[] {InetAddress.getByName("93.184.216.34")})).isTrue();
+        assertThat(PublicAddresses.allPublic(new InetAddress[] {InetAddress.getByName("93.184.216.34")})).isTrue();
         for (String a : List.of("127.0.0.1", "10.1.2.3", "192.168.1.10", "172.16.0.5", "169.254.169.254", "::1", "fd00::1", "100.64.0.1",
                 "0.0.0.0")) {
-            assertThat(PublicImageFetcher.publicOnly(new InetAddress[] {InetAddress.getByName(a)})).as(a).isFalse();
+            assertThat(PublicAddresses.allPublic(new InetAddress[] {InetAddress.getByName(a)})).as(a).isFalse();
         }
         // one private address among public ones is enough to refuse (DNS rebinding)
-        assertThat(PublicImageFetcher.publicOnly(new InetAddress[] {InetAddress.getByName("93.184.216.34"),
+        assertThat(PublicAddresses.allPublic(new InetAddress[] {InetAddress.getByName("93.184.216.34"),
                 InetAddress.getByName("127.0.0.1")})).isFalse();
-        PublicImageFetcher fetcher = PublicImageFetcher.create();
+        ScriptedHttp http = new ScriptedHttp();
+        PublicImageFetcher fetcher = new PublicImageFetcher(PublicWeb.of(http));
         assertThatThrownBy(() -> fetcher.fetch(URI.create("http://127.0.0.1:9/x.png"), 100)).hasMessageContaining("not a public address");
+        assertThat(http.calls()).isEmpty();
     }
 
     @Test
     void anAllowedFetchTakesOnlyAnImageWithinTheLimit() throws Exception {
-        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/cat.png", x -> {
-            x.getResponseHeaders().add("Content-Type", "image/png");
-            x.sendResponseHeaders(200, PNG.length);
-            try (OutputStream o = x.getResponseBody()) {
-                o.write(PNG);
-            }
-        });
-        server.createContext("/page", x -> {
-            byte[] html = "<html></html>".getBytes();
-            x.getResponseHeaders().add("Content-Type", "text/html");
-            x.sendResponseHeaders(200, html.length);
-            try (OutputStream o = x.getResponseBody()) {
-                o.write(html);
-            }
-        });
-        server.start();
-        try {
-            // the resolver stands in for public DNS: the test cannot reach the internet
-            PublicImageFetcher fetcher = new PublicImageFetcher(HttpClient.newHttpClient(),
-                    host -> new InetAddress[] {publicAddress()}, Duration.ofSeconds(5));
-            String base = "http://127.0.0.1:" + server.getAddress().getPort();
-            assertThat(fetcher.fetch(URI.create(base + "/cat.png"), 100).bytes()).isEqualTo(PNG);
-            assertThatThrownBy(() -> fetcher.fetch(URI.create(base + "/cat.png"), 4)).hasMessageContaining("larger than 4 bytes");
-            assertThatThrownBy(() -> fetcher.fetch(URI.create(base + "/page"), 100)).hasMessageContaining("not an image");
-        } finally {
-            server.stop(0);
-        }
+        String base = "http://images.example";
+        ScriptedHttp http = new ScriptedHttp().answer(base + "/cat.png", 200, "image/png", PNG)
+                .answer(base + "/page", 200, "text/html", "<html></html>");
+        // the resolver stands in for public DNS: the test cannot reach the internet
+        PublicImageFetcher fetcher = new PublicImageFetcher(new PublicWeb(http, host -> List.of(publicAddress()),
+                PublicAddresses::isPublic), Duration.ofSeconds(5));
+        assertThat(fetcher.fetch(URI.create(base + "/cat.png"), 100).bytes()).isEqualTo(PNG);
+        assertThatThrownBy(() -> fetcher.fetch(URI.create(base + "/cat.png"), 4))
+                .hasMessageContaining("larger than 4 bytes");
+        assertThatThrownBy(() -> fetcher.fetch(URI.create(base + "/page"), 100)).hasMessageContaining("not an image");
+        assertThat(http.calls()).allSatisfy(c -> assertThat(c.addresses()).containsExactly(publicAddress()));
     }
 
     private static InetAddress publicAddress() {

@@ -58,15 +58,15 @@ class OutboxRecoveryTest {
         InboundMessage m = new InboundMessage("in-" + nextMessage, "loop", "default", "alice", "Alice", "chat-1", null, null,
                 ChatType.DIRECT, true, clock.instant(), "question " + nextMessage, List.of(), null);
         SessionKey session = SessionKey.of(m);
-        long turn = store.recordInbound(m, session, null, Duration.ZERO).orElseThrow().id();
-        return store.completeTurnWithReply(session, turn, text, InboxState.DONE,
+        long turn = store.inbox().record(m, session, null, Duration.ZERO).orElseThrow().id();
+        return store.outbox().completeTurnWithReply(session, turn, text, InboxState.DONE,
                 OutboundDraft.of(OutboundTarget.replyTo(m), text, OutboundMessage.Kind.FINAL)).orElseThrow();
     }
 
     /** An entry a dead process left claimed; {@code reachedPlatform} says whether its send got there first. */
     private OutboxEntry interrupted(String text, boolean reachedPlatform) {
         OutboxEntry e = pendingReply(text);
-        assertThat(store.claimOutbox(e.id())).isTrue();
+        assertThat(store.outbox().claim(e.id())).isTrue();
         if (reachedPlatform) {
             // the platform took it, then the process died before recording the receipt
             LoopbackAdapter a = adapter(BASIC);
@@ -80,7 +80,7 @@ class OutboxRecoveryTest {
     }
 
     private OutboxState stateOf(OutboxEntry e) {
-        return store.outboxEntry(e.id()).orElseThrow().state();
+        return store.outbox().entry(e.id()).orElseThrow().state();
     }
 
     @Test
@@ -110,7 +110,7 @@ class OutboxRecoveryTest {
         assertThat(r.reconciled()).isEqualTo(2);
         assertThat(r.unknownAfterSend()).isZero();
         assertThat(stateOf(arrived)).isEqualTo(OutboxState.SENT);
-        assertThat(store.outboxEntry(arrived.id()).orElseThrow().receiptId()).isEqualTo("m-1");
+        assertThat(store.outbox().entry(arrived.id()).orElseThrow().receiptId()).isEqualTo("m-1");
         assertThat(stateOf(lost)).isEqualTo(OutboxState.SENT);
         assertThat(platform.deliveredTexts()).containsExactly("arrived", "lost");
         assertThat(platform.calls("send")).hasSize(2);
@@ -193,8 +193,8 @@ class OutboxRecoveryTest {
     void anOperatorResendOfAFailedEntryEndsSent() {
         // SPEC OUT-7
         OutboxEntry e = pendingReply("once failed");
-        store.claimOutbox(e.id());
-        store.updateOutbox(e.id(), new OutboxUpdate(OutboxState.FAILED, List.of(), "permanent: HTTP 403", 0, null));
+        store.outbox().claim(e.id());
+        store.outbox().update(e.id(), new OutboxUpdate(OutboxState.FAILED, List.of(), "permanent: HTTP 403", 0, null));
         outbox.resend(e.id());
         outbox.retryDue(c -> Optional.of(adapter(BASIC)), Pacer.NONE);
         assertThat(stateOf(e)).isEqualTo(OutboxState.SENT);

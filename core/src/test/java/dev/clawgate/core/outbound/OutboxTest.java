@@ -76,13 +76,13 @@ class OutboxTest {
         InboundMessage m = new InboundMessage("in-" + nextMessage, "loop", "default", "alice", "Alice", "chat-1", null, null,
                 ChatType.DIRECT, true, T0, "question " + nextMessage, List.of(), null);
         SessionKey session = SessionKey.of(m);
-        long turn = store.recordInbound(m, session, null, Duration.ZERO).orElseThrow().id();
-        return store.completeTurnWithReply(session, turn, text, InboxState.DONE,
+        long turn = store.inbox().record(m, session, null, Duration.ZERO).orElseThrow().id();
+        return store.outbox().completeTurnWithReply(session, turn, text, InboxState.DONE,
                 OutboundDraft.of(OutboundTarget.replyTo(m), text, OutboundMessage.Kind.FINAL)).orElseThrow();
     }
 
     private OutboxEntry now(OutboxEntry e) {
-        return store.outboxEntry(e.id()).orElseThrow();
+        return store.outbox().entry(e.id()).orElseThrow();
     }
 
     @Test
@@ -104,7 +104,7 @@ class OutboxTest {
             assertThat(r.replyToId()).isEqualTo("in-1");
             assertThat(r.raw()).contains("\"id\":\"m-1\"");
         });
-        assertThat(store.replyReceipts(e.turnId())).isEqualTo(sent.receipts());
+        assertThat(store.outbox().replyReceipts(e.turnId())).isEqualTo(sent.receipts());
         assertThat(platform.calls("send")).singleElement().satisfies(c -> {
             assertThat(c.body().path("text").asText()).isEqualTo("hello");
             assertThat(c.body().path("reply_to").asText()).isEqualTo("in-1");
@@ -425,7 +425,7 @@ class OutboxTest {
         // SPEC OUT-11: a run's retry-waiting entries are cancelled with it; a partly delivered one finishes; a shutdown keeps them
         OutboxEntry waiting = pendingReply("waiting for a retry");
         OutboxEntry partly = pendingReply("partly out");
-        store.updateOutbox(partly.id(), new dev.clawgate.core.store.OutboxUpdate(OutboxState.PENDING, List.of(MessageReceipt.of("m-0")),
+        store.outbox().update(partly.id(), new dev.clawgate.core.store.OutboxUpdate(OutboxState.PENDING, List.of(MessageReceipt.of("m-0")),
                 "HTTP 503", 1, T0));
         CancelToken shutdownRun = new CancelToken();
         try (RunDeliveries d = outbox.watch(waiting.turnId(), shutdownRun)) {

@@ -31,8 +31,14 @@ final class PromptFixtures {
         return new SessionKey("telegram", null, ChatType.DIRECT, who, null, who);
     }
 
+    /** What channels would say of themselves (SPEC SP-1): the prompt takes each channel's own text. */
+    static final ChannelGuidance GUIDANCE = ChannelGuidance.of(java.util.Map.of(
+            "telegram", "Telegram renders Markdown. " + ChannelGuidance.MEDIA_MARKERS,
+            "terminal", "The terminal shows plain text: no Markdown, no media markers.",
+            "api", "API clients may show plain text or render Markdown."));
+
     static SystemPromptBuilder builder(Clock clock) {
-        return new SystemPromptBuilder(clock, BERLIN, "test-host", SkillsMode.FULL, ChannelGuidance.defaults());
+        return new SystemPromptBuilder(clock, BERLIN, "test-host", SkillsMode.FULL, GUIDANCE);
     }
 
     /** A clock the test moves by hand. */

@@ -311,7 +311,7 @@ class BlockChunkerTest {
     // SPEC OUT-2, OUT-1: finish sends the rest, chunked within the limit
     @Test
     void finishSendsTheRestChunkedWithinTheLimit() {
-        BlockChunker c = chunker(settings(100, 1200, BreakPreference.PARAGRAPH), ChunkLimits.discord());
+        BlockChunker c = chunker(settings(100, 1200, BreakPreference.PARAGRAPH), new ChunkLimits(2000, TextMeasure.utf16(), 17));
         StringBuilder text = new StringBuilder();
         for (int i = 0; i < 30; i++) text.append("l").append(i).append('\n');
         c.push(text.toString());

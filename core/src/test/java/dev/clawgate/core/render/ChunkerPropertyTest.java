@@ -68,7 +68,7 @@ class ChunkerPropertyTest {
     // SPEC OUT-1: the real channel limits on long replies
     @Test
     void channelLimitsOnLongRepliesKeepTheInvariants() {
-        ChunkLimits[] channels = {ChunkLimits.telegram(), ChunkLimits.discord(), ChunkLimits.slack(), ChunkLimits.irc(400)};
+        ChunkLimits[] channels = {ChunkLimits.of(4096), new ChunkLimits(2000, TextMeasure.utf16(), 17), ChunkLimits.of(4000), ChunkLimits.utf8Bytes(400, 1)};
         PropertyRun.forAll("channel limits", r -> {
             if (r.nextInt(10) != 0) return; // long texts: a tenth of the trials is plenty
             StringBuilder sb = new StringBuilder();

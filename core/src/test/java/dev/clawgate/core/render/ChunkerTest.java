@@ -101,7 +101,7 @@ class ChunkerTest {
     void discordLimitsLinesAsWellAsCharacters() {
         StringBuilder text = new StringBuilder();
         for (int i = 1; i <= 40; i++) text.append("line ").append(i).append('\n');
-        List<String> chunks = Chunker.split(text.toString(), ChunkLimits.discord());
+        List<String> chunks = Chunker.split(text.toString(), new ChunkLimits(2000, TextMeasure.utf16(), 17));
         assertThat(chunks).hasSize(3);
         assertThat(chunks.get(0).lines()).hasSize(17).first().isEqualTo("line 1");
         assertThat(chunks.get(1).lines()).first().isEqualTo("line 18");
@@ -195,19 +195,20 @@ class ChunkerTest {
     // SPEC OUT-1: IRC sends one line per message
     @Test
     void ircHasOneLinePerMessage() {
-        assertThat(Chunker.split("one\ntwo\n\nthree", ChunkLimits.irc(400))).containsExactly("one", "two", "three");
+        assertThat(Chunker.split("one\ntwo\n\nthree", ChunkLimits.utf8Bytes(400, 1))).containsExactly("one", "two", "three");
     }
 
-    // SPEC OUT-1: the defaults per channel
+    // SPEC OUT-1: a limit counts what the platform counts (channels set their own numbers)
     @Test
-    void channelDefaultsAreThePlatformLimits() {
-        assertThat(ChunkLimits.telegram().maxUnits()).isEqualTo(4096);
-        assertThat(ChunkLimits.discord()).extracting(ChunkLimits::maxUnits, ChunkLimits::maxLines).containsExactly(2000, 17);
-        assertThat(ChunkLimits.slack().maxUnits()).isEqualTo(4000);
-        assertThat(ChunkLimits.webChat().maxUnits()).isEqualTo(20000);
-        assertThat(ChunkLimits.defaults()).isEqualTo(new ChunkLimits(4000, ChunkLimits.defaults().measure(), 0));
-        assertThat(ChunkLimits.irc(350)).extracting(ChunkLimits::maxUnits, ChunkLimits::maxLines).containsExactly(350, 1);
-        assertThat(ChunkLimits.telegram().withMaxUnits(100).maxUnits()).isEqualTo(100);
+    void limitFactoriesKeepTheirMeasureAndLineLimit() {
+        ChunkLimits units = ChunkLimits.of(4096);
+        assertThat(units).extracting(ChunkLimits::maxUnits, ChunkLimits::maxLines).containsExactly(4096, 0);
+        assertThat(units.measure().units("é😀")).isEqualTo(3);
+        assertThat(ChunkLimits.defaults()).extracting(ChunkLimits::maxUnits, ChunkLimits::maxLines).containsExactly(4000, 0);
+        ChunkLimits bytes = ChunkLimits.utf8Bytes(350, 1);
+        assertThat(bytes).extracting(ChunkLimits::maxUnits, ChunkLimits::maxLines).containsExactly(350, 1);
+        assertThat(bytes.measure().units("é😀")).isEqualTo(6);
+        assertThat(bytes.withMaxUnits(100)).extracting(ChunkLimits::maxUnits, ChunkLimits::maxLines).containsExactly(100, 1);
         assertThatThrownBy(() -> ChunkLimits.of(3)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new ChunkLimits(10, TextMeasure.utf16(), -1)).isInstanceOf(IllegalArgumentException.class);
     }

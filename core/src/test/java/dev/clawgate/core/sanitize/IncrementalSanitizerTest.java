@@ -27,7 +27,7 @@ class IncrementalSanitizerTest {
     // SPEC RP-2: plain text is not delayed
     @Test
     void plainTextIsEmittedAsItArrives() {
-        assertThat(stream(new IncrementalSanitizer(), "Hello ", "world.\nSecond", " line")).containsExactly("Hello ", "world.\nSecond", " line", "");
+        assertThat(stream(new IncrementalSanitizer(), "Hello ", "world.\nSecond", " line")).containsExactly("Hello ", "world.\n", "Second line", "");
         IncrementalSanitizer s = new IncrementalSanitizer(null);
         assertThat(s.push(null)).isEmpty();
         assertThat(s.push("")).isEmpty();
@@ -39,7 +39,7 @@ class IncrementalSanitizerTest {
         assertThat(stream(new IncrementalSanitizer(), "Answer: a <", "b> and 3 < 4", " <5", "")).containsExactly("Answer: a ", "<b> and 3 < 4", " <5", "", "");
         assertThat(stream(new IncrementalSanitizer(), "Answer <tool_c")).containsExactly("Answer ", "<tool_c");
         assertThat(stream(new IncrementalSanitizer(), "Answer <tool_call ", "x=1>secret")).containsExactly("Answer ", "", "");
-        assertThat(stream(new IncrementalSanitizer(), "Answer <bold ", "x=1>fine")).containsExactly("Answer <bold ", "x=1>fine", "");
+        assertThat(stream(new IncrementalSanitizer(), "Answer <bold ", "x=1>fine")).containsExactly("Answer ", "<bold x=1>fine", "");
         assertThat(all("Answer <a <think>x</think>")).isEqualTo("Answer <a ");
         assertThat(all("x <" + "a".repeat(300))).isEqualTo("x <" + "a".repeat(300));
     }
@@ -50,7 +50,7 @@ class IncrementalSanitizerTest {
         assertThat(all("Hi <thi", "nk>secret pl", "an</th", "ink> there")).isEqualTo("Hi  there");
         assertThat(all("Hi <tool_call>{\"name\":\"shell\"}</tool", "_call> there")).isEqualTo("Hi  there");
         assertThat(all("Hi <minimax:tool_call><invoke name='x'><parameter name='a'>1</parameter></invoke>\n</minimax:tool_call> there"))
-                .isEqualTo("Hi \n there");
+                .isEqualTo("Hi  there");
         assertThat(all("Hi <tool_result name=\"x\">out</tool_result> there </tool_result>")).isEqualTo("Hi  there ");
         assertThat(all("Hi <think>never closed ", "and more")).isEqualTo("Hi ");
         assertThat(all("Hi <tool_call>{\"a\":1}" + "x".repeat(100) + "<", "/tool_call>ok")).isEqualTo("Hi ok");
@@ -95,7 +95,7 @@ class IncrementalSanitizerTest {
     @Test
     void aToolsBlockIsHeldAndDecidedWhenItCloses() {
         assertThat(all("A <tools>{\"name\":\"shell\",\"arguments\":{}}</tools> B")).isEqualTo("A  B");
-        assertThat(all("A <tools>just a list</tools> B")).isEqualTo("A <tools>just a list</tools> B");
+        assertThat(all("A <tools>just a list</tools> B")).as("a declaration is protocol").isEqualTo("A  B");
         assertThat(all("A <tools>{\"name\":\"shell\",\"arguments\":{}}")).isEqualTo("A ");
     }
 
@@ -140,7 +140,7 @@ class IncrementalSanitizerTest {
         assertThat(s.push(" <b> y")).isEqualTo(" <b> y");
         assertThat(s.push(" </think> y")).isEqualTo("  y");
         assertThat(s.push(" <think>a</think> y")).isEqualTo("  y");
-        assertThat(s.push(" <tools>a</tools> y")).isEqualTo(" <tools>a</tools> y");
+        assertThat(s.push(" <tools>a</tools> y")).isEqualTo("  y");
         assertThat(s.push(" <tool_call>{}</tool_call> y")).isEqualTo("  y");
         assertThat(s.push(" <5 y")).isEqualTo(" <5 y");
         assertThat(s.finish()).isEmpty();
@@ -173,7 +173,7 @@ class IncrementalSanitizerTest {
     // SPEC RP-2: each held block is decided on its own
     @Test
     void heldBlocksDoNotLeakIntoEachOther() {
-        assertThat(all("<tools>a</tools> <tools>b</tools>")).isEqualTo("<tools>a</tools> <tools>b</tools>");
+        assertThat(all("<tools>a</tools> ok <tools>b</tools>")).isEqualTo(" ok ");
         assertThat(all("x\n{\"a\":1}\n{\"result\":2}\n")).isEqualTo("x\n{\"a\":1}\n{\"result\":2}\n");
     }
 
@@ -181,8 +181,8 @@ class IncrementalSanitizerTest {
     @Test
     void aFinishedStreamTakesNoMoreText() {
         IncrementalSanitizer s = new IncrementalSanitizer();
-        s.push("x");
-        assertThat(s.finish()).isEmpty();
+        assertThat(s.push("x")).as("a line's first word waits: it may be a name>args call").isEmpty();
+        assertThat(s.finish()).isEqualTo("x");
         assertThatThrownBy(() -> s.push("y")).isInstanceOf(IllegalStateException.class).hasMessageContaining("finished");
         assertThatThrownBy(s::finish).isInstanceOf(IllegalStateException.class);
     }

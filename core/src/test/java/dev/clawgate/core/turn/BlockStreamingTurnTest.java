@@ -62,12 +62,12 @@ class BlockStreamingTurnTest {
         assertThat(f.channel.streamsOpened).isEmpty();
         assertThat(f.channel.sent).extracting(OutboundMessage::kind)
                 .containsExactly(OutboundMessage.Kind.BLOCK, OutboundMessage.Kind.BLOCK, OutboundMessage.Kind.FINAL);
-        assertThat(f.store.outboxByState(OutboxState.values())).singleElement().satisfies(e -> {
+        assertThat(f.store.outbox().byState(OutboxState.values())).singleElement().satisfies(e -> {
             assertThat(e.draft().text()).isEqualTo(P3);
             assertThat(e.state()).isEqualTo(OutboxState.SENT);
         });
-        assertThat(f.store.loadTranscript(r.session(), 10).getLast().content()).isEqualTo(P1 + "\n\n" + P2 + "\n\n" + P3);
-        assertThat(f.store.inbox(r.id()).orElseThrow().state()).isEqualTo(InboxState.DONE);
+        assertThat(f.store.transcripts().load(r.session(), 10).getLast().content()).isEqualTo(P1 + "\n\n" + P2 + "\n\n" + P3);
+        assertThat(f.store.inbox().find(r.id()).orElseThrow().state()).isEqualTo(InboxState.DONE);
     }
 
     @Test
@@ -87,7 +87,7 @@ class BlockStreamingTurnTest {
 
         assertThat(f.channel.sent).extracting(OutboundMessage::text).containsExactly("bot: " + P1, P2, P3);
         assertThat(f.channel.sent).extracting(m -> m.options().replyTo()).containsExactly(true, false, false);
-        assertThat(f.store.outboxByState(OutboxState.values())).singleElement()
+        assertThat(f.store.outbox().byState(OutboxState.values())).singleElement()
                 .satisfies(e -> assertThat(e.draft().replyTo()).isEqualTo(ReplyToMode.OFF));
     }
 

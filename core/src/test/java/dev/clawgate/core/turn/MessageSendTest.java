@@ -37,7 +37,7 @@ class MessageSendTest {
 
         assertThat(f.channel.texts(OutboundMessage.Kind.SEND)).containsExactly("heads up: build is green");
         assertThat(f.channel.texts(OutboundMessage.Kind.FINAL)).containsExactly("done");
-        List<OutboxEntry> entries = f.store.outboxByState(OutboxState.values());
+        List<OutboxEntry> entries = f.store.outbox().byState(OutboxState.values());
         assertThat(entries).extracting(e -> e.draft().kind(), OutboxEntry::state).containsExactlyInAnyOrder(
                 org.assertj.core.groups.Tuple.tuple(OutboundMessage.Kind.SEND, OutboxState.SENT),
                 org.assertj.core.groups.Tuple.tuple(OutboundMessage.Kind.FINAL, OutboxState.SENT));
@@ -72,7 +72,7 @@ class MessageSendTest {
         f.run(r);
 
         assertThat(f.channel.texts(OutboundMessage.Kind.SEND)).isEmpty();
-        assertThat(f.store.outboxByState(OutboxState.values())).extracting(e -> e.draft().kind()).containsExactly(OutboundMessage.Kind.FINAL);
+        assertThat(f.store.outbox().byState(OutboxState.values())).extracting(e -> e.draft().kind()).containsExactly(OutboundMessage.Kind.FINAL);
         assertThat(f.providers.get("p").requests().get(1).messages())
                 .anySatisfy(m -> assertThat(m.content()).contains("not sent: test cannot carry this message (it lacks payload)"));
     }
@@ -92,7 +92,7 @@ class MessageSendTest {
             assertThat(m.text()).isEqualTo("the card");
             assertThat(JSON.readTree(m.payload()).path("card").path("title").asText()).isEqualTo("x");
         });
-        assertThat(f.store.outboxByState(OutboxState.SENT)).filteredOn(e -> e.draft().kind() == OutboundMessage.Kind.SEND).singleElement()
+        assertThat(f.store.outbox().byState(OutboxState.SENT)).filteredOn(e -> e.draft().kind() == OutboundMessage.Kind.SEND).singleElement()
                 .satisfies(e -> assertThat(e.draft().payload()).isEqualTo("{\"card\":{\"title\":\"x\"}}"));
     }
 

@@ -70,7 +70,7 @@ class OneFinalReplyPerTurnTest {
     }
 
     private static List<OutboxEntry> entries(TurnFixture f, InboxRecord turn) {
-        return f.store.outboxByState(OutboxState.values()).stream().filter(e -> e.turnId() == turn.id()).toList();
+        return f.store.outbox().byState(OutboxState.values()).stream().filter(e -> e.turnId() == turn.id()).toList();
     }
 
     private static ProviderException rateLimitedFor(Duration retryAfter) {
@@ -159,7 +159,7 @@ class OneFinalReplyPerTurnTest {
             assertThat(e.draft().kind()).isEqualTo(OutboundMessage.Kind.FINAL);
             assertThat(e.state()).isEqualTo(OutboxState.SENT);
         });
-        assertThat(f.store.inbox(r.id()).orElseThrow().state()).isEqualTo(InboxState.DONE);
+        assertThat(f.store.inbox().find(r.id()).orElseThrow().state()).isEqualTo(InboxState.DONE);
     }
 
     @Test

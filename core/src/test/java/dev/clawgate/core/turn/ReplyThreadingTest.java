@@ -99,14 +99,14 @@ class ReplyThreadingTest {
         TurnFixture f = fixture(ReplyToMode.FIRST, LONG);
         f.channel.failNext = new DeliveryException("HTTP 503", false, null);
         f.run(f.record("alice", "question"));
-        assertThat(f.store.outboxByState(OutboxState.PENDING)).singleElement()
+        assertThat(f.store.outbox().byState(OutboxState.PENDING)).singleElement()
                 .satisfies(e -> assertThat(e.draft().replyTo()).isEqualTo(ReplyToMode.FIRST));
 
         new Outbox(f.store, Clock.offset(Clock.systemUTC(), Duration.ofMinutes(1)))
                 .recover(name -> Optional.of(f.channel.messageAdapter()), Pacer.NONE);
 
         assertThat(quoted(f)).containsExactly(true, false);
-        assertThat(f.store.outboxByState(OutboxState.SENT)).extracting(OutboxEntry::turnId).hasSize(1);
+        assertThat(f.store.outbox().byState(OutboxState.SENT)).extracting(OutboxEntry::turnId).hasSize(1);
     }
 
     @Test
@@ -154,6 +154,6 @@ class ReplyThreadingTest {
         f.responsePrefix = "bot:";
         InboxRecord r = f.record("alice", "question");
         f.run(r);
-        assertThat(f.store.loadTranscript(r.session(), 10).getLast().content()).isEqualTo("hello");
+        assertThat(f.store.transcripts().load(r.session(), 10).getLast().content()).isEqualTo("hello");
     }
 }

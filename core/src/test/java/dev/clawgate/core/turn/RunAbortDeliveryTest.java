@@ -70,7 +70,7 @@ class RunAbortDeliveryTest {
     }
 
     private static OutboxEntry only(TurnFixture f, OutboundMessage.Kind kind) {
-        return f.store.outboxByState(OutboxState.values()).stream().filter(e -> e.draft().kind() == kind).findFirst().orElseThrow();
+        return f.store.outbox().byState(OutboxState.values()).stream().filter(e -> e.draft().kind() == kind).findFirst().orElseThrow();
     }
 
     @Test
@@ -97,8 +97,8 @@ class RunAbortDeliveryTest {
         assertThat(tried).isZero();
         assertThat(platform.calls("send")).singleElement().satisfies(c -> assertThat(c.body().path("text").asText()).isEqualTo("build is green"));
         assertThat(platform.deliveredTexts()).isEmpty();
-        assertThat(f.store.outboxByState(OutboxState.values())).extracting(e -> e.draft().kind()).containsExactly(OutboundMessage.Kind.SEND);
-        assertThat(f.store.inbox(r.id()).orElseThrow().state()).isEqualTo(InboxState.CANCELLED);
+        assertThat(f.store.outbox().byState(OutboxState.values())).extracting(e -> e.draft().kind()).containsExactly(OutboundMessage.Kind.SEND);
+        assertThat(f.store.inbox().find(r.id()).orElseThrow().state()).isEqualTo(InboxState.CANCELLED);
     }
 
     @Test

@@ -104,12 +104,14 @@ final class TurnFixture {
         ToolRegistry registry = new ToolRegistry(tools);
         Channel ch = platform != null ? platform : channel;
         outboxInUse = new Outbox(store, Clock.systemUTC(), payloads, cfg::outbox, Math::random);
-        return new TurnServices(store, name -> name.equals(channel.name()) ? Optional.<Channel>of(ch) : Optional.empty(),
-                () -> dir, () -> registry,
-                new SystemPromptCache(SystemPromptBuilder.create(Clock.systemUTC(), ZoneId.of("UTC"))),
-                inboundHook, new DirectDelivery(payloads),
-                outboxInUse, () -> cfg, k -> 0, Clock.systemUTC(),
-                wireMemory ? store.memory() : null, scheduler);
+        return TurnServices.builder().store(store)
+                .channels(name -> name.equals(channel.name()) ? Optional.<Channel>of(ch) : Optional.empty())
+                .providers(() -> dir).tools(() -> registry)
+                .prompts(new SystemPromptCache(SystemPromptBuilder.create(Clock.systemUTC(), ZoneId.of("UTC"))))
+                .inboundHook(inboundHook).delivery(new DirectDelivery(payloads)).outbox(outboxInUse).config(() -> cfg)
+                .sessionStatus(k -> new dev.clawgate.core.dispatch.Dispatcher.SessionStatus(false, 0))
+                .memory(wireMemory ? store.memory() : dev.clawgate.core.memory.Memory.NONE).scheduler(scheduler)
+                .build();
     }
 
     InboxRecord record(String sender, String text) {
@@ -119,7 +121,7 @@ final class TurnFixture {
     InboxRecord record(String chat, String sender, ChatType type, String text) {
         InboundMessage m = new InboundMessage("id-" + text.hashCode(), channel.name(), null, sender, sender, chat, null, null, type,
                 true, Instant.now(), text, List.of(), null);
-        return store.recordInbound(m, SessionKey.of(m), null, Duration.ZERO).orElseThrow();
+        return store.inbox().record(m, SessionKey.of(m), null, Duration.ZERO).orElseThrow();
     }
 
     RunHandle run(InboxRecord... records) {

@@ -40,8 +40,8 @@ class TurnOutboxTest {
 
         f.run(r);
 
-        assertThat(f.store.inbox(r.id()).orElseThrow().state()).isEqualTo(InboxState.DONE);
-        assertThat(f.store.outboxByState(OutboxState.values())).singleElement().satisfies(e -> {
+        assertThat(f.store.inbox().find(r.id()).orElseThrow().state()).isEqualTo(InboxState.DONE);
+        assertThat(f.store.outbox().byState(OutboxState.values())).singleElement().satisfies(e -> {
             assertThat(e.turnId()).isEqualTo(r.id());
             assertThat(e.state()).isEqualTo(OutboxState.SENT);
             assertThat(e.draft().text()).isEqualTo("the answer");
@@ -59,12 +59,12 @@ class TurnOutboxTest {
         InboxRecord r = f.record("alice", "question");
         f.run(r);
 
-        Optional<OutboxEntry> again = f.store.completeTurnWithReply(r.session(), r.id(), "x", InboxState.DONE,
+        Optional<OutboxEntry> again = f.store.outbox().completeTurnWithReply(r.session(), r.id(), "x", InboxState.DONE,
                 OutboundDraft.of(OutboundTarget.replyTo(r.message()), "duplicate", OutboundMessage.Kind.FINAL));
         f.run(r);
 
         assertThat(again).get().extracting(OutboxEntry::state).isEqualTo(OutboxState.SENT);
-        assertThat(f.store.outboxByState(OutboxState.values())).hasSize(1);
+        assertThat(f.store.outbox().byState(OutboxState.values())).hasSize(1);
         assertThat(f.channel.texts(OutboundMessage.Kind.FINAL)).containsExactly("first");
     }
 
@@ -76,7 +76,7 @@ class TurnOutboxTest {
         f.channel.failNext = new DeliveryException("HTTP 503", false, null);
         InboxRecord r = f.record("alice", "question");
         f.run(r);
-        assertThat(f.store.outboxByState(OutboxState.PENDING)).singleElement().extracting(OutboxEntry::attempts).isEqualTo(1);
+        assertThat(f.store.outbox().byState(OutboxState.PENDING)).singleElement().extracting(OutboxEntry::attempts).isEqualTo(1);
         assertThat(f.channel.sent).isEmpty();
 
         // the failed send is due again after its backoff (5 s ± jitter)
@@ -85,7 +85,7 @@ class TurnOutboxTest {
 
         assertThat(rec.sent()).isEqualTo(1);
         assertThat(f.channel.texts(OutboundMessage.Kind.FINAL)).containsExactly("kept");
-        assertThat(f.store.outboxCounts()).containsEntry(OutboxState.SENT, 1L).containsEntry(OutboxState.PENDING, 0L);
+        assertThat(f.store.outbox().counts()).containsEntry(OutboxState.SENT, 1L).containsEntry(OutboxState.PENDING, 0L);
     }
 
     @Test
@@ -98,9 +98,9 @@ class TurnOutboxTest {
 
         f.run(r);
 
-        assertThat(f.store.outboxByState(OutboxState.values())).isEmpty();
+        assertThat(f.store.outbox().byState(OutboxState.values())).isEmpty();
         assertThat(f.channel.texts(OutboundMessage.Kind.FINAL)).containsExactly("direct");
-        assertThat(f.store.inbox(r.id()).orElseThrow().state()).isEqualTo(InboxState.DONE);
+        assertThat(f.store.inbox().find(r.id()).orElseThrow().state()).isEqualTo(InboxState.DONE);
     }
 
     @Test
@@ -115,12 +115,12 @@ class TurnOutboxTest {
         f.run(first);
         f.run(second);
 
-        assertThat(f.store.outboxByState(OutboxState.values())).extracting(OutboxEntry::state, OutboxEntry::detail).containsExactly(
+        assertThat(f.store.outbox().byState(OutboxState.values())).extracting(OutboxEntry::state, OutboxEntry::detail).containsExactly(
                 org.assertj.core.groups.Tuple.tuple(OutboxState.SUPPRESSED, "cancelled_by_message_sending_hook: policy"),
                 org.assertj.core.groups.Tuple.tuple(OutboxState.SUPPRESSED, "empty_after_message_sending_hook"));
         assertThat(f.channel.sent).isEmpty();
-        assertThat(f.store.inbox(first.id()).orElseThrow().state()).isEqualTo(InboxState.DONE);
-        assertThat(f.store.inbox(second.id()).orElseThrow().state()).isEqualTo(InboxState.DONE);
+        assertThat(f.store.inbox().find(first.id()).orElseThrow().state()).isEqualTo(InboxState.DONE);
+        assertThat(f.store.inbox().find(second.id()).orElseThrow().state()).isEqualTo(InboxState.DONE);
     }
 
     private static dev.clawgate.core.config.OutboxSettings durability(Durability d) {
@@ -136,7 +136,7 @@ class TurnOutboxTest {
         f.store.failOutboxWrites = new StoreException("disk full", new java.io.IOException("No space left on device"));
         f.run(f.record("alice", "question"));
         assertThat(f.channel.texts(OutboundMessage.Kind.FINAL)).containsExactly("still answered");
-        assertThat(f.store.outboxByState(OutboxState.values())).isEmpty();
+        assertThat(f.store.outbox().byState(OutboxState.values())).isEmpty();
     }
 
     @Test
@@ -155,7 +155,7 @@ class TurnOutboxTest {
             // the turn cannot end either: it stays unfinished and runs again after a restart
         }
         assertThat(f.channel.sent).isEmpty();
-        assertThat(f.store.inbox(r.id()).orElseThrow().state().isFinal()).isFalse();
+        assertThat(f.store.inbox().find(r.id()).orElseThrow().state().isFinal()).isFalse();
     }
 
     @Test
@@ -167,8 +167,8 @@ class TurnOutboxTest {
         InboxRecord r = f.record("alice", "question");
         f.run(r);
         assertThat(f.channel.sent).isEmpty();
-        assertThat(f.store.outboxByState(OutboxState.values())).isEmpty();
-        assertThat(f.store.inbox(r.id()).orElseThrow().state()).isEqualTo(InboxState.DONE);
+        assertThat(f.store.outbox().byState(OutboxState.values())).isEmpty();
+        assertThat(f.store.inbox().find(r.id()).orElseThrow().state()).isEqualTo(InboxState.DONE);
     }
 
     @Test
@@ -181,6 +181,6 @@ class TurnOutboxTest {
         f.provider("p", "m", true, false).text("kept");
         f.run(f.record("alice", "question"));
         assertThat(f.channel.texts(OutboundMessage.Kind.FINAL)).containsExactly("kept");
-        assertThat(f.store.outboxByState(OutboxState.SENT)).hasSize(1);
+        assertThat(f.store.outbox().byState(OutboxState.SENT)).hasSize(1);
     }
 }

@@ -43,7 +43,7 @@ class TurnPipelineTest {
     }
 
     private static List<String> transcript(TurnFixture f, InboxRecord r) {
-        return f.store.loadTranscript(r.session(), 50).stream().map(TranscriptEntry::content).toList();
+        return f.store.transcripts().load(r.session(), 50).stream().map(TranscriptEntry::content).toList();
     }
 
     @Test
@@ -62,7 +62,7 @@ class TurnPipelineTest {
 
         assertThat(f.store.transitions()).containsExactly(turn.id() + ":dispatched", turn.id() + ":done",
                 command.id() + ":dispatched", command.id() + ":done", spam.id() + ":dropped_by_hook");
-        assertThat(f.store.inbox(turn.id()).orElseThrow().attempts()).isEqualTo(1);
+        assertThat(f.store.inbox().find(turn.id()).orElseThrow().attempts()).isEqualTo(1);
         assertThat(transcript(f, turn)).containsExactly("question", "ok");
     }
 
@@ -74,7 +74,7 @@ class TurnPipelineTest {
         f.inboundHook = m -> m.text().contains("spam") ? new InboundHook.Cancel("looks like spam") : new InboundHook.Continue(m);
         InboxRecord r = f.record("alice", "buy spam now");
         f.run(r);
-        assertThat(f.store.inbox(r.id()).orElseThrow().state()).isEqualTo(InboxState.DROPPED_BY_HOOK);
+        assertThat(f.store.inbox().find(r.id()).orElseThrow().state()).isEqualTo(InboxState.DROPPED_BY_HOOK);
         assertThat(p.requests()).isEmpty();
         assertThat(f.channel.sent).isEmpty();
         assertThat(transcript(f, r)).isEmpty();
@@ -126,9 +126,10 @@ class TurnPipelineTest {
     }
 
     @Test
-    void telegramTurnsAreStoredWithoutTheToolSummary() throws Exception {
-        // SPEC RP-3: not on Telegram
-        TurnFixture f = fixture("telegram");
+    void aChannelThatAsksForNoToolSummaryStoresItsTurnsWithout() throws Exception {
+        // SPEC RP-3: not on Telegram, which says so itself (no channel name in core)
+        TurnFixture f = fixture("chat");
+        f.channel.toolSummary = false;
         f.tools.add(Tool.create("echo", "echo", JSON.createObjectNode(), (a, c) -> ToolResult.ok("echoed")));
         f.provider("p", "m", true, false)
                 .answer(new ChatResponse("", List.of(new ToolCall("c1", "echo", JSON.createObjectNode())), null, null, "tool_calls"))
@@ -139,9 +140,11 @@ class TurnPipelineTest {
     }
 
     @Test
-    void eachTurnLogsTheSeedsLineWithChannelSenderAndText() {
-        // SPEC OP-5
+    void eachTurnLogsTheSeedsLineWithChannelAndSenderAndTheTextOnlyAtDebug() {
+        // SPEC OP-5 (the seeds' line), OP-6: at INFO the line carries the length, not what the user wrote
         Logger logger = (Logger) LoggerFactory.getLogger(TurnPipeline.class);
+        ch.qos.logback.classic.Level before = logger.getLevel();
+        logger.setLevel(ch.qos.logback.classic.Level.DEBUG);
         ListAppender<ILoggingEvent> appender = new ListAppender<>();
         appender.start();
         logger.addAppender(appender);
@@ -149,11 +152,18 @@ class TurnPipelineTest {
             TurnFixture f = fixture("telegram");
             f.provider("p", "m", true, false).text("hi");
             f.run(f.record("alice", "hello"));
-            assertThat(appender.list).extracting(ILoggingEvent::getFormattedMessage)
-                    .contains("💬 [telegram] from alice: hello")
-                    .anyMatch(l -> l.startsWith("turn ") && l.contains("session=telegram_alice_alice") && l.contains("outcome=REPLIED"));
+            List<String> info = appender.list.stream()
+                    .filter(e -> e.getLevel().isGreaterOrEqual(ch.qos.logback.classic.Level.INFO))
+                    .map(ILoggingEvent::getFormattedMessage).toList();
+            assertThat(info).contains("💬 [telegram] from alice (5 chars)")
+                    .anyMatch(l -> l.startsWith("turn ") && l.contains("session=telegram_alice_alice")
+                            && l.contains("outcome=REPLIED"))
+                    .noneMatch(l -> l.contains("hello"));
+            assertThat(appender.list).filteredOn(e -> e.getLevel() == ch.qos.logback.classic.Level.DEBUG)
+                    .extracting(ILoggingEvent::getFormattedMessage).contains("💬 [telegram] from alice: hello");
         } finally {
             logger.detachAppender(appender);
+            logger.setLevel(before);
         }
     }
 
@@ -179,7 +189,7 @@ class TurnPipelineTest {
         InboxRecord r = f.record("alice", "hi");
         f.run(r);
         assertThat(transcript(f, r)).containsExactly("hi", "[Task failed]");
-        assertThat(f.store.inbox(r.id()).orElseThrow().state()).isEqualTo(InboxState.FAILED);
+        assertThat(f.store.inbox().find(r.id()).orElseThrow().state()).isEqualTo(InboxState.FAILED);
         assertThat(f.channel.texts(OutboundMessage.Kind.ERROR)).singleElement().asString()
                 .contains("model not found").doesNotContain("sk-abc").doesNotContain("https://");
     }
@@ -207,7 +217,7 @@ class TurnPipelineTest {
         assertThat(p.requests()).isEmpty();
         assertThat(f.channel.sent).isEmpty();
         assertThat(transcript(f, r)).containsExactly("hi");
-        assertThat(f.store.inbox(r.id()).orElseThrow().state()).isEqualTo(InboxState.CANCELLED);
+        assertThat(f.store.inbox().find(r.id()).orElseThrow().state()).isEqualTo(InboxState.CANCELLED);
         assertThat(f.channel.ended).extracting(e -> e.outcome()).containsExactly(TurnOutcome.CANCELLED);
     }
 
@@ -231,7 +241,7 @@ class TurnPipelineTest {
         ScriptedProvider p = f.provider("p", "m", true, false).text("answer to both");
         InboxRecord first = f.record("alice", "first question");
         RunHandle cancelled = new RunHandle(List.of(first), Instant.now());
-        f.store.appendUserMessage(first.session(), first.id(), "first question");
+        f.store.transcripts().appendUserMessage(first.session(), first.id(), "first question");
         cancelled.cancel().cancel(RunHandle.REASON_INTERRUPT);
         new TurnPipeline(f.services()).run(cancelled);
         InboxRecord second = f.record("alice", "actually, this");
@@ -249,8 +259,8 @@ class TurnPipelineTest {
         InboxRecord a = f.record("alice", "part one");
         InboxRecord b = f.record("alice", "part two");
         f.run(a, b);
-        assertThat(f.store.inbox(a.id()).orElseThrow().state()).isEqualTo(InboxState.MERGED);
-        assertThat(f.store.inbox(b.id()).orElseThrow().state()).isEqualTo(InboxState.DONE);
+        assertThat(f.store.inbox().find(a.id()).orElseThrow().state()).isEqualTo(InboxState.MERGED);
+        assertThat(f.store.inbox().find(b.id()).orElseThrow().state()).isEqualTo(InboxState.DONE);
         assertThat(transcript(f, b)).containsExactly("part one", "part two", "one answer");
         assertThat(f.channel.sent).singleElement().extracting(OutboundMessage::turnId).isEqualTo(b.id());
     }
@@ -306,7 +316,7 @@ class TurnPipelineTest {
         f.run(r);
         assertThat(f.channel.texts(OutboundMessage.Kind.ERROR)).containsExactly(ModelSelector.NO_PROVIDER);
         assertThat(transcript(f, r)).isEmpty();
-        assertThat(f.store.inbox(r.id()).orElseThrow().state()).isEqualTo(InboxState.FAILED);
+        assertThat(f.store.inbox().find(r.id()).orElseThrow().state()).isEqualTo(InboxState.FAILED);
     }
 
     @Test
@@ -325,7 +335,7 @@ class TurnPipelineTest {
                 .text("answered both");
         new TurnPipeline(f.services()).run(h);
         assertThat(transcript(f, first)).containsExactly("first", "and also this", "[Used tools: look]\nanswered both");
-        assertThat(f.store.inbox(steer.id()).orElseThrow().state()).isEqualTo(InboxState.MERGED);
+        assertThat(f.store.inbox().find(steer.id()).orElseThrow().state()).isEqualTo(InboxState.MERGED);
         assertThat(f.channel.texts(OutboundMessage.Kind.FINAL)).containsExactly("answered both");
         List<ChatMessage> second = p.requests().get(1).messages();
         assertThat(second.get(second.size() - 1)).isEqualTo(ChatMessage.user("and also this"));
@@ -349,13 +359,13 @@ class TurnPipelineTest {
         ScriptedProvider p = f.provider("p", "m", true, false).text("noted").text("again");
         InboxRecord b1 = f.record("room", "bob", ChatType.GROUP, "lunch at noon?");
         InboxRecord b2 = f.record("room", "carol", ChatType.GROUP, "yes please");
-        f.store.markInbox(b1.id(), InboxState.BUFFERED, "no mention");
-        f.store.markInbox(b2.id(), InboxState.BUFFERED, "no mention");
+        f.store.inbox().mark(b1.id(), InboxState.BUFFERED, "no mention");
+        f.store.inbox().mark(b2.id(), InboxState.BUFFERED, "no mention");
         f.run(f.record("room", "alice", ChatType.GROUP, "@bot what did they decide?"));
         String body = p.requests().get(0).messages().get(1).content();
         assertThat(body).isEqualTo("[Chat messages since your last reply - for context]\nbob: lunch at noon?\ncarol: yes please\n\n"
                 + "[Current message - respond to this]\nalice: @bot what did they decide?");
-        assertThat(f.store.inbox(b1.id()).orElseThrow().state()).isEqualTo(InboxState.MERGED);
+        assertThat(f.store.inbox().find(b1.id()).orElseThrow().state()).isEqualTo(InboxState.MERGED);
         f.run(f.record("room", "alice", ChatType.GROUP, "@bot and now?"));
         List<ChatMessage> second = p.requests().get(1).messages();
         assertThat(second.get(second.size() - 1).content()).isEqualTo("alice: @bot and now?");

@@ -39,7 +39,7 @@ public final class AnthropicProvider extends HttpProvider {
     }
 
     @Override
-    protected String chatPath() {
+    protected String chatPath(String model, boolean stream) {
         return "/messages";
     }
 

@@ -86,8 +86,8 @@ public abstract class HttpProvider implements Provider, AutoCloseable {
                 .build();
     }
 
-    /** The path, below the API root, that chat requests are posted to. */
-    protected abstract String chatPath();
+    /** The path (and query), below the API root, that a chat request for {@code model} is posted to. */
+    protected abstract String chatPath(String model, boolean stream);
 
     /** The path, below the API root, of the model list (a {@code data} array of {@code id}s). */
     protected abstract String modelsPath();
@@ -129,7 +129,7 @@ public abstract class HttpProvider implements Provider, AutoCloseable {
         } catch (IllegalArgumentException | JsonProcessingException e) {
             throw errors.fatal("cannot encode the request: " + e.getMessage());
         }
-        HttpRequest httpRequest = request(chatPath())
+        HttpRequest httpRequest = request(chatPath(model, request.stream()))
                 .header("content-type", "application/json")
                 .header("accept", request.stream() ? "text/event-stream" : "application/json")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body))
@@ -152,13 +152,17 @@ public abstract class HttpProvider implements Provider, AutoCloseable {
         HttpRequest httpRequest = request(modelsPath()).header("accept", "application/json").GET().build();
         try (Exchange exchange = Exchange.start(http, httpRequest, token, timeout, errors)) {
             awaitSuccess(exchange);
-            JsonNode root = parse(exchange.readAll(MAX_BODY), "model list");
-            List<String> ids = new ArrayList<>();
-            for (JsonNode m : root.path("data")) {
-                if (m.path("id").isTextual()) ids.add(m.path("id").asText());
-            }
-            return List.copyOf(ids);
+            return modelIds(parse(exchange.readAll(MAX_BODY), "model list"));
         }
+    }
+
+    /** The model ids of a model list: by default a {@code data} array of objects with an {@code id}. */
+    protected List<String> modelIds(JsonNode root) {
+        List<String> ids = new ArrayList<>();
+        for (JsonNode m : root.path("data")) {
+            if (m.path("id").isTextual()) ids.add(m.path("id").asText());
+        }
+        return List.copyOf(ids);
     }
 
     /** Aborts any exchange still in flight and releases the HTTP client's connections and threads. */

@@ -43,7 +43,7 @@ public final class OpenAiProvider extends HttpProvider {
     }
 
     @Override
-    protected String chatPath() {
+    protected String chatPath(String model, boolean stream) {
         return "/chat/completions";
     }
 

@@ -7,25 +7,29 @@ import io.javalin.http.Context;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Instant;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Writes a turn's events as OpenAI {@code chat.completion.chunk} server-sent events. The final
- * reply adds only what streaming did not already show, so nothing appears twice.
+ * reply adds only what streaming did not already show, so nothing appears twice. With
+ * {@code stream_options.include_usage} every chunk carries {@code "usage": null} and a last chunk,
+ * with no choices, the turn's usage (SPEC CH-10).
  */
 final class ApiStreamWriter {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final Context ctx;
     private final String id;
     private final String model;
+    private final String fingerprint;
+    private final boolean includeUsage;
     private final long created = Instant.now().getEpochSecond();
-    private final StringBuilder shown = new StringBuilder();
     private boolean roleSent;
 
-    ApiStreamWriter(Context ctx, String id, String model) {
+    ApiStreamWriter(Context ctx, String id, String model, String fingerprint, boolean includeUsage) {
         this.ctx = ctx;
         this.id = id;
         this.model = model;
+        this.fingerprint = fingerprint;
+        this.includeUsage = includeUsage;
     }
 
     void write(ApiExchange x, long deadlineNanos) throws IOException, InterruptedException {
@@ -33,38 +37,27 @@ final class ApiStreamWriter {
         ctx.res().setContentType("text/event-stream; charset=utf-8");
         ctx.res().setHeader("Cache-Control", "no-cache");
         OutputStream out = ctx.res().getOutputStream();
-        TurnOutcome outcome = null;
-        while (outcome == null) {
-            ApiExchange.Event e = x.events.poll(Math.max(1, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
-            if (e == null) {
-                outcome = TurnOutcome.FAILED;
-                chunk(out, separated("⚠️ The turn did not finish in time."), null);
-                break;
-            }
-            switch (e) {
-                case ApiExchange.Delta d -> chunk(out, d.text(), null);
-                case ApiExchange.Notice n -> chunk(out, separated(n.text()), null);
-                case ApiExchange.Final f -> {
-                    if (!normalized(shown.toString()).contains(normalized(f.text()))) chunk(out, separated(f.text()), null);
-                }
-                case ApiExchange.Ended end -> outcome = end.outcome();
-            }
+        TurnOutcome ended = x.stream(deadlineNanos, text -> chunk(out, text, null));
+        TurnOutcome outcome = ended == null ? TurnOutcome.FAILED : ended;
+        chunk(out, null, OpenAiWire.finishReason(outcome));
+        if (includeUsage) {
+            ObjectNode last = head();
+            last.putArray("choices");
+            last.set("usage", OpenAiWire.chatUsage(x.usage()));
+            OpenAiWire.writeSse(out, last.toString());
         }
-        chunk(out, null, ApiChannel.finishReason(outcome));
-        ApiChannel.writeSse(out, "[DONE]");
+        OpenAiWire.writeSse(out, "[DONE]");
     }
 
-    private String separated(String text) {
-        return shown.isEmpty() ? text : "\n\n" + text;
-    }
-
-    private static String normalized(String s) {
-        return s.replaceAll("\\s+", " ").trim();
+    private ObjectNode head() {
+        ObjectNode c = JSON.createObjectNode();
+        c.put("id", id).put("object", "chat.completion.chunk").put("created", created).put("model", model)
+                .put("system_fingerprint", fingerprint);
+        return c;
     }
 
     private void chunk(OutputStream out, String content, String finishReason) throws IOException {
-        ObjectNode c = JSON.createObjectNode();
-        c.put("id", id).put("object", "chat.completion.chunk").put("created", created).put("model", model);
+        ObjectNode c = head();
         ObjectNode choice = c.putArray("choices").addObject();
         choice.put("index", 0);
         ObjectNode delta = choice.putObject("delta");
@@ -72,12 +65,11 @@ final class ApiStreamWriter {
             delta.put("role", "assistant");
             roleSent = true;
         }
-        if (content != null) {
-            delta.put("content", content);
-            shown.append(content);
-        }
+        if (content != null) delta.put("content", content);
+        choice.putNull("logprobs");
         if (finishReason == null) choice.putNull("finish_reason");
         else choice.put("finish_reason", finishReason);
-        ApiChannel.writeSse(out, c.toString());
+        if (includeUsage) c.putNull("usage");
+        OpenAiWire.writeSse(out, c.toString());
     }
 }

@@ -4,7 +4,6 @@ import dev.clawgate.core.channel.Channel;
 import dev.clawgate.core.channel.ChannelHealth;
 import dev.clawgate.core.channel.InboundSink;
 import dev.clawgate.core.channel.MessageAdapter;
-import dev.clawgate.core.model.ChatType;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.outbound.MessageReceipt;
 import dev.clawgate.core.outbound.OutboundMessage;
@@ -19,8 +18,6 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
-import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -94,10 +91,16 @@ public final class TerminalChannel implements Channel {
                 }
                 String id = "term-" + UUID.randomUUID();
                 open.add(id);
-                InboundMessage m = new InboundMessage(id, NAME, null, user, user, "local", null, null, ChatType.DIRECT,
-                        true, Instant.now(), line, List.of(), null);
+                InboundMessage m = InboundMessage.builder().id(id).channel(NAME).sender(user).senderName(user)
+                        .replyTarget("local").text(line).build();
                 try {
-                    sink.accept(m);
+                    InboundSink.Acceptance accepted = sink.accept(m);
+                    // SPEC OP-10: a refused line runs no turn; say why and go on with the next one
+                    if (accepted.refused()) {
+                        open.remove(id);
+                        print("⚠️ I could not take that message: " + accepted.refusal() + ".");
+                        if (interactive) prompt();
+                    }
                 } catch (StoreException e) {
                     open.remove(id);
                     print("⚠️ Could not record your message (" + e.getMessage() + "). Please try again.");
@@ -132,6 +135,12 @@ public final class TerminalChannel implements Channel {
     @Override
     public ChannelHealth health() {
         return failure == null ? ChannelHealth.UP : ChannelHealth.down(failure);
+    }
+
+    /** SPEC SP-1: what this channel renders, for the prompt's Channel Capabilities section. */
+    @Override
+    public String formatGuidance() {
+        return "The terminal shows plain text: no Markdown, no media markers. Keep lines readable.";
     }
 
     @Override

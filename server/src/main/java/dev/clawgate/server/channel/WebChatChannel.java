@@ -5,7 +5,6 @@ import dev.clawgate.core.channel.InboundSink;
 import dev.clawgate.core.channel.MessageAdapter;
 import dev.clawgate.core.inbound.InboundChecks;
 import dev.clawgate.core.inbound.Scheduler;
-import dev.clawgate.core.model.ChatType;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.Role;
 import dev.clawgate.core.outbound.DeliveryException;
@@ -20,7 +19,6 @@ import dev.clawgate.core.store.TranscriptEntry;
 import dev.clawgate.core.outbound.Capability;
 import dev.clawgate.core.render.ChunkLimits;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.EnumSet;
 import java.util.concurrent.Executor;
 import java.util.List;
@@ -56,10 +54,10 @@ public final class WebChatChannel implements Channel {
             Capability.DRAFT_PREVIEW, Capability.PREVIEW_FINALIZATION, Capability.FINAL_EDIT, Capability.DISCARD_PENDING,
             Capability.PREVIEW_RECEIPT));
 
-    /** The gateway's shared preview timer (a daemon thread that only hands work on) and a virtual thread per page send. */
+    /** The gateway's shared preview timer (a daemon thread that only hands work on) and bounded threads for page sends. */
     private static final class Timers {
         static final Scheduler PREVIEW = Scheduler.daemon("webchat-preview-timer");
-        static final Executor IO = task -> Thread.ofVirtual().name("webchat-preview").start(task);
+        static final Executor IO = new dev.clawgate.core.run.BackgroundWork("webchat-preview", 64, 10_000);
     }
 
     /** One open page. Implementations keep frames in order and never throw. */
@@ -189,6 +187,12 @@ public final class WebChatChannel implements Channel {
         return true;
     }
 
+    /** SPEC SP-1: what this channel renders, for the prompt's Channel Capabilities section. */
+    @Override
+    public String formatGuidance() {
+        return "The web chat renders Markdown, including code blocks and tables. " + dev.clawgate.core.prompt.ChannelGuidance.MEDIA_MARKERS;
+    }
+
     @Override
     public MessageAdapter messageAdapter() {
         return adapter;
@@ -226,7 +230,12 @@ public final class WebChatChannel implements Channel {
         InboundMessage msg = message(page.clientId(), id, text);
         try {
             // SPEC IN-4: the sink returns once the message is committed
-            if (sink.accept(msg).duplicate()) page.send(WebChatFrames.notice(id, "This message was already received; it is answered once."));
+            InboundSink.Acceptance accepted = sink.accept(msg);
+            if (accepted.duplicate()) page.send(WebChatFrames.notice(id,
+                    "This message was already received; it is answered once."));
+            // SPEC OP-10: no turn runs for a refused message; the page hears why at once
+            if (accepted.refused()) page.send(WebChatFrames.error(id, "I could not take that message: "
+                    + accepted.refusal() + "."));
         } catch (StoreException e) {
             log.error("web chat message not recorded: {}", e.getMessage());
             page.send(WebChatFrames.error(id, "The gateway could not record your message; send it again."));
@@ -234,8 +243,7 @@ public final class WebChatChannel implements Channel {
     }
 
     static InboundMessage message(String clientId, String id, String text) {
-        return new InboundMessage(id, NAME, null, clientId, null, clientId, null, null, ChatType.DIRECT, true,
-                Instant.now(), text, List.of(), null);
+        return InboundMessage.builder().id(id).channel(NAME).sender(clientId).replyTarget(clientId).text(text).build();
     }
 
     /** The session's recent user and assistant messages as the page shows them: no tool summary prefix. */

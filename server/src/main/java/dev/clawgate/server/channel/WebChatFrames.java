@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.clawgate.core.inbound.InboundChecks;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
@@ -56,10 +55,7 @@ final class WebChatFrames {
         JsonNode text = node.get("text");
         if (text == null || !text.isTextual()) return new Invalid(id, "'text' must be a string");
         if (text.asText().isBlank()) return new Invalid(id, "the message is empty");
-        int length = text.asText().length();
-        if (length > InboundChecks.MAX_TEXT_CHARS) {
-            return new Invalid(id, "the message is too long: " + length + " characters, the limit is " + InboundChecks.MAX_TEXT_CHARS);
-        }
+        // its length is the inbox's rule (messages.max_chars, SPEC OP-10), answered from the acceptance
         return new Message(id, text.asText());
     }
 

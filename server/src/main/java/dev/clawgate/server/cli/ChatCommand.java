@@ -22,11 +22,13 @@ final class ChatCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ClawgateConfig cfg = config.load();
+        // SPEC OP-9: this gateway's data is not restored over while it runs (see RunCommand)
         // the conversation owns the console: only warnings and errors go to stderr
         ((Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).setLevel(Level.WARN);
         boolean interactive = isTerminal();
         TerminalChannel terminal = new TerminalChannel(System.in, System.out, interactive, System.getProperty("user.name", "user"));
-        try (Gateway gateway = Gateway.start(cfg, Gateway.Options.with(terminal))) {
+        try (DataDirLock held = DataDirLock.gateway(cfg.gateway().dataDir());
+                Gateway gateway = Gateway.start(cfg, Gateway.Options.with(terminal).withConfigFile(config.path()))) {
             terminal.awaitFinished();
         }
         return Main.OK;

@@ -4,17 +4,33 @@ import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.core.store.Store;
 import dev.clawgate.server.config.ConfigFiles;
 import dev.clawgate.server.config.ConfigLoader;
+import dev.clawgate.server.config.ConfigLocation;
+import dev.clawgate.server.logging.StderrLogging;
 import dev.clawgate.store.Stores;
 import java.nio.file.Path;
-import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
-/** {@code --config FILE}, shared by every command (default ./clawgate.toml, or $CLAWGATE_CONFIG). */
+/**
+ * The config file of the command it is mixed into: the global {@code --config FILE} ({@link Main#configFile}, inherited
+ * by every command, so it may come before or after the command name), else $CLAWGATE_CONFIG, else ./clawgate.toml.
+ */
+@CommandLine.Command
 final class ConfigOption {
-    @Option(names = "--config", paramLabel = "FILE", description = "config file (default: $CLAWGATE_CONFIG or ./clawgate.toml)")
-    String file;
+    @CommandLine.Spec(CommandLine.Spec.Target.MIXEE)
+    CommandLine.Model.CommandSpec mixee;
+
+    private String file() {
+        Object root = mixee == null ? null : mixee.root().userObject();
+        return root instanceof Main m ? m.configFile : null;
+    }
 
     ClawgateConfig load() {
-        return new ConfigLoader().load(ConfigFiles.locate(file, System.getenv()), System.getenv());
+        ConfigLoader loader = new ConfigLoader();
+        ConfigLocation location = ConfigFiles.locate(file(), System.getenv());
+        ClawgateConfig config = loader.load(location, System.getenv());
+        // SPEC OP-9: logging.format, from here on for the rest of the command
+        StderrLogging.use(loader.logFormat(location, System.getenv()));
+        return config;
     }
 
     /** The store in the config's {@code gateway.data_dir}, for the commands that read or edit it. */
@@ -23,6 +39,6 @@ final class ConfigOption {
     }
 
     Path path() {
-        return ConfigFiles.resolvePath(file, System.getenv());
+        return ConfigFiles.resolvePath(file(), System.getenv());
     }
 }

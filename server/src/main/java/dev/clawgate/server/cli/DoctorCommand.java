@@ -9,6 +9,11 @@ import dev.clawgate.core.provider.Provider;
 import dev.clawgate.core.provider.ProviderException;
 import dev.clawgate.core.run.CancelToken;
 import dev.clawgate.core.store.Store;
+import dev.clawgate.core.tool.builtin.sandbox.SandboxFinding;
+import dev.clawgate.core.tool.builtin.sandbox.ShellSandboxes;
+import dev.clawgate.mcp.McpServerState;
+import dev.clawgate.mcp.McpServerStatus;
+import dev.clawgate.mcp.McpServers;
 import dev.clawgate.server.ConfiguredProviders;
 import dev.clawgate.server.config.ConfigException;
 import dev.clawgate.store.Stores;
@@ -24,8 +29,10 @@ import picocli.CommandLine.Mixin;
 
 /**
  * {@code clawgate doctor} (SPEC OP-4): checks the config, the store, each provider (one real call
- * to its model list) and each configured channel, and prints each problem with its fix on one
- * line. Exit 0 when all is well, 1 when something needs fixing.
+ * to its model list), each configured channel and the shell tool's sandbox (AG-8: it runs a
+ * command in it) and each MCP server (AG-7: started once, its state and tools), and prints each
+ * problem with its fix on one line. Exit 0 when all is well, 1 when something needs fixing, 2
+ * when the config does not load; a warning (the shell runs with less protection than intended) or a note is printed but does not fail the check.
  */
 @Command(name = "doctor", description = "Check the config, the store, the providers and the channels; say what to fix.")
 final class DoctorCommand implements Callable<Integer> {
@@ -40,6 +47,15 @@ final class DoctorCommand implements Callable<Integer> {
 
     private void ok(String what) {
         out.println("ok       " + what);
+    }
+
+    /** Worth a look, but nothing to fix: does not fail the check. */
+    private void note(String what) {
+        out.println("note     " + what);
+    }
+
+    private void warning(String what, String fix) {
+        out.println("warning  " + what + "\n         fix: " + fix);
     }
 
     private void problem(String what, String fix) {
@@ -57,11 +73,14 @@ final class DoctorCommand implements Callable<Integer> {
         } catch (ConfigException e) {
             problem("config: " + e.getMessage(), "edit the file as the message says ('clawgate init' writes a commented example)");
             out.flush();
-            return Main.FAILURE;
+            // README: a config error is exit 2, from every command
+            return Main.USAGE;
         }
         checkStore(cfg);
         checkProviders(cfg);
         checkChannels(cfg);
+        checkShellSandbox(cfg);
+        checkMcpServers(cfg);
         out.println(problems == 0 ? "All checks passed." : problems + " problem" + (problems == 1 ? "" : "s") + " found.");
         out.flush();
         return problems == 0 ? Main.OK : Main.FAILURE;
@@ -77,6 +96,14 @@ final class DoctorCommand implements Callable<Integer> {
         try (Store store = Stores.open(null, dir)) {
             if (store.healthy()) ok("store in " + dir + " opens and answers");
             else problem("store in " + dir + " does not answer", "check the disk and the file permissions there");
+            // SPEC IN-4, CH-0: poison messages were kept and skipped; an operator should know they came
+            var unreadable = store.inbox().unreadable(dev.clawgate.core.store.InboxBook.UNREADABLE_KEPT);
+            if (!unreadable.isEmpty()) {
+                var newest = unreadable.getFirst();
+                note(unreadable.size() + " inbound update" + (unreadable.size() == 1 ? "" : "s")
+                        + " could not be read and were recorded as failed, then skipped; newest: " + newest.channel()
+                        + " " + newest.platformRef() + " (" + newest.reason() + "). See 'clawgate inbox'");
+            }
         } catch (RuntimeException e) {
             problem("store in " + dir + ": " + e.getMessage(), "make gateway.data_dir a writable folder (or free disk space)");
         }
@@ -97,6 +124,11 @@ final class DoctorCommand implements Callable<Integer> {
         for (ProviderSettings s : cfg.providers().values()) {
             String what = "provider '" + s.name() + "' (" + s.kind() + (s.baseUrl() == null ? "" : " at " + s.baseUrl()) + ")";
             var provider = built.find(s.name());
+            if (provider.isEmpty() && s.unconfigured() != null) {
+                problem(what + " is not configured: " + s.unconfigured(), "export the variable, or remove providers."
+                        + s.name() + ".api_key if the server needs no key");
+                continue;
+            }
             if (provider.isEmpty()) {
                 problem(what + " has no api_key", "set providers." + s.name() + ".api_key (for example \"${OPENAI_API_KEY}\") and export it");
                 continue;
@@ -120,16 +152,46 @@ final class DoctorCommand implements Callable<Integer> {
         }
     }
 
+    /** SPEC AG-8: whether the shell tool is offered, in what, and which of its limits hold here. */
+    private void checkShellSandbox(ClawgateConfig cfg) {
+        List<java.nio.file.Path> hidden = List.of(cfg.gateway().dataDir(), config.path());
+        for (SandboxFinding f : ShellSandboxes.select(cfg.tools(), hidden).findings()) {
+            switch (f.level()) {
+                case OK -> ok(f.what());
+                case WARNING -> warning(f.what(), f.fix());
+                case PROBLEM -> problem(f.what(), f.fix());
+            }
+        }
+    }
+
+    /** SPEC AG-7: each MCP server is started once, asked for its tools and stopped again; its state and tools. */
+    private void checkMcpServers(ClawgateConfig cfg) {
+        for (McpServerStatus s : McpServers.probe(cfg.mcp())) {
+            String what = "mcp server '" + s.name() + "' (" + s.where() + ")";
+            if (s.state() == McpServerState.READY) {
+                ok(what + " ready, " + s.tools().size() + " tool" + (s.tools().size() == 1 ? "" : "s")
+                        + (s.tools().isEmpty() ? "" : ": " + String.join(", ", s.tools())));
+                if (s.tools().isEmpty()) {
+                    warning(what + " offers no tool",
+                            "check mcp.servers." + s.name() + ".tools against the server's tool names");
+                }
+            } else {
+                problem(what + " is not ready: " + s.problem(),
+                        "check mcp.servers." + s.name() + " (command and args, or url and headers) and run it by hand");
+            }
+        }
+    }
+
     private void checkChannels(ClawgateConfig cfg) {
         Map<String, ChannelFactory> factories = new LinkedHashMap<>();
         for (ChannelFactory f : ServiceLoader.load(ChannelFactory.class)) factories.put(f.name(), f);
         for (ChannelSettings c : cfg.channels().values()) {
             ChannelFactory f = factories.get(c.name());
             if (f == null) {
-                if (!c.name().equals("webchat")) {
+                if (!dev.clawgate.server.config.ChannelKeys.serverChannels().contains(c.name())) {
                     problem("channel '" + c.name() + "' has no module here", "remove [channels." + c.name() + "] or add its module");
                 } else {
-                    ok("channel 'webchat' (served by the HTTP server)");
+                    ok("channel '" + c.name() + "' (served by the gateway itself)");
                 }
                 continue;
             }

@@ -41,10 +41,10 @@ final class OutboxCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         try (Store store = config.openStore()) {
-            Map<OutboxState, Long> counts = store.outboxCounts();
+            Map<OutboxState, Long> counts = store.outbox().counts();
             out.println("Outbox entries by state:");
             for (var c : counts.entrySet()) out.printf("  %-20s %d%n", c.getKey().wireName(), c.getValue());
-            List<OutboxEntry> attention = store.outboxByState(ATTENTION.toArray(OutboxState[]::new));
+            List<OutboxEntry> attention = store.outbox().byState(ATTENTION.toArray(OutboxState[]::new));
             if (attention.isEmpty()) {
                 out.println("Nothing needs a look.");
             } else {
@@ -95,7 +95,7 @@ final class OutboxCommand implements Callable<Integer> {
                 }
             }
             try (Store store = config.openStore()) {
-                List<OutboxEntry> entries = store.outboxByState(wanted.toArray(OutboxState[]::new));
+                List<OutboxEntry> entries = store.outbox().byState(wanted.toArray(OutboxState[]::new));
                 PrintWriter out = spec.commandLine().getOut();
                 if (entries.isEmpty()) out.println("No outbox entries in " + wanted.stream().map(OutboxState::wireName).toList() + ".");
                 else print(out, entries);

@@ -59,7 +59,7 @@ final class PairingCommand implements Runnable {
         public Integer call() {
             List<Pairing> pairings;
             try (Store store = config.openStore()) {
-                pairings = store.pairings(all);
+                pairings = store.pairing().list(all);
             }
             PrintWriter out = spec.commandLine().getOut();
             if (pairings.isEmpty()) {
@@ -91,7 +91,7 @@ final class PairingCommand implements Runnable {
         public Integer call() {
             Optional<Pairing> approved;
             try (Store store = config.openStore()) {
-                approved = store.approvePairing(code, Instant.now());
+                approved = store.pairing().approve(code, Instant.now());
             }
             if (approved.isEmpty()) {
                 return notPending(spec, code);
@@ -118,7 +118,7 @@ final class PairingCommand implements Runnable {
         public Integer call() {
             Optional<Pairing> rejected;
             try (Store store = config.openStore()) {
-                rejected = store.rejectPairing(code);
+                rejected = store.pairing().reject(code);
             }
             if (rejected.isEmpty()) {
                 return notPending(spec, code);

@@ -73,11 +73,11 @@ final class ChannelSection {
         return new ConfigException(message + " (in " + file + ")");
     }
 
-    /** The channel's own keys one table sets, as strings. */
+    /** The channel's own keys one table sets, as strings; a list's items joined by commas. */
     private static Map<String, String> options(TableReader t, Iterable<String> keys) {
         Map<String, String> options = new LinkedHashMap<>();
         for (String key : keys) {
-            String value = t.text(key);
+            String value = t.isList(key) ? t.joinedList(key) : t.text(key);
             if (value != null) options.put(key, value);
         }
         return options;

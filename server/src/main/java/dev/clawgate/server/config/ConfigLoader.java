@@ -8,18 +8,22 @@ import dev.clawgate.core.config.AgentSettings;
 import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.core.config.DispatchSettings;
 import dev.clawgate.core.config.DmScope;
+import dev.clawgate.core.config.ShellSandboxMode;
 import dev.clawgate.core.config.GatewaySettings;
 import dev.clawgate.core.config.GroupScope;
 import dev.clawgate.core.config.HistorySettings;
 import dev.clawgate.core.config.ProviderSettings;
+import dev.clawgate.core.config.RequestBounds;
 import dev.clawgate.core.config.RouteSettings;
 import dev.clawgate.core.config.SessionSettings;
 import dev.clawgate.core.config.ToolSettings;
 import dev.clawgate.core.provider.ProviderFactory;
+import dev.clawgate.server.logging.LogFormat;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -90,6 +94,7 @@ public final class ConfigLoader {
         } catch (IOException e) {
             throw new ConfigException("cannot read config file " + file + " (" + e.getClass().getSimpleName() + "); check its permissions");
         }
+        CutOffCheck.check(text, file.toString(), schema);
         return parse(text, new ConfigSource(file.toString(), file.toAbsolutePath().getParent(), env));
     }
 
@@ -115,9 +120,28 @@ public final class ConfigLoader {
                 session(r.table("session")), InboundSection.read(r), QueueSection.read(r.table("messages").table("queue")),
                 ChannelSection.read(r, channelKeys), OutboxSection.read(r.table("outbox")),
                 MultimodalSection.read(r.table("multimodal")), MemorySection.read(r.table("memory")), OutputSection.globalPrefix(r),
-                CronSection.read(r.table("cron")));
+                CronSection.read(r.table("cron")), McpSection.read(r.table("mcp")));
         ProviderReferences.check(config, source.file());
+        LoggingSection.format(r);
         return config;
+    }
+
+    /**
+     * {@code logging.format} of the file {@code location} names (text when unset or when there is no file): a setting
+     * of the server's start, outside {@link ClawgateConfig}, so read from the file again after {@link #load}
+     * checked it.
+     */
+    public LogFormat logFormat(ConfigLocation location, Map<String, String> env) {
+        Path file = location.path();
+        if (!Files.isRegularFile(file)) return LogFormat.TEXT;
+        String text;
+        try {
+            text = Files.readString(file);
+        } catch (IOException e) {
+            throw new ConfigException("cannot read config file " + file + " (" + e.getClass().getSimpleName() + ")");
+        }
+        ConfigSource source = new ConfigSource(file.toString(), file.toAbsolutePath().getParent(), env);
+        return LoggingSection.format(TableReader.root(parseToml(text, source.file()), source));
     }
 
     private static JsonNode parseToml(String text, String file) {
@@ -126,8 +150,11 @@ public final class ConfigLoader {
             return root == null || root.isMissingNode() ? TOML.createObjectNode() : root;
         } catch (JacksonException e) {
             JsonLocation at = e.getLocation();
-            String where = at == null ? "" : " at line " + at.getLineNr() + ", column " + at.getColumnNr();
-            throw new ConfigException("malformed TOML in " + file + where + ": " + e.getOriginalMessage());
+            int lineNr = at == null ? 0 : TomlSyntax.errorLine(text, at.getLineNr());
+            String line = at == null ? null : TomlSyntax.line(text, lineNr);
+            String where = at == null ? "" : " at line " + lineNr + (lineNr == at.getLineNr() ? ", column " + at.getColumnNr() : "")
+                    + (line == null || line.isBlank() ? "" : " (" + TomlSyntax.quote(line) + ")");
+            throw new ConfigException("malformed TOML in " + file + where + ": " + TomlSyntax.explain(e.getOriginalMessage(), line));
         }
     }
 
@@ -141,7 +168,18 @@ public final class ConfigLoader {
         }
         String token = t.string("auth_token");
         if (token != null && token.isBlank()) throw t.error(t.keyPath("auth_token"), "is empty; set a token or remove the key");
-        return new GatewaySettings(t.directory("data_dir", d.dataDir()), bind, token, owner(t));
+        return new GatewaySettings(t.directory("data_dir", d.dataDir()), bind, token, owner(t), bounds(t));
+    }
+
+    /** SPEC OP-10: the HTTP server's body limit, connection cap and timeouts. */
+    private static RequestBounds bounds(TableReader t) {
+        RequestBounds d = RequestBounds.defaults();
+        Duration least = Duration.ofMillis(100);
+        return new RequestBounds(
+                t.longInteger("max_body_bytes", d.maxBodyBytes(), 1024, Integer.MAX_VALUE),
+                t.integer("max_connections", d.maxConnections(), 1, 1_000_000),
+                t.duration("read_timeout", d.readTimeout(), least),
+                t.duration("write_timeout", d.writeTimeout(), least));
     }
 
     /** SPEC IN-5: {@code channel:sender}, split at the first colon (a sender id may hold more). */
@@ -177,7 +215,19 @@ public final class ConfigLoader {
                 t.directory("workspace", d.workspace()),
                 t.bool("show_tool_calls", d.showToolCalls()),
                 t.strings("fallback", d.fallback()),
-                t.choice("skills_mode", d.skillsMode(), ConfigLoader::skillsMode, "a skills mode", "full, compact"));
+                t.choice("skills_mode", d.skillsMode(), ConfigLoader::skillsMode, "a skills mode", "full, compact"),
+                reasoningTags(t, d.reasoningTags()));
+    }
+
+    /** {@code agent.reasoning_tags}: tag names, each letters, digits, {@code _ . : -}; an empty list turns the removal off. */
+    private static dev.clawgate.core.toolcall.ReasoningTags reasoningTags(TableReader t, dev.clawgate.core.toolcall.ReasoningTags d) {
+        List<String> names = t.strings("reasoning_tags", List.copyOf(d.names()));
+        for (String n : names) {
+            if (!dev.clawgate.core.toolcall.ReasoningTags.isValidName(n)) {
+                throw t.error("agent.reasoning_tags", "lists '" + n + "', which is not a tag name (a letter, then letters, digits, _ . : -)");
+            }
+        }
+        return new dev.clawgate.core.toolcall.ReasoningTags(new java.util.LinkedHashSet<>(names));
     }
 
     private static java.util.Optional<dev.clawgate.core.prompt.SkillsMode> skillsMode(String raw) {
@@ -208,26 +258,40 @@ public final class ConfigLoader {
                     + String.join(", ", new TreeSet<>(knownKinds)));
         }
         String baseUrl = nonBlank(t, "base_url");
-        if (baseUrl != null) BaseUrl.check(baseUrl, t.keyPath("base_url"), t.file());
+        String urlKey = "base_url";
+        if (t.has("api_base")) {
+            if (baseUrl != null) throw t.error(t.keyPath("api_base"), "names the same thing as base_url; set only one of them");
+            baseUrl = nonBlank(t, "api_base");
+            urlKey = "api_base";
+        }
+        if (baseUrl != null) BaseUrl.check(baseUrl, t.keyPath(urlKey), t.file());
         Integer maxTokens = t.has("max_tokens") ? t.integer("max_tokens", 0, 1, Integer.MAX_VALUE) : null;
-        return new ProviderSettings(name, kind, baseUrl, apiKey(name, t), t.optionalBool("native_tools"),
-                nonBlank(t, "model"), t.integer("timeout_secs", DEFAULT_PROVIDER_TIMEOUT_SECS, 1, Integer.MAX_VALUE),
-                maxTokens, t.optionalBool("vision"));
+        EnvReferences.Expansion key = t.expansion("api_key");
+        String unconfigured = unconfigured(name, t, key);
+        String apiKey = unconfigured != null || key.value() == null || key.value().isBlank() ? null : key.value();
+        return new ProviderSettings(name, kind, baseUrl, apiKey, t.optionalBool("native_tools"), nonBlank(t, "model"),
+                t.integer("timeout_secs", DEFAULT_PROVIDER_TIMEOUT_SECS, 1, Integer.MAX_VALUE), maxTokens,
+                t.optionalBool("vision"), unconfigured, CliProviderSection.read(kind, t));
     }
 
-    /** SPEC OP-6: an unset variable leaves the provider without a key instead of failing the whole config. */
-    private static String apiKey(String provider, TableReader t) {
-        EnvReferences.Expansion x = t.expansion("api_key");
-        if (!x.complete()) {
-            log.info("provider '{}' has no API key: {} in {} refers to {}, which is not set", provider,
-                    t.keyPath("api_key"), t.file(), "${" + x.missingVariable() + "}");
-            return null;
+    /**
+     * SPEC OP-6, README: an {@code api_key} naming an unset (or empty) variable leaves the provider
+     * unconfigured, whatever server it points at, instead of failing the whole config; the reason, or
+     * null. A literal empty key is a provider without a key (a local server needs none).
+     */
+    private static String unconfigured(String provider, TableReader t, EnvReferences.Expansion key) {
+        String why = null;
+        if (!key.complete()) {
+            why = t.keyPath("api_key") + " refers to ${" + key.missingVariable() + "}, which is not set";
+        } else if (key.value() != null && key.value().isBlank() && t.raw("api_key").contains("${")) {
+            why = t.keyPath("api_key") + " refers to a variable that is empty";
         }
-        if (x.value() != null && x.value().isBlank()) {
+        if (why != null) {
+            log.info("provider '{}' is not configured: {} in {}", provider, why, t.file());
+        } else if (key.value() != null && key.value().isBlank()) {
             log.info("provider '{}' has no API key: {} in {} is empty", provider, t.keyPath("api_key"), t.file());
-            return null;
         }
-        return x.value();
+        return why;
     }
 
     private static List<RouteSettings> routes(TableReader root) {
@@ -257,7 +321,8 @@ public final class ConfigLoader {
                 t.integer("max_result_chars", d.maxResultChars(), 1, Integer.MAX_VALUE),
                 t.strings("shell_allowlist", d.shellAllowlist()),
                 t.integer("shell_timeout_secs", d.shellTimeoutSecs(), 1, Integer.MAX_VALUE),
-                t.integer("shell_output_cap", d.shellOutputCap(), 1, Integer.MAX_VALUE));
+                t.integer("shell_output_cap", d.shellOutputCap(), 1, Integer.MAX_VALUE),
+                t.choice("shell_sandbox", d.shellSandbox(), ShellSandboxMode::parse, "a shell sandbox", "bwrap, none"));
     }
 
     private static DispatchSettings dispatch(TableReader t) {

@@ -102,12 +102,34 @@ final class ConfigSchema {
     static final Table PROVIDER = table(
             "kind", Scalar.STRING,
             "base_url", Scalar.STRING,
+            // the same as base_url, under the name the issue and the Gemini provider's docs use
+            "api_base", Scalar.STRING,
             "api_key", Scalar.STRING,
             "native_tools", Scalar.BOOLEAN,
             "model", Scalar.STRING,
             "timeout_secs", Scalar.INTEGER,
             "max_tokens", Scalar.INTEGER,
-            "vision", Scalar.BOOLEAN);
+            "vision", Scalar.BOOLEAN,
+            // kind = "cli" only (SPEC SP-4): a local agent program run as a process
+            "command", Scalar.STRING,
+            "args", Scalar.STRING_LIST,
+            "env", new NamedValues(Scalar.STRING),
+            "workdir", Scalar.STRING,
+            "timeout", Scalar.DURATION,
+            "prompt_via", Scalar.STRING,
+            "prompt_mode", Scalar.STRING,
+            "overflow_patterns", Scalar.STRING_LIST,
+            "max_processes", Scalar.INTEGER);
+
+    /** {@code [mcp.servers.<name>]} (SPEC AG-7): stdio (command, args, env) or streamable HTTP (url, headers). */
+    static final Table MCP_SERVER = table(
+            "command", Scalar.STRING,
+            "args", Scalar.STRING_LIST,
+            "env", new NamedValues(Scalar.STRING),
+            "url", Scalar.STRING,
+            "headers", new NamedValues(Scalar.STRING),
+            "tools", Scalar.STRING_LIST,
+            "timeout", Scalar.DURATION);
 
     static final Table ROUTE = table(
             "hint", Scalar.STRING,
@@ -150,7 +172,11 @@ final class ConfigSchema {
                     "data_dir", Scalar.STRING,
                     "bind", Scalar.STRING,
                     "auth_token", Scalar.STRING,
-                    "owner", Scalar.STRING_LIST),
+                    "owner", Scalar.STRING_LIST,
+                    "max_body_bytes", Scalar.INTEGER,
+                    "max_connections", Scalar.INTEGER,
+                    "read_timeout", Scalar.DURATION,
+                    "write_timeout", Scalar.DURATION),
             "agent", table(
                     "provider", Scalar.STRING,
                     "model", Scalar.STRING,
@@ -160,7 +186,8 @@ final class ConfigSchema {
                     "workspace", Scalar.STRING,
                     "show_tool_calls", Scalar.BOOLEAN,
                     "fallback", Scalar.STRING_LIST,
-                    "skills_mode", Scalar.STRING),
+                    "skills_mode", Scalar.STRING,
+                    "reasoning_tags", Scalar.STRING_LIST),
             "providers", new NamedTables(PROVIDER),
             "routes", new TableArray(ROUTE),
             "session", table(
@@ -187,9 +214,11 @@ final class ConfigSchema {
                     "max_result_chars", Scalar.INTEGER,
                     "shell_allowlist", Scalar.STRING_LIST,
                     "shell_timeout_secs", Scalar.INTEGER,
-                    "shell_output_cap", Scalar.INTEGER),
+                    "shell_output_cap", Scalar.INTEGER,
+                    "shell_sandbox", Scalar.STRING),
             "messages", table(
                     "response_prefix", Scalar.STRING,
+                    "max_chars", Scalar.INTEGER,
                     "inbound", table(
                             "debounce_ms", Scalar.INTEGER,
                             "by_channel", new NamedValues(Scalar.INTEGER)),
@@ -222,7 +251,11 @@ final class ConfigSchema {
             "dispatch", table(
                     "max_in_flight", Scalar.INTEGER,
                     "bus_capacity", Scalar.INTEGER),
-            "channels", new NamedTables(CHANNEL));
+            "logging", table(
+                    "format", Scalar.STRING),
+            "channels", new NamedTables(CHANNEL),
+            "mcp", table(
+                    "servers", new NamedTables(MCP_SERVER)));
 
     /** Placeholder for a user-chosen table name in {@link #knownPaths()}. */
     static final String NAME_PLACEHOLDER = "<name>";

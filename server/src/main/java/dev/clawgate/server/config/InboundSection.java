@@ -7,7 +7,8 @@ import java.util.Map;
 
 /**
  * Reads {@code [messages.inbound]}, {@code [messages.dedupe]}, {@code [messages.group]},
- * {@code channels.<name>.history_limit} and {@code [inbox]} (SPEC IN-1, IN-2, IN-4, IN-6).
+ * {@code channels.<name>.history_limit}, {@code [inbox]} and {@code messages.max_chars}
+ * (SPEC IN-1, IN-2, IN-4, IN-6, OP-10).
  */
 final class InboundSection {
     private InboundSection() {}
@@ -33,6 +34,7 @@ final class InboundSection {
                 Duration.ofSeconds(messages.table("dedupe").longInteger("ttl_secs", d.dedupeTtl().toSeconds(), 1, Integer.MAX_VALUE)),
                 messages.table("group").integer("history_limit", d.groupHistoryLimit(), 0, Integer.MAX_VALUE),
                 historyByChannel,
-                root.table("inbox").duration("max_age", d.inboxMaxAge(), Duration.ofSeconds(1)));
+                root.table("inbox").duration("max_age", d.inboxMaxAge(), Duration.ofSeconds(1)),
+                messages.integer("max_chars", d.maxChars(), 1, Integer.MAX_VALUE));
     }
 }

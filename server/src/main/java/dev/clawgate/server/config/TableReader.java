@@ -135,6 +135,12 @@ final class TableReader {
         return d;
     }
 
+    /** The value as written in the file, references not expanded; "" when absent. Never put it in a message. */
+    String raw(String key) {
+        JsonNode value = node.get(key);
+        return value == null ? "" : value.asText();
+    }
+
     /** Like {@link #string}, but an unset variable is reported, not thrown: the caller decides. */
     EnvReferences.Expansion expansion(String key) {
         JsonNode value = node.get(key);
@@ -179,6 +185,22 @@ final class TableReader {
     Boolean optionalBool(String key) {
         JsonNode value = node.get(key);
         return value == null ? null : value.asBoolean();
+    }
+
+    boolean isList(String key) {
+        JsonNode value = node.get(key);
+        return value != null && value.isArray();
+    }
+
+    /** A list of strings joined by commas, for a channel's list option; an item holding a comma is an error. */
+    String joinedList(String key) {
+        List<String> items = strings(key, List.of());
+        for (int i = 0; i < items.size(); i++) {
+            if (items.get(i).contains(",")) {
+                throw error(keyPath(key) + "[" + i + "]", "holds a comma, which no item of this list may hold");
+            }
+        }
+        return String.join(",", items);
     }
 
     List<String> strings(String key, List<String> defaultValue) {

@@ -4,8 +4,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clawgate.core.channel.Channel;
 import dev.clawgate.core.channel.WebhookRoute;
+import dev.clawgate.core.config.RequestBounds;
 import dev.clawgate.server.channel.ApiChannel;
 import dev.clawgate.server.channel.WebChatChannel;
+import dev.clawgate.server.config.ConfigException;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
@@ -14,16 +16,24 @@ import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The gateway's one HTTP server (SPEC OP-3): the OpenAI-compatible API, the web chat, channel
- * webhooks, {@code /healthz}, {@code /readyz} and {@code /metrics} (Prometheus text format). With {@code gateway.auth_token} set every path but
- * {@code /healthz} and webhooks needs it; without one, only a loopback bind starts.
+ * webhooks, {@code /healthz}, {@code /readyz} and {@code /metrics} (Prometheus text format). With
+ * {@code gateway.auth_token} set every path but {@code /healthz} and webhooks needs it; without one,
+ * only a loopback bind starts. Every path but those two is refused to other sites' pages and, on a
+ * loopback bind without a token, to non-loopback host names ({@link CallerCheck}); every path has the
+ * body limit, timeouts and connection cap of SPEC OP-10 ({@link Listener}).
  */
 public final class HttpServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(HttpServer.class);
@@ -33,42 +43,62 @@ public final class HttpServer implements AutoCloseable {
     public record Readiness(boolean ready, Map<String, String> parts) {}
 
     private final Javalin app;
+    private final ScheduledExecutorService timer;
 
-    private HttpServer(Javalin app) {
+    private HttpServer(Javalin app, ScheduledExecutorService timer) {
         this.app = app;
+        this.timer = timer;
     }
 
     /**
+     * @param bounds  the body limit, timeouts and connection cap of every route (SPEC OP-10)
      * @param webchat the web chat to serve at {@code /chat}, or null when it is disabled
      * @param metrics the meters in Prometheus' text format, served at {@code /metrics}
      */
-    public static HttpServer start(String bind, String authToken, ApiChannel api, WebChatChannel webchat, List<Channel> channels,
-                                   Supplier<Readiness> readiness, Supplier<String> metrics) {
+    public static HttpServer start(String bind, String authToken, RequestBounds bounds, ApiChannel api,
+                                   WebChatChannel webchat, List<Channel> channels, Supplier<Readiness> readiness,
+                                   Supplier<String> metrics) {
         checkBind(bind, authToken);
         HostPort hp = HostPort.parse(bind);
-        Map<String, Boolean> exempt = new HashMap<>();
-        exempt.put("/healthz", true);
+        boolean tokenSet = authToken != null && !authToken.isBlank();
+        // one path may carry several methods (a platform's GET subscription check beside its POSTs)
+        Map<String, WebhookRoute> webhooks = new HashMap<>();
+        for (Channel ch : channels) for (WebhookRoute r : ch.webhookRoutes()) webhooks.put(TooLargeAnswer.key(r), r);
+        // checked by their own secret or signature, or carrying nothing (SPEC OP-3)
+        Set<String> open = new HashSet<>();
+        for (WebhookRoute r : webhooks.values()) open.add(r.path());
+        open.add("/healthz");
+        // the caller is checked, the token not: the chat page must load to ask for it, its socket checks it itself
+        Set<String> tokenFree = new HashSet<>();
+        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon()
+                .name("clawgate-http-deadlines").factory());
         Javalin app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
             config.concurrency.useVirtualThreads = true;
-            config.jetty.host = hp.host();
-            config.jetty.port = hp.port();
-            config.http.maxRequestSize = 16L * 1024 * 1024;
-            for (Channel ch : channels) {
-                for (WebhookRoute r : ch.webhookRoutes()) {
-                    exempt.put(r.path(), true);
-                    config.routes.addHttpHandler(HandlerType.findOrCreate(r.method().toUpperCase(java.util.Locale.ROOT)), r.path(), ctx -> webhook(ctx, r));
-                }
+            Listener.bound(config, hp, bounds, timer, new TooLargeAnswer(webhooks));
+            for (WebhookRoute r : webhooks.values()) {
+                HandlerType method = HandlerType.findOrCreate(r.method().toUpperCase(java.util.Locale.ROOT));
+                config.routes.addHttpHandler(method, r.path(), ctx -> webhook(ctx, r));
             }
-            if (webchat != null) WebChatRoutes.mount(config, webchat, authToken, exempt);
+            if (webchat != null) {
+                WebChatRoutes.mount(config, webchat, authToken, bounds.maxBodyBytes(), tokenFree);
+                // the Control UI will live at /; until then / leads to the chat page (which asks for a token itself)
+                tokenFree.add("/");
+                config.routes.get("/", ctx -> ctx.redirect(WebChatRoutes.PAGE));
+            }
             config.routes.before(ctx -> {
-                if (authToken == null || authToken.isBlank() || exempt.containsKey(ctx.path())) return;
-                if (!authorized(ctx, authToken)) {
-                    ctx.status(401).contentType("application/json")
-                            .result("{\"error\":{\"message\":\"missing or wrong gateway token\",\"type\":\"unauthorized\"}}");
-                    ctx.skipRemainingHandlers();
+                if (open.contains(ctx.path())) return;
+                // SPEC OP-3: the caller first (Origin, Host), then the token, then the body's type
+                Optional<CallerCheck.Refusal> refused = CallerCheck.origin(ctx, tokenSet);
+                if (refused.isEmpty() && tokenSet && !tokenFree.contains(ctx.path()) && !authorized(ctx, authToken)) {
+                    refused = Optional.of(CallerCheck.NO_TOKEN);
                 }
+                if (refused.isEmpty()) refused = CallerCheck.contentType(ctx);
+                refused.ifPresent(r -> {
+                    ctx.status(r.status()).contentType("application/json").result(ErrorBody.of(r.message(), r.type()));
+                    ctx.skipRemainingHandlers();
+                });
             });
             config.routes.get("/healthz", ctx -> ctx.result("ok"));
             config.routes.get("/readyz", ctx -> {
@@ -79,23 +109,39 @@ public final class HttpServer implements AutoCloseable {
                 ctx.status(r.ready() ? 200 : 503).contentType("application/json").result(body.toString());
             });
             config.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.get()));
+            // SPEC CH-10: the OpenAI API; every route behind the same caller, token and content-type checks
             config.routes.post("/v1/chat/completions", api::chatCompletions);
+            config.routes.post("/v1/responses", api::responses);
             config.routes.get("/v1/models", api::models);
+            config.routes.get("/v1/models/{id}", api::model);
+            config.routes.error(404, ctx -> {
+                // an API route's own 404 (an unknown model) is JSON already; an unknown /v1 path gets the envelope too
+                String type = ctx.res().getContentType();
+                if (ctx.path().startsWith("/v1/") && (type == null || !type.startsWith("application/json"))) {
+                    ctx.contentType("application/json").result(ErrorBody.of("Unknown request URL: " + ctx.method() + " " + ctx.path()
+                            + ". Please check the URL for typos.", "invalid_request_error", null, "unknown_url"));
+                }
+            });
             config.routes.exception(Exception.class, (e, ctx) -> {
                 log.error("HTTP {} {} failed", ctx.method(), ctx.path(), e);
-                ctx.status(500).contentType("application/json").result("{\"error\":{\"message\":\"internal error\",\"type\":\"server_error\"}}");
+                ctx.status(500).contentType("application/json").result(ErrorBody.of("internal error", "server_error"));
             });
         });
-        app.start();
+        try {
+            app.start();
+        } catch (RuntimeException e) {
+            timer.shutdownNow();
+            throw e;
+        }
         log.info("HTTP listening on http://{}:{}", hp.host(), app.port());
-        return new HttpServer(app);
+        return new HttpServer(app, timer);
     }
 
-    /** SPEC OP-3: without a token, only a loopback bind starts. */
+    /** SPEC OP-3: without a token, only a loopback bind starts; a refusal is a config error (exit code 2). */
     public static void checkBind(String bind, String authToken) {
         HostPort hp = HostPort.parse(bind);
         if ((authToken == null || authToken.isBlank()) && !isLoopback(hp.host())) {
-            throw new IllegalStateException("refusing to listen on " + bind + " without gateway.auth_token: "
+            throw new ConfigException("refusing to listen on " + bind + " without gateway.auth_token: "
                     + "set gateway.auth_token, or bind to 127.0.0.1");
         }
     }
@@ -106,13 +152,21 @@ public final class HttpServer implements AutoCloseable {
 
     @Override
     public void close() {
-        app.stop();
+        try {
+            app.stop();
+        } finally {
+            timer.shutdownNow();
+        }
     }
 
     private static void webhook(Context ctx, WebhookRoute r) {
         Map<String, String> headers = new HashMap<>();
         for (String name : ctx.headerMap().keySet()) headers.put(name, ctx.header(name));
-        WebhookRoute.Response resp = r.handler().handle(new WebhookRoute.Request(headers, ctx.bodyAsBytes(), ctx.ip()));
+        Map<String, String> query = new HashMap<>();
+        ctx.queryParamMap().forEach((name, values) -> {
+            if (!values.isEmpty()) query.put(name, values.getFirst());
+        });
+        WebhookRoute.Response resp = r.handler().handle(new WebhookRoute.Request(headers, ctx.bodyAsBytes(), ctx.ip(), query));
         ctx.status(resp.status());
         if (resp.contentType() != null) ctx.contentType(resp.contentType());
         ctx.result(resp.body() == null ? new byte[0] : resp.body());

@@ -11,11 +11,9 @@ import io.javalin.websocket.WsContext;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -32,8 +30,6 @@ final class WebChatRoutes {
     static final String PAGE = "/chat";
     static final String HISTORY = "/chat/history";
     static final String SOCKET = "/chat/ws";
-    /** Room for a message at the inbound limit, JSON-escaped; larger frames close the socket (1009). */
-    private static final long MAX_FRAME_BYTES = 1024 * 1024;
     private static final long SEND_TIMEOUT_SECONDS = 10;
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String ASSETS = "/dev/clawgate/server/webchat/";
@@ -43,28 +39,29 @@ final class WebChatRoutes {
     }
 
     /**
-     * @param exempt paths the token check skips; the page's files are added to it
+     * @param maxMessageBytes {@code gateway.max_body_bytes}: a larger socket message or frame closes the
+     *                        socket (1009, SPEC OP-10)
+     * @param tokenFree       paths the token check skips; the page's files and the socket are added to it
      */
-    static void mount(JavalinConfig config, WebChatChannel chat, String authToken, Map<String, Boolean> exempt) {
+    static void mount(JavalinConfig config, WebChatChannel chat, String authToken, long maxMessageBytes,
+                      Set<String> tokenFree) {
         boolean tokenSet = authToken != null && !authToken.isBlank();
         byte[] html = asset("index.html");
         byte[] js = asset("chat.js");
         byte[] css = asset("chat.css");
-        exempt.put(PAGE, true);
-        exempt.put(PAGE + "/", true);
-        exempt.put(PAGE + "/chat.js", true);
-        exempt.put(PAGE + "/chat.css", true);
+        tokenFree.addAll(Set.of(PAGE, PAGE + "/", PAGE + "/chat.js", PAGE + "/chat.css"));
         // the socket checks its token itself, before the upgrade
-        exempt.put(SOCKET, true);
+        tokenFree.add(SOCKET);
         config.jetty.modifyWebSocketServletFactory(f -> {
-            f.setMaxTextMessageSize(MAX_FRAME_BYTES);
-            f.setMaxFrameSize(MAX_FRAME_BYTES);
+            f.setMaxTextMessageSize(maxMessageBytes);
+            f.setMaxBinaryMessageSize(maxMessageBytes);
+            f.setMaxFrameSize(maxMessageBytes);
         });
         config.routes.get(PAGE, ctx -> file(ctx, html, "text/html; charset=utf-8"));
         config.routes.get(PAGE + "/chat.js", ctx -> file(ctx, js, "text/javascript; charset=utf-8"));
         config.routes.get(PAGE + "/chat.css", ctx -> file(ctx, css, "text/css; charset=utf-8"));
+        // the history's caller and token are checked with every route's (HttpServer's before-handler)
         config.routes.get(HISTORY, ctx -> {
-            checkCaller(ctx, tokenSet);
             String client = clientId(ctx.queryParam("client"));
             ObjectNode body = JSON.createObjectNode().put("client", client);
             ArrayNode messages = body.putArray("messages");
@@ -107,43 +104,11 @@ final class WebChatRoutes {
         return id;
     }
 
-    /**
-     * A browser page of another site may not drive the chat (its Origin must be this host), and
-     * without a token the Host must be a loopback name, so a rebound DNS name cannot reach it.
-     */
+    /** SPEC OP-3, as on every route ({@link CallerCheck}), answered before the upgrade. */
     private static void checkCaller(Context ctx, boolean tokenSet) {
-        String host = ctx.header("Host");
-        String origin = ctx.header("Origin");
-        if (origin != null && !sameHost(origin, host)) throw new HttpResponseException(403, "cross-origin requests are refused");
-        if (!tokenSet && !loopbackHost(host)) throw new HttpResponseException(403, "without gateway.auth_token the chat answers loopback names only");
-    }
-
-    private static boolean sameHost(String origin, String host) {
-        try {
-            URI o = new URI(origin);
-            if (o.getHost() == null || host == null) return false;
-            int port = o.getPort() != -1 ? o.getPort() : "https".equals(o.getScheme()) ? 443 : 80;
-            String expected = o.getHost() + ":" + port;
-            String given = host.contains(":") && !host.endsWith("]") ? host : host + ":" + ("https".equals(o.getScheme()) ? 443 : 80);
-            return expected.equalsIgnoreCase(given);
-        } catch (URISyntaxException e) {
-            return false;
-        }
-    }
-
-    static boolean loopbackHost(String hostHeader) {
-        if (hostHeader == null) return false;
-        String host = hostHeader;
-        if (host.startsWith("[")) host = host.substring(1, Math.max(1, host.indexOf(']')));
-        else if (host.indexOf(':') >= 0) host = host.substring(0, host.indexOf(':'));
-        if (host.equalsIgnoreCase("localhost")) return true;
-        // literals only: a name is not resolved, or a rebound name would pass
-        if (!host.matches("[0-9.]+|[0-9a-fA-F:]+")) return false;
-        try {
-            return InetAddress.getByName(host).isLoopbackAddress();
-        } catch (IOException e) {
-            return false;
-        }
+        CallerCheck.origin(ctx, tokenSet).ifPresent(r -> {
+            throw new HttpResponseException(r.status(), r.message());
+        });
     }
 
     private static void file(Context ctx, byte[] body, String type) {

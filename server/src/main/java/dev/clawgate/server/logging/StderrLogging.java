@@ -3,10 +3,12 @@ package dev.clawgate.server.logging;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.JsonEncoder;
 import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.Configurator;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
+import ch.qos.logback.core.encoder.Encoder;
 import ch.qos.logback.core.spi.ContextAwareBase;
 
 /**
@@ -25,10 +27,7 @@ public final class StderrLogging extends ContextAwareBase implements Configurato
     @Override
     public ExecutionStatus configure(LoggerContext context) {
         if (System.getProperty("logback.configurationFile") != null) return ExecutionStatus.INVOKE_NEXT_IF_ANY;
-        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
-        encoder.setContext(context);
-        encoder.setPattern(PATTERN);
-        encoder.start();
+        Encoder<ILoggingEvent> encoder = text(context);
         ConsoleAppender<ILoggingEvent> stderr = new ConsoleAppender<>();
         stderr.setContext(context);
         stderr.setName("STDERR");
@@ -42,5 +41,43 @@ public final class StderrLogging extends ContextAwareBase implements Configurato
             context.getLogger(quiet).setLevel(Level.WARN);
         }
         return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
+    }
+
+    /**
+     * Switches the stderr lines to {@code format} ({@code logging.format}, read once the config is loaded). JSON is
+     * Logback's {@link JsonEncoder}, one object per line: timestamp (epoch ms), level, threadName, loggerName, mdc
+     * (session_key, inbox_id, turn_id where known), formattedMessage and any throwable. With the operator's own
+     * {@code logback.configurationFile} there is no STDERR appender of ours and this changes nothing.
+     */
+    public static void use(LogFormat format) {
+        if (!(org.slf4j.LoggerFactory.getILoggerFactory() instanceof LoggerContext context)) return;
+        Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
+        if (!(root.getAppender("STDERR") instanceof ConsoleAppender<ILoggingEvent> stderr)) return;
+        Encoder<ILoggingEvent> encoder = format == LogFormat.JSON ? json(context) : text(context);
+        stderr.stop();
+        stderr.setEncoder(encoder);
+        stderr.start();
+    }
+
+    private static Encoder<ILoggingEvent> text(LoggerContext context) {
+        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+        encoder.setContext(context);
+        encoder.setPattern(PATTERN);
+        encoder.start();
+        return encoder;
+    }
+
+    private static Encoder<ILoggingEvent> json(LoggerContext context) {
+        JsonEncoder encoder = new JsonEncoder();
+        encoder.setContext(context);
+        // what a collector needs per line; the context and sequence fields would repeat the same values on every line
+        encoder.setWithContext(false);
+        encoder.setWithSequenceNumber(false);
+        encoder.setWithNanoseconds(false);
+        encoder.setWithMessage(false);
+        encoder.setWithFormattedMessage(true);
+        encoder.setWithArguments(false);
+        encoder.start();
+        return encoder;
     }
 }

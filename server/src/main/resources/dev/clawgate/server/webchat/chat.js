@@ -132,6 +132,10 @@
       socket = null;
       enable(false);
       if (ev.code === 1008) return askForToken(ev.reason);
+      // SPEC OP-10: a message over gateway.max_body_bytes closes the socket; say so before reconnecting
+      if (ev.code === 1009) {
+        line('error', 'That message is too large for the gateway; it was not sent. Send a shorter one.');
+      }
       // a refused upgrade closes without opening; start() asks the history, which says why
       setStatus('disconnected', opened ? 'disconnected; reconnecting…' : 'could not connect; retrying…');
       later();

@@ -47,6 +47,37 @@ class DoctorCommandTest {
     }
 
     @Test
+    void aProviderWhoseKeyVariableIsUnsetIsNamedAsUnconfiguredEvenWhenItsServerAnswers() throws Exception {
+        // SPEC OP-6, OP-4: the README's rule, said by doctor with the variable and the fix
+        try (FakeOpenAiServer model = FakeOpenAiServer.start()) {
+            Path file = config(model.baseUrl());
+            String unset = Files.readString(file).replace("sk-test-key-0000", "${CLAWGATE_TEST_KEY_NEVER_SET}");
+            Files.writeString(file, unset);
+            CliRunner.Result r = CliRunner.run("doctor", "--config", file.toString());
+            assertThat(r.out()).contains("PROBLEM  provider 'local'").contains("is not configured")
+                    .contains("${CLAWGATE_TEST_KEY_NEVER_SET}, which is not set").contains("fix: export the variable");
+            assertThat(r.exit()).isEqualTo(1);
+            assertThat(model.chatRequests()).isEmpty();
+        }
+    }
+
+    @Test
+    void unreadableUpdatesAreNotedWithoutFailingTheCheck() throws Exception {
+        // SPEC IN-4, CH-0, OP-4: doctor says poison messages were kept and skipped, and where to look
+        try (FakeOpenAiServer model = FakeOpenAiServer.start()) {
+            Path file = config(model.baseUrl());
+            try (dev.clawgate.core.store.Store store = dev.clawgate.store.Stores.open(null, dir.resolve("state"))) {
+                store.inbox().recordUnreadable(dev.clawgate.core.store.UnreadableInbound.of("telegram", "default", "4711",
+                        "message.date is missing or not a time", "{}"));
+            }
+            CliRunner.Result r = CliRunner.run("doctor", "--config", file.toString());
+            assertThat(r.out()).contains("note     1 inbound update could not be read").contains("telegram 4711")
+                    .contains("message.date").contains("clawgate inbox").contains("All checks passed.");
+            assertThat(r.exit()).isZero();
+        }
+    }
+
+    @Test
     void aHealthySetupPassesEveryCheck() throws Exception {
         // SPEC OP-4
         try (FakeOpenAiServer model = FakeOpenAiServer.start()) {
@@ -58,12 +89,30 @@ class DoctorCommandTest {
     }
 
     @Test
+    void theShellSandboxAndEachOfItsLimitsAreReported() throws Exception {
+        // SPEC AG-8, OP-4: this machine (like CI) has bubblewrap, prlimit and a writable cgroup
+        try (FakeOpenAiServer model = FakeOpenAiServer.start()) {
+            Path file = config(model.baseUrl());
+            CliRunner.Result r = CliRunner.run("doctor", "--config", file.toString());
+            assertThat(r.out()).contains("ok       shell sandbox: bubblewrap").contains("no network")
+                    .contains("ok       shell limits per process (prlimit): 60 s of CPU")
+                    .contains("ok       shell limits per command (cgroup").contains("64 processes, 512 MiB of memory");
+            Files.writeString(file, Files.readString(file) + "\n[tools]\nshell_sandbox = \"none\"\n");
+            CliRunner.Result none = CliRunner.run("doctor", "--config", file.toString());
+            assertThat(none.out()).contains("warning  tools.shell_sandbox = \"none\": shell commands run without a")
+                    .contains("fix: remove tools.shell_sandbox").doesNotContain("shell limits");
+            assertThat(none.exit()).isZero();
+        }
+    }
+
+    @Test
     void aBrokenConfigIsReportedWithoutGoingFurther() throws Exception {
         // SPEC OP-4
         Path file = dir.resolve("clawgate.toml");
         Files.writeString(file, "[agent]\nmax_tool_iteration = 3\n");
         CliRunner.Result r = CliRunner.run("doctor", "--config", file.toString());
-        assertThat(r.exit()).isEqualTo(1);
+        // README: a config error is exit 2 from every command (problems the checks find are 1)
+        assertThat(r.exit()).isEqualTo(2);
         assertThat(r.out()).contains("PROBLEM  config").contains("max_tool_iterations");
     }
 
@@ -98,6 +147,33 @@ class DoctorCommandTest {
             assertThat(r.out()).contains("PROBLEM  channel telegram: the bot token was refused (401)")
                     .contains("fix: set channels.telegram.bot_token to the token @BotFather gave you").contains("1 problem found.")
                     .doesNotContain("wrong-token");
+        }
+    }
+
+    @Test
+    void aProviderWhoseErrorsEchoTheKeyDoesNotGetItIntoTheReport() throws Exception {
+        // SPEC OP-6 (attack class "secret leaks"): an OpenAI-style server quoting the key in its 401 and 500 answers
+        for (int status : new int[] {401, 500}) {
+            com.sun.net.httpserver.HttpServer echo = com.sun.net.httpserver.HttpServer.create(
+                    new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+            echo.createContext("/", ex -> {
+                String json = "{\"error\":{\"message\":\"Incorrect API key provided: sk-test-key-0000 (Bearer "
+                        + "sk-test-key-0000)\",\"type\":\"invalid_request_error\"}}";
+                byte[] body = json.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                ex.getResponseHeaders().set("Content-Type", "application/json");
+                ex.sendResponseHeaders(status, body.length);
+                ex.getResponseBody().write(body);
+                ex.close();
+            });
+            echo.start();
+            try {
+                Path file = config("http://127.0.0.1:" + echo.getAddress().getPort() + "/v1");
+                CliRunner.Result r = CliRunner.run("doctor", "--config", file.toString());
+                assertThat(r.out()).contains("PROBLEM  provider 'local'");
+                assertThat(r.out() + r.err()).as("status %d", status).doesNotContain("sk-test-key-0000");
+            } finally {
+                echo.stop(0);
+            }
         }
     }
 

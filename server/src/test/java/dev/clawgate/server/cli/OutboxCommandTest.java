@@ -27,18 +27,18 @@ class OutboxCommandTest extends StoreCommandCase {
             InboundMessage m = new InboundMessage("in-" + text, "webhook", "default", "alice", "Alice", "chat-1", null, null,
                     ChatType.DIRECT, true, Instant.now(), "question", List.of(), null);
             SessionKey session = SessionKey.of(m);
-            long turn = store.recordInbound(m, session, null, Duration.ZERO).orElseThrow().id();
-            OutboxEntry e = store.completeTurnWithReply(session, turn, text, InboxState.DONE,
+            long turn = store.inbox().record(m, session, null, Duration.ZERO).orElseThrow().id();
+            OutboxEntry e = store.outbox().completeTurnWithReply(session, turn, text, InboxState.DONE,
                     OutboundDraft.of(OutboundTarget.replyTo(m), text, OutboundMessage.Kind.FINAL)).orElseThrow();
             List<MessageReceipt> receipts = state == OutboxState.SENT ? List.of(MessageReceipt.of("p-1")) : List.of();
-            if (state != OutboxState.PENDING) store.updateOutbox(e.id(), new OutboxUpdate(state, receipts, detail, 0, null));
+            if (state != OutboxState.PENDING) store.outbox().update(e.id(), new OutboxUpdate(state, receipts, detail, 0, null));
             return e.id();
         }
     }
 
     private OutboxState stateOf(long id) {
         try (Store store = store()) {
-            return store.outboxEntry(id).orElseThrow().state();
+            return store.outbox().entry(id).orElseThrow().state();
         }
     }
 

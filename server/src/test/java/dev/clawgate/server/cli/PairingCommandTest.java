@@ -23,7 +23,7 @@ class PairingCommandTest extends StoreCommandCase {
     private void seed(String sender, String code, Duration age) {
         Instant created = now.minus(age);
         try (Store store = store()) {
-            store.createPairing("telegram", "default", sender, code, created, created.plus(Duration.ofHours(1)));
+            store.pairing().create("telegram", "default", sender, code, created, created.plus(Duration.ofHours(1)));
         }
     }
 
@@ -66,9 +66,9 @@ class PairingCommandTest extends StoreCommandCase {
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.out()).contains("ABCD2345", "telegram:alice");
         try (Store store = store()) {
-            assertThat(store.isApproved("telegram", "default", "alice")).isTrue();
-            assertThat(store.isApproved("telegram", "default", "bob")).isFalse();
-            assertThat(store.pairings(true)).extracting(Pairing::code, Pairing::status)
+            assertThat(store.pairing().isApproved("telegram", "default", "alice")).isTrue();
+            assertThat(store.pairing().isApproved("telegram", "default", "bob")).isFalse();
+            assertThat(store.pairing().list(true)).extracting(Pairing::code, Pairing::status)
                     .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("ABCD2345", Status.APPROVED),
                             org.assertj.core.groups.Tuple.tuple("WXYZ6789", Status.PENDING));
         }
@@ -84,8 +84,8 @@ class PairingCommandTest extends StoreCommandCase {
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.out()).contains("Rejected ABCD2345");
         try (Store store = store()) {
-            assertThat(store.isApproved("telegram", "default", "alice")).isFalse();
-            assertThat(store.pairings(true)).extracting(Pairing::status).containsExactly(Status.REJECTED);
+            assertThat(store.pairing().isApproved("telegram", "default", "alice")).isFalse();
+            assertThat(store.pairing().list(true)).extracting(Pairing::status).containsExactly(Status.REJECTED);
         }
     }
 
@@ -109,8 +109,8 @@ class PairingCommandTest extends StoreCommandCase {
             assertThat(r.out()).isEmpty();
         }
         try (Store store = store()) {
-            assertThat(store.isApproved("telegram", "default", "alice")).isFalse();
-            assertThat(store.pairings(true)).extracting(Pairing::status).containsExactly(Status.EXPIRED, Status.REJECTED);
+            assertThat(store.pairing().isApproved("telegram", "default", "alice")).isFalse();
+            assertThat(store.pairing().list(true)).extracting(Pairing::status).containsExactly(Status.EXPIRED, Status.REJECTED);
         }
     }
 

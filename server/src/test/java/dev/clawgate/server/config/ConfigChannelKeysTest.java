@@ -3,35 +3,51 @@ package dev.clawgate.server.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.clawgate.core.channel.Channel;
+import dev.clawgate.core.channel.ChannelFactory;
+import dev.clawgate.core.channel.ChannelOption;
+import dev.clawgate.core.config.ChannelSettings;
 import dev.clawgate.core.config.ClawgateConfig;
 import java.io.IOException;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** How a channel module declares its own [channels.<name>] keys: ChannelKeys and the ChannelConfigKeys service. */
+/** How a channel module declares its own [channels.<name>] keys: its ChannelFactory's options() and check(), found by ChannelKeys. */
 class ConfigChannelKeysTest {
     @TempDir
     Path dir;
 
-    /** Found through META-INF/services in the test below. */
-    public static final class ExampleChatKeys implements ChannelConfigKeys {
+    /** Found through META-INF/services in the test below: a channel module declares its keys in its factory. */
+    public static final class ExampleChatFactory implements ChannelFactory {
         @Override
-        public String channel() {
+        public String name() {
             return "examplechat";
         }
 
         @Override
-        public Map<String, String> keys() {
-            Map<String, String> keys = new LinkedHashMap<>();
-            keys.put("server_url", "string");
-            keys.put("max_upload_mb", "integer");
-            return keys;
+        public List<ChannelOption> options() {
+            return List.of(ChannelOption.string("server_url", "The chat server.").withDefault("https://chat.example"),
+                    ChannelOption.integer("max_upload_mb", "The largest upload."),
+                    ChannelOption.string("token", "The bot's token.").asSecret());
+        }
+
+        @Override
+        public void check(ChannelSettings settings) {
+            String mb = settings.options().get("max_upload_mb");
+            if (mb != null && Integer.parseInt(mb) > 100) {
+                throw new IllegalArgumentException("channels.examplechat.max_upload_mb must be at most 100, got " + mb);
+            }
+        }
+
+        @Override
+        public Channel create(ChannelSettings settings) {
+            throw new UnsupportedOperationException("the example declares keys only");
         }
     }
 
@@ -39,13 +55,15 @@ class ConfigChannelKeysTest {
     void aServiceOnTheClassPathDeclaresKeysTheLoaderThenAccepts() throws IOException {
         // SPEC IN-5 (channel tables), defaults table (unknown keys are errors)
         Path services = Files.createDirectories(dir.resolve("cp/META-INF/services"));
-        Files.writeString(services.resolve(ChannelConfigKeys.class.getName()), ExampleChatKeys.class.getName() + "\n");
+        Files.writeString(services.resolve(ChannelFactory.class.getName()), ExampleChatFactory.class.getName() + "\n");
         ChannelKeys keys;
         try (URLClassLoader loader = new URLClassLoader(new URL[] {dir.resolve("cp").toUri().toURL()}, getClass().getClassLoader())) {
             keys = ChannelKeys.discovered(loader);
         }
-        assertThat(keys.channels()).containsExactlyInAnyOrder("examplechat", "telegram", "webchat", "webhook");
-        assertThat(keys.keysOf("examplechat")).containsExactly("server_url", "max_upload_mb");
+        // the example beside every channel the server brings (each module adds its own; none is listed here)
+        assertThat(keys.channels()).contains("examplechat").containsAll(ChannelKeys.discovered().channels())
+                .hasSize(ChannelKeys.discovered().channels().size() + 1);
+        assertThat(keys.keysOf("examplechat")).containsExactly("server_url", "max_upload_mb", "token");
 
         ConfigFixture fixture = new ConfigFixture(dir);
         Path file = fixture.write("[channels.examplechat]\nserver_url = \"https://chat.example\"\nmax_upload_mb = 20\n");
@@ -53,17 +71,56 @@ class ConfigChannelKeysTest {
         assertThat(config.channel("examplechat").options()).isEqualTo(Map.of("server_url", "https://chat.example", "max_upload_mb", "20"));
         assertThatThrownBy(() -> new ConfigLoader(ConfigLoader.DEFAULT_KINDS, ChannelKeys.none()).load(file, Map.of()))
                 .isInstanceOf(ConfigException.class).hasMessageStartingWith("unknown key 'channels.examplechat.server_url'");
+        // the module's own check runs in the loader; a misspelt key names the declared one
+        Path tooBig = fixture.write("[channels.examplechat]\nmax_upload_mb = 500\n");
+        assertThatThrownBy(() -> new ConfigLoader(ConfigLoader.DEFAULT_KINDS, keys).load(tooBig, Map.of()))
+                .isInstanceOf(ConfigException.class).hasMessageStartingWith("'channels.examplechat.max_upload_mb'")
+                .hasMessageContaining("at most 100");
+        Path misspelt = fixture.write("[channels.examplechat]\nserver_ulr = \"https://chat.example\"\n");
+        assertThatThrownBy(() -> new ConfigLoader(ConfigLoader.DEFAULT_KINDS, keys).load(misspelt, Map.of()))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("channels.examplechat.server_ulr")
+                .hasMessageContaining("did you mean 'channels.examplechat.server_url'");
+        // SPEC OP-4, OP-6: init documents the module's keys, a secret as an environment reference
+        assertThat(StarterConfig.channelKeys(keys)).contains("# [channels.examplechat]\n", "# The chat server.\n",
+                "# server_url = \"https://chat.example\"\n", "# token = \"${EXAMPLECHAT_TOKEN}\"");
+    }
+
+    @Test
+    void aListOptionIsAnArrayOfStringsInTheFileAndReachesTheChannelAsItsItems() {
+        // SPEC IN-5 (channel tables): IRC's channels and XMPP's rooms are lists, as TOML writes them
+        ConfigFixture fixture = new ConfigFixture(dir);
+        ChannelKeys keys = ChannelKeys.discovered();
+        Path file = fixture.write("[channels.irc]\nserver = \"irc.example.org\"\nchannels = [\"#a\", \"#b-c\"]\n"
+                + "[channels.xmpp]\njid = \"bot@example.org\"\npassword = \"pw\"\nrooms = []\n");
+        ClawgateConfig config = new ConfigLoader(ConfigLoader.DEFAULT_KINDS, keys).load(file, Map.of());
+        assertThat(config.channel("irc").options()).containsEntry("channels", "#a,#b-c");
+        assertThat(config.channel("xmpp").options()).containsEntry("rooms", "");
+        Path comma = fixture.write("[channels.irc]\nserver = \"irc.example.org\"\nchannels = [\"#a\", \"#b,#c\"]\n");
+        assertThatThrownBy(() -> new ConfigLoader(ConfigLoader.DEFAULT_KINDS, keys).load(comma, Map.of()))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("channels.irc.channels[1]")
+                .hasMessageContaining("comma");
+        Path scalar = fixture.write("[channels.irc]\nserver = \"irc.example.org\"\nchannels = \"#a\"\n");
+        assertThatThrownBy(() -> new ConfigLoader(ConfigLoader.DEFAULT_KINDS, keys).load(scalar, Map.of()))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("channels.irc.channels")
+                .hasMessageContaining("a list of strings");
+        // init writes a list as TOML does
+        assertThat(StarterConfig.channelKeys(keys)).contains("# channels = (no default; set it to use the channel)");
     }
 
     @Test
     void theBuiltInChannelsDeclareTheirKeysOnTheServersClassPath() {
         // SPEC IN-5, CH-2, CH-3, OUT-1 (every channel's text limit is configurable)
-        assertThat(ChannelKeys.discovered().channels()).containsExactlyInAnyOrder("telegram", "webchat", "webhook");
+        // the channel modules the server ships are found on its class path (each module adds its own line)
+        assertThat(ChannelKeys.discovered().channels()).contains("irc", "slack", "telegram", "webchat", "webhook");
+        assertThat(ChannelKeys.discovered().keysOf("irc")).containsExactlyInAnyOrder("server", "port", "tls", "nick", "username", "realname",
+                "password", "sasl_user", "sasl_password", "channels", "text_limit");
         assertThat(ChannelKeys.discovered().keysOf("webchat")).containsExactlyInAnyOrder("enabled", "text_limit", "preview_interval_ms");
         assertThat(ChannelKeys.discovered().keysOf("telegram")).contains("bot_token", "api_base", "mode", "webhook_secret", "stream_mode",
                 "text_limit");
         assertThat(ChannelKeys.discovered().keysOf("webhook")).containsExactlyInAnyOrder("path", "secret", "callback_url", "reconcile",
                 "text_limit");
+        assertThat(ChannelKeys.discovered().keysOf("matrix")).containsExactlyInAnyOrder("homeserver", "access_token", "user_id",
+                "auto_join", "stream_mode", "ack_reactions", "text_limit");
         assertThat(ChannelKeys.none().keysOf("telegram")).isEmpty();
     }
 

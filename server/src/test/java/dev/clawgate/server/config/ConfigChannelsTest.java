@@ -36,7 +36,7 @@ class ConfigChannelsTest extends ConfigFileCase {
     @Test
     void aChannelWithoutATableHasTheDefaultAccessRules() {
         // SPEC IN-5 (pairing, allowlist, require_mention by default)
-        ClawgateConfig config = fixture.load("");
+        ClawgateConfig config = fixture.load(NO_KEYS);
 
         assertThat(config.channels()).isEmpty();
         assertThat(config.channel("telegram").access())

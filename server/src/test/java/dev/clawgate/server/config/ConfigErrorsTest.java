@@ -10,7 +10,19 @@ class ConfigErrorsTest extends ConfigFileCase {
     void malformedTomlNamesTheLineAndColumn() {
         // SPEC defaults table (a config that cannot be read is a clear error), SPEC RT-3
         assertThat(fixture.error("[gateway]\nbind = \"127.0.0.1:8787\nx = 1\n"))
-                .isEqualTo("malformed TOML in " + file + " at line 2, column 23: Newline not permitted here");
+                .isEqualTo("malformed TOML in " + file + " at line 2, column 23 ('bind = …'): a string is not closed before the end"
+                        + " of the line; add its closing quote");
+    }
+
+    @Test
+    void malformedTomlQuotesTheLineAndSaysWhatIsWrongInPlainWords() {
+        // issue 14: not the parser's "Unknown token" alone; a table header is quoted whole (it holds no value)
+        assertThat(fixture.error("[agent]\nmodel = gpt-4o\n"))
+                .isEqualTo("malformed TOML in " + file + " at line 2, column 9 ('model = …'): the value is not a string, number,"
+                        + " boolean, date or array; put text in double quotes, e.g. key = \"text\"");
+        assertThat(fixture.error("[gateway\nbind = \"127.0.0.1:1\"\n"))
+                .isEqualTo("malformed TOML in " + file + " at line 1, column 9 ('[gateway'): the table header is not closed; end it with ]");
+        assertThat(fixture.error("[agent]\nmodel = \"a\"\nmodel = \"b\"\n")).contains("('model = …')", "this key is set twice; keep one");
     }
 
     @Test
@@ -60,7 +72,8 @@ class ConfigErrorsTest extends ConfigFileCase {
         assertThat(fixture.error("[agent]\nx = 1\n")).contains("; valid keys in [agent]: provider, model, max_tool_iterations");
         assertThat(fixture.error("[plugins.weather]\ntoken = \"x\"\n"))
                 .isEqualTo("unknown key 'plugins' in " + file + "; valid top-level keys: gateway, agent, providers, routes, "
-                        + "session, history, memory, tools, messages, inbox, multimodal, outbox, cron, dispatch, channels");
+                        + "session, history, memory, tools, messages, inbox, multimodal, outbox, cron, dispatch, logging, "
+                        + "channels, mcp");
     }
 
     @Test

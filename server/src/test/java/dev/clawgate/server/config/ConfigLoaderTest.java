@@ -72,10 +72,11 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void anEmptyFileGivesTheDefaultsWithPathsUnderTheFilesDirectory() {
+    void aFileWithoutKeysGivesTheDefaultsWithPathsUnderTheFilesDirectory() {
         // SPEC defaults table
-        assertThat(fixture().load("")).isEqualTo(defaultsUnder(dir.toAbsolutePath()));
-        assertThat(fixture().load("# only a comment\n[agent]\n")).isEqualTo(defaultsUnder(dir.toAbsolutePath()));
+        assertThat(fixture().load("# only a comment\n")).isEqualTo(defaultsUnder(dir.toAbsolutePath()));
+        assertThat(fixture().load("# only a comment\n[agent]\n\n[gateway]\nbind = \"127.0.0.1:8787\"\n"))
+                .isEqualTo(defaultsUnder(dir.toAbsolutePath()));
     }
 
     @Test
@@ -162,11 +163,11 @@ class ConfigLoaderTest {
                 [gateway]
                 data_dir = "state/db"
                 [agent]
-                workspace = "../shared/ws"
+                workspace = "../sibling/ws"
                 """);
 
         assertThat(config.gateway().dataDir()).isEqualTo(dir.toAbsolutePath().resolve("state/db"));
-        assertThat(config.agent().workspace()).isEqualTo(dir.toAbsolutePath().getParent().resolve("shared/ws"));
+        assertThat(config.agent().workspace()).isEqualTo(dir.toAbsolutePath().getParent().resolve("sibling/ws"));
         assertThat(config.gateway().dataDir()).isAbsolute();
     }
 
@@ -216,7 +217,7 @@ class ConfigLoaderTest {
     void anUnknownProviderKindIsAnErrorListingTheKnownKinds() {
         // SPEC SP-3 (OpenAI-compatible providers)
         assertThat(fixture().error("[providers.claude]\nkind = \"antropic\"\n"))
-                .contains("'providers.claude.kind'", "is 'antropic', which is not a provider kind; known kinds: anthropic, openai");
+                .contains("'providers.claude.kind'", "is 'antropic', which is not a provider kind; known kinds: anthropic, cli, gemini, openai");
     }
 
     @Test

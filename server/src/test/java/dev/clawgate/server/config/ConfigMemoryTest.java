@@ -12,7 +12,7 @@ class ConfigMemoryTest extends ConfigFileCase {
     @Test
     void withoutATableMemoryHasTheSpecDefaults() {
         // SPEC defaults table, ME-1 (20 characters), ME-2 (limit 5), ME-3 (4 entries, 800 and 4,000 characters)
-        MemorySettings m = fixture.load("").memory();
+        MemorySettings m = fixture.load(NO_KEYS).memory();
         assertThat(m).isEqualTo(MemorySettings.defaults());
         assertThat(m.autoSave()).isTrue();
         assertThat(m.minRelevance()).isEqualTo(0.4);
@@ -56,7 +56,8 @@ class ConfigMemoryTest extends ConfigFileCase {
     @Test
     void consolidationIsDedupeByDefaultAndEachModeAndTheQueueAreRead() {
         // SPEC ME-6: memory.consolidation = off | dedupe | llm, memory.consolidation_queue bounds it
-        assertThat(fixture.load("").memory()).extracting(MemorySettings::consolidation, MemorySettings::consolidationQueue)
+        assertThat(fixture.load(NO_KEYS).memory())
+                .extracting(MemorySettings::consolidation, MemorySettings::consolidationQueue)
                 .containsExactly(ConsolidationMode.DEDUPE, 64);
         assertThat(fixture.load("[memory]\nconsolidation = \"llm\"\nconsolidation_queue = 8\n").memory())
                 .extracting(MemorySettings::consolidation, MemorySettings::consolidationQueue).containsExactly(ConsolidationMode.LLM, 8);
@@ -68,7 +69,7 @@ class ConfigMemoryTest extends ConfigFileCase {
     @Test
     void aChangedConsolidationQueueNeedsARestartButTheModeDoesNot() {
         // SPEC ME-6, RT-3: the queue is sized at start; the mode is read for every turn
-        var running = fixture.load("");
+        var running = fixture.load(NO_KEYS);
         var edited = fixture.load("[memory]\nconsolidation = \"llm\"\nconsolidation_queue = 8\n");
         assertThat(edited.restartOnlyChanges(running)).containsExactly("memory.consolidation_queue");
         var inForce = edited.withRestartOnlyFrom(running).memory();

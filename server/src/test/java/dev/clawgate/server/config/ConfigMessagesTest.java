@@ -10,6 +10,7 @@ import dev.clawgate.core.config.InboundSettings;
 import dev.clawgate.core.config.QueueMode;
 import dev.clawgate.core.config.QueueSettings;
 import dev.clawgate.core.config.SessionSettings;
+import dev.clawgate.core.config.ShellSandboxMode;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -20,7 +21,7 @@ class ConfigMessagesTest extends ConfigFileCase {
     @Test
     void absentKeysTakeTheSpecDefaults() {
         // SPEC defaults table, HI-1, IN-1, IN-2, IN-4, IN-5, IN-6, DI-3
-        ClawgateConfig config = fixture.load("[messages]\n[session]\n[inbox]\n");
+        ClawgateConfig config = fixture.load("[messages]\n[session]\n[inbox]\n[gateway]\nowner = []\n");
 
         assertThat(config.gateway().owner()).isEmpty();
         assertThat(config.session()).isEqualTo(new SessionSettings(DmScope.PER_CHANNEL_PEER, GroupScope.SHARED));
@@ -98,6 +99,18 @@ class ConfigMessagesTest extends ConfigFileCase {
         }
         assertThat(fixture.error("[gateway]\nowner = \"telegram:1\"\n"))
                 .isEqualTo("'gateway.owner' in " + file + " must be a list of strings, not a string");
+    }
+
+    @Test
+    void theShellSandboxIsBwrapByDefaultNoneOnlyWhenSaidAndAnythingElseIsAnError() {
+        // SPEC AG-8
+        assertThat(fixture.load("# nothing set\n").tools().shellSandbox()).isEqualTo(ShellSandboxMode.BWRAP);
+        assertThat(fixture.load("[tools]\nshell_sandbox = \"none\"\n").tools().shellSandbox())
+                .isEqualTo(ShellSandboxMode.NONE);
+        assertThat(fixture.load("[tools]\nshell_sandbox = \"bwrap\"\n").tools().shellSandbox())
+                .isEqualTo(ShellSandboxMode.BWRAP);
+        assertThat(fixture.error("[tools]\nshell_sandbox = \"off\"\n")).isEqualTo("'tools.shell_sandbox' in " + file
+                + " is 'off', which is not a shell sandbox; use one of bwrap, none");
     }
 
     @Test

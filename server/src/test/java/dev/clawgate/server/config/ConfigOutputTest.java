@@ -36,7 +36,7 @@ class ConfigOutputTest {
     @Test
     void withoutKeysTheModeFollowsTheChatTypeAndThereIsNoPrefixOrStreaming() {
         // SPEC OUT-3 defaults, OUT-2 off by default
-        ClawgateConfig config = load("");
+        ClawgateConfig config = load(ConfigFileCase.NO_KEYS);
         assertThat(config.responsePrefix()).isEmpty();
         ChannelOutput out = config.channel("telegram").output();
         assertThat(out.replyToModeFor(ChatType.GROUP)).isEqualTo(ReplyToMode.FIRST);

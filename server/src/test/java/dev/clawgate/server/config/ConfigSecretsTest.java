@@ -48,6 +48,14 @@ class ConfigSecretsTest extends ConfigFileCase {
                         + " refers to ${CLAWGATE_TOKEN}, which is not set; set CLAWGATE_TOKEN in the environment or change the value");
         assertThat(fixture.error("[[routes]]\nhint = \"a\"\nkeywords = [\"a\", \"${WORD}\"]\n"))
                 .contains("'routes[0].keywords[1]'", "${WORD}");
+        // every other secret: the channels' tokens and secrets are errors too, never a channel without its secret
+        assertThat(fixture.error("[channels.telegram]\nbot_token = \"${TG_TOKEN}\"\n"))
+                .contains("'channels.telegram.bot_token'", "${TG_TOKEN}", "which is not set");
+        assertThat(fixture.error("[channels.telegram]\nbot_token = \"1:a\"\nmode = \"webhook\"\n"
+                + "webhook_secret = \"${TG_SECRET}\"\n"))
+                .contains("'channels.telegram.webhook_secret'", "${TG_SECRET}");
+        assertThat(fixture.error("[channels.webhook]\nsecret = \"${HOOK_SECRET}\"\n"))
+                .contains("'channels.webhook.secret'", "${HOOK_SECRET}");
     }
 
     @Test
@@ -76,10 +84,13 @@ class ConfigSecretsTest extends ConfigFileCase {
             ProviderSettings openai = config.providers().get("openai");
             assertThat(openai.apiKey()).isNull();
             assertThat(openai.kind()).isEqualTo("openai");
+            assertThat(openai.unconfigured()).isEqualTo("providers.openai.api_key refers to ${OPENAI_API_KEY}, which is"
+                    + " not set");
             assertThat(config.providers().get("local").apiKey()).isEqualTo(SECRET);
+            assertThat(config.providers().get("local").unconfigured()).isNull();
             assertThat(logs.lines()).singleElement().asString()
-                    .startsWith("INFO provider 'openai' has no API key: providers.openai.api_key in ")
-                    .endsWith("refers to ${OPENAI_API_KEY}, which is not set");
+                    .startsWith("INFO provider 'openai' is not configured: providers.openai.api_key refers to"
+                            + " ${OPENAI_API_KEY}, which is not set in ");
         }
     }
 
@@ -88,6 +99,27 @@ class ConfigSecretsTest extends ConfigFileCase {
         // SPEC OP-6
         ClawgateConfig config = fixture.load("[providers.openai]\napi_key = \"${KEY}\"\n", Map.of("KEY", ""));
         assertThat(config.providers().get("openai").apiKey()).isNull();
+        assertThat(config.providers().get("openai").unconfigured()).contains("empty");
+    }
+
+    @Test
+    void anUnsetApiKeyVariableLeavesEvenALocalServerUnconfigured() {
+        // SPEC OP-6, README ("an unset ${VAR} in api_key leaves that provider unconfigured"): before the fix a provider
+        // whose base_url was not a hosted API stayed in use, with no key
+        ClawgateConfig config = fixture.load("""
+                [agent]
+                provider = "keyless"
+                [providers.local]
+                base_url = "http://127.0.0.1:11434/v1"
+                api_key = "${LOCAL_KEY}"
+                model = "m"
+                [providers.keyless]
+                base_url = "http://127.0.0.1:11434/v1"
+                model = "m"
+                """);
+        var built = new dev.clawgate.server.ConfiguredProviders(config.providers());
+        assertThat(built.find("local")).isEmpty();
+        assertThat(built.names()).containsExactly("keyless");
     }
 
     @Test

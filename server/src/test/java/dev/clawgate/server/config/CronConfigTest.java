@@ -26,7 +26,7 @@ class CronConfigTest {
     @Test
     void cronKeysAreReadAndDefaultsApplyWithoutThem() throws Exception {
         // SPEC AG-5
-        assertThat(load("").cron()).isEqualTo(CronSettings.defaults());
+        assertThat(load(ConfigFileCase.NO_KEYS).cron()).isEqualTo(CronSettings.defaults());
         CronSettings c = load("[cron]\nenabled = false\nmax_jobs_per_session = 3\nmin_interval = \"15m\"\nmax_age = \"2h\"\n").cron();
         assertThat(c).isEqualTo(new CronSettings(false, 3, Duration.ofMinutes(15), Duration.ofHours(2)));
     }

@@ -134,6 +134,8 @@ class StarterConfigTest {
         assertThat(config.providers()).containsOnlyKeys(name);
         assertThat(config.providers().get(name).baseUrl()).isEqualTo(baseUrl);
         assertThat(config.providers().get(name).kind()).isEqualTo("openai");
+        // issue 14: each example works on the first message: the request names a model
+        assertThat(config.providers().get(name).defaultModel()).as(name).isNotBlank();
     }
 
     @Test

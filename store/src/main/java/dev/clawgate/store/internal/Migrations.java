@@ -34,7 +34,7 @@ public final class Migrations {
     public static final List<Migration> SCHEMA = List.of(new Migration(1, "init"), new Migration(2, "pairing"), new Migration(3, "buffered_index"),
             new Migration(4, "outbox"), new Migration(5, "outbox_retries"), new Migration(6, "memory"),
             new Migration(7, "outbox_reply_to"), new Migration(8, "cron"), new Migration(9, "outbox_payload"),
-            new Migration(10, "scoped_recall"));
+            new Migration(10, "scoped_recall"), new Migration(11, "unreadable_inbound"));
 
     public static final String ROOT = "db";
 

@@ -1,6 +1,7 @@
 package dev.clawgate.store.internal;
 
 import dev.clawgate.core.store.StoreException;
+import dev.clawgate.store.PrivateFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,12 +48,14 @@ public final class SqliteDatabase implements Database {
         Path absolute = file.toAbsolutePath();
         try {
             Path parent = absolute.getParent();
-            if (parent != null) {
-                Files.createDirectories(parent);
+            if (parent != null && !Files.isDirectory(parent)) {
+                PrivateFiles.directory(parent);
             }
-        } catch (IOException e) {
+        } catch (StoreException e) {
             throw new StoreException("cannot create the folder for the SQLite store " + absolute.getParent(), e);
         }
+        // SPEC OP-6: 0600 before SQLite opens it, so the WAL and shared-memory files it makes take that mode
+        PrivateFiles.sqliteFiles(absolute);
         String url = "jdbc:sqlite:" + absolute;
         Connection writer;
         try {

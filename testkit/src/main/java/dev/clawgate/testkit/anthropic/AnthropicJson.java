@@ -5,17 +5,15 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.clawgate.testkit.internal.TextPieces;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /** The JSON documents and stream events the Messages API sends, built from a {@link Reply}. */
 final class AnthropicJson {
     static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final Pattern WORD = Pattern.compile("\\s*\\S+\\s*$|\\s*\\S+");
     private static final int INPUT_FRAGMENT = 8;
 
     private AnthropicJson() {
@@ -74,7 +72,7 @@ final class AnthropicJson {
         int index = 0;
         if (r.s.thinking() != null) {
             out.add(blockStart(index, MAPPER.createObjectNode().put("type", "thinking").put("thinking", "")));
-            for (String piece : pieces(r.s.thinking(), r.s.chunks())) {
+            for (String piece : TextPieces.split(r.s.thinking(), r.s.chunks())) {
                 out.add(blockDelta(index, MAPPER.createObjectNode().put("type", "thinking_delta").put("thinking", piece)));
             }
             out.add(blockDelta(index, MAPPER.createObjectNode().put("type", "signature_delta").put("signature", "fake-signature")));
@@ -83,7 +81,7 @@ final class AnthropicJson {
         if (r.s.text() != null) {
             out.add(blockStart(index, MAPPER.createObjectNode().put("type", "text").put("text", "")));
             out.add(event(MAPPER.createObjectNode().put("type", "ping")));
-            for (String piece : pieces(r.s.text(), r.s.chunks())) {
+            for (String piece : TextPieces.split(r.s.text(), r.s.chunks())) {
                 out.add(blockDelta(index, MAPPER.createObjectNode().put("type", "text_delta").put("text", piece)));
             }
             out.add(blockStop(index++));
@@ -176,31 +174,6 @@ final class AnthropicJson {
         return new Event(data.path("type").asText(), write(data));
     }
 
-    /** The text in {@code n} nearly equal pieces, or one piece per word when {@code n} is 0. */
-    static List<String> pieces(String text, int n) {
-        List<String> out = new ArrayList<>();
-        if (text.isEmpty()) return out;
-        if (n <= 0) {
-            Matcher m = WORD.matcher(text);
-            int end = 0;
-            while (m.find()) {
-                out.add(text.substring(end, m.end()));
-                end = m.end();
-            }
-            if (end < text.length()) out.add(text.substring(end));
-            return out;
-        }
-        int count = Math.min(n, text.length());
-        int size = text.length() / count;
-        int extra = text.length() % count;
-        int at = 0;
-        for (int i = 0; i < count; i++) {
-            int len = size + (i < extra ? 1 : 0);
-            out.add(text.substring(at, at + len));
-            at += len;
-        }
-        return out;
-    }
 
     static String write(JsonNode node) {
         try {

@@ -5,16 +5,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.clawgate.testkit.internal.TextPieces;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /** The JSON documents OpenAI's chat-completions API sends, built from a {@link Reply}. */
 final class OpenAiJson {
     static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final Pattern WORD = Pattern.compile("\\s*\\S+\\s*$|\\s*\\S+");
     private static final int ARGUMENT_FRAGMENT = 8;
 
     private OpenAiJson() {
@@ -83,12 +81,12 @@ final class OpenAiJson {
             out.add(chunk(env, first, null, includeUsage));
         }
         if (r.reasoning != null) {
-            for (String piece : split(r.reasoning, 0)) {
+            for (String piece : TextPieces.split(r.reasoning, 0)) {
                 out.add(chunk(env, MAPPER.createObjectNode().put("reasoning_content", piece), null, includeUsage));
             }
         }
         if (r.content != null) {
-            for (String piece : split(r.content, r.chunks)) {
+            for (String piece : TextPieces.split(r.content, r.chunks)) {
                 out.add(chunk(env, MAPPER.createObjectNode().put("content", piece), null, includeUsage));
             }
         }
@@ -123,29 +121,6 @@ final class OpenAiJson {
         return write(root);
     }
 
-    /** Splits text into {@code n} nearly equal pieces by code point, or one piece per word when n is 0. */
-    static List<String> split(String text, int n) {
-        List<String> pieces = new ArrayList<>();
-        if (text.isEmpty()) return pieces;
-        if (n <= 0) {
-            Matcher m = WORD.matcher(text);
-            int end = 0;
-            while (m.find()) {
-                pieces.add(text.substring(end, m.end()));
-                end = m.end();
-            }
-            if (end < text.length()) pieces.add(text.substring(end));
-            return pieces;
-        }
-        int[] cps = text.codePoints().toArray();
-        int count = Math.min(n, cps.length);
-        for (int i = 0; i < count; i++) {
-            int from = (int) ((long) cps.length * i / count);
-            int to = (int) ((long) cps.length * (i + 1) / count);
-            pieces.add(new String(cps, from, to - from));
-        }
-        return pieces;
-    }
 
     private static void callHeader(ObjectNode delta, int index, Reply.Call c) {
         ObjectNode call = delta.putArray("tool_calls").addObject();
@@ -157,7 +132,7 @@ final class OpenAiJson {
 
     private static void addArguments(List<String> out, Envelope env, int index, Reply.Call c, boolean includeUsage) {
         int pieces = (c.arguments().codePointCount(0, c.arguments().length()) + ARGUMENT_FRAGMENT - 1) / ARGUMENT_FRAGMENT;
-        for (String fragment : split(c.arguments(), Math.max(pieces, 1))) {
+        for (String fragment : TextPieces.split(c.arguments(), Math.max(pieces, 1))) {
             ObjectNode delta = MAPPER.createObjectNode();
             ObjectNode call = delta.putArray("tool_calls").addObject();
             call.put("index", index);

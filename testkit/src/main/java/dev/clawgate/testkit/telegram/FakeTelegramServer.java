@@ -3,7 +3,6 @@ package dev.clawgate.testkit.telegram;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.clawgate.testkit.contract.PlatformCall;
 import dev.clawgate.testkit.contract.PlatformCallLog;
@@ -12,23 +11,12 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -40,31 +28,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * failures, and read what the bot sent; every call is logged for the capability harness.
  */
 public final class FakeTelegramServer implements PlatformCallLog, AutoCloseable {
-    private static final Set<String> METHODS = Set.of("getMe", "getUpdates", "setWebhook", "deleteWebhook", "getWebhookInfo",
-            "sendMessage", "editMessageText", "deleteMessage", "sendPhoto", "sendDocument", "getFile", "setMessageReaction",
-            "sendChatAction");
-    private static final long MAX_POLL_SECONDS = 50;
-
-    private final String token;
     private final HttpServer http;
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
-    private final HttpClient pusher = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final ReentrantLock lock = new ReentrantLock();
-    private final Condition updatesArrived = lock.newCondition();
+    private final UpdateFeed feed = new UpdateFeed(lock, executor);
     private final BotWorld world;
-    private final TreeMap<Long, ObjectNode> pendingUpdates = new TreeMap<>();
-    private final Map<Long, ObjectNode> allUpdates = new HashMap<>();
-    private final Map<String, ArrayDeque<BadRequest>> failures = new HashMap<>();
-    private final Map<String, ArrayDeque<Duration>> stalls = new HashMap<>();
-    private final List<PlatformCall> calls = new CopyOnWriteArrayList<>();
-    private final List<java.time.Instant> callTimes = new CopyOnWriteArrayList<>();
-    private final List<WebhookPush> pushes = new CopyOnWriteArrayList<>();
-    private long nextUpdateId = 100_001;
-    private long confirmedOffset;
-    private String webhookUrl = "";
-    private String webhookSecret;
-    private volatile CallObserver observer;
-    private volatile boolean closed;
+    private final BotApi api;
 
     /** One webhook POST the fake made: the update and the status the bot answered (or -1 when unreachable). */
     public record WebhookPush(long updateId, int status) {}
@@ -77,11 +46,12 @@ public final class FakeTelegramServer implements PlatformCallLog, AutoCloseable 
     }
 
     private FakeTelegramServer(String token, String botUsername) throws IOException {
-        this.token = token;
-        this.world = new BotWorld(new TelegramUser(Long.parseLong(token.substring(0, token.indexOf(':'))), botUsername, "Claw", true));
+        long botId = Long.parseLong(token.substring(0, token.indexOf(':')));
+        this.world = new BotWorld(new TelegramUser(botId, botUsername, "Claw", true));
+        this.api = new BotApi(token, lock, world, feed);
         http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 256);
         http.setExecutor(executor);
-        http.createContext("/", this::handle);
+        http.createContext("/", api);
         http.start();
     }
 
@@ -177,16 +147,43 @@ public final class FakeTelegramServer implements PlatformCallLog, AutoCloseable 
         });
     }
 
+    /**
+     * Delivers an update exactly as {@code build} writes it, given the next update id, which it may
+     * use as {@code update_id} or not: a malformed update, to test that a poison message never blocks
+     * the stream. It is queued under that id (getUpdates) or pushed (webhook) like any other.
+     *
+     * @return the update id it was given
+     */
+    public long sendRawUpdate(java.util.function.LongFunction<ObjectNode> build) {
+        return locked(() -> {
+            long id = feed.nextId();
+            feed.add(id, build.apply(id));
+            return id;
+        });
+    }
+
+    /** A message of {@code from} in {@code chat} as Telegram writes it, to corrupt for {@link #sendRawUpdate}. */
+    public ObjectNode messageJson(TelegramChat chat, TelegramUser from, String text) {
+        return locked(() -> {
+            ObjectNode m = world.newMessage(chat, from, null, false);
+            world.setText(m, "text", "entities", text);
+            return m.deepCopy();
+        });
+    }
+
     /** Delivers update {@code updateId} once more, as Telegram does after a lost acknowledgement. */
     public void redeliver(long updateId) {
-        ObjectNode u = locked(() -> allUpdates.get(updateId));
-        if (u == null) throw new IllegalArgumentException("no update " + updateId);
-        deliver(u);
+        locked(() -> {
+            ObjectNode u = feed.get(updateId);
+            if (u == null) throw new IllegalArgumentException("no update " + updateId);
+            feed.deliver(updateId, u);
+            return null;
+        });
     }
 
     /** The id of the last update made. */
     public long lastUpdateId() {
-        return locked(() -> nextUpdateId - 1);
+        return locked(feed::lastId);
     }
 
     private long inject(TelegramChat chat, TelegramUser from, Long threadId, boolean topic, Long replyTo,
@@ -195,59 +192,19 @@ public final class FakeTelegramServer implements PlatformCallLog, AutoCloseable 
             ObjectNode m = world.newMessage(chat, from, threadId, topic);
             if (replyTo != null) m.set("reply_to_message", world.messages.get(chat.id()).get(replyTo).deepCopy());
             content.accept(m);
-            ObjectNode u = BotRequest.JSON.createObjectNode().put("update_id", nextUpdateId++);
+            long id = feed.nextId();
+            ObjectNode u = BotRequest.JSON.createObjectNode().put("update_id", id);
             u.set("message", m);
-            allUpdates.put(u.get("update_id").asLong(), u);
             // under the same lock as the id: a poll must never see update N+1 before N (its offset would skip N for good)
-            deliver(u);
+            feed.add(id, u);
             return u;
         });
         return update.get("message").get("message_id").asLong();
     }
 
-    private void deliver(ObjectNode update) {
-        String url = locked(() -> webhookUrl);
-        if (url.isEmpty()) {
-            locked(() -> {
-                pendingUpdates.put(update.get("update_id").asLong(), update);
-                updatesArrived.signalAll();
-                return null;
-            });
-        } else {
-            executor.submit(() -> push(url, update));
-        }
-    }
-
-    /** Pushes to the webhook, retried like Telegram does while the bot answers non-2xx (a few times, here quickly). */
-    private void push(String url, ObjectNode update) {
-        for (int attempt = 0; attempt < 5 && !closed; attempt++) {
-            int status;
-            try {
-                HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
-                        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(update.toString()));
-                String secret = locked(() -> webhookSecret);
-                if (secret != null) b.header("X-Telegram-Bot-Api-Secret-Token", secret);
-                status = pusher.send(b.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
-            } catch (IOException e) {
-                status = -1;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-            pushes.add(new WebhookPush(update.get("update_id").asLong(), status));
-            if (status >= 200 && status < 300) return;
-            try {
-                Thread.sleep(100L << attempt);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
-    }
-
     /** Watches every successful call as it happens (load drivers time replies with it); null stops watching. */
     public void observe(CallObserver callObserver) {
-        this.observer = callObserver;
+        api.observe(callObserver);
     }
 
     /**
@@ -258,13 +215,9 @@ public final class FakeTelegramServer implements PlatformCallLog, AutoCloseable 
      */
     public void forgetHistory(int keepPerChat) {
         if (keepPerChat < 1) throw new IllegalArgumentException("keepPerChat must be at least 1");
-        synchronized (calls) {
-            calls.clear();
-            callTimes.clear();
-        }
+        api.forgetCalls();
         locked(() -> {
-            allUpdates.keySet().removeIf(id -> id < confirmedOffset);
-            pushes.clear();
+            feed.forgetConfirmed();
             world.forgetBefore(keepPerChat);
             return null;
         });
@@ -287,25 +240,30 @@ public final class FakeTelegramServer implements PlatformCallLog, AutoCloseable 
 
     /** The next call of {@code method} fails with exactly this answer. */
     public void failNext(String method, int code, String description, Integer retryAfter) {
-        locked(() -> failures.computeIfAbsent(method, m -> new ArrayDeque<>()).add(new BadRequest(code, description, retryAfter)));
+        api.failNext(method, new BadRequest(code, description, retryAfter));
     }
 
     /** The next call of {@code method} is processed, then answered only after {@code delay} (a client timeout is ambiguous). */
     public void stallNext(String method, Duration delay) {
-        locked(() -> stalls.computeIfAbsent(method, m -> new ArrayDeque<>()).add(delay));
+        api.stallNext(method, delay);
+    }
+
+    /** Like {@link #stallNext(String, Duration)}, for the next call of {@code method} to {@code chat} only. */
+    public void stallNext(String method, TelegramChat chat, Duration delay) {
+        api.stallNext(method + ":" + chat.id(), delay);
     }
 
     // ---- what the bot did ---------------------------------------------------------------------
 
     @Override
     public List<PlatformCall> calls() {
-        return List.copyOf(calls);
+        return api.calls();
     }
 
     /** The calls of one method, their bodies parsed (uploads summarised as {@code {"file_name","size"}}). */
     public List<JsonNode> calls(String method) {
         List<JsonNode> out = new ArrayList<>();
-        for (PlatformCall c : calls) {
+        for (PlatformCall c : api.calls()) {
             if (!c.method().equals(method)) continue;
             try {
                 out.add(BotRequest.JSON.readTree(c.body()));
@@ -318,12 +276,9 @@ public final class FakeTelegramServer implements PlatformCallLog, AutoCloseable 
 
     /** When each call of {@code method} arrived, in order. */
     public List<java.time.Instant> callTimes(String method) {
-        List<PlatformCall> all;
-        List<java.time.Instant> times;
-        synchronized (calls) {
-            all = List.copyOf(calls);
-            times = List.copyOf(callTimes);
-        }
+        var both = api.callsWithTimes();
+        List<PlatformCall> all = both.getKey();
+        List<java.time.Instant> times = both.getValue();
         List<java.time.Instant> out = new ArrayList<>();
         for (int i = 0; i < Math.min(all.size(), times.size()); i++) if (all.get(i).method().equals(method)) out.add(times.get(i));
         return out;
@@ -350,27 +305,26 @@ public final class FakeTelegramServer implements PlatformCallLog, AutoCloseable 
 
     /** The highest offset a getUpdates call confirmed: updates below it are gone for good. */
     public long confirmedOffset() {
-        return locked(() -> confirmedOffset);
+        return locked(feed::confirmedOffset);
     }
 
     /** Updates not yet confirmed by an offset. */
     public int pendingUpdates() {
-        return locked(pendingUpdates::size);
+        return locked(feed::pendingCount);
     }
 
     public String webhookUrl() {
-        return locked(() -> webhookUrl);
+        return locked(feed::webhookUrl);
     }
 
     public List<WebhookPush> webhookPushes() {
-        return List.copyOf(pushes);
+        return feed.pushes();
     }
 
     @Override
     public void close() {
-        closed = true;
         locked(() -> {
-            updatesArrived.signalAll();
+            feed.close();
             return null;
         });
         http.stop(0);
@@ -382,210 +336,8 @@ public final class FakeTelegramServer implements PlatformCallLog, AutoCloseable 
         }
     }
 
-    // ---- HTTP ---------------------------------------------------------------------------------
-
-    private void handle(HttpExchange ex) {
-        try (ex) {
-            String path = ex.getRequestURI().getPath();
-            byte[] body = ex.getRequestBody().readAllBytes();
-            if (path.startsWith("/file/bot")) {
-                download(ex, path.substring("/file/bot".length()));
-                return;
-            }
-            if (!path.startsWith("/bot") || path.indexOf('/', 4) < 0) {
-                answer(ex, 404, error(new BadRequest(404, "Not Found", null)));
-                return;
-            }
-            String givenToken = path.substring(4, path.indexOf('/', 4));
-            String method = path.substring(path.indexOf('/', 4) + 1);
-            if (!givenToken.equals(token)) {
-                answer(ex, 401, error(new BadRequest(401, "Unauthorized", null)));
-                return;
-            }
-            if (!METHODS.contains(method)) {
-                answer(ex, 404, error(new BadRequest(404, "Not Found: method not found", null)));
-                return;
-            }
-            BotRequest request;
-            try {
-                request = BotRequest.parse(ex.getRequestHeaders().getFirst("Content-Type"), body);
-            } catch (BadRequest e) {
-                answer(ex, e.code, error(e));
-                return;
-            }
-            record(new PlatformCall(method, request.logBody(), Map.of()));
-            BadRequest injected = locked(() -> {
-                ArrayDeque<BadRequest> q = failures.get(method);
-                return q == null ? null : q.poll();
-            });
-            if (injected != null) {
-                answer(ex, injected.code, error(injected));
-                return;
-            }
-            ObjectNode reply;
-            JsonNode result;
-            try {
-                result = method.equals("getUpdates") ? getUpdates(request) : locked(() -> call(method, request));
-                reply = BotRequest.JSON.createObjectNode().put("ok", true);
-                reply.set("result", result);
-                if (method.endsWith("Webhook")) reply.put("description", method.equals("setWebhook") ? "Webhook was set" : "Webhook was deleted");
-            } catch (BadRequest e) {
-                answer(ex, e.code, error(e));
-                return;
-            }
-            Duration stall = locked(() -> {
-                ArrayDeque<Duration> q = stalls.get(method);
-                return q == null ? null : q.poll();
-            });
-            CallObserver watching = observer;
-            if (watching != null) watching.answered(method, result);
-            if (stall != null) Thread.sleep(stall);
-            answer(ex, 200, reply);
-        } catch (IOException e) {
-            // the client hung up (a long poll it abandoned, a timeout): nothing to answer
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private JsonNode call(String method, BotRequest r) throws BadRequest {
-        return switch (method) {
-            case "getMe" -> world.userJson(world.bot).put("can_join_groups", true).put("can_read_all_group_messages", false);
-            case "setWebhook" -> {
-                String url = r.get("url") == null ? "" : r.get("url");
-                String secret = r.get("secret_token");
-                if (secret != null && !secret.matches("[A-Za-z0-9_-]{1,256}")) throw new BadRequest("Bad Request: secret token contains unallowed characters");
-                if (!url.isEmpty() && !url.startsWith("https://") && !url.startsWith("http://127.0.0.1")) {
-                    throw new BadRequest("Bad Request: bad webhook: An HTTPS URL must be provided for webhook");
-                }
-                webhookUrl = url;
-                webhookSecret = secret;
-                List<ObjectNode> queued = new ArrayList<>(pendingUpdates.values());
-                pendingUpdates.clear();
-                if (!url.isEmpty()) for (ObjectNode u : queued) executor.submit(() -> push(url, u));
-                yield BotRequest.JSON.getNodeFactory().booleanNode(true);
-            }
-            case "deleteWebhook" -> {
-                webhookUrl = "";
-                webhookSecret = null;
-                if (r.flag("drop_pending_updates")) pendingUpdates.clear();
-                yield BotRequest.JSON.getNodeFactory().booleanNode(true);
-            }
-            case "getWebhookInfo" -> BotRequest.JSON.createObjectNode().put("url", webhookUrl).put("pending_update_count", pendingUpdates.size());
-            case "sendMessage" -> world.send(r, "text", r.get("text") == null ? "" : r.get("text"), r.get("parse_mode"), null, null);
-            case "sendPhoto", "sendDocument" -> media(method, r);
-            case "editMessageText" -> world.edit(r);
-            case "deleteMessage" -> {
-                world.delete(r);
-                yield BotRequest.JSON.getNodeFactory().booleanNode(true);
-            }
-            case "setMessageReaction" -> {
-                world.react(r);
-                yield BotRequest.JSON.getNodeFactory().booleanNode(true);
-            }
-            case "sendChatAction" -> {
-                world.chatAction(r);
-                yield BotRequest.JSON.getNodeFactory().booleanNode(true);
-            }
-            case "getFile" -> world.file(r);
-            default -> throw new BadRequest(404, "Not Found", null);
-        };
-    }
-
-    private JsonNode media(String method, BotRequest r) throws BadRequest {
-        String field = method.equals("sendPhoto") ? "photo" : "document";
-        BotRequest.Upload upload = r.files.get(field);
-        if (upload == null) throw new BadRequest("Bad Request: there is no " + field + " in the request");
-        String caption = r.get("caption") == null ? "" : r.get("caption");
-        ObjectNode m = world.send(r, field, caption, r.get("parse_mode"), upload.fileName(), upload.bytes());
-        String id = world.registerFile(upload.bytes(), field + "s", upload.fileName());
-        if (field.equals("photo")) m.putArray("photo").addObject().put("file_id", id).put("file_unique_id", "u" + id).put("width", 90).put("height", 90);
-        else m.putObject("document").put("file_id", id).put("file_unique_id", "u" + id).put("file_name", upload.fileName());
-        return m;
-    }
-
-    /** Long polling: confirms updates below {@code offset}, then answers at once or when one arrives, within {@code timeout}. */
-    private JsonNode getUpdates(BotRequest r) throws BadRequest, InterruptedException {
-        Long offset = r.optionalLong("offset");
-        Long limit = r.optionalLong("limit");
-        Long timeout = r.optionalLong("timeout");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(Math.min(MAX_POLL_SECONDS, timeout == null ? 0 : timeout));
-        lock.lock();
-        try {
-            if (!webhookUrl.isEmpty()) {
-                throw new BadRequest(409, "Conflict: can't use getUpdates method while webhook is active; use deleteWebhook to delete the webhook first", null);
-            }
-            if (offset != null && offset > 0) {
-                pendingUpdates.headMap(offset).clear();
-                confirmedOffset = Math.max(confirmedOffset, offset);
-            }
-            long from = offset == null ? 0 : offset;
-            while (pendingUpdates.tailMap(from).isEmpty() && !closed) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) break;
-                updatesArrived.awaitNanos(left);
-            }
-            ArrayNode out = BotRequest.JSON.createArrayNode();
-            int max = limit == null || limit <= 0 ? 100 : (int) Math.min(100, limit);
-            for (ObjectNode u : pendingUpdates.tailMap(from).values()) {
-                if (out.size() >= max) break;
-                out.add(u);
-            }
-            return out;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private void download(HttpExchange ex, String rest) throws IOException {
-        int slash = rest.indexOf('/');
-        if (slash < 0 || !rest.substring(0, slash).equals(token)) {
-            answer(ex, 401, error(new BadRequest(401, "Unauthorized", null)));
-            return;
-        }
-        record(new PlatformCall("downloadFile", BotRequest.JSON.createObjectNode().put("file_path", rest.substring(slash + 1)).toString(), Map.of()));
-        byte[] bytes = locked(() -> world.fileBytes.get(rest.substring(slash + 1)));
-        if (bytes == null) {
-            answer(ex, 404, error(new BadRequest(404, "Not Found", null)));
-            return;
-        }
-        ex.getResponseHeaders().set("Content-Type", "application/octet-stream");
-        ex.sendResponseHeaders(200, bytes.length == 0 ? -1 : bytes.length);
-        if (bytes.length > 0) ex.getResponseBody().write(bytes);
-    }
-
-    private void record(PlatformCall call) {
-        synchronized (calls) {
-            calls.add(call);
-            callTimes.add(java.time.Instant.now());
-        }
-    }
-
-    private static ObjectNode error(BadRequest e) {
-        ObjectNode n = BotRequest.JSON.createObjectNode().put("ok", false).put("error_code", e.code).put("description", e.getMessage());
-        if (e.retryAfter != null) n.putObject("parameters").put("retry_after", e.retryAfter);
-        return n;
-    }
-
-    private static void answer(HttpExchange ex, int status, ObjectNode body) throws IOException {
-        byte[] bytes = body.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
-        ex.getResponseHeaders().set("Content-Type", "application/json");
-        ex.sendResponseHeaders(status, bytes.length);
-        ex.getResponseBody().write(bytes);
-    }
-
-    @FunctionalInterface
-    private interface Locked<T, E extends Exception> {
-        T get() throws E;
-    }
-
-    private <T, E extends Exception> T locked(Locked<T, E> action) throws E {
-        lock.lock();
-        try {
-            return action.get();
-        } finally {
-            lock.unlock();
-        }
+    private <T, E extends Exception> T locked(BotApi.Locked<T, E> action) throws E {
+        return api.locked(action);
     }
 
     @Override

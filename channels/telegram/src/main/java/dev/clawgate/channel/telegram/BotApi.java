@@ -32,6 +32,8 @@ final class BotApi {
     static final ObjectMapper JSON = new ObjectMapper();
     static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
     static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
+    /** What a {@code file_path} from {@code getFile} looks like: {@code photos/file_12.jpg}. */
+    private static final java.util.regex.Pattern FILE_PATH = java.util.regex.Pattern.compile("[A-Za-z0-9._/-]{1,512}");
 
     private final URI apiBase;
     private final String token;
@@ -87,7 +89,7 @@ final class BotApi {
             write(body, "--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + f.getKey() + "\"\r\n\r\n" + f.getValue() + "\r\n");
         }
         write(body, "--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + fileField + "\"; filename=\""
-                + fileName.replace("\"", "") + "\"\r\nContent-Type: application/octet-stream\r\n\r\n");
+                + headerSafe(fileName) + "\"\r\nContent-Type: application/octet-stream\r\n\r\n");
         body.writeBytes(bytes);
         write(body, "\r\n--" + boundary + "--\r\n");
         HttpRequest request = HttpRequest.newBuilder(uri("/bot" + token + "/" + method)).timeout(callTimeout.multipliedBy(2))
@@ -96,8 +98,23 @@ final class BotApi {
         return result(method, exchange(method, request, cancel));
     }
 
+    /**
+     * A file name as it may stand in a multipart part's header (SPEC OP-6: no header injection): a name the
+     * agent chose (a workspace file may be called anything, line breaks included) loses its control
+     * characters, quotes and backslashes, which would end the header or the quoted string.
+     */
+    static String headerSafe(String fileName) {
+        String safe = fileName.replaceAll("[\\p{Cntrl}\"\\\\]", "_").strip();
+        return safe.isEmpty() ? "file" : safe;
+    }
+
     /** Downloads a file {@code getFile} named: {@code GET <api_base>/file/bot<token>/<file_path>}. */
     byte[] download(String filePath) throws BotApiException {
+        // the path comes from Telegram's answer: one that would change the URL (or is none) is refused, not followed
+        if (!FILE_PATH.matcher(filePath).matches() || filePath.contains("..")) {
+            throw new BotApiException("getFile gave a file path that is not a plain relative path; not downloaded",
+                    BotApiException.Reach.NOT_SENT, 400, null, null);
+        }
         HttpRequest request = HttpRequest.newBuilder(uri("/file/bot" + token + "/" + filePath)).timeout(callTimeout.multipliedBy(2)).GET().build();
         HttpResponse<byte[]> r;
         try {

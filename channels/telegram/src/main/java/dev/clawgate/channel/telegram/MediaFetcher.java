@@ -1,5 +1,6 @@
 package dev.clawgate.channel.telegram;
 
+import dev.clawgate.core.channel.MediaStore;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.clawgate.core.model.Attachment;
 import java.io.IOException;

@@ -6,7 +6,8 @@ import dev.clawgate.core.channel.AckPolicy;
 import dev.clawgate.core.channel.ChannelHealth;
 import dev.clawgate.core.channel.CumulativeAck;
 import dev.clawgate.core.channel.InboundSink;
-import dev.clawgate.core.model.InboundMessage;
+import dev.clawgate.core.store.StoreException;
+import dev.clawgate.core.store.UnreadableInbound;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,8 +21,10 @@ import org.slf4j.LoggerFactory;
  * durable decision when the process dies is delivered again (and caught by dedupe). Updates the
  * offset still holds back come again in every poll: they are skipped, not handed to the sink
  * again, and a poll that brought nothing new waits {@link #HELD_BACK_PAUSE} before the next.
- * Any failure (network, 5xx, 409, a broken sink) restarts the loop after an exponential backoff
- * and shows as unhealthy meanwhile; a 429 waits at least the {@code retry_after} Telegram named.
+ * An update that cannot be read is kept as failed and confirmed like a recorded one (IN-4: a poison
+ * update never holds the stream). Any other failure (network, 5xx, 409, the store) restarts the
+ * loop after an exponential backoff and shows as unhealthy meanwhile; a 429 waits at least the
+ * {@code retry_after} Telegram named.
  */
 final class PollingLoop {
     private static final Logger log = LoggerFactory.getLogger(PollingLoop.class);
@@ -30,12 +33,16 @@ final class PollingLoop {
     static final Duration MAX_BACKOFF = Duration.ofSeconds(60);
     /** Telegram answers at once while unconfirmed updates wait: this keeps a held-back offset from spinning. */
     static final Duration HELD_BACK_PAUSE = Duration.ofMillis(300);
+    /** How long {@link #stop} waits for the loop to end. */
+    static final Duration STOP_WAIT = Duration.ofSeconds(5);
 
     private final Bot bot;
     private final UpdateReader reader;
     private final InboundSink sink;
     private final CumulativeAck ack;
     private volatile boolean running = true;
+    /** The last poll brought an update without a usable id: only a later update's offset can confirm it. */
+    private boolean withoutId;
     private volatile ChannelHealth health = ChannelHealth.down("starting");
     private Thread thread;
 
@@ -51,9 +58,22 @@ final class PollingLoop {
         thread = Thread.ofVirtual().name("telegram-poll-" + bot.account.id()).start(this::supervise);
     }
 
+    /**
+     * Stops polling and waits (a bounded while) until the loop ended, so a loop started next never polls
+     * beside it (Telegram answers a second poller with 409). What this loop had not confirmed comes
+     * again to the next one (SPEC IN-4: nothing is confirmed before the inbox committed it).
+     */
     void stop() {
         running = false;
-        if (thread != null) thread.interrupt();
+        Thread t = thread;
+        if (t == null) return;
+        t.interrupt();
+        if (t == Thread.currentThread()) return;
+        try {
+            if (!t.join(STOP_WAIT)) log.warn("telegram [{}]: the polling loop did not end within {} s", bot.account.id(), STOP_WAIT.toSeconds());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     ChannelHealth health() {
@@ -73,7 +93,8 @@ final class PollingLoop {
                 if (health.detail().equals("starting")) health = ChannelHealth.UP;
                 // after a failure the first poll does not wait, so health reflects recovery at once
                 boolean fresh = pollOnce(health.healthy() ? POLL_SECONDS : 0);
-                if (!fresh && ack.pending() > 0 && !sleep(HELD_BACK_PAUSE)) return;
+                // an update the offset cannot pass yet comes back at once: pause instead of spinning
+                if (!fresh && (ack.pending() > 0 || withoutId) && !sleep(HELD_BACK_PAUSE)) return;
                 if (!health.healthy()) log.info("telegram [{}]: polling works again", bot.account.id());
                 health = ChannelHealth.UP;
                 backoff = FIRST_BACKOFF;
@@ -116,16 +137,51 @@ final class PollingLoop {
         params.putArray("allowed_updates").add("message");
         JsonNode updates = bot.api.call("getUpdates", params, Duration.ofSeconds(POLL_SECONDS + 15));
         boolean fresh = false;
+        withoutId = false;
         for (JsonNode update : updates) {
-            long seq = update.path("update_id").asLong();
+            Long seq = UpdateReader.updateId(update);
+            // without an id it cannot be confirmed on its own; the next update's offset passes it (cumulative)
+            if (seq == null) {
+                withoutId = true;
+                String raw = String.valueOf(update);
+                String ref = "no-id-" + Integer.toHexString(raw.hashCode());
+                sink.unreadable(UnreadableInbound.of(UpdateReader.CHANNEL, bot.account.id(), ref,
+                        "update_id is missing or not a whole number", raw));
+                continue;
+            }
             if (!ack.received(seq)) continue;
             fresh = true;
-            InboundMessage message = reader.read(update);
-            // an update we do not handle is acknowledged as if recorded: nothing waits for it
-            InboundSink.Acceptance accepted = message == null ? InboundSink.Acceptance.DUPLICATE : sink.accept(message);
-            ack.recorded(seq, accepted);
+            ack.recorded(seq, take(update, seq));
         }
         return fresh;
+    }
+
+    /**
+     * Hands one update to the sink (SPEC IN-4, CH-0): a message is recorded; one that cannot be read,
+     * or that the gateway refuses for what it holds, is kept as failed and acknowledged like a
+     * recorded one, so a poison update never holds the offset back. A store failure or a stopping
+     * gateway propagates: nothing is acknowledged and the poll is tried again.
+     */
+    private InboundSink.Acceptance take(JsonNode update, long seq) {
+        return switch (reader.read(update)) {
+            case UpdateReader.Reading.Ignored ignored -> InboundSink.Acceptance.DUPLICATE;
+            case UpdateReader.Reading.Unreadable u -> skip(update, seq, u.reason());
+            case UpdateReader.Reading.Message m -> {
+                try {
+                    yield sink.accept(m.message());
+                } catch (StoreException | IllegalStateException retry) {
+                    throw retry;
+                } catch (RuntimeException refused) {
+                    yield skip(update, seq, "the gateway could not take it: " + refused);
+                }
+            }
+        };
+    }
+
+    private InboundSink.Acceptance skip(JsonNode update, long seq, String reason) {
+        String raw = update.toString();
+        sink.unreadable(UnreadableInbound.of(UpdateReader.CHANNEL, bot.account.id(), Long.toString(seq), reason, raw));
+        return InboundSink.Acceptance.DUPLICATE;
     }
 
     private boolean sleep(Duration d) {

@@ -1,5 +1,6 @@
 package dev.clawgate.channel.telegram;
 
+import dev.clawgate.core.channel.MediaStore;
 import dev.clawgate.core.channel.AckPolicy;
 import dev.clawgate.core.channel.Channel;
 import dev.clawgate.core.channel.ChannelHealth;
@@ -64,7 +65,7 @@ public final class TelegramChannel implements Channel {
         for (TelegramAccount a : accounts) {
             Bot bot = new Bot(a, new BotApi(a.apiBase(), a.botToken(), http, callTimeout));
             bots.put(a.id(), bot);
-            MediaStore media = new MediaStore(dataDir.resolve("telegram").resolve(a.id()).resolve("media"), a.mediaMaxAge(), a.mediaMaxBytes(),
+            MediaStore media = new MediaStore("telegram", dataDir.resolve("telegram").resolve(a.id()).resolve("media"), a.mediaMaxAge(), a.mediaMaxBytes(),
                     Clock.systemUTC());
             mediaStores.add(media);
             UpdateReader reader = new UpdateReader(bot, new MediaFetcher(bot.api, media));
@@ -76,10 +77,10 @@ public final class TelegramChannel implements Channel {
         this.adapter = new TelegramMessageAdapter(bots, maxInlineFloodWait, timer, io);
     }
 
-    /** The gateway's shared preview timer (a daemon thread that only hands work on) and a virtual thread per platform call. */
+    /** The gateway's shared preview timer (a daemon thread that only hands work on) and the platform calls' threads. */
     private static final class Timers {
         static final Scheduler PREVIEW = Scheduler.daemon("telegram-preview-timer");
-        static final Executor IO = task -> Thread.ofVirtual().name("telegram-io").start(task);
+        static final Executor IO = new dev.clawgate.core.run.BackgroundWork("telegram-io", 64, 10_000);
     }
 
     @Override
@@ -149,7 +150,8 @@ public final class TelegramChannel implements Channel {
     @Override
     public List<WebhookRoute> webhookRoutes() {
         List<WebhookRoute> routes = new ArrayList<>();
-        receivers.forEach((id, r) -> routes.add(new WebhookRoute("POST", bots.get(id).account.webhookPath(), r)));
+        receivers.forEach((id, r) -> routes.add(new WebhookRoute("POST", bots.get(id).account.webhookPath(), r,
+                r::oversized)));
         return routes;
     }
 
@@ -179,6 +181,14 @@ public final class TelegramChannel implements Channel {
             if (!h.healthy()) problems.add(id + ": " + h.detail());
         });
         return problems.isEmpty() ? ChannelHealth.UP : ChannelHealth.down(String.join("; ", problems));
+    }
+
+    /** SPEC SP-1: what this channel renders, for the prompt's Channel Capabilities section. */
+    @Override
+    public String formatGuidance() {
+        return "Telegram renders Markdown: **bold**, _italic_, `code`, ```code blocks``` and [links](url)."
+                + " No tables or headings. Long replies are split into several messages, so keep them short. "
+                + dev.clawgate.core.prompt.ChannelGuidance.MEDIA_MARKERS;
     }
 
     @Override

@@ -21,7 +21,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import dev.clawgate.core.render.ChunkLimits;
-import dev.clawgate.core.render.Chunker;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -86,6 +85,12 @@ final class TelegramMessageAdapter implements MessageAdapter {
         return ChunkLimits.of(textLimit());
     }
 
+    /** SPEC RP-3: Telegram's stored turns carry no {@code [Used tools: ...]} prefix. */
+    @Override
+    public boolean toolSummaryInTranscript() {
+        return false;
+    }
+
     @Override
     public int textLimit() {
         return bots.values().stream().mapToInt(b -> b.account.textLimit()).min().orElse(TelegramAccount.MAX_TEXT);
@@ -97,10 +102,16 @@ final class TelegramMessageAdapter implements MessageAdapter {
         OutboundTarget target = message.target();
         Bot bot = bot(target);
         long chatId = chatId(target);
-        Long thread = target.threadId() == null ? null : Long.parseLong(target.threadId());
+        Long thread = threadId(target);
         Long asked = message.options().replyTo() ? messageId(target.inReplyToMessageId()) : null;
+        // SPEC OUT-1, OUT-8: the payload was cut to chunkLimits() by the planner; one payload is one platform message
+        int units = ChunkLimits.of(bot.account.textLimit()).measure().units(message.text());
+        if (units > bot.account.textLimit()) {
+            throw new DeliveryException("telegram: a payload of " + units + " UTF-16 units is over bot " + bot.account.id()
+                    + "'s text_limit of " + bot.account.textLimit() + "; payloads are cut before they reach the adapter", true, null);
+        }
         LiveDraft draft = endsTheTurn(message) ? drafts.remove(target) : null;
-        List<String> chunks = message.text().isBlank() ? List.of() : Chunker.split(message.text(), ChunkLimits.of(bot.account.textLimit()));
+        List<String> chunks = message.text().isBlank() ? List.of() : List.of(message.text());
         List<MessageReceipt.Part> parts = new ArrayList<>();
         ArrayNode raw = BotApi.JSON.createArrayNode();
         int first = 0;
@@ -201,15 +212,20 @@ final class TelegramMessageAdapter implements MessageAdapter {
     public void received(OutboundTarget target) {
         Bot bot = bots.get(target.account());
         Long inbound = messageId(target.inReplyToMessageId());
-        if (bot != null && bot.account.ackReactions() && inbound != null) reactions.received(bot, chatId(target), inbound);
+        Long chat = chatOrNull(target);
+        if (bot != null && bot.account.ackReactions() && inbound != null && chat != null) {
+            reactions.received(bot, chat, inbound);
+        }
     }
 
     /** The agent starts on a turn: the {@code ...} draft at once (SPEC OUT-9). */
     @Override
     public ReplyStream openStream(OutboundTarget target) {
         Bot bot = bots.get(target.account());
-        if (bot == null || !bot.account.preview()) return ReplyStream.NONE;
-        LiveDraft draft = new LiveDraft(bot, chatId(target), target.threadId() == null ? null : Long.parseLong(target.threadId()),
+        Long chat = chatOrNull(target);
+        boolean usable = chat != null && numericOrNull(target.threadId());
+        if (bot == null || !bot.account.preview() || !usable) return ReplyStream.NONE;
+        LiveDraft draft = new LiveDraft(bot, chat, target.threadId() == null ? null : Long.parseLong(target.threadId()),
                 messageId(target.inReplyToMessageId()), bot.account.previewInterval(), bot.account.textLimit(), previewTimer, io);
         LiveDraft old = drafts.put(target, draft);
         if (old != null) discard(bot, target, old);
@@ -243,7 +259,10 @@ final class TelegramMessageAdapter implements MessageAdapter {
     public void settled(OutboundTarget target, InboxState state) {
         Bot bot = bots.get(target.account());
         Long inbound = messageId(target.inReplyToMessageId());
-        if (bot != null && bot.account.ackReactions() && inbound != null) reactions.settled(bot, chatId(target), inbound, state);
+        Long chat = chatOrNull(target);
+        if (bot != null && bot.account.ackReactions() && inbound != null && chat != null) {
+            reactions.settled(bot, chat, inbound, state);
+        }
     }
 
     /**
@@ -261,7 +280,8 @@ final class TelegramMessageAdapter implements MessageAdapter {
         Long id = draft.finish();
         if (id == null) return;
         try {
-            bot.api.call("deleteMessage", BotApi.JSON.createObjectNode().put("chat_id", chatId(target)).put("message_id", id));
+            ObjectNode p = BotApi.JSON.createObjectNode().put("chat_id", chatOrNull(target)).put("message_id", id);
+            bot.api.call("deleteMessage", p);
         } catch (BotApiException e) {
             log.info("telegram [{}]: leftover draft {} not deleted: {}", bot.account.id(), id, e.getMessage());
         }
@@ -275,8 +295,9 @@ final class TelegramMessageAdapter implements MessageAdapter {
     @Override
     public void typing(OutboundTarget target) {
         Bot bot = bots.get(target.account());
-        if (bot == null || !typing.add(target)) return;
-        ObjectNode params = BotApi.JSON.createObjectNode().put("chat_id", chatId(target)).put("action", "typing");
+        Long chat = chatOrNull(target);
+        if (bot == null || chat == null || !numericOrNull(target.threadId()) || !typing.add(target)) return;
+        ObjectNode params = BotApi.JSON.createObjectNode().put("chat_id", chat).put("action", "typing");
         if (target.threadId() != null) params.put("message_thread_id", Long.parseLong(target.threadId()));
         try {
             io.execute(() -> {
@@ -304,8 +325,45 @@ final class TelegramMessageAdapter implements MessageAdapter {
         return bot;
     }
 
-    private static long chatId(OutboundTarget target) {
-        return Long.parseLong(target.replyTarget());
+    /**
+     * Telegram's chat ids are whole numbers (SPEC CH-3); anything else (a line break, a header, a path) never
+     * reaches a request: the send fails for good, before any platform I/O.
+     */
+    private static long chatId(OutboundTarget target) throws DeliveryException {
+        return whole(target.replyTarget(), "chat id");
+    }
+
+    /** The chat id, or null when it is not a number (then typing, reactions and previews are skipped, never sent). */
+    private static Long chatOrNull(OutboundTarget target) {
+        try {
+            return Long.valueOf(target.replyTarget());
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    /** Whether {@code value} is absent or a whole number Telegram can take. */
+    private static boolean numericOrNull(String value) {
+        if (value == null) return true;
+        try {
+            Long.parseLong(value);
+            return true;
+        } catch (NumberFormatException e) {
+            return false;
+        }
+    }
+
+    private static Long threadId(OutboundTarget target) throws DeliveryException {
+        return target.threadId() == null ? null : whole(target.threadId(), "thread id");
+    }
+
+    private static long whole(String value, String what) throws DeliveryException {
+        try {
+            return Long.parseLong(value);
+        } catch (NumberFormatException e) {
+            throw new DeliveryException("telegram " + what + " is not a number", DeliveryException.Kind.PERMANENT, null,
+                    e);
+        }
     }
 
     /** The message id in an inbound id {@code <chat_id>:<message_id>}, or null. */

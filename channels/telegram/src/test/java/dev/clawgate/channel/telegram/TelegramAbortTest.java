@@ -133,8 +133,9 @@ class TelegramAbortTest {
             if (method.equals("sendMessage") && sends.incrementAndGet() == 2) cancel.cancel("stop");
         });
         String reply = "a".repeat(4000) + "\n\n" + "b".repeat(3000);
-        MessageReceipt receipt = channel.messageAdapter().send(finalReply(target(dm, null, null), reply), cancel);
-        assertThat(receipt.parts()).hasSize(2);
+        var outcome = TelegramFixture.deliver(channel.messageAdapter(), finalReply(target(dm, null, null), reply), cancel);
+        assertThat(outcome).isInstanceOfSatisfying(dev.clawgate.core.outbound.DeliveryOutcome.Sent.class,
+                sent -> assertThat(sent.receipts()).hasSize(2));
         assertThat(tg.sentTo(dm)).hasSize(2);
         assertThat(cancel.isCancelled()).isTrue();
     }

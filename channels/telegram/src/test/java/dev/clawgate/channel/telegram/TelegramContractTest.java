@@ -222,7 +222,8 @@ class TelegramContractTest {
                     await().until(() -> !tg.sentTo(dm).isEmpty());
                     long draft = tg.sentTo(dm).getFirst().messageId();
                     String longText = ("word ".repeat(60) + "\n\n").repeat(20);
-                    adapter.send(finalReply(t, longText), CancelToken.none());
+                    assertThat(TelegramFixture.deliver(adapter, finalReply(t, longText), CancelToken.none()))
+                            .isInstanceOf(dev.clawgate.core.outbound.DeliveryOutcome.Sent.class);
                     p.verify(calls -> {
                         assertThat(bodies(calls, "editMessageText").getLast().path("message_id").asLong()).isEqualTo(draft);
                         assertThat(bodies(calls, "editMessageText").getLast().path("parse_mode").asText()).isEqualTo("HTML");

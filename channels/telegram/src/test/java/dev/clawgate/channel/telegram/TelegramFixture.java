@@ -55,6 +55,15 @@ final class TelegramFixture {
         return new OutboundMessage(target, text, OutboundMessage.Kind.FINAL, 1);
     }
 
+    /**
+     * {@code message} as production delivers it: planned (cut to the adapter's chunk limits, SPEC OUT-1)
+     * and sent payload by payload, with no outbox row.
+     */
+    static dev.clawgate.core.outbound.DeliveryOutcome deliver(dev.clawgate.core.channel.MessageAdapter adapter, OutboundMessage message,
+                                                               dev.clawgate.core.run.CancelToken cancel) {
+        return new dev.clawgate.core.outbound.DirectDelivery(new dev.clawgate.core.outbound.Payloads(null)).deliver(message, adapter, cancel);
+    }
+
     static OutboundMessage withOptions(OutboundTarget target, String text, SendOptions options) {
         return new OutboundMessage(target, text, OutboundMessage.Kind.FINAL, 1, List.of(), options, 0);
     }

@@ -146,4 +146,39 @@ class TelegramMessageAdapterTest {
         // SPEC OUT-1, CH-3
         assertThat(channel.messageAdapter().textLimit()).isEqualTo(4096);
     }
+
+    @Test
+    void eachPayloadIsExactlyOnePlatformMessageAndItsReceiptNamesIt() {
+        // SPEC OUT-1, OUT-8: the planner cuts once; the adapter never cuts again, so a receipt is one message per payload
+        String reply = ("word ".repeat(300) + "\n\n").repeat(8);
+        var outcome = TelegramFixture.deliver(channel.messageAdapter(), finalReply(target(dm, null, null), reply), CancelToken.none());
+
+        assertThat(outcome).isInstanceOfSatisfying(dev.clawgate.core.outbound.DeliveryOutcome.Sent.class, sent -> {
+            List<dev.clawgate.core.outbound.MessageReceipt> receipts = sent.receipts();
+            assertThat(receipts.size()).isGreaterThan(1);
+            assertThat(receipts).allSatisfy(r -> assertThat(r.platformIds()).hasSize(1));
+            List<com.fasterxml.jackson.databind.JsonNode> sends = tg.calls("sendMessage");
+            assertThat(sends).hasSameSizeAs(receipts);
+            for (int i = 0; i < sends.size(); i++) {
+                assertThat(sends.get(i).path("text").asText().length()).isLessThanOrEqualTo(4096);
+                assertThat(receipts.get(i).primaryId()).isEqualTo(dm.id() + ":" + tg.sentTo(dm).get(i).messageId());
+            }
+        });
+    }
+
+    @Test
+    void aPayloadOverTheLimitIsRefusedBeforeAnyPlatformCall() {
+        // SPEC OUT-1: payloads come cut; one that is not is a permanent error, not a second cut
+        assertThatThrownBy(() -> channel.messageAdapter().send(finalReply(target(dm, null, null), "x".repeat(4097)), CancelToken.none()))
+                .isInstanceOfSatisfying(DeliveryException.class, e -> assertThat(e.kind()).isEqualTo(DeliveryException.Kind.PERMANENT))
+                .hasMessageContaining("4097");
+        assertThat(tg.calls()).noneMatch(c -> c.method().equals("sendMessage"));
+    }
+
+    @Test
+    void telegramSaysItselfHowItFormatsAndThatItsTurnsCarryNoToolSummary() {
+        // SPEC SP-1 (the prompt's Channel Capabilities come from the channel), RP-3 (not on Telegram)
+        assertThat(channel.formatGuidance()).contains("Markdown", "[IMAGE:path]");
+        assertThat(channel.messageAdapter().toolSummaryInTranscript()).isFalse();
+    }
 }

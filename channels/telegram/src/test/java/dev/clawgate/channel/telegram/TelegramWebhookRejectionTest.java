@@ -1,5 +1,6 @@
 package dev.clawgate.channel.telegram;
 
+import dev.clawgate.core.channel.MediaStore;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.Level;
@@ -49,7 +50,7 @@ class TelegramWebhookRejectionTest {
             stored.add(m);
             return InboundSink.Acceptance.recorded(stored.size());
         };
-        MediaStore media = new MediaStore(dir, Duration.ofDays(1), 1 << 20, clock);
+        MediaStore media = new MediaStore("telegram", dir, Duration.ofDays(1), 1 << 20, clock);
         receiver = new TelegramWebhookReceiver(bot, new UpdateReader(bot, new MediaFetcher(bot.api, media)), () -> sink, clock);
         logs.start();
         logger.addAppender(logs);

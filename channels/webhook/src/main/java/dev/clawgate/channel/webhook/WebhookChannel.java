@@ -43,8 +43,8 @@ public final class WebhookChannel implements Channel {
         this.settings = settings;
         WebhookSignature signature = new WebhookSignature(settings.secret());
         this.rejections = new RejectionLog(REJECTION_LOG_INTERVAL, clock);
-        this.route = new WebhookRoute("POST", settings.path(),
-                new WebhookReceiver(NAME, settings.path(), signature, sink::get, rejections, clock));
+        WebhookReceiver receiver = new WebhookReceiver(NAME, settings.path(), signature, sink::get, rejections, clock);
+        this.route = new WebhookRoute("POST", settings.path(), receiver, receiver::oversized);
         HttpClient http = HttpClient.newBuilder().connectTimeout(WebhookMessageAdapter.CONNECT_TIMEOUT)
                 .followRedirects(HttpClient.Redirect.NEVER).build();
         this.adapter = new WebhookMessageAdapter(URI.create(settings.callbackUrl()), signature, http, settings.reconcile(),

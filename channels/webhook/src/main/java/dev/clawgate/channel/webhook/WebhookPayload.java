@@ -1,5 +1,6 @@
 package dev.clawgate.channel.webhook;
 
+import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -20,6 +21,8 @@ import java.util.function.Supplier;
  */
 public final class WebhookPayload {
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The longest id, sender, chat, thread or name accepted. */
+    static final int MAX_ID_CHARS = 512;
 
     private WebhookPayload() {}
 
@@ -37,8 +40,10 @@ public final class WebhookPayload {
         try {
             root = JSON.readTree(text);
         } catch (JsonProcessingException e) {
-            throw new Invalid("body is not valid JSON (line " + e.getLocation().getLineNr() + ", column "
-                    + e.getLocation().getColumnNr() + ")");
+            // a limit hit (nesting too deep, a number too long) carries no location
+            JsonLocation at = e.getLocation();
+            throw new Invalid(at == null ? "body is not JSON the gateway can read (" + e.getOriginalMessage() + ")"
+                    : "body is not valid JSON (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")");
         }
         if (root == null || !root.isObject()) throw new Invalid("body must be a JSON object");
         String id = id(root);
@@ -71,21 +76,37 @@ public final class WebhookPayload {
         if (n == null || n.isNull()) throw new Invalid("field 'id' is missing");
         if (n.isIntegralNumber()) return n.asText();
         if (!n.isTextual() || n.asText().isBlank()) throw new Invalid("field 'id' must be a non-empty string");
-        return n.asText();
+        return plain("id", n.asText());
     }
 
     private static String required(JsonNode root, String field) throws Invalid {
         JsonNode n = root.get(field);
         if (n == null || n.isNull()) throw new Invalid("field '" + field + "' is missing");
         if (!n.isTextual() || n.asText().isBlank()) throw new Invalid("field '" + field + "' must be a non-empty string");
-        return n.asText();
+        return plain(field, n.asText());
     }
 
     private static String optional(JsonNode root, String field) throws Invalid {
         JsonNode n = root.get(field);
         if (n == null || n.isNull()) return null;
         if (!n.isTextual()) throw new Invalid("field '" + field + "' must be a string");
-        return n.asText().isBlank() ? null : n.asText();
+        return n.asText().isBlank() ? null : plain(field, n.asText());
+    }
+
+    /**
+     * Ids and names become keys, log fields and reply targets: control characters (a line break, NUL)
+     * would let one forge log lines or break the store (PostgreSQL text holds no NUL), so they are refused.
+     */
+    private static String plain(String field, String value) throws Invalid {
+        for (int i = 0; i < value.length(); i++) {
+            if (Character.isISOControl(value.charAt(i))) {
+                throw new Invalid("field '" + field + "' must not contain control characters");
+            }
+        }
+        if (value.length() > MAX_ID_CHARS) {
+            throw new Invalid("field '" + field + "' is longer than " + MAX_ID_CHARS + " characters");
+        }
+        return value;
     }
 
     private static ChatType chatType(JsonNode root) throws Invalid {
@@ -108,7 +129,9 @@ public final class WebhookPayload {
     private static Instant timestamp(JsonNode root, Supplier<Instant> now) throws Invalid {
         JsonNode n = root.get("timestamp");
         if (n == null || n.isNull()) return now.get();
-        if (!n.isIntegralNumber() || n.asLong() < 0) throw new Invalid("field 'timestamp' must be epoch milliseconds (a whole number)");
+        if (!n.isIntegralNumber() || !n.canConvertToLong() || n.asLong() < 0) {
+            throw new Invalid("field 'timestamp' must be epoch milliseconds (a whole number)");
+        }
         return Instant.ofEpochMilli(n.asLong());
     }
 }

@@ -86,14 +86,14 @@ class WebhookCapabilityProofsTest {
             platform.scriptCallbacks(CallbackAnswer.acceptedButLate(TIMEOUT.multipliedBy(3)));
             OutboxEntry late = pendingReply(store, "in-1", "kept but late");
             assertThat(outbox.deliver(late, channel.messageAdapter())).isInstanceOf(DeliveryOutcome.Sent.class);
-            assertThat(store.outboxEntry(late.id()).orElseThrow().state()).isEqualTo(OutboxState.SENT);
+            assertThat(store.outbox().entry(late.id()).orElseThrow().state()).isEqualTo(OutboxState.SENT);
             // a process that died mid-send left this one `sending`; the restart finds it on the platform
             OutboxEntry cut = pendingReply(store, "in-2", "cut by a crash");
             channel.messageAdapter().send(cut.draft().message(cut.turnId()), CancelToken.none());
-            assertThat(store.claimOutbox(cut.id())).isTrue();
+            assertThat(store.outbox().claim(cut.id())).isTrue();
             OutboxRecovery.Result r = outbox.recover(name -> Optional.of(channel.messageAdapter()), Pacer.NONE);
             assertThat(r.reconciled()).isEqualTo(1);
-            assertThat(store.outboxEntry(cut.id()).orElseThrow().state()).isEqualTo(OutboxState.SENT);
+            assertThat(store.outbox().entry(cut.id()).orElseThrow().state()).isEqualTo(OutboxState.SENT);
             p.verify(calls -> {
                 List<String> keys = calls.stream().filter(c -> c.method().equals(FakeWebhookPlatform.CALLBACK_POST))
                         .map(c -> field(c, "idempotency_key")).toList();
@@ -145,10 +145,10 @@ class WebhookCapabilityProofsTest {
                     // platform as the JSON object it is, beside the text
                     InMemoryStore store = new InMemoryStore();
                     Outbox outbox = new Outbox(store, Clock.systemUTC(), new Payloads(null), OutboxSettings::defaults, () -> 0.5);
-                    OutboxEntry card = store.enqueueOutbox(7, OutboundDraft.send(new OutboundTarget("webhook", "default", "room-1", null, null),
+                    OutboxEntry card = store.outbox().enqueue(7, OutboundDraft.send(new OutboundTarget("webhook", "default", "room-1", null, null),
                             "the build card", "send-card", "{\"card\":{\"title\":\"Build 42\",\"buttons\":[\"retry\"]}}"));
                     assertThat(outbox.deliver(card, channel.messageAdapter())).isInstanceOf(DeliveryOutcome.Sent.class);
-                    assertThat(store.outboxEntry(card.id()).orElseThrow().state()).isEqualTo(OutboxState.SENT);
+                    assertThat(store.outbox().entry(card.id()).orElseThrow().state()).isEqualTo(OutboxState.SENT);
                     p.verify(calls -> assertThat(posts(calls)).singleElement().satisfies(c -> {
                         JsonNode body = JSON.readTree(c.body());
                         assertThat(body.path("text").asText()).isEqualTo("the build card");
@@ -193,8 +193,8 @@ class WebhookCapabilityProofsTest {
         InboundMessage m = new InboundMessage(inboundId, "webhook", "default", "alice", "Alice", "room-1", null, null,
                 ChatType.DIRECT, true, Instant.now(), "question " + inboundId, List.of(), null);
         SessionKey session = SessionKey.of(m);
-        long turn = store.recordInbound(m, session, null, Duration.ZERO).orElseThrow().id();
-        return store.completeTurnWithReply(session, turn, text, InboxState.DONE,
+        long turn = store.inbox().record(m, session, null, Duration.ZERO).orElseThrow().id();
+        return store.outbox().completeTurnWithReply(session, turn, text, InboxState.DONE,
                 OutboundDraft.of(OutboundTarget.replyTo(m), text, OutboundMessage.Kind.FINAL)).orElseThrow();
     }
 

@@ -79,6 +79,38 @@ class WebhookReceiverTest {
     }
 
     @Test
+    void aSignedBodyThatCannotBeReadIsKeptAsUnreadableAndAnsweredForGood() throws Exception {
+        // SPEC IN-4, CH-0: recorded as failed with its raw body, answered 400 (not retried); before, a sender id
+        // with a line break was taken as it came, and a body nested too deep threw out of the parser
+        List<dev.clawgate.core.store.UnreadableInbound> kept = new CopyOnWriteArrayList<>();
+        channel.start(new InboundSink() {
+            @Override
+            public Acceptance accept(InboundMessage m) {
+                accepted.add(m);
+                return Acceptance.recorded(1);
+            }
+
+            @Override
+            public void unreadable(dev.clawgate.core.store.UnreadableInbound u) {
+                kept.add(u);
+            }
+        });
+        String forged = "{\"id\":\"m-9\",\"sender\":\"alice\\nINFO forged log line\",\"chat\":\"c\",\"text\":\"hi\"}";
+        String deep = "{\"id\":\"m-10\",\"sender\":\"a\",\"chat\":\"c\",\"text\":" + "[".repeat(5000);
+        assertThat(postSigned(forged).status()).isEqualTo(400);
+        WebhookRoute.Response r = postSigned(deep);
+        assertThat(r.status()).isEqualTo(400);
+        assertThat(json(r).path("error").asText()).contains("not JSON");
+        assertThat(accepted).isEmpty();
+        assertThat(kept).hasSize(2);
+        assertThat(kept.getFirst().platformRef()).isEqualTo("m-9");
+        // a body that is not JSON has no id to read: a hash of the body names it
+        assertThat(kept.get(1).platformRef()).startsWith("body-");
+        assertThat(kept.getFirst().reason()).contains("'sender'", "control characters");
+        assertThat(kept.getFirst().raw()).isEqualTo(forged);
+    }
+
+    @Test
     void theAnswerWaitsUntilTheSinkHasCommitted() throws Exception {
         // SPEC IN-3 after_receive_record, IN-4: no 2xx before the sink returns
         CountDownLatch commit = new CountDownLatch(1);

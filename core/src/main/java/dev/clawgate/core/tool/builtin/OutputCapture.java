@@ -9,7 +9,8 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Drains a process's output on a virtual thread, keeping at most {@code keepBytes} of it and
- * counting the rest, so a chatty process can neither block on a full pipe nor fill the heap.
+ * counting the rest, so a chatty process can neither block on a full pipe nor fill the heap; once
+ * more than {@code stopAfterBytes} came, {@code stop} runs (once) to end the process (SPEC AG-8).
  */
 final class OutputCapture {
     private final ReentrantLock lock = new ReentrantLock();
@@ -18,13 +19,18 @@ final class OutputCapture {
     private final CountDownLatch done = new CountDownLatch(1);
     private volatile long totalBytes;
     private volatile IOException failure;
+    private final long stopAfterBytes;
+    private final Runnable stop;
+    private volatile boolean overflowed;
 
-    private OutputCapture(int keepBytes) {
+    private OutputCapture(int keepBytes, long stopAfterBytes, Runnable stop) {
         this.keepBytes = keepBytes;
+        this.stopAfterBytes = stopAfterBytes;
+        this.stop = stop;
     }
 
-    static OutputCapture start(InputStream in, int keepBytes) {
-        OutputCapture capture = new OutputCapture(keepBytes);
+    static OutputCapture start(InputStream in, int keepBytes, long stopAfterBytes, Runnable stop) {
+        OutputCapture capture = new OutputCapture(keepBytes, stopAfterBytes, stop);
         Thread.ofVirtual().name("shell-output").start(() -> capture.drain(in));
         return capture;
     }
@@ -42,6 +48,10 @@ final class OutputCapture {
                     lock.unlock();
                 }
                 totalBytes += r;
+                if (!overflowed && totalBytes > stopAfterBytes) {
+                    overflowed = true;
+                    stop.run();
+                }
             }
         } catch (IOException e) {
             failure = e;
@@ -66,6 +76,11 @@ final class OutputCapture {
 
     long totalBytes() {
         return totalBytes;
+    }
+
+    /** Whether the output passed {@code stopAfterBytes}, so the process was stopped. */
+    boolean overflowed() {
+        return overflowed;
     }
 
     IOException failure() {

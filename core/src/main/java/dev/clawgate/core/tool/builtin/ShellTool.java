@@ -5,29 +5,34 @@ import dev.clawgate.core.config.ToolSettings;
 import dev.clawgate.core.run.CancelToken;
 import dev.clawgate.core.tool.ToolContext;
 import dev.clawgate.core.tool.ToolResult;
+import dev.clawgate.core.tool.builtin.sandbox.SandboxFinding;
+import dev.clawgate.core.tool.builtin.sandbox.SandboxedRun;
+import dev.clawgate.core.tool.builtin.sandbox.ShellSandbox;
+import dev.clawgate.core.tool.builtin.sandbox.ShellSandboxStatus;
+import dev.clawgate.core.tool.builtin.sandbox.ShellSandboxes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
-import java.util.Map;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code shell} (SPEC AG-5): runs one allowlisted program in the workspace, without a shell:
- * the command line is split into words by {@link ShellCommand} and executed directly, so
- * nothing but the checked program can run. Timeout and cancellation (SPEC AG-2) kill the whole
- * process tree; output (stdout and stderr, interleaved) is capped with a note.
+ * {@code shell} (SPEC AG-5, AG-8): runs one allowlisted program in the workspace, inside the configured
+ * {@link ShellSandbox}, without a shell: the command line is split into words by {@link ShellCommand} and executed
+ * directly, so nothing but the checked program starts. The allowlist and {@link ArgumentPaths} are defence in
+ * depth; the sandbox is the boundary. Timeout and cancellation (SPEC AG-2) kill everything the command started;
+ * output (stdout and stderr, interleaved) is capped with a note, and a command whose output passes the sandbox's
+ * output limit is stopped.
  */
 public final class ShellTool extends BuiltinTool {
     public static final String NAME = "shell";
     private static final Logger LOG = LoggerFactory.getLogger(ShellTool.class);
-    /** Only these variables reach the child: the gateway's environment holds provider keys. */
-    static final Set<String> PASSED_ENVIRONMENT = Set.of("PATH", "LANG", "LC_ALL", "LC_CTYPE", "TZ");
     /** Options that make an otherwise harmless program run another one, which the allowlist never saw. */
     static final Map<String, Set<String>> PROGRAM_RUNNING_OPTIONS = Map.of(
             "find", Set.of("-exec", "-execdir", "-ok", "-okdir"));
@@ -42,11 +47,13 @@ public final class ShellTool extends BuiltinTool {
     private final Set<String> allowlist;
     private final int timeoutSecs;
     private final int outputChars;
+    private final ShellSandbox sandbox;
 
-    public ShellTool(ToolSettings settings) {
+    public ShellTool(ToolSettings settings, ShellSandbox sandbox) {
         super(NAME, "Run one command in the workspace directory. Allowed programs: "
                         + String.join(", ", settings.shellAllowlist().stream().distinct().sorted().toList())
-                        + ". Timeout " + settings.shellTimeoutSecs() + " s. Output (stdout and stderr) and the exit code are returned.",
+                        + ". Timeout " + settings.shellTimeoutSecs() + " s. No network. Output (stdout and stderr) and"
+                        + " the exit code are returned.",
                 ArgumentSchema.object()
                         .string("command", "One command line: a program and its arguments. Quote arguments with ' or \"."
                                 + " No pipes, redirections, ';', '&&' or $(...)", true));
@@ -55,9 +62,25 @@ public final class ShellTool extends BuiltinTool {
         this.allowlist = Set.copyOf(new LinkedHashSet<>(settings.shellAllowlist()));
         this.timeoutSecs = settings.shellTimeoutSecs();
         this.outputChars = Math.max(1, Math.min(settings.shellOutputCap(), settings.maxResultChars() - NOTE_RESERVE));
+        this.sandbox = sandbox;
         for (String p : allowlist) {
             if (LAUNCHERS.contains(p)) LOG.warn("tools.shell_allowlist contains '{}', which can run any other program", p);
         }
+    }
+
+    /**
+     * In the sandbox {@code tools.shell_sandbox} selects here.
+     *
+     * @throws IllegalStateException when no sandbox works here (the gateway then offers no shell tool at all)
+     */
+    public ShellTool(ToolSettings settings) {
+        this(settings, sandboxFor(settings));
+    }
+
+    private static ShellSandbox sandboxFor(ToolSettings settings) {
+        ShellSandboxStatus status = ShellSandboxes.select(settings, List.of());
+        return status.sandbox().orElseThrow(() -> new IllegalStateException("no shell sandbox: "
+                + String.join("; ", status.findings().stream().map(SandboxFinding::what).toList())));
     }
 
     @Override
@@ -73,7 +96,7 @@ public final class ShellTool extends BuiltinTool {
         Path ws = context.workspace().toAbsolutePath().normalize();
         if (!Files.isDirectory(ws)) return ToolResult.error("the workspace directory does not exist");
         try {
-            checkConfined(command, ws);
+            ArgumentPaths.check(command.argv(), ws);
         } catch (RefusedException e) {
             return ToolResult.error(e.getMessage());
         }
@@ -93,71 +116,35 @@ public final class ShellTool extends BuiltinTool {
         }
     }
 
-    /**
-     * Arguments may name files only inside the workspace (SPEC AG-5): no absolute or home paths,
-     * no {@code ..}, and an existing file is checked by {@link WorkspacePaths} (symlinks included).
-     * The value of {@code --opt=value} counts as an argument too.
-     */
-    static void checkConfined(ShellCommand command, Path ws) throws RefusedException {
-        List<String> argv = command.argv();
-        for (String arg : argv.subList(1, argv.size())) {
-            String value = arg.startsWith("-") ? (arg.contains("=") ? arg.substring(arg.indexOf('=') + 1) : null) : arg;
-            if (value == null || value.isEmpty()) continue;
-            if (value.startsWith("/") || value.startsWith("~") || hasParentSegment(value)) {
-                throw new RefusedException("argument '" + arg + "' points outside the workspace; use paths relative to it");
-            }
-            boolean exists;
-            try {
-                exists = Files.exists(ws.resolve(value), java.nio.file.LinkOption.NOFOLLOW_LINKS);
-            } catch (java.nio.file.InvalidPathException e) {
-                throw new RefusedException("argument '" + arg + "' is not a valid path");
-            }
-            if (exists) WorkspacePaths.resolve(ws, value);
-        }
-    }
-
-    private static boolean hasParentSegment(String value) {
-        for (String part : value.split("[/\\\\]")) {
-            if (part.equals("..")) return true;
-        }
-        return false;
-    }
-
     private ToolResult run(ShellCommand command, Path ws, CancelToken cancel) throws InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder(command.argv()).directory(ws.toFile()).redirectErrorStream(true);
-        Map<String, String> env = pb.environment();
-        env.keySet().retainAll(PASSED_ENVIRONMENT);
-        env.put("HOME", ws.toString());
-        env.put("PWD", ws.toString());
-        Process process;
+        SandboxedRun started;
         try {
-            process = pb.start();
+            started = sandbox.start(command.argv(), ws);
         } catch (IOException e) {
             return ToolResult.error("cannot start " + command.program() + ": " + e.getMessage());
         }
-        try {
-            closeStdin(process);
+        try (SandboxedRun run = started) {
+            Process process = run.process();
             // UTF-8 needs at most 4 bytes a character: enough bytes for the character cap, and a count of the rest
             OutputCapture output = OutputCapture.start(process.getInputStream(),
-                    (int) Math.min(Integer.MAX_VALUE - 8, outputChars * 4L + 4));
+                    (int) Math.min(Integer.MAX_VALUE - 8, outputChars * 4L + 4), sandbox.limits().outputBytes(),
+                    run::kill);
             boolean timedOut;
-            AutoCloseable killOnCancel = cancel.onCancel(() -> ProcessTree.kill(process));
+            AutoCloseable killOnCancel = cancel.onCancel(run::kill);
             try {
                 timedOut = !process.waitFor(timeoutSecs, TimeUnit.SECONDS);
-                if (timedOut) ProcessTree.kill(process);
+                if (timedOut) run.kill();
             } finally {
                 release(killOnCancel);
             }
             boolean drained = output.awaitEnd(DRAIN_MILLIS);
             cancel.throwIfCancelled();
             return render(command, process, output, timedOut, drained);
-        } finally {
-            // interrupted or failed half-way: leave nothing running
-            if (process.isAlive()) ProcessTree.kill(process);
         }
     }
 
-    private ToolResult render(ShellCommand command, Process process, OutputCapture output, boolean timedOut, boolean drained) {
+    private ToolResult render(ShellCommand command, Process process, OutputCapture output, boolean timedOut,
+                              boolean drained) {
         String text = new String(output.bytes(), StandardCharsets.UTF_8);
         boolean cut = output.totalBytes() > output.bytes().length || text.length() > outputChars;
         if (text.length() > outputChars) {
@@ -169,6 +156,9 @@ public final class ShellTool extends BuiltinTool {
         if (timedOut) {
             r.append("[timed out after ").append(timeoutSecs).append(" s: ").append(command.program())
                     .append(" and its child processes were killed]\n");
+        } else if (output.overflowed()) {
+            r.append("[output passed ").append(sandbox.limits().outputBytes()).append(" bytes: ")
+                    .append(command.program()).append(" was stopped]\n");
         } else {
             r.append("exit code: ").append(process.exitValue()).append('\n');
         }
@@ -179,9 +169,12 @@ public final class ShellTool extends BuiltinTool {
                     .append(output.totalBytes()).append(" bytes in all]\n");
         }
         if (!drained) r.append("[output still held open by a background process; it was not waited for]\n");
-        if (output.failure() != null) r.append("[output could not be read to the end: ").append(output.failure().getMessage()).append("]\n");
+        // a killed process's stream is closed under the reader: that is no failure worth a note
+        if (output.failure() != null && !timedOut && !output.overflowed()) {
+            r.append("[output could not be read to the end: ").append(output.failure().getMessage()).append("]\n");
+        }
         String result = r.toString().stripTrailing();
-        return timedOut ? ToolResult.error(result) : ToolResult.ok(result);
+        return timedOut || output.overflowed() ? ToolResult.error(result) : ToolResult.ok(result);
     }
 
     private static void release(AutoCloseable listener) {
@@ -189,15 +182,6 @@ public final class ShellTool extends BuiltinTool {
             listener.close();
         } catch (Exception e) {
             throw new IllegalStateException("cancel listener could not be removed", e);
-        }
-    }
-
-    private static void closeStdin(Process process) {
-        try {
-            process.getOutputStream().close();
-        } catch (IOException e) {
-            // the program may already have exited; it gets end-of-input either way
-            LOG.debug("closing stdin of shell command failed: {}", e.toString());
         }
     }
 }

@@ -8,7 +8,8 @@ import java.nio.file.Path;
 
 /**
  * Confines a path given by the model to the workspace (SPEC AG-5): no {@code ..}, no absolute
- * path outside it, no symbolic link that leads out of it.
+ * path outside it, no symbolic link that leads out of it, and no file with more than one name (a
+ * hard link): its other name may lie outside, and nothing on the link tells where.
  */
 public final class WorkspacePaths {
     private WorkspacePaths() {}
@@ -16,8 +17,9 @@ public final class WorkspacePaths {
     /**
      * The absolute, normalised path {@code userPath} names inside {@code workspace}.
      *
-     * @throws RefusedException if the path is empty, malformed, contains {@code ..}, or lies
-     *                          (lexically or through a symbolic link) outside the workspace
+     * @throws RefusedException if the path is empty, malformed, contains {@code ..}, lies
+     *                          (lexically or through a symbolic link) outside the workspace, or names
+     *                          a regular file with more than one hard link
      */
     public static Path resolve(Path workspace, String userPath) throws RefusedException {
         if (userPath == null || userPath.isBlank()) throw new RefusedException("path is empty");
@@ -50,7 +52,30 @@ public final class WorkspacePaths {
         }
         if (!candidate.startsWith(ws)) throw new RefusedException("path is outside the workspace: " + userPath);
         checkNoLinkEscape(candidate, ws, wsReal, userPath);
+        checkSingleName(candidate, userPath);
         return candidate;
+    }
+
+    /**
+     * A hard link is the file itself under a second name: a link made before the gateway ran (the
+     * sandbox lets no command make one to a file outside) could name the config file or any file of
+     * the gateway's user. Reading it would leak that file, appending would change it. A directory
+     * always has several links and is not a file's second name.
+     */
+    private static void checkSingleName(Path candidate, String userPath) throws RefusedException {
+        if (!Files.isRegularFile(candidate)) return;
+        int names;
+        try {
+            names = (Integer) Files.getAttribute(candidate, "unix:nlink");
+        } catch (UnsupportedOperationException | IllegalArgumentException noUnixView) {
+            return; // a file system without link counts cannot say, and has no hard links to tell apart
+        } catch (IOException e) {
+            throw new RefusedException("cannot check path " + userPath + ": " + e.getClass().getSimpleName());
+        }
+        if (names > 1) {
+            throw new RefusedException("path is a file with " + names + " hard links, one of which may lie outside"
+                    + " the workspace: " + userPath);
+        }
     }
 
     /** The real path of the nearest existing ancestor (or the file itself) must lie in the real workspace. */

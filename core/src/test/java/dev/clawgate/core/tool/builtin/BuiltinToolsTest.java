@@ -4,7 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.clawgate.core.config.MemorySettings;
+import dev.clawgate.core.config.ShellSandboxMode;
 import dev.clawgate.core.config.ToolSettings;
+import dev.clawgate.core.multimodal.PublicWeb;
+import dev.clawgate.core.tool.builtin.sandbox.ShellSandboxStatus;
+import java.util.Optional;
 import dev.clawgate.core.tool.Tool;
 import dev.clawgate.core.tool.ToolRegistry;
 import java.util.List;
@@ -34,6 +38,15 @@ class BuiltinToolsTest {
         List<Tool> tools = BuiltinTools.create(new ToolSettings(8_000, List.of(), 60, 16_000));
         assertThat(tools).extracting(Tool::name).containsExactly("file_read", "file_write", "file_list", "message_send", "web_fetch",
                 "memory_store", "memory_recall", "memory_forget");
+    }
+
+    // SPEC AG-8: without a working sandbox the model is not offered the shell tool at all
+    @Test
+    void noWorkingSandboxLeavesShellOut() {
+        ShellSandboxStatus broken = new ShellSandboxStatus(ShellSandboxMode.BWRAP, Optional.empty(), List.of());
+        List<Tool> tools = BuiltinTools.create(ToolSettings.defaults(), MemorySettings.defaults(), broken,
+                PublicWeb.unavailable());
+        assertThat(tools).extracting(Tool::name).doesNotContain("shell").contains("file_read", "web_fetch");
     }
 
     // SPEC AG-5: every schema is a JSON-schema object whose required names are declared properties

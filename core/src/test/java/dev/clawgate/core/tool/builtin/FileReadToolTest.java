@@ -138,6 +138,15 @@ class FileReadToolTest {
         }
     }
 
+    // SPEC AG-5: a hard link already in the workspace is the outside file under a second name
+    @Test
+    void aHardLinkToAFileOutsideIsRefusedWithoutReadingIt() throws Exception {
+        Files.createLink(ws.resolve("hard.txt"), outside.resolve("secret.txt"));
+        ToolResult r = read("path", "hard.txt");
+        assertThat(r.error()).isTrue();
+        assertThat(r.output()).contains("hard links").doesNotContain("TOP SECRET");
+    }
+
     private static String lines(int from, int to) {
         return IntStream.rangeClosed(from, to).mapToObj(Integer::toString).collect(Collectors.joining("\n", "", "\n"));
     }

@@ -110,6 +110,16 @@ class FileWriteToolTest {
         assertThat(Files.isSymbolicLink(ws.resolve("link.txt"))).isTrue();
     }
 
+    // SPEC AG-5: appending through a hard link would change the outside file; replacing is refused alike
+    @Test
+    void aHardLinkToAFileOutsideIsNeitherAppendedToNorReplaced() throws Exception {
+        Files.createLink(ws.resolve("hard.txt"), outside.resolve("secret.txt"));
+        assertThat(write("path", "hard.txt", "content", " appended", "append", true).output()).contains("hard links");
+        assertThat(write("path", "hard.txt", "content", "replaced").error()).isTrue();
+        assertThat(outside.resolve("secret.txt")).hasContent("TOP SECRET");
+        assertThat(ws.resolve("hard.txt")).hasContent("TOP SECRET");
+    }
+
     // SPEC AG-5
     @Test
     void aLinkInsideTheWorkspaceIsWrittenThroughAndStaysALink() throws Exception {

@@ -9,6 +9,7 @@ import dev.clawgate.core.config.ToolSettings;
 import dev.clawgate.core.run.CancelToken;
 import dev.clawgate.core.run.CancelledException;
 import dev.clawgate.core.tool.ToolResult;
+import dev.clawgate.core.tool.builtin.sandbox.Unsandboxed;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -117,7 +118,8 @@ class ShellToolTest {
         ToolResult r = run("printenv");
         assertThat(r.error()).isFalse();
         List<String> names = r.output().lines().skip(1).map(l -> l.substring(0, l.indexOf('='))).toList();
-        assertThat(names).contains("HOME").allMatch(n -> ShellTool.PASSED_ENVIRONMENT.contains(n) || n.equals("HOME") || n.equals("PWD"));
+        assertThat(names).contains("HOME").allMatch(n -> Unsandboxed.PASSED_ENVIRONMENT.contains(n) || n.equals("HOME")
+                || n.equals("PWD"));
         assertThat(r.output()).contains("HOME=" + ws.toAbsolutePath());
     }
 

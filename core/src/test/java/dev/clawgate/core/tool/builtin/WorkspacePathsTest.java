@@ -99,6 +99,21 @@ class WorkspacePathsTest {
                 .hasMessageContaining("broken symbolic link");
     }
 
+    // SPEC AG-5: a hard link made before the gateway ran is the outside file under a second name
+    @Test
+    void aHardLinkToAFileOutsideIsRefusedDirectlyAndThroughAnInsideSymlink() throws Exception {
+        Files.createLink(ws.resolve("hard.txt"), outside.resolve("secret.txt"));
+        Files.createSymbolicLink(ws.resolve("to-hard.txt"), ws.resolve("hard.txt"));
+        for (String path : new String[] {"hard.txt", "./hard.txt", ws.resolve("hard.txt").toString(), "to-hard.txt"}) {
+            assertThatThrownBy(() -> WorkspacePaths.resolve(ws, path)).as(path).isInstanceOf(RefusedException.class)
+                    .hasMessageContaining("2 hard links");
+        }
+        // a file with one name and a directory (which always has several links) are fine
+        assertThat(WorkspacePaths.resolve(ws, "sub/inner.txt")).isEqualTo(ws.toAbsolutePath().resolve("sub/inner.txt"));
+        Files.createDirectories(ws.resolve("sub/deeper"));
+        assertThat(WorkspacePaths.resolve(ws, "sub")).isEqualTo(ws.toAbsolutePath().resolve("sub"));
+    }
+
     // SPEC AG-5
     @Test
     void symlinkThatStaysInsideIsAllowed() throws Exception {

@@ -1,0 +1,174 @@
+package dev.clawgate.channel.lark;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.clawgate.core.channel.InboundSink;
+import dev.clawgate.core.channel.WebhookRoute;
+import dev.clawgate.core.model.InboundMessage;
+import dev.clawgate.core.store.StoreException;
+import dev.clawgate.core.store.UnreadableInbound;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The event request URL at {@code webhook_path} (SPEC CH-11, IN-1, IN-3, IN-5).
+ *
+ * <ul>
+ *   <li>With an {@code encrypt_key}: the body must be {@code {"encrypt": ...}} decrypting under it, and an event
+ *       must carry a valid {@code X-Lark-Signature} (the {@code url_verification} request, encrypted, is proven by
+ *       the decryption and its token). Without one, the plain body is taken.</li>
+ *   <li>Every request's token ({@code header.token} of a v2.0 event, {@code token} of url_verification) must
+ *       equal {@code verification_token}, compared in constant time. A refused request is 401, counted, logged at
+ *       most every 10 s, never stored.</li>
+ *   <li>{@code url_verification} is answered {@code {"challenge": ...}}.</li>
+ *   <li>{@code im.message.receive_v1} is committed to the inbox, and only then answered 200; a store failure is
+ *       503, so the platform pushes it again. A redelivered event is known by its {@code event_id} (and the
+ *       inbox dedupes its {@code message_id}, IN-1), answered 200 and not read again.</li>
+ * </ul>
+ */
+final class EventReceiver implements WebhookRoute.Handler {
+    private static final Logger log = LoggerFactory.getLogger(EventReceiver.class);
+    private static final Duration LOG_EVERY = Duration.ofSeconds(10);
+    private static final int EVENTS_KEPT = 10_000;
+
+    private final MessageReader reader;
+    private final Supplier<InboundSink> sink;
+    private final byte[] verificationToken;
+    private final EventCrypto crypto;
+    private final Clock clock;
+    private final AtomicLong rejected = new AtomicLong();
+    private final AtomicReference<Instant> lastLogged = new AtomicReference<>(Instant.MIN);
+    private final ReentrantLock seenLock = new ReentrantLock();
+    private final Map<String, Boolean> seen = new LinkedHashMap<>(256, 0.75f, false) {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+            return size() > EVENTS_KEPT;
+        }
+    };
+
+    EventReceiver(LarkAccount account, MessageReader reader, Supplier<InboundSink> sink, Clock clock) {
+        this.reader = reader;
+        this.sink = sink;
+        this.clock = clock;
+        this.verificationToken = account.verificationToken().getBytes(StandardCharsets.UTF_8);
+        this.crypto = account.encryptKey() == null ? null : new EventCrypto(account.encryptKey());
+    }
+
+    @Override
+    public WebhookRoute.Response handle(WebhookRoute.Request request) {
+        byte[] raw = request.body() == null ? new byte[0] : request.body();
+        JsonNode root = parse(new String(raw, StandardCharsets.UTF_8));
+        if (root == null) return refused(request.remoteAddress(), "a body that is not JSON");
+        if (crypto != null) {
+            String plain = root.has("encrypt") ? crypto.decrypt(root.path("encrypt").asText("")) : null;
+            if (plain == null) return refused(request.remoteAddress(), "a body not encrypted with our encrypt_key");
+            root = parse(plain);
+            if (root == null) return refused(request.remoteAddress(), "an encrypted body that is not JSON");
+        }
+        if ("url_verification".equals(root.path("type").asText())) {
+            if (!tokenMatches(root.path("token").asText(null))) {
+                return refused(request.remoteAddress(), "a url_verification with a wrong token");
+            }
+            String challenge = root.path("challenge").asText("");
+            return new WebhookRoute.Response(200, "application/json", LarkApi.JSON.createObjectNode()
+                    .put("challenge", challenge).toString().getBytes(StandardCharsets.UTF_8));
+        }
+        if (crypto != null && !crypto.signatureHolds(request.header(EventCrypto.TIMESTAMP),
+                request.header(EventCrypto.NONCE), request.header(EventCrypto.SIGNATURE), raw)) {
+            return refused(request.remoteAddress(), "a missing or wrong " + EventCrypto.SIGNATURE);
+        }
+        JsonNode header = root.path("header");
+        if (!"2.0".equals(root.path("schema").asText()) || !tokenMatches(header.path("token").asText(null))) {
+            return refused(request.remoteAddress(), "not a v2.0 event with our verification token");
+        }
+        InboundSink target = sink.get();
+        if (target == null) return WebhookRoute.Response.text(503, "not started");
+        String eventId = header.path("event_id").asText("");
+        if (!eventId.isEmpty() && seen(eventId)) return WebhookRoute.Response.text(200, "ok");
+        try {
+            if ("im.message.receive_v1".equals(header.path("event_type").asText())) accept(target, root);
+        } catch (StoreException | IllegalStateException e) {
+            log.warn("lark: an event was not recorded, the platform will push it again: {}", e.getMessage());
+            return WebhookRoute.Response.text(503, "retry later");
+        }
+        if (!eventId.isEmpty()) remember(eventId);
+        return WebhookRoute.Response.text(200, "ok");
+    }
+
+    private void accept(InboundSink target, JsonNode root) {
+        MessageReader.Reading r = reader.read(root);
+        switch (r) {
+            case MessageReader.Reading.Ignored ignored -> { }
+            case MessageReader.Reading.Unreadable u -> target.unreadable(UnreadableInbound.of(LarkChannel.NAME,
+                    InboundMessage.DEFAULT_ACCOUNT, u.ref(), u.reason(), u.raw()));
+            case MessageReader.Reading.Message m -> {
+                try {
+                    target.accept(m.message());
+                } catch (StoreException | IllegalStateException retry) {
+                    throw retry;
+                } catch (RuntimeException refused) {
+                    target.unreadable(UnreadableInbound.of(LarkChannel.NAME, InboundMessage.DEFAULT_ACCOUNT,
+                            m.message().id(), "the gateway could not take it: " + refused,
+                            m.message().rawPayload()));
+                }
+            }
+        }
+    }
+
+    private boolean tokenMatches(String token) {
+        return token != null && MessageDigest.isEqual(verificationToken, token.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private boolean seen(String eventId) {
+        seenLock.lock();
+        try {
+            return seen.containsKey(eventId);
+        } finally {
+            seenLock.unlock();
+        }
+    }
+
+    private void remember(String eventId) {
+        seenLock.lock();
+        try {
+            seen.put(eventId, Boolean.TRUE);
+        } finally {
+            seenLock.unlock();
+        }
+    }
+
+    private static JsonNode parse(String s) {
+        try {
+            JsonNode n = LarkApi.JSON.readTree(s);
+            return n != null && n.isObject() ? n : null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    private WebhookRoute.Response refused(String from, String why) {
+        long n = rejected.incrementAndGet();
+        Instant now = clock.instant();
+        Instant last = lastLogged.get();
+        // a flood of forged requests must not flood the log: one line per interval, carrying the count
+        if ((last == Instant.MIN || !now.isBefore(last.plus(LOG_EVERY))) && lastLogged.compareAndSet(last, now)) {
+            log.warn("lark: refused an event request from {} ({}); {} refused so far", from, why, n);
+        }
+        return WebhookRoute.Response.text(401, "unauthorized");
+    }
+
+    long rejected() {
+        return rejected.get();
+    }
+}

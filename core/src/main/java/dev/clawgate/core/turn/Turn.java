@@ -1,0 +1,48 @@
+package dev.clawgate.core.turn;
+
+import dev.clawgate.core.channel.MessageAdapter;
+import dev.clawgate.core.config.ClawgateConfig;
+import dev.clawgate.core.model.SessionKey;
+import dev.clawgate.core.outbound.OutboundTarget;
+import dev.clawgate.core.run.CancelToken;
+import dev.clawgate.core.run.RunHandle;
+import dev.clawgate.core.store.InboxRecord;
+import java.util.List;
+
+/**
+ * What one turn works on, read once when it starts: the records the inbound hook kept (the last one
+ * answered), the config of that moment, the channel's adapter and the run's handle.
+ */
+record Turn(List<InboxRecord> batch, ClawgateConfig config, MessageAdapter adapter, RunHandle handle) {
+
+    Turn {
+        batch = List.copyOf(batch);
+        if (batch.isEmpty()) throw new IllegalArgumentException("a turn answers at least one record");
+    }
+
+    /** The record the turn answers: the newest of its batch. */
+    InboxRecord current() {
+        return batch.getLast();
+    }
+
+    long id() {
+        return current().id();
+    }
+
+    SessionKey session() {
+        return current().session();
+    }
+
+    OutboundTarget target() {
+        return OutboundTarget.replyTo(current().message());
+    }
+
+    CancelToken cancel() {
+        return handle.cancel();
+    }
+
+    /** SPEC CH-10: a stateless call's turn writes nothing into a transcript. */
+    boolean stateless() {
+        return adapter.carriedConversation(target()).isPresent();
+    }
+}
