@@ -23,26 +23,29 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The arrows and nevers of ARCHITECTURE.md, held on the main classes of every module the
- * distribution holds: core names no platform, no channel reaches into the server, the server
- * compiles against no channel (a new channel is one module, with zero lines changed in core).
+ * The arrows and nevers of ARCHITECTURE.md, held on the main classes of every module the distribution holds: core names
+ * no platform, no channel reaches into the server, the server compiles against no channel (a new channel is one module,
+ * with zero lines changed in core).
  */
 class ModuleArrowsTest {
     static final String CORE = "dev.clawgate.core..";
     static final String SERVER = "dev.clawgate.server..";
     static final String CHANNELS = "dev.clawgate.channel..";
     /**
-     * The platforms of SPEC section 10 and those a channel module may come for; a whole word,
-     * any case. Generic words a platform also uses (webhook, email, api) are left out.
+     * The platforms of SPEC section 10 and those a channel module may come for; a whole word, any case. Generic words a
+     * platform also uses (webhook, email, api) are left out.
      */
     static final Pattern PLATFORM = Pattern.compile(
-            "(?i)(?<![a-z])(telegram|slack|discord|matrix|whatsapp|irc|xmpp|lark|feishu|qq|mattermost|signal-cli|imessage|wechat|line-bot)(?![a-z])");
+            "(?i)(?<![a-z])(telegram|slack|discord|matrix|whatsapp|irc|xmpp|lark|feishu|qq|mattermost|signal-cli|imes"
+                    + "sage|wechat|line-bot)(?![a-z])");
 
     private static JavaClasses main;
 
     @BeforeAll
     static void importTheMainClasses() {
-        main = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS).importPackages("dev.clawgate");
+        main = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("dev.clawgate");
     }
 
     // SPEC OUT-4: each channel is an adapter in its own module; core and server name none
@@ -59,9 +62,13 @@ class ModuleArrowsTest {
     @Test
     void coreImportsNoChannelServerStoreOrProvider() {
         // ARCHITECTURE: core depends on Jackson and SLF4J only; a channel's classes never reach core
-        ArchRule rule = noClasses().that().resideInAPackage(CORE)
-                .should().dependOnClassesThat().resideInAnyPackage(CHANNELS, SERVER, "dev.clawgate.store..", "dev.clawgate.provider..",
-                        "dev.clawgate.testkit..")
+        ArchRule rule = noClasses()
+                .that()
+                .resideInAPackage(CORE)
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        CHANNELS, SERVER, "dev.clawgate.store..", "dev.clawgate.provider..", "dev.clawgate.testkit..")
                 .as("core imports no channel, server, store, provider or testkit class");
         rule.check(main);
     }
@@ -69,8 +76,11 @@ class ModuleArrowsTest {
     // SPEC OUT-4: each channel is an adapter in its own module; core and server name none
     @Test
     void coreHasNoClassOrPackageNamedForAPlatform() {
-        ArchRule rule = noClasses().that().resideInAPackage(CORE)
-                .should().haveNameMatching(".*(?i)(telegram|slack|discord|matrix|whatsapp|xmpp|feishu|lark)\\w*")
+        ArchRule rule = noClasses()
+                .that()
+                .resideInAPackage(CORE)
+                .should()
+                .haveNameMatching(".*(?i)(telegram|slack|discord|matrix|whatsapp|xmpp|feishu|lark)\\w*")
                 .as("core has no class or package named for a platform");
         rule.check(main);
     }
@@ -79,7 +89,10 @@ class ModuleArrowsTest {
     @Test
     void coreHasNoStringConstantNamingAPlatform() {
         // ARCHITECTURE: "core knows no platform": no "telegram" branch, no per-platform prompt text
-        ArchRule rule = classes().that().resideInAPackage(CORE).should(nameNoPlatformInTheirStringConstants())
+        ArchRule rule = classes()
+                .that()
+                .resideInAPackage(CORE)
+                .should(nameNoPlatformInTheirStringConstants())
                 .as("core's string constants name no platform");
         rule.check(main);
     }
@@ -87,7 +100,12 @@ class ModuleArrowsTest {
     // SPEC OUT-4: each channel is an adapter in its own module; core and server name none
     @Test
     void noChannelImportsTheServer() {
-        ArchRule rule = noClasses().that().resideInAPackage(CHANNELS).should().dependOnClassesThat().resideInAPackage(SERVER)
+        ArchRule rule = noClasses()
+                .that()
+                .resideInAPackage(CHANNELS)
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage(SERVER)
                 .as("no channel imports server");
         rule.check(main);
     }
@@ -95,14 +113,23 @@ class ModuleArrowsTest {
     // SPEC OUT-4: each channel is an adapter in its own module; core and server name none
     @Test
     void noChannelImportsAnotherChannel() {
-        for (String channel : main.stream().map(JavaClass::getPackageName).filter(p -> p.startsWith("dev.clawgate.channel."))
-                .map(p -> p.split("\\.")[3]).distinct().toList()) {
+        for (String channel : main.stream()
+                .map(JavaClass::getPackageName)
+                .filter(p -> p.startsWith("dev.clawgate.channel."))
+                .map(p -> p.split("\\.")[3])
+                .distinct()
+                .toList()) {
             String own = "dev.clawgate.channel." + channel + "..";
-            noClasses().that().resideInAPackage(own).should().dependOnClassesThat(
-                            com.tngtech.archunit.base.DescribedPredicate.describe("another channel's",
-                                    (JavaClass c) -> c.getPackageName().startsWith("dev.clawgate.channel.")
-                                            && !c.getPackageName().startsWith("dev.clawgate.channel." + channel)))
-                    .as("channel " + channel + " imports no other channel").check(main);
+            noClasses()
+                    .that()
+                    .resideInAPackage(own)
+                    .should()
+                    .dependOnClassesThat(com.tngtech.archunit.base.DescribedPredicate.describe(
+                            "another channel's",
+                            (JavaClass c) -> c.getPackageName().startsWith("dev.clawgate.channel.")
+                                    && !c.getPackageName().startsWith("dev.clawgate.channel." + channel)))
+                    .as("channel " + channel + " imports no other channel")
+                    .check(main);
         }
     }
 
@@ -110,7 +137,12 @@ class ModuleArrowsTest {
     @Test
     void theServersMainCodeImportsNoChannel() {
         // ARCHITECTURE: channels are found with ServiceLoader; the server depends on them at runtime scope only
-        ArchRule rule = noClasses().that().resideInAPackage(SERVER).should().dependOnClassesThat().resideInAPackage(CHANNELS)
+        ArchRule rule = noClasses()
+                .that()
+                .resideInAPackage(SERVER)
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage(CHANNELS)
                 .as("server's main code imports no channel class");
         rule.check(main);
     }
@@ -122,8 +154,11 @@ class ModuleArrowsTest {
                 for (String literal : literals(c)) {
                     Matcher m = PLATFORM.matcher(literal);
                     if (m.find()) {
-                        events.add(SimpleConditionEvent.violated(c, c.getName() + " has the string constant \"" + abbreviate(literal)
-                                + "\", which names the platform '" + m.group(1).toLowerCase(Locale.ROOT) + "'"));
+                        events.add(SimpleConditionEvent.violated(
+                                c,
+                                c.getName() + " has the string constant \"" + abbreviate(literal)
+                                        + "\", which names the platform '"
+                                        + m.group(1).toLowerCase(Locale.ROOT) + "'"));
                     }
                 }
             }

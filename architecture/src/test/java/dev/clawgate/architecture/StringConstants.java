@@ -9,10 +9,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The string literals of one class file: the {@code CONSTANT_String} entries of its constant pool
- * (JVMS 4.4), i.e. every {@code "..."} the source wrote, constant-folded ones included. ArchUnit
- * reads dependencies, not literals; the JDK's class-file API is not final at Java 21, so this reads
- * the pool by hand (40 lines, no library).
+ * The string literals of one class file: the {@code CONSTANT_String} entries of its constant pool (JVMS 4.4), i.e.
+ * every {@code "..."} the source wrote, constant-folded ones included. ArchUnit reads dependencies, not literals; the
+ * JDK's class-file API is not final at Java 21, so this reads the pool by hand (40 lines, no library).
  */
 final class StringConstants {
     private StringConstants() {}

@@ -24,13 +24,18 @@ class StringConstantsTest {
         try (InputStream in = Sample.class.getResourceAsStream("StringConstantsTest$Sample.class")) {
             assertThat(StringConstants.of(in.readAllBytes())).anyMatch(s -> s.contains("from telegram"));
         }
-        assertThat(ModuleArrowsTest.PLATFORM.matcher("Telegram renders Markdown").find()).isTrue();
-        assertThat(ModuleArrowsTest.PLATFORM.matcher("a circle of squares").find()).isFalse();
+        assertThat(ModuleArrowsTest.PLATFORM
+                        .matcher("Telegram renders Markdown")
+                        .find())
+                .isTrue();
+        assertThat(ModuleArrowsTest.PLATFORM.matcher("a circle of squares").find())
+                .isFalse();
     }
 
     // SPEC OUT-4: each channel is an adapter in its own module; core and server name none
     @Test
     void refusesWhatIsNoClassFile() {
-        assertThatThrownBy(() -> StringConstants.of(new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10})).isInstanceOf(IOException.class);
+        assertThatThrownBy(() -> StringConstants.of(new byte[] {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}))
+                .isInstanceOf(IOException.class);
     }
 }

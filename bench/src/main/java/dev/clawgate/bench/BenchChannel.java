@@ -14,8 +14,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * An in-memory channel: its adapter counts every send and hands each reply to whoever waits for
- * the answer to that inbound message. It keeps only the replies still awaited (SPEC OP-7).
+ * An in-memory channel: its adapter counts every send and hands each reply to whoever waits for the answer to that
+ * inbound message. It keeps only the replies still awaited (SPEC OP-7).
  */
 public final class BenchChannel implements Channel {
     public static final String NAME = "bench";
@@ -36,8 +36,7 @@ public final class BenchChannel implements Channel {
 
     /** Nothing to listen to: the benchmark hands messages to the inbox itself. */
     @Override
-    public void start(InboundSink sink) {
-    }
+    public void start(InboundSink sink) {}
 
     @Override
     public void stop() {

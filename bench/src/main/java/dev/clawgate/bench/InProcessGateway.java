@@ -8,14 +8,13 @@ import dev.clawgate.core.config.GatewaySettings;
 import dev.clawgate.core.config.ProviderSettings;
 import dev.clawgate.core.config.QueueMode;
 import dev.clawgate.core.dispatch.Dispatcher;
-import dev.clawgate.core.dispatch.QueuePolicy;
 import dev.clawgate.core.dispatch.Inbox;
-import dev.clawgate.core.hook.SendingHook;
+import dev.clawgate.core.dispatch.QueuePolicy;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.outbound.Delivery;
-import dev.clawgate.core.outbound.Outbox;
 import dev.clawgate.core.outbound.OutboundMessage;
+import dev.clawgate.core.outbound.Outbox;
 import dev.clawgate.core.prompt.SystemPromptBuilder;
 import dev.clawgate.core.prompt.SystemPromptCache;
 import dev.clawgate.core.store.InboxRecord;
@@ -49,10 +48,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
 /**
- * The core of a gateway wired as {@code dev.clawgate.server.Gateway} wires it (SQLite store in
- * WAL mode, inbox, bounded dispatcher, turn pipeline, prompt cache, built-in tools), with
- * {@link InstantProvider} as the model and {@link BenchChannel} as the only channel. Lives in a
- * temporary folder that {@link #close()} deletes.
+ * The core of a gateway wired as {@code dev.clawgate.server.Gateway} wires it (SQLite store in WAL mode, inbox, bounded
+ * dispatcher, turn pipeline, prompt cache, built-in tools), with {@link InstantProvider} as the model and
+ * {@link BenchChannel} as the only channel. Lives in a temporary folder that {@link #close()} deletes.
  */
 public final class InProcessGateway implements AutoCloseable {
     private static final Duration DEDUPE_TTL = Duration.ofMinutes(20);
@@ -68,33 +66,57 @@ public final class InProcessGateway implements AutoCloseable {
     private InProcessGateway(Path dir, int toolEvery) {
         this.dir = dir;
         ClawgateConfig defaults = ClawgateConfig.defaults();
-        AgentSettings agent = new AgentSettings(InstantProvider.NAME, InstantProvider.MODEL, 10, 300, 4,
-                dir.resolve("workspace"), false, List.of());
-        ProviderSettings settings = new ProviderSettings(InstantProvider.NAME, "instant", null, null, true, InstantProvider.MODEL, 30);
-        ClawgateConfig config = new ClawgateConfig(new GatewaySettings(dir.resolve("data"), "127.0.0.1:0", null), agent,
-                Map.of(InstantProvider.NAME, settings), List.of(), defaults.history(), defaults.tools(), defaults.dispatch());
+        AgentSettings agent = new AgentSettings(
+                InstantProvider.NAME, InstantProvider.MODEL, 10, 300, 4, dir.resolve("workspace"), false, List.of());
+        ProviderSettings settings =
+                new ProviderSettings(InstantProvider.NAME, "instant", null, null, true, InstantProvider.MODEL, 30);
+        ClawgateConfig config = new ClawgateConfig(
+                new GatewaySettings(dir.resolve("data"), "127.0.0.1:0", null),
+                agent,
+                Map.of(InstantProvider.NAME, settings),
+                List.of(),
+                defaults.history(),
+                defaults.tools(),
+                defaults.dispatch());
         createDirectories(agent.workspace());
         this.store = Stores.open(null, config.gateway().dataDir());
         this.provider = new InstantProvider(toolEvery);
-        ConfiguredProviders providers = new ConfiguredProviders(Map.of(InstantProvider.NAME, settings),
-                Map.of(InstantProvider.NAME, provider));
+        ConfiguredProviders providers =
+                new ConfiguredProviders(Map.of(InstantProvider.NAME, settings), Map.of(InstantProvider.NAME, provider));
         List<Tool> tools = new ArrayList<>(BuiltinTools.create(config.tools()));
         tools.add(new LookupTool());
         ToolRegistry registry = new ToolRegistry(tools);
         // the pipeline asks the dispatcher for queue depths, and the dispatcher needs the pipeline first
         AtomicReference<Dispatcher> dispatcherRef = new AtomicReference<>();
-        TurnServices services = TurnServices.builder().store(store).channels(this::channel)
-                .providers(() -> providers).tools(() -> registry)
-                .prompts(new SystemPromptCache(SystemPromptBuilder.create(Clock.systemDefaultZone(),
-                        ZoneId.systemDefault())))
-                .delivery(Delivery.direct()).outbox(new Outbox(store, Clock.systemUTC())).config(() -> config)
-                .sessionStatus(key -> dispatcherRef.get().status(key)).build();
-        Dispatcher.Policy policy = Dispatcher.Policy.builder().queue(r -> queuePolicy(r, config))
+        TurnServices services = TurnServices.builder()
+                .store(store)
+                .channels(this::channel)
+                .providers(() -> providers)
+                .tools(() -> registry)
+                .prompts(new SystemPromptCache(
+                        SystemPromptBuilder.create(Clock.systemDefaultZone(), ZoneId.systemDefault())))
+                .delivery(Delivery.direct())
+                .outbox(new Outbox(store, Clock.systemUTC()))
+                .config(() -> config)
+                .sessionStatus(key -> dispatcherRef.get().status(key))
+                .build();
+        Dispatcher.Policy policy = Dispatcher.Policy.builder()
+                .queue(r -> queuePolicy(r, config))
                 .requestResponse(r -> channel.requestResponse())
-                .turnBudget(() -> Duration.ofSeconds(config.agent().turnBudgetSecs())).build();
+                .turnBudget(() -> Duration.ofSeconds(config.agent().turnBudgetSecs()))
+                .build();
         TurnPipeline turns = new TurnPipeline(services);
-        this.dispatcher = new Dispatcher(store, turns, TurnPipeline.DISPATCHING, turns.receipts(), new StopReplies(services), policy,
-                config.dispatch().busCapacity(), config.dispatch().effectiveMaxInFlight(1), Clock.systemUTC()).start();
+        this.dispatcher = new Dispatcher(
+                        store,
+                        turns,
+                        TurnPipeline.DISPATCHING,
+                        turns.receipts(),
+                        new StopReplies(services),
+                        policy,
+                        config.dispatch().busCapacity(),
+                        config.dispatch().effectiveMaxInFlight(1),
+                        Clock.systemUTC())
+                .start();
         dispatcherRef.set(dispatcher);
         this.inbox = new Inbox(store, dispatcher, SessionKey::of, DEDUPE_TTL);
     }
@@ -122,13 +144,14 @@ public final class InProcessGateway implements AutoCloseable {
     }
 
     /**
-     * One turn as a channel drives it: hands a direct message from {@code sender} to
-     * {@link Inbox#accept} and waits for the reply the turn sends.
+     * One turn as a channel drives it: hands a direct message from {@code sender} to {@link Inbox#accept} and waits for
+     * the reply the turn sends.
      *
      * @throws IllegalStateException when the turn answered with an error instead of a final reply
-     * @throws TimeoutException      when no reply came within {@code timeout}
+     * @throws TimeoutException when no reply came within {@code timeout}
      */
-    public OutboundMessage turn(String sender, String text, Duration timeout) throws InterruptedException, TimeoutException {
+    public OutboundMessage turn(String sender, String text, Duration timeout)
+            throws InterruptedException, TimeoutException {
         String id = "m" + messageIds.incrementAndGet();
         CompletableFuture<OutboundMessage> reply = channel.expectReply(id);
         InboundSink.Acceptance accepted = inbox.accept(InboundMessage.direct(BenchChannel.NAME, id, sender, text));
@@ -141,12 +164,14 @@ public final class InProcessGateway implements AutoCloseable {
             out = reply.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             channel.forget(id);
-            throw new TimeoutException("no reply to inbox " + accepted.inboxId() + " within " + timeout.toMillis() + " ms");
+            throw new TimeoutException(
+                    "no reply to inbox " + accepted.inboxId() + " within " + timeout.toMillis() + " ms");
         } catch (ExecutionException e) {
             throw new IllegalStateException("waiting for the reply to " + id + " failed", e.getCause());
         }
         if (out.kind() != OutboundMessage.Kind.FINAL) {
-            throw new IllegalStateException("turn " + accepted.inboxId() + " answered with " + out.kind() + ": " + out.text());
+            throw new IllegalStateException(
+                    "turn " + accepted.inboxId() + " answered with " + out.kind() + ": " + out.text());
         }
         return out;
     }
@@ -185,7 +210,8 @@ public final class InProcessGateway implements AutoCloseable {
         try {
             store.close();
         } catch (RuntimeException e) {
-            if (failure == null) failure = e; else failure.addSuppressed(e);
+            if (failure == null) failure = e;
+            else failure.addSuppressed(e);
         }
         failure = deleteTree(dir, failure);
         if (failure != null) throw failure;
@@ -197,9 +223,15 @@ public final class InProcessGateway implements AutoCloseable {
 
     /** As the gateway decides it: the session's {@code /queue} setting, else the configured mode. */
     private QueuePolicy queuePolicy(InboxRecord r, ClawgateConfig config) {
-        QueueMode mode = store.transcripts().setting(r.session(), "queue").flatMap(QueueMode::parse)
+        QueueMode mode = store.transcripts()
+                .setting(r.session(), "queue")
+                .flatMap(QueueMode::parse)
                 .orElse(config.queue().mode());
-        return new QueuePolicy(mode, Duration.ofMillis(config.queue().debounceMs()), config.queue().cap(), config.queue().drop());
+        return new QueuePolicy(
+                mode,
+                Duration.ofMillis(config.queue().debounceMs()),
+                config.queue().cap(),
+                config.queue().drop());
     }
 
     private static void createDirectories(Path p) {

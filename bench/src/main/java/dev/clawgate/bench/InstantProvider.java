@@ -16,9 +16,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A model that answers at once, in process: what is left of a turn's cost is the gateway's own.
- * Every {@code toolEvery}-th turn it first asks natively for {@link LookupTool} and answers after
- * the result arrives, so the tool path (two model calls, a tool run) is measured too.
+ * A model that answers at once, in process: what is left of a turn's cost is the gateway's own. Every
+ * {@code toolEvery}-th turn it first asks natively for {@link LookupTool} and answers after the result arrives, so the
+ * tool path (two model calls, a tool run) is measured too.
  */
 public final class InstantProvider implements Provider {
     public static final String NAME = "instant";
@@ -39,7 +39,8 @@ public final class InstantProvider implements Provider {
 
     /** @param toolEvery ask for the tool on every n-th turn; 0 never */
     public InstantProvider(int toolEvery) {
-        if (toolEvery < 0) throw new IllegalArgumentException("toolEvery must be 0 (never) or positive, got " + toolEvery);
+        if (toolEvery < 0)
+            throw new IllegalArgumentException("toolEvery must be 0 (never) or positive, got " + toolEvery);
         this.toolEvery = toolEvery;
     }
 

@@ -15,9 +15,7 @@ public final class LookupTool implements Tool {
     public static final String SAMPLE_KEY = "capital-of-france";
 
     private static final Map<String, String> TABLE = Map.of(
-            SAMPLE_KEY, "Paris",
-            "boiling-point-of-water", "100 °C at sea level",
-            "speed-of-light", "299792458 m/s");
+            SAMPLE_KEY, "Paris", "boiling-point-of-water", "100 °C at sea level", "speed-of-light", "299792458 m/s");
 
     @Override
     public String name() {

@@ -48,15 +48,16 @@ import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The write-ahead outbox on SQLite (WAL, {@code synchronous=NORMAL}), through the production path of
- * a turn's reply (SPEC OUT-5, IN-4): the turn commit ({@code completeTurnWithReply}: the inbox record
- * done, the assistant message and the delivery intent in one transaction) → claim ({@code pending →
- * sending}, committed before any platform I/O) → send (a platform that answers at once) → ack
- * ({@code sent} with its receipt, also written to the transcript). Three write transactions per reply;
- * concurrent senders share commits (the store's group commit). The inbox records the turns end are
- * recorded before each iteration, outside the measurement. Issue 5 aims at 5,000 per second on 2 cores.
+ * The write-ahead outbox on SQLite (WAL, {@code synchronous=NORMAL}), through the production path of a turn's reply
+ * (SPEC OUT-5, IN-4): the turn commit ({@code completeTurnWithReply}: the inbox record done, the assistant message and
+ * the delivery intent in one transaction) → claim ({@code pending → sending}, committed before any platform I/O) → send
+ * (a platform that answers at once) → ack ({@code sent} with its receipt, also written to the transcript). Three write
+ * transactions per reply; concurrent senders share commits (the store's group commit). The inbox records the turns end
+ * are recorded before each iteration, outside the measurement. Issue 5 aims at 5,000 per second on 2 cores.
  */
-@Fork(value = 1, jvmArgsAppend = {"-Xms512m", "-Xmx512m", "-Dclawgate.log.level=WARN"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms512m", "-Xmx512m", "-Dclawgate.log.level=WARN"})
 @Warmup(iterations = 3, time = 3)
 @Measurement(iterations = 5, time = 3)
 @BenchmarkMode(Mode.Throughput)
@@ -83,9 +84,15 @@ public class OutboxBenchmark {
         final InstantPlatform platform = new InstantPlatform();
         final AtomicLong received = new AtomicLong();
         final ConcurrentLinkedQueue<InboxRecord> ready = new ConcurrentLinkedQueue<>();
-        /** Operations that found no recorded turn ready and recorded one themselves (timed): must stay 0 for an honest number. */
+        /**
+         * Operations that found no recorded turn ready and recorded one themselves (timed): must stay 0 for an honest
+         * number.
+         */
         final AtomicLong starved = new AtomicLong();
-        /** Inbox records waiting for their turn to end, topped up before each iteration: more than one iteration can use. */
+        /**
+         * Inbox records waiting for their turn to end, topped up before each iteration: more than one iteration can
+         * use.
+         */
         @Param("60000")
         public int readyPerIteration;
 
@@ -96,7 +103,10 @@ public class OutboxBenchmark {
             outbox = new Outbox(store, Clock.systemUTC());
         }
 
-        /** Records inbox messages (committed, as the inbox does) until {@link #readyPerIteration} wait; several writers at once. */
+        /**
+         * Records inbox messages (committed, as the inbox does) until {@link #readyPerIteration} wait; several writers
+         * at once.
+         */
         @Setup(Level.Iteration)
         public void recordTurns() throws Exception {
             int missing = readyPerIteration - ready.size();
@@ -118,15 +128,30 @@ public class OutboxBenchmark {
             try (Stream<Path> files = Files.walk(dir)) {
                 for (Path p : files.sorted(Comparator.reverseOrder()).toList()) Files.deleteIfExists(p);
             }
-            if (starved.get() > 0) throw new IllegalStateException(starved.get() + " operations recorded their own turn; raise readyPerIteration");
+            if (starved.get() > 0)
+                throw new IllegalStateException(
+                        starved.get() + " operations recorded their own turn; raise readyPerIteration");
         }
     }
 
     static InboxRecord recordOne(Sqlite s) {
         long n = s.received.incrementAndGet();
         String chat = "chat-" + n % SESSIONS;
-        InboundMessage m = new InboundMessage("m-" + n, "bench", "default", chat, null, chat, null, null, ChatType.DIRECT, true,
-                Instant.now(), "question " + n, List.of(), null);
+        InboundMessage m = new InboundMessage(
+                "m-" + n,
+                "bench",
+                "default",
+                chat,
+                null,
+                chat,
+                null,
+                null,
+                ChatType.DIRECT,
+                true,
+                Instant.now(),
+                "question " + n,
+                List.of(),
+                null);
         return s.store.inbox().record(m, SessionKey.of(m), null, Duration.ZERO).orElseThrow();
     }
 
@@ -138,8 +163,15 @@ public class OutboxBenchmark {
             turn = recordOne(s);
         }
         String text = "reply to " + turn.message().id();
-        OutboxEntry entry = s.store.outbox().completeTurnWithReply(turn.session(), turn.id(), text, InboxState.DONE,
-                OutboundDraft.of(OutboundTarget.replyTo(turn.message()), text, OutboundMessage.Kind.FINAL)).orElseThrow();
+        OutboxEntry entry = s.store
+                .outbox()
+                .completeTurnWithReply(
+                        turn.session(),
+                        turn.id(),
+                        text,
+                        InboxState.DONE,
+                        OutboundDraft.of(OutboundTarget.replyTo(turn.message()), text, OutboundMessage.Kind.FINAL))
+                .orElseThrow();
         return s.outbox.deliver(entry, s.platform);
     }
 

@@ -12,9 +12,9 @@ import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.ScalarResult;
 
 /**
- * CPU time the benchmark JVM spent per operation, and how busy the whole machine was. On a shared
- * machine wall-clock latency depends on the neighbours; CPU time per turn much less, and the
- * machine load says how far to trust the wall-clock numbers. Use with {@code -prof dev.clawgate.bench.ProcessCpuProfiler}.
+ * CPU time the benchmark JVM spent per operation, and how busy the whole machine was. On a shared machine wall-clock
+ * latency depends on the neighbours; CPU time per turn much less, and the machine load says how far to trust the
+ * wall-clock numbers. Use with {@code -prof dev.clawgate.bench.ProcessCpuProfiler}.
  */
 public final class ProcessCpuProfiler implements InternalProfiler {
     private final OperatingSystemMXBean os;
@@ -23,7 +23,8 @@ public final class ProcessCpuProfiler implements InternalProfiler {
 
     public ProcessCpuProfiler() {
         if (!(ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean bean)) {
-            throw new IllegalStateException("this JVM does not report process CPU time (com.sun.management.OperatingSystemMXBean)");
+            throw new IllegalStateException(
+                    "this JVM does not report process CPU time (com.sun.management.OperatingSystemMXBean)");
         }
         this.os = bean;
     }
@@ -42,15 +43,18 @@ public final class ProcessCpuProfiler implements InternalProfiler {
     }
 
     @Override
-    public List<? extends Result<?>> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
-                                                    IterationResult result) {
+    public List<? extends Result<?>> afterIteration(
+            BenchmarkParams benchmarkParams, IterationParams iterationParams, IterationResult result) {
         long cpu = os.getProcessCpuTime() - cpuStart;
         long wall = System.nanoTime() - wallStart;
         double machine = os.getCpuLoad();
         long ops = result.getMetadata().getAllOps();
         return List.of(
-                new ScalarResult("cpu.time.norm", ops == 0 ? Double.NaN : cpu / 1_000.0 / ops, "us/op", AggregationPolicy.AVG),
-                new ScalarResult("cpu.cores", wall == 0 ? Double.NaN : (double) cpu / wall, "cores", AggregationPolicy.AVG),
-                new ScalarResult("machine.cpu.load", machine < 0 ? Double.NaN : machine * 100, "%", AggregationPolicy.AVG));
+                new ScalarResult(
+                        "cpu.time.norm", ops == 0 ? Double.NaN : cpu / 1_000.0 / ops, "us/op", AggregationPolicy.AVG),
+                new ScalarResult(
+                        "cpu.cores", wall == 0 ? Double.NaN : (double) cpu / wall, "cores", AggregationPolicy.AVG),
+                new ScalarResult(
+                        "machine.cpu.load", machine < 0 ? Double.NaN : machine * 100, "%", AggregationPolicy.AVG));
     }
 }

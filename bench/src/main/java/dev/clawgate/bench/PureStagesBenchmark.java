@@ -21,11 +21,12 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * (c) The pure, I/O-free stages of a turn on typical input, for reference next to the whole
- * turn: history normalisation of a 50-message transcript, sanitising a final reply, and reading
- * a prompt-guided tool call out of a reply.
+ * (c) The pure, I/O-free stages of a turn on typical input, for reference next to the whole turn: history normalisation
+ * of a 50-message transcript, sanitising a final reply, and reading a prompt-guided tool call out of a reply.
  */
-@Fork(value = 1, jvmArgsAppend = {"-Xms256m", "-Xmx256m"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"-Xms256m", "-Xmx256m"})
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
 @BenchmarkMode(Mode.AverageTime)
@@ -40,6 +41,7 @@ public class PureStagesBenchmark {
         String reply;
         /** A prompt-guided reply that asks for a tool. */
         String toolReply;
+
         Set<String> toolNames;
 
         @Setup
@@ -60,10 +62,12 @@ public class PureStagesBenchmark {
                     </tool_call>""";
             history = new ArrayList<>();
             for (int i = 0; i < 24; i++) {
-                history.add(ChatMessage.user("Question number " + i + ": what about the fact with key item-" + i + "?"));
-                history.add(ChatMessage.assistant(i % 4 == 3
-                        ? "[Used tools: lookup]\nThe lookup said: value " + i + ". " + reply
-                        : "Here is what I know about item-" + i + ". " + reply));
+                history.add(
+                        ChatMessage.user("Question number " + i + ": what about the fact with key item-" + i + "?"));
+                history.add(ChatMessage.assistant(
+                        i % 4 == 3
+                                ? "[Used tools: lookup]\nThe lookup said: value " + i + ". " + reply
+                                : "Here is what I know about item-" + i + ". " + reply));
             }
             history.add(ChatMessage.user("[Tool results]\n<tool_result name=\"lookup\">\nParis\n</tool_result>"));
             history.add(ChatMessage.user(TurnPipelineBenchmark.TEXT));

@@ -26,19 +26,24 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The whole turn pipeline with a model that answers at once: from {@code Inbox.accept} (inbox
- * commit) through the bounded dispatcher, history, system prompt, agent loop, sanitising and the
- * transcript commit to the channel's send. What is measured is the gateway's own overhead.
+ * The whole turn pipeline with a model that answers at once: from {@code Inbox.accept} (inbox commit) through the
+ * bounded dispatcher, history, system prompt, agent loop, sanitising and the transcript commit to the channel's send.
+ * What is measured is the gateway's own overhead.
  */
-@Fork(value = 1, jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "-Xms512m", "-Xmx512m", "-Dclawgate.log.level=WARN"})
+@Fork(
+        value = 1,
+        jvmArgsAppend = {"--enable-native-access=ALL-UNNAMED", "-Xms512m", "-Xmx512m", "-Dclawgate.log.level=WARN"})
 // long warm-up: under load the JIT needs some 10,000 turns before the cost per turn settles
 @Warmup(iterations = 5, time = 5)
 @Measurement(iterations = 5, time = 5)
 public class TurnPipelineBenchmark {
-    /** Distinct chat users in the throughput benchmark: more than the default max_in_flight of 8, so the bound is hit. */
+    /**
+     * Distinct chat users in the throughput benchmark: more than the default max_in_flight of 8, so the bound is hit.
+     */
     public static final int SENDERS = 64;
     /** Turns each sender makes per invocation, one after the other, each after the previous reply. */
     public static final int TURNS_PER_SENDER = 8;
+
     static final String TEXT = "What is the capital of France? Answer briefly, please.";
     private static final Duration REPLY_TIMEOUT = Duration.ofSeconds(30);
 
@@ -60,7 +65,10 @@ public class TurnPipelineBenchmark {
         public void stop() {
             try {
                 Map<InboxState, Long> counts = gateway.store().inbox().counts();
-                long notDone = counts.entrySet().stream().filter(e -> e.getKey() != InboxState.DONE).mapToLong(Map.Entry::getValue).sum();
+                long notDone = counts.entrySet().stream()
+                        .filter(e -> e.getKey() != InboxState.DONE)
+                        .mapToLong(Map.Entry::getValue)
+                        .sum();
                 if (notDone > 0) throw new IllegalStateException("turns not done at the end of the trial: " + counts);
             } finally {
                 gateway.close();
@@ -81,8 +89,8 @@ public class TurnPipelineBenchmark {
     }
 
     /**
-     * (b) {@value #SENDERS} users at once, each sending its next message when the previous reply
-     * arrives (a closed loop, as people chat): turns per second through the bounded dispatcher.
+     * (b) {@value #SENDERS} users at once, each sending its next message when the previous reply arrives (a closed
+     * loop, as people chat): turns per second through the bounded dispatcher.
      */
     @Benchmark
     @BenchmarkMode(Mode.Throughput)
@@ -95,7 +103,11 @@ public class TurnPipelineBenchmark {
                 String sender = "user-" + s;
                 done.add(senders.submit(() -> {
                     int chars = 0;
-                    for (int t = 0; t < TURNS_PER_SENDER; t++) chars += p.gateway.turn(sender, TEXT, REPLY_TIMEOUT).text().length();
+                    for (int t = 0; t < TURNS_PER_SENDER; t++)
+                        chars += p.gateway
+                                .turn(sender, TEXT, REPLY_TIMEOUT)
+                                .text()
+                                .length();
                     return chars;
                 }));
             }

@@ -26,7 +26,8 @@ class PureStagesBenchmarkSmokeTest {
 
         assertThat(out).hasSizeGreaterThan(40);
         assertThat(out.getFirst().role()).isEqualTo(Role.USER);
-        for (int i = 1; i < out.size(); i++) assertThat(out.get(i).role()).isNotEqualTo(out.get(i - 1).role());
+        for (int i = 1; i < out.size(); i++)
+            assertThat(out.get(i).role()).isNotEqualTo(out.get(i - 1).role());
         assertThat(out.getLast().content()).endsWith(TurnPipelineBenchmark.TEXT).doesNotContain("<tool_result");
     }
 

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Runs the benchmark harness the way JMH does (trial setup, one operation, trial teardown), so
- * {@code verify} proves the benchmarks measure real, completed turns without running them.
+ * Runs the benchmark harness the way JMH does (trial setup, one operation, trial teardown), so {@code verify} proves
+ * the benchmarks measure real, completed turns without running them.
  */
 class TurnPipelineBenchmarkSmokeTest {
     private final TurnPipelineBenchmark benchmark = new TurnPipelineBenchmark();
@@ -41,9 +41,11 @@ class TurnPipelineBenchmarkSmokeTest {
         assertThat(gateway.channel().unawaitedSends()).isZero();
         assertThat(gateway.store().inbox().counts()).containsEntry(InboxState.DONE, 1L);
         List<TranscriptEntry> transcript = gateway.store().transcripts().load(session("solo"), 10);
-        assertThat(transcript).extracting(TranscriptEntry::role, TranscriptEntry::content).containsExactly(
-                org.assertj.core.groups.Tuple.tuple(Role.USER, TurnPipelineBenchmark.TEXT),
-                org.assertj.core.groups.Tuple.tuple(Role.ASSISTANT, InstantProvider.REPLY));
+        assertThat(transcript)
+                .extracting(TranscriptEntry::role, TranscriptEntry::content)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(Role.USER, TurnPipelineBenchmark.TEXT),
+                        org.assertj.core.groups.Tuple.tuple(Role.ASSISTANT, InstantProvider.REPLY));
 
         pipeline.stop();
         assertThat(gateway.directory()).doesNotExist();
@@ -60,7 +62,8 @@ class TurnPipelineBenchmarkSmokeTest {
 
         benchmark.manySenders(pipeline);
 
-        assertThat(gateway.store().inbox().counts()).containsEntry(InboxState.DONE, (long) turns)
+        assertThat(gateway.store().inbox().counts())
+                .containsEntry(InboxState.DONE, (long) turns)
                 .allSatisfy((state, count) -> assertThat(count).isEqualTo(state == InboxState.DONE ? turns : 0L));
         assertThat(gateway.store().transcripts().sessions()).hasSize(TurnPipelineBenchmark.SENDERS);
         assertThat(gateway.channel().sends(OutboundMessage.Kind.FINAL)).isEqualTo(turns);
@@ -74,7 +77,8 @@ class TurnPipelineBenchmarkSmokeTest {
         for (int s = 0; s < TurnPipelineBenchmark.SENDERS; s++) {
             toolReplies += gateway.store().transcripts().load(session("user-" + s), 100).stream()
                     .filter(e -> e.role() == Role.ASSISTANT)
-                    .filter(e -> e.content().equals("[Used tools: lookup]\n" + InstantProvider.TOOL_REPLY_PREFIX + "Paris"))
+                    .filter(e ->
+                            e.content().equals("[Used tools: lookup]\n" + InstantProvider.TOOL_REPLY_PREFIX + "Paris"))
                     .count();
         }
         assertThat(toolReplies).isEqualTo(turns / 4);

@@ -11,16 +11,19 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The gateway as a separate JVM on one data dir, started again and again: with the packaged jar
- * ({@code java -jar clawgate.jar run --config FILE}) when the config loader reads the webhook
- * table, else with {@link WebhookGatewayLauncher} on the jar's classpath. Its output goes to one
- * log file, appended across restarts.
+ * The gateway as a separate JVM on one data dir, started again and again: with the packaged jar ({@code java -jar
+ * clawgate.jar run --config FILE}) when the config loader reads the webhook table, else with
+ * {@link WebhookGatewayLauncher} on the jar's classpath. Its output goes to one log file, appended across restarts.
  */
 final class ChildGateway {
-    enum Mode { JAR, LAUNCHER }
+    enum Mode {
+        JAR,
+        LAUNCHER
+    }
 
     /** Exit status of a halted child ({@code Runtime.halt(137)}), and of one stopped with SIGTERM. */
     static final int HALTED = 137;
+
     static final int TERMINATED = 143;
 
     private final Path jar;
@@ -44,27 +47,46 @@ final class ChildGateway {
 
     /** A child of the packaged server jar: {@code -Dclawgate.jar}, else the server module's build output. */
     static ChildGateway ofPackagedJar(Path config, Path log, Mode mode, String secret, String callbackUrl) {
-        return new ChildGateway(Path.of(System.getProperty("clawgate.jar", "../server/target/clawgate.jar")), config, log, mode, secret,
+        return new ChildGateway(
+                Path.of(System.getProperty("clawgate.jar", "../server/target/clawgate.jar")),
+                config,
+                log,
+                mode,
+                secret,
                 callbackUrl);
     }
 
     /** Starts one child; {@code failpoint} and {@code random} may be null. */
     Process start(String failpoint, String random) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED",
+                "-Xmx256m",
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1"));
         if (failpoint != null) cmd.add("-Dclawgate.failpoint=" + failpoint);
         if (random != null) cmd.add("-Dclawgate.failpoint.random=" + random);
         if (mode == Mode.JAR) {
             cmd.addAll(List.of("-jar", jar.toString(), "run", "--config", config.toString()));
         } else {
             cmd.add("-Dclawgate.it.callback=" + callbackUrl);
-            cmd.addAll(List.of("-cp", jar + File.pathSeparator + testClasses(), WebhookGatewayLauncher.class.getName(),
-                    "--config", config.toString()));
+            cmd.addAll(List.of(
+                    "-cp",
+                    jar + File.pathSeparator + testClasses(),
+                    WebhookGatewayLauncher.class.getName(),
+                    "--config",
+                    config.toString()));
         }
-        Files.writeString(log, "\n===== " + java.time.LocalTime.now() + " start " + (failpoint == null ? "" : failpoint) + (random == null ? "" : " random " + random)
-                + "\n", java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.APPEND);
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(config.getParent().toFile())
-                .redirectErrorStream(true).redirectOutput(Redirect.appendTo(log.toFile()));
+        Files.writeString(
+                log,
+                "\n===== " + java.time.LocalTime.now() + " start " + (failpoint == null ? "" : failpoint)
+                        + (random == null ? "" : " random " + random) + "\n",
+                java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.APPEND);
+        ProcessBuilder pb = new ProcessBuilder(cmd)
+                .directory(config.getParent().toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(Redirect.appendTo(log.toFile()));
         pb.environment().remove("CLAWGATE_CONFIG");
         pb.environment().remove("OPENAI_API_KEY");
         pb.environment().put(ItConfig.SECRET_ENV, secret);
@@ -98,7 +120,11 @@ final class ChildGateway {
 
     private static Path testClasses() {
         try {
-            return Path.of(WebhookGatewayLauncher.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return Path.of(WebhookGatewayLauncher.class
+                    .getProtectionDomain()
+                    .getCodeSource()
+                    .getLocation()
+                    .toURI());
         } catch (URISyntaxException e) {
             throw new IllegalStateException("cannot locate the test classes", e);
         }

@@ -20,9 +20,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Many senders at once through the real HTTP webhook, the real dispatcher and SQLite store, with
- * an instant model: no session ever has two active runs, each session's turns keep their order,
- * and every message ends done. Reports messages per second.
+ * Many senders at once through the real HTTP webhook, the real dispatcher and SQLite store, with an instant model: no
+ * session ever has two active runs, each session's turns keep their order, and every message ends done. Reports
+ * messages per second.
  */
 class ConcurrencyIT {
     private static final String SECRET = "it-webhook-secret-0123456789";
@@ -37,11 +37,13 @@ class ConcurrencyIT {
         int messages = Integer.getInteger("concurrency.messages", 10_000);
         int senders = Integer.getInteger("concurrency.senders", 1_000);
         int maxInFlight = Integer.getInteger("concurrency.maxInFlight", 0);
-        assertThat(messages % senders).as("each sender gets the same number of messages").isZero();
+        assertThat(messages % senders)
+                .as("each sender gets the same number of messages")
+                .isZero();
         SessionWindows windows = new SessionWindows();
 
         try (FakeOpenAiServer model = FakeOpenAiServer.start();
-             FakeWebhookPlatform platform = FakeWebhookPlatform.start(SECRET, 64)) {
+                FakeWebhookPlatform platform = FakeWebhookPlatform.start(SECRET, 64)) {
             model.respondWith(body -> {
                 windows.modelRequest(lastUserText(body));
                 return null; // then the default: echo the last user message at once
@@ -58,28 +60,51 @@ class ConcurrencyIT {
                 List<PlatformMessage> script = CrashRecoveryIT.script(messages, senders);
                 long t0 = System.nanoTime();
                 platform.deliver(script);
-                await().atMost(Duration.ofMinutes(10)).pollInterval(Duration.ofMillis(200))
-                        .until(() -> platform.replies().stream().filter(r -> r.isFinal()).count() >= messages);
+                await().atMost(Duration.ofMinutes(10))
+                        .pollInterval(Duration.ofMillis(200))
+                        .until(() -> platform.replies().stream()
+                                        .filter(r -> r.isFinal())
+                                        .count()
+                                >= messages);
                 long acceptedAllBy = System.nanoTime();
                 double seconds = (acceptedAllBy - t0) / 1e9;
 
                 assertThat(platform.accepted()).isEqualTo(messages);
-                assertThat(windows.overlaps()).as("sessions with two active runs").isEmpty();
-                assertThat(windows.outOfOrder(messages / senders)).as("sessions out of order").isEmpty();
+                assertThat(windows.overlaps())
+                        .as("sessions with two active runs")
+                        .isEmpty();
+                assertThat(windows.outOfOrder(messages / senders))
+                        .as("sessions out of order")
+                        .isEmpty();
                 assertThat(windows.sessionsSeen()).isEqualTo(senders);
-                assertThat(windows.maxConcurrentSessions()).as("runs of different sessions overlap").isGreaterThan(1);
-                assertThat(platform.finalRepliesPerMessage()).hasSize(messages).allSatisfy((id, n) -> assertThat(n).isEqualTo(1));
+                assertThat(windows.maxConcurrentSessions())
+                        .as("runs of different sessions overlap")
+                        .isGreaterThan(1);
+                assertThat(platform.finalRepliesPerMessage())
+                        .hasSize(messages)
+                        .allSatisfy((id, n) -> assertThat(n).isEqualTo(1));
                 assertThat(model.chatRequests()).hasSize(messages);
-                await().atMost(Duration.ofSeconds(30)).until(() -> gateway.store().inbox().unfinished().isEmpty());
+                await().atMost(Duration.ofSeconds(30))
+                        .until(() -> gateway.store().inbox().unfinished().isEmpty());
                 Map<InboxState, Long> counts = gateway.store().inbox().counts();
                 assertThat(counts).containsEntry(InboxState.DONE, (long) messages);
-                assertThat(counts.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(messages);
+                assertThat(counts.values().stream().mapToLong(Long::longValue).sum())
+                        .isEqualTo(messages);
 
-                String line = "concurrency: %d messages from %d senders, max_in_flight=%s: %.1f s, %.0f messages/s; %d sessions ran at once at most; %d platform posts"
-                        .formatted(messages, senders, maxInFlight == 0 ? "default" : maxInFlight, seconds, messages / seconds,
-                                windows.maxConcurrentSessions(), platform.posts());
+                String line = "concurrency: %d messages from %d senders, max_in_flight=%s: %.1f s, %.0f messages/s; %d "
+                        + "sessions ran at once at most; %d platform posts"
+                                .formatted(
+                                        messages,
+                                        senders,
+                                        maxInFlight == 0 ? "default" : maxInFlight,
+                                        seconds,
+                                        messages / seconds,
+                                        windows.maxConcurrentSessions(),
+                                        platform.posts());
                 System.out.println("==== " + line);
-                Path report = Path.of(System.getProperty("crash.workdir", "target/crash-run")).getParent().resolve("concurrency-report.txt");
+                Path report = Path.of(System.getProperty("crash.workdir", "target/crash-run"))
+                        .getParent()
+                        .resolve("concurrency-report.txt");
                 Files.writeString(report, line + "\n");
             }
         }

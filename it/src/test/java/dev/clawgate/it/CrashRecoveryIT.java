@@ -31,23 +31,24 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * The gateway as a child JVM, halted again and again at named failpoints and at random ones
- * while a fake platform keeps posting (and retrying) messages; restarted each time on the same
- * data dir. At the end every accepted message must have exactly one inbox record in a final
- * state, no message may have two final replies, and no run may have started more than twice.
- * Sizes come from system properties (the pom's defaults are short; {@code -Psoak} is long).
+ * The gateway as a child JVM, halted again and again at named failpoints and at random ones while a fake platform keeps
+ * posting (and retrying) messages; restarted each time on the same data dir. At the end every accepted message must
+ * have exactly one inbox record in a final state, no message may have two final replies, and no run may have started
+ * more than twice. Sizes come from system properties (the pom's defaults are short; {@code -Psoak} is long).
  */
 class CrashRecoveryIT {
     private static final String SECRET = "it-webhook-secret-0123456789";
-    private static final List<String> POINTS = List.of(Failpoints.INBOX_AFTER_RECORD, Failpoints.TURN_MID_RUN,
-            Failpoints.TURN_AFTER_REPLY_COMMIT);
+    private static final List<String> POINTS =
+            List.of(Failpoints.INBOX_AFTER_RECORD, Failpoints.TURN_MID_RUN, Failpoints.TURN_AFTER_REPLY_COMMIT);
     static final String RANDOM = "random";
     /** Chance per failpoint pass in a random-kill round; about three passes per message. */
     static final String RANDOM_PERCENT = "8";
+
     private static final int MAX_IN_FLIGHT = 8;
 
     /** Under target/, kept after the run: the child's log is the first thing to read when this fails. */
-    private final Path dir = Path.of(System.getProperty("crash.workdir", "target/crash-run")).toAbsolutePath();
+    private final Path dir =
+            Path.of(System.getProperty("crash.workdir", "target/crash-run")).toAbsolutePath();
 
     /** One child run: what was armed, how it ended, how long it lived. */
     record Round(int n, String armed, int exit, long millis) {
@@ -69,7 +70,8 @@ class CrashRecoveryIT {
         long started = System.nanoTime();
         clean(dir);
 
-        try (FakeOpenAiServer model = FakeOpenAiServer.start(); FakeWebhookPlatform platform = FakeWebhookPlatform.start(SECRET, 8)) {
+        try (FakeOpenAiServer model = FakeOpenAiServer.start();
+                FakeWebhookPlatform platform = FakeWebhookPlatform.start(SECRET, 8)) {
             int port = freePort();
             platform.deliverTo(URI.create("http://127.0.0.1:" + port + ItConfig.WEBHOOK_PATH))
                     .retryBackoff(Duration.ofMillis(20), Duration.ofMillis(250));
@@ -77,11 +79,16 @@ class CrashRecoveryIT {
             boolean jar = ItConfig.loaderReadsWebhookTable(dir, base, platform.callbackUrl(), SECRET);
             Path config = dir.resolve("clawgate.toml");
             Files.writeString(config, jar ? base + ItConfig.webhookToml(platform.callbackUrl()) : base);
-            ChildGateway child = ChildGateway.ofPackagedJar(config, dir.resolve("gateway.log"), jar ? ChildGateway.Mode.JAR
-                    : ChildGateway.Mode.LAUNCHER, SECRET, platform.callbackUrl());
+            ChildGateway child = ChildGateway.ofPackagedJar(
+                    config,
+                    dir.resolve("gateway.log"),
+                    jar ? ChildGateway.Mode.JAR : ChildGateway.Mode.LAUNCHER,
+                    SECRET,
+                    platform.callbackUrl());
 
             List<PlatformMessage> script = script(messages, senders);
-            Map<String, PlatformMessage> byId = script.stream().collect(Collectors.toMap(PlatformMessage::id, Function.identity()));
+            Map<String, PlatformMessage> byId =
+                    script.stream().collect(Collectors.toMap(PlatformMessage::id, Function.identity()));
             List<String> plan = plan(killsPerPoint, randomKills, rnd);
             int chunk = Math.max(1, messages / (plan.size() + 1));
             int released = 0;
@@ -92,14 +99,19 @@ class CrashRecoveryIT {
                 released += take;
                 String point = plan.get(i);
                 // K within this round's fresh messages: each passes every point at least once, so the halt lands
-                String armed = point.equals(RANDOM) ? RANDOM + " " + (seed + i) + ":" + RANDOM_PERCENT
+                String armed = point.equals(RANDOM)
+                        ? RANDOM + " " + (seed + i) + ":" + RANDOM_PERCENT
                         : point + ":" + (1 + rnd.nextInt(Math.max(1, take)));
                 rounds.add(runRound(child, i + 1, point, armed, platform, model, released));
             }
 
             platform.deliver(script.subList(released, messages));
             try (Store store = Stores.open(null, dir.resolve("data"))) {
-                rounds.add(finalRound(child, plan.size() + 1, () -> platform.accepted() == messages && store.inbox().unfinished().isEmpty()));
+                rounds.add(finalRound(
+                        child,
+                        plan.size() + 1,
+                        () -> platform.accepted() == messages
+                                && store.inbox().unfinished().isEmpty()));
             }
 
             InboxAudit audit;
@@ -107,30 +119,53 @@ class CrashRecoveryIT {
                 audit = InboxAudit.read(store);
             }
             Report report = check(audit, platform, byId, rounds, plan);
-            report.write(dir.resolve("crash-report.md"), messages, senders, killsPerPoint, randomKills, seed, child.mode(),
-                    model.chatRequests().size(), platform.posts(), (System.nanoTime() - started) / 1_000_000);
+            report.write(
+                    dir.resolve("crash-report.md"),
+                    messages,
+                    senders,
+                    killsPerPoint,
+                    randomKills,
+                    seed,
+                    child.mode(),
+                    model.chatRequests().size(),
+                    platform.posts(),
+                    (System.nanoTime() - started) / 1_000_000);
         }
     }
 
     /** Runs one armed child until it halts, or until the platform's messages are in and all is quiet. */
-    static Round runRound(ChildGateway child, int n, String point, String armed, FakeWebhookPlatform platform,
-                          FakeOpenAiServer model, int released) throws Exception {
+    static Round runRound(
+            ChildGateway child,
+            int n,
+            String point,
+            String armed,
+            FakeWebhookPlatform platform,
+            FakeOpenAiServer model,
+            int released)
+            throws Exception {
         return runRound(child, n, point, armed, () -> platform.accepted() >= released, Activity.of(platform, model));
     }
 
     /** Runs one armed child until it halts, or until {@code allIn} holds and {@code activity} is quiet. */
-    static Round runRound(ChildGateway child, int n, String point, String armed, BooleanSupplier allIn, Activity activity)
+    static Round runRound(
+            ChildGateway child, int n, String point, String armed, BooleanSupplier allIn, Activity activity)
             throws Exception {
         long t0 = System.nanoTime();
-        Process p = point.equals(RANDOM) ? child.start(null, armed.substring(RANDOM.length() + 1)) : child.start(armed, null);
-        await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(100))
+        Process p = point.equals(RANDOM)
+                ? child.start(null, armed.substring(RANDOM.length() + 1))
+                : child.start(armed, null);
+        await().atMost(Duration.ofMinutes(2))
+                .pollInterval(Duration.ofMillis(100))
                 .until(() -> !p.isAlive() || allIn.getAsBoolean() && activity.quietFor(Duration.ofSeconds(2)));
         int exit = p.isAlive() ? ChildGateway.stop(p) : p.waitFor();
         Round round = new Round(n, armed, exit, (System.nanoTime() - t0) / 1_000_000);
-        assertThat(exit).as("round %s: exit status (log tail:%n%s)", armed, child.logTail(30))
+        assertThat(exit)
+                .as("round %s: exit status (log tail:%n%s)", armed, child.logTail(30))
                 .isIn(ChildGateway.HALTED, ChildGateway.TERMINATED, 0);
         if (!point.equals(RANDOM)) {
-            assertThat(round.halted()).as("round %s: the failpoint fired (log tail:%n%s)", armed, child.logTail(30)).isTrue();
+            assertThat(round.halted())
+                    .as("round %s: the failpoint fired (log tail:%n%s)", armed, child.logTail(30))
+                    .isTrue();
         }
         return round;
     }
@@ -139,7 +174,8 @@ class CrashRecoveryIT {
     static Round finalRound(ChildGateway child, int n, Callable<Boolean> done) throws Exception {
         long t0 = System.nanoTime();
         Process last = child.start(null, null);
-        await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(250))
+        await().atMost(Duration.ofMinutes(5))
+                .pollInterval(Duration.ofMillis(250))
                 .failFast("the gateway died: " + child.logTail(30), () -> !last.isAlive())
                 .until(done);
         int exit = ChildGateway.stop(last);
@@ -147,44 +183,63 @@ class CrashRecoveryIT {
         return new Round(n, "none (final)", exit, (System.nanoTime() - t0) / 1_000_000);
     }
 
-    private static Report check(InboxAudit audit, FakeWebhookPlatform platform, Map<String, PlatformMessage> byId, List<Round> rounds,
-                                List<String> plan) {
+    private static Report check(
+            InboxAudit audit,
+            FakeWebhookPlatform platform,
+            Map<String, PlatformMessage> byId,
+            List<Round> rounds,
+            List<String> plan) {
         // every message was accepted exactly once into the inbox
         assertThat(platform.refused()).isEmpty();
         assertThat(platform.accepted()).isEqualTo(byId.size());
         assertThat(audit.byMessageId().keySet()).containsExactlyInAnyOrderElementsOf(byId.keySet());
-        assertThat(audit.byMessageId()).allSatisfy((id, recs) -> assertThat(recs).as("inbox records of %s", id).hasSize(1));
+        assertThat(audit.byMessageId())
+                .allSatisfy((id, recs) ->
+                        assertThat(recs).as("inbox records of %s", id).hasSize(1));
         // every record ended, and a run started at most twice (SPEC IN-4)
         assertThat(audit.records()).allSatisfy(r -> {
             assertThat(r.state().isFinal()).as("state of %s", r.message().id()).isTrue();
             assertThat(r.state()).as("state of %s", r.message().id()).isIn(InboxState.DONE, InboxState.FAILED);
             assertThat(r.attempts()).as("attempts of %s", r.message().id()).isBetween(1, 2);
-            if (r.state() == InboxState.FAILED) assertThat(r.attempts()).as("only a twice-cut run fails").isEqualTo(2);
+            if (r.state() == InboxState.FAILED)
+                assertThat(r.attempts()).as("only a twice-cut run fails").isEqualTo(2);
         });
         // the transcript: one user and one assistant message per finished turn, none for a failed one
         for (InboxRecord r : audit.records()) {
             List<?> user = audit.userEntries().getOrDefault(r.id(), List.of());
             List<?> assistant = audit.assistantEntries().getOrDefault(r.id(), List.of());
             assertThat(user).as("user messages of %s", r.message().id()).hasSizeLessThanOrEqualTo(1);
-            assertThat(assistant).as("assistant messages of %s", r.message().id()).hasSize(r.state() == InboxState.DONE ? 1 : 0);
+            assertThat(assistant)
+                    .as("assistant messages of %s", r.message().id())
+                    .hasSize(r.state() == InboxState.DONE ? 1 : 0);
             if (r.state() == InboxState.DONE) assertThat(user).hasSize(1);
         }
-        // no message got two final replies; each reply answers its own message; only finished turns replied (SPEC OUT-12)
+        // no message got two final replies; each reply answers its own message; only finished turns replied (SPEC
+        // OUT-12)
         Map<String, Long> finals = audit.finalsPerMessage(platform.replies());
-        assertThat(finals).allSatisfy((id, n) -> assertThat(n).as("final replies to %s", id).isEqualTo(1));
+        assertThat(finals)
+                .allSatisfy(
+                        (id, n) -> assertThat(n).as("final replies to %s", id).isEqualTo(1));
         audit.checkRepliesPairWithTheirTurns(platform.replies());
         Map<String, InboxRecord> recordOf = new LinkedHashMap<>();
         audit.records().forEach(r -> recordOf.put(r.message().id(), r));
-        assertThat(finals.keySet()).allSatisfy(id -> assertThat(recordOf.get(id).state()).isEqualTo(InboxState.DONE));
+        assertThat(finals.keySet())
+                .allSatisfy(id -> assertThat(recordOf.get(id).state()).isEqualTo(InboxState.DONE));
         List<InboxRecord> unanswered = audit.records().stream()
-                .filter(r -> r.state() == InboxState.DONE && !finals.containsKey(r.message().id())).toList();
+                .filter(r -> r.state() == InboxState.DONE
+                        && !finals.containsKey(r.message().id()))
+                .toList();
         long doneWithoutReply = unanswered.size();
         // SPEC OUT-5, OUT-7: a committed reply is never silently lost: it was sent, or its send was cut and is reported
         // as unknown_after_send (not resent without reconcile); a pending one is replayed by the next start
-        assertThat(unanswered).as("done turns without a reply and not reported unknown_after_send")
+        assertThat(unanswered)
+                .as("done turns without a reply and not reported unknown_after_send")
                 .allSatisfy(r -> assertThat(audit.unknownAfterSend()).contains(r.id()));
-        assertThat(audit.outboxStates()).as("outbox states after the final run")
-                .containsOnlyKeys(dev.clawgate.core.store.OutboxState.SENT, dev.clawgate.core.store.OutboxState.UNKNOWN_AFTER_SEND);
+        assertThat(audit.outboxStates())
+                .as("outbox states after the final run")
+                .containsOnlyKeys(
+                        dev.clawgate.core.store.OutboxState.SENT,
+                        dev.clawgate.core.store.OutboxState.UNKNOWN_AFTER_SEND);
         return new Report(audit, rounds, plan, finals.size(), doneWithoutReply);
     }
 

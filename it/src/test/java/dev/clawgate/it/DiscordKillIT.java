@@ -31,8 +31,9 @@ import org.junit.jupiter.api.Test;
 class DiscordKillIT {
     private static final Pattern TAG = Pattern.compile("msg-(\\d+)-(\\d+)");
 
-    private final Path dir = Path.of(System.getProperty("crash.workdir",
-            "target/crash-run")).resolve("discord-kill").toAbsolutePath();
+    private final Path dir = Path.of(System.getProperty("crash.workdir", "target/crash-run"))
+            .resolve("discord-kill")
+            .toAbsolutePath();
 
     @Test
     void everyMessageGetsOneReplyOrIsListedAcrossKillsDuringLoad() throws Exception {
@@ -42,14 +43,17 @@ class DiscordKillIT {
         CrashRecoveryIT.clean(dir);
         Files.createDirectories(dir);
         try (FakeDiscord discord = FakeDiscord.start("kill_bot");
-             FakeOpenAiServer model = FakeOpenAiServer.start()) {
+                FakeOpenAiServer model = FakeOpenAiServer.start()) {
             // a short think per reply, so kills land on turns in flight and on sends on the wire
-            model.respondWith(body -> Reply.text("re: " + KillAudit.lastUser(body)).delayBefore(Duration.ofMillis(30)));
+            model.respondWith(
+                    body -> Reply.text("re: " + KillAudit.lastUser(body)).delayBefore(Duration.ofMillis(30)));
             Path config = dir.resolve("clawgate.toml");
-            Files.writeString(config, ItConfig.baseToml(dir, "127.0.0.1:0", model.baseUrl(), 8, 1000)
-                    + discordToml(discord.botToken(), discord.apiBase()));
-            ChildGateway child = ChildGateway.ofPackagedJar(config, dir.resolve("gateway.log"), ChildGateway.Mode.JAR,
-                    "unused-secret", null);
+            Files.writeString(
+                    config,
+                    ItConfig.baseToml(dir, "127.0.0.1:0", model.baseUrl(), 8, 1000)
+                            + discordToml(discord.botToken(), discord.apiBase()));
+            ChildGateway child = ChildGateway.ofPackagedJar(
+                    config, dir.resolve("gateway.log"), ChildGateway.Mode.JAR, "unused-secret", null);
 
             List<DiscordChannel> chats = new ArrayList<>();
             List<DiscordUser> people = new ArrayList<>();
@@ -81,8 +85,8 @@ class DiscordKillIT {
             for (int k = 1; k <= kills; k++) {
                 int threshold = total * k / (kills + 1);
                 Process running = p;
-                await().atMost(Duration.ofSeconds(90)).until(() -> replies(discord, chats).size() >= threshold
-                        || !running.isAlive());
+                await().atMost(Duration.ofSeconds(90))
+                        .until(() -> replies(discord, chats).size() >= threshold || !running.isAlive());
                 if (!p.isAlive()) throw new AssertionError("the gateway died by itself:\n" + child.logTail(40));
                 p.destroyForcibly();
                 p.waitFor(10, TimeUnit.SECONDS);
@@ -91,8 +95,9 @@ class DiscordKillIT {
             }
             sender.join();
             Process last = p;
-            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250)).until(() -> KillAudit.settled(dir, total)
-                    || !last.isAlive());
+            await().atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(250))
+                    .until(() -> KillAudit.settled(dir, total) || !last.isAlive());
             ChildGateway.stop(last);
 
             Map<String, Integer> repliesPerMessage = new HashMap<>();
@@ -121,9 +126,18 @@ class DiscordKillIT {
                     - no reply, listed (reply unknown_after_send: %d, turn failed after two cut runs: %d): %d
                     - no reply and not listed: %d %s
                     - outbox at the end: %s
-                    """.formatted(total, users, killed, once, duplicates, audit.unknown().size(), audit.failed().size(),
-                    listed, missing,
-                    unexplained.size() > 20 ? unexplained.subList(0, 20) + "…" : unexplained, audit.outboxCounts());
+                    """.formatted(
+                            total,
+                            users,
+                            killed,
+                            once,
+                            duplicates,
+                            audit.unknown().size(),
+                            audit.failed().size(),
+                            listed,
+                            missing,
+                            unexplained.size() > 20 ? unexplained.subList(0, 20) + "…" : unexplained,
+                            audit.outboxCounts());
             Files.writeString(dir.resolve("discord-kill-report.md"), report);
             System.out.println(report);
             assertThat(duplicates).as(report).isZero();
@@ -137,9 +151,10 @@ class DiscordKillIT {
     /** The bot's messages that answer a user message, in every DM. */
     private static List<DiscordMessage> replies(FakeDiscord discord, List<DiscordChannel> chats) {
         List<DiscordMessage> out = new ArrayList<>();
-        for (DiscordChannel c
-                : chats) out.addAll(discord.botMessages(c).stream().filter(m -> m.content().startsWith("re: "))
-                        .toList());
+        for (DiscordChannel c : chats)
+            out.addAll(discord.botMessages(c).stream()
+                    .filter(m -> m.content().startsWith("re: "))
+                    .toList());
         return out;
     }
 
@@ -154,5 +169,4 @@ class DiscordKillIT {
                 allowed_users = ["*"]
                 """.formatted(token, apiBase);
     }
-
 }

@@ -21,18 +21,18 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The e-mail channel's kill test (issue 21, SPEC CH-9): the real gateway jar reading a real IMAP
- * mailbox (GreenMail) and answering by SMTP, killed with SIGKILL while mails keep arriving and
- * restarted on the same data dir. A mail is flagged \Seen only after the inbox recorded it, so a
- * kill never loses one, and the inbox deduplicates a mail read again by its Message-ID: every mail
- * must be answered exactly once, or be listed (its reply {@code unknown_after_send}, or its turn
- * {@code failed}); none may be answered twice (SPEC OUT-12, OUT-7, IN-1, IN-4).
+ * The e-mail channel's kill test (issue 21, SPEC CH-9): the real gateway jar reading a real IMAP mailbox (GreenMail)
+ * and answering by SMTP, killed with SIGKILL while mails keep arriving and restarted on the same data dir. A mail is
+ * flagged \Seen only after the inbox recorded it, so a kill never loses one, and the inbox deduplicates a mail read
+ * again by its Message-ID: every mail must be answered exactly once, or be listed (its reply
+ * {@code unknown_after_send}, or its turn {@code failed}); none may be answered twice (SPEC OUT-12, OUT-7, IN-1, IN-4).
  */
 class EmailKillIT {
     private static final String BOT = "bot@localhost";
     private static final Pattern TAG = Pattern.compile("msg-(\\d+)-(\\d+)");
 
-    private final Path dir = Path.of(System.getProperty("crash.workdir", "target/crash-run")).resolve("email-kill")
+    private final Path dir = Path.of(System.getProperty("crash.workdir", "target/crash-run"))
+            .resolve("email-kill")
             .toAbsolutePath();
 
     @Test
@@ -45,11 +45,15 @@ class EmailKillIT {
         List<String> accounts = new ArrayList<>(List.of(BOT + ":botpass"));
         for (int u = 0; u < users; u++) accounts.add(user(u) + ":pw");
         try (MailServer mail = MailServer.start(accounts.toArray(String[]::new));
-             FakeOpenAiServer model = FakeOpenAiServer.start()) {
-            model.respondWith(body -> Reply.text("re: " + KillAudit.tagOf(body.path("messages").toString()))
+                FakeOpenAiServer model = FakeOpenAiServer.start()) {
+            model.respondWith(body -> Reply.text(
+                            "re: " + KillAudit.tagOf(body.path("messages").toString()))
                     .delayBefore(Duration.ofMillis(30)));
             Path config = dir.resolve("clawgate.toml");
-            Files.writeString(config, ItConfig.baseToml(dir, "127.0.0.1:0", model.baseUrl(), 8, 1000) + """
+            Files.writeString(
+                    config,
+                    ItConfig.baseToml(dir, "127.0.0.1:0", model.baseUrl(), 8, 1000)
+                            + """
 
                     [channels.email]
                     imap_host = "%s"
@@ -61,8 +65,8 @@ class EmailKillIT {
                     dm_policy = "open"
                     allowed_users = ["*"]
                     """.formatted(mail.host(), mail.imapPort(), mail.smtpPort(), BOT));
-            ChildGateway child = ChildGateway.ofPackagedJar(config, dir.resolve("gateway.log"), ChildGateway.Mode.JAR,
-                    "unused-secret", null);
+            ChildGateway child = ChildGateway.ofPackagedJar(
+                    config, dir.resolve("gateway.log"), ChildGateway.Mode.JAR, "unused-secret", null);
 
             int total = users * perUser;
             Thread sender = Thread.ofVirtual().start(() -> {
@@ -83,8 +87,8 @@ class EmailKillIT {
             for (int k = 1; k <= kills; k++) {
                 int threshold = total * k / (kills + 1);
                 Process running = p;
-                await().atMost(Duration.ofSeconds(120)).until(() -> replies(mail, users).size() >= threshold
-                        || !running.isAlive());
+                await().atMost(Duration.ofSeconds(120))
+                        .until(() -> replies(mail, users).size() >= threshold || !running.isAlive());
                 if (!p.isAlive()) throw new AssertionError("the gateway died by itself:\n" + child.logTail(40));
                 p.destroyForcibly();
                 p.waitFor(10, TimeUnit.SECONDS);
@@ -93,9 +97,11 @@ class EmailKillIT {
             }
             sender.join();
             Process last = p;
-            await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(250))
-                    .until(() -> (KillAudit.settled(dir, total) && mail.inbox(BOT).stream().allMatch(MailServer.Stored::seen))
-                    || !last.isAlive());
+            await().atMost(Duration.ofSeconds(180))
+                    .pollInterval(Duration.ofMillis(250))
+                    .until(() -> (KillAudit.settled(dir, total)
+                                    && mail.inbox(BOT).stream().allMatch(MailServer.Stored::seen))
+                            || !last.isAlive());
             ChildGateway.stop(last);
 
             Map<String, Integer> repliesPerMail = new HashMap<>();
@@ -121,8 +127,18 @@ class EmailKillIT {
                     - no reply, listed (reply unknown_after_send: %d, turn failed: %d): %d
                     - no reply and not listed: %d %s
                     - outbox at the end: %s
-                    """.formatted(total, users, killed, once, duplicates, audit.unknown().size(), audit.failed().size(),
-                    listed, missing, unexplained, audit.outboxCounts());
+                    """.formatted(
+                            total,
+                            users,
+                            killed,
+                            once,
+                            duplicates,
+                            audit.unknown().size(),
+                            audit.failed().size(),
+                            listed,
+                            missing,
+                            unexplained,
+                            audit.outboxCounts());
             Files.writeString(dir.resolve("email-kill-report.md"), report);
             System.out.println(report);
             assertThat(duplicates).as(report).isZero();
@@ -141,11 +157,11 @@ class EmailKillIT {
         for (int u = 0; u < users; u++) {
             for (MailServer.Stored s : mail.inbox(user(u))) {
                 MimeMessage m = s.message();
-                String text = String.valueOf(((MimeMultipart) m.getContent()).getBodyPart(0).getContent());
+                String text = String.valueOf(
+                        ((MimeMultipart) m.getContent()).getBodyPart(0).getContent());
                 if (text.startsWith("re: ") && !KillAudit.tagOf(text).isEmpty()) tags.add(KillAudit.tagOf(text));
             }
         }
         return tags;
     }
-
 }

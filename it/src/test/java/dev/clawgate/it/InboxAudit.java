@@ -20,15 +20,20 @@ import java.util.Map;
 import java.util.Optional;
 
 /** Everything the store holds about the inbox and transcripts after a test, read through the Store API. */
-record InboxAudit(List<InboxRecord> records, Map<String, List<InboxRecord>> byMessageId,
-                  Map<Long, List<TranscriptEntry>> userEntries, Map<Long, List<TranscriptEntry>> assistantEntries,
-                  List<OutboxEntry> outbox) {
+record InboxAudit(
+        List<InboxRecord> records,
+        Map<String, List<InboxRecord>> byMessageId,
+        Map<Long, List<TranscriptEntry>> userEntries,
+        Map<Long, List<TranscriptEntry>> assistantEntries,
+        List<OutboxEntry> outbox) {
 
     /** Gaps in inbox ids longer than this mean the scan went past the end. */
     private static final int MAX_GAP = 10_000;
 
     static InboxAudit read(Store store) {
-        long total = store.inbox().counts().values().stream().mapToLong(Long::longValue).sum();
+        long total = store.inbox().counts().values().stream()
+                .mapToLong(Long::longValue)
+                .sum();
         List<InboxRecord> records = new ArrayList<>();
         int gap = 0;
         for (long id = 1; records.size() < total; id++) {
@@ -37,17 +42,21 @@ record InboxAudit(List<InboxRecord> records, Map<String, List<InboxRecord>> byMe
                 records.add(r.get());
                 gap = 0;
             } else if (++gap > MAX_GAP) {
-                throw new AssertionError("inboxCounts() says " + total + " records but only " + records.size() + " were found");
+                throw new AssertionError(
+                        "inboxCounts() says " + total + " records but only " + records.size() + " were found");
             }
         }
         Map<String, List<InboxRecord>> byId = new LinkedHashMap<>();
-        for (InboxRecord r : records) byId.computeIfAbsent(r.message().id(), k -> new ArrayList<>()).add(r);
+        for (InboxRecord r : records)
+            byId.computeIfAbsent(r.message().id(), k -> new ArrayList<>()).add(r);
         Map<Long, List<TranscriptEntry>> users = new LinkedHashMap<>();
         Map<Long, List<TranscriptEntry>> assistants = new LinkedHashMap<>();
         for (SessionSummary s : store.transcripts().sessions()) {
             for (TranscriptEntry e : store.transcripts().load(s.key(), Integer.MAX_VALUE)) {
                 if (e.inboxId() == null) continue;
-                (e.role() == Role.USER ? users : assistants).computeIfAbsent(e.inboxId(), k -> new ArrayList<>()).add(e);
+                (e.role() == Role.USER ? users : assistants)
+                        .computeIfAbsent(e.inboxId(), k -> new ArrayList<>())
+                        .add(e);
             }
         }
         return new InboxAudit(records, byId, users, assistants, store.outbox().byState(OutboxState.values()));
@@ -66,7 +75,9 @@ record InboxAudit(List<InboxRecord> records, Map<String, List<InboxRecord>> byMe
 
     /** Turn ids whose reply was on the wire when a process died: reported, never resent (SPEC OUT-7). */
     java.util.Set<Long> unknownAfterSend() {
-        return outbox.stream().filter(e -> e.state() == OutboxState.UNKNOWN_AFTER_SEND).map(OutboxEntry::turnId)
+        return outbox.stream()
+                .filter(e -> e.state() == OutboxState.UNKNOWN_AFTER_SEND)
+                .map(OutboxEntry::turnId)
                 .collect(java.util.stream.Collectors.toSet());
     }
 
@@ -78,8 +89,8 @@ record InboxAudit(List<InboxRecord> records, Map<String, List<InboxRecord>> byMe
 
     /**
      * Final replies the platform kept, per message id, paired through the store by the turn id every reply carries (the
-     * turn's inbox record), not by {@code in_reply_to}: a reply that quotes nothing (SPEC OUT-3 {@code reply_to_mode}, off
-     * in direct chats by default) is still counted, so a duplicate cannot hide behind a missing quote.
+     * turn's inbox record), not by {@code in_reply_to}: a reply that quotes nothing (SPEC OUT-3 {@code reply_to_mode},
+     * off in direct chats by default) is still counted, so a duplicate cannot hide behind a missing quote.
      */
     Map<String, Long> finalsPerMessage(List<CallbackReply> replies) {
         Map<Long, String> messageOfTurn = new HashMap<>();
@@ -88,25 +99,35 @@ record InboxAudit(List<InboxRecord> records, Map<String, List<InboxRecord>> byMe
         for (var r : replies) {
             if (!r.isFinal() || !r.accepted()) continue;
             String id = messageOfTurn.get(r.turnId());
-            if (id == null) throw new AssertionError("a final reply names turn " + r.turnId() + ", which no inbox record has: " + r);
+            if (id == null)
+                throw new AssertionError(
+                        "a final reply names turn " + r.turnId() + ", which no inbox record has: " + r);
             out.merge(id, 1L, Long::sum);
         }
         return out;
     }
 
-    /** SPEC OUT-12: each reply the platform got belongs to a recorded turn, answers that turn's message, and quotes it if at all. */
+    /**
+     * SPEC OUT-12: each reply the platform got belongs to a recorded turn, answers that turn's message, and quotes it
+     * if at all.
+     */
     void checkRepliesPairWithTheirTurns(List<CallbackReply> replies) {
         Map<Long, InboxRecord> byInboxId = new HashMap<>();
         for (InboxRecord r : records) byInboxId.put(r.id(), r);
         assertThat(replies).allSatisfy(reply -> {
             InboxRecord turn = byInboxId.get(reply.turnId());
-            assertThat(turn).as("the inbox record of turn %s (reply %s)", reply.turnId(), reply).isNotNull();
+            assertThat(turn)
+                    .as("the inbox record of turn %s (reply %s)", reply.turnId(), reply)
+                    .isNotNull();
             assertThat(reply.signatureValid()).isTrue();
             if (reply.inReplyTo() != null) {
-                assertThat(reply.inReplyTo()).as("the quote of %s", reply).isEqualTo(turn.message().id());
+                assertThat(reply.inReplyTo())
+                        .as("the quote of %s", reply)
+                        .isEqualTo(turn.message().id());
             }
             if (reply.isFinal()) {
-                assertThat(reply.text()).as("final reply of turn %s", reply.turnId())
+                assertThat(reply.text())
+                        .as("final reply of turn %s", reply.turnId())
                         .contains(turn.message().text());
             }
         });

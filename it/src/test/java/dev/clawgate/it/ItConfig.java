@@ -15,9 +15,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The gateway config the integration tests run: a fake model, followup queueing, and the webhook
- * channel. Written as TOML with only keys the loader knows today; the webhook channel's table is
- * added programmatically until the loader reads per-channel keys (see the module README).
+ * The gateway config the integration tests run: a fake model, followup queueing, and the webhook channel. Written as
+ * TOML with only keys the loader knows today; the webhook channel's table is added programmatically until the loader
+ * reads per-channel keys (see the module README).
  */
 final class ItConfig {
     static final String SECRET_ENV = "CLAWGATE_WEBHOOK_SECRET";
@@ -50,7 +50,13 @@ final class ItConfig {
 
                 [dispatch]
                 max_in_flight = %d
-                """.formatted(tomlPath(dir.resolve("data")), bind, tomlPath(dir.resolve("workspace")), modelBaseUrl, queueCap, maxInFlight);
+                """.formatted(
+                        tomlPath(dir.resolve("data")),
+                        bind,
+                        tomlPath(dir.resolve("workspace")),
+                        modelBaseUrl,
+                        queueCap,
+                        maxInFlight);
     }
 
     /** The webhook table as the loader will read it once it knows per-channel keys. */
@@ -93,12 +99,14 @@ final class ItConfig {
     }
 
     /** Whether the loader reads {@code [channels.webhook]} with its own keys (then the jar runs unchanged). */
-    static boolean loaderReadsWebhookTable(Path dir, String base, String callbackUrl, String secret) throws IOException {
+    static boolean loaderReadsWebhookTable(Path dir, String base, String callbackUrl, String secret)
+            throws IOException {
         Path probe = dir.resolve("probe.toml");
         Files.writeString(probe, base + webhookToml(callbackUrl));
         try {
             ChannelSettings webhook = load(probe, secret).channels().get("webhook");
-            return webhook != null && secret.equals(webhook.options().get("secret"))
+            return webhook != null
+                    && secret.equals(webhook.options().get("secret"))
                     && callbackUrl.equals(webhook.options().get("callback_url"));
         } catch (ConfigException notYet) {
             return false;
@@ -112,11 +120,28 @@ final class ItConfig {
         AccessSettings open = new AccessSettings(DmPolicy.OPEN, List.of("*"), GroupPolicy.OPEN, List.of(), false);
         Map<String, ChannelSettings> channels = new LinkedHashMap<>(c.channels());
         // every reply names the message it answers: the audits pair them by it (SPEC OUT-3)
-        channels.put("webhook", new ChannelSettings("webhook", open, Map.of(),
-                Map.of("path", WEBHOOK_PATH, "secret", secret, "callback_url", callbackUrl), Map.of(),
-                new dev.clawgate.core.config.ChannelOutput(dev.clawgate.core.render.ReplyToMode.ALL, null, Map.of(), null)));
-        return new ClawgateConfig(c.gateway(), c.agent(), c.providers(), c.routes(), c.history(), c.tools(), c.dispatch(),
-                c.session(), c.inbound(), c.queue(), channels);
+        channels.put(
+                "webhook",
+                new ChannelSettings(
+                        "webhook",
+                        open,
+                        Map.of(),
+                        Map.of("path", WEBHOOK_PATH, "secret", secret, "callback_url", callbackUrl),
+                        Map.of(),
+                        new dev.clawgate.core.config.ChannelOutput(
+                                dev.clawgate.core.render.ReplyToMode.ALL, null, Map.of(), null)));
+        return new ClawgateConfig(
+                c.gateway(),
+                c.agent(),
+                c.providers(),
+                c.routes(),
+                c.history(),
+                c.tools(),
+                c.dispatch(),
+                c.session(),
+                c.inbound(),
+                c.queue(),
+                channels);
     }
 
     private static String tomlPath(Path p) {

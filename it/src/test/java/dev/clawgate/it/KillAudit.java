@@ -17,17 +17,15 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What the kill tests read after a run, the same for every channel (SPEC OUT-7, OUT-12, IN-1): each
- * user message carries a tag {@code msg-<user>-<n>} that the scripted model echoes in its reply, so a
- * reply, an entry left {@code unknown_after_send} and a failed inbox record all name the message
- * they belong to.
+ * What the kill tests read after a run, the same for every channel (SPEC OUT-7, OUT-12, IN-1): each user message
+ * carries a tag {@code msg-<user>-<n>} that the scripted model echoes in its reply, so a reply, an entry left
+ * {@code unknown_after_send} and a failed inbox record all name the message they belong to.
  */
 final class KillAudit {
     /** The tag a kill test's user message carries and its reply repeats. */
     static final Pattern TAG = Pattern.compile("msg-(\\d+)-(\\d+)");
 
-    private KillAudit() {
-    }
+    private KillAudit() {}
 
     /** The outbox entries left unknown after a send, the inbox records that failed (by tag), and the outbox counts. */
     record Audit(List<String> unknown, List<String> failed, Map<OutboxState, Long> outboxCounts) {}
@@ -44,7 +42,8 @@ final class KillAudit {
     static String lastUser(JsonNode body) {
         JsonNode msgs = body.path("messages");
         for (int i = msgs.size() - 1; i >= 0; i--) {
-            if (msgs.get(i).path("role").asText().equals("user")) return msgs.get(i).path("content").asText();
+            if (msgs.get(i).path("role").asText().equals("user"))
+                return msgs.get(i).path("content").asText();
         }
         return "";
     }
@@ -55,8 +54,10 @@ final class KillAudit {
         if (!Files.isDirectory(db)) return false;
         try (Store store = Stores.open(null, db)) {
             Map<InboxState, Long> inbox = store.inbox().counts();
-            long finals = inbox.entrySet().stream().filter(e -> e.getKey().isFinal())
-                    .mapToLong(Map.Entry::getValue).sum();
+            long finals = inbox.entrySet().stream()
+                    .filter(e -> e.getKey().isFinal())
+                    .mapToLong(Map.Entry::getValue)
+                    .sum();
             Map<OutboxState, Long> outbox = store.outbox().counts();
             return finals >= total && outbox.get(OutboxState.PENDING) == 0 && outbox.get(OutboxState.SENDING) == 0;
         }

@@ -28,12 +28,12 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 20's Lark/Feishu kill test: the real gateway jar behind the fake open platform's event pusher (v2.0
- * events, encrypted and signed), killed with SIGKILL while users keep writing, and restarted on the same data dir
- * and port. The platform pushes every event again until it is answered 200. Every message must end with exactly
- * one reply, or be listed: its reply {@code unknown_after_send} in the outbox, or its turn {@code failed} after two
- * cut runs; none may be answered twice, none silently lost. Replies carry a {@code uuid} derived from the outbox
- * payload, so a resend under it gives the first message back, never a second one.
+ * Issue 20's Lark/Feishu kill test: the real gateway jar behind the fake open platform's event pusher (v2.0 events,
+ * encrypted and signed), killed with SIGKILL while users keep writing, and restarted on the same data dir and port. The
+ * platform pushes every event again until it is answered 200. Every message must end with exactly one reply, or be
+ * listed: its reply {@code unknown_after_send} in the outbox, or its turn {@code failed} after two cut runs; none may
+ * be answered twice, none silently lost. Replies carry a {@code uuid} derived from the outbox payload, so a resend
+ * under it gives the first message back, never a second one.
  */
 // SPEC CH-11, OUT-7, OUT-12, IN-1
 class LarkKillIT {
@@ -43,7 +43,8 @@ class LarkKillIT {
     private static final String ENCRYPT = "kill-test-encrypt-key";
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private final Path runs = Path.of(System.getProperty("crash.workdir", "target/crash-run")).toAbsolutePath();
+    private final Path runs =
+            Path.of(System.getProperty("crash.workdir", "target/crash-run")).toAbsolutePath();
 
     @Test
     void everyMessageGetsOneReplyOrIsListedAcrossKillsDuringLoad() throws Exception {
@@ -51,8 +52,8 @@ class LarkKillIT {
     }
 
     /**
-     * With {@code outbox.resend_unknown = true} a send cut by a kill is sent again (marked possibly_duplicated);
-     * under the same {@code uuid} the platform gives the first message back, so still none is answered twice.
+     * With {@code outbox.resend_unknown = true} a send cut by a kill is sent again (marked possibly_duplicated); under
+     * the same {@code uuid} the platform gives the first message back, so still none is answered twice.
      */
     @Test
     void aCutSendResentUnderItsUuidIsNoDuplicate() throws Exception {
@@ -72,16 +73,18 @@ class LarkKillIT {
             port = s.getLocalPort();
         }
         try (FakeLark lark = FakeLark.start(APP_ID, SECRET, VERIFY, ENCRYPT);
-             FakeOpenAiServer model = FakeOpenAiServer.start()) {
+                FakeOpenAiServer model = FakeOpenAiServer.start()) {
             // the platform keeps pushing while the gateway restarts (it retries a failed push for hours)
             lark.retryBackoff(Duration.ofMillis(50), Duration.ofSeconds(1), Integer.MAX_VALUE);
             // a short think per reply, so kills land on turns in flight and on sends on the wire
-            model.respondWith(body -> Reply.text("re: " + KillAudit.lastUser(body)).delayBefore(Duration.ofMillis(30)));
+            model.respondWith(
+                    body -> Reply.text("re: " + KillAudit.lastUser(body)).delayBefore(Duration.ofMillis(30)));
             Path config = dir.resolve("clawgate.toml");
-            Files.writeString(config, ItConfig.baseToml(dir, "127.0.0.1:" + port, model.baseUrl(), 8, 1000)
-                    + larkToml(lark) + extraToml);
-            ChildGateway child = ChildGateway.ofPackagedJar(config, dir.resolve("gateway.log"), ChildGateway.Mode.JAR,
-                    "unused-secret", null);
+            Files.writeString(
+                    config,
+                    ItConfig.baseToml(dir, "127.0.0.1:" + port, model.baseUrl(), 8, 1000) + larkToml(lark) + extraToml);
+            ChildGateway child = ChildGateway.ofPackagedJar(
+                    config, dir.resolve("gateway.log"), ChildGateway.Mode.JAR, "unused-secret", null);
             lark.deliverTo(URI.create("http://127.0.0.1:" + port + "/webhooks/lark"));
 
             int total = users * perUser;
@@ -119,8 +122,10 @@ class LarkKillIT {
             }
             sender.join();
             Process last = p;
-            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250))
-                    .until(() -> (KillAudit.settled(dir, total) && unaccepted(lark).isEmpty()) || !last.isAlive());
+            await().atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(250))
+                    .until(() ->
+                            (KillAudit.settled(dir, total) && unaccepted(lark).isEmpty()) || !last.isAlive());
             ChildGateway.stop(last);
 
             Map<String, Integer> repliesPerMessage = new HashMap<>();
@@ -131,8 +136,11 @@ class LarkKillIT {
                 if (!answered.isEmpty()) repliesPerMessage.merge(answered, 1, Integer::sum);
                 if (m.uuid() == null || !uuids.add(m.uuid())) uuidless++;
             }
-            long resentUnderUuid = lark.calls().stream().filter(c -> c.method().equals("messages.reply")
-                    || c.method().equals("messages.create")).count() - lark.sent().size();
+            long resentUnderUuid = lark.calls().stream()
+                            .filter(c -> c.method().equals("messages.reply")
+                                    || c.method().equals("messages.create"))
+                            .count()
+                    - lark.sent().size();
             Audit audit = audit(dir);
             int once = 0, duplicates = 0, listed = 0, missing = 0;
             List<String> unexplained = new ArrayList<>();
@@ -148,8 +156,12 @@ class LarkKillIT {
                 }
             }
             List<String> notAccepted = unaccepted(lark);
-            long pushedAgain = lark.deliveryIds().stream().filter(id -> lark.pushAttempts(id) > 1).count();
-            long answeredTwice = answersPerDelivery(lark).values().stream().filter(n -> n > 1).count();
+            long pushedAgain = lark.deliveryIds().stream()
+                    .filter(id -> lark.pushAttempts(id) > 1)
+                    .count();
+            long answeredTwice = answersPerDelivery(lark).values().stream()
+                    .filter(n -> n > 1)
+                    .count();
             String report = """
                     Lark kill test%s: %d messages from %d users, %d SIGKILLs during the run
                     - answered exactly once: %d
@@ -162,11 +174,27 @@ class LarkKillIT {
                     - reply/create calls beyond the messages the platform kept (a resent uuid, an error): %d
                     - sent messages without a uuid or with a repeated one: %d
                     - outbox at the end: %s
-                    """.formatted(resendUnknown ? " (outbox.resend_unknown)" : "", total, users, killed, once,
-                    duplicates, audit.unknown.size(), audit.failed.size(),
-                    listed, missing, unexplained.size() > 20 ? unexplained.subList(0, 20) + "…" : unexplained,
-                    notAccepted.size(), notAccepted.stream().map(tagOfDelivery::get).limit(20).toList(),
-                    pushedAgain, answeredTwice, audit.records, total, resentUnderUuid, uuidless, audit.outboxCounts);
+                    """.formatted(
+                    resendUnknown ? " (outbox.resend_unknown)" : "",
+                    total,
+                    users,
+                    killed,
+                    once,
+                    duplicates,
+                    audit.unknown.size(),
+                    audit.failed.size(),
+                    listed,
+                    missing,
+                    unexplained.size() > 20 ? unexplained.subList(0, 20) + "…" : unexplained,
+                    notAccepted.size(),
+                    notAccepted.stream().map(tagOfDelivery::get).limit(20).toList(),
+                    pushedAgain,
+                    answeredTwice,
+                    audit.records,
+                    total,
+                    resentUnderUuid,
+                    uuidless,
+                    audit.outboxCounts);
             Files.writeString(dir.resolve("report.md"), report);
             System.out.println(report);
             assertThat(notAccepted).as(report).isEmpty();
@@ -232,7 +260,8 @@ class LarkKillIT {
     private static List<String> unaccepted(FakeLark lark) {
         Set<String> ok = new HashSet<>();
         for (PlatformCall c : lark.calls()) {
-            if (c.method().equals(FakeLark.WEBHOOK_ANSWER) && "200".equals(c.headers().get(":status"))) {
+            if (c.method().equals(FakeLark.WEBHOOK_ANSWER)
+                    && "200".equals(c.headers().get(":status"))) {
                 ok.add(c.headers().get("delivery-id"));
             }
         }
@@ -240,13 +269,16 @@ class LarkKillIT {
     }
 
     /** KillAudit's reading of the run, and how many inbox records the messages made (one each, IN-1). */
-    private record Audit(List<String> unknown, List<String> failed, Map<OutboxState, Long> outboxCounts,
-                         int records) {}
+    private record Audit(List<String> unknown, List<String> failed, Map<OutboxState, Long> outboxCounts, int records) {}
 
     private static Audit audit(Path dir) {
         KillAudit.Audit a = KillAudit.audit(dir);
         try (Store store = Stores.open(null, dir.resolve("data"))) {
-            return new Audit(a.unknown(), a.failed(), a.outboxCounts(), InboxAudit.read(store).records().size());
+            return new Audit(
+                    a.unknown(),
+                    a.failed(),
+                    a.outboxCounts(),
+                    InboxAudit.read(store).records().size());
         }
     }
 }

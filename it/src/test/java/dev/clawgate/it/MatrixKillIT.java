@@ -30,17 +30,18 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 19's Matrix kill test: the real gateway jar on the fake homeserver, killed with SIGKILL while
- * messages keep arriving, and restarted on the same data dir. Every user message must end with
- * exactly one reply: a batch whose sync token was not stored comes again and is deduped by event id,
- * and a reply cut mid-send is reconciled by its transaction id (found, or proven unsent and sent
- * again with the same id), so none is left {@code unknown_after_send} (SPEC OUT-7, OUT-12, IN-3, IN-4, CH-6).
+ * Issue 19's Matrix kill test: the real gateway jar on the fake homeserver, killed with SIGKILL while messages keep
+ * arriving, and restarted on the same data dir. Every user message must end with exactly one reply: a batch whose sync
+ * token was not stored comes again and is deduped by event id, and a reply cut mid-send is reconciled by its
+ * transaction id (found, or proven unsent and sent again with the same id), so none is left {@code unknown_after_send}
+ * (SPEC OUT-7, OUT-12, IN-3, IN-4, CH-6).
  */
 class MatrixKillIT {
     private static final Pattern TAG = Pattern.compile("msg-(\\d+)-(\\d+)");
 
-    private final Path dir = Path.of(System.getProperty("crash.workdir", "target/crash-run")).resolve(
-            "matrix-kill").toAbsolutePath();
+    private final Path dir = Path.of(System.getProperty("crash.workdir", "target/crash-run"))
+            .resolve("matrix-kill")
+            .toAbsolutePath();
 
     @Test
     void everyMessageGetsExactlyOneReplyAcrossKillsDuringLoad() throws Exception {
@@ -51,11 +52,15 @@ class MatrixKillIT {
         CrashRecoveryIT.clean(dir);
         Files.createDirectories(dir);
         try (FakeMatrixHomeserver hs = FakeMatrixHomeserver.start("killbot");
-             FakeOpenAiServer model = FakeOpenAiServer.start()) {
+                FakeOpenAiServer model = FakeOpenAiServer.start()) {
             // a short think per reply, so kills land on turns in flight and on sends on the wire
-            model.respondWith(body -> Reply.text("re: " + KillAudit.lastUser(body)).delayBefore(Duration.ofMillis(30)));
+            model.respondWith(
+                    body -> Reply.text("re: " + KillAudit.lastUser(body)).delayBefore(Duration.ofMillis(30)));
             Path config = dir.resolve("clawgate.toml");
-            Files.writeString(config, ItConfig.baseToml(dir, "127.0.0.1:0", model.baseUrl(), 8, 1000) + """
+            Files.writeString(
+                    config,
+                    ItConfig.baseToml(dir, "127.0.0.1:0", model.baseUrl(), 8, 1000)
+                            + """
 
                     [channels.matrix]
                     homeserver = "%s"
@@ -63,9 +68,12 @@ class MatrixKillIT {
                     user_id = "%s"
                     dm_policy = "open"
                     allowed_users = ["*"]
-                    """.formatted(hs.baseUrl(), hs.botLogin().accessToken(), hs.bot().userId()));
-            ChildGateway child = ChildGateway.ofPackagedJar(config, dir.resolve("gateway.log"), ChildGateway.Mode.JAR,
-                    "unused-secret", null);
+                    """.formatted(
+                                            hs.baseUrl(),
+                                            hs.botLogin().accessToken(),
+                                            hs.bot().userId()));
+            ChildGateway child = ChildGateway.ofPackagedJar(
+                    config, dir.resolve("gateway.log"), ChildGateway.Mode.JAR, "unused-secret", null);
 
             List<MatrixRoom> rooms = new ArrayList<>();
             List<MatrixUser> people = new ArrayList<>();
@@ -98,8 +106,8 @@ class MatrixKillIT {
             for (int k = 1; k <= kills; k++) {
                 int threshold = total * k / (kills + 1);
                 Process running = current;
-                await().atMost(Duration.ofSeconds(90)).until(() -> replies(hs).size() >= threshold
-                        || !running.isAlive());
+                await().atMost(Duration.ofSeconds(90))
+                        .until(() -> replies(hs).size() >= threshold || !running.isAlive());
                 if (!current.isAlive()) throw new AssertionError("the gateway died by itself:\n" + child.logTail(40));
                 current.destroyForcibly();
                 current.waitFor(10, TimeUnit.SECONDS);
@@ -108,8 +116,9 @@ class MatrixKillIT {
             }
             sender.join();
             Process last = current;
-            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250)).until(() -> settled(dir,
-                    total) || !last.isAlive());
+            await().atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(250))
+                    .until(() -> settled(dir, total) || !last.isAlive());
             ChildGateway.stop(last);
 
             Map<String, Integer> repliesPerMessage = new HashMap<>();
@@ -139,9 +148,18 @@ class MatrixKillIT {
                     - no reply, turn failed after two cut runs: %d
                     - no reply and not listed: %d %s
                     - outbox at the end: %s
-                    """.formatted(total, users, killed, once, duplicates, audit.unknown().size(), audit.unknown(), failed,
-                    missing,
-                    unexplained.size() > 20 ? unexplained.subList(0, 20) + "…" : unexplained, audit.outboxCounts());
+                    """.formatted(
+                            total,
+                            users,
+                            killed,
+                            once,
+                            duplicates,
+                            audit.unknown().size(),
+                            audit.unknown(),
+                            failed,
+                            missing,
+                            unexplained.size() > 20 ? unexplained.subList(0, 20) + "…" : unexplained,
+                            audit.outboxCounts());
             Files.writeString(dir.resolve("matrix-kill-report.md"), report);
             System.out.println(report);
             assertThat(duplicates).as(report).isZero();
@@ -161,8 +179,12 @@ class MatrixKillIT {
 
     /** The bot's messages that answer a user message (edits and redactions left out). */
     private static List<SentEvent> replies(FakeMatrixHomeserver hs) {
-        return hs.sentByBot().stream().filter(e -> e.type().equals("m.room.message") && !"m.replace".equals(e.relType())
-                && e.body() != null && e.body().startsWith("re: ")).toList();
+        return hs.sentByBot().stream()
+                .filter(e -> e.type().equals("m.room.message")
+                        && !"m.replace".equals(e.relType())
+                        && e.body() != null
+                        && e.body().startsWith("re: "))
+                .toList();
     }
 
     /** Every message recorded reached a final state and no reply is still waiting to be sent. */
@@ -171,8 +193,10 @@ class MatrixKillIT {
         if (!Files.isDirectory(db)) return false;
         try (Store store = Stores.open(null, db)) {
             Map<InboxState, Long> inbox = store.inbox().counts();
-            long finals = inbox.entrySet().stream().filter(e -> e.getKey().isFinal()).mapToLong(
-                    Map.Entry::getValue).sum();
+            long finals = inbox.entrySet().stream()
+                    .filter(e -> e.getKey().isFinal())
+                    .mapToLong(Map.Entry::getValue)
+                    .sum();
             Map<OutboxState, Long> outbox = store.outbox().counts();
             return finals >= total && outbox.get(OutboxState.PENDING) == 0 && outbox.get(OutboxState.SENDING) == 0;
         }

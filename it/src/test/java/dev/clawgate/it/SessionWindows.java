@@ -10,10 +10,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Watches runs per session from outside the gateway: a run's window opens when its model request
- * arrives at the fake model and closes when its reply arrives at the fake platform. Two open
- * windows of one session are two active runs (SPEC DI-2); sequence numbers out of order are a
- * reordered session.
+ * Watches runs per session from outside the gateway: a run's window opens when its model request arrives at the fake
+ * model and closes when its reply arrives at the fake platform. Two open windows of one session are two active runs
+ * (SPEC DI-2); sequence numbers out of order are a reordered session.
  */
 final class SessionWindows {
     /** The scripted text: "note SEQ from SENDER (ID)". */
@@ -41,7 +40,8 @@ final class SessionWindows {
         Note n = note(lastUserText);
         if (n == null) throw new AssertionError("a model request without a scripted note: " + lastUserText);
         Integer already = open.putIfAbsent(n.sender(), n.seq());
-        if (already != null) overlaps.add(n.sender() + ": run for note " + n.seq() + " started while note " + already + " was running");
+        if (already != null)
+            overlaps.add(n.sender() + ": run for note " + n.seq() + " started while note " + already + " was running");
         else maxOpen.accumulateAndGet(openNow.incrementAndGet(), Math::max);
         requested.computeIfAbsent(n.sender(), k -> new CopyOnWriteArrayList<>()).add(n.seq());
     }
@@ -67,8 +67,10 @@ final class SessionWindows {
         List<Integer> expected = new ArrayList<>();
         for (int i = 0; i < perSender; i++) expected.add(i);
         List<String> bad = new ArrayList<>();
-        for (var e : requested.entrySet()) if (!e.getValue().equals(expected)) bad.add(e.getKey() + " requests " + e.getValue());
-        for (var e : replied.entrySet()) if (!e.getValue().equals(expected)) bad.add(e.getKey() + " replies " + e.getValue());
+        for (var e : requested.entrySet())
+            if (!e.getValue().equals(expected)) bad.add(e.getKey() + " requests " + e.getValue());
+        for (var e : replied.entrySet())
+            if (!e.getValue().equals(expected)) bad.add(e.getKey() + " replies " + e.getValue());
         return bad;
     }
 

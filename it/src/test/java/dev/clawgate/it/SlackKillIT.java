@@ -34,20 +34,21 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 17's kill test: the real gateway jar on the fake Slack's Events API (signed pushes, Slack's retries),
- * killed with SIGKILL while messages keep arriving, and restarted on the same data dir and port. Every user
- * message must end with exactly one reply in its DM, or be listed: its reply {@code unknown_after_send} in the
- * outbox, or its turn {@code failed} after two cut runs; none may be answered twice (SPEC OUT-12, OUT-7, IN-1,
- * IN-4, CH-4). A push the dead gateway missed comes again as Slack's retry; the fake's retries are compressed
- * to 5 s, 30 s and 90 s (Slack's: at once, 1 min, 5 min). A restart on a loaded machine takes up to 15 s and the
- * soak kills every few seconds, so with shorter waits Slack gave up on events pushed while the gateway was down
- * (2 s, 15 s, 40 s: 141 of 2,000): such an event was never acknowledged and never recorded, so it is Slack's loss,
- * reported on its own line; what the gateway acknowledged it must answer.
+ * Issue 17's kill test: the real gateway jar on the fake Slack's Events API (signed pushes, Slack's retries), killed
+ * with SIGKILL while messages keep arriving, and restarted on the same data dir and port. Every user message must end
+ * with exactly one reply in its DM, or be listed: its reply {@code unknown_after_send} in the outbox, or its turn
+ * {@code failed} after two cut runs; none may be answered twice (SPEC OUT-12, OUT-7, IN-1, IN-4, CH-4). A push the dead
+ * gateway missed comes again as Slack's retry; the fake's retries are compressed to 5 s, 30 s and 90 s (Slack's: at
+ * once, 1 min, 5 min). A restart on a loaded machine takes up to 15 s and the soak kills every few seconds, so with
+ * shorter waits Slack gave up on events pushed while the gateway was down (2 s, 15 s, 40 s: 141 of 2,000): such an
+ * event was never acknowledged and never recorded, so it is Slack's loss, reported on its own line; what the gateway
+ * acknowledged it must answer.
  */
 class SlackKillIT {
     private static final Pattern TAG = Pattern.compile("msg-(\\d+)-(\\d+)");
 
-    private final Path dir = Path.of(System.getProperty("crash.workdir", "target/crash-run")).resolve("slack-kill")
+    private final Path dir = Path.of(System.getProperty("crash.workdir", "target/crash-run"))
+            .resolve("slack-kill")
             .toAbsolutePath();
 
     @Test
@@ -57,7 +58,8 @@ class SlackKillIT {
         int kills = Integer.getInteger("slack.kill.kills", 2);
         CrashRecoveryIT.clean(dir);
         Files.createDirectories(dir);
-        try (FakeSlack slack = FakeSlack.start("kill_bot"); FakeOpenAiServer model = FakeOpenAiServer.start()) {
+        try (FakeSlack slack = FakeSlack.start("kill_bot");
+                FakeOpenAiServer model = FakeOpenAiServer.start()) {
             // a short think per reply, so kills land on turns in flight and on posts on the wire
             model.respondWith(body -> Reply.text("re: " + lastUser(body)).delayBefore(Duration.ofMillis(30)));
             slack.eventRetryDelays(Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofSeconds(90));
@@ -65,8 +67,8 @@ class SlackKillIT {
             Path config = dir.resolve("clawgate.toml");
             String base = ItConfig.baseToml(dir, "127.0.0.1:" + port, model.baseUrl(), 8, 1000);
             Files.writeString(config, base + slackToml(slack));
-            ChildGateway child = ChildGateway.ofPackagedJar(config, dir.resolve("gateway.log"), ChildGateway.Mode.JAR,
-                    "unused-secret", null);
+            ChildGateway child = ChildGateway.ofPackagedJar(
+                    config, dir.resolve("gateway.log"), ChildGateway.Mode.JAR, "unused-secret", null);
 
             List<SlackChannel> dms = new ArrayList<>();
             List<SlackUser> people = new ArrayList<>();
@@ -77,7 +79,8 @@ class SlackKillIT {
             }
             Process p = child.start(null, null);
             Process first = p;
-            await().atMost(Duration.ofSeconds(60)).until(() -> !slack.calls("auth.test").isEmpty() || !first.isAlive());
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> !slack.calls("auth.test").isEmpty() || !first.isAlive());
             slack.deliverEventsTo(URI.create("http://127.0.0.1:" + port + "/webhooks/slack"));
             int total = users * perUser;
             Thread sender = Thread.ofVirtual().start(() -> {
@@ -110,7 +113,8 @@ class SlackKillIT {
             // SPEC IN-4: until every user's event is acknowledged or Slack has made its last retry (a push a kill cut
             // off comes again), and every recorded message is final; past the deadline the report says what is missing
             long deadline = System.nanoTime() + Duration.ofSeconds(240).toNanos();
-            while ((!settled(dir) || !stillRetried(slack).isEmpty()) && System.nanoTime() < deadline
+            while ((!settled(dir) || !stillRetried(slack).isEmpty())
+                    && System.nanoTime() < deadline
                     && last.isAlive()) {
                 Thread.sleep(250);
             }
@@ -124,10 +128,18 @@ class SlackKillIT {
             Set<String> open = unacknowledged(slack);
             long neverAccepted = open.size();
             StringBuilder attempts = new StringBuilder();
-            open.stream().sorted().limit(3).forEach(id -> attempts.append("\n  ").append(id).append(": ")
-                    .append(slack.deliveries().stream().filter(d -> d.eventId().equals(id))
-                            .map(d -> d.retryNum() + "@" + d.at() + "=" + d.status() + "/" + d.failure()).toList()));
-            long retried = slack.deliveries().stream().filter(d -> d.retryNum() > 0).count();
+            open.stream()
+                    .sorted()
+                    .limit(3)
+                    .forEach(id -> attempts.append("\n  ")
+                            .append(id)
+                            .append(": ")
+                            .append(slack.deliveries().stream()
+                                    .filter(d -> d.eventId().equals(id))
+                                    .map(d -> d.retryNum() + "@" + d.at() + "=" + d.status() + "/" + d.failure())
+                                    .toList()));
+            long retried =
+                    slack.deliveries().stream().filter(d -> d.retryNum() > 0).count();
             Audit audit = audit(dir);
             Set<String> gaveUp = new HashSet<>();
             for (com.fasterxml.jackson.databind.JsonNode e : slack.events()) {
@@ -157,10 +169,22 @@ class SlackKillIT {
                     - never recorded, never acknowledged (Slack gave up after its 3 retries): %d
                     - pushes Slack retried: %d; users' events never acknowledged: %d%s
                     - outbox at the end: %s
-                    """.formatted(total, users, killed, once, duplicates, audit.unknown.size(), audit.failed.size(),
-                    listed, missing, unexplained.size() > 20 ? unexplained.subList(0, 20) + "…" : unexplained,
-                    slackGaveUp, retried,
-                    neverAccepted, attempts, audit.outboxCounts);
+                    """.formatted(
+                            total,
+                            users,
+                            killed,
+                            once,
+                            duplicates,
+                            audit.unknown.size(),
+                            audit.failed.size(),
+                            listed,
+                            missing,
+                            unexplained.size() > 20 ? unexplained.subList(0, 20) + "…" : unexplained,
+                            slackGaveUp,
+                            retried,
+                            neverAccepted,
+                            attempts,
+                            audit.outboxCounts);
             Files.writeString(dir.resolve("slack-kill-report.md"), report);
             System.out.println(report);
             assertThat(duplicates).as(report).isZero();
@@ -210,7 +234,8 @@ class SlackKillIT {
     private static String lastUser(com.fasterxml.jackson.databind.JsonNode body) {
         com.fasterxml.jackson.databind.JsonNode msgs = body.path("messages");
         for (int i = msgs.size() - 1; i >= 0; i--) {
-            if (msgs.get(i).path("role").asText().equals("user")) return msgs.get(i).path("content").asText();
+            if (msgs.get(i).path("role").asText().equals("user"))
+                return msgs.get(i).path("content").asText();
         }
         return "";
     }
@@ -230,17 +255,21 @@ class SlackKillIT {
         if (!Files.isDirectory(db)) return false;
         try (Store store = Stores.open(null, db)) {
             Map<InboxState, Long> inbox = store.inbox().counts();
-            long finals = inbox.entrySet().stream().filter(e -> e.getKey().isFinal())
-                    .mapToLong(Map.Entry::getValue).sum();
+            long finals = inbox.entrySet().stream()
+                    .filter(e -> e.getKey().isFinal())
+                    .mapToLong(Map.Entry::getValue)
+                    .sum();
             Map<OutboxState, Long> outbox = store.outbox().counts();
             long all = inbox.values().stream().mapToLong(Long::longValue).sum();
-            return all > 0 && finals == all && outbox.get(OutboxState.PENDING) == 0
+            return all > 0
+                    && finals == all
+                    && outbox.get(OutboxState.PENDING) == 0
                     && outbox.get(OutboxState.SENDING) == 0;
         }
     }
 
-    private record Audit(List<String> unknown, List<String> failed, Set<String> recorded,
-                         Map<OutboxState, Long> outboxCounts) {}
+    private record Audit(
+            List<String> unknown, List<String> failed, Set<String> recorded, Map<OutboxState, Long> outboxCounts) {}
 
     private static Audit audit(Path dir) {
         try (Store store = Stores.open(null, dir.resolve("data"))) {
@@ -257,7 +286,11 @@ class SlackKillIT {
                 recorded.add(t.group());
                 if (r.state() == InboxState.FAILED) failed.add(t.group());
             }
-            return new Audit(unknown, failed, recorded, new LinkedHashMap<>(store.outbox().counts()));
+            return new Audit(
+                    unknown,
+                    failed,
+                    recorded,
+                    new LinkedHashMap<>(store.outbox().counts()));
         }
     }
 }

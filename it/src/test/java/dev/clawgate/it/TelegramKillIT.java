@@ -25,17 +25,18 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 7's kill test: the real gateway jar on the fake Telegram Bot API, killed with SIGKILL
- * (no failpoint, no warning) while messages keep arriving, and restarted on the same data dir.
- * Every user message must end with exactly one reply, or be listed: its reply
- * {@code unknown_after_send} in the outbox, or its turn {@code failed} after two cut runs; none
- * may be answered twice (SPEC OUT-12, OUT-7, IN-4, CH-3).
+ * Issue 7's kill test: the real gateway jar on the fake Telegram Bot API, killed with SIGKILL (no failpoint, no
+ * warning) while messages keep arriving, and restarted on the same data dir. Every user message must end with exactly
+ * one reply, or be listed: its reply {@code unknown_after_send} in the outbox, or its turn {@code failed} after two cut
+ * runs; none may be answered twice (SPEC OUT-12, OUT-7, IN-4, CH-3).
  */
 class TelegramKillIT {
     private static final String TOKEN = "4242:kill-test-token";
     private static final Pattern TAG = Pattern.compile("msg-(\\d+)-(\\d+)");
 
-    private final Path dir = Path.of(System.getProperty("crash.workdir", "target/crash-run")).resolve("telegram-kill").toAbsolutePath();
+    private final Path dir = Path.of(System.getProperty("crash.workdir", "target/crash-run"))
+            .resolve("telegram-kill")
+            .toAbsolutePath();
 
     @Test
     void everyMessageGetsOneReplyOrIsListedAcrossKillsDuringLoad() throws Exception {
@@ -45,13 +46,17 @@ class TelegramKillIT {
         CrashRecoveryIT.clean(dir);
         Files.createDirectories(dir);
         try (FakeTelegramServer telegram = FakeTelegramServer.start(TOKEN, "kill_bot");
-             FakeOpenAiServer model = FakeOpenAiServer.start()) {
+                FakeOpenAiServer model = FakeOpenAiServer.start()) {
             // a short think per reply, so kills land on turns in flight and on sends on the wire
-            model.respondWith(body -> Reply.text("re: " + KillAudit.lastUser(body)).delayBefore(Duration.ofMillis(30)));
+            model.respondWith(
+                    body -> Reply.text("re: " + KillAudit.lastUser(body)).delayBefore(Duration.ofMillis(30)));
             Path config = dir.resolve("clawgate.toml");
-            Files.writeString(config, ItConfig.baseToml(dir, "127.0.0.1:0", model.baseUrl(), 8, 1000)
-                    + ItConfig.telegramToml(TOKEN, telegram.apiBase(), ""));
-            ChildGateway child = ChildGateway.ofPackagedJar(config, dir.resolve("gateway.log"), ChildGateway.Mode.JAR, "unused-secret", null);
+            Files.writeString(
+                    config,
+                    ItConfig.baseToml(dir, "127.0.0.1:0", model.baseUrl(), 8, 1000)
+                            + ItConfig.telegramToml(TOKEN, telegram.apiBase(), ""));
+            ChildGateway child = ChildGateway.ofPackagedJar(
+                    config, dir.resolve("gateway.log"), ChildGateway.Mode.JAR, "unused-secret", null);
 
             List<TelegramChat> chats = new ArrayList<>();
             List<TelegramUser> people = new ArrayList<>();
@@ -79,7 +84,8 @@ class TelegramKillIT {
             for (int k = 1; k <= kills; k++) {
                 int threshold = total * k / (kills + 1);
                 Process running = p;
-                await().atMost(Duration.ofSeconds(90)).until(() -> replies(telegram).size() >= threshold || !running.isAlive());
+                await().atMost(Duration.ofSeconds(90))
+                        .until(() -> replies(telegram).size() >= threshold || !running.isAlive());
                 if (!p.isAlive()) throw new AssertionError("the gateway died by itself:\n" + child.logTail(40));
                 p.destroyForcibly();
                 p.waitFor(10, TimeUnit.SECONDS);
@@ -88,7 +94,9 @@ class TelegramKillIT {
             }
             sender.join();
             Process last = p;
-            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250)).until(() -> settled(dir, total) || !last.isAlive());
+            await().atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(250))
+                    .until(() -> settled(dir, total) || !last.isAlive());
             ChildGateway.stop(last);
 
             Map<String, Integer> repliesPerMessage = new HashMap<>();
@@ -117,8 +125,18 @@ class TelegramKillIT {
                     - no reply, listed (reply unknown_after_send: %d, turn failed after two cut runs: %d): %d
                     - no reply and not listed: %d %s
                     - outbox at the end: %s
-                    """.formatted(total, users, killed, once, duplicates, audit.unknown().size(), audit.failed().size(), listed, missing,
-                    unexplained.size() > 20 ? unexplained.subList(0, 20) + "…" : unexplained, audit.outboxCounts());
+                    """.formatted(
+                            total,
+                            users,
+                            killed,
+                            once,
+                            duplicates,
+                            audit.unknown().size(),
+                            audit.failed().size(),
+                            listed,
+                            missing,
+                            unexplained.size() > 20 ? unexplained.subList(0, 20) + "…" : unexplained,
+                            audit.outboxCounts());
             Files.writeString(dir.resolve("telegram-kill-report.md"), report);
             System.out.println(report);
             assertThat(duplicates).as(report).isZero();
@@ -129,7 +147,9 @@ class TelegramKillIT {
 
     /** The bot's text messages that answer a user message. */
     private static List<SentMessage> replies(FakeTelegramServer telegram) {
-        return telegram.sent().stream().filter(m -> m.text() != null && m.text().startsWith("re: ")).toList();
+        return telegram.sent().stream()
+                .filter(m -> m.text() != null && m.text().startsWith("re: "))
+                .toList();
     }
 
     /** Every message recorded reached a final state and no reply is still waiting to be sent. */
@@ -138,10 +158,12 @@ class TelegramKillIT {
         if (!Files.isDirectory(db)) return false;
         try (Store store = Stores.open(null, db)) {
             Map<InboxState, Long> inbox = store.inbox().counts();
-            long finals = inbox.entrySet().stream().filter(e -> e.getKey().isFinal()).mapToLong(Map.Entry::getValue).sum();
+            long finals = inbox.entrySet().stream()
+                    .filter(e -> e.getKey().isFinal())
+                    .mapToLong(Map.Entry::getValue)
+                    .sum();
             Map<OutboxState, Long> outbox = store.outbox().counts();
             return finals >= total && outbox.get(OutboxState.PENDING) == 0 && outbox.get(OutboxState.SENDING) == 0;
         }
     }
-
 }

@@ -6,10 +6,10 @@ import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * The child JVM's main while the config loader cannot read {@code [channels.webhook]} yet: what
- * {@code clawgate run --config FILE} does, with the webhook table added to the loaded config
- * (secret from {@code $CLAWGATE_WEBHOOK_SECRET}, callback from {@code -Dclawgate.it.callback}).
- * Everything else is the packaged jar's code, found by the same ServiceLoader wiring.
+ * The child JVM's main while the config loader cannot read {@code [channels.webhook]} yet: what {@code clawgate run
+ * --config FILE} does, with the webhook table added to the loaded config (secret from {@code $CLAWGATE_WEBHOOK_SECRET},
+ * callback from {@code -Dclawgate.it.callback}). Everything else is the packaged jar's code, found by the same
+ * ServiceLoader wiring.
  */
 public final class WebhookGatewayLauncher {
     private WebhookGatewayLauncher() {}
@@ -28,10 +28,13 @@ public final class WebhookGatewayLauncher {
         ClawgateConfig cfg = ItConfig.withWebhook(ItConfig.load(Path.of(args[1]), secret), secret, callback);
         Gateway gateway = Gateway.start(cfg, Gateway.Options.server());
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            gateway.close();
-            stopped.countDown();
-        }, "clawgate-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            gateway.close();
+                            stopped.countDown();
+                        },
+                        "clawgate-shutdown"));
         System.out.println("Clawgate is running on port " + gateway.httpPort());
         stopped.await();
     }

@@ -22,18 +22,19 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 19's WhatsApp kill test: the real gateway jar behind the fake Cloud API's webhook pusher, killed with
- * SIGKILL while customers keep writing, and restarted on the same data dir and port. Meta redelivers every
- * notification not answered 200. Every message must end with exactly one reply, or be listed: its reply
- * {@code unknown_after_send} in the outbox (the Cloud API cannot be asked whether a send arrived), or its turn
- * {@code failed} after two cut runs; none may be answered twice (SPEC OUT-12, OUT-7, IN-1, IN-4, CH-12).
+ * Issue 19's WhatsApp kill test: the real gateway jar behind the fake Cloud API's webhook pusher, killed with SIGKILL
+ * while customers keep writing, and restarted on the same data dir and port. Meta redelivers every notification not
+ * answered 200. Every message must end with exactly one reply, or be listed: its reply {@code unknown_after_send} in
+ * the outbox (the Cloud API cannot be asked whether a send arrived), or its turn {@code failed} after two cut runs;
+ * none may be answered twice (SPEC OUT-12, OUT-7, IN-1, IN-4, CH-12).
  */
 class WhatsAppKillIT {
     private static final String TOKEN = "EAAGkill-test-token";
     private static final String SECRET = "kill-test-app-secret";
     private static final Pattern TAG = Pattern.compile("msg-(\\d+)-(\\d+)");
 
-    private final Path dir = Path.of(System.getProperty("crash.workdir", "target/crash-run")).resolve("whatsapp-kill")
+    private final Path dir = Path.of(System.getProperty("crash.workdir", "target/crash-run"))
+            .resolve("whatsapp-kill")
             .toAbsolutePath();
 
     @Test
@@ -48,15 +49,16 @@ class WhatsAppKillIT {
             port = s.getLocalPort();
         }
         try (FakeWhatsAppCloud wa = FakeWhatsAppCloud.start(TOKEN, SECRET);
-             FakeOpenAiServer model = FakeOpenAiServer.start()) {
+                FakeOpenAiServer model = FakeOpenAiServer.start()) {
             wa.retryBackoff(Duration.ofMillis(50), Duration.ofSeconds(1), Integer.MAX_VALUE);
             // a short think per reply, so kills land on turns in flight and on sends on the wire
-            model.respondWith(body -> Reply.text("re: " + KillAudit.lastUser(body)).delayBefore(Duration.ofMillis(30)));
+            model.respondWith(
+                    body -> Reply.text("re: " + KillAudit.lastUser(body)).delayBefore(Duration.ofMillis(30)));
             Path config = dir.resolve("clawgate.toml");
-            Files.writeString(config, ItConfig.baseToml(dir, "127.0.0.1:" + port, model.baseUrl(), 8, 1000)
-                    + whatsappToml(wa));
-            ChildGateway child = ChildGateway.ofPackagedJar(config, dir.resolve("gateway.log"), ChildGateway.Mode.JAR,
-                    "unused-secret", null);
+            Files.writeString(
+                    config, ItConfig.baseToml(dir, "127.0.0.1:" + port, model.baseUrl(), 8, 1000) + whatsappToml(wa));
+            ChildGateway child = ChildGateway.ofPackagedJar(
+                    config, dir.resolve("gateway.log"), ChildGateway.Mode.JAR, "unused-secret", null);
             wa.deliverTo(URI.create("http://127.0.0.1:" + port + "/webhooks/whatsapp"));
 
             List<WhatsAppContact> people = new ArrayList<>();
@@ -92,8 +94,10 @@ class WhatsAppKillIT {
             }
             sender.join();
             Process last = p;
-            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(250))
-                    .until(() -> (KillAudit.settled(dir, total) && wa.deliveries().stream().allMatch(d -> d.accepted()))
+            await().atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(250))
+                    .until(() -> (KillAudit.settled(dir, total)
+                                    && wa.deliveries().stream().allMatch(d -> d.accepted()))
                             || !last.isAlive());
             ChildGateway.stop(last);
 
@@ -116,7 +120,9 @@ class WhatsAppKillIT {
                     unexplained.add(tag);
                 }
             }
-            long redelivered = wa.deliveries().stream().filter(d -> d.attempts().size() > 1).count();
+            long redelivered = wa.deliveries().stream()
+                    .filter(d -> d.attempts().size() > 1)
+                    .count();
             String report = """
                     WhatsApp kill test: %d messages from %d customers, %d SIGKILLs during the run
                     - answered exactly once: %d
@@ -125,9 +131,19 @@ class WhatsAppKillIT {
                     - no reply and not listed: %d %s
                     - notifications Meta had to deliver more than once: %d
                     - outbox at the end: %s
-                    """.formatted(total, users, killed, once, duplicates, audit.unknown().size(), audit.failed().size(),
-                    listed, missing, unexplained.size() > 20 ? unexplained.subList(0, 20) + "…" : unexplained,
-                    redelivered, audit.outboxCounts());
+                    """.formatted(
+                            total,
+                            users,
+                            killed,
+                            once,
+                            duplicates,
+                            audit.unknown().size(),
+                            audit.failed().size(),
+                            listed,
+                            missing,
+                            unexplained.size() > 20 ? unexplained.subList(0, 20) + "…" : unexplained,
+                            redelivered,
+                            audit.outboxCounts());
             Files.writeString(dir.resolve("whatsapp-kill-report.md"), report);
             System.out.println(report);
             assertThat(duplicates).as(report).isZero();
@@ -161,8 +177,9 @@ class WhatsAppKillIT {
 
     /** The business's text messages that answer a customer's message. */
     private static List<OutboundMessage> replies(FakeWhatsAppCloud wa) {
-        return wa.sent().stream().filter(m -> m.type().equals("text") && m.text() != null
-                && m.text().startsWith("re: ")).toList();
+        return wa.sent().stream()
+                .filter(m ->
+                        m.type().equals("text") && m.text() != null && m.text().startsWith("re: "))
+                .toList();
     }
-
 }

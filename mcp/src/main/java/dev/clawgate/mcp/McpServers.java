@@ -11,8 +11,8 @@ import java.util.concurrent.ScheduledExecutorService;
 
 /**
  * The MCP client (SPEC AG-7): one connection per {@code [mcp.servers.<name>]}, each started in the background,
- * restarted with backoff when it dies. {@link #tools()} is what the model may use now: the tools of the servers
- * that are ready, as {@code <server>__<tool>}, filtered by each server's allowlist.
+ * restarted with backoff when it dies. {@link #tools()} is what the model may use now: the tools of the servers that
+ * are ready, as {@code <server>__<tool>}, filtered by each server's allowlist.
  */
 public final class McpServers implements AutoCloseable {
     private final List<ServerConnection> servers;
@@ -29,8 +29,8 @@ public final class McpServers implements AutoCloseable {
     }
 
     public static McpServers start(McpSettings settings, ServerConnection.Timing timing) {
-        ScheduledExecutorService timer =
-                Executors.newScheduledThreadPool(1, Thread.ofVirtual().name("mcp-", 0).factory());
+        ScheduledExecutorService timer = Executors.newScheduledThreadPool(
+                1, Thread.ofVirtual().name("mcp-", 0).factory());
         List<ServerConnection> all = new ArrayList<>();
         for (McpServerSettings s : settings.servers().values()) all.add(new ServerConnection(s, timing, timer));
         McpServers servers = new McpServers(all, timer);
@@ -43,8 +43,8 @@ public final class McpServers implements AutoCloseable {
      * reports.
      */
     public static List<McpServerStatus> probe(McpSettings settings) {
-        ScheduledExecutorService timer =
-                Executors.newScheduledThreadPool(1, Thread.ofVirtual().name("mcp-probe-", 0).factory());
+        ScheduledExecutorService timer = Executors.newScheduledThreadPool(
+                1, Thread.ofVirtual().name("mcp-probe-", 0).factory());
         List<McpServerStatus> out = new ArrayList<>();
         try {
             for (McpServerSettings s : settings.servers().values()) {

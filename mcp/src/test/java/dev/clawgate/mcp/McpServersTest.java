@@ -26,17 +26,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The MCP client against real MCP server processes over stdio and a real streamable-HTTP server on a loopback
- * port, both the official SDK's server side (SPEC AG-7).
+ * The MCP client against real MCP server processes over stdio and a real streamable-HTTP server on a loopback port,
+ * both the official SDK's server side (SPEC AG-7).
  */
 class McpServersTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final ServerConnection.Timing FAST = new ServerConnection.Timing(Duration.ofMillis(200),
-            Duration.ofSeconds(2), Duration.ofSeconds(30), Duration.ofMillis(500));
+    private static final ServerConnection.Timing FAST = new ServerConnection.Timing(
+            Duration.ofMillis(200), Duration.ofSeconds(2), Duration.ofSeconds(30), Duration.ofMillis(500));
     private static final String TOKEN = "tok-0123456789-secret";
 
     @TempDir
     Path dir;
+
     private final String marker = UUID.randomUUID().toString();
     private McpServers servers;
 
@@ -47,10 +48,22 @@ class McpServersTest {
 
     private McpServerSettings stdio(String name, List<String> allow, Duration timeout) {
         List<String> cmd = StdioTestServer.commandLine(marker);
-        return new McpServerSettings(name, cmd.getFirst(), cmd.subList(1, cmd.size()),
-                Map.of("MCP_TOKEN", TOKEN, "MCP_BLOCK_FILE", dir.resolve("block").toString(), "MCP_PID_FILE",
-                        dir.resolve(name + ".pid").toString()), null, Map.of(), allow,
-                timeout, List.of(TOKEN));
+        return new McpServerSettings(
+                name,
+                cmd.getFirst(),
+                cmd.subList(1, cmd.size()),
+                Map.of(
+                        "MCP_TOKEN",
+                        TOKEN,
+                        "MCP_BLOCK_FILE",
+                        dir.resolve("block").toString(),
+                        "MCP_PID_FILE",
+                        dir.resolve(name + ".pid").toString()),
+                null,
+                Map.of(),
+                allow,
+                timeout,
+                List.of(TOKEN));
     }
 
     private McpServers start(McpServerSettings... s) {
@@ -63,7 +76,10 @@ class McpServersTest {
     private Tool awaitTool(String name) {
         await().atMost(Duration.ofSeconds(30))
                 .until(() -> servers.tools().stream().anyMatch(t -> t.name().equals(name)));
-        return servers.tools().stream().filter(t -> t.name().equals(name)).findFirst().orElseThrow();
+        return servers.tools().stream()
+                .filter(t -> t.name().equals(name))
+                .findFirst()
+                .orElseThrow();
     }
 
     private ToolResult call(String tool, String args, CancelToken cancel) throws Exception {
@@ -96,10 +112,14 @@ class McpServersTest {
         // SPEC AG-7, OP-6: the gateway's variables (its keys among them) stay with the gateway
         start(stdio("files", List.of(), Duration.ofSeconds(30)));
         String env = call("files__env", "{}", CancelToken.none()).output();
-        assertThat(List.of(env.split(","))).isSubsetOf("PATH", "HOME", "MCP_TOKEN", "MCP_BLOCK_FILE", "MCP_PID_FILE")
+        assertThat(List.of(env.split(",")))
+                .isSubsetOf("PATH", "HOME", "MCP_TOKEN", "MCP_BLOCK_FILE", "MCP_PID_FILE")
                 .contains("MCP_TOKEN", "MCP_BLOCK_FILE");
         ToolResult leak = call("files__leak", "{}", CancelToken.none());
-        assertThat(leak.output()).doesNotContain(TOKEN).doesNotContain("abcdefghijklmnop").contains("[redacted]");
+        assertThat(leak.output())
+                .doesNotContain(TOKEN)
+                .doesNotContain("abcdefghijklmnop")
+                .contains("[redacted]");
     }
 
     @Test
@@ -116,16 +136,17 @@ class McpServersTest {
     private static ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> serverStderr() {
         var appender = new ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent>();
         appender.start();
-        var logger = (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory
-                .getLogger("dev.clawgate.mcp.internal.StdioProcessTransport");
+        var logger = (ch.qos.logback.classic.Logger)
+                org.slf4j.LoggerFactory.getLogger("dev.clawgate.mcp.internal.StdioProcessTransport");
         logger.setLevel(ch.qos.logback.classic.Level.DEBUG);
         logger.addAppender(appender);
         return appender;
     }
 
-    private static boolean saw(ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> log,
-                               String text) {
-        return List.copyOf(log.list).stream().anyMatch(e -> e.getFormattedMessage().contains(text));
+    private static boolean saw(
+            ch.qos.logback.core.read.ListAppender<ch.qos.logback.classic.spi.ILoggingEvent> log, String text) {
+        return List.copyOf(log.list).stream()
+                .anyMatch(e -> e.getFormattedMessage().contains(text));
     }
 
     @Test
@@ -140,7 +161,8 @@ class McpServersTest {
         assertThat(r.output()).contains("files__slow did not answer within 1 s", "mcp.servers.files.timeout");
         await().atMost(Duration.ofSeconds(10)).until(() -> saw(stderr, "notifications/cancelled"));
         // the server is alive and answers the next call
-        assertThat(call("files__echo", "{\"text\":\"after\"}", CancelToken.none()).output())
+        assertThat(call("files__echo", "{\"text\":\"after\"}", CancelToken.none())
+                        .output())
                 .isEqualTo("stdio echo: after");
     }
 
@@ -160,8 +182,9 @@ class McpServersTest {
             cancel.cancel("stop");
         });
         long t0 = System.nanoTime();
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> slow.execute(JSON.readTree("{\"seconds\":30}"),
-                new ToolContext(dir, null, cancel))).isInstanceOf(CancelledException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> slow.execute(JSON.readTree("{\"seconds\":30}"), new ToolContext(dir, null, cancel)))
+                .isInstanceOf(CancelledException.class);
         assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(10));
         await().atMost(Duration.ofSeconds(10)).until(() -> saw(stderr, "the run was stopped"));
     }
@@ -175,13 +198,15 @@ class McpServersTest {
         StdioTestServer.running(dir.resolve("files.pid")).orElseThrow().destroyForcibly();
         await().atMost(Duration.ofSeconds(10)).until(() -> servers.tools().isEmpty());
         // every start fails while blocked: the state says so, and the tools stay hidden
-        await().atMost(Duration.ofSeconds(20)).until(() -> servers.status().getFirst().restarts() >= 2);
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> servers.status().getFirst().restarts() >= 2);
         McpServerStatus down = servers.status().getFirst();
         assertThat(down.state()).isIn(McpServerState.RESTARTING, McpServerState.STARTING);
         assertThat(down.tools()).isEmpty();
         assertThat(servers.tools()).isEmpty();
         Files.delete(dir.resolve("block"));
-        assertThat(call("files__echo", "{\"text\":\"back\"}", CancelToken.none()).output())
+        assertThat(call("files__echo", "{\"text\":\"back\"}", CancelToken.none())
+                        .output())
                 .isEqualTo("stdio echo: back");
         assertThat(StdioTestServer.running(dir.resolve("files.pid"))).isPresent();
     }
@@ -190,10 +215,18 @@ class McpServersTest {
     void aStreamableHttpServerGetsItsHeadersAndComesBackAfterItStops() throws Exception {
         // SPEC AG-7: streamable HTTP with headers for auth; a server that stops is reconnected
         try (HttpTestServer http = HttpTestServer.start()) {
-            start(new McpServerSettings("web", null, List.of(), Map.of(), http.url(),
-                    Map.of("Authorization", "Bearer " + TOKEN), List.of("echo", "leak"), Duration.ofSeconds(30),
+            start(new McpServerSettings(
+                    "web",
+                    null,
+                    List.of(),
+                    Map.of(),
+                    http.url(),
+                    Map.of("Authorization", "Bearer " + TOKEN),
+                    List.of("echo", "leak"),
+                    Duration.ofSeconds(30),
                     List.of("Bearer " + TOKEN)));
-            assertThat(call("web__echo", "{\"text\":\"over http\"}", CancelToken.none()).output())
+            assertThat(call("web__echo", "{\"text\":\"over http\"}", CancelToken.none())
+                            .output())
                     .isEqualTo("http echo: over http");
             assertThat(names()).containsExactly("web__echo", "web__leak");
             assertThat(http.authorizations()).isNotEmpty().allMatch(a -> a.equals("Bearer " + TOKEN));
@@ -202,7 +235,8 @@ class McpServersTest {
             http.stop();
             await().atMost(Duration.ofSeconds(15)).until(() -> servers.tools().isEmpty());
             http.restart();
-            assertThat(call("web__echo", "{\"text\":\"again\"}", CancelToken.none()).output())
+            assertThat(call("web__echo", "{\"text\":\"again\"}", CancelToken.none())
+                            .output())
                     .isEqualTo("http echo: again");
         }
     }

@@ -16,11 +16,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Watches the config file by modification time and size (SPEC RT-3) and puts each valid change in
- * force with {@link Gateway#reload}, once the file has held still for one interval (an editor's
- * save can pass through a truncated file). A change that does not load is refused with one clear
- * log line, and the config in force stays. Polling, not a file-system watch service: it sees edits
- * through symlinks and editors that replace the file, and costs one stat per interval.
+ * Watches the config file by modification time and size (SPEC RT-3) and puts each valid change in force with
+ * {@link Gateway#reload}, once the file has held still for one interval (an editor's save can pass through a truncated
+ * file). A change that does not load is refused with one clear log line, and the config in force stays. Polling, not a
+ * file-system watch service: it sees edits through symlinks and editors that replace the file, and costs one stat per
+ * interval.
  */
 public final class ConfigWatcher implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ConfigWatcher.class);

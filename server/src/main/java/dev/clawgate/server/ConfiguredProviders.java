@@ -12,13 +12,19 @@ import java.util.Optional;
 import java.util.ServiceLoader;
 
 /**
- * The providers of one config, made by the {@link ProviderFactory} of each one's kind (found
- * with ServiceLoader). Immutable: a config change builds a new one (SPEC RT-3).
+ * The providers of one config, made by the {@link ProviderFactory} of each one's kind (found with ServiceLoader).
+ * Immutable: a config change builds a new one (SPEC RT-3).
  */
 public final class ConfiguredProviders implements ProviderDirectory {
     private static final org.slf4j.Logger log = org.slf4j.LoggerFactory.getLogger(ConfiguredProviders.class);
-    private static final List<String> HOSTED = List.of("api.openai.com", "openrouter.ai", "api.anthropic.com",
-            "generativelanguage.googleapis.com", "api.groq.com", "api.mistral.ai", "api.deepseek.com");
+    private static final List<String> HOSTED = List.of(
+            "api.openai.com",
+            "openrouter.ai",
+            "api.anthropic.com",
+            "generativelanguage.googleapis.com",
+            "api.groq.com",
+            "api.mistral.ai",
+            "api.deepseek.com");
     private final Map<String, Provider> providers = new LinkedHashMap<>();
     private final Map<String, ProviderSettings> settings = new LinkedHashMap<>();
 
@@ -31,7 +37,9 @@ public final class ConfiguredProviders implements ProviderDirectory {
                 continue;
             }
             if (needsKeyButHasNone(s)) {
-                log.warn("provider '{}' is not configured: it has no api_key (is its environment variable set?)", s.name());
+                log.warn(
+                        "provider '{}' is not configured: it has no api_key (is its environment variable set?)",
+                        s.name());
                 continue;
             }
             ProviderFactory f = factories.get(s.kind());
@@ -45,8 +53,8 @@ public final class ConfiguredProviders implements ProviderDirectory {
     }
 
     /**
-     * A hosted API without a key cannot answer; a local server (Ollama, llama.cpp, vLLM) needs none.
-     * (An unset {@code ${VAR}} in api_key leaves any provider unconfigured: {@link ProviderSettings#unconfigured}.)
+     * A hosted API without a key cannot answer; a local server (Ollama, llama.cpp, vLLM) needs none. (An unset
+     * {@code ${VAR}} in api_key leaves any provider unconfigured: {@link ProviderSettings#unconfigured}.)
      */
     static boolean needsKeyButHasNone(ProviderSettings s) {
         // a CLI provider runs a local program that holds its own credentials
@@ -63,8 +71,8 @@ public final class ConfiguredProviders implements ProviderDirectory {
     }
 
     /**
-     * Releases what the providers hold: HTTP clients, and the process trees a CLI provider runs.
-     * Only at shutdown: a reload leaves the old providers to the runs still using them.
+     * Releases what the providers hold: HTTP clients, and the process trees a CLI provider runs. Only at shutdown: a
+     * reload leaves the old providers to the runs still using them.
      */
     public void close() {
         for (Provider p : providers.values()) {

@@ -21,18 +21,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Fires due cron jobs (SPEC AG-5) as inbound messages on their conversation, through the inbox and
- * dispatcher like any message, so each reply goes through the outbox to that channel. A fire is
- * claimed and its message recorded in one transaction (SPEC IN-4, OUT-12): a crash leaves it either
- * due or in the inbox, where a restart runs it; never claimed and lost, never run twice. After a
- * restart a fire missed by at most {@code cron.max_age} runs once; older ones are skipped with a log
- * line. One virtual thread, asleep until the next fire (or {@link #MAX_NAP}, or a {@link #wake()});
+ * Fires due cron jobs (SPEC AG-5) as inbound messages on their conversation, through the inbox and dispatcher like any
+ * message, so each reply goes through the outbox to that channel. A fire is claimed and its message recorded in one
+ * transaction (SPEC IN-4, OUT-12): a crash leaves it either due or in the inbox, where a restart runs it; never claimed
+ * and lost, never run twice. After a restart a fire missed by at most {@code cron.max_age} runs once; older ones are
+ * skipped with a log line. One virtual thread, asleep until the next fire (or {@link #MAX_NAP}, or a {@link #wake()});
  * at most {@link #BATCH} fires per pass.
  */
 public final class CronScheduler implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(CronScheduler.class);
     /** The longest sleep between two looks at the store: other nodes may add jobs this one hears nothing of. */
     static final Duration MAX_NAP = Duration.ofSeconds(30);
+
     static final int BATCH = 50;
 
     private final CronBook book;
@@ -46,8 +46,12 @@ public final class CronScheduler implements AutoCloseable {
     private volatile boolean closed;
     private Thread thread;
 
-    public CronScheduler(CronBook book, FireSink inbox, Predicate<String> channelRunning, Supplier<CronSettings> settings,
-                         Clock clock) {
+    public CronScheduler(
+            CronBook book,
+            FireSink inbox,
+            Predicate<String> channelRunning,
+            Supplier<CronSettings> settings,
+            Clock clock) {
         this.book = book;
         this.inbox = inbox;
         this.channelRunning = channelRunning;
@@ -125,14 +129,21 @@ public final class CronScheduler implements AutoCloseable {
         Duration late = Duration.between(fireAt, now);
         if (late.compareTo(settings.get().maxAge()) > 0) {
             if (book.claimFire(job.id(), fireAt, next)) {
-                log.warn("cron: job {} missed its run at {} by {} s, more than cron.max_age; skipped{}", job.id(), fireAt,
-                        late.toSeconds(), next == null ? " (it was its only run)" : ", next run at " + next);
+                log.warn(
+                        "cron: job {} missed its run at {} by {} s, more than cron.max_age; skipped{}",
+                        job.id(),
+                        fireAt,
+                        late.toSeconds(),
+                        next == null ? " (it was its only run)" : ", next run at " + next);
             }
             return false;
         }
         if (!channelRunning.test(job.target().channel())) {
             if (book.claimFire(job.id(), fireAt, next)) {
-                log.warn("cron: job {} is for channel {}, which is not running; run at {} skipped", job.id(), job.target().channel(),
+                log.warn(
+                        "cron: job {} is for channel {}, which is not running; run at {} skipped",
+                        job.id(),
+                        job.target().channel(),
                         fireAt);
             }
             return false;
@@ -142,7 +153,12 @@ public final class CronScheduler implements AutoCloseable {
             log.debug("cron: job {} run at {} was already taken", job.id(), fireAt);
             return false;
         }
-        log.info("cron: job {} fired for {} (run at {}, inbox {}){}", job.id(), job.session().display(), fireAt, recorded.get().id(),
+        log.info(
+                "cron: job {} fired for {} (run at {}, inbox {}){}",
+                job.id(),
+                job.session().display(),
+                fireAt,
+                recorded.get().id(),
                 next == null ? "" : "; next run at " + next);
         return true;
     }

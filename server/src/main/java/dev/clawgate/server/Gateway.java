@@ -1,37 +1,39 @@
 package dev.clawgate.server;
 
+import dev.clawgate.core.access.AccessGate;
+import dev.clawgate.core.access.Decision;
+import dev.clawgate.core.access.PairingBook;
+import dev.clawgate.core.agent.ModelRoute;
 import dev.clawgate.core.channel.Channel;
-import dev.clawgate.core.channel.MessageAdapter;
 import dev.clawgate.core.channel.ChannelFactory;
 import dev.clawgate.core.channel.ChannelHealth;
 import dev.clawgate.core.channel.ChannelSupervisor;
+import dev.clawgate.core.channel.MessageAdapter;
 import dev.clawgate.core.config.ChannelSettings;
 import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.core.config.DropPolicy;
 import dev.clawgate.core.config.QueueMode;
 import dev.clawgate.core.config.QueueSettings;
-import dev.clawgate.core.dispatch.QueuePolicy;
-import dev.clawgate.core.outbound.DeliveryException;
-import dev.clawgate.core.outbound.OutboundMessage;
-import dev.clawgate.core.outbound.OutboundTarget;
-import dev.clawgate.core.run.CancelToken;
-import dev.clawgate.core.turn.QueueDirective;
-import dev.clawgate.core.access.AccessGate;
-import dev.clawgate.core.access.Decision;
-import dev.clawgate.core.access.PairingBook;
 import dev.clawgate.core.dispatch.Admission;
 import dev.clawgate.core.dispatch.Dispatcher;
-import dev.clawgate.core.dispatch.TurnRunner;
-import dev.clawgate.core.inbound.ChannelNames;
-import dev.clawgate.core.inbound.SessionKeys;
 import dev.clawgate.core.dispatch.Inbox;
+import dev.clawgate.core.dispatch.QueuePolicy;
+import dev.clawgate.core.dispatch.TurnRunner;
 import dev.clawgate.core.hook.InboundHook;
 import dev.clawgate.core.hook.SendingHook;
+import dev.clawgate.core.inbound.ChannelNames;
+import dev.clawgate.core.inbound.SessionKeys;
+import dev.clawgate.core.memory.Consolidation;
+import dev.clawgate.core.memory.Consolidator;
+import dev.clawgate.core.memory.MemoryHygiene;
 import dev.clawgate.core.model.SessionKey;
-import dev.clawgate.server.config.ConfigException;
+import dev.clawgate.core.multimodal.PublicWeb;
 import dev.clawgate.core.outbound.Capability;
+import dev.clawgate.core.outbound.DeliveryException;
 import dev.clawgate.core.outbound.DirectDelivery;
 import dev.clawgate.core.outbound.Durability;
+import dev.clawgate.core.outbound.OutboundMessage;
+import dev.clawgate.core.outbound.OutboundTarget;
 import dev.clawgate.core.outbound.Outbox;
 import dev.clawgate.core.outbound.OutboxWorker;
 import dev.clawgate.core.outbound.Pacer;
@@ -39,31 +41,29 @@ import dev.clawgate.core.outbound.Payloads;
 import dev.clawgate.core.prompt.ChannelGuidance;
 import dev.clawgate.core.prompt.SystemPromptBuilder;
 import dev.clawgate.core.prompt.SystemPromptCache;
+import dev.clawgate.core.run.CancelToken;
 import dev.clawgate.core.store.InboxRecord;
 import dev.clawgate.core.store.Store;
 import dev.clawgate.core.store.StoreException;
-import dev.clawgate.core.agent.ModelRoute;
-import dev.clawgate.core.memory.Consolidation;
-import dev.clawgate.core.memory.Consolidator;
-import dev.clawgate.core.memory.MemoryHygiene;
-import dev.clawgate.core.turn.ModelChoice;
-import dev.clawgate.core.turn.ModelSelector;
 import dev.clawgate.core.tool.ToolRegistry;
-import dev.clawgate.mcp.McpServerStatus;
-import dev.clawgate.mcp.McpServers;
-import dev.clawgate.core.multimodal.PublicWeb;
 import dev.clawgate.core.tool.builtin.BuiltinTools;
 import dev.clawgate.core.tool.builtin.sandbox.SandboxFinding;
 import dev.clawgate.core.tool.builtin.sandbox.ShellSandboxStatus;
 import dev.clawgate.core.tool.builtin.sandbox.ShellSandboxes;
-import dev.clawgate.server.web.JettyPinnedHttp;
+import dev.clawgate.core.turn.ModelChoice;
+import dev.clawgate.core.turn.ModelSelector;
+import dev.clawgate.core.turn.QueueDirective;
 import dev.clawgate.core.turn.StopReplies;
 import dev.clawgate.core.turn.TurnPipeline;
-import dev.clawgate.server.logging.TurnLogContext;
 import dev.clawgate.core.turn.TurnServices;
+import dev.clawgate.mcp.McpServerStatus;
+import dev.clawgate.mcp.McpServers;
 import dev.clawgate.server.channel.ApiChannel;
 import dev.clawgate.server.channel.WebChatChannel;
+import dev.clawgate.server.config.ConfigException;
 import dev.clawgate.server.http.HttpServer;
+import dev.clawgate.server.logging.TurnLogContext;
+import dev.clawgate.server.web.JettyPinnedHttp;
 import dev.clawgate.store.Stores;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -84,9 +84,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Wires one running gateway from a config: store, providers, tools, the turn pipeline, the
- * dispatcher and inbox, the channels, and (for {@code run}) the HTTP server. Closing it stops
- * them in reverse order.
+ * Wires one running gateway from a config: store, providers, tools, the turn pipeline, the dispatcher and inbox, the
+ * channels, and (for {@code run}) the HTTP server. Closing it stops them in reverse order.
  */
 public final class Gateway implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Gateway.class);
@@ -94,13 +93,17 @@ public final class Gateway implements AutoCloseable {
 
     /**
      * What to start besides the core: the HTTP server (with the API channel), extra channels, the
-     * {@code on_message_sending} (SPEC RP-1) and {@code on_message_received} (IN-7) hooks of an
-     * embedding program, the config file (hidden from shell commands, SPEC AG-8; null when there is
-     * none) and the web client of {@code web_fetch} and remote images (null: Jetty's, to public
-     * addresses only, SPEC AG-4, AG-5).
+     * {@code on_message_sending} (SPEC RP-1) and {@code on_message_received} (IN-7) hooks of an embedding program, the
+     * config file (hidden from shell commands, SPEC AG-8; null when there is none) and the web client of
+     * {@code web_fetch} and remote images (null: Jetty's, to public addresses only, SPEC AG-4, AG-5).
      */
-    public record Options(boolean http, List<Channel> channels, SendingHook sendingHook, InboundHook inboundHook,
-                          Path configFile, PublicWeb web) {
+    public record Options(
+            boolean http,
+            List<Channel> channels,
+            SendingHook sendingHook,
+            InboundHook inboundHook,
+            Path configFile,
+            PublicWeb web) {
         public Options {
             channels = List.copyOf(channels);
             sendingHook = sendingHook == null ? SendingHook.PASS : sendingHook;
@@ -142,6 +145,7 @@ public final class Gateway implements AutoCloseable {
 
     /** How often the outbox looks for retries that fell due (SPEC OUT-7). */
     private static final Duration OUTBOX_RETRY_POLL = Duration.ofSeconds(1);
+
     private final AtomicReference<ClawgateConfig> config;
     private AtomicReference<ConfiguredProviders> providers;
     private AtomicReference<ToolRegistry> tools;
@@ -168,7 +172,8 @@ public final class Gateway implements AutoCloseable {
         this.configFile = options.configFile();
         this.fetchClient = options.web() == null ? new JettyPinnedHttp() : null;
         this.web = options.web() == null ? PublicWeb.of(fetchClient) : options.web();
-        if (options.http()) HttpServer.checkBind(cfg.gateway().bind(), cfg.gateway().authToken());
+        if (options.http())
+            HttpServer.checkBind(cfg.gateway().bind(), cfg.gateway().authToken());
         // SPEC OP-6: private to the gateway's user (Stores.open would make it so too; created so from the start)
         dev.clawgate.store.PrivateFiles.directory(cfg.gateway().dataDir());
         Files.createDirectories(cfg.agent().workspace());
@@ -182,11 +187,20 @@ public final class Gateway implements AutoCloseable {
             ApiChannel api = null;
             WebChatChannel webchat = null;
             if (options.http()) {
-                api = new ApiChannel(this::turnBudget, this::modelNames, () -> config.get().dispatch().busCapacity());
+                api = new ApiChannel(
+                        this::turnBudget,
+                        this::modelNames,
+                        () -> config.get().dispatch().busCapacity());
                 channels.put(api.name(), api);
                 if (webChatEnabled(cfg)) {
-                    webchat = new WebChatChannel(m -> store.transcripts().load(
-                            SessionKeys.of(m, config.get().session(), config.get().gateway()), config.get().history().maxMessages()),
+                    webchat = new WebChatChannel(
+                            m -> store.transcripts()
+                                    .load(
+                                            SessionKeys.of(
+                                                    m,
+                                                    config.get().session(),
+                                                    config.get().gateway()),
+                                            config.get().history().maxMessages()),
                             () -> config.get().channel(WebChatChannel.NAME).options());
                     channels.put(webchat.name(), webchat);
                 }
@@ -194,62 +208,124 @@ public final class Gateway implements AutoCloseable {
             for (Channel ch : options.channels()) channels.put(ch.name(), ch);
             for (ChannelFactory factory : ServiceLoader.load(ChannelFactory.class)) {
                 ChannelSettings settings = cfg.channels().get(factory.name());
-                if (settings != null && !channels.containsKey(factory.name())) channels.put(factory.name(), factory.create(settings, cfg.gateway().dataDir()));
+                if (settings != null && !channels.containsKey(factory.name()))
+                    channels.put(
+                            factory.name(),
+                            factory.create(settings, cfg.gateway().dataDir()));
             }
 
             requireReconcileWhereDurabilityIsRequired(cfg);
             // SPEC OUT-13: media markers may name files in the workspace or the data dir
-            Payloads payloads = new Payloads(options.sendingHook(),
-                    new Payloads.MediaRoots(() -> config.get().agent().workspace(), cfg.gateway().dataDir()));
+            Payloads payloads = new Payloads(
+                    options.sendingHook(),
+                    new Payloads.MediaRoots(
+                            () -> config.get().agent().workspace(),
+                            cfg.gateway().dataDir()));
             this.metrics = new GatewayMetrics(store);
             metrics.watchChannels(channels.values());
-            Outbox outbox = new Outbox(store, Clock.systemUTC(), payloads, () -> config.get().outbox(), Math::random,
+            Outbox outbox = new Outbox(
+                    store,
+                    Clock.systemUTC(),
+                    payloads,
+                    () -> config.get().outbox(),
+                    Math::random,
                     metrics.outboxObserver());
             // SPEC MD-3: "matrix:!room" routes to the matrix channel
             // SPEC SP-1: each channel says how its replies are formatted
-            ChannelGuidance guidance = new ChannelGuidance(name -> Optional.ofNullable(channels.get(ChannelNames.split(name).channel()))
-                    .map(Channel::formatGuidance), ChannelGuidance.FALLBACK);
-            this.prompts = new SystemPromptCache(SystemPromptBuilder.create(Clock.systemDefaultZone(), java.time.ZoneId.systemDefault(),
-                    () -> config.get().agent().skillsMode(), guidance));
-            TurnServices services = TurnServices.builder().store(store)
-                    .channels(name -> Optional.ofNullable(channels.get(ChannelNames.split(name).channel())))
-                    .providers(providers::get).tools(this::turnTools).prompts(prompts)
+            ChannelGuidance guidance = new ChannelGuidance(
+                    name -> Optional.ofNullable(
+                                    channels.get(ChannelNames.split(name).channel()))
+                            .map(Channel::formatGuidance),
+                    ChannelGuidance.FALLBACK);
+            this.prompts = new SystemPromptCache(SystemPromptBuilder.create(
+                    Clock.systemDefaultZone(),
+                    java.time.ZoneId.systemDefault(),
+                    () -> config.get().agent().skillsMode(),
+                    guidance));
+            TurnServices services = TurnServices.builder()
+                    .store(store)
+                    .channels(name -> Optional.ofNullable(
+                            channels.get(ChannelNames.split(name).channel())))
+                    .providers(providers::get)
+                    .tools(this::turnTools)
+                    .prompts(prompts)
                     .inboundHook(options.inboundHook())
-                    .delivery(new DirectDelivery(payloads)).outbox(outbox).config(config::get)
-                    .sessionStatus(this::sessionStatus).memory(store.memory()).web(web).build();
-            Dispatcher.Policy policy = Dispatcher.Policy.builder().queue(this::queuePolicy)
+                    .delivery(new DirectDelivery(payloads))
+                    .outbox(outbox)
+                    .config(config::get)
+                    .sessionStatus(this::sessionStatus)
+                    .memory(store.memory())
+                    .web(web)
+                    .build();
+            Dispatcher.Policy policy = Dispatcher.Policy.builder()
+                    .queue(this::queuePolicy)
                     .requestResponse(r -> requestResponse(r.message().channel()))
-                    .turnBudget(this::turnBudget).notices(this::notice, QUEUED_NOTICE_AFTER).admission(this::admit)
+                    .turnBudget(this::turnBudget)
+                    .notices(this::notice, QUEUED_NOTICE_AFTER)
+                    .admission(this::admit)
                     // request/response channels answer each request on its own connection: never batched
-                    .debounceMs(channel -> requestResponse(channel) ? 0L : config.get().inbound().debounceMsFor(channel))
+                    .debounceMs(channel -> requestResponse(channel)
+                            ? 0L
+                            : config.get().inbound().debounceMsFor(channel))
                     .build();
             // SPEC ME-6: after each turn, off its reply path; bounded, fire and forget
-            this.consolidation = new Consolidation(new Consolidator(store, store.memory(), () -> config.get().memory(),
-                    this::consolidationModel), () -> config.get().memory(), cfg.memory().consolidationQueue(), Clock.systemUTC()).start();
+            this.consolidation = new Consolidation(
+                            new Consolidator(
+                                    store, store.memory(), () -> config.get().memory(), this::consolidationModel),
+                            () -> config.get().memory(),
+                            cfg.memory().consolidationQueue(),
+                            Clock.systemUTC())
+                    .start();
             TurnPipeline turns = new TurnPipeline(services, metrics.modelAttempts());
             // SPEC OP-5: the turn's session key, inbox id and turn id on every line it logs
             TurnRunner runner = TurnLogContext.around(consolidation.after(turns));
-            this.dispatcher = new Dispatcher(store, runner, TurnPipeline.DISPATCHING, turns.receipts(),
-                    new StopReplies(services), policy,
-                    cfg.dispatch().busCapacity(), cfg.dispatch().effectiveMaxInFlight(channels.size()), Clock.systemUTC()).start();
+            this.dispatcher = new Dispatcher(
+                            store,
+                            runner,
+                            TurnPipeline.DISPATCHING,
+                            turns.receipts(),
+                            new StopReplies(services),
+                            policy,
+                            cfg.dispatch().busCapacity(),
+                            cfg.dispatch().effectiveMaxInFlight(channels.size()),
+                            Clock.systemUTC())
+                    .start();
             // SPEC OUT-7: before any recovered turn runs, so no live send is mistaken for one cut by the crash
             Pacer replayPace = Pacer.perSecond(cfg.outbox().replayPerSecond());
             outbox.recover(this::durableAdapter, replayPace);
             this.outboxWorker = new OutboxWorker(outbox, this::durableAdapter, replayPace, OUTBOX_RETRY_POLL).start();
-            dispatcher.recover(cfg.inbound().inboxMaxAge(), r -> channels.containsKey(r.message().channel()));
-            Inbox inbox = new Inbox(store, dispatcher,
-                    m -> SessionKeys.of(m, config.get().session(), config.get().gateway()), cfg.inbound().dedupeTtl(),
-                    () -> config.get().inbound().maxChars(), metrics::unreadable);
+            dispatcher.recover(
+                    cfg.inbound().inboxMaxAge(),
+                    r -> channels.containsKey(r.message().channel()));
+            Inbox inbox = new Inbox(
+                    store,
+                    dispatcher,
+                    m -> SessionKeys.of(m, config.get().session(), config.get().gateway()),
+                    cfg.inbound().dedupeTtl(),
+                    () -> config.get().inbound().maxChars(),
+                    metrics::unreadable);
             // said before any channel starts, so in the terminal it comes before the first prompt (issue 14)
             if (providers.get().names().isEmpty()) log.warn(dev.clawgate.core.turn.ModelSelector.NO_PROVIDER);
             // SPEC CH-0: the supervisor owns every listener: started here, stopped at close, restartable meanwhile
             this.supervisor = new ChannelSupervisor(channels.values(), inbox);
             supervisor.startAll();
             this.memoryHygiene = startMemoryHygiene();
-            this.cron = new CronScheduler(store.cron(), inbox, channels::containsKey, () -> config.get().cron(), Clock.systemUTC()).start();
+            this.cron = new CronScheduler(
+                            store.cron(),
+                            inbox,
+                            channels::containsKey,
+                            () -> config.get().cron(),
+                            Clock.systemUTC())
+                    .start();
             this.http = options.http()
-                    ? HttpServer.start(cfg.gateway().bind(), cfg.gateway().authToken(), cfg.gateway().bounds(), api,
-                            webchat, new ArrayList<>(channels.values()), this::readiness,
+                    ? HttpServer.start(
+                            cfg.gateway().bind(),
+                            cfg.gateway().authToken(),
+                            cfg.gateway().bounds(),
+                            api,
+                            webchat,
+                            new ArrayList<>(channels.values()),
+                            this::readiness,
                             metrics::scrape)
                     : null;
         } catch (Exception | Error e) {
@@ -266,7 +342,8 @@ public final class Gateway implements AutoCloseable {
         logShellSandbox(shell);
         List<dev.clawgate.core.tool.Tool> all =
                 new ArrayList<>(BuiltinTools.create(cfg.tools(), cfg.memory(), shell, web));
-        all.addAll(BuiltinTools.cron(store.cron(), cfg.cron(), () -> config.get().cron(), Clock.systemUTC(), this::cronChanged));
+        all.addAll(BuiltinTools.cron(
+                store.cron(), cfg.cron(), () -> config.get().cron(), Clock.systemUTC(), this::cronChanged));
         return new ToolRegistry(all);
     }
 
@@ -297,7 +374,10 @@ public final class Gateway implements AutoCloseable {
         }
     }
 
-    /** The agent's default model, as a turn without routes or a /model choice gets it: what consolidation asks (SPEC ME-6). */
+    /**
+     * The agent's default model, as a turn without routes or a /model choice gets it: what consolidation asks (SPEC
+     * ME-6).
+     */
     private Optional<ModelRoute> consolidationModel() {
         ClawgateConfig now = config.get();
         ModelChoice choice = ModelSelector.choose("", Optional.empty(), now.agent(), List.of(), providers.get());
@@ -315,15 +395,24 @@ public final class Gateway implements AutoCloseable {
 
     /** SPEC ME-7, OP-7: conversation memories age out, checked at start and every hour, off every turn's path. */
     private ScheduledExecutorService startMemoryHygiene() {
-        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(Thread.ofVirtual().name("memory-hygiene").factory());
-        timer.scheduleWithFixedDelay(() -> {
-            try {
-                int removed = MemoryHygiene.expire(store.memory(), config.get().memory(), Instant.now());
-                if (removed > 0) log.info("memory hygiene: removed {} expired conversation memories", removed);
-            } catch (StoreException e) {
-                log.warn("memory hygiene failed; trying again in {}: {}", MemoryHygiene.INTERVAL, e.getMessage());
-            }
-        }, 0, MemoryHygiene.INTERVAL.toMillis(), TimeUnit.MILLISECONDS);
+        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofVirtual().name("memory-hygiene").factory());
+        timer.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        int removed = MemoryHygiene.expire(
+                                store.memory(), config.get().memory(), Instant.now());
+                        if (removed > 0) log.info("memory hygiene: removed {} expired conversation memories", removed);
+                    } catch (StoreException e) {
+                        log.warn(
+                                "memory hygiene failed; trying again in {}: {}",
+                                MemoryHygiene.INTERVAL,
+                                e.getMessage());
+                    }
+                },
+                0,
+                MemoryHygiene.INTERVAL.toMillis(),
+                TimeUnit.MILLISECONDS);
         return timer;
     }
 
@@ -341,19 +430,30 @@ public final class Gateway implements AutoCloseable {
     private QueuePolicy queuePolicy(InboxRecord r) {
         QueueSettings q = config.get().queue();
         SessionKey s = r.session();
-        QueueMode mode = store.transcripts().setting(s, QueueDirective.MODE).flatMap(QueueMode::parse)
+        QueueMode mode = store.transcripts()
+                .setting(s, QueueDirective.MODE)
+                .flatMap(QueueMode::parse)
                 .orElse(q.modeFor(r.message().channel()));
-        long quietMs = store.transcripts().setting(s, QueueDirective.DEBOUNCE_MS).map(Long::parseLong)
+        long quietMs = store.transcripts()
+                .setting(s, QueueDirective.DEBOUNCE_MS)
+                .map(Long::parseLong)
                 .orElse(q.debounceMs());
-        int cap = store.transcripts().setting(s, QueueDirective.CAP).map(Integer::parseInt).orElse(q.cap());
-        DropPolicy drop = store.transcripts().setting(s, QueueDirective.DROP).flatMap(DropPolicy::parse)
+        int cap = store.transcripts()
+                .setting(s, QueueDirective.CAP)
+                .map(Integer::parseInt)
+                .orElse(q.cap());
+        DropPolicy drop = store.transcripts()
+                .setting(s, QueueDirective.DROP)
+                .flatMap(DropPolicy::parse)
                 .orElse(q.drop());
         return new QueuePolicy(mode, Duration.ofMillis(quietMs), cap, drop);
     }
 
     /** SPEC IN-5 access control, IN-6 group triggers; owner channels are exempt. */
     private Admission.Verdict admit(InboxRecord r) {
-        boolean owner = Optional.ofNullable(channels.get(r.message().channel())).map(Channel::ownerChannel).orElse(false);
+        boolean owner = Optional.ofNullable(channels.get(r.message().channel()))
+                .map(Channel::ownerChannel)
+                .orElse(false);
         return switch (access.decide(r.message(), owner, config.get())) {
             case Decision.Admit a -> Admission.ADMIT;
             case Decision.Deny d -> new Admission.Deny(d.reason(), null);
@@ -367,8 +467,11 @@ public final class Gateway implements AutoCloseable {
         Channel ch = channels.get(r.message().channel());
         if (ch == null) return;
         try {
-            ch.messageAdapter().send(new OutboundMessage(OutboundTarget.replyTo(r.message()), text, OutboundMessage.Kind.NOTICE, r.id()),
-                    CancelToken.none());
+            ch.messageAdapter()
+                    .send(
+                            new OutboundMessage(
+                                    OutboundTarget.replyTo(r.message()), text, OutboundMessage.Kind.NOTICE, r.id()),
+                            CancelToken.none());
         } catch (DeliveryException e) {
             log.info("notice to {} on {} not delivered: {}", r.message().sender(), ch.name(), e.getMessage());
         }
@@ -376,7 +479,9 @@ public final class Gateway implements AutoCloseable {
 
     /** Whether {@code channel} answers each request on its own connection (the API, web chat). */
     private boolean requestResponse(String channel) {
-        return Optional.ofNullable(channels.get(channel)).map(Channel::requestResponse).orElse(false);
+        return Optional.ofNullable(channels.get(channel))
+                .map(Channel::requestResponse)
+                .orElse(false);
     }
 
     private Duration turnBudget() {
@@ -409,7 +514,11 @@ public final class Gateway implements AutoCloseable {
         for (McpServerStatus m : mcpServers()) {
             parts.put("mcp." + m.name(), m.state().name().toLowerCase(java.util.Locale.ROOT));
         }
-        parts.put("providers", providers.get().names().isEmpty() ? "none configured" : String.join(",", providers.get().names()));
+        parts.put(
+                "providers",
+                providers.get().names().isEmpty()
+                        ? "none configured"
+                        : String.join(",", providers.get().names()));
         return new HttpServer.Readiness(ready, parts);
     }
 
@@ -423,25 +532,28 @@ public final class Gateway implements AutoCloseable {
     }
 
     /**
-     * Puts a changed config in force without a restart (SPEC RT-3): providers, routes, tools and
-     * every setting read per turn or per message. Runs in flight keep what they started with (a
-     * turn reads the config once, at its start). What only a restart can change (data dir, bind
-     * address, the set of channels, the gateway token of the HTTP server) is kept, with a warning.
+     * Puts a changed config in force without a restart (SPEC RT-3): providers, routes, tools and every setting read per
+     * turn or per message. Runs in flight keep what they started with (a turn reads the config once, at its start).
+     * What only a restart can change (data dir, bind address, the set of channels, the gateway token of the HTTP
+     * server) is kept, with a warning.
      *
-     * @throws RuntimeException when the new config cannot be put in force (a provider cannot be
-     *                          built); nothing changes then
+     * @throws RuntimeException when the new config cannot be put in force (a provider cannot be built); nothing changes
+     *     then
      */
     public void reload(ClawgateConfig next) {
         ConfiguredProviders nextProviders = new ConfiguredProviders(next.providers());
         ToolRegistry nextTools = toolsFor(next);
         ClawgateConfig current = config.get();
         List<String> restartOnly = next.restartOnlyChanges(current);
-        if (!restartOnly.isEmpty()) log.warn("config: {} changed; that needs a restart, the running values stay until then", restartOnly);
+        if (!restartOnly.isEmpty())
+            log.warn("config: {} changed; that needs a restart, the running values stay until then", restartOnly);
         providers.set(nextProviders);
         tools.set(nextTools);
         config.set(next.withRestartOnlyFrom(current));
         prompts.invalidateAll();
-        log.info("config reloaded: providers {}, agent provider {}", next.providers().keySet(),
+        log.info(
+                "config reloaded: providers {}, agent provider {}",
+                next.providers().keySet(),
                 next.agent().provider() == null ? "(first)" : next.agent().provider());
     }
 
@@ -466,18 +578,23 @@ public final class Gateway implements AutoCloseable {
 
     /** The adapter of {@code name}'s channel when its replies go through the outbox (SPEC OUT-6). */
     private Optional<MessageAdapter> durableAdapter(String name) {
-        return Optional.ofNullable(channels.get(ChannelNames.split(name).channel())).map(Channel::messageAdapter)
+        return Optional.ofNullable(channels.get(ChannelNames.split(name).channel()))
+                .map(Channel::messageAdapter)
                 .filter(a -> a.durability() != Durability.DISABLED);
     }
 
-    /** SPEC OUT-6: {@code required} needs every durable channel to reconcile unknown sends; say which cannot, at start. */
+    /**
+     * SPEC OUT-6: {@code required} needs every durable channel to reconcile unknown sends; say which cannot, at start.
+     */
     private void requireReconcileWhereDurabilityIsRequired(ClawgateConfig cfg) {
         if (cfg.outbox().durability() != Durability.REQUIRED) return;
         for (Channel ch : channels.values()) {
             MessageAdapter a = ch.messageAdapter();
-            if (a.durability() != Durability.DISABLED && !a.capabilities().contains(Capability.RECONCILE_UNKNOWN_SEND)) {
-                throw new ConfigException("outbox.durability = \"required\" needs channels that can reconcile unknown sends, and "
-                        + ch.name() + " cannot; use \"best_effort\" or disable that channel");
+            if (a.durability() != Durability.DISABLED
+                    && !a.capabilities().contains(Capability.RECONCILE_UNKNOWN_SEND)) {
+                throw new ConfigException(
+                        "outbox.durability = \"required\" needs channels that can reconcile unknown sends, and "
+                                + ch.name() + " cannot; use \"best_effort\" or disable that channel");
             }
         }
     }
@@ -498,5 +615,4 @@ public final class Gateway implements AutoCloseable {
         if (fetchClient != null) fetchClient.close();
         store.close();
     }
-
 }

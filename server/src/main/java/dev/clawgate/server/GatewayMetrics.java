@@ -1,11 +1,11 @@
 package dev.clawgate.server;
 
+import dev.clawgate.core.channel.Channel;
 import dev.clawgate.core.outbound.OutboxObserver;
 import dev.clawgate.core.store.OutboxState;
 import dev.clawgate.core.store.Store;
 import dev.clawgate.core.store.StoreException;
 import dev.clawgate.core.store.UnreadableInbound;
-import dev.clawgate.core.channel.Channel;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -23,13 +23,12 @@ import org.slf4j.LoggerFactory;
  * The gateway's meters, scraped at {@code /metrics} in Prometheus' text format (SPEC OP-3, OP-5):
  * {@code clawgate_outbox_entries{state}} (entries per outbox state, read from the store),
  * {@code clawgate_outbox_recorded_total{state}} (states the outbox recorded since start) and
- * {@code clawgate_outbox_unknown_after_send_total} (sends whose outcome could not be told, SPEC OUT-7:
- * reported, never resent) and {@code clawgate_webhook_rejected_total{channel}} (webhook requests a
- * channel refused for a missing or wrong secret or signature, SPEC IN-5: counted, not stored) and
- * {@code clawgate_inbound_unreadable_total{channel}} (updates a channel could not read, recorded as failed
- * and acknowledged past, SPEC IN-4: a poison message shows here before anyone runs {@code clawgate inbox}) and
- * {@code clawgate_model_attempts_total{provider,outcome}} (every model call attempt, retries and
- * fallback steps included, SPEC SP-4).
+ * {@code clawgate_outbox_unknown_after_send_total} (sends whose outcome could not be told, SPEC OUT-7: reported, never
+ * resent) and {@code clawgate_webhook_rejected_total{channel}} (webhook requests a channel refused for a missing or
+ * wrong secret or signature, SPEC IN-5: counted, not stored) and {@code clawgate_inbound_unreadable_total{channel}}
+ * (updates a channel could not read, recorded as failed and acknowledged past, SPEC IN-4: a poison message shows here
+ * before anyone runs {@code clawgate inbox}) and {@code clawgate_model_attempts_total{provider,outcome}} (every model
+ * call attempt, retries and fallback steps included, SPEC SP-4).
  */
 public final class GatewayMetrics {
     private static final Logger log = LoggerFactory.getLogger(GatewayMetrics.class);
@@ -47,26 +46,35 @@ public final class GatewayMetrics {
     public GatewayMetrics(Store store) {
         this.store = store;
         for (OutboxState s : OutboxState.values()) {
-            Gauge.builder("clawgate.outbox.entries", this, m -> m.count(s)).tag("state", s.wireName())
-                    .description("Outbox entries in this state").register(registry);
-            recorded.put(s, Counter.builder("clawgate.outbox.recorded").tag("state", s.wireName())
-                    .description("States the outbox recorded since the gateway started").register(registry));
+            Gauge.builder("clawgate.outbox.entries", this, m -> m.count(s))
+                    .tag("state", s.wireName())
+                    .description("Outbox entries in this state")
+                    .register(registry);
+            recorded.put(
+                    s,
+                    Counter.builder("clawgate.outbox.recorded")
+                            .tag("state", s.wireName())
+                            .description("States the outbox recorded since the gateway started")
+                            .register(registry));
         }
         unknownAfterSend = Counter.builder("clawgate.outbox.unknown_after_send")
-                .description("Sends whose outcome could not be told (a crash or an ambiguous failure): reported, not resent")
+                .description(
+                        "Sends whose outcome could not be told (a crash or an ambiguous failure): reported, not resent")
                 .register(registry);
     }
 
     /**
-     * Counts the refused webhook requests of each channel that mounts webhook routes (SPEC IN-5), read at
-     * each scrape, and shows every channel's unreadable count from 0 (SPEC IN-4).
+     * Counts the refused webhook requests of each channel that mounts webhook routes (SPEC IN-5), read at each scrape,
+     * and shows every channel's unreadable count from 0 (SPEC IN-4).
      */
     public void watchChannels(Collection<Channel> channels) {
         for (Channel channel : channels) {
             unreadableCounter(channel.name());
             if (channel.webhookRoutes().isEmpty()) continue;
-            FunctionCounter.builder("clawgate.webhook.rejected", channel, Channel::rejectedRequests).tag("channel", channel.name())
-                    .description("Webhook requests refused for a missing or wrong secret or signature (not stored)").register(registry);
+            FunctionCounter.builder("clawgate.webhook.rejected", channel, Channel::rejectedRequests)
+                    .tag("channel", channel.name())
+                    .description("Webhook requests refused for a missing or wrong secret or signature (not stored)")
+                    .register(registry);
         }
     }
 
@@ -80,9 +88,12 @@ public final class GatewayMetrics {
 
     /** Counts each model call attempt by provider and outcome (SPEC SP-4: every fallback step is visible). */
     public dev.clawgate.core.agent.ModelAttempts modelAttempts() {
-        return (provider, model, outcome) -> Counter.builder("clawgate.model.attempts").tag("provider", provider)
-                .tag("outcome", outcome).description("Model call attempts, retries and fallback steps included")
-                .register(registry).increment();
+        return (provider, model, outcome) -> Counter.builder("clawgate.model.attempts")
+                .tag("provider", provider)
+                .tag("outcome", outcome)
+                .description("Model call attempts, retries and fallback steps included")
+                .register(registry)
+                .increment();
     }
 
     /** Counts an update its channel could not read, once when it is first recorded (SPEC IN-4). */
@@ -92,8 +103,10 @@ public final class GatewayMetrics {
 
     private Counter unreadableCounter(String channel) {
         // registering again returns the meter already there
-        return Counter.builder("clawgate.inbound.unreadable").tag("channel", channel)
-                .description("Updates a channel could not read: recorded as failed (clawgate inbox) and acknowledged past")
+        return Counter.builder("clawgate.inbound.unreadable")
+                .tag("channel", channel)
+                .description(
+                        "Updates a channel could not read: recorded as failed (clawgate inbox) and acknowledged past")
                 .register(registry);
     }
 

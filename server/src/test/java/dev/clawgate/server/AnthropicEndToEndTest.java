@@ -24,13 +24,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The real gateway, configured from a clawgate.toml with {@code kind = "anthropic"}, in front of a
- * fake Messages API, driven over HTTP (SPEC SP-4).
+ * The real gateway, configured from a clawgate.toml with {@code kind = "anthropic"}, in front of a fake Messages API,
+ * driven over HTTP (SPEC SP-4).
  */
 class AnthropicEndToEndTest {
     private static final String KEY = "sk-ant-api03-e2e-0123456789";
+
     @TempDir
     Path dir;
+
     private FakeAnthropicServer model;
     private Gateway gateway;
 
@@ -74,8 +76,11 @@ class AnthropicEndToEndTest {
     @Test
     void aToolUseWritesAFileAndTheStreamedAnswerComesBackOverTheApi() throws Exception {
         // SPEC SP-4, AG-1, AG-5, CH-10
-        model.enqueue(Reply.text("I'll write it.").withToolUses(
-                        Reply.toolUse("file_write", "{\"path\":\"notes/hello.txt\",\"content\":\"hi from claude\"}").withId("toolu_e2e")),
+        model.enqueue(
+                Reply.text("I'll write it.")
+                        .withToolUses(Reply.toolUse(
+                                        "file_write", "{\"path\":\"notes/hello.txt\",\"content\":\"hi from claude\"}")
+                                .withId("toolu_e2e")),
                 Reply.text("I wrote notes/hello.txt for you.").streamedInChunks(4));
         int port = start("max_tokens = 2048");
         List<String> events = chatStream(port, "alice", "please write hello.txt");
@@ -92,7 +97,8 @@ class AnthropicEndToEndTest {
         assertThat(first.system().asText()).isNotBlank();
         assertThat(first.messages().get(0).path("role").asText()).isEqualTo("user");
         assertThat(first.tools().findValuesAsText("name")).contains("file_write");
-        assertThat(first.tools().get(0).path("input_schema").path("type").asText()).isEqualTo("object");
+        assertThat(first.tools().get(0).path("input_schema").path("type").asText())
+                .isEqualTo("object");
         JsonNode second = calls.get(1).messages();
         JsonNode answer = second.get(second.size() - 1);
         assertThat(answer.path("role").asText()).isEqualTo("user");
@@ -102,7 +108,9 @@ class AnthropicEndToEndTest {
 
         List<TranscriptEntry> t = gateway.store().transcripts().load(apiSession("alice"), 50);
         assertThat(t).extracting(TranscriptEntry::role).containsExactly(Role.USER, Role.ASSISTANT);
-        assertThat(t.get(1).content()).contains("[Used tools: file_write]").endsWith("I wrote notes/hello.txt for you.");
+        assertThat(t.get(1).content())
+                .contains("[Used tools: file_write]")
+                .endsWith("I wrote notes/hello.txt for you.");
     }
 
     @Test
@@ -130,13 +138,15 @@ class AnthropicEndToEndTest {
 
     @Test
     void aRemoteImageUrlInAMessageNeverReachesClaudeAsAnImageWhileRemoteFetchIsOff() throws Exception {
-        // SPEC AG-4: remote image URLs are fetched only with multimodal.allow_remote_fetch (default false), never passed on
+        // SPEC AG-4: remote image URLs are fetched only with multimodal.allow_remote_fetch (default false), never
+        // passed on
         model.enqueue(Reply.text("I see no picture."));
         int port = start("max_tokens = 256");
         GatewayHarness.chat(port, "alice", "what is in [IMAGE:https://example.com/cat.jpg] ?", null);
         RecordedRequest call = model.messageRequests().getFirst();
         String messages = call.messages().toString();
-        assertThat(messages).doesNotContain("\"type\":\"image\"", "\"source\"")
+        assertThat(messages)
+                .doesNotContain("\"type\":\"image\"", "\"source\"")
                 .contains("[image not available: remote image fetch is off (multimodal.allow_remote_fetch)]");
     }
 }

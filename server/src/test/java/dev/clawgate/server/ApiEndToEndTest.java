@@ -30,7 +30,8 @@ class ApiEndToEndTest extends GatewayFixture {
     @Test
     void aToolCallWritesAFileInTheWorkspaceAndTheFinalReplyIsStreamed() throws Exception {
         // SPEC CH-10, AG-1, AG-5, RP-3, RP-2
-        model.enqueue(Reply.toolCalls(Reply.call("file_write", "{\"path\":\"notes/hello.txt\",\"content\":\"hi there\"}")),
+        model.enqueue(
+                Reply.toolCalls(Reply.call("file_write", "{\"path\":\"notes/hello.txt\",\"content\":\"hi there\"}")),
                 Reply.text("I wrote notes/hello.txt for you.").streamedInChunks(4));
         int port = serve(config());
         List<String> events = chatStream(port, "alice", "please write hello.txt");
@@ -50,7 +51,8 @@ class ApiEndToEndTest extends GatewayFixture {
 
     @Test
     void aMediaMarkerOnAChannelWithoutMediaBecomesANote() throws Exception {
-        // SPEC OUT-13: the API has no media capability; the marker leaves the text and a short note says what was left out
+        // SPEC OUT-13: the API has no media capability; the marker leaves the text and a short note says what was left
+        // out
         java.nio.file.Files.createDirectories(dir.resolve("workspace"));
         java.nio.file.Files.writeString(dir.resolve("workspace/chart.png"), "png");
         model.enqueue(Reply.text("Here it is.\n[IMAGE:chart.png]"));
@@ -109,7 +111,8 @@ class ApiEndToEndTest extends GatewayFixture {
         assertThat(r.content()).contains("compacted").endsWith("fits now");
         List<TranscriptEntry> t = gateway.store().transcripts().load(apiSession("dave"), 100);
         assertThat(t.size()).isLessThanOrEqualTo(13);
-        assertThat(t.stream().filter(e -> e.content().length() > 603 && e.role() != Role.ASSISTANT)).isEmpty();
+        assertThat(t.stream().filter(e -> e.content().length() > 603 && e.role() != Role.ASSISTANT))
+                .isEmpty();
         JsonNode retried = model.lastRequest().messages();
         assertThat(retried.size()).isLessThanOrEqualTo(14);
     }
@@ -132,17 +135,22 @@ class ApiEndToEndTest extends GatewayFixture {
         int port = serve(GatewayHarness.config(dir, null, null));
         GatewayHarness.Reply r = chat(port, "frank", "hi", null);
         assertThat(r.status()).isEqualTo(200);
-        assertThat(r.content()).contains("No model provider is configured").doesNotContain("\n").doesNotContain("Exception");
+        assertThat(r.content())
+                .contains("No model provider is configured")
+                .doesNotContain("\n")
+                .doesNotContain("Exception");
     }
 
     @Test
     void aModelErrorIsRecordedAsAFailedTaskAndTheUserGetsAShortRedactedError() throws Exception {
         // SPEC HI-6, OP-6
-        model.enqueue(Reply.apiError(401, "Incorrect API key provided: sk-test-key-0000", "invalid_request_error", "invalid_api_key"));
+        model.enqueue(Reply.apiError(
+                401, "Incorrect API key provided: sk-test-key-0000", "invalid_request_error", "invalid_api_key"));
         int port = serve(config());
         GatewayHarness.Reply r = chat(port, "gina", "hi", null);
         assertThat(r.content()).contains("refused our credentials").doesNotContain("sk-test");
-        assertThat(gateway.store().transcripts().load(apiSession("gina"), 10)).extracting(TranscriptEntry::content)
+        assertThat(gateway.store().transcripts().load(apiSession("gina"), 10))
+                .extracting(TranscriptEntry::content)
                 .containsExactly("hi", "[Task failed]");
     }
 
@@ -157,15 +165,22 @@ class ApiEndToEndTest extends GatewayFixture {
         assertThat(GatewayHarness.get(port, "/healthz", null).statusCode()).isEqualTo(200);
         assertThat(GatewayHarness.get(port, "/readyz", null).statusCode()).isEqualTo(401);
         assertThat(GatewayHarness.get(port, "/readyz", "s3cret-token").body()).contains("\"ready\":true");
-        assertThat(GatewayHarness.get(port, "/v1/models", "s3cret-token").body()).contains("clawgate");
+        assertThat(GatewayHarness.get(port, "/v1/models", "s3cret-token").body())
+                .contains("clawgate");
     }
 
     @Test
     void withoutATokenOnlyALoopbackBindStarts() {
         // SPEC OP-3
         ClawgateConfig base = config();
-        ClawgateConfig open = new ClawgateConfig(new dev.clawgate.core.config.GatewaySettings(base.gateway().dataDir(), "0.0.0.0:0", null),
-                base.agent(), base.providers(), base.routes(), base.history(), base.tools(), base.dispatch());
+        ClawgateConfig open = new ClawgateConfig(
+                new dev.clawgate.core.config.GatewaySettings(base.gateway().dataDir(), "0.0.0.0:0", null),
+                base.agent(),
+                base.providers(),
+                base.routes(),
+                base.history(),
+                base.tools(),
+                base.dispatch());
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> Gateway.start(open, Gateway.Options.server()))
                 .hasMessageContaining("gateway.auth_token");
     }
@@ -190,13 +205,18 @@ class ApiEndToEndTest extends GatewayFixture {
     void malformedRequestsGetAClearErrorAndRecordNothing() throws Exception {
         // SPEC CH-10: bad input gets a clear error
         int port = serve(config());
-        var req = java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
+        var req = java.net.http.HttpRequest.newBuilder(
+                        java.net.URI.create("http://127.0.0.1:" + port + "/v1/chat/completions"))
                 .header("Content-Type", "application/json")
-                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{not json")).build();
+                .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{not json"))
+                .build();
         var resp = GatewayHarness.HTTP.send(req, java.net.http.HttpResponse.BodyHandlers.ofString());
         assertThat(resp.statusCode()).isEqualTo(400);
         assertThat(resp.body()).contains("not valid JSON");
-        assertThat(gateway.store().inbox().counts().values().stream().mapToLong(Long::longValue).sum()).isZero();
+        assertThat(gateway.store().inbox().counts().values().stream()
+                        .mapToLong(Long::longValue)
+                        .sum())
+                .isZero();
         assertThat(Files.exists(dir.resolve("data"))).isTrue();
     }
 
@@ -204,11 +224,24 @@ class ApiEndToEndTest extends GatewayFixture {
     void apiRequestsAreNeverDebouncedIntoOneAnotherEvenWhenDebounceIsOn() throws Exception {
         // SPEC IN-2 with SPEC DI-2: request/response channels answer every request on its own
         ClawgateConfig base = config();
-        ClawgateConfig debounced = new ClawgateConfig(base.gateway(), base.agent(), base.providers(), base.routes(), base.history(),
-                base.tools(), base.dispatch(), base.session(),
-                new dev.clawgate.core.config.InboundSettings(500, java.util.Map.of(), java.time.Duration.ofMinutes(20), 50,
-                        java.util.Map.of(), java.time.Duration.ofHours(1)),
-                base.queue(), base.channels());
+        ClawgateConfig debounced = new ClawgateConfig(
+                base.gateway(),
+                base.agent(),
+                base.providers(),
+                base.routes(),
+                base.history(),
+                base.tools(),
+                base.dispatch(),
+                base.session(),
+                new dev.clawgate.core.config.InboundSettings(
+                        500,
+                        java.util.Map.of(),
+                        java.time.Duration.ofMinutes(20),
+                        50,
+                        java.util.Map.of(),
+                        java.time.Duration.ofHours(1)),
+                base.queue(),
+                base.channels());
         int port = serve(debounced);
         CompletableFuture<GatewayHarness.Reply> first = CompletableFuture.supplyAsync(() -> {
             try {
@@ -218,7 +251,8 @@ class ApiEndToEndTest extends GatewayFixture {
             }
         });
         GatewayHarness.Reply second = chat(port, "kim", "second", null);
-        assertThat(first.get(30, java.util.concurrent.TimeUnit.SECONDS).content()).isEqualTo("first");
+        assertThat(first.get(30, java.util.concurrent.TimeUnit.SECONDS).content())
+                .isEqualTo("first");
         assertThat(second.content()).isEqualTo("second");
         assertThat(model.chatRequests()).hasSize(2);
     }

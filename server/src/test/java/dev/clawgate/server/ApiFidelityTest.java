@@ -17,19 +17,29 @@ import org.junit.jupiter.api.Test;
 class ApiFidelityTest extends GatewayFixture {
 
     private static RawHttp.Response post(int port, String path, String body) throws Exception {
-        return RawHttp.exchange(port, "POST", path, "127.0.0.1:" + port, body.getBytes(StandardCharsets.UTF_8),
+        return RawHttp.exchange(
+                port,
+                "POST",
+                path,
+                "127.0.0.1:" + port,
+                body.getBytes(StandardCharsets.UTF_8),
                 "Content-Type: application/json");
     }
 
     private static java.net.http.HttpResponse<String> get(int port, String path) throws Exception {
-        return GatewayHarness.HTTP.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + path))
-                .GET().build(), java.net.http.HttpResponse.BodyHandlers.ofString());
+        return GatewayHarness.HTTP.send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + path))
+                        .GET()
+                        .build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
     }
 
     @Test
     void usageIsTheTurnsModelCallsSummedAcrossAToolCall() throws Exception {
         // SPEC CH-10: two model calls (a tool call, then the answer): their tokens add up
-        model.enqueue(Reply.toolCalls(Reply.call("file_write", "{\"path\":\"a.txt\",\"content\":\"x\"}")).usage(100, 10),
+        model.enqueue(
+                Reply.toolCalls(Reply.call("file_write", "{\"path\":\"a.txt\",\"content\":\"x\"}"))
+                        .usage(100, 10),
                 Reply.text("done").usage(120, 5));
         int port = serve(config());
         GatewayHarness.Reply r = chat(port, "usage", "write a.txt", null);
@@ -54,7 +64,9 @@ class ApiFidelityTest extends GatewayFixture {
         assertThat(sent.get(1).path("content").asText()).isEqualTo("one");
         assertThat(sent.get(2).path("content").asText()).isEqualTo("two");
         assertThat(sent.get(3).path("content").asText()).isEqualTo("three");
-        assertThat(gateway.store().transcripts().sessions()).extracting(SessionSummary::messageCount).containsOnly(0);
+        assertThat(gateway.store().transcripts().sessions())
+                .extracting(SessionSummary::messageCount)
+                .containsOnly(0);
     }
 
     @Test
@@ -62,9 +74,15 @@ class ApiFidelityTest extends GatewayFixture {
         // SPEC OP-10, CH-10: /v1/responses applies messages.max_chars like chat completions
         ClawgateConfig c = config();
         int port = serve(c.withInbound(c.inbound().withMaxChars(20)));
-        RawHttp.Response r = post(port, "/v1/responses", "{\"model\":\"clawgate\",\"input\":\"" + "z".repeat(21) + "\"}");
+        RawHttp.Response r =
+                post(port, "/v1/responses", "{\"model\":\"clawgate\",\"input\":\"" + "z".repeat(21) + "\"}");
         assertThat(r.status()).isEqualTo(413);
-        assertThat(GatewayHarness.JSON.readTree(r.body()).path("error").path("message").asText()).contains("20");
+        assertThat(GatewayHarness.JSON
+                        .readTree(r.body())
+                        .path("error")
+                        .path("message")
+                        .asText())
+                .contains("20");
         assertThat(model.chatRequests()).isEmpty();
     }
 
@@ -73,8 +91,18 @@ class ApiFidelityTest extends GatewayFixture {
         // SPEC CH-10, DI-1: busy is said at once, in OpenAI's envelope, with Retry-After
         model.enqueue(Reply.text("slow").delayBefore(Duration.ofSeconds(3)));
         ClawgateConfig c = config();
-        ClawgateConfig one = new ClawgateConfig(c.gateway(), c.agent(), c.providers(), c.routes(), c.history(), c.tools(),
-                new dev.clawgate.core.config.DispatchSettings(1, 0), c.session(), c.inbound(), c.queue(), c.channels());
+        ClawgateConfig one = new ClawgateConfig(
+                c.gateway(),
+                c.agent(),
+                c.providers(),
+                c.routes(),
+                c.history(),
+                c.tools(),
+                new dev.clawgate.core.config.DispatchSettings(1, 0),
+                c.session(),
+                c.inbound(),
+                c.queue(),
+                c.channels());
         int port = serve(one);
         CompletableFuture<GatewayHarness.Reply> first = CompletableFuture.supplyAsync(() -> {
             try {
@@ -83,11 +111,18 @@ class ApiFidelityTest extends GatewayFixture {
                 throw new IllegalStateException(e);
             }
         });
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> model.chatRequests().size() == 1);
+        org.awaitility.Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .until(() -> model.chatRequests().size() == 1);
         RawHttp.Response busy = post(port, "/v1/chat/completions", GatewayRoutes.CHAT_BODY);
         assertThat(busy.status()).isEqualTo(429);
         assertThat(busy.header("Retry-After")).isEqualTo("1");
-        assertThat(GatewayHarness.JSON.readTree(busy.body()).path("error").path("code").asText()).isEqualTo("gateway_busy");
+        assertThat(GatewayHarness.JSON
+                        .readTree(busy.body())
+                        .path("error")
+                        .path("code")
+                        .asText())
+                .isEqualTo("gateway_busy");
         assertThat(first.get(30, TimeUnit.SECONDS).content()).isEqualTo("slow");
     }
 
@@ -102,27 +137,45 @@ class ApiFidelityTest extends GatewayFixture {
         assertThat(e.path("param").asText()).isEqualTo("model");
         java.net.http.HttpResponse<String> route404 = get(port, "/v1/nothing-here");
         assertThat(route404.statusCode()).isEqualTo(404);
-        assertThat(GatewayHarness.JSON.readTree(route404.body()).path("error").path("type").asText()).isEqualTo("invalid_request_error");
+        assertThat(GatewayHarness.JSON
+                        .readTree(route404.body())
+                        .path("error")
+                        .path("type")
+                        .asText())
+                .isEqualTo("invalid_request_error");
         java.net.http.HttpResponse<String> root = get(port, "/");
         assertThat(root.statusCode()).isBetween(301, 308);
         assertThat(root.headers().firstValue("Location").orElse("")).isEqualTo("/chat");
     }
+
     @Test
     void theResponsesApiChainsByPreviousResponseIdAndStoreFalseIsStateless() throws Exception {
         // SPEC CH-10: a response id names its chain; an id the gateway never gave is 404; store=false keeps nothing
         model.echoLastUserMessage();
         int port = serve(config());
-        RawHttp.Response unknown = post(port, "/v1/responses", "{\"input\":\"hi\",\"previous_response_id\":\"resp_nope\"}");
+        RawHttp.Response unknown =
+                post(port, "/v1/responses", "{\"input\":\"hi\",\"previous_response_id\":\"resp_nope\"}");
         assertThat(unknown.status()).isEqualTo(404);
-        assertThat(GatewayHarness.JSON.readTree(unknown.body()).path("error").path("param").asText()).isEqualTo("previous_response_id");
-        RawHttp.Response plain = post(port, "/v1/responses",
+        assertThat(GatewayHarness.JSON
+                        .readTree(unknown.body())
+                        .path("error")
+                        .path("param")
+                        .asText())
+                .isEqualTo("previous_response_id");
+        RawHttp.Response plain = post(
+                port,
+                "/v1/responses",
                 "{\"model\":\"clawgate\",\"store\":false,\"instructions\":\"Be kind.\",\"input\":[{\"role\":\"user\","
                         + "\"content\":[{\"type\":\"input_text\",\"text\":\"kept nowhere\"}]}]}");
         assertThat(plain.status()).isEqualTo(200);
         JsonNode r = GatewayHarness.JSON.readTree(plain.body());
         assertThat(r.path("object").asText()).isEqualTo("response");
-        assertThat(r.path("output").get(0).path("content").get(0).path("text").asText()).isEqualTo("kept nowhere");
-        assertThat(model.lastRequest().messages().get(0).path("content").asText()).endsWith("Be kind.");
-        assertThat(gateway.store().transcripts().sessions()).extracting(SessionSummary::messageCount).containsOnly(0);
+        assertThat(r.path("output").get(0).path("content").get(0).path("text").asText())
+                .isEqualTo("kept nowhere");
+        assertThat(model.lastRequest().messages().get(0).path("content").asText())
+                .endsWith("Be kind.");
+        assertThat(gateway.store().transcripts().sessions())
+                .extracting(SessionSummary::messageCount)
+                .containsOnly(0);
     }
 }

@@ -24,14 +24,16 @@ final class CapturedAppLogs implements AutoCloseable {
 
     /** Lines at {@code level} or above: the formatted message, then the exception and its causes. */
     List<String> atLeast(Level level) {
-        return List.copyOf(appender.list).stream().filter(e -> e.getLevel().isGreaterOrEqual(level))
-                .map(CapturedAppLogs::render).toList();
+        return List.copyOf(appender.list).stream()
+                .filter(e -> e.getLevel().isGreaterOrEqual(level))
+                .map(CapturedAppLogs::render)
+                .toList();
     }
 
     private static String render(ILoggingEvent e) {
         IThrowableProxy t = e.getThrowableProxy();
-        return e.getLevel() + " " + e.getLoggerName() + " " + e.getFormattedMessage() + (t == null ? "" : "\n"
-                + ThrowableProxyUtil.asString(t));
+        return e.getLevel() + " " + e.getLoggerName() + " " + e.getFormattedMessage()
+                + (t == null ? "" : "\n" + ThrowableProxyUtil.asString(t));
     }
 
     @Override

@@ -19,7 +19,8 @@ class ChannelSupervisorTest extends TelegramGatewayFixture {
 
     @Test
     void stoppingAndRestartingTelegramPollingMidStreamLosesAndRepeatsNothing() throws Exception {
-        // SPEC CH-0 (listener lifecycle), IN-4 (nothing confirmed before it is recorded), IN-1 (dedupe), CH-3 (offset acks)
+        // SPEC CH-0 (listener lifecycle), IN-4 (nothing confirmed before it is recorded), IN-1 (dedupe), CH-3 (offset
+        // acks)
         start(config(Map.of()), Gateway.Options.with());
         List<TelegramChat> chats = new ArrayList<>();
         for (int i = 0; i < SENDERS; i++) {
@@ -38,15 +39,20 @@ class ChannelSupervisorTest extends TelegramGatewayFixture {
             if (i == 3 * SENDERS / 4) gateway.channels().restart("telegram");
         }
 
-        await().atMost(Duration.ofSeconds(60)).until(() -> chats.stream().allMatch(c -> !tg.sentTo(c).isEmpty())
-                && tg.pendingUpdates() == 0);
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> chats.stream().allMatch(c -> !tg.sentTo(c).isEmpty()) && tg.pendingUpdates() == 0);
         for (int i = 0; i < SENDERS; i++) {
             int n = i;
             List<SentMessage> replies = tg.sentTo(chats.get(n));
-            assertThat(replies).as("replies to sender %d", n).singleElement()
+            assertThat(replies)
+                    .as("replies to sender %d", n)
+                    .singleElement()
                     .satisfies(m -> assertThat(m.text()).contains("message number " + n));
         }
-        assertThat(gateway.store().inbox().counts().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(SENDERS);
+        assertThat(gateway.store().inbox().counts().values().stream()
+                        .mapToLong(Long::longValue)
+                        .sum())
+                .isEqualTo(SENDERS);
         assertThat(gateway.store().inbox().counts()).containsEntry(InboxState.DONE, (long) SENDERS);
         assertThat(tg.confirmedOffset()).isGreaterThan(tg.lastUpdateId());
         assertThat(model.chatRequests()).hasSize(SENDERS);

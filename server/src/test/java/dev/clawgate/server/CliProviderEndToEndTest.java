@@ -22,15 +22,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The real gateway with a {@code kind = "cli"} provider running a real agent-like program
- * ({@link FakeAgentCli}), driven over its HTTP API (SPEC SP-4, SP-3, HI-5, AG-2); and a fallback
- * chain across kinds: Anthropic, then Gemini, then the CLI (SPEC SP-4).
+ * The real gateway with a {@code kind = "cli"} provider running a real agent-like program ({@link FakeAgentCli}),
+ * driven over its HTTP API (SPEC SP-4, SP-3, HI-5, AG-2); and a fallback chain across kinds: Anthropic, then Gemini,
+ * then the CLI (SPEC SP-4).
  */
 class CliProviderEndToEndTest {
     private static final String ANTHROPIC_KEY = "sk-ant-api03-e2e-fallback-0123";
     private static final String GEMINI_KEY = "AIzaE2EFALLBACK0123456789";
+
     @TempDir
     Path dir;
+
     private Gateway gateway;
     private FakeAnthropicServer anthropic;
     private FakeGeminiServer gemini;
@@ -87,7 +89,8 @@ class CliProviderEndToEndTest {
         assertThat(reply).contains("The tool said: pong-42").doesNotContain("<tool_call>");
         // SPEC SP-3 beyond: the program got the tool protocol but not the sections it has itself
         String prompt = Files.readString(promptOut);
-        assertThat(prompt).contains("## Tools", "<tool_call>", "file_read", "[Tool results]")
+        assertThat(prompt)
+                .contains("## Tools", "<tool_call>", "file_read", "[Tool results]")
                 .doesNotContain("## Workspace", "## Runtime", "## Safety", "## Current Date & Time");
     }
 
@@ -98,7 +101,9 @@ class CliProviderEndToEndTest {
         String first = chat(port, "dave", "a".repeat(1500), null).content();
         assertThat(first).startsWith("You said: aaaa");
         GatewayHarness.Reply second = chat(port, "dave", "b".repeat(1500), null);
-        assertThat(second.content()).contains("compacted").contains("You said: bbbb")
+        assertThat(second.content())
+                .contains("compacted")
+                .contains("You said: bbbb")
                 .doesNotContain("context window has overflowed");
     }
 
@@ -106,7 +111,8 @@ class CliProviderEndToEndTest {
     void stopKillsTheProgramAndEverythingItStarted() throws Exception {
         // SPEC AG-2, DI-5: /stop ends the turn and the process tree, SIGTERM ignored or not
         Path pidFile = dir.resolve("pid");
-        int port = start("provider = \"agent\"", cliProvider("agent", "FAKE_AGENT_PID_FILE = \"" + pidFile + "\""), Map.of());
+        int port = start(
+                "provider = \"agent\"", cliProvider("agent", "FAKE_AGENT_PID_FILE = \"" + pidFile + "\""), Map.of());
         CompletableFuture<GatewayHarness.Reply> running = CompletableFuture.supplyAsync(() -> {
             try {
                 return chat(port, "carol", "please sleep", null);
@@ -116,17 +122,26 @@ class CliProviderEndToEndTest {
         });
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         Path childFile = Path.of(pidFile + ".child");
-        while (!(Files.exists(pidFile) && Files.exists(childFile) && !Files.readString(pidFile).isBlank())) {
+        while (!(Files.exists(pidFile)
+                && Files.exists(childFile)
+                && !Files.readString(pidFile).isBlank())) {
             assertThat(System.nanoTime()).as("the agent started").isLessThan(until);
             Thread.sleep(20);
         }
-        long[] pids = {Long.parseLong(Files.readString(pidFile).strip()), Long.parseLong(Files.readString(childFile).strip())};
+        long[] pids = {
+            Long.parseLong(Files.readString(pidFile).strip()),
+            Long.parseLong(Files.readString(childFile).strip())
+        };
         try {
             chat(port, "carol", "/stop", null);
             running.get(30, TimeUnit.SECONDS);
             for (long pid : pids) {
-                ProcessHandle.of(pid).ifPresent(h -> h.onExit().orTimeout(15, TimeUnit.SECONDS).join());
-                assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("process %d", pid).isFalse();
+                ProcessHandle.of(pid)
+                        .ifPresent(
+                                h -> h.onExit().orTimeout(15, TimeUnit.SECONDS).join());
+                assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+                        .as("process %d", pid)
+                        .isFalse();
             }
         } finally {
             for (long pid : pids) ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
@@ -138,8 +153,10 @@ class CliProviderEndToEndTest {
         // SPEC SP-4: agent.fallback across kinds
         anthropic = FakeAnthropicServer.start().requireApiKey(ANTHROPIC_KEY);
         gemini = FakeGeminiServer.start().requireApiKey(GEMINI_KEY);
-        anthropic.enqueue(dev.clawgate.testkit.anthropic.Reply.overloaded(), dev.clawgate.testkit.anthropic.Reply.overloaded());
-        gemini.enqueue(dev.clawgate.testkit.gemini.Reply.unavailable(), dev.clawgate.testkit.gemini.Reply.unavailable());
+        anthropic.enqueue(
+                dev.clawgate.testkit.anthropic.Reply.overloaded(), dev.clawgate.testkit.anthropic.Reply.overloaded());
+        gemini.enqueue(
+                dev.clawgate.testkit.gemini.Reply.unavailable(), dev.clawgate.testkit.gemini.Reply.unavailable());
         String providers = """
                 [providers.claude]
                 kind = "anthropic"
@@ -156,33 +173,45 @@ class CliProviderEndToEndTest {
                 %s
                 """.formatted(anthropic.baseUrl(), gemini.baseUrl(), cliProvider("agent", ""));
         try (CapturedAppLogs logs = new CapturedAppLogs()) {
-            int port = start("provider = \"claude\"\nfallback = [\"gem\", \"agent\"]", providers,
+            int port = start(
+                    "provider = \"claude\"\nfallback = [\"gem\", \"agent\"]",
+                    providers,
                     Map.of("ANTHROPIC_API_KEY", ANTHROPIC_KEY, "GEMINI_API_KEY", GEMINI_KEY));
             assertThat(chat(port, "erin", "who answers?", null).content()).isEqualTo("You said: who answers?");
             assertThat(anthropic.messageRequests()).hasSize(2);
             assertThat(gemini.generateRequests()).hasSize(2);
-            assertThat(gemini.generateRequests().getFirst().header("x-goog-api-key")).isEqualTo(GEMINI_KEY);
+            assertThat(gemini.generateRequests().getFirst().header("x-goog-api-key"))
+                    .isEqualTo(GEMINI_KEY);
 
             List<String> lines = logs.atLeast(Level.INFO);
-            assertThat(lines).anyMatch(l -> l.contains("provider claude model claude-test attempt failed: TRANSIENT")
-                    && l.contains("overloaded_error"));
-            assertThat(lines).anyMatch(l -> l.contains("provider claude gave up (TRANSIENT); trying the next in the fallback chain"));
-            assertThat(lines).anyMatch(l -> l.contains("provider gem model gemini-2.5-flash attempt failed: TRANSIENT")
-                    && l.contains("UNAVAILABLE"));
+            assertThat(lines)
+                    .anyMatch(l -> l.contains("provider claude model claude-test attempt failed: TRANSIENT")
+                            && l.contains("overloaded_error"));
+            assertThat(lines)
+                    .anyMatch(l ->
+                            l.contains("provider claude gave up (TRANSIENT); trying the next in the fallback chain"));
+            assertThat(lines)
+                    .anyMatch(l -> l.contains("provider gem model gemini-2.5-flash attempt failed: TRANSIENT")
+                            && l.contains("UNAVAILABLE"));
             assertThat(lines).anyMatch(l -> l.contains("provider gem gave up (TRANSIENT)"));
             assertThat(String.join("\n", lines)).doesNotContain(ANTHROPIC_KEY, GEMINI_KEY);
 
             HttpResponse<String> scrape = GatewayHarness.get(port, "/metrics", null);
             assertThat(scrape.statusCode()).isEqualTo(200);
             String text = scrape.body();
-            assertThat(sample(text, "clawgate_model_attempts_total{outcome=\"transient\",provider=\"claude\"}")).contains(2.0);
-            assertThat(sample(text, "clawgate_model_attempts_total{outcome=\"transient\",provider=\"gem\"}")).contains(2.0);
-            assertThat(sample(text, "clawgate_model_attempts_total{outcome=\"ok\",provider=\"agent\"}")).contains(1.0);
+            assertThat(sample(text, "clawgate_model_attempts_total{outcome=\"transient\",provider=\"claude\"}"))
+                    .contains(2.0);
+            assertThat(sample(text, "clawgate_model_attempts_total{outcome=\"transient\",provider=\"gem\"}"))
+                    .contains(2.0);
+            assertThat(sample(text, "clawgate_model_attempts_total{outcome=\"ok\",provider=\"agent\"}"))
+                    .contains(1.0);
         }
     }
 
     private static Optional<Double> sample(String scrape, String series) {
-        return scrape.lines().filter(l -> l.startsWith(series + " ")).findFirst()
+        return scrape.lines()
+                .filter(l -> l.startsWith(series + " "))
+                .findFirst()
                 .map(l -> Double.parseDouble(l.substring(series.length() + 1).strip()));
     }
 }

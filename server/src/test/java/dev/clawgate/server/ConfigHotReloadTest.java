@@ -19,6 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ConfigHotReloadTest {
     @TempDir
     Path dir;
+
     private final FakeOpenAiServer first = FakeOpenAiServer.start();
     private final FakeOpenAiServer second = FakeOpenAiServer.start();
     private Gateway gateway;
@@ -71,14 +72,16 @@ class ConfigHotReloadTest {
 
         edit(file, toml(second.baseUrl(), "model-b"));
         await().atMost(Duration.ofSeconds(10)).until(() -> watcher.reloads() == 1);
-        assertThat(GatewayHarness.chat(port, "alice", "still there?", null).content()).isEqualTo("still there?");
+        assertThat(GatewayHarness.chat(port, "alice", "still there?", null).content())
+                .isEqualTo("still there?");
         assertThat(second.lastRequest().body().path("model").asText()).isEqualTo("model-b");
         assertThat(first.chatRequests()).hasSize(1);
 
         edit(file, toml(second.baseUrl(), "model-b") + "\n[agent\nbroken = \n");
         await().atMost(Duration.ofSeconds(10)).until(() -> watcher.lastRefusal() != null);
         assertThat(watcher.lastRefusal()).contains("clawgate.toml");
-        assertThat(GatewayHarness.chat(port, "alice", "and now?", null).content()).isEqualTo("and now?");
+        assertThat(GatewayHarness.chat(port, "alice", "and now?", null).content())
+                .isEqualTo("and now?");
         assertThat(gateway.config().providers().get("main").defaultModel()).isEqualTo("model-b");
     }
 
@@ -105,6 +108,7 @@ class ConfigHotReloadTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> watcher.reloads() == 1);
 
         assertThat(slow.get(20, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo("slow but whole");
-        assertThat(GatewayHarness.chat(port, "carol", "next one", null).content()).isEqualTo("next one");
+        assertThat(GatewayHarness.chat(port, "carol", "next one", null).content())
+                .isEqualTo("next one");
     }
 }

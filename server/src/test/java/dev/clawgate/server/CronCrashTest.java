@@ -33,9 +33,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The gateway in a child JVM halted ({@code Runtime.halt}, as kill -9) at {@code cron.after_claim}: right
- * after a fire's claim and its inbox record committed, before the dispatcher saw it. The restarted
- * gateway must run that fire once: the claim never outlives a lost record.
+ * The gateway in a child JVM halted ({@code Runtime.halt}, as kill -9) at {@code cron.after_claim}: right after a
+ * fire's claim and its inbox record committed, before the dispatcher saw it. The restarted gateway must run that fire
+ * once: the claim never outlives a lost record.
  */
 class CronCrashTest {
     private static final String TOKEN = "777:cron-crash-token";
@@ -45,8 +45,10 @@ class CronCrashTest {
 
     @Test
     void aGatewayHaltedRightAfterClaimingAFireRunsItOnceAfterTheRestart() throws Exception {
-        // SPEC AG-5 (scheduled turns), IN-4 (recorded = committed; re-run after a crash), OUT-12 (one final reply per fire)
-        try (FakeOpenAiServer model = FakeOpenAiServer.start(); FakeTelegramServer tg = FakeTelegramServer.start(TOKEN, "cronbot")) {
+        // SPEC AG-5 (scheduled turns), IN-4 (recorded = committed; re-run after a crash), OUT-12 (one final reply per
+        // fire)
+        try (FakeOpenAiServer model = FakeOpenAiServer.start();
+                FakeTelegramServer tg = FakeTelegramServer.start(TOKEN, "cronbot")) {
             TelegramUser alice = tg.user(111, "alice");
             TelegramChat dm = tg.privateChat(alice);
             model.enqueue(Reply.text("Tea time, Alice."));
@@ -57,23 +59,51 @@ class CronCrashTest {
             Instant due = Instant.now().truncatedTo(ChronoUnit.MILLIS).minusSeconds(1);
             CronJob job;
             try (Store store = Stores.open(null, dir.resolve("data"))) {
-                SessionKey session = new SessionKey("telegram", "default", ChatType.DIRECT, String.valueOf(dm.id()), null,
+                SessionKey session = new SessionKey(
+                        "telegram",
+                        "default",
+                        ChatType.DIRECT,
+                        String.valueOf(dm.id()),
+                        null,
                         String.valueOf(alice.id()));
-                CronTarget target = new CronTarget("telegram", "default", ChatType.DIRECT, String.valueOf(dm.id()), null,
-                        String.valueOf(alice.id()), "alice");
-                job = store.cron().add(new CronJob(0, session, target, "tea", "remind alice of tea",
-                        new Schedule.Every(Duration.ofHours(1), due), due.minusSeconds(3600), due), 10).orElseThrow();
+                CronTarget target = new CronTarget(
+                        "telegram",
+                        "default",
+                        ChatType.DIRECT,
+                        String.valueOf(dm.id()),
+                        null,
+                        String.valueOf(alice.id()),
+                        "alice");
+                job = store.cron()
+                        .add(
+                                new CronJob(
+                                        0,
+                                        session,
+                                        target,
+                                        "tea",
+                                        "remind alice of tea",
+                                        new Schedule.Every(Duration.ofHours(1), due),
+                                        due.minusSeconds(3600),
+                                        due),
+                                10)
+                        .orElseThrow();
             }
 
             Process child = child(config, Failpoints.CRON_AFTER_CLAIM);
-            assertThat(child.waitFor(60, TimeUnit.SECONDS)).as("the child halts at the failpoint; log:%n%s", log()).isTrue();
+            assertThat(child.waitFor(60, TimeUnit.SECONDS))
+                    .as("the child halts at the failpoint; log:%n%s", log())
+                    .isTrue();
             assertThat(child.exitValue()).as("exit status; log:%n%s", log()).isEqualTo(Failpoints.HALT_STATUS);
 
             // the claim and the record committed together: the fire moved on and its turn waits in the inbox
             String fireId = CronTarget.messageId(job.id(), due);
             try (Store store = Stores.open(null, dir.resolve("data"))) {
-                assertThat(store.cron().all()).extracting(CronJob::nextFireAt).containsExactly(due.plus(Duration.ofHours(1)));
-                assertThat(store.inbox().unfinished()).extracting(r -> r.message().id()).containsExactly(fireId);
+                assertThat(store.cron().all())
+                        .extracting(CronJob::nextFireAt)
+                        .containsExactly(due.plus(Duration.ofHours(1)));
+                assertThat(store.inbox().unfinished())
+                        .extracting(r -> r.message().id())
+                        .containsExactly(fireId);
             }
             assertThat(model.chatRequests()).isEmpty();
             assertThat(tg.sentTo(dm)).isEmpty();
@@ -82,13 +112,19 @@ class CronCrashTest {
             try {
                 await().atMost(Duration.ofSeconds(30)).until(() -> tg.sentTo(dm).size() >= 1);
                 assertThat(tg.sentTo(dm)).extracting(SentMessage::text).containsExactly("Tea time, Alice.");
-                assertThat(model.chatRequests()).singleElement().satisfies(r -> assertThat(r.lastUserText())
-                        .contains("[Scheduled task \"tea\"] remind alice of tea"));
+                assertThat(model.chatRequests())
+                        .singleElement()
+                        .satisfies(r ->
+                                assertThat(r.lastUserText()).contains("[Scheduled task \"tea\"] remind alice of tea"));
                 await().until(() -> gateway.store().outbox().counts().get(OutboxState.SENT) == 1L
                         && gateway.store().inbox().counts().get(InboxState.DONE) == 1L);
-                // one record in all, run once more than the halted attempt never started: no second fire, no second reply
+                // one record in all, run once more than the halted attempt never started: no second fire, no second
+                // reply
                 assertThat(gateway.store().inbox().unfinished()).isEmpty();
-                assertThat(gateway.store().inbox().counts().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(1);
+                assertThat(gateway.store().inbox().counts().values().stream()
+                                .mapToLong(Long::longValue)
+                                .sum())
+                        .isEqualTo(1);
                 assertThat(tg.sentTo(dm)).hasSize(1);
             } finally {
                 gateway.close();
@@ -123,11 +159,21 @@ class CronCrashTest {
 
     /** {@code clawgate run} in a JVM of its own on this test's classpath, armed at {@code failpoint}. */
     private Process child(Path config, String failpoint) throws Exception {
-        List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-Xmx128m", "-XX:TieredStopAtLevel=1",
-                "-D" + Failpoints.PROPERTY + "=" + failpoint, "-cp", System.getProperty("java.class.path"),
-                dev.clawgate.server.cli.Main.class.getName(), "run", "--config", config.toString());
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
+        List<String> cmd = List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED",
+                "-Xmx128m",
+                "-XX:TieredStopAtLevel=1",
+                "-D" + Failpoints.PROPERTY + "=" + failpoint,
+                "-cp",
+                System.getProperty("java.class.path"),
+                dev.clawgate.server.cli.Main.class.getName(),
+                "run",
+                "--config",
+                config.toString());
+        ProcessBuilder pb = new ProcessBuilder(cmd)
+                .directory(dir.toFile())
+                .redirectErrorStream(true)
                 .redirectOutput(Redirect.appendTo(dir.resolve("child.log").toFile()));
         pb.environment().remove("CLAWGATE_CONFIG");
         return pb.start();

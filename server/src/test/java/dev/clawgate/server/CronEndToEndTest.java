@@ -22,8 +22,12 @@ class CronEndToEndTest extends TelegramGatewayFixture {
     void aTaskTheModelSchedulesRunsAsATurnAndItsReplyReachesTheChatExactlyOnce() throws Exception {
         // SPEC AG-5 (cron_add: scheduled agent turns delivered to a channel target), OUT-12 (one final reply per fire)
         String at = Instant.now().plusSeconds(2).truncatedTo(ChronoUnit.SECONDS).toString();
-        model.enqueue(Reply.toolCalls(Reply.call("cron_add", "{\"prompt\":\"remind alice to stretch\",\"at\":\"" + at + "\","
-                        + "\"name\":\"stretch\",\"delivery\":{\"channel\":\"telegram\",\"to\":\"" + dm.id() + "\"}}")),
+        model.enqueue(
+                Reply.toolCalls(Reply.call(
+                        "cron_add",
+                        "{\"prompt\":\"remind alice to stretch\",\"at\":\"" + at + "\","
+                                + "\"name\":\"stretch\",\"delivery\":{\"channel\":\"telegram\",\"to\":\"" + dm.id()
+                                + "\"}}")),
                 Reply.text("Scheduled."),
                 Reply.text("Time to stretch, Alice!"));
         start(config(Map.of()));
@@ -45,15 +49,20 @@ class CronEndToEndTest extends TelegramGatewayFixture {
         await().until(() -> gateway.store().outbox().counts().get(OutboxState.SENT) == 2L);
         assertThat(gateway.store().outbox().byState(OutboxState.values())).hasSize(2);
         // nothing more arrives: no second fire of the same time
-        assertThat(gateway.store().inbox().counts().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(2);
+        assertThat(gateway.store().inbox().counts().values().stream()
+                        .mapToLong(Long::longValue)
+                        .sum())
+                .isEqualTo(2);
         assertThat(tg.sentTo(dm)).hasSize(2);
     }
 
     @Test
     void aRestartDoesNotRunAFireThatWasAlreadyClaimed() throws Exception {
         // SPEC OUT-12: a fire is recorded before it runs, so a restart never runs it again
-        model.enqueue(Reply.toolCalls(Reply.call("cron_add", "{\"prompt\":\"say hi\",\"every_minutes\":60}")),
-                Reply.text("Every hour it is."), Reply.text("hi"));
+        model.enqueue(
+                Reply.toolCalls(Reply.call("cron_add", "{\"prompt\":\"say hi\",\"every_minutes\":60}")),
+                Reply.text("Every hour it is."),
+                Reply.text("hi"));
         start(config(Map.of()));
         tg.sendText(dm, alice, "say hi every hour");
         awaitSent(dm, 1);
@@ -65,8 +74,9 @@ class CronEndToEndTest extends TelegramGatewayFixture {
 
         start(config(Map.of()));
         // the job survived the restart and is not due: nothing fired, the model was asked nothing more
-        assertThat(gateway.store().cron().all()).extracting(CronJob::id, CronJob::nextFireAt).containsExactly(
-                org.assertj.core.groups.Tuple.tuple(job.id(), job.nextFireAt()));
+        assertThat(gateway.store().cron().all())
+                .extracting(CronJob::id, CronJob::nextFireAt)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(job.id(), job.nextFireAt()));
         assertThat(model.chatRequests()).hasSize(2);
         assertThat(tg.sentTo(dm)).hasSize(1);
     }

@@ -7,14 +7,14 @@ import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
 import dev.clawgate.core.config.CronSettings;
 import dev.clawgate.core.cron.CronJob;
-import dev.clawgate.core.cron.FireSink;
-import dev.clawgate.core.store.InboxRecord;
-import dev.clawgate.core.store.InboxState;
 import dev.clawgate.core.cron.CronTarget;
+import dev.clawgate.core.cron.FireSink;
 import dev.clawgate.core.cron.Schedule;
 import dev.clawgate.core.model.ChatType;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.SessionKey;
+import dev.clawgate.core.store.InboxRecord;
+import dev.clawgate.core.store.InboxState;
 import dev.clawgate.core.store.Store;
 import dev.clawgate.core.testing.ManualClock;
 import dev.clawgate.store.Stores;
@@ -38,14 +38,17 @@ class CronSchedulerTest {
 
     @TempDir
     Path dir;
+
     private final ManualClock clock = new ManualClock(T0);
     private final List<InboundMessage> accepted = new CopyOnWriteArrayList<>();
     /** The store's one-transaction claim and record, as the gateway's Inbox does it, minus the dispatcher. */
     private final FireSink inbox = fire -> {
-        Optional<InboxRecord> r = this.store.claimFireAndRecord(fire, SESSION, fire.message().id(), Duration.ofMinutes(20));
+        Optional<InboxRecord> r =
+                this.store.claimFireAndRecord(fire, SESSION, fire.message().id(), Duration.ofMinutes(20));
         r.ifPresent(rec -> accepted.add(rec.message()));
         return r;
     };
+
     private final Logger logger = (Logger) LoggerFactory.getLogger(CronScheduler.class);
     private final ListAppender<ILoggingEvent> logs = new ListAppender<>();
     private Store store;
@@ -70,12 +73,26 @@ class CronSchedulerTest {
 
     private CronJob add(Schedule schedule) {
         CronTarget target = new CronTarget("telegram", "default", ChatType.DIRECT, "42", null, "42", "Alice");
-        return store.cron().add(new CronJob(0, SESSION, target, "tea", "make tea", schedule, T0, schedule.next(T0).orElseThrow()), 10)
+        return store.cron()
+                .add(
+                        new CronJob(
+                                0,
+                                SESSION,
+                                target,
+                                "tea",
+                                "make tea",
+                                schedule,
+                                T0,
+                                schedule.next(T0).orElseThrow()),
+                        10)
                 .orElseThrow();
     }
 
     private List<String> warnings() {
-        return logs.list.stream().filter(e -> e.getLevel().toString().equals("WARN")).map(ILoggingEvent::getFormattedMessage).toList();
+        return logs.list.stream()
+                .filter(e -> e.getLevel().toString().equals("WARN"))
+                .map(ILoggingEvent::getFormattedMessage)
+                .toList();
     }
 
     @Test
@@ -90,7 +107,9 @@ class CronSchedulerTest {
         assertThat(s.runDue()).isZero();
 
         InboundMessage m = accepted.getFirst();
-        assertThat(m.id()).isEqualTo("cron:" + job.id() + ":" + T0.plus(Duration.ofMinutes(15)).toEpochMilli());
+        assertThat(m.id())
+                .isEqualTo("cron:" + job.id() + ":"
+                        + T0.plus(Duration.ofMinutes(15)).toEpochMilli());
         assertThat(m.channel()).isEqualTo("telegram");
         assertThat(m.replyTarget()).isEqualTo("42");
         assertThat(m.sender()).isEqualTo("42");
@@ -130,9 +149,12 @@ class CronSchedulerTest {
         clock.advance(Duration.ofDays(1).plus(Duration.ofHours(2)));
         assertThat(scheduler().runDue()).isZero();
         assertThat(accepted).isEmpty();
-        assertThat(warnings()).anySatisfy(w -> assertThat(w).contains("job " + daily.id() + " missed its run at", "skipped, next run at"))
+        assertThat(warnings())
+                .anySatisfy(
+                        w -> assertThat(w).contains("job " + daily.id() + " missed its run at", "skipped, next run at"))
                 .anySatisfy(w -> assertThat(w).contains("job " + once.id() + " missed", "(it was its only run)"));
-        assertThat(store.cron().all()).extracting(CronJob::id, CronJob::nextFireAt)
+        assertThat(store.cron().all())
+                .extracting(CronJob::id, CronJob::nextFireAt)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(daily.id(), T0.plus(Duration.ofDays(2))));
     }
 
@@ -143,7 +165,9 @@ class CronSchedulerTest {
         clock.advance(Duration.ofMinutes(15));
         assertThat(scheduler("webchat").runDue()).isZero();
         assertThat(accepted).isEmpty();
-        assertThat(warnings()).anySatisfy(w -> assertThat(w).contains("job " + job.id() + " is for channel telegram, which is not running"));
+        assertThat(warnings())
+                .anySatisfy(w ->
+                        assertThat(w).contains("job " + job.id() + " is for channel telegram, which is not running"));
     }
 
     @Test
@@ -165,10 +189,12 @@ class CronSchedulerTest {
         Instant fireAt = T0.plus(Duration.ofMinutes(15));
         clock.advance(Duration.ofMinutes(15));
         try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:sqlite:" + dir.resolve("clawgate.db"));
-             java.sql.Statement st = c.createStatement()) {
-            st.execute("CREATE TRIGGER fail_cron_inbox BEFORE INSERT ON inbox BEGIN SELECT RAISE(ABORT, 'injected failure'); END");
+                java.sql.Statement st = c.createStatement()) {
+            st.execute("CREATE TRIGGER fail_cron_inbox BEFORE INSERT ON inbox BEGIN SELECT RAISE(ABORT, 'injected "
+                    + "failure'); END");
             CronScheduler s = scheduler();
-            org.assertj.core.api.Assertions.assertThatThrownBy(s::runDue).isInstanceOf(dev.clawgate.core.store.StoreException.class);
+            org.assertj.core.api.Assertions.assertThatThrownBy(s::runDue)
+                    .isInstanceOf(dev.clawgate.core.store.StoreException.class);
             assertThat(store.cron().all()).extracting(CronJob::nextFireAt).containsExactly(fireAt);
             assertThat(store.inbox().counts().values()).allMatch(n -> n == 0L);
 
@@ -176,6 +202,8 @@ class CronSchedulerTest {
             assertThat(s.runDue()).isEqualTo(1);
         }
         assertThat(accepted).extracting(InboundMessage::id).containsExactly(CronTarget.messageId(job.id(), fireAt));
-        assertThat(store.cron().all()).extracting(CronJob::nextFireAt).containsExactly(fireAt.plus(Duration.ofMinutes(15)));
+        assertThat(store.cron().all())
+                .extracting(CronJob::nextFireAt)
+                .containsExactly(fireAt.plus(Duration.ofMinutes(15)));
     }
 }

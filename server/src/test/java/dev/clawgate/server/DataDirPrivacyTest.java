@@ -19,9 +19,11 @@ class DataDirPrivacyTest extends GatewayFixture {
         int port = serve(config());
         assertThat(GatewayHarness.chat(port, "s", "hello", null).content()).isEqualTo("hi");
         Path data = dir.resolve("data");
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(data))).isEqualTo("rwx------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(data)))
+                .isEqualTo("rwx------");
         try (var files = Files.list(data)) {
-            List<Path> dbFiles = files.filter(p -> p.getFileName().toString().startsWith("clawgate.db")).toList();
+            List<Path> dbFiles = files.filter(p -> p.getFileName().toString().startsWith("clawgate.db"))
+                    .toList();
             assertThat(dbFiles).extracting(p -> p.getFileName().toString()).contains("clawgate.db", "clawgate.db-wal");
             for (Path p : dbFiles) {
                 String mode = PosixFilePermissions.toString(Files.getPosixFilePermissions(p));

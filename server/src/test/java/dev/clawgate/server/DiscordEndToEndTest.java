@@ -37,8 +37,9 @@ import org.junit.jupiter.api.Test;
  */
 class DiscordEndToEndTest extends GatewayFixture {
     /** Any DM and any guild channel may talk to the bot; in a guild it must be mentioned. */
-    private static final AccessSettings OPEN = new AccessSettings(DmPolicy.OPEN, List.of("*"), GroupPolicy.OPEN,
-            List.of(), true);
+    private static final AccessSettings OPEN =
+            new AccessSettings(DmPolicy.OPEN, List.of("*"), GroupPolicy.OPEN, List.of(), true);
+
     private static final Duration WAIT = Duration.ofSeconds(30);
 
     private FakeDiscord discord;
@@ -59,8 +60,8 @@ class DiscordEndToEndTest extends GatewayFixture {
     }
 
     private ChannelSettings discordSettings(Map<String, String> extra) {
-        Map<String, String> options = new HashMap<>(Map.of("bot_token", discord.botToken(), "api_base",
-                discord.apiBase()));
+        Map<String, String> options =
+                new HashMap<>(Map.of("bot_token", discord.botToken(), "api_base", discord.apiBase()));
         options.putAll(extra);
         return new ChannelSettings("discord", OPEN, Map.of(), options);
     }
@@ -75,9 +76,12 @@ class DiscordEndToEndTest extends GatewayFixture {
     }
 
     private void awaitConnected() {
-        await().atMost(WAIT).until(() -> !discord.gatewayConnections().isEmpty() && discord.liveSessions() >= 1
-                && discord.calls().stream().anyMatch(c -> c.method().equals("GATEWAY IDENTIFY")
-                        || c.method().equals("GATEWAY RESUME")));
+        await().atMost(WAIT)
+                .until(() -> !discord.gatewayConnections().isEmpty()
+                        && discord.liveSessions() >= 1
+                        && discord.calls().stream()
+                                .anyMatch(c -> c.method().equals("GATEWAY IDENTIFY")
+                                        || c.method().equals("GATEWAY RESUME")));
         await().atMost(WAIT).until(() -> discord.gatewayConnections().getLast().closeCode() == -1);
     }
 
@@ -87,15 +91,18 @@ class DiscordEndToEndTest extends GatewayFixture {
     }
 
     private static ChannelFactory factory() {
-        return ServiceLoader.load(ChannelFactory.class).stream().map(ServiceLoader.Provider::get)
-                .filter(f -> f.name().equals("discord")).findFirst().orElseThrow();
+        return ServiceLoader.load(ChannelFactory.class).stream()
+                .map(ServiceLoader.Provider::get)
+                .filter(f -> f.name().equals("discord"))
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
     void aDirectMessageWithAToolCallWritesTheFileAndRepliesWithTypingAndReactions() throws Exception {
         // SPEC CH-5, AG-1, RP-5 (typing, ack reactions), RP-3 (no tool prefix in what Discord shows)
-        model.enqueue(Reply.toolCalls(Reply.call("file_write",
-                "{\"path\":\"notes/todo.txt\",\"content\":\"buy milk\"}")),
+        model.enqueue(
+                Reply.toolCalls(Reply.call("file_write", "{\"path\":\"notes/todo.txt\",\"content\":\"buy milk\"}")),
                 Reply.text("I wrote **notes/todo.txt**."));
         startDiscordGateway(Map.of("ack_reactions", "true"));
         String asked = discord.send(dm, alice, "please note: buy milk");
@@ -109,7 +116,12 @@ class DiscordEndToEndTest extends GatewayFixture {
         assertThat(discord.typing()).contains(dm.id());
         assertThat(model.chatRequests()).hasSize(2);
         // SPEC SP-1: the turn's system prompt carries Discord's own formatting guidance
-        assertThat(model.chatRequests().getFirst().messages().get(0).path("content").asText())
+        assertThat(model.chatRequests()
+                        .getFirst()
+                        .messages()
+                        .get(0)
+                        .path("content")
+                        .asText())
                 .contains("Discord renders Markdown");
     }
 
@@ -123,16 +135,21 @@ class DiscordEndToEndTest extends GatewayFixture {
         model.enqueue(Reply.text("Here is a chart.\n[IMAGE:chart.png]"));
         startDiscordGateway(Map.of());
         discord.send(dm, alice, "draw me a chart");
-        await().atMost(WAIT).until(() -> discord.botMessages(dm).stream().anyMatch(m -> !m.attachments().isEmpty()));
+        await().atMost(WAIT)
+                .until(() -> discord.botMessages(dm).stream()
+                        .anyMatch(m -> !m.attachments().isEmpty()));
         List<DiscordMessage> sent = discord.botMessages(dm);
         assertThat(sent).extracting(DiscordMessage::content).containsExactly("Here is a chart.", "");
         DiscordMessage image = sent.getLast();
         assertThat(image.attachments()).containsExactly("chart.png");
         assertThat(discord.attachmentBytes(image.id(), 0)).isEqualTo(png);
-        assertThat(discord.calls(DiscordRoutes.CREATE_MESSAGE)).filteredOn(b -> b.has("_files")).singleElement()
+        assertThat(discord.calls(DiscordRoutes.CREATE_MESSAGE))
+                .filteredOn(b -> b.has("_files"))
+                .singleElement()
                 .satisfies(b -> {
                     assertThat(b.path("_files").get(0).path("field").asText()).isEqualTo("files[0]");
-                    assertThat(b.path("attachments").get(0).path("filename").asText()).isEqualTo("chart.png");
+                    assertThat(b.path("attachments").get(0).path("filename").asText())
+                            .isEqualTo("chart.png");
                     assertThat(b.path("enforce_nonce").asBoolean()).isTrue();
                 });
         assertThat(sent).extracting(DiscordMessage::content).noneMatch(t -> t.contains("[IMAGE:"));
@@ -152,9 +169,12 @@ class DiscordEndToEndTest extends GatewayFixture {
         String asked = discord.send(general, alice, discord.bot().mention() + " what is the password?");
         DiscordMessage reply = awaitBotMessages(general, 1).getFirst();
         assertThat(reply.content()).isEqualTo("It is swordfish.");
-        assertThat(reply.referencedId()).as("a guild reply quotes the message it answers").isEqualTo(asked);
+        assertThat(reply.referencedId())
+                .as("a guild reply quotes the message it answers")
+                .isEqualTo(asked);
         RecordedRequest req = model.chatRequests().getFirst();
-        String lastUser = req.messages().get(req.messages().size() - 1).path("content").asText();
+        String lastUser =
+                req.messages().get(req.messages().size() - 1).path("content").asText();
         assertThat(lastUser).contains("the password is swordfish", "@clawbot what is the password?");
         Thread.sleep(300);
         assertThat(model.chatRequests()).hasSize(1);
@@ -166,27 +186,37 @@ class DiscordEndToEndTest extends GatewayFixture {
         // SPEC OUT-1, CH-5: 5,000 characters cut to 2000 (and 17 lines) per message; a fence cut across messages is
         // closed and reopened
         StringBuilder text = new StringBuilder();
-        while (text.length() < 3000) text.append("Some prose about the plan, sentence ").append(text.length())
-                .append(". ");
+        while (text.length() < 3000)
+            text.append("Some prose about the plan, sentence ")
+                    .append(text.length())
+                    .append(". ");
         text.append("\n\n```\n");
-        for (int i = 0; text.length() < 5000; i++) text.append("code line ").append(i).append(" ")
-                .append("x".repeat(60)).append('\n');
+        for (int i = 0; text.length() < 5000; i++)
+            text.append("code line ")
+                    .append(i)
+                    .append(" ")
+                    .append("x".repeat(60))
+                    .append('\n');
         text.append("```\nThe end.");
         assertThat(text.length()).isGreaterThanOrEqualTo(5000);
         model.enqueue(Reply.text(text.toString()));
         startDiscordGateway(Map.of());
         discord.send(dm, alice, "write a lot");
-        await().atMost(WAIT).until(() -> discord.botMessages(dm).stream().anyMatch(m -> m.content()
-                .contains("The end.")));
+        await().atMost(WAIT)
+                .until(() -> discord.botMessages(dm).stream()
+                        .anyMatch(m -> m.content().contains("The end.")));
         List<DiscordMessage> parts = discord.botMessages(dm);
         assertThat(parts).hasSizeGreaterThanOrEqualTo(3);
         assertThat(parts).allSatisfy(m -> {
             assertThat(m.content().length()).isLessThanOrEqualTo(2000);
-            assertThat(m.content().split("```", -1).length % 2).as("fences balanced in %s", m.id()).isEqualTo(1);
+            assertThat(m.content().split("```", -1).length % 2)
+                    .as("fences balanced in %s", m.id())
+                    .isEqualTo(1);
         });
-        assertThat(String.join("", parts.stream().map(DiscordMessage::content).toList())).contains("code line 0 ",
-                "The end.");
-        assertThat(discord.calls().stream().filter(c -> "429".equals(c.headers().get(":status")))).isEmpty();
+        assertThat(String.join("", parts.stream().map(DiscordMessage::content).toList()))
+                .contains("code line 0 ", "The end.");
+        assertThat(discord.calls().stream().filter(c -> "429".equals(c.headers().get(":status"))))
+                .isEmpty();
     }
 
     @Test
@@ -198,12 +228,14 @@ class DiscordEndToEndTest extends GatewayFixture {
         startDiscordGateway(Map.of("stream_mode", "preview"));
         discord.send(dm, alice, "tell me about the fox");
         String text = "The quick brown fox jumps over the **lazy** dog again and again.";
-        await().atMost(WAIT).until(() -> !discord.botMessages(dm).isEmpty()
-                && discord.botMessages(dm).getFirst().content().equals(text));
+        await().atMost(WAIT)
+                .until(() -> !discord.botMessages(dm).isEmpty()
+                        && discord.botMessages(dm).getFirst().content().equals(text));
         DiscordMessage only = discord.botMessages(dm).getFirst();
         assertThat(discord.botMessages(dm)).hasSize(1);
         assertThat(only.edits()).isGreaterThanOrEqualTo(2);
-        assertThat(discord.calls(DiscordRoutes.CREATE_MESSAGE)).singleElement()
+        assertThat(discord.calls(DiscordRoutes.CREATE_MESSAGE))
+                .singleElement()
                 .satisfies(b -> assertThat(b.path("content").asText()).isEqualTo("..."));
     }
 
@@ -220,11 +252,14 @@ class DiscordEndToEndTest extends GatewayFixture {
         discord.send(dm, alice, "third");
         awaitBotMessages(dm, 3);
         Thread.sleep(500);
-        assertThat(discord.botMessages(dm)).extracting(DiscordMessage::content).containsExactly("first answer",
-                "second answer", "third answer");
+        assertThat(discord.botMessages(dm))
+                .extracting(DiscordMessage::content)
+                .containsExactly("first answer", "second answer", "third answer");
         assertThat(model.chatRequests()).hasSize(3);
         assertThat(discord.identifies()).isEqualTo(1);
-        assertThat(discord.gatewayConnections()).extracting(GatewayConnection::path).contains("/resume");
+        assertThat(discord.gatewayConnections())
+                .extracting(GatewayConnection::path)
+                .contains("/resume");
     }
 
     @Test
@@ -249,14 +284,17 @@ class DiscordEndToEndTest extends GatewayFixture {
         // SPEC CH-0, CH-5, OP-4: "connects, shows online, never answers" said where the operator looks
         discord.messageContentEnabled(false);
         int port = serve(discordConfig(Map.of()));
-        await().atMost(WAIT).until(() -> GatewayHarness.get(port, "/readyz", null).body().contains("4014"));
+        await().atMost(WAIT)
+                .until(() -> GatewayHarness.get(port, "/readyz", null).body().contains("4014"));
         HttpResponse<String> ready = GatewayHarness.get(port, "/readyz", null);
         assertThat(ready.statusCode()).isEqualTo(503);
         JsonNode parts = GatewayHarness.JSON.readTree(ready.body()).path("parts");
-        assertThat(parts.path("channel.discord").asText()).contains("Message Content Intent", "message_content = false",
-                "require_mention");
+        assertThat(parts.path("channel.discord").asText())
+                .contains("Message Content Intent", "message_content = false", "require_mention");
         Thread.sleep(500);
-        assertThat(discord.gatewayConnections()).as("a fatal close is not retried").hasSize(1);
+        assertThat(discord.gatewayConnections())
+                .as("a fatal close is not retried")
+                .hasSize(1);
         ChannelProbe doctor = factory().probe(discordSettings(Map.of()));
         assertThat(doctor.ok()).isFalse();
         assertThat(doctor.findings()).anySatisfy(f -> {
@@ -265,7 +303,8 @@ class DiscordEndToEndTest extends GatewayFixture {
         });
         // the same through `clawgate doctor` on a config file
         String doctorOut = doctorCli(discord.botToken());
-        assertThat(doctorOut).contains("PROBLEM  channel discord: the Message Content intent is absent")
+        assertThat(doctorOut)
+                .contains("PROBLEM  channel discord: the Message Content intent is absent")
                 .contains("fix: enable \"Message Content Intent\" in the Developer Portal")
                 .doesNotContain(discord.botToken());
     }
@@ -306,17 +345,23 @@ class DiscordEndToEndTest extends GatewayFixture {
         String old = discord.botToken();
         discord.resetToken();
         discord.dropGatewayConnections();
-        await().atMost(WAIT).until(() -> GatewayHarness.get(port, "/readyz", null).body().contains("4004"));
-        assertThat(GatewayHarness.get(port, "/readyz", null).body()).contains("bot_token").doesNotContain(old);
-        ChannelProbe doctor = factory().probe(new ChannelSettings("discord", OPEN, Map.of(), Map.of("bot_token", old,
-                "api_base", discord.apiBase())));
+        await().atMost(WAIT)
+                .until(() -> GatewayHarness.get(port, "/readyz", null).body().contains("4004"));
+        assertThat(GatewayHarness.get(port, "/readyz", null).body())
+                .contains("bot_token")
+                .doesNotContain(old);
+        ChannelProbe doctor = factory()
+                .probe(new ChannelSettings(
+                        "discord", OPEN, Map.of(), Map.of("bot_token", old, "api_base", discord.apiBase())));
         assertThat(doctor.ok()).isFalse();
         assertThat(doctor.findings()).singleElement().satisfies(f -> {
             assertThat(f.what()).contains("refused the bot token (401)");
             assertThat(f.fix()).contains("channels.discord.bot_token");
         });
-        assertThat(doctorCli(old)).contains("PROBLEM  channel discord: Discord refused the bot token (401)")
-                .contains("fix: set channels.discord.bot_token").doesNotContain(old);
+        assertThat(doctorCli(old))
+                .contains("PROBLEM  channel discord: Discord refused the bot token (401)")
+                .contains("fix: set channels.discord.bot_token")
+                .doesNotContain(old);
     }
 
     @Test
@@ -330,7 +375,10 @@ class DiscordEndToEndTest extends GatewayFixture {
         discord.send(general, alice, discord.bot().mention() + " hello?");
         assertThat(awaitBotMessages(general, 1).getFirst().content()).isEqualTo("Hello from a mention.");
         RecordedRequest first = model.chatRequests().getFirst();
-        String lastUser = first.messages().get(first.messages().size() - 1).path("content").asText();
+        String lastUser = first.messages()
+                .get(first.messages().size() - 1)
+                .path("content")
+                .asText();
         assertThat(lastUser).contains("@clawbot hello?").doesNotContain("chatter the bot cannot read");
     }
 
@@ -341,16 +389,23 @@ class DiscordEndToEndTest extends GatewayFixture {
         discord.routeLimit(DiscordRoutes.CREATE_MESSAGE, "messages", 2, Duration.ofSeconds(1));
         StringBuilder text = new StringBuilder();
         for (int i = 0; i < 6; i++) {
-            text.append("Part ").append(i).append(": ").append(("word" + i + " ").repeat(300)).append("\n\n");
+            text.append("Part ")
+                    .append(i)
+                    .append(": ")
+                    .append(("word" + i + " ").repeat(300))
+                    .append("\n\n");
         }
         model.enqueue(Reply.text(text.toString().strip()));
         startDiscordGateway(Map.of());
         discord.send(dm, alice, "a long answer please");
-        await().atMost(WAIT).until(() -> discord.botMessages(dm).stream().anyMatch(m -> m.content().contains("word5")));
+        await().atMost(WAIT)
+                .until(() -> discord.botMessages(dm).stream()
+                        .anyMatch(m -> m.content().contains("word5")));
         List<DiscordMessage> parts = discord.botMessages(dm);
         assertThat(parts).hasSizeGreaterThanOrEqualTo(6);
         assertThat(parts.getFirst().content()).startsWith("Part 0");
-        assertThat(discord.calls().stream().filter(c -> "429".equals(c.headers().get(":status")))).isEmpty();
+        assertThat(discord.calls().stream().filter(c -> "429".equals(c.headers().get(":status"))))
+                .isEmpty();
         assertThat(model.chatRequests()).hasSize(1);
     }
 }

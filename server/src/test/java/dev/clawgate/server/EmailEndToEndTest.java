@@ -20,9 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The gateway with the e-mail channel module, found by {@code ServiceLoader} and configured from a
- * real config file, reading a real IMAP mailbox and answering by SMTP (GreenMail) (SPEC CH-9), with
- * the fake model server behind it.
+ * The gateway with the e-mail channel module, found by {@code ServiceLoader} and configured from a real config file,
+ * reading a real IMAP mailbox and answering by SMTP (GreenMail) (SPEC CH-9), with the fake model server behind it.
  */
 class EmailEndToEndTest {
     private static final String BOT = "bot@localhost";
@@ -31,6 +30,7 @@ class EmailEndToEndTest {
 
     @TempDir
     Path dir;
+
     private final FakeOpenAiServer model = FakeOpenAiServer.start();
     private final MailServer mail = MailServer.start(BOT + ":botpass", ALICE + ":alicepass");
     private final CuttableRelay imap = CuttableRelay.to(mail.host(), mail.imapPort());
@@ -67,8 +67,15 @@ class EmailEndToEndTest {
                 tls = "none"
                 dm_policy = "allowlist"
                 allowed_users = ["%s"]
-                """.formatted(dir.resolve("data"), dir.resolve("workspace"), model.baseUrl(), imap.host(), imap.port(),
-                mail.smtpPort(), BOT, ALICE));
+                """.formatted(
+                        dir.resolve("data"),
+                        dir.resolve("workspace"),
+                        model.baseUrl(),
+                        imap.host(),
+                        imap.port(),
+                        mail.smtpPort(),
+                        BOT,
+                        ALICE));
         gateway = Gateway.start(new ConfigLoader().load(file, Map.of()), Gateway.Options.with());
     }
 
@@ -80,8 +87,8 @@ class EmailEndToEndTest {
     @Test
     void aMailGetsATurnWithAToolCallAThreadedReplyAndAnAnswerAfterTheConnectionIsCut() throws Exception {
         // SPEC CH-9 (IMAP in, SMTP out, threading), AG-1 (a tool call), IN-5 (allowlisted address), CH-0 (reconnect)
-        model.enqueue(Reply.toolCalls(Reply.call("file_write",
-                "{\"path\":\"notes/todo.txt\",\"content\":\"buy milk\"}")),
+        model.enqueue(
+                Reply.toolCalls(Reply.call("file_write", "{\"path\":\"notes/todo.txt\",\"content\":\"buy milk\"}")),
                 Reply.text("I wrote notes/todo.txt."),
                 Reply.text("Still here after the cut."));
         start();
@@ -98,9 +105,9 @@ class EmailEndToEndTest {
 
         // the IMAP connection dies mid-conversation; her answer in the thread arrives meanwhile
         imap.cutAll();
-        String answer = mail.send(Mail.text(ALICE, BOT, "Re: Shopping",
-                "Thanks! Are you still there?\n\n> I wrote notes/todo.txt.")
-                .inReplyTo(reply.getMessageID(), first + " " + reply.getMessageID()));
+        String answer = mail.send(
+                Mail.text(ALICE, BOT, "Re: Shopping", "Thanks! Are you still there?\n\n> I wrote notes/todo.txt.")
+                        .inReplyTo(reply.getMessageID(), first + " " + reply.getMessageID()));
         await().atMost(WAIT).until(() -> mail.inbox(ALICE).size() == 2);
         MimeMessage second = mail.inbox(ALICE).get(1).message();
         assertThat(text(second)).isEqualTo("Still here after the cut.");
@@ -109,7 +116,8 @@ class EmailEndToEndTest {
         assertThat(model.chatRequests()).hasSize(3);
         // the same thread is the same session: the second turn carries the first exchange
         String secondTurn = model.chatRequests().getLast().messages().toString();
-        assertThat(secondTurn).contains("Please note: buy milk", "Thanks! Are you still there?")
+        assertThat(secondTurn)
+                .contains("Please note: buy milk", "Thanks! Are you still there?")
                 .doesNotContain("> I wrote");
         assertThat(imap.accepted()).isGreaterThanOrEqualTo(2);
     }
@@ -123,7 +131,8 @@ class EmailEndToEndTest {
         mail.send(Mail.text(ALICE, BOT, "Hi", "it is me"));
         await().atMost(WAIT).until(() -> mail.inbox(ALICE).size() == 1);
         assertThat(model.chatRequests()).hasSize(1);
-        assertThat(model.chatRequests().getFirst().messages().toString()).contains("it is me")
+        assertThat(model.chatRequests().getFirst().messages().toString())
+                .contains("it is me")
                 .doesNotContain("let me in");
         await().atMost(WAIT).until(() -> mail.inbox(BOT).stream().allMatch(MailServer.Stored::seen));
     }

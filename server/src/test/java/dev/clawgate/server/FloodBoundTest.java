@@ -34,7 +34,8 @@ class FloodBoundTest {
         try (FakeOpenAiServer model = FakeOpenAiServer.start()) {
             model.enqueue(Reply.text("slow first answer").delayBefore(Duration.ofSeconds(30)));
             InboundBadInputTest.ProbeChannel probe = new InboundBadInputTest.ProbeChannel();
-            try (Gateway g = Gateway.start(GatewayHarness.config(dir, model.baseUrl(), null), Gateway.Options.with(probe))) {
+            try (Gateway g =
+                    Gateway.start(GatewayHarness.config(dir, model.baseUrl(), null), Gateway.Options.with(probe))) {
                 SessionKey session = new SessionKey("probe", null, ChatType.DIRECT, "flooder", null, "flooder");
                 probe.sink.accept(msg(0));
                 await().until(() -> model.chatRequests().size() == 1);
@@ -43,21 +44,37 @@ class FloodBoundTest {
                 int maxQueued = 0;
                 for (int i = 201; i <= flood; i++) {
                     probe.sink.accept(msg(i));
-                    if (i % 50 == 0) maxQueued = Math.max(maxQueued, g.dispatcher().status(session).queued());
+                    if (i % 50 == 0)
+                        maxQueued = Math.max(
+                                maxQueued, g.dispatcher().status(session).queued());
                 }
                 await().until(() -> g.dispatcher().busDepth() == 0);
                 maxQueued = Math.max(maxQueued, g.dispatcher().status(session).queued());
                 long after = liveHeapAfterGc();
                 int cap = GatewayHarness.config(dir, null, null).queue().cap();
                 assertThat(maxQueued).isLessThanOrEqualTo(cap);
-                assertThat(g.store().inbox().counts().get(InboxState.DROPPED_BY_QUEUE)).isGreaterThanOrEqualTo(flood - 2L * cap - 1);
+                assertThat(g.store().inbox().counts().get(InboxState.DROPPED_BY_QUEUE))
+                        .isGreaterThanOrEqualTo(flood - 2L * cap - 1);
                 assertThat(after - before).as("live heap growth in bytes").isLessThan(10L * 1024 * 1024);
             }
         }
     }
 
     private static InboundMessage msg(int i) {
-        return new InboundMessage("f" + i, "probe", null, "flooder", null, "flooder", null, null, ChatType.DIRECT, true, Instant.now(),
-                "message number " + i, List.of(), null);
+        return new InboundMessage(
+                "f" + i,
+                "probe",
+                null,
+                "flooder",
+                null,
+                "flooder",
+                null,
+                null,
+                ChatType.DIRECT,
+                true,
+                Instant.now(),
+                "message number " + i,
+                List.of(),
+                null);
     }
 }

@@ -8,13 +8,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The real gateway with its model on a {@link FakeOpenAiServer} on a loopback port, so the production
- * OpenAI client runs. A test extends this, starts the gateway with the config it needs, and the
- * gateway and the fake are closed after it.
+ * The real gateway with its model on a {@link FakeOpenAiServer} on a loopback port, so the production OpenAI client
+ * runs. A test extends this, starts the gateway with the config it needs, and the gateway and the fake are closed after
+ * it.
  */
 abstract class GatewayFixture {
     @TempDir
     Path dir;
+
     FakeOpenAiServer model;
     Gateway gateway;
 

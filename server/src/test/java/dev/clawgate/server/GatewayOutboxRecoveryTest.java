@@ -28,11 +28,33 @@ class GatewayOutboxRecoveryTest {
     Path dir;
 
     private static OutboxEntry committedReply(Store store, String id, String text) {
-        InboundMessage m = new InboundMessage(id, "probe", null, "alice", null, "alice", null, null, ChatType.DIRECT, true,
-                Instant.now(), "question " + id, List.of(), null);
-        long turn = store.inbox().record(m, SessionKey.of(m), null, Duration.ZERO).orElseThrow().id();
-        return store.outbox().completeTurnWithReply(SessionKey.of(m), turn, text, InboxState.DONE,
-                OutboundDraft.of(OutboundTarget.replyTo(m), text, OutboundMessage.Kind.FINAL)).orElseThrow();
+        InboundMessage m = new InboundMessage(
+                id,
+                "probe",
+                null,
+                "alice",
+                null,
+                "alice",
+                null,
+                null,
+                ChatType.DIRECT,
+                true,
+                Instant.now(),
+                "question " + id,
+                List.of(),
+                null);
+        long turn = store.inbox()
+                .record(m, SessionKey.of(m), null, Duration.ZERO)
+                .orElseThrow()
+                .id();
+        return store.outbox()
+                .completeTurnWithReply(
+                        SessionKey.of(m),
+                        turn,
+                        text,
+                        InboxState.DONE,
+                        OutboundDraft.of(OutboundTarget.replyTo(m), text, OutboundMessage.Kind.FINAL))
+                .orElseThrow();
     }
 
     @Test
@@ -58,7 +80,9 @@ class GatewayOutboxRecoveryTest {
                         .containsEntry(OutboxState.SENDING, 0L);
             }
             try (Gateway again = Gateway.start(cfg, Gateway.Options.with(probe))) {
-                assertThat(probe.sent).as("nothing is sent twice across restarts").hasSize(1);
+                assertThat(probe.sent)
+                        .as("nothing is sent twice across restarts")
+                        .hasSize(1);
             }
         }
     }

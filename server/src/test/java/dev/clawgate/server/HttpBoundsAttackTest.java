@@ -29,11 +29,11 @@ import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 
 /**
- * Attacks on the HTTP server's bounds with a raw client against the real gateway, its Telegram and
- * generic webhook channels mounted (SPEC OP-10; OP-3 for the routes, CH-10, CH-2, CH-3): oversized
- * bodies on every route, malformed bodies, slow clients, too many connections, oversized web chat
- * messages. Before the fix a 10 MB body was read and stored and never answered, a declared length
- * was waited for, and a client trickling its headers or body held its connection for ever.
+ * Attacks on the HTTP server's bounds with a raw client against the real gateway, its Telegram and generic webhook
+ * channels mounted (SPEC OP-10; OP-3 for the routes, CH-10, CH-2, CH-3): oversized bodies on every route, malformed
+ * bodies, slow clients, too many connections, oversized web chat messages. Before the fix a 10 MB body was read and
+ * stored and never answered, a declared length was waited for, and a client trickling its headers or body held its
+ * connection for ever.
  */
 class HttpBoundsAttackTest extends TelegramGatewayFixture {
     private static final int LIMIT = 64 * 1024;
@@ -43,16 +43,21 @@ class HttpBoundsAttackTest extends TelegramGatewayFixture {
     private static final String WH_PATH = "/webhooks/generic";
 
     private long recorded() {
-        return gateway.store().inbox().counts().values().stream().mapToLong(Long::longValue).sum();
+        return gateway.store().inbox().counts().values().stream()
+                .mapToLong(Long::longValue)
+                .sum();
     }
 
     /** Both webhook channels mounted, and {@code bounds}. */
     private int serve(RequestBounds bounds) throws Exception {
-        ClawgateConfig c = config(Map.of("mode", "webhook", "webhook_url", "https://bot.example" + TG_PATH,
-                "webhook_secret", TG_SECRET))
-                .withChannel(new ChannelSettings("webhook", OPEN, Map.of(),
+        ClawgateConfig c = config(Map.of(
+                        "mode", "webhook", "webhook_url", "https://bot.example" + TG_PATH, "webhook_secret", TG_SECRET))
+                .withChannel(new ChannelSettings(
+                        "webhook",
+                        OPEN,
+                        Map.of(),
                         Map.of("path", WH_PATH, "secret", WH_SECRET, "callback_url", "http://127.0.0.1:9/replies"),
-                                Map.of(),
+                        Map.of(),
                         ChannelOutput.defaults()));
         int port = serve(c.withGateway(c.gateway().withBounds(bounds)));
         await().until(() -> !tg.webhookUrl().isEmpty());
@@ -94,8 +99,7 @@ class HttpBoundsAttackTest extends TelegramGatewayFixture {
     }
 
     /** An oversized request to a route: its method and target, and the headers that get it past every other check. */
-    private record Target(String name, String method, String target, List<String> headers, int expected) {
-    }
+    private record Target(String name, String method, String target, List<String> headers, int expected) {}
 
     private static List<Target> everyRoute(int port) {
         List<Target> out = new ArrayList<>();
@@ -105,14 +109,25 @@ class HttpBoundsAttackTest extends TelegramGatewayFixture {
             out.add(new Target(r.toString(), r.method(), r.target(), h, 413));
         }
         out.add(new Target("GET /healthz", "GET", "/healthz", List.of(), 413));
-        out.add(new Target("generic webhook", "POST", WH_PATH, List.of("Content-Type: application/json",
-                "X-Clawgate-Signature: sha256=00"), 413));
+        out.add(new Target(
+                "generic webhook",
+                "POST",
+                WH_PATH,
+                List.of("Content-Type: application/json", "X-Clawgate-Signature: sha256=00"),
+                413));
         // Telegram repeats any answer but 2xx: an update sent with our secret is dropped with a 200 (and logged)
-        out.add(new Target("telegram webhook with its secret", "POST", TG_PATH,
-                List.of("Content-Type: application/json",
-                "X-Telegram-Bot-Api-Secret-Token: " + TG_SECRET), 200));
-        out.add(new Target("telegram webhook without its secret", "POST", TG_PATH,
-                List.of("Content-Type: application/json"), 401));
+        out.add(new Target(
+                "telegram webhook with its secret",
+                "POST",
+                TG_PATH,
+                List.of("Content-Type: application/json", "X-Telegram-Bot-Api-Secret-Token: " + TG_SECRET),
+                200));
+        out.add(new Target(
+                "telegram webhook without its secret",
+                "POST",
+                TG_PATH,
+                List.of("Content-Type: application/json"),
+                401));
         return out;
     }
 
@@ -129,8 +144,11 @@ class HttpBoundsAttackTest extends TelegramGatewayFixture {
                 try (RawHttp c = new RawHttp(port)) {
                     c.send(RawHttp.head(t.method(), t.target(), "127.0.0.1:" + port, h.toArray(String[]::new)));
                     RawHttp.Response r = c.response();
-                    soft.assertThat(r.status()).as("%s declaring %d bytes", t.name(), declared).isEqualTo(t.expected());
-                    if (t.expected() == 413) soft.assertThat(r.body()).as(t.name()).contains(String.valueOf(LIMIT));
+                    soft.assertThat(r.status())
+                            .as("%s declaring %d bytes", t.name(), declared)
+                            .isEqualTo(t.expected());
+                    if (t.expected() == 413)
+                        soft.assertThat(r.body()).as(t.name()).contains(String.valueOf(LIMIT));
                 }
             }
         }
@@ -178,8 +196,8 @@ class HttpBoundsAttackTest extends TelegramGatewayFixture {
         byte[] body = json.getBytes(StandardCharsets.UTF_8);
         assertThat(body).hasSize(LIMIT);
         model.enqueue(Reply.text("read it all"));
-        RawHttp.Response r = RawHttp.exchange(port, "POST", "/v1/chat/completions", "127.0.0.1:" + port, body,
-                "Content-Type: application/json");
+        RawHttp.Response r = RawHttp.exchange(
+                port, "POST", "/v1/chat/completions", "127.0.0.1:" + port, body, "Content-Type: application/json");
         assertThat(r.status()).isEqualTo(200);
         assertThat(r.body()).contains("read it all");
     }
@@ -188,26 +206,35 @@ class HttpBoundsAttackTest extends TelegramGatewayFixture {
     void malformedBodiesGetAClearFourHundredOnEveryRouteThatReadsOneAndRecordNothing() throws Exception {
         // SPEC CH-10, CH-3, OP-10: bad input gets a clear error, never a 500 or a hang, and loses nothing
         int port = serve(bounds(Duration.ofSeconds(30), 512));
-        List<byte[]> bodies = new ArrayList<>(List.of("{not json".getBytes(StandardCharsets.UTF_8),
+        List<byte[]> bodies = new ArrayList<>(List.of(
+                "{not json".getBytes(StandardCharsets.UTF_8),
                 "[]".getBytes(StandardCharsets.UTF_8),
-                "null".getBytes(StandardCharsets.UTF_8), "{\"messages\":{}}".getBytes(StandardCharsets.UTF_8),
+                "null".getBytes(StandardCharsets.UTF_8),
+                "{\"messages\":{}}".getBytes(StandardCharsets.UTF_8),
                 "{\"messages\":[{\"role\":\"user\",\"content\":42}]}".getBytes(StandardCharsets.UTF_8),
-                new byte[] {'{', '"', 't', '"', ':', '"', (byte) 0xC3, (byte) 0x28, '"', '}'}, new byte[0],
+                new byte[] {'{', '"', 't', '"', ':', '"', (byte) 0xC3, (byte) 0x28, '"', '}'},
+                new byte[0],
                 ("[".repeat(20_000) + "]".repeat(20_000)).getBytes(StandardCharsets.UTF_8),
-                ("{\"messages\":[{\"role\":\"user\",\"content\":\"" + "\\ud800".repeat(10)
-                        + "\"}").getBytes(StandardCharsets.UTF_8)));
+                ("{\"messages\":[{\"role\":\"user\",\"content\":\"" + "\\ud800".repeat(10) + "\"}")
+                        .getBytes(StandardCharsets.UTF_8)));
         SoftAssertions soft = new SoftAssertions();
         for (byte[] body : bodies) {
             String what = new String(body, 0, Math.min(body.length, 30), StandardCharsets.UTF_8);
-            RawHttp.Response api = RawHttp.exchange(port, "POST", "/v1/chat/completions", "127.0.0.1:" + port, body,
-                    "Content-Type: application/json");
+            RawHttp.Response api = RawHttp.exchange(
+                    port, "POST", "/v1/chat/completions", "127.0.0.1:" + port, body, "Content-Type: application/json");
             soft.assertThat(api.status()).as("API with %s", what).isEqualTo(400);
             soft.assertThat(api.body()).as("API with %s", what).contains("\"error\"");
-            RawHttp.Response webhook = RawHttp.exchange(port, "POST", WH_PATH, "127.0.0.1:" + port, body,
-                    "Content-Type: application/json", sign(body));
+            RawHttp.Response webhook = RawHttp.exchange(
+                    port, "POST", WH_PATH, "127.0.0.1:" + port, body, "Content-Type: application/json", sign(body));
             soft.assertThat(webhook.status()).as("webhook with %s", what).isEqualTo(400);
-            RawHttp.Response telegram = RawHttp.exchange(port, "POST", TG_PATH, "127.0.0.1:" + port, body,
-                    "Content-Type: application/json", "X-Telegram-Bot-Api-Secret-Token: " + TG_SECRET);
+            RawHttp.Response telegram = RawHttp.exchange(
+                    port,
+                    "POST",
+                    TG_PATH,
+                    "127.0.0.1:" + port,
+                    body,
+                    "Content-Type: application/json",
+                    "X-Telegram-Bot-Api-Secret-Token: " + TG_SECRET);
             soft.assertThat(telegram.status()).as("telegram with %s", what).isIn(200, 400);
         }
         soft.assertAll();
@@ -219,13 +246,15 @@ class HttpBoundsAttackTest extends TelegramGatewayFixture {
     void aClientThatNeverFinishesItsHeadersOrTricklesThemIsCutOff() throws Exception {
         // SPEC OP-10 (read timeout): a trickle resets an idle timeout, so the head has a deadline of its own
         int port = serve(bounds(Duration.ofSeconds(1), 512));
-        try (RawHttp silent = new RawHttp(port); RawHttp trickler = new RawHttp(port)) {
+        try (RawHttp silent = new RawHttp(port);
+                RawHttp trickler = new RawHttp(port)) {
             silent.send("GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\n");
             trickler.send("GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ");
             Trickle drip = new Trickle(trickler, "a", 100);
             try {
                 // meanwhile other callers are served
-                assertThat(RawHttp.get(port, "/healthz", "127.0.0.1:" + port).status()).isEqualTo(200);
+                assertThat(RawHttp.get(port, "/healthz", "127.0.0.1:" + port).status())
+                        .isEqualTo(200);
                 await().atMost(Duration.ofSeconds(15)).until(silent::closedByServer);
                 await().atMost(Duration.ofSeconds(15)).until(trickler::closedByServer);
             } finally {
@@ -240,10 +269,14 @@ class HttpBoundsAttackTest extends TelegramGatewayFixture {
         // SPEC OP-10 (read timeout), CH-10: the body has a deadline; no thread waits on it
         int port = serve(bounds(Duration.ofSeconds(1), 512));
         byte[] body = GatewayRoutes.CHAT_BODY.getBytes(StandardCharsets.UTF_8);
-        String head = RawHttp.head("POST", "/v1/chat/completions", "127.0.0.1:" + port,
+        String head = RawHttp.head(
+                "POST",
+                "/v1/chat/completions",
+                "127.0.0.1:" + port,
                 "Content-Type: application/json",
                 "Content-Length: " + body.length);
-        try (RawHttp promised = new RawHttp(port); RawHttp trickled = new RawHttp(port)) {
+        try (RawHttp promised = new RawHttp(port);
+                RawHttp trickled = new RawHttp(port)) {
             promised.send(head);
             trickled.send(head);
             AtomicBoolean stop = new AtomicBoolean();
@@ -287,8 +320,9 @@ class HttpBoundsAttackTest extends TelegramGatewayFixture {
             try (RawHttp late = new RawHttp(port)) {
                 late.send(RawHttp.head("GET", "/healthz", "127.0.0.1:" + port));
                 // not served while the cap is taken...
-                await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3)).until(() -> !late.closedByServer()
-                        && late.available() == 0);
+                await().during(Duration.ofSeconds(1))
+                        .atMost(Duration.ofSeconds(3))
+                        .until(() -> !late.closedByServer() && late.available() == 0);
                 // ...and served once the head deadline freed a place
                 RawHttp.Response r = late.response();
                 assertThat(r.status()).isEqualTo(200);
@@ -315,11 +349,17 @@ class HttpBoundsAttackTest extends TelegramGatewayFixture {
             stalled.setReceiveBufferSize(4096);
             stalled.connect(new InetSocketAddress("127.0.0.1", port));
             OutputStream out = stalled.getOutputStream();
-            out.write(RawHttp.head("POST", "/v1/chat/completions", host, "Content-Type: application/json",
-                    "Content-Length: " + body.length).getBytes(StandardCharsets.ISO_8859_1));
+            out.write(RawHttp.head(
+                            "POST",
+                            "/v1/chat/completions",
+                            host,
+                            "Content-Type: application/json",
+                            "Content-Length: " + body.length)
+                    .getBytes(StandardCharsets.ISO_8859_1));
             out.write(body);
             out.flush();
-            await().atMost(Duration.ofSeconds(15)).until(() -> model.chatRequests().size() == 1);
+            await().atMost(Duration.ofSeconds(15))
+                    .until(() -> model.chatRequests().size() == 1);
             // the gateway goes on answering others while that answer waits on its reader
             assertThat(RawHttp.get(port, "/healthz", host).status()).isEqualTo(200);
             // the other place is held by a caller trickling its head (its deadline, 30 s, lies past this test):
@@ -329,11 +369,14 @@ class HttpBoundsAttackTest extends TelegramGatewayFixture {
                 Trickle drip = new Trickle(holder, "a", 200);
                 try {
                     // the turn ends and its answer is handed to the connection that does not read
-                    await().atMost(Duration.ofSeconds(60)).until(() -> gateway.dispatcher().activeRuns() == 0);
+                    await().atMost(Duration.ofSeconds(60))
+                            .until(() -> gateway.dispatcher().activeRuns() == 0);
                     RawHttp.Response next = RawHttp.get(port, "/healthz", host);
                     assertThat(next.status()).isEqualTo(200);
                     assertThat(next.body()).isEqualTo("ok");
-                    assertThat(holder.closedByServer()).as("the trickling holder still has its place").isFalse();
+                    assertThat(holder.closedByServer())
+                            .as("the trickling holder still has its place")
+                            .isFalse();
                 } finally {
                     drip.stop();
                 }
@@ -390,8 +433,8 @@ class HttpBoundsAttackTest extends TelegramGatewayFixture {
         }
         try (WebChatClient page = WebChatClient.open(port, GatewayRoutes.CLIENT, null)) {
             try {
-                page.sendFragmented("{\"type\":\"message\",\"id\":\"parts\",\"text\":\"" + "y".repeat(2 * LIMIT)
-                        + "\"}", 16);
+                page.sendFragmented(
+                        "{\"type\":\"message\",\"id\":\"parts\",\"text\":\"" + "y".repeat(2 * LIMIT) + "\"}", 16);
             } catch (CompletionException closedEarly) {
                 // the server closed the socket before the last part: that is the point
             }

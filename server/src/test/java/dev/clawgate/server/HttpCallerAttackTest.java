@@ -13,20 +13,22 @@ import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 
 /**
- * Attacks on who may call the gateway, as a web page or a DNS-rebound name would make them, with a
- * raw HTTP client against the real server (SPEC OP-3; CH-10 for the API, CH-2 for the web chat).
- * Before the fix the API, {@code /metrics}, {@code /readyz} and the chat page answered all of them,
- * and a cross-site {@code text/plain} POST ran a whole turn.
+ * Attacks on who may call the gateway, as a web page or a DNS-rebound name would make them, with a raw HTTP client
+ * against the real server (SPEC OP-3; CH-10 for the API, CH-2 for the web chat). Before the fix the API,
+ * {@code /metrics}, {@code /readyz} and the chat page answered all of them, and a cross-site {@code text/plain} POST
+ * ran a whole turn.
  */
 class HttpCallerAttackTest extends GatewayFixture {
     private static final String TOKEN = "gw-token-0123456789";
 
     private long recorded() {
-        return gateway.store().inbox().counts().values().stream().mapToLong(Long::longValue).sum();
+        return gateway.store().inbox().counts().values().stream()
+                .mapToLong(Long::longValue)
+                .sum();
     }
 
-    private static RawHttp.Response call(int port, GatewayRoutes.Route r, String host,
-            String... extra) throws IOException {
+    private static RawHttp.Response call(int port, GatewayRoutes.Route r, String host, String... extra)
+            throws IOException {
         List<String> headers = new ArrayList<>(r.headers());
         headers.addAll(List.of(extra));
         if (!r.posts()) {
@@ -42,16 +44,26 @@ class HttpCallerAttackTest extends GatewayFixture {
 
     /** Origins a page of another site, a sandboxed frame or another local port sends. */
     private static List<String> foreignOrigins(int port) {
-        return List.of("http://evil.example", "null", "http://127.0.0.1:" + (port == 65535 ? 1 : port + 1),
-                "http://localhost:" + (port == 65535 ? 1 : port + 1), "http://localhost.evil.example:" + port,
-                "http://127.0.0.1.nip.io:" + port, "http://evil.example:" + port, "file://");
+        return List.of(
+                "http://evil.example",
+                "null",
+                "http://127.0.0.1:" + (port == 65535 ? 1 : port + 1),
+                "http://localhost:" + (port == 65535 ? 1 : port + 1),
+                "http://localhost.evil.example:" + port,
+                "http://127.0.0.1.nip.io:" + port,
+                "http://evil.example:" + port,
+                "file://");
     }
 
     /** Host names a DNS-rebinding page reaches a loopback port with. */
     private static List<String> reboundHosts(int port) {
-        return List.of("evil.example:" + port, "evil.example", "127.0.0.1.nip.io:" + port,
+        return List.of(
+                "evil.example:" + port,
+                "evil.example",
+                "127.0.0.1.nip.io:" + port,
                 "localhost.evil.example:" + port,
-                "7f000001.rbndr.example:" + port, "cafe:" + port);
+                "7f000001.rbndr.example:" + port,
+                "cafe:" + port);
     }
 
     @Test
@@ -64,12 +76,14 @@ class HttpCallerAttackTest extends GatewayFixture {
         for (GatewayRoutes.Route r : GatewayRoutes.all()) {
             for (String origin : foreignOrigins(port)) {
                 tried++;
-                soft.assertThat(call(port, r, host, "Origin: " + origin).status()).as("%s from %s", r,
-                        origin).isEqualTo(403);
+                soft.assertThat(call(port, r, host, "Origin: " + origin).status())
+                        .as("%s from %s", r, origin)
+                        .isEqualTo(403);
             }
         }
         soft.assertAll();
-        assertThat(tried).isEqualTo(GatewayRoutes.all().size() * foreignOrigins(port).size());
+        assertThat(tried)
+                .isEqualTo(GatewayRoutes.all().size() * foreignOrigins(port).size());
         assertThat(recorded()).isZero();
         assertThat(model.chatRequests()).isEmpty();
     }
@@ -81,10 +95,14 @@ class HttpCallerAttackTest extends GatewayFixture {
         SoftAssertions soft = new SoftAssertions();
         for (GatewayRoutes.Route r : GatewayRoutes.all()) {
             for (String host : reboundHosts(port)) {
-                soft.assertThat(call(port, r, host).status()).as("%s with Host %s", r, host).isEqualTo(403);
+                soft.assertThat(call(port, r, host).status())
+                        .as("%s with Host %s", r, host)
+                        .isEqualTo(403);
             }
             // HTTP/1.1 without a Host at all: Jetty refuses it before any route
-            soft.assertThat(call(port, r, null).status()).as("%s without Host", r).isEqualTo(400);
+            soft.assertThat(call(port, r, null).status())
+                    .as("%s without Host", r)
+                    .isEqualTo(400);
         }
         soft.assertAll();
         assertThat(recorded()).isZero();
@@ -96,9 +114,14 @@ class HttpCallerAttackTest extends GatewayFixture {
         // SPEC OP-3, CH-10: the probe that ran a whole turn with tools: text/plain needs no CORS preflight
         int port = serve(config());
         byte[] body = GatewayRoutes.CHAT_BODY.getBytes(StandardCharsets.UTF_8);
-        RawHttp.Response crossSite = RawHttp.exchange(port, "POST", "/v1/chat/completions", "evil.example:" + port,
+        RawHttp.Response crossSite = RawHttp.exchange(
+                port,
+                "POST",
+                "/v1/chat/completions",
+                "evil.example:" + port,
                 body,
-                "Origin: http://evil.example", "Content-Type: text/plain");
+                "Origin: http://evil.example",
+                "Content-Type: text/plain");
         assertThat(crossSite.status()).isEqualTo(403);
         assertThat(crossSite.body()).contains("cross-origin");
         assertThat(recorded()).isZero();
@@ -110,8 +133,14 @@ class HttpCallerAttackTest extends GatewayFixture {
         // SPEC OP-3, CH-10: only application/json is taken; a form or text/plain body is refused from any name
         int port = serve(config());
         String host = "127.0.0.1:" + port;
-        List<String> types = List.of("text/plain", "text/plain; charset=utf-8", "application/x-www-form-urlencoded",
-                "multipart/form-data; boundary=xyz", "text/plain; charset=application/json", "application/jsonp", "");
+        List<String> types = List.of(
+                "text/plain",
+                "text/plain; charset=utf-8",
+                "application/x-www-form-urlencoded",
+                "multipart/form-data; boundary=xyz",
+                "text/plain; charset=application/json",
+                "application/jsonp",
+                "");
         SoftAssertions soft = new SoftAssertions();
         for (GatewayRoutes.Route r : GatewayRoutes.posting()) {
             for (String type : types) {
@@ -138,7 +167,9 @@ class HttpCallerAttackTest extends GatewayFixture {
                 if (r.posts()) model.enqueue(Reply.text("answered"));
                 String sameOrigin = "Origin: http://" + host;
                 int status = call(port, r, host, sameOrigin).status();
-                soft.assertThat(status).as("%s from its own page at %s", r, host).isIn(200, 101);
+                soft.assertThat(status)
+                        .as("%s from its own page at %s", r, host)
+                        .isIn(200, 101);
             }
         }
         soft.assertAll();
@@ -152,17 +183,22 @@ class HttpCallerAttackTest extends GatewayFixture {
         SoftAssertions soft = new SoftAssertions();
         for (GatewayRoutes.Route r : GatewayRoutes.all()) {
             String auth = "Authorization: Bearer " + TOKEN;
-            soft.assertThat(call(port, r, "127.0.0.1:" + port, auth, "Origin: http://evil.example").status())
-                    .as("%s with the token from another site", r).isEqualTo(403);
-            if (!r.mounted() || r.target().startsWith("/chat/ws") || List.of("/chat", "/chat/chat.js", "/chat/chat.css")
-                    .contains(r.target())) {
+            soft.assertThat(call(port, r, "127.0.0.1:" + port, auth, "Origin: http://evil.example")
+                            .status())
+                    .as("%s with the token from another site", r)
+                    .isEqualTo(403);
+            if (!r.mounted()
+                    || r.target().startsWith("/chat/ws")
+                    || List.of("/chat", "/chat/chat.js", "/chat/chat.css").contains(r.target())) {
                 continue;
             }
-            soft.assertThat(call(port, r, "gateway.example:" + port).status()).as("%s without the token",
-                    r).isEqualTo(401);
+            soft.assertThat(call(port, r, "gateway.example:" + port).status())
+                    .as("%s without the token", r)
+                    .isEqualTo(401);
             if (r.posts()) model.enqueue(Reply.text("answered"));
-            soft.assertThat(call(port, r, "gateway.example:" + port, auth).status()).as("%s with the token",
-                    r).isEqualTo(200);
+            soft.assertThat(call(port, r, "gateway.example:" + port, auth).status())
+                    .as("%s with the token", r)
+                    .isEqualTo(200);
         }
         soft.assertAll();
     }

@@ -13,7 +13,6 @@ import dev.clawgate.core.model.Role;
 import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.outbound.MessageReceipt;
 import dev.clawgate.core.outbound.OutboundMessage;
-import dev.clawgate.core.run.CancelToken;
 import dev.clawgate.core.store.InboxRecord;
 import dev.clawgate.core.store.InboxState;
 import dev.clawgate.core.store.TranscriptEntry;
@@ -43,8 +42,7 @@ class InboundBadInputTest {
             sink = s;
         }
 
-        public void stop() {
-        }
+        public void stop() {}
 
         public boolean ownerChannel() {
             return true;
@@ -59,8 +57,21 @@ class InboundBadInputTest {
     }
 
     private static InboundMessage msg(String id, String sender, String text) {
-        return new InboundMessage(id, "probe", null, sender, null, sender, null, null, ChatType.DIRECT, true, Instant.now(), text,
-                List.of(), null);
+        return new InboundMessage(
+                id,
+                "probe",
+                null,
+                sender,
+                null,
+                sender,
+                null,
+                null,
+                ChatType.DIRECT,
+                true,
+                Instant.now(),
+                text,
+                List.of(),
+                null);
     }
 
     private static InboxRecord record(Gateway g, long id) {
@@ -75,11 +86,18 @@ class InboundBadInputTest {
             ProbeChannel probe = new ProbeChannel();
             try (Gateway g = Gateway.start(cfg, Gateway.Options.with(probe))) {
                 long empty = probe.sink.accept(msg("m1", "alice", "   ")).inboxId();
-                long huge = probe.sink.accept(msg("m2", "alice", "x".repeat(1 << 20))).inboxId();
+                long huge = probe.sink
+                        .accept(msg("m2", "alice", "x".repeat(1 << 20)))
+                        .inboxId();
                 String sqlSender = "bob'); DROP TABLE inbox;--";
-                long sql = probe.sink.accept(msg("m3", sqlSender, "hello from bob")).inboxId();
-                long broken = probe.sink.accept(msg("m4", "carol", "half a pair \uD83D and a lone \uDE00 end")).inboxId();
-                await().until(() -> List.of(empty, huge, sql, broken).stream().allMatch(id -> record(g, id).state().isFinal()));
+                long sql = probe.sink
+                        .accept(msg("m3", sqlSender, "hello from bob"))
+                        .inboxId();
+                long broken = probe.sink
+                        .accept(msg("m4", "carol", "half a pair \uD83D and a lone \uDE00 end"))
+                        .inboxId();
+                await().until(() -> List.of(empty, huge, sql, broken).stream()
+                        .allMatch(id -> record(g, id).state().isFinal()));
 
                 assertThat(record(g, empty).state()).isEqualTo(InboxState.FAILED);
                 assertThat(record(g, huge).state()).isEqualTo(InboxState.FAILED);
@@ -87,16 +105,26 @@ class InboundBadInputTest {
                 assertThat(record(g, huge).message().text()).isEmpty();
                 assertThat(record(g, sql).state()).isEqualTo(InboxState.DONE);
                 assertThat(record(g, broken).state()).isEqualTo(InboxState.DONE);
-                assertThat(probe.sent).extracting(OutboundMessage::text)
+                assertThat(probe.sent)
+                        .extracting(OutboundMessage::text)
                         .anyMatch(t -> t.contains("empty message"))
                         .anyMatch(t -> t.contains("message too long"));
                 assertThat(model.chatRequests()).hasSize(2);
 
-                List<TranscriptEntry> bob = g.store().transcripts().load(new SessionKey("probe", null, ChatType.DIRECT, sqlSender, null, sqlSender), 10);
+                List<TranscriptEntry> bob = g.store()
+                        .transcripts()
+                        .load(new SessionKey("probe", null, ChatType.DIRECT, sqlSender, null, sqlSender), 10);
                 assertThat(bob).extracting(TranscriptEntry::role).containsExactly(Role.USER, Role.ASSISTANT);
-                String carol = g.store().transcripts().load(new SessionKey("probe", null, ChatType.DIRECT, "carol", null, "carol"), 10).get(0).content();
+                String carol = g.store()
+                        .transcripts()
+                        .load(new SessionKey("probe", null, ChatType.DIRECT, "carol", null, "carol"), 10)
+                        .get(0)
+                        .content();
                 assertThat(carol).isEqualTo("half a pair \uFFFD and a lone \uFFFD end");
-                assertThat(g.store().inbox().counts().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(4);
+                assertThat(g.store().inbox().counts().values().stream()
+                                .mapToLong(Long::longValue)
+                                .sum())
+                        .isEqualTo(4);
             }
         }
     }

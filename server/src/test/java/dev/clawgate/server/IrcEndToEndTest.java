@@ -19,15 +19,15 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The gateway with the IRC channel module, found by {@code ServiceLoader} and configured from a
- * real config file, talking through Debian's ngircd to a raw-socket IRC client (SPEC CH-7), with
- * the fake model server behind it.
+ * The gateway with the IRC channel module, found by {@code ServiceLoader} and configured from a real config file,
+ * talking through Debian's ngircd to a raw-socket IRC client (SPEC CH-7), with the fake model server behind it.
  */
 class IrcEndToEndTest {
     private static final String ROOM = "#clawgate";
 
     @TempDir
     Path dir;
+
     private final FakeOpenAiServer model = FakeOpenAiServer.start();
     private final Ngircd irc = Ngircd.start();
     private final List<AutoCloseable> users = new ArrayList<>();
@@ -63,7 +63,8 @@ class IrcEndToEndTest {
                 dm_policy = "open"
                 allowed_users = ["*"]
                 group_policy = "open"
-                """.formatted(dir.resolve("data"), dir.resolve("workspace"), model.baseUrl(), irc.host(), irc.port(), ROOM));
+                """.formatted(
+                        dir.resolve("data"), dir.resolve("workspace"), model.baseUrl(), irc.host(), irc.port(), ROOM));
         gateway = Gateway.start(new ConfigLoader().load(file, Map.of()), Gateway.Options.with());
     }
 
@@ -74,14 +75,21 @@ class IrcEndToEndTest {
     }
 
     private static void awaitBotIn(IrcUser u) {
-        u.await("clawbot in " + ROOM, l -> (l.text().startsWith(":clawbot!") && l.text().contains(" JOIN "))
-                || (l.text().contains(" 353 ") && l.text().contains(ROOM) && l.text().contains("clawbot")));
+        u.await(
+                "clawbot in " + ROOM,
+                l -> (l.text().startsWith(":clawbot!") && l.text().contains(" JOIN "))
+                        || (l.text().contains(" 353 ")
+                                && l.text().contains(ROOM)
+                                && l.text().contains("clawbot")));
     }
 
     @Test
-    void anAddressedChannelLineGetsATurnWithAToolCallAndTheGatewayAnswersAgainAfterTheServerRestarts() throws Exception {
-        // SPEC CH-7 (addressed lines only; plain text), AG-1 (a tool call), IN-6 (unaddressed lines are context), CH-0 (reconnect)
-        model.enqueue(Reply.toolCalls(Reply.call("file_write", "{\"path\":\"notes/todo.txt\",\"content\":\"buy milk\"}")),
+    void anAddressedChannelLineGetsATurnWithAToolCallAndTheGatewayAnswersAgainAfterTheServerRestarts()
+            throws Exception {
+        // SPEC CH-7 (addressed lines only; plain text), AG-1 (a tool call), IN-6 (unaddressed lines are context), CH-0
+        // (reconnect)
+        model.enqueue(
+                Reply.toolCalls(Reply.call("file_write", "{\"path\":\"notes/todo.txt\",\"content\":\"buy milk\"}")),
                 Reply.text("I wrote **notes/todo.txt**."),
                 Reply.text("Still here after the restart."));
         IrcUser alice = user("alice");
@@ -91,7 +99,8 @@ class IrcEndToEndTest {
 
         alice.say(ROOM, "the shop closes at six");
         alice.say(ROOM, "clawbot: please note: buy milk");
-        alice.await("the reply", l -> l.text().startsWith(":clawbot!") && l.text().contains(" PRIVMSG " + ROOM + " :"));
+        alice.await(
+                "the reply", l -> l.text().startsWith(":clawbot!") && l.text().contains(" PRIVMSG " + ROOM + " :"));
         assertThat(alice.texts("clawbot", ROOM)).containsExactly("I wrote notes/todo.txt.");
         assertThat(dir.resolve("workspace/notes/todo.txt")).hasContent("buy milk");
         assertThat(model.chatRequests()).hasSize(2);
@@ -104,7 +113,9 @@ class IrcEndToEndTest {
         again.join(ROOM);
         awaitBotIn(again);
         again.say(ROOM, "clawbot, are you back?");
-        again.await("the reply after the restart", l -> l.text().startsWith(":clawbot!") && l.text().contains(" PRIVMSG " + ROOM + " :"));
+        again.await(
+                "the reply after the restart",
+                l -> l.text().startsWith(":clawbot!") && l.text().contains(" PRIVMSG " + ROOM + " :"));
         assertThat(again.texts("clawbot", ROOM)).containsExactly("Still here after the restart.");
         assertThat(model.chatRequests()).hasSize(3);
         assertThat(model.chatRequests().getLast().messages().toString()).contains("are you back?");
@@ -122,6 +133,8 @@ class IrcEndToEndTest {
         });
         bob.say("clawbot", "hello from a query");
         bob.await("the reply", l -> l.text().startsWith(":clawbot!") && l.text().contains(" PRIVMSG bob :"));
-        assertThat(bob.texts("clawbot", "bob")).singleElement().satisfies(t -> assertThat(t).contains("hello from a query"));
+        assertThat(bob.texts("clawbot", "bob"))
+                .singleElement()
+                .satisfies(t -> assertThat(t).contains("hello from a query"));
     }
 }

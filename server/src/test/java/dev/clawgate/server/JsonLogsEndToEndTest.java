@@ -18,9 +18,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.assertj.core.api.Assertions;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.assertj.core.api.Assertions;
 
 /** {@code logging.format = "json"}: one JSON object per line, with the turn's ids (SPEC OP-5, OP-9). */
 class JsonLogsEndToEndTest extends GatewayFixture {
@@ -57,8 +57,11 @@ class JsonLogsEndToEndTest extends GatewayFixture {
             assertThat(l.path("loggerName").asText()).startsWith("");
             assertThat(l.has("formattedMessage")).isTrue();
         });
-        JsonNode turn = lines.stream().filter(l -> l.path("formattedMessage").asText().startsWith("turn ")
-                && l.path("formattedMessage").asText().contains("outcome=")).findFirst().orElseThrow();
+        JsonNode turn = lines.stream()
+                .filter(l -> l.path("formattedMessage").asText().startsWith("turn ")
+                        && l.path("formattedMessage").asText().contains("outcome="))
+                .findFirst()
+                .orElseThrow();
         assertThat(turn.path("level").asText()).isEqualTo("INFO");
         assertThat(turn.path("loggerName").asText()).isEqualTo("dev.clawgate.core.turn.TurnPipeline");
         JsonNode mdc = turn.path("mdc");
@@ -85,7 +88,8 @@ class JsonLogsEndToEndTest extends GatewayFixture {
                 .isEqualTo(LogFormat.TEXT);
         Files.writeString(file, "[logging]\nformat = \"xml\"\n");
         Assertions.assertThatThrownBy(() -> loader.load(new ConfigLocation(file, true), Map.of()))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("logging.format")
-                        .hasMessageContaining("text, json");
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("logging.format")
+                .hasMessageContaining("text, json");
     }
 }

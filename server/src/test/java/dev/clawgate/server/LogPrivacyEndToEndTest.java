@@ -10,9 +10,9 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
- * What people write and what the model answers stays out of the log at INFO and above (SPEC OP-5, OP-6):
- * a whole Telegram turn with a tool call, a failing tool and a refused media marker, every line scanned.
- * Before the fix the seeds' line carried the text at INFO, and so did the refused marker and the tool's error.
+ * What people write and what the model answers stays out of the log at INFO and above (SPEC OP-5, OP-6): a whole
+ * Telegram turn with a tool call, a failing tool and a refused media marker, every line scanned. Before the fix the
+ * seeds' line carried the text at INFO, and so did the refused marker and the tool's error.
  */
 class LogPrivacyEndToEndTest extends TelegramGatewayFixture {
 
@@ -24,7 +24,8 @@ class LogPrivacyEndToEndTest extends TelegramGatewayFixture {
         String reply = "MODELREPLY-" + UUID.randomUUID();
         String marker = "MARKER-" + UUID.randomUUID();
         String write = "{\"path\":\"notes.txt\",\"content\":\"" + toolArg + "\"}";
-        model.enqueue(Reply.toolCalls(Reply.call("file_write", write)),
+        model.enqueue(
+                Reply.toolCalls(Reply.call("file_write", write)),
                 Reply.toolCalls(Reply.call("file_read", "{\"path\":\"" + toolArg + "/../../x\"}")),
                 Reply.text(reply + " [IMAGE:/etc/" + marker + ".png]"));
         try (CapturedAppLogs logs = new CapturedAppLogs()) {

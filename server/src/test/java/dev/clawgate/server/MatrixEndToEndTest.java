@@ -26,15 +26,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The real gateway with the Matrix channel (found by ServiceLoader from channels/matrix) on a {@link
- * FakeMatrixHomeserver}
- * that speaks the client-server API on loopback, and a fake model behind it (SPEC CH-6).
+ * The real gateway with the Matrix channel (found by ServiceLoader from channels/matrix) on a
+ * {@link FakeMatrixHomeserver} that speaks the client-server API on loopback, and a fake model behind it (SPEC CH-6).
  */
 class MatrixEndToEndTest extends GatewayFixture {
     private static final Duration WAIT = Duration.ofSeconds(30);
     /** Any DM and any room may talk to the bot; in a room it must be mentioned. */
-    private static final AccessSettings OPEN = new AccessSettings(DmPolicy.OPEN, List.of("*"), GroupPolicy.OPEN,
-            List.of(), true);
+    private static final AccessSettings OPEN =
+            new AccessSettings(DmPolicy.OPEN, List.of("*"), GroupPolicy.OPEN, List.of(), true);
 
     private FakeMatrixHomeserver hs;
     private MatrixUser alice;
@@ -52,9 +51,13 @@ class MatrixEndToEndTest extends GatewayFixture {
     }
 
     private ClawgateConfig matrixConfig(Map<String, String> extra) {
-        Map<String, String> options = new HashMap<>(Map.of("homeserver", hs.baseUrl(), "access_token",
+        Map<String, String> options = new HashMap<>(Map.of(
+                "homeserver",
+                hs.baseUrl(),
+                "access_token",
                 hs.botLogin().accessToken(),
-                "user_id", hs.bot().userId()));
+                "user_id",
+                hs.bot().userId()));
         options.putAll(extra);
         return config().withChannel(new ChannelSettings("matrix", OPEN, Map.of(), options));
     }
@@ -70,7 +73,9 @@ class MatrixEndToEndTest extends GatewayFixture {
 
     private Path tokenFile() throws java.io.IOException {
         try (Stream<Path> files = Files.walk(dir)) {
-            return files.filter(p -> p.getFileName().toString().equals("next_batch")).findFirst().orElse(null);
+            return files.filter(p -> p.getFileName().toString().equals("next_batch"))
+                    .findFirst()
+                    .orElse(null);
         }
     }
 
@@ -82,8 +87,8 @@ class MatrixEndToEndTest extends GatewayFixture {
     @Test
     void aDirectMessageWithAToolCallWritesTheFileAndRepliesWithHtmlAndReactions() throws Exception {
         // SPEC CH-6, AG-1, RP-5 (ack reactions as m.annotation), OUT-4 (body + org.matrix.custom.html)
-        model.enqueue(Reply.toolCalls(Reply.call("file_write",
-                "{\"path\":\"notes/todo.txt\",\"content\":\"buy milk\"}")),
+        model.enqueue(
+                Reply.toolCalls(Reply.call("file_write", "{\"path\":\"notes/todo.txt\",\"content\":\"buy milk\"}")),
                 Reply.text("I wrote **notes/todo.txt**."));
         MatrixRoom dm = startWithDm(Map.of("ack_reactions", "true"));
         String asked = hs.as(alice).sendText(dm, "please note: buy milk");
@@ -92,11 +97,18 @@ class MatrixEndToEndTest extends GatewayFixture {
         assertThat(reply.formattedBody()).isEqualTo("I wrote <strong>notes/todo.txt</strong>.");
         assertThat(dir.resolve("workspace/notes/todo.txt")).hasContent("buy milk");
         await().atMost(WAIT).until(() -> hs.botReactions(dm).stream().anyMatch(r -> "✅".equals(r.reactionKey())));
-        assertThat(hs.botReactions(dm)).singleElement().satisfies(r -> assertThat(r.relatesTo()).isEqualTo(asked));
+        assertThat(hs.botReactions(dm))
+                .singleElement()
+                .satisfies(r -> assertThat(r.relatesTo()).isEqualTo(asked));
         assertThat(model.chatRequests()).hasSize(2);
         // SPEC SP-1: the system prompt carries Matrix's own formatting guidance
-        assertThat(model.chatRequests().getFirst().messages().get(0).path("content").asText()).contains(
-                "Matrix clients render");
+        assertThat(model.chatRequests()
+                        .getFirst()
+                        .messages()
+                        .get(0)
+                        .path("content")
+                        .asText())
+                .contains("Matrix clients render");
     }
 
     @Test
@@ -144,37 +156,45 @@ class MatrixEndToEndTest extends GatewayFixture {
         // SPEC OUT-1, CH-6: 9,000 characters cut to text_limit 4000 per event; a code fence cut across events is
         // closed and reopened
         StringBuilder text = new StringBuilder();
-        while (text.length() < 4500) text.append("Some prose about the plan, sentence ").append(text.length()).append(
-                ". ");
+        while (text.length() < 4500)
+            text.append("Some prose about the plan, sentence ")
+                    .append(text.length())
+                    .append(". ");
         text.append("\n\n```java\n");
-        while (text.length() < 9000) text.append("code line ").append(text.length()).append('\n');
+        while (text.length() < 9000)
+            text.append("code line ").append(text.length()).append('\n');
         text.append("```\nThe end.");
         model.enqueue(Reply.text(text.toString()));
         MatrixRoom dm = startWithDm(Map.of());
         hs.as(alice).sendText(dm, "write a lot");
-        await().atMost(WAIT).until(() -> hs.botMessages(dm).stream().anyMatch(m -> m.body().contains("The end.")));
+        await().atMost(WAIT)
+                .until(() -> hs.botMessages(dm).stream().anyMatch(m -> m.body().contains("The end.")));
         List<SentEvent> parts = hs.botMessages(dm);
         assertThat(parts).hasSizeGreaterThanOrEqualTo(3);
         assertThat(parts).allSatisfy(m -> {
             assertThat(m.body().length()).isLessThanOrEqualTo(4000);
-            assertThat(m.body().split("```", -1).length % 2).as("fences balanced in %s", m.eventId()).isEqualTo(1);
+            assertThat(m.body().split("```", -1).length % 2)
+                    .as("fences balanced in %s", m.eventId())
+                    .isEqualTo(1);
         });
-        assertThat(parts.stream().filter(m -> m.formattedBody() != null && m.formattedBody().contains(
-                "<pre><code class=\"language-java\">")))
+        assertThat(parts.stream()
+                        .filter(m -> m.formattedBody() != null
+                                && m.formattedBody().contains("<pre><code class=\"language-java\">")))
                 .hasSizeGreaterThanOrEqualTo(2);
     }
 
     @Test
     void aLivePreviewIsEditedIntoTheFinalReply() throws Exception {
         // SPEC OUT-9 (a ... draft at once, m.replace edits, finalEdit), CH-6
-        model.enqueue(Reply.text("The quick brown fox jumps over the **lazy** dog again and again.").streamedInChunks(
-                12)
+        model.enqueue(Reply.text("The quick brown fox jumps over the **lazy** dog again and again.")
+                .streamedInChunks(12)
                 .delayPerChunk(Duration.ofMillis(250)));
         MatrixRoom dm = startWithDm(Map.of("stream_mode", "preview"));
         hs.as(alice).sendText(dm, "tell me about the fox");
         String fin = "The quick brown fox jumps over the **lazy** dog again and again.";
-        await().atMost(WAIT).until(() -> !hs.botMessages(dm).isEmpty() && fin.equals(hs.botMessages(
-                dm).getFirst().body()));
+        await().atMost(WAIT)
+                .until(() -> !hs.botMessages(dm).isEmpty()
+                        && fin.equals(hs.botMessages(dm).getFirst().body()));
         SentEvent only = hs.botMessages(dm).getFirst();
         assertThat(hs.botMessages(dm)).hasSize(1);
         assertThat(only.formattedBody()).contains("<strong>lazy</strong>");
@@ -193,7 +213,8 @@ class MatrixEndToEndTest extends GatewayFixture {
         assertThat(notice.msgtype()).isEqualTo("m.notice");
         assertThat(notice.body()).contains("encrypted");
         await().atMost(WAIT).until(() -> gateway.store().inbox().unreadable(10).size() == 2);
-        assertThat(gateway.store().inbox().unreadable(10)).allSatisfy(u -> assertThat(u.reason()).contains("encrypted"));
+        assertThat(gateway.store().inbox().unreadable(10))
+                .allSatisfy(u -> assertThat(u.reason()).contains("encrypted"));
         Thread.sleep(300);
         assertThat(hs.botMessages(dm)).hasSize(1);
         assertThat(model.chatRequests()).isEmpty();

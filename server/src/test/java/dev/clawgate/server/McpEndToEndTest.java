@@ -27,9 +27,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * MCP servers' tools through the whole gateway (SPEC AG-7): a real MCP server process over stdio and a real
- * streamable-HTTP MCP server on a loopback port (both the official SDK's server side), the model scripted on the
- * fake OpenAI server, the chat on the fake Bot API. What the model was offered and what came back from each tool
- * is read from the model's own requests.
+ * streamable-HTTP MCP server on a loopback port (both the official SDK's server side), the model scripted on the fake
+ * OpenAI server, the chat on the fake Bot API. What the model was offered and what came back from each tool is read
+ * from the model's own requests.
  */
 class McpEndToEndTest extends TelegramGatewayFixture {
     private static final String TOKEN = "mcp-token-4f1e2d3c2b1a";
@@ -51,10 +51,22 @@ class McpEndToEndTest extends TelegramGatewayFixture {
 
     private McpServerSettings stdio(String name, Duration timeout) {
         List<String> cmd = StdioTestServer.commandLine(marker);
-        return new McpServerSettings(name, cmd.getFirst(), cmd.subList(1, cmd.size()),
-                Map.of("MCP_TOKEN", TOKEN, "MCP_BLOCK_FILE", block.toString(), "MCP_PID_FILE",
-                        dir.resolve(name + ".pid").toString()), null, Map.of(),
-                List.of("echo", "leak", "big", "slow", "grow", "extra"), timeout, List.of(TOKEN));
+        return new McpServerSettings(
+                name,
+                cmd.getFirst(),
+                cmd.subList(1, cmd.size()),
+                Map.of(
+                        "MCP_TOKEN",
+                        TOKEN,
+                        "MCP_BLOCK_FILE",
+                        block.toString(),
+                        "MCP_PID_FILE",
+                        dir.resolve(name + ".pid").toString()),
+                null,
+                Map.of(),
+                List.of("echo", "leak", "big", "slow", "grow", "extra"),
+                timeout,
+                List.of(TOKEN));
     }
 
     private ClawgateConfig withServers(McpServerSettings... servers) {
@@ -64,19 +76,28 @@ class McpEndToEndTest extends TelegramGatewayFixture {
     }
 
     private McpServerSettings web() {
-        return new McpServerSettings("web", null, List.of(), Map.of(), http.url(),
-                Map.of("Authorization", "Bearer " + TOKEN), List.of("echo"), Duration.ofSeconds(30),
+        return new McpServerSettings(
+                "web",
+                null,
+                List.of(),
+                Map.of(),
+                http.url(),
+                Map.of("Authorization", "Bearer " + TOKEN),
+                List.of("echo"),
+                Duration.ofSeconds(30),
                 List.of("Bearer " + TOKEN));
     }
 
     private void awaitState(String server, McpServerState state) {
-        await().atMost(Duration.ofSeconds(40)).until(() -> gateway.mcpServers().stream()
-                .anyMatch(s -> s.name().equals(server) && s.state() == state));
+        await().atMost(Duration.ofSeconds(40))
+                .until(() ->
+                        gateway.mcpServers().stream().anyMatch(s -> s.name().equals(server) && s.state() == state));
     }
 
     private static List<String> toolNames(RecordedRequest r) {
         List<String> out = new ArrayList<>();
-        for (JsonNode t : r.body().path("tools")) out.add(t.path("function").path("name").asText());
+        for (JsonNode t : r.body().path("tools"))
+            out.add(t.path("function").path("name").asText());
         return out;
     }
 
@@ -84,7 +105,8 @@ class McpEndToEndTest extends TelegramGatewayFixture {
     private static String toolResults(RecordedRequest r) {
         StringBuilder sb = new StringBuilder();
         for (JsonNode m : r.body().path("messages")) {
-            if (m.path("role").asText().equals("tool")) sb.append(m.path("content").asText()).append('\n');
+            if (m.path("role").asText().equals("tool"))
+                sb.append(m.path("content").asText()).append('\n');
         }
         return sb.toString();
     }
@@ -97,7 +119,8 @@ class McpEndToEndTest extends TelegramGatewayFixture {
     @Test
     void theModelCallsAStdioAndAnHttpServersToolsAndTheResultsComeBackInItsNextRequest() throws Exception {
         // SPEC AG-7: <server>__<tool> with the server's schema, the allowlist, stdio and streamable HTTP with headers
-        model.enqueue(Reply.toolCalls(Reply.call("files__echo", "{\"text\":\"from stdio\"}")),
+        model.enqueue(
+                Reply.toolCalls(Reply.call("files__echo", "{\"text\":\"from stdio\"}")),
                 Reply.toolCalls(Reply.call("web__echo", "{\"text\":\"from http\"}")),
                 Reply.text("both tools answered"));
         start(withServers(stdio("files", Duration.ofSeconds(30)), web()));
@@ -109,11 +132,19 @@ class McpEndToEndTest extends TelegramGatewayFixture {
         List<RecordedRequest> requests = model.chatRequests();
         assertThat(requests).hasSize(3);
         List<String> offered = toolNames(requests.getFirst());
-        assertThat(offered).contains("files__echo", "files__leak", "files__slow", "web__echo", "file_read")
+        assertThat(offered)
+                .contains("files__echo", "files__leak", "files__slow", "web__echo", "file_read")
                 .doesNotContain("files__hidden", "files__env", "web__leak");
         JsonNode echo = requests.getFirst().body().path("tools").findParents("name").stream()
-                .filter(n -> n.path("name").asText().equals("files__echo")).findFirst().orElseThrow();
-        assertThat(echo.path("parameters").path("properties").path("text").path("type").asText()).isEqualTo("string");
+                .filter(n -> n.path("name").asText().equals("files__echo"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(echo.path("parameters")
+                        .path("properties")
+                        .path("text")
+                        .path("type")
+                        .asText())
+                .isEqualTo("string");
         assertThat(toolResults(requests.get(1))).contains("stdio echo: from stdio");
         assertThat(toolResults(requests.get(2))).contains("http echo: from http");
         assertThat(http.authorizations()).isNotEmpty().allMatch(a -> a.equals("Bearer " + TOKEN));
@@ -122,9 +153,12 @@ class McpEndToEndTest extends TelegramGatewayFixture {
     @Test
     void aServerKilledMidSessionHasItsToolsHiddenThenComesBackAndAnswers() throws Exception {
         // SPEC AG-7: a dead server is restarted with backoff, its tools hidden meanwhile
-        model.enqueue(Reply.toolCalls(Reply.call("files__echo", "{\"text\":\"first\"}")), Reply.text("one"),
+        model.enqueue(
+                Reply.toolCalls(Reply.call("files__echo", "{\"text\":\"first\"}")),
+                Reply.text("one"),
                 Reply.text("two, without the server"),
-                Reply.toolCalls(Reply.call("files__echo", "{\"text\":\"again\"}")), Reply.text("three"));
+                Reply.toolCalls(Reply.call("files__echo", "{\"text\":\"again\"}")),
+                Reply.text("three"));
         start(withServers(stdio("files", Duration.ofSeconds(30))));
         awaitState("files", McpServerState.READY);
         ask("first", 0);
@@ -133,12 +167,14 @@ class McpEndToEndTest extends TelegramGatewayFixture {
         // killed, and unable to start while the block file is there: it stays down, deterministically
         Files.writeString(block, "down");
         StdioTestServer.running(dir.resolve("files.pid")).orElseThrow().destroyForcibly();
-        await().atMost(Duration.ofSeconds(20)).until(() -> gateway.mcpServers().getFirst().restarts() >= 2);
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> gateway.mcpServers().getFirst().restarts() >= 2);
         McpServerStatus down = gateway.mcpServers().getFirst();
         assertThat(down.state()).isNotEqualTo(McpServerState.READY);
         assertThat(down.problem()).contains("exited");
         ask("second", 1);
-        assertThat(toolNames(model.chatRequests().get(2))).contains("file_read")
+        assertThat(toolNames(model.chatRequests().get(2)))
+                .contains("file_read")
                 .noneMatch(n -> n.startsWith("files__"));
 
         Files.delete(block);
@@ -152,8 +188,11 @@ class McpEndToEndTest extends TelegramGatewayFixture {
     @Test
     void aToolListChangeIsOfferedToTheModelInTheNextTurn() throws Exception {
         // SPEC AG-7: notifications/tools/list_changed refreshes the tools
-        model.enqueue(Reply.toolCalls(Reply.call("files__grow", "{}")), Reply.text("grown"),
-                Reply.toolCalls(Reply.call("files__extra", "{}")), Reply.text("extra done"));
+        model.enqueue(
+                Reply.toolCalls(Reply.call("files__grow", "{}")),
+                Reply.text("grown"),
+                Reply.toolCalls(Reply.call("files__extra", "{}")),
+                Reply.text("extra done"));
         start(withServers(stdio("files", Duration.ofSeconds(30))));
         awaitState("files", McpServerState.READY);
         ask("grow", 0);
@@ -168,8 +207,12 @@ class McpEndToEndTest extends TelegramGatewayFixture {
     @Test
     void resultsAreCutAndScrubbedLikeBuiltInToolsAndASlowCallTimesOut() throws Exception {
         // SPEC AG-7, AG-3 (tools.max_result_chars), OP-6 (no credential reaches the model)
-        model.enqueue(Reply.toolCalls(Reply.call("files__big", "{\"n\":20000}"), Reply.call("files__leak", "{}"),
-                Reply.call("quick__slow", "{\"seconds\":30}")), Reply.text("done"));
+        model.enqueue(
+                Reply.toolCalls(
+                        Reply.call("files__big", "{\"n\":20000}"),
+                        Reply.call("files__leak", "{}"),
+                        Reply.call("quick__slow", "{\"seconds\":30}")),
+                Reply.text("done"));
         start(withServers(stdio("files", Duration.ofSeconds(30)), stdio("quick", Duration.ofSeconds(1))));
         awaitState("files", McpServerState.READY);
         awaitState("quick", McpServerState.READY);
@@ -177,8 +220,10 @@ class McpEndToEndTest extends TelegramGatewayFixture {
         ask("big, leak and slow", 0);
         assertThat(Duration.ofNanos(System.nanoTime() - t0)).isLessThan(Duration.ofSeconds(25));
         String results = toolResults(model.chatRequests().get(1));
-        assertThat(results).contains("[output cut: 8000 of 20000 characters shown (tools.max_result_chars)]")
-                .contains("my token is [redacted]").doesNotContain(TOKEN)
+        assertThat(results)
+                .contains("[output cut: 8000 of 20000 characters shown (tools.max_result_chars)]")
+                .contains("my token is [redacted]")
+                .doesNotContain(TOKEN)
                 .contains("quick__slow did not answer within 1 s");
         assertThat(model.chatRequests().get(1).bodyText()).doesNotContain(TOKEN);
     }
@@ -214,11 +259,17 @@ class McpEndToEndTest extends TelegramGatewayFixture {
                 Authorization = "Bearer ${CLAWGATE_TEST_MCP_TOKEN}"
                 [mcp.servers.gone]
                 url = "http://127.0.0.1:1/mcp"
-                """.formatted(model.baseUrl(), toml(cmd.getFirst()),
-                String.join(", ", cmd.subList(1, cmd.size()).stream().map(McpEndToEndTest::toml).toList()),
-                http.url()));
-        ClawgateConfig loaded = new dev.clawgate.server.config.ConfigLoader()
-                .load(file, Map.of("CLAWGATE_TEST_MCP_TOKEN", TOKEN));
+                """.formatted(
+                        model.baseUrl(),
+                        toml(cmd.getFirst()),
+                        String.join(
+                                ", ",
+                                cmd.subList(1, cmd.size()).stream()
+                                        .map(McpEndToEndTest::toml)
+                                        .toList()),
+                        http.url()));
+        ClawgateConfig loaded =
+                new dev.clawgate.server.config.ConfigLoader().load(file, Map.of("CLAWGATE_TEST_MCP_TOKEN", TOKEN));
         McpServerSettings files = loaded.mcp().servers().get("files");
         assertThat(files.command()).isEqualTo(cmd.getFirst());
         assertThat(files.args()).isEqualTo(cmd.subList(1, cmd.size()));
@@ -239,10 +290,14 @@ class McpEndToEndTest extends TelegramGatewayFixture {
 
         // doctor reads the file with this process's environment, where the variable is not set
         Path doctorFile = dir.resolve("doctor.toml");
-        Files.writeString(doctorFile, Files.readString(file).replace("${CLAWGATE_TEST_MCP_TOKEN}", TOKEN)
-                .replace("[mcp.servers.files.env]\n",
-                        "[mcp.servers.files.env]\nMCP_PID_FILE = " + toml(dir.resolve("doctor.pid").toString())
-                                + "\n"));
+        Files.writeString(
+                doctorFile,
+                Files.readString(file)
+                        .replace("${CLAWGATE_TEST_MCP_TOKEN}", TOKEN)
+                        .replace(
+                                "[mcp.servers.files.env]\n",
+                                "[mcp.servers.files.env]\nMCP_PID_FILE = "
+                                        + toml(dir.resolve("doctor.pid").toString()) + "\n"));
         java.io.PrintStream out = System.out;
         java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
         String report;
@@ -258,7 +313,8 @@ class McpEndToEndTest extends TelegramGatewayFixture {
                         + ") ready, 2 tools: files__echo, files__big")
                 .contains("ok       mcp server 'web' (http: " + http.url() + ") ready, 1 tool: web__echo")
                 .contains("PROBLEM  mcp server 'gone' (http: http://127.0.0.1:1/mcp) is not ready: did not start")
-                .contains("fix: check mcp.servers.gone").doesNotContain(TOKEN);
+                .contains("fix: check mcp.servers.gone")
+                .doesNotContain(TOKEN);
         // doctor stops the server it started
         assertThat(dir.resolve("doctor.pid")).as("doctor started the server").exists();
         await().atMost(Duration.ofSeconds(10))
@@ -268,13 +324,15 @@ class McpEndToEndTest extends TelegramGatewayFixture {
     @Test
     void stopEndsARunWaitingOnAnMcpTool() throws Exception {
         // SPEC AG-2, AG-7, DI-5: /stop cancels the call in progress
-        model.enqueue(Reply.toolCalls(Reply.call("files__slow", "{\"seconds\":60}")),
+        model.enqueue(
+                Reply.toolCalls(Reply.call("files__slow", "{\"seconds\":60}")),
                 Reply.text("this answer must never be asked for"));
         start(withServers(stdio("files", Duration.ofSeconds(120))));
         awaitState("files", McpServerState.READY);
         tg.sendText(dm, alice, "sleep");
-        await().atMost(Duration.ofSeconds(15)).until(() -> gateway.dispatcher().activeRuns() == 1
-                && model.chatRequests().size() == 1);
+        await().atMost(Duration.ofSeconds(15))
+                .until(() -> gateway.dispatcher().activeRuns() == 1
+                        && model.chatRequests().size() == 1);
         tg.sendText(dm, alice, "/stop");
         await().atMost(Duration.ofSeconds(10)).until(() -> gateway.dispatcher().activeRuns() == 0);
         assertThat(model.chatRequests()).hasSize(1);

@@ -31,10 +31,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code messages.max_chars} on every channel (SPEC OP-10; CH-1, CH-2, CH-3, CH-10 and the generic
- * webhook): a longer message is refused with a clear error to its sender, at once, and only a
- * bounded refusal is stored; a message of exactly the limit is answered. Before the fix an API
- * request over the limit was stored whole and never answered.
+ * {@code messages.max_chars} on every channel (SPEC OP-10; CH-1, CH-2, CH-3, CH-10 and the generic webhook): a longer
+ * message is refused with a clear error to its sender, at once, and only a bounded refusal is stored; a message of
+ * exactly the limit is answered. Before the fix an API request over the limit was stored whole and never answered.
  */
 class MessageLimitTest extends TelegramGatewayFixture {
     private static final int DEFAULT = 100_000;
@@ -42,9 +41,12 @@ class MessageLimitTest extends TelegramGatewayFixture {
 
     /** The failed inbox records, by walking the ids the store gave out (from 1, in order). */
     private List<InboxRecord> failed() {
-        return Stream.iterate(1L, id -> id + 1).map(id -> gateway.store().inbox().find(id))
+        return Stream.iterate(1L, id -> id + 1)
+                .map(id -> gateway.store().inbox().find(id))
                 .takeWhile(java.util.Optional::isPresent)
-                .map(java.util.Optional::get).filter(r -> r.state() == InboxState.FAILED).toList();
+                .map(java.util.Optional::get)
+                .filter(r -> r.state() == InboxState.FAILED)
+                .toList();
     }
 
     private ClawgateConfig withMaxChars(ClawgateConfig c, int maxChars) {
@@ -53,13 +55,15 @@ class MessageLimitTest extends TelegramGatewayFixture {
 
     private long dataBytes() {
         try (Stream<Path> files = Files.list(dir.resolve("data"))) {
-            return files.filter(Files::isRegularFile).mapToLong(p -> {
-                try {
-                    return Files.size(p);
-                } catch (IOException e) {
-                    throw new UncheckedIOException(e);
-                }
-            }).sum();
+            return files.filter(Files::isRegularFile)
+                    .mapToLong(p -> {
+                        try {
+                            return Files.size(p);
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                    })
+                    .sum();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -88,7 +92,9 @@ class MessageLimitTest extends TelegramGatewayFixture {
         GatewayHarness.chat(port, "warmup", "/status", null);
         long before = dataBytes();
         for (int i = 0; i < 2; i++) {
-            assertThat(GatewayHarness.chat(port, "big", "z".repeat(900_000), null).status()).isEqualTo(413);
+            assertThat(GatewayHarness.chat(port, "big", "z".repeat(900_000), null)
+                            .status())
+                    .isEqualTo(413);
         }
         List<InboxRecord> refused = failed();
         assertThat(refused).hasSize(2).allSatisfy(r -> {
@@ -108,8 +114,13 @@ class MessageLimitTest extends TelegramGatewayFixture {
                 + "{\"type\":\"text\",\"text\":\"" + "a".repeat(SMALL / 2) + "\"},"
                 + "{\"type\":\"text\",\"text\":\"" + "b".repeat(SMALL / 2)
                 + "\"}]}]}";
-        RawHttp.Response r = RawHttp.exchange(port, "POST", "/v1/chat/completions", "127.0.0.1:" + port,
-                parts.getBytes(StandardCharsets.UTF_8), "Content-Type: application/json");
+        RawHttp.Response r = RawHttp.exchange(
+                port,
+                "POST",
+                "/v1/chat/completions",
+                "127.0.0.1:" + port,
+                parts.getBytes(StandardCharsets.UTF_8),
+                "Content-Type: application/json");
         assertThat(r.status()).isEqualTo(413);
         assertThat(r.body()).contains("the limit is " + SMALL);
         assertThat(model.chatRequests()).isEmpty();
@@ -139,12 +150,15 @@ class MessageLimitTest extends TelegramGatewayFixture {
         model.enqueue(Reply.text("short one answered"));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         String input = "u".repeat(SMALL + 1) + "\nshort\n";
-        TerminalChannel terminal = new TerminalChannel(new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
-                new PrintStream(out, true, StandardCharsets.UTF_8), false, "tester");
+        TerminalChannel terminal = new TerminalChannel(
+                new ByteArrayInputStream(input.getBytes(StandardCharsets.UTF_8)),
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                false,
+                "tester");
         start(withMaxChars(config(), SMALL), Gateway.Options.with(terminal));
         await().atMost(Duration.ofSeconds(20)).until(terminal::finished);
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("too long: 51 characters, the limit is 50",
-                "short one answered");
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .contains("too long: 51 characters, the limit is 50", "short one answered");
         assertThat(model.chatRequests()).hasSize(1);
     }
 
@@ -160,7 +174,9 @@ class MessageLimitTest extends TelegramGatewayFixture {
         assertThat(awaitSent(dm, 2).get(1).text()).isEqualTo("the short one");
         await().until(() -> tg.confirmedOffset() > tg.lastUpdateId());
         assertThat(model.chatRequests()).hasSize(1);
-        assertThat(failed()).singleElement().satisfies(r -> assertThat(r.message().text()).isEmpty());
+        assertThat(failed())
+                .singleElement()
+                .satisfies(r -> assertThat(r.message().text()).isEmpty());
     }
 
     @Test
@@ -168,19 +184,33 @@ class MessageLimitTest extends TelegramGatewayFixture {
         // SPEC OP-10: 200 with "refused" (any other answer would be repeated); the sender gets a notice on the callback
         String secret = "generic-webhook-secret-0123456789";
         try (FakeWebhookPlatform platform = FakeWebhookPlatform.start(secret)) {
-            ClawgateConfig c = withMaxChars(config(), SMALL).withChannel(new ChannelSettings("webhook", OPEN, Map.of(),
-                    Map.of("path", "/webhooks/generic", "secret", secret, "callback_url", platform.callbackUrl()),
+            ClawgateConfig c = withMaxChars(config(), SMALL)
+                    .withChannel(new ChannelSettings(
+                            "webhook",
+                            OPEN,
                             Map.of(),
-                    ChannelOutput.defaults()));
+                            Map.of(
+                                    "path",
+                                    "/webhooks/generic",
+                                    "secret",
+                                    secret,
+                                    "callback_url",
+                                    platform.callbackUrl()),
+                            Map.of(),
+                            ChannelOutput.defaults()));
             int port = serve(c);
             platform.deliverTo(URI.create("http://127.0.0.1:" + port + "/webhooks/generic"));
-            FakeWebhookPlatform.Response answer = platform.postOnce(PlatformMessage.direct("w1", "dora",
-                    "w".repeat(SMALL + 1)));
+            FakeWebhookPlatform.Response answer =
+                    platform.postOnce(PlatformMessage.direct("w1", "dora", "w".repeat(SMALL + 1)));
             assertThat(answer.status()).isEqualTo(200);
-            assertThat(GatewayHarness.JSON.readTree(answer.body()).path("refused").asText()).contains("too long",
-                    "the limit is 50");
+            assertThat(GatewayHarness.JSON
+                            .readTree(answer.body())
+                            .path("refused")
+                            .asText())
+                    .contains("too long", "the limit is 50");
             // a direct chat's replies quote nothing by default: the notice is told apart by its kind
-            await().atMost(Duration.ofSeconds(20)).until(() -> !platform.replies().isEmpty());
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> !platform.replies().isEmpty());
             CallbackReply notice = platform.replies().getFirst();
             assertThat(notice.kind()).isEqualTo("notice");
             assertThat(notice.chat()).isEqualTo("dora");

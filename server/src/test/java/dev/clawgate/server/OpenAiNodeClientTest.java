@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
 class OpenAiNodeClientTest extends GatewayFixture {
     /** The client's version, pinned: a new major is a deliberate change here. */
     static final String OPENAI_NODE = "6.30.1";
+
     private static final String TOKEN = "node-client-test-token";
 
     @Test
@@ -65,7 +66,8 @@ class OpenAiNodeClientTest extends GatewayFixture {
         assertThat(sent).hasSize(4);
         // ... and nothing of it was stored as a session's history
         assertThat(gateway.store().transcripts().sessions()).allSatisfy(s -> {
-            if (s.key().sender().startsWith("stateless-")) assertThat(s.messageCount()).isZero();
+            if (s.key().sender().startsWith("stateless-"))
+                assertThat(s.messageCount()).isZero();
         });
         assertThat(gateway.store().transcripts().sessions().toString()).doesNotContain("what is my name");
 
@@ -86,15 +88,22 @@ class OpenAiNodeClientTest extends GatewayFixture {
         assertThat(response.path("usage").path("output_tokens").asLong()).isEqualTo(7);
         // previous_response_id continues the conversation: the model sees the first exchange again
         assertThat(out.path("followUp").path("text").asText()).isEqualTo("reply to: and again");
-        assertThat(out.path("followUp").path("previous").asText()).isEqualTo(response.path("id").asText());
+        assertThat(out.path("followUp").path("previous").asText())
+                .isEqualTo(response.path("id").asText());
         List<RecordedRequest> all = model.chatRequests();
         String followUpSent = all.get(all.size() - 2).messages().toString();
         assertThat(followUpSent).contains("hello responses", "reply to: hello responses", "and again");
 
         JsonNode rs = out.path("responseStream");
-        assertThat(rs.path("types").toString()).contains("response.created", "response.output_item.added",
-                "response.content_part.added", "response.output_text.delta", "response.output_text.done",
-                "response.output_item.done", "response.completed");
+        assertThat(rs.path("types").toString())
+                .contains(
+                        "response.created",
+                        "response.output_item.added",
+                        "response.content_part.added",
+                        "response.output_text.delta",
+                        "response.output_text.done",
+                        "response.output_item.done",
+                        "response.completed");
         assertThat(rs.path("types").get(0).asText()).isEqualTo("response.created");
         assertThat(rs.path("types").get(rs.path("types").size() - 1).asText()).isEqualTo("response.completed");
         assertThat(rs.path("deltas").asText()).isEqualTo("reply to: stream a response");
@@ -116,14 +125,25 @@ class OpenAiNodeClientTest extends GatewayFixture {
     private static Path installClient() throws IOException, InterruptedException {
         boolean required = "1".equals(System.getenv("CLAWGATE_REQUIRE_NODE"));
         boolean present = onPath("node") && onPath("npm");
-        if (!present && required) throw new AssertionError("CLAWGATE_REQUIRE_NODE=1 but node or npm is not on the PATH");
+        if (!present && required)
+            throw new AssertionError("CLAWGATE_REQUIRE_NODE=1 but node or npm is not on the PATH");
         Assumptions.assumeTrue(present, "node and npm are not installed (set CLAWGATE_REQUIRE_NODE=1 to fail instead)");
         Path dir = Paths.get("target", "openai-node").toAbsolutePath();
         Path pkg = dir.resolve("node_modules/openai/package.json");
         if (!Files.exists(pkg) || !Files.readString(pkg).contains("\"version\": \"" + OPENAI_NODE + "\"")) {
             Files.createDirectories(dir);
-            run(dir, 300, "npm", "install", "--prefix", dir.toString(), "--no-audit", "--no-fund", "--ignore-scripts",
-                    "--save-exact", "openai@" + OPENAI_NODE);
+            run(
+                    dir,
+                    300,
+                    "npm",
+                    "install",
+                    "--prefix",
+                    dir.toString(),
+                    "--no-audit",
+                    "--no-fund",
+                    "--ignore-scripts",
+                    "--save-exact",
+                    "openai@" + OPENAI_NODE);
         }
         try (InputStream in = OpenAiNodeClientTest.class.getResourceAsStream("/openai-node/compat.mjs")) {
             Files.write(dir.resolve("compat.mjs"), in.readAllBytes());
@@ -132,8 +152,14 @@ class OpenAiNodeClientTest extends GatewayFixture {
     }
 
     private JsonNode runNode(Path dir, int port) throws IOException, InterruptedException {
-        String output = run(dir, 180, List.of("node", "compat.mjs"), "CLAWGATE_URL", "http://127.0.0.1:" + port + "/v1",
-                "CLAWGATE_KEY", TOKEN);
+        String output = run(
+                dir,
+                180,
+                List.of("node", "compat.mjs"),
+                "CLAWGATE_URL",
+                "http://127.0.0.1:" + port + "/v1",
+                "CLAWGATE_KEY",
+                TOKEN);
         String last = output.strip().lines().reduce((a, b) -> b).orElse("");
         return GatewayHarness.JSON.readTree(last);
     }
@@ -149,18 +175,23 @@ class OpenAiNodeClientTest extends GatewayFixture {
         return run(dir, timeoutSecs, List.of(command));
     }
 
-    private static String run(Path dir, int timeoutSecs, List<String> command, String... env) throws IOException, InterruptedException {
-        ProcessBuilder pb = new ProcessBuilder(new ArrayList<>(command)).directory(dir.toFile()).redirectErrorStream(true);
+    private static String run(Path dir, int timeoutSecs, List<String> command, String... env)
+            throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(new ArrayList<>(command))
+                .directory(dir.toFile())
+                .redirectErrorStream(true);
         for (int i = 0; i + 1 < env.length; i += 2) pb.environment().put(env[i], env[i + 1]);
         Path log = Files.createTempFile(dir, "run-", ".log");
         pb.redirectOutput(log.toFile());
         Process p = pb.start();
         if (!p.waitFor(timeoutSecs, TimeUnit.SECONDS)) {
             p.destroyForcibly();
-            throw new AssertionError(String.join(" ", command) + " did not finish in " + timeoutSecs + " s:\n" + Files.readString(log));
+            throw new AssertionError(
+                    String.join(" ", command) + " did not finish in " + timeoutSecs + " s:\n" + Files.readString(log));
         }
         String output = Files.readString(log, StandardCharsets.UTF_8);
-        if (p.exitValue() != 0) throw new AssertionError(String.join(" ", command) + " exited " + p.exitValue() + ":\n" + output);
+        if (p.exitValue() != 0)
+            throw new AssertionError(String.join(" ", command) + " exited " + p.exitValue() + ":\n" + output);
         return output;
     }
 }

@@ -12,9 +12,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * An HTTP/1.1 client on a plain socket, as an attacker has one: any Host, Origin or Content-Type,
- * a declared length the body never reaches, a body sent a byte at a time. java.net.http refuses
- * to send most of these.
+ * An HTTP/1.1 client on a plain socket, as an attacker has one: any Host, Origin or Content-Type, a declared length the
+ * body never reaches, a body sent a byte at a time. java.net.http refuses to send most of these.
  */
 final class RawHttp implements AutoCloseable {
     /** A response as read off the socket; status 0 when the server closed without answering. */
@@ -45,8 +44,8 @@ final class RawHttp implements AutoCloseable {
     }
 
     /** One whole request with a body and its Content-Length. */
-    static Response exchange(int port, String method, String target, String host, byte[] body,
-            String... headers) throws IOException {
+    static Response exchange(int port, String method, String target, String host, byte[] body, String... headers)
+            throws IOException {
         String[] all = new String[headers.length + 1];
         System.arraycopy(headers, 0, all, 0, headers.length);
         all[headers.length] = "Content-Length: " + body.length;
@@ -96,8 +95,8 @@ final class RawHttp implements AutoCloseable {
     }
 
     /**
-     * Reads a response: its head, then its body by its length, its chunks or until the server closes;
-     * a 101 upgrade is returned after its head.
+     * Reads a response: its head, then its body by its length, its chunks or until the server closes; a 101 upgrade is
+     * returned after its head.
      */
     Response response() throws IOException {
         socket.setSoTimeout(15_000);
@@ -120,8 +119,10 @@ final class RawHttp implements AutoCloseable {
         Map<String, String> headers = new LinkedHashMap<>();
         for (int i = 1; i < lines.length; i++) {
             int colon = lines[i].indexOf(':');
-            if (colon > 0) headers.put(lines[i].substring(0, colon).strip().toLowerCase(Locale.ROOT),
-                    lines[i].substring(colon + 1).strip());
+            if (colon > 0)
+                headers.put(
+                        lines[i].substring(0, colon).strip().toLowerCase(Locale.ROOT),
+                        lines[i].substring(colon + 1).strip());
         }
         int status = Integer.parseInt(lines[0].split(" ")[1]);
         if (status == 101) return new Response(status, headers, "");

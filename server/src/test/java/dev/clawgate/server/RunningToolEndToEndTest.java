@@ -18,10 +18,10 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
- * A tool call that never ends on its own (a {@code tail --follow}) over the fake Bot API, with a scripted
- * model (SPEC RP-5, RT-1, DI-5): the chat keeps showing typing, {@code /status} names the tool and how long
- * it has run, answered at once beside the busy run, and {@code /stop} kills it at once, long before the
- * shell timeout. Before the fix {@code /status} was steered into the busy run as text for the model.
+ * A tool call that never ends on its own (a {@code tail --follow}) over the fake Bot API, with a scripted model (SPEC
+ * RP-5, RT-1, DI-5): the chat keeps showing typing, {@code /status} names the tool and how long it has run, answered at
+ * once beside the busy run, and {@code /stop} kills it at once, long before the shell timeout. Before the fix
+ * {@code /status} was steered into the busy run as text for the model.
  */
 class RunningToolEndToEndTest extends TelegramGatewayFixture {
     /** Far longer than the test: only /stop can end the tool in time. */
@@ -29,15 +29,30 @@ class RunningToolEndToEndTest extends TelegramGatewayFixture {
 
     private ClawgateConfig withShellTimeout(ClawgateConfig c) {
         ToolSettings d = ToolSettings.defaults();
-        ToolSettings tools = new ToolSettings(d.maxResultChars(), d.shellAllowlist(), SHELL_TIMEOUT_SECS,
-                d.shellOutputCap());
-        return new ClawgateConfig(c.gateway(), c.agent(), c.providers(), c.routes(), c.history(), tools, c.dispatch(),
-                c.session(), c.inbound(), c.queue(), c.channels());
+        ToolSettings tools =
+                new ToolSettings(d.maxResultChars(), d.shellAllowlist(), SHELL_TIMEOUT_SECS, d.shellOutputCap());
+        return new ClawgateConfig(
+                c.gateway(),
+                c.agent(),
+                c.providers(),
+                c.routes(),
+                c.history(),
+                tools,
+                c.dispatch(),
+                c.session(),
+                c.inbound(),
+                c.queue(),
+                c.channels());
     }
 
     private static List<ProcessHandle> tails(String file) {
-        return ProcessHandle.allProcesses().filter(ProcessHandle::isAlive)
-                .filter(p -> p.info().arguments().map(a -> String.join(" ", a).contains(file)).orElse(false)).toList();
+        return ProcessHandle.allProcesses()
+                .filter(ProcessHandle::isAlive)
+                .filter(p -> p.info()
+                        .arguments()
+                        .map(a -> String.join(" ", a).contains(file))
+                        .orElse(false))
+                .toList();
     }
 
     @Test
@@ -46,7 +61,8 @@ class RunningToolEndToEndTest extends TelegramGatewayFixture {
         String file = "follow-" + UUID.randomUUID() + ".log";
         Path workspace = Files.createDirectories(dir.resolve("workspace"));
         Files.writeString(workspace.resolve(file), "first line\n");
-        model.enqueue(Reply.toolCalls(Reply.call("shell", "{\"command\": \"tail -f " + file + "\"}")),
+        model.enqueue(
+                Reply.toolCalls(Reply.call("shell", "{\"command\": \"tail -f " + file + "\"}")),
                 Reply.text("this second answer must never be asked for"));
         start(withShellTimeout(config(Map.of())).withChannel(telegram(Map.of(), ChannelOutput.defaults())));
 
@@ -58,9 +74,12 @@ class RunningToolEndToEndTest extends TelegramGatewayFixture {
 
         tg.sendText(dm, alice, "/status");
         SentMessage status = awaitSent(dm, 1).getFirst();
-        assertThat(status.text()).contains("Running: for")
+        assertThat(status.text())
+                .contains("Running: for")
                 .containsPattern("Tool running: shell \\(for \\d+ s; /stop ends it\\)");
-        assertThat(tails(file)).as("the tool still runs: /status did not wait for it").isNotEmpty();
+        assertThat(tails(file))
+                .as("the tool still runs: /status did not wait for it")
+                .isNotEmpty();
 
         tg.sendText(dm, alice, "/stop");
         await().atMost(Duration.ofSeconds(10)).until(() -> tails(file).isEmpty());
@@ -73,6 +92,8 @@ class RunningToolEndToEndTest extends TelegramGatewayFixture {
     }
 
     private int typing() {
-        return (int) tg.chatActions().stream().filter(a -> a.equals(dm.id() + ":typing")).count();
+        return (int) tg.chatActions().stream()
+                .filter(a -> a.equals(dm.id() + ":typing"))
+                .count();
     }
 }

@@ -35,16 +35,18 @@ class ShellSandboxWiringTest extends GatewayFixture {
     }
 
     private List<String> lines() {
-        return logs.list.stream().map(e -> e.getLevel() + " " + e.getFormattedMessage()).toList();
+        return logs.list.stream()
+                .map(e -> e.getLevel() + " " + e.getFormattedMessage())
+                .toList();
     }
 
     private ClawgateConfig withSandbox(ShellSandboxMode mode) {
         ClawgateConfig base = config();
         ToolSettings d = base.tools();
-        ToolSettings tools = new ToolSettings(d.maxResultChars(), d.shellAllowlist(), d.shellTimeoutSecs(),
-                d.shellOutputCap(), mode);
-        return new ClawgateConfig(base.gateway(), base.agent(), base.providers(), base.routes(), base.history(), tools,
-                base.dispatch());
+        ToolSettings tools = new ToolSettings(
+                d.maxResultChars(), d.shellAllowlist(), d.shellTimeoutSecs(), d.shellOutputCap(), mode);
+        return new ClawgateConfig(
+                base.gateway(), base.agent(), base.providers(), base.routes(), base.history(), tools, base.dispatch());
     }
 
     private List<String> offeredTools() {
@@ -61,12 +63,14 @@ class ShellSandboxWiringTest extends GatewayFixture {
         model.enqueue(Reply.toolCalls(Reply.call("shell", "{\"command\": \"pwd\"}")), Reply.text("ok"));
         start(withSandbox(ShellSandboxMode.BWRAP), Gateway.Options.server());
         chat(gateway.httpPort(), "s", "list", null);
-        assertThat(lines()).anyMatch(l -> l.startsWith("INFO shell sandbox: bubblewrap"))
+        assertThat(lines())
+                .anyMatch(l -> l.startsWith("INFO shell sandbox: bubblewrap"))
                 .anyMatch(l -> l.startsWith("INFO shell limits per command (cgroup"))
                 .noneMatch(l -> l.startsWith("WARN") && l.contains("shell"));
         assertThat(offeredTools()).contains("shell");
         JsonNode last = model.chatRequests().getLast().body().path("messages");
-        assertThat(last.get(last.size() - 1).path("content").asText()).contains("exit code: 0")
+        assertThat(last.get(last.size() - 1).path("content").asText())
+                .contains("exit code: 0")
                 .contains(dir.resolve("workspace").toRealPath().toString());
     }
 
@@ -76,8 +80,9 @@ class ShellSandboxWiringTest extends GatewayFixture {
         model.enqueue(Reply.text("ok"));
         start(withSandbox(ShellSandboxMode.NONE), Gateway.Options.server());
         chat(gateway.httpPort(), "s", "hello", null);
-        assertThat(lines()).anyMatch(l -> l.startsWith("WARN tools.shell_sandbox = \"none\": shell commands run")
-                && l.contains("to fix: remove tools.shell_sandbox"));
+        assertThat(lines())
+                .anyMatch(l -> l.startsWith("WARN tools.shell_sandbox = \"none\": shell commands run")
+                        && l.contains("to fix: remove tools.shell_sandbox"));
         assertThat(offeredTools()).contains("shell");
     }
 }

@@ -10,7 +10,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
-/** Skills in the workspace reach the model's system prompt, full or compact, fresh for each new session (SPEC SP-1, SP-2). */
+/**
+ * Skills in the workspace reach the model's system prompt, full or compact, fresh for each new session (SPEC SP-1,
+ * SP-2).
+ */
 class SkillsEndToEndTest extends GatewayFixture {
 
     private void skill(String dirName, String text) throws Exception {
@@ -22,8 +25,16 @@ class SkillsEndToEndTest extends GatewayFixture {
     private int start(SkillsMode mode) throws Exception {
         ClawgateConfig c = config();
         var a = c.agent();
-        ClawgateConfig cfg = c.withAgent(new dev.clawgate.core.config.AgentSettings(a.provider(), a.model(), a.maxToolIterations(),
-                a.messageTimeoutSecs(), a.timeoutScaleCap(), a.workspace(), a.showToolCalls(), a.fallback(), mode));
+        ClawgateConfig cfg = c.withAgent(new dev.clawgate.core.config.AgentSettings(
+                a.provider(),
+                a.model(),
+                a.maxToolIterations(),
+                a.messageTimeoutSecs(),
+                a.timeoutScaleCap(),
+                a.workspace(),
+                a.showToolCalls(),
+                a.fallback(),
+                mode));
         return serve(cfg);
     }
 
@@ -48,10 +59,15 @@ class SkillsEndToEndTest extends GatewayFixture {
         model.enqueue(Reply.text("ok"));
         GatewayHarness.chat(start(SkillsMode.FULL), "alice", "hi", null);
         String system = system(model.lastRequest());
-        assertThat(system).contains("## Skills\nYou have these skills:\n- notes: Keep notes in notes/ as one file per day.\n  # Notes\n"
-                + "- weather: Look up the weather for a city.\n  # Weather\n  Call web_fetch on https://wttr.in/CITY?format=3");
+        assertThat(system)
+                .contains("## Skills\nYou have these skills:\n- notes: Keep notes in notes/ as one file per day.\n  # "
+                        + "Notes\n"
+                        + "- weather: Look up the weather for a city.\n  # Weather\n  Call web_fetch on "
+                        + "https://wttr.in/CITY?format=3");
         // SP-1 order: Safety, then Skills, then Workspace
-        assertThat(system.indexOf("## Skills")).isGreaterThan(system.indexOf("## Safety")).isLessThan(system.indexOf("## Workspace"));
+        assertThat(system.indexOf("## Skills"))
+                .isGreaterThan(system.indexOf("## Safety"))
+                .isLessThan(system.indexOf("## Workspace"));
     }
 
     @Test
@@ -61,7 +77,8 @@ class SkillsEndToEndTest extends GatewayFixture {
         model.enqueue(Reply.text("ok"));
         GatewayHarness.chat(start(SkillsMode.COMPACT), "alice", "hi", null);
         String system = system(model.lastRequest());
-        assertThat(system).contains("- weather: Look up the weather for a city. (skills/weather/SKILL.md)")
+        assertThat(system)
+                .contains("- weather: Look up the weather for a city. (skills/weather/SKILL.md)")
                 .doesNotContain("wttr.in");
     }
 

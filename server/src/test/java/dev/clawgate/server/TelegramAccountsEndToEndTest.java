@@ -24,9 +24,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Two bots in one gateway: {@code [channels.telegram]} and {@code [channels.telegram.accounts.support]},
- * loaded from a real config file, each bot on its own fake Bot API (a fake answers only its own token,
- * so a reply that arrives was sent with the right one).
+ * Two bots in one gateway: {@code [channels.telegram]} and {@code [channels.telegram.accounts.support]}, loaded from a
+ * real config file, each bot on its own fake Bot API (a fake answers only its own token, so a reply that arrives was
+ * sent with the right one).
  */
 class TelegramAccountsEndToEndTest {
     private static final String MAIN_TOKEN = "111000:Main-bot_token";
@@ -34,6 +34,7 @@ class TelegramAccountsEndToEndTest {
 
     @TempDir
     Path dir;
+
     private final FakeOpenAiServer model = FakeOpenAiServer.start();
     private final FakeTelegramServer main = FakeTelegramServer.start(MAIN_TOKEN, "mainbot");
     private final FakeTelegramServer support = FakeTelegramServer.start(SUPPORT_TOKEN, "supportbot");
@@ -73,8 +74,14 @@ class TelegramAccountsEndToEndTest {
                 api_base = "%s"
                 dm_policy = "allowlist"
                 allowed_users = ["111"]
-                """.formatted(dir.resolve("data"), dir.resolve("workspace"), model.baseUrl(), MAIN_TOKEN, main.apiBase(), SUPPORT_TOKEN,
-                support.apiBase()));
+                """.formatted(
+                        dir.resolve("data"),
+                        dir.resolve("workspace"),
+                        model.baseUrl(),
+                        MAIN_TOKEN,
+                        main.apiBase(),
+                        SUPPORT_TOKEN,
+                        support.apiBase()));
         gateway = Gateway.start(new ConfigLoader().load(file, Map.of()), Gateway.Options.with());
     }
 
@@ -85,7 +92,8 @@ class TelegramAccountsEndToEndTest {
 
     @Test
     void eachBotAnswersItsOwnChatsWithItsOwnTokenAndKeepsItsOwnSession() throws Exception {
-        // SPEC CH-3 (several bot accounts; keys an account does not set come from the channel table), HI-1 (the account is part of the session key), IN-5 (access per channel and account)
+        // SPEC CH-3 (several bot accounts; keys an account does not set come from the channel table), HI-1 (the account
+        // is part of the session key), IN-5 (access per channel and account)
         model.echoLastUserMessage();
         start();
         TelegramUser aliceOnMain = main.user(111, "alice");
@@ -98,17 +106,26 @@ class TelegramAccountsEndToEndTest {
         long asked = support.sendText(supportDm, aliceOnSupport, "help with my order");
         assertThat(awaitSent(support, supportDm, 1).getFirst().text()).contains("help with my order");
         // ack_reactions is set on [channels.telegram] only: the support account takes it from there
-        await().atMost(Duration.ofSeconds(20)).until(() -> support.reactions(supportDm, asked).contains("👀"));
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> support.reactions(supportDm, asked).contains("👀"));
 
         // each reply went out through the bot that was written to, and only through it
-        assertThat(main.calls("sendMessage")).singleElement().satisfies(b -> assertThat(b.path("chat_id").asLong()).isEqualTo(111));
-        assertThat(support.calls("sendMessage")).singleElement().satisfies(b -> assertThat(b.path("chat_id").asLong()).isEqualTo(111));
+        assertThat(main.calls("sendMessage"))
+                .singleElement()
+                .satisfies(b -> assertThat(b.path("chat_id").asLong()).isEqualTo(111));
+        assertThat(support.calls("sendMessage"))
+                .singleElement()
+                .satisfies(b -> assertThat(b.path("chat_id").asLong()).isEqualTo(111));
         // the same person on two bots is two conversations: the support turn never saw the main chat
         RecordedRequest supportTurn = model.chatRequests().get(1);
-        assertThat(supportTurn.messages().toString()).contains("help with my order").doesNotContain("lemon");
-        assertThat(gateway.store().transcripts().sessions()).extracting(SessionSummary::key).containsExactlyInAnyOrder(
-                new SessionKey("telegram", "default", ChatType.DIRECT, "111", null, "111"),
-                new SessionKey("telegram", "support", ChatType.DIRECT, "111", null, "111"));
+        assertThat(supportTurn.messages().toString())
+                .contains("help with my order")
+                .doesNotContain("lemon");
+        assertThat(gateway.store().transcripts().sessions())
+                .extracting(SessionSummary::key)
+                .containsExactlyInAnyOrder(
+                        new SessionKey("telegram", "default", ChatType.DIRECT, "111", null, "111"),
+                        new SessionKey("telegram", "support", ChatType.DIRECT, "111", null, "111"));
     }
 
     @Test
@@ -122,12 +139,17 @@ class TelegramAccountsEndToEndTest {
         TelegramChat supportDm = support.privateChat(carolOnSupport);
 
         support.sendText(supportDm, carolOnSupport, "let me in");
-        await().atMost(Duration.ofSeconds(20)).until(() -> gateway.store().inbox().counts().getOrDefault(InboxState.DENIED, 0L) == 1L);
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> gateway.store().inbox().counts().getOrDefault(InboxState.DENIED, 0L) == 1L);
         main.sendText(mainDm, carolOnMain, "hello main");
         assertThat(awaitSent(main, mainDm, 1).getFirst().text()).contains("hello main");
 
-        assertThat(support.calls("sendMessage")).as("the support bot's allowlist has only 111").isEmpty();
+        assertThat(support.calls("sendMessage"))
+                .as("the support bot's allowlist has only 111")
+                .isEmpty();
         assertThat(model.chatRequests()).hasSize(1);
-        assertThat(gateway.store().inbox().counts()).containsEntry(InboxState.DENIED, 1L).containsEntry(InboxState.DONE, 1L);
+        assertThat(gateway.store().inbox().counts())
+                .containsEntry(InboxState.DENIED, 1L)
+                .containsEntry(InboxState.DONE, 1L);
     }
 }

@@ -15,9 +15,9 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code ack_policy = "after_durable_send"} through the real gateway (SPEC IN-3): the Telegram
- * polling channel confirms an update to the fake Bot API only once the inbox says its turn ended
- * with its reply committed; while the model still thinks, the offset stays put.
+ * {@code ack_policy = "after_durable_send"} through the real gateway (SPEC IN-3): the Telegram polling channel confirms
+ * an update to the fake Bot API only once the inbox says its turn ended with its reply committed; while the model still
+ * thinks, the offset stays put.
  */
 class TelegramDurableAckTest extends TelegramGatewayFixture {
     private final CountDownLatch think = new CountDownLatch(1);
@@ -36,7 +36,8 @@ class TelegramDurableAckTest extends TelegramGatewayFixture {
         // SPEC IN-3 after_durable_send, IN-4 (done commits with the reply intent), OUT-5
         model.respondWith(body -> {
             try {
-                if (!think.await(30, TimeUnit.SECONDS)) throw new IllegalStateException("the test never let the model answer");
+                if (!think.await(30, TimeUnit.SECONDS))
+                    throw new IllegalStateException("the test never let the model answer");
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -49,7 +50,9 @@ class TelegramDurableAckTest extends TelegramGatewayFixture {
         await().atMost(Duration.ofSeconds(20)).until(() -> !model.chatRequests().isEmpty());
         long polls = getUpdatesCalls();
         await().atMost(Duration.ofSeconds(20)).until(() -> getUpdatesCalls() >= polls + 3);
-        assertThat(tg.confirmedOffset()).as("confirmed while the turn still runs").isLessThanOrEqualTo(update);
+        assertThat(tg.confirmedOffset())
+                .as("confirmed while the turn still runs")
+                .isLessThanOrEqualTo(update);
         assertThat(gateway.store().inbox().counts()).containsEntry(InboxState.DISPATCHED, 1L);
 
         think.countDown();
@@ -58,6 +61,8 @@ class TelegramDurableAckTest extends TelegramGatewayFixture {
         assertThat(tg.sentTo(dm)).extracting(SentMessage::text).containsExactly("done thinking");
         assertThat(gateway.store().inbox().counts()).containsEntry(InboxState.DONE, 1L);
         assertThat(gateway.store().outbox().counts()).containsEntry(OutboxState.SENT, 1L);
-        assertThat(model.chatRequests()).as("the redelivered update started no second run").hasSize(1);
+        assertThat(model.chatRequests())
+                .as("the redelivered update started no second run")
+                .hasSize(1);
     }
 }

@@ -5,9 +5,9 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.clawgate.core.config.ChannelOutput;
-import dev.clawgate.core.render.ReplyToMode;
 import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.core.config.GatewaySettings;
+import dev.clawgate.core.render.ReplyToMode;
 import dev.clawgate.core.store.InboxState;
 import dev.clawgate.core.store.OutboxState;
 import dev.clawgate.testkit.openai.RecordedRequest;
@@ -40,8 +40,20 @@ class TelegramEndToEndTest extends TelegramGatewayFixture {
     private void start(Map<String, String> extra, boolean http, ChannelOutput output) throws Exception {
         ClawgateConfig c = config();
         GatewaySettings g = new GatewaySettings(dir.resolve("data"), http ? "127.0.0.1:" + port : "127.0.0.1:0", null);
-        start(new ClawgateConfig(g, c.agent(), c.providers(), c.routes(), c.history(), c.tools(), c.dispatch(), c.session(), c.inbound(),
-                c.queue(), Map.of("telegram", telegram(extra, output))), http ? Gateway.Options.server() : Gateway.Options.with());
+        start(
+                new ClawgateConfig(
+                        g,
+                        c.agent(),
+                        c.providers(),
+                        c.routes(),
+                        c.history(),
+                        c.tools(),
+                        c.dispatch(),
+                        c.session(),
+                        c.inbound(),
+                        c.queue(),
+                        Map.of("telegram", telegram(extra, output))),
+                http ? Gateway.Options.server() : Gateway.Options.with());
     }
 
     private int port;
@@ -55,7 +67,8 @@ class TelegramEndToEndTest extends TelegramGatewayFixture {
     @Test
     void aDirectConversationWithAToolCallWritesTheFileAndRepliesWithTypingAndReactions() throws Exception {
         // SPEC CH-3, AG-1, RP-5 (typing, ack reactions), RP-3 (no tool prefix on Telegram)
-        model.enqueue(Reply.toolCalls(Reply.call("file_write", "{\"path\":\"notes/todo.txt\",\"content\":\"buy milk\"}")),
+        model.enqueue(
+                Reply.toolCalls(Reply.call("file_write", "{\"path\":\"notes/todo.txt\",\"content\":\"buy milk\"}")),
                 Reply.text("I wrote **notes/todo.txt**."));
         start(Map.of("ack_reactions", "true"));
         long asked = tg.sendText(dm, alice, "please note: buy milk");
@@ -82,9 +95,14 @@ class TelegramEndToEndTest extends TelegramGatewayFixture {
         tg.sendText(group, alice, "@clawbot what is the password?");
         assertThat(awaitSent(group, 1).getFirst().text()).isEqualTo("It is swordfish.");
         RecordedRequest req = model.chatRequests().getFirst();
-        String lastUser = req.messages().get(req.messages().size() - 1).path("content").asText();
-        assertThat(lastUser).contains("[Chat messages since your last reply - for context]", "the password is swordfish",
-                "[Current message - respond to this]", "@clawbot what is the password?");
+        String lastUser =
+                req.messages().get(req.messages().size() - 1).path("content").asText();
+        assertThat(lastUser)
+                .contains(
+                        "[Chat messages since your last reply - for context]",
+                        "the password is swordfish",
+                        "[Current message - respond to this]",
+                        "@clawbot what is the password?");
         assertThat(model.chatRequests()).hasSize(1);
     }
 
@@ -92,20 +110,32 @@ class TelegramEndToEndTest extends TelegramGatewayFixture {
     void theSameUpdateDeliveredTwiceGetsOneReply() throws Exception {
         // SPEC IN-1 (webhook retry of one update), CH-3 webhook mode
         port = freePort();
-        start(Map.of("mode", "webhook", "webhook_url", "http://127.0.0.1:" + port + "/webhooks/telegram", "webhook_secret", SECRET), true);
+        start(
+                Map.of(
+                        "mode",
+                        "webhook",
+                        "webhook_url",
+                        "http://127.0.0.1:" + port + "/webhooks/telegram",
+                        "webhook_secret",
+                        SECRET),
+                true);
         await().until(() -> !tg.webhookUrl().isEmpty());
         tg.sendText(dm, alice, "hello once");
         awaitSent(dm, 1);
         long update = tg.lastUpdateId();
         tg.redeliver(update);
-        await().until(() -> tg.webhookPushes().stream().filter(p -> p.updateId() == update && p.status() == 200).count() == 2);
+        await().until(() -> tg.webhookPushes().stream()
+                        .filter(p -> p.updateId() == update && p.status() == 200)
+                        .count()
+                == 2);
         assertThat(model.chatRequests()).hasSize(1);
         assertThat(tg.sentTo(dm)).hasSize(1);
     }
 
     @Test
     void aPolledUpdateServedAgainAfterARestartGetsOneReply() throws Exception {
-        // SPEC IN-1 (dedupe persisted in the store: a redelivery after a restart is still caught), CH-3 (long polling, offset acks)
+        // SPEC IN-1 (dedupe persisted in the store: a redelivery after a restart is still caught), CH-3 (long polling,
+        // offset acks)
         model.enqueue(Reply.text("answered once"));
         start(Map.of());
         tg.sendText(dm, alice, "hello once");
@@ -118,14 +148,21 @@ class TelegramEndToEndTest extends TelegramGatewayFixture {
         tg.redeliver(update);
         int pollsBefore = tg.calls("getUpdates").size();
         start(Map.of());
-        await().atMost(Duration.ofSeconds(20)).until(() -> tg.calls("getUpdates").size() >= pollsBefore + 2);
-        assertThat(tg.calls("getUpdates").get(pollsBefore).path("offset").asLong()).isZero();
-        assertThat(tg.calls("getUpdates").get(pollsBefore + 1).path("offset").asLong()).isEqualTo(update + 1);
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> tg.calls("getUpdates").size() >= pollsBefore + 2);
+        assertThat(tg.calls("getUpdates").get(pollsBefore).path("offset").asLong())
+                .isZero();
+        assertThat(tg.calls("getUpdates").get(pollsBefore + 1).path("offset").asLong())
+                .isEqualTo(update + 1);
         assertThat(tg.pendingUpdates()).isZero();
 
         assertThat(model.chatRequests()).hasSize(1);
         assertThat(tg.sentTo(dm)).extracting(SentMessage::text).containsExactly("answered once");
-        assertThat(gateway.store().inbox().counts().values().stream().mapToLong(Long::longValue).sum()).as("one inbox row").isEqualTo(1);
+        assertThat(gateway.store().inbox().counts().values().stream()
+                        .mapToLong(Long::longValue)
+                        .sum())
+                .as("one inbox row")
+                .isEqualTo(1);
         assertThat(gateway.store().inbox().counts()).containsEntry(InboxState.DONE, 1L);
     }
 
@@ -133,18 +170,37 @@ class TelegramEndToEndTest extends TelegramGatewayFixture {
     void aWebhookRequestWithTheWrongSecretIsRefusedAndNothingIsStored() throws Exception {
         // SPEC CH-3 (webhook_secret), IN-5 (rejected webhook requests are counted, not stored)
         port = freePort();
-        start(Map.of("mode", "webhook", "webhook_url", "https://bot.example/webhooks/telegram", "webhook_secret", SECRET), true);
+        start(
+                Map.of(
+                        "mode",
+                        "webhook",
+                        "webhook_url",
+                        "https://bot.example/webhooks/telegram",
+                        "webhook_secret",
+                        SECRET),
+                true);
         await().until(() -> !tg.webhookUrl().isEmpty());
-        assertThat(tg.calls("setWebhook").getFirst().path("secret_token").asText()).isEqualTo(SECRET);
-        String update = "{\"update_id\":1,\"message\":{\"message_id\":1,\"from\":{\"id\":111,\"is_bot\":false,\"first_name\":\"A\"},"
-                + "\"chat\":{\"id\":111,\"type\":\"private\"},\"date\":1,\"text\":\"forged\"}}";
+        assertThat(tg.calls("setWebhook").getFirst().path("secret_token").asText())
+                .isEqualTo(SECRET);
+        String update =
+                "{\"update_id\":1,\"message\":{\"message_id\":1,\"from\":{\"id\":111,\"is_bot\":false,\"first_name\":"
+                        + "\"A\"},"
+                        + "\"chat\":{\"id\":111,\"type\":\"private\"},\"date\":1,\"text\":\"forged\"}}";
         for (String secret : new String[] {"wrong", null}) {
-            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/webhooks/telegram"))
-                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(update));
+            HttpRequest.Builder b = HttpRequest.newBuilder(
+                            URI.create("http://127.0.0.1:" + port + "/webhooks/telegram"))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(update));
             if (secret != null) b.header("X-Telegram-Bot-Api-Secret-Token", secret);
-            assertThat(GatewayHarness.HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(401);
+            assertThat(GatewayHarness.HTTP
+                            .send(b.build(), HttpResponse.BodyHandlers.ofString())
+                            .statusCode())
+                    .isEqualTo(401);
         }
-        assertThat(gateway.store().inbox().counts().values().stream().mapToLong(Long::longValue).sum()).isZero();
+        assertThat(gateway.store().inbox().counts().values().stream()
+                        .mapToLong(Long::longValue)
+                        .sum())
+                .isZero();
         assertThat(model.chatRequests()).isEmpty();
         // SPEC IN-5 (counted), OP-3 (/metrics): the refusals show on the scrape, per channel
         HttpResponse<String> scrape = GatewayHarness.get(port, "/metrics", null);
@@ -157,7 +213,15 @@ class TelegramEndToEndTest extends TelegramGatewayFixture {
         // SPEC IN-5: only requests without the right secret are counted as rejected; CH-3 webhook mode
         model.enqueue(Reply.text("hi back"));
         port = freePort();
-        start(Map.of("mode", "webhook", "webhook_url", "http://127.0.0.1:" + port + "/webhooks/telegram", "webhook_secret", SECRET), true);
+        start(
+                Map.of(
+                        "mode",
+                        "webhook",
+                        "webhook_url",
+                        "http://127.0.0.1:" + port + "/webhooks/telegram",
+                        "webhook_secret",
+                        SECRET),
+                true);
         await().until(() -> !tg.webhookUrl().isEmpty());
         tg.sendText(dm, alice, "hi");
         awaitSent(dm, 1);
@@ -169,23 +233,29 @@ class TelegramEndToEndTest extends TelegramGatewayFixture {
     void aTenThousandCharacterReplyArrivesAsSeveralMessagesWithinTheLimit() throws Exception {
         // SPEC OUT-1 (Telegram: 4096 UTF-16 units, fences closed and reopened), CH-3
         StringBuilder reply = new StringBuilder();
-        for (int i = 0; reply.length() < 3000; i++) reply.append("Paragraph ").append(i).append(" says something 😀 useful here.\n\n");
+        for (int i = 0; reply.length() < 3000; i++)
+            reply.append("Paragraph ").append(i).append(" says something 😀 useful here.\n\n");
         reply.append("```java\n");
-        for (int i = 0; reply.length() < 10_000; i++) reply.append("int x").append(i).append(" = ").append(i).append(";\n");
+        for (int i = 0; reply.length() < 10_000; i++)
+            reply.append("int x").append(i).append(" = ").append(i).append(";\n");
         reply.append("```\n");
         String text = reply.toString();
         model.enqueue(Reply.text(text));
         start(Map.of());
         tg.sendText(dm, alice, "write a lot");
-        await().atMost(Duration.ofSeconds(20)).until(() -> tg.sentTo(dm).size() >= 3
-                && squash(tg.sentTo(dm).stream().map(SentMessage::text).reduce("", String::concat)).length() >= squash(visible(text)).length());
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> tg.sentTo(dm).size() >= 3
+                        && squash(tg.sentTo(dm).stream().map(SentMessage::text).reduce("", String::concat))
+                                        .length()
+                                >= squash(visible(text)).length());
         List<SentMessage> parts = tg.sentTo(dm);
         assertThat(parts).allSatisfy(m -> {
             assertThat(m.text().length()).isLessThanOrEqualTo(4096);
             assertThat(count(m.rawText(), "<pre>")).isEqualTo(count(m.rawText(), "</pre>"));
         });
         assertThat(parts.stream().filter(m -> m.rawText().contains("<pre>"))).hasSizeGreaterThanOrEqualTo(2);
-        assertThat(squash(parts.stream().map(SentMessage::text).reduce("", String::concat))).isEqualTo(squash(visible(text)));
+        assertThat(squash(parts.stream().map(SentMessage::text).reduce("", String::concat)))
+                .isEqualTo(squash(visible(text)));
     }
 
     @Test
@@ -198,7 +268,9 @@ class TelegramEndToEndTest extends TelegramGatewayFixture {
         assertThat(parts).extracting(SentMessage::replyTo).containsExactly(asked, null);
         assertThat(parts.get(0).text()).startsWith("🦀 aaa");
         assertThat(parts.get(1).text()).startsWith("bbb");
-        assertThat(tg.calls("sendMessage")).extracting(call -> call.has("reply_parameters")).containsExactly(true, false);
+        assertThat(tg.calls("sendMessage"))
+                .extracting(call -> call.has("reply_parameters"))
+                .containsExactly(true, false);
     }
 
     @Test
@@ -213,7 +285,8 @@ class TelegramEndToEndTest extends TelegramGatewayFixture {
 
     @Test
     void anImageMarkerIsSentAsAPhotoAndAPathOutsideTheWorkspaceIsNot() throws Exception {
-        // SPEC OUT-13 (markers become media payloads and leave the text; paths confined to the workspace), CH-3 (sendPhoto)
+        // SPEC OUT-13 (markers become media payloads and leave the text; paths confined to the workspace), CH-3
+        // (sendPhoto)
         java.nio.file.Files.createDirectories(dir.resolve("workspace"));
         java.nio.file.Files.write(dir.resolve("workspace/chart.png"), new byte[] {(byte) 0x89, 'P', 'N', 'G'});
         java.nio.file.Files.writeString(dir.resolve("secret.txt"), "top secret");
@@ -227,7 +300,8 @@ class TelegramEndToEndTest extends TelegramGatewayFixture {
         assertThat(sent.get(1).bytes()).containsExactly((byte) 0x89, 'P', 'N', 'G');
         assertThat(tg.calls("sendDocument")).isEmpty();
         await().until(() -> gateway.store().outbox().byState(OutboxState.SENT).size() == 1);
-        assertThat(gateway.store().outbox().byState(OutboxState.SENT).getFirst().receipts()).hasSize(2);
+        assertThat(gateway.store().outbox().byState(OutboxState.SENT).getFirst().receipts())
+                .hasSize(2);
     }
 
     private static String visible(String markdown) {
@@ -245,11 +319,14 @@ class TelegramEndToEndTest extends TelegramGatewayFixture {
     @Test
     void aLivePreviewIsEditedIntoTheFinalReply() throws Exception {
         // SPEC OUT-9 (draft, rate-limited edits, finalEdit), CH-3 (editMessageText)
-        model.enqueue(Reply.text("The quick brown fox jumps over the **lazy** dog again and again.").streamedInChunks(12)
+        model.enqueue(Reply.text("The quick brown fox jumps over the **lazy** dog again and again.")
+                .streamedInChunks(12)
                 .delayPerChunk(Duration.ofMillis(120)));
         start(Map.of("stream_mode", "preview", "preview_interval_ms", "250"));
         tg.sendText(dm, alice, "tell me about the fox");
-        await().atMost(Duration.ofSeconds(20)).until(() -> !tg.sentTo(dm).isEmpty() && tg.sentTo(dm).getFirst().rawText().contains("<b>"));
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> !tg.sentTo(dm).isEmpty()
+                        && tg.sentTo(dm).getFirst().rawText().contains("<b>"));
         SentMessage only = tg.sentTo(dm).getFirst();
         assertThat(tg.sentTo(dm)).hasSize(1);
         assertThat(only.text()).isEqualTo("The quick brown fox jumps over the lazy dog again and again.");
@@ -258,8 +335,10 @@ class TelegramEndToEndTest extends TelegramGatewayFixture {
         assertThat(sends).hasSize(1);
         assertThat(sends.getFirst().has("parse_mode")).isFalse();
         assertThat(sends.getFirst().path("text").asText()).isEqualTo("...");
-        // rate-limited: 12 deltas over about 1.4 s at one edit per 250 ms is at most 6 preview edits (plus one for the text
-        // that came while the "..." draft was being sent) and the final one; the exact limit is proven on a manual clock
+        // rate-limited: 12 deltas over about 1.4 s at one edit per 250 ms is at most 6 preview edits (plus one for the
+        // text
+        // that came while the "..." draft was being sent) and the final one; the exact limit is proven on a manual
+        // clock
         // (TelegramContractTest, LivePreviewTest)
         assertThat(tg.calls("editMessageText")).hasSizeBetween(2, 9);
     }
@@ -272,10 +351,12 @@ class TelegramEndToEndTest extends TelegramGatewayFixture {
         tg.sendText(dm, alice, "tell me a very long story");
         await().atMost(Duration.ofSeconds(10)).until(() -> model.chatRequests().size() == 1);
         tg.sendText(dm, alice, "/stop");
-        await().atMost(Duration.ofSeconds(20)).until(() -> tg.sentTo(dm).stream().anyMatch(m -> m.text().contains("Stopped")));
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> tg.sentTo(dm).stream().anyMatch(m -> m.text().contains("Stopped")));
         assertThat(model.awaitClientDisconnect(Duration.ofSeconds(10))).isTrue();
         await().until(() -> gateway.store().inbox().counts().getOrDefault(InboxState.CANCELLED, 0L) == 1L);
-        assertThat(tg.sentTo(dm)).noneMatch(m -> m.text().contains("word ".repeat(300).strip()));
+        assertThat(tg.sentTo(dm))
+                .noneMatch(m -> m.text().contains("word ".repeat(300).strip()));
     }
 
     @Test
@@ -288,24 +369,34 @@ class TelegramEndToEndTest extends TelegramGatewayFixture {
         SentMessage draft = tg.sentTo(dm).getFirst();
         assertThat(draft.text()).isEqualTo("...");
         assertThat(draft.edits()).isZero();
-        await().atMost(Duration.ofSeconds(20)).until(() -> tg.sentTo(dm).getFirst().text().equals("Here it is."));
-        assertThat(tg.sentTo(dm)).singleElement().extracting(SentMessage::messageId).isEqualTo(draft.messageId());
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> tg.sentTo(dm).getFirst().text().equals("Here it is."));
+        assertThat(tg.sentTo(dm))
+                .singleElement()
+                .extracting(SentMessage::messageId)
+                .isEqualTo(draft.messageId());
     }
 
     @Test
     void reasoningStreamShowsInlineThinkReasoningInTheDraftAndTheFinalEditLeavesOnlyTheAnswer() throws Exception {
-        // SPEC RP-4 stream (inline <think> reasoning into the draft), RP-2 (never in the reply), OUT-9 (final edit replaces it)
-        model.enqueue(Reply.text("<think>The user greets me; answer warmly.</think>Hello, Alice!").streamedInChunks(10)
+        // SPEC RP-4 stream (inline <think> reasoning into the draft), RP-2 (never in the reply), OUT-9 (final edit
+        // replaces it)
+        model.enqueue(Reply.text("<think>The user greets me; answer warmly.</think>Hello, Alice!")
+                .streamedInChunks(10)
                 .delayPerChunk(Duration.ofMillis(60)));
         start(Map.of("stream_mode", "preview", "preview_interval_ms", "0"));
         tg.sendText(dm, alice, "/reasoning stream");
         await().atMost(Duration.ofSeconds(20)).until(() -> tg.sentTo(dm).size() == 1);
         tg.sendText(dm, alice, "hi there");
-        await().atMost(Duration.ofSeconds(20)).until(() -> tg.sentTo(dm).size() == 2 && tg.sentTo(dm).get(1).text().equals("Hello, Alice!"));
+        await().atMost(Duration.ofSeconds(20))
+                .until(() ->
+                        tg.sentTo(dm).size() == 2 && tg.sentTo(dm).get(1).text().equals("Hello, Alice!"));
         List<JsonNode> edits = tg.calls("editMessageText");
         assertThat(edits).anySatisfy(e -> {
             assertThat(e.path("parse_mode").asText()).isEqualTo("HTML");
-            assertThat(e.path("text").asText()).startsWith("<blockquote expandable><i>Reasoning:</i>\nThe user greets me; answer warmly.</blockquote>");
+            assertThat(e.path("text").asText())
+                    .startsWith("<blockquote expandable><i>Reasoning:</i>\nThe user greets me; answer "
+                            + "warmly.</blockquote>");
         });
         assertThat(tg.calls().stream().map(c -> c.body())).noneMatch(b -> b.contains("think>"));
         SentMessage reply = tg.sentTo(dm).get(1);
@@ -316,42 +407,59 @@ class TelegramEndToEndTest extends TelegramGatewayFixture {
     @Test
     void reasoningOnSendsInlineThinkReasoningAsItsOwnMessageBeforeTheAnswer() throws Exception {
         // SPEC RP-4 on: inline reasoning sent as a separate message before the answer; RP-2: the answer has none
-        model.enqueue(Reply.text("<think>Two and two make four.</think>It is 4.").streamedInChunks(7));
+        model.enqueue(
+                Reply.text("<think>Two and two make four.</think>It is 4.").streamedInChunks(7));
         start(Map.of());
         tg.sendText(dm, alice, "/reasoning on");
         awaitSent(dm, 1);
         tg.sendText(dm, alice, "what is 2+2?");
         List<SentMessage> sent = awaitSent(dm, 3);
-        assertThat(sent.subList(1, 3)).extracting(SentMessage::text).containsExactly("💭 Two and two make four.", "It is 4.");
+        assertThat(sent.subList(1, 3))
+                .extracting(SentMessage::text)
+                .containsExactly("💭 Two and two make four.", "It is 4.");
     }
 
     @Test
     void withAPreviewReasoningOnStillReadsReasoningFirstThenTheAnswer() throws Exception {
-        // SPEC RP-4 on (before the answer) with OUT-9 (the draft shown at once above would put the answer first: it is deleted)
-        model.enqueue(Reply.text("<think>Two and two make four.</think>It is 4.").streamedInChunks(7).delayPerChunk(Duration.ofMillis(40)));
+        // SPEC RP-4 on (before the answer) with OUT-9 (the draft shown at once above would put the answer first: it is
+        // deleted)
+        model.enqueue(Reply.text("<think>Two and two make four.</think>It is 4.")
+                .streamedInChunks(7)
+                .delayPerChunk(Duration.ofMillis(40)));
         start(Map.of("stream_mode", "preview"));
         tg.sendText(dm, alice, "/reasoning on");
         awaitSent(dm, 1);
         tg.sendText(dm, alice, "what is 2+2?");
-        await().atMost(Duration.ofSeconds(20)).until(() -> tg.sentTo(dm).stream().anyMatch(m -> m.text().equals("It is 4.")));
-        assertThat(tg.sentTo(dm).subList(1, tg.sentTo(dm).size())).extracting(SentMessage::text)
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> tg.sentTo(dm).stream().anyMatch(m -> m.text().equals("It is 4.")));
+        assertThat(tg.sentTo(dm).subList(1, tg.sentTo(dm).size()))
+                .extracting(SentMessage::text)
                 .containsExactly("💭 Two and two make four.", "It is 4.");
         assertThat(tg.calls("deleteMessage")).hasSize(1);
     }
 
     @Test
     void aMessageWaitingBehindARunShowsItsReceiptAtOnceAndBothEndDone() throws Exception {
-        // SPEC RP-5: 👀 on receipt (not when the turn starts), then done (👍 stands for ✅: Telegram bots cannot react ✅)
+        // SPEC RP-5: 👀 on receipt (not when the turn starts), then done (👍 stands for ✅: Telegram bots cannot react
+        // ✅)
         model.enqueue(Reply.text("first answer").delayBefore(Duration.ofSeconds(5)), Reply.text("second answer"));
         start(Map.of("ack_reactions", "true"));
         long first = tg.sendText(dm, alice, "first");
         await().atMost(Duration.ofSeconds(20)).until(() -> model.chatRequests().size() == 1);
         long second = tg.sendText(dm, alice, "second");
-        await().atMost(Duration.ofSeconds(20)).until(() -> tg.reactions(dm, second).contains("👀"));
-        assertThat(tg.sentTo(dm)).as("the first turn is still waiting for its model").noneMatch(m -> m.text().endsWith("answer"));
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> tg.reactions(dm, second).contains("👀"));
+        assertThat(tg.sentTo(dm))
+                .as("the first turn is still waiting for its model")
+                .noneMatch(m -> m.text().endsWith("answer"));
         assertThat(model.chatRequests()).hasSize(1);
-        await().atMost(Duration.ofSeconds(20)).until(() -> tg.sentTo(dm).stream().filter(m -> m.text().endsWith("answer")).count() == 2);
-        await().until(() -> tg.reactions(dm, first).size() == 2 && tg.reactions(dm, second).size() == 2);
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> tg.sentTo(dm).stream()
+                                .filter(m -> m.text().endsWith("answer"))
+                                .count()
+                        == 2);
+        await().until(() ->
+                tg.reactions(dm, first).size() == 2 && tg.reactions(dm, second).size() == 2);
         assertThat(tg.reactions(dm, first)).containsExactly("👀", "👍");
         assertThat(tg.reactions(dm, second)).containsExactly("👀", "👍");
     }
@@ -374,33 +482,57 @@ class TelegramEndToEndTest extends TelegramGatewayFixture {
         model.enqueue(Reply.text("word ".repeat(300)).streamedInChunks(300).delayPerChunk(Duration.ofMillis(50)));
         start(Map.of("ack_reactions", "true", "stream_mode", "preview"));
         long asked = tg.sendText(dm, alice, "tell me a very long story");
-        await().atMost(Duration.ofSeconds(20)).until(() -> tg.sentTo(dm).stream().anyMatch(m -> m.text().startsWith("word")));
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> tg.sentTo(dm).stream().anyMatch(m -> m.text().startsWith("word")));
         long draft = tg.sentTo(dm).getFirst().messageId();
         long stop = tg.sendText(dm, alice, "/stop");
-        await().atMost(Duration.ofSeconds(20)).until(() -> tg.sentTo(dm).stream().anyMatch(m -> m.text().contains("Stopped")));
-        await().until(() -> tg.calls("setMessageReaction").stream().filter(b -> b.path("message_id").asLong() == asked).count() == 2);
-        List<JsonNode> onAsked = tg.calls("setMessageReaction").stream().filter(b -> b.path("message_id").asLong() == asked).toList();
-        assertThat(onAsked.get(0).path("reaction").get(0).path("emoji").asText()).isEqualTo("👀");
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> tg.sentTo(dm).stream().anyMatch(m -> m.text().contains("Stopped")));
+        await().until(() -> tg.calls("setMessageReaction").stream()
+                        .filter(b -> b.path("message_id").asLong() == asked)
+                        .count()
+                == 2);
+        List<JsonNode> onAsked = tg.calls("setMessageReaction").stream()
+                .filter(b -> b.path("message_id").asLong() == asked)
+                .toList();
+        assertThat(onAsked.get(0).path("reaction").get(0).path("emoji").asText())
+                .isEqualTo("👀");
         assertThat(onAsked.get(1).path("reaction")).isEmpty();
         assertThat(tg.reactions(dm, stop)).isEmpty();
-        await().until(() -> tg.calls("deleteMessage").stream().anyMatch(b -> b.path("message_id").asLong() == draft));
+        await().until(() -> tg.calls("deleteMessage").stream()
+                .anyMatch(b -> b.path("message_id").asLong() == draft));
         assertThat(tg.sentTo(dm)).noneMatch(m -> m.messageId() == draft);
     }
 
     @Test
     void stopWhileTheFinalReplyIsOnTheWireAbandonsItAndTheOutboxMarksItUnknown() throws Exception {
-        // SPEC OUT-11 (abort signals reach platform sends), OUT-7 (a send that may have arrived is unknown_after_send, never resent)
+        // SPEC OUT-11 (abort signals reach platform sends), OUT-7 (a send that may have arrived is unknown_after_send,
+        // never resent)
         model.enqueue(Reply.text("the final words"));
         start(Map.of());
         tg.stallNext("sendMessage", Duration.ofSeconds(60)); // the fake takes the reply, then holds its answer
         tg.sendText(dm, alice, "say it");
-        await().atMost(Duration.ofSeconds(20)).until(() -> tg.calls("sendMessage").size() == 1);
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> tg.calls("sendMessage").size() == 1);
         tg.sendText(dm, alice, "/stop");
 
-        await().atMost(Duration.ofSeconds(20)).until(() -> gateway.store().outbox().byState(OutboxState.UNKNOWN_AFTER_SEND).size() == 1);
-        assertThat(gateway.store().outbox().byState(OutboxState.UNKNOWN_AFTER_SEND).getFirst().detail()).contains("aborted in flight");
-        assertThat(tg.calls("sendMessage").stream().filter(b -> b.path("text").asText().contains("the final words"))).hasSize(1);
-        assertThat(gateway.store().outbox().byState(OutboxState.SENT, OutboxState.PENDING, OutboxState.SENDING)).isEmpty();
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> gateway.store()
+                                .outbox()
+                                .byState(OutboxState.UNKNOWN_AFTER_SEND)
+                                .size()
+                        == 1);
+        assertThat(gateway.store()
+                        .outbox()
+                        .byState(OutboxState.UNKNOWN_AFTER_SEND)
+                        .getFirst()
+                        .detail())
+                .contains("aborted in flight");
+        assertThat(tg.calls("sendMessage").stream()
+                        .filter(b -> b.path("text").asText().contains("the final words")))
+                .hasSize(1);
+        assertThat(gateway.store().outbox().byState(OutboxState.SENT, OutboxState.PENDING, OutboxState.SENDING))
+                .isEmpty();
     }
 
     @Test
@@ -423,9 +555,16 @@ class TelegramEndToEndTest extends TelegramGatewayFixture {
         start(Map.of());
         tg.blockBot(alice);
         tg.sendText(dm, alice, "hi");
-        await().atMost(Duration.ofSeconds(20)).until(() -> gateway.store().outbox().byState(OutboxState.FAILED).size() == 1);
+        await().atMost(Duration.ofSeconds(20))
+                .until(() ->
+                        gateway.store().outbox().byState(OutboxState.FAILED).size() == 1);
         assertThat(tg.calls("sendMessage")).hasSize(1);
-        assertThat(gateway.store().outbox().byState(OutboxState.FAILED).getFirst().toString()).contains("blocked");
+        assertThat(gateway.store()
+                        .outbox()
+                        .byState(OutboxState.FAILED)
+                        .getFirst()
+                        .toString())
+                .contains("blocked");
     }
 
     @Test
@@ -433,7 +572,11 @@ class TelegramEndToEndTest extends TelegramGatewayFixture {
         // SPEC CH-3 (plain-text fallback when Telegram rejects entities)
         model.enqueue(Reply.text("a **bold** claim"));
         start(Map.of());
-        tg.failNext("sendMessage", 400, "Bad Request: can't parse entities: Unsupported start tag \"b\" at byte offset 2", null);
+        tg.failNext(
+                "sendMessage",
+                400,
+                "Bad Request: can't parse entities: Unsupported start tag \"b\" at byte offset 2",
+                null);
         tg.sendText(dm, alice, "hi");
         assertThat(awaitSent(dm, 1).getFirst().text()).isEqualTo("a **bold** claim");
         List<JsonNode> sends = tg.calls("sendMessage");

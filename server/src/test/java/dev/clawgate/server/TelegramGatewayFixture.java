@@ -20,17 +20,19 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 
 /**
- * A {@link GatewayFixture} whose gateway also runs the Telegram channel, on a {@link FakeTelegramServer}
- * that speaks the Bot API on a loopback port, so the production Bot API client runs.
+ * A {@link GatewayFixture} whose gateway also runs the Telegram channel, on a {@link FakeTelegramServer} that speaks
+ * the Bot API on a loopback port, so the production Bot API client runs.
  */
 abstract class TelegramGatewayFixture extends GatewayFixture {
     static final String TOKEN = "123456:E2E-token_xyz";
     /** Any direct chat and any group may talk to the bot; in a group it must be mentioned. */
-    static final AccessSettings OPEN = new AccessSettings(DmPolicy.OPEN, List.of("*"), GroupPolicy.OPEN, List.of(), true);
+    static final AccessSettings OPEN =
+            new AccessSettings(DmPolicy.OPEN, List.of("*"), GroupPolicy.OPEN, List.of(), true);
 
     FakeTelegramServer tg;
     /** Telegram user 111, and her direct chat with the bot. */
     TelegramUser alice;
+
     TelegramChat dm;
 
     @BeforeEach
@@ -47,7 +49,10 @@ abstract class TelegramGatewayFixture extends GatewayFixture {
         tg.close();
     }
 
-    /** {@code [channels.telegram]} on the fake Bot API with {@link #OPEN} access; {@code extra} adds or overrides options. */
+    /**
+     * {@code [channels.telegram]} on the fake Bot API with {@link #OPEN} access; {@code extra} adds or overrides
+     * options.
+     */
     final ChannelSettings telegram(Map<String, String> extra, ChannelOutput output) {
         Map<String, String> options = new HashMap<>(Map.of("bot_token", TOKEN, "api_base", tg.apiBase()));
         options.putAll(extra);

@@ -38,7 +38,10 @@ class TelegramPoisonEndToEndTest extends TelegramGatewayFixture {
             assertThat(u.reason()).contains("message.date");
             assertThat(u.raw()).contains("date from far away");
         });
-        assertThat(gateway.store().inbox().counts().values().stream().mapToLong(Long::longValue).sum()).isEqualTo(1);
+        assertThat(gateway.store().inbox().counts().values().stream()
+                        .mapToLong(Long::longValue)
+                        .sum())
+                .isEqualTo(1);
         assertThat(model.chatRequests()).hasSize(1);
     }
 
@@ -61,7 +64,8 @@ class TelegramPoisonEndToEndTest extends TelegramGatewayFixture {
         tg.sendText(dm, alice, "are you there?");
         assertThat(awaitSent(dm, 1)).extracting(m -> m.text()).containsExactly("still here");
 
-        await().atMost(Duration.ofSeconds(10)).until(() -> gateway.store().inbox().unreadable(10).size() == 2);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> gateway.store().inbox().unreadable(10).size() == 2);
         assertThat(GatewayHarness.get(port, "/metrics", null).body().lines())
                 .contains("clawgate_inbound_unreadable_total{channel=\"telegram\"} 2.0");
     }

@@ -16,10 +16,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Ack reactions and typing over the real gateway and a fake Bot API (SPEC RP-5): every message that got 👀
- * ends with the reaction its own final inbox state calls for (IN-4), at the moment it gets that
- * state: a message merged into a turn with that turn's outcome, a cancelled or dropped one with
- * none. 👍 and 😢 stand for ✅ and ⚠️, which Telegram bots cannot set.
+ * Ack reactions and typing over the real gateway and a fake Bot API (SPEC RP-5): every message that got 👀 ends with
+ * the reaction its own final inbox state calls for (IN-4), at the moment it gets that state: a message merged into a
+ * turn with that turn's outcome, a cancelled or dropped one with none. 👍 and 😢 stand for ✅ and ⚠️, which Telegram
+ * bots cannot set.
  */
 class TelegramReactionsEndToEndTest extends TelegramGatewayFixture {
     /** A setMessageReaction call that removes the reaction. */
@@ -27,8 +27,20 @@ class TelegramReactionsEndToEndTest extends TelegramGatewayFixture {
 
     private void start(QueueSettings queue, InboundHook hook) throws Exception {
         ClawgateConfig c = config(Map.of("ack_reactions", "true"));
-        start(new ClawgateConfig(c.gateway(), c.agent(), c.providers(), c.routes(), c.history(), c.tools(), c.dispatch(), c.session(),
-                c.inbound(), queue, c.channels()), Gateway.Options.with().withInboundHook(hook));
+        start(
+                new ClawgateConfig(
+                        c.gateway(),
+                        c.agent(),
+                        c.providers(),
+                        c.routes(),
+                        c.history(),
+                        c.tools(),
+                        c.dispatch(),
+                        c.session(),
+                        c.inbound(),
+                        queue,
+                        c.channels()),
+                Gateway.Options.with().withInboundHook(hook));
     }
 
     private void start(QueueSettings queue) throws Exception {
@@ -39,16 +51,22 @@ class TelegramReactionsEndToEndTest extends TelegramGatewayFixture {
         return new QueueSettings(mode, Map.of(), 500, cap, drop);
     }
 
-    /** Every reaction the bot set on {@code messageId} in the DM, in order; {@link #CLEARED} for a call that removed it. */
+    /**
+     * Every reaction the bot set on {@code messageId} in the DM, in order; {@link #CLEARED} for a call that removed it.
+     */
     private List<String> reactionCalls(long messageId) {
         return tg.calls("setMessageReaction").stream()
-                .filter(b -> b.path("chat_id").asLong() == dm.id() && b.path("message_id").asLong() == messageId)
-                .map(b -> b.path("reaction").isEmpty() ? CLEARED : b.path("reaction").get(0).path("emoji").asText())
+                .filter(b -> b.path("chat_id").asLong() == dm.id()
+                        && b.path("message_id").asLong() == messageId)
+                .map(b -> b.path("reaction").isEmpty()
+                        ? CLEARED
+                        : b.path("reaction").get(0).path("emoji").asText())
                 .toList();
     }
 
     private void awaitReactions(long messageId, int n) {
-        await().atMost(Duration.ofSeconds(20)).until(() -> reactionCalls(messageId).size() >= n);
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> reactionCalls(messageId).size() >= n);
     }
 
     private long inState(InboxState state) {
@@ -57,7 +75,8 @@ class TelegramReactionsEndToEndTest extends TelegramGatewayFixture {
 
     @Test
     void typingIsRefreshedWhileASlowModelWorksAndStopsBeforeTheReply() throws Exception {
-        // SPEC RP-5: typing refreshed every 4 s while a run is active (core's TypingRefresh; the channel only sends the action)
+        // SPEC RP-5: typing refreshed every 4 s while a run is active (core's TypingRefresh; the channel only sends the
+        // action)
         model.enqueue(Reply.text("sorry for the wait").delayBefore(Duration.ofSeconds(5)));
         start(queue(QueueMode.STEER, 20, DropPolicy.SUMMARIZE));
         long asked = tg.sendText(dm, alice, "take your time");
@@ -94,7 +113,8 @@ class TelegramReactionsEndToEndTest extends TelegramGatewayFixture {
     void aMessageTheInboundHookDropsLosesItsReceiptAndANormalOneEndsDone() throws Exception {
         // SPEC RP-5, IN-7 (on_message_received drops it: nothing will answer it)
         model.enqueue(Reply.text("hello back"));
-        start(queue(QueueMode.STEER, 20, DropPolicy.SUMMARIZE),
+        start(
+                queue(QueueMode.STEER, 20, DropPolicy.SUMMARIZE),
                 m -> m.text().startsWith("BUY NOW") ? new InboundHook.Cancel("spam") : new InboundHook.Continue(m));
         long spam = tg.sendText(dm, alice, "BUY NOW cheap watches");
         awaitReactions(spam, 2);
@@ -110,7 +130,9 @@ class TelegramReactionsEndToEndTest extends TelegramGatewayFixture {
     @Test
     void aMessageSteeredIntoARunningTurnTakesThatTurnsOutcomeWhenItEnds() throws Exception {
         // SPEC RP-5, DI-3 steer (inbox merged into turn T, answered by T's reply)
-        model.enqueue(Reply.toolCalls(Reply.call("file_write", "{\"path\":\"a.txt\",\"content\":\"a\"}")).delayBefore(Duration.ofSeconds(3)),
+        model.enqueue(
+                Reply.toolCalls(Reply.call("file_write", "{\"path\":\"a.txt\",\"content\":\"a\"}"))
+                        .delayBefore(Duration.ofSeconds(3)),
                 Reply.text("Wrote it, and noted the second thing."));
         start(queue(QueueMode.STEER, 20, DropPolicy.SUMMARIZE));
         long first = tg.sendText(dm, alice, "write a.txt");
@@ -129,7 +151,9 @@ class TelegramReactionsEndToEndTest extends TelegramGatewayFixture {
     @Test
     void aMessageSteeredIntoATurnThatFailsEndsFailedToo() throws Exception {
         // SPEC RP-5 (⚠️ when done badly, 😢 on Telegram), DI-3 steer
-        model.enqueue(Reply.toolCalls(Reply.call("file_write", "{\"path\":\"a.txt\",\"content\":\"a\"}")).delayBefore(Duration.ofSeconds(3)),
+        model.enqueue(
+                Reply.toolCalls(Reply.call("file_write", "{\"path\":\"a.txt\",\"content\":\"a\"}"))
+                        .delayBefore(Duration.ofSeconds(3)),
                 Reply.apiError(400, "Invalid request", "invalid_request_error", null));
         start(queue(QueueMode.STEER, 20, DropPolicy.SUMMARIZE));
         long first = tg.sendText(dm, alice, "write a.txt");
@@ -155,7 +179,9 @@ class TelegramReactionsEndToEndTest extends TelegramGatewayFixture {
         long refused = tg.sendText(dm, alice, "third");
         awaitReactions(refused, 2);
         assertThat(reactionCalls(refused)).containsExactly("👀", CLEARED);
-        assertThat(tg.sentTo(dm).stream().filter(m -> m.text().endsWith("answer"))).as("no turn ended meanwhile").isEmpty();
+        assertThat(tg.sentTo(dm).stream().filter(m -> m.text().endsWith("answer")))
+                .as("no turn ended meanwhile")
+                .isEmpty();
         assertThat(tg.sentTo(dm)).anyMatch(m -> m.text().contains("was not queued"));
         awaitReactions(second, 2);
         assertThat(reactionCalls(first)).containsExactly("👀", "👍");
@@ -165,7 +191,8 @@ class TelegramReactionsEndToEndTest extends TelegramGatewayFixture {
 
     @Test
     void theOldestMessageAFullQueueDropsLosesItsReceiptAtOnce() throws Exception {
-        // SPEC RP-5, DI-3 (cap, drop = summarize: the oldest waiting message leaves the queue, summarised for the next turn)
+        // SPEC RP-5, DI-3 (cap, drop = summarize: the oldest waiting message leaves the queue, summarised for the next
+        // turn)
         model.enqueue(Reply.text("first answer").delayBefore(Duration.ofSeconds(4)), Reply.text("third answer"));
         start(queue(QueueMode.FOLLOWUP, 1, DropPolicy.SUMMARIZE));
         long first = tg.sendText(dm, alice, "first");
@@ -175,7 +202,9 @@ class TelegramReactionsEndToEndTest extends TelegramGatewayFixture {
         long third = tg.sendText(dm, alice, "third");
         awaitReactions(dropped, 2);
         assertThat(reactionCalls(dropped)).containsExactly("👀", CLEARED);
-        assertThat(tg.sentTo(dm).stream().filter(m -> m.text().endsWith("answer"))).as("no turn ended meanwhile").isEmpty();
+        assertThat(tg.sentTo(dm).stream().filter(m -> m.text().endsWith("answer")))
+                .as("no turn ended meanwhile")
+                .isEmpty();
         awaitReactions(third, 2);
         assertThat(reactionCalls(first)).containsExactly("👀", "👍");
         assertThat(reactionCalls(third)).containsExactly("👀", "👍");

@@ -30,11 +30,16 @@ class TerminalChatTest {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             TerminalChannel terminal = new TerminalChannel(
                     new ByteArrayInputStream("hello\n\nsecond question\n".getBytes(StandardCharsets.UTF_8)),
-                    new PrintStream(out, true, StandardCharsets.UTF_8), false, "tester");
-            try (Gateway g = Gateway.start(GatewayHarness.config(dir, model.baseUrl(), null), Gateway.Options.with(terminal))) {
+                    new PrintStream(out, true, StandardCharsets.UTF_8),
+                    false,
+                    "tester");
+            try (Gateway g =
+                    Gateway.start(GatewayHarness.config(dir, model.baseUrl(), null), Gateway.Options.with(terminal))) {
                 terminal.awaitFinished();
                 assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("first answer\nsecond answer\n");
-                assertThat(g.store().transcripts().load(new SessionKey("terminal", null, ChatType.DIRECT, "local", null, "tester"), 10))
+                assertThat(g.store()
+                                .transcripts()
+                                .load(new SessionKey("terminal", null, ChatType.DIRECT, "local", null, "tester"), 10))
                         .hasSize(4);
                 assertThat(g.store().inbox().counts()).containsEntry(InboxState.DONE, 2L);
             }
@@ -42,6 +47,7 @@ class TerminalChatTest {
             assertThat(model.chatRequests().get(1).lastUserText()).isEqualTo("second question");
         }
     }
+
     @Test
     void theNoProviderWarningComesBeforeTheFirstPrompt() throws Exception {
         // issue 14, SPEC CH-1: the warning is said when the terminal starts, not after its "> " prompt
@@ -50,11 +56,15 @@ class TerminalChatTest {
             java.io.OutputStream watching = new java.io.OutputStream() {
                 @Override
                 public void write(int b) {
-                    if (warningsAtFirstWrite.isEmpty()) warningsAtFirstWrite.add(logs.atLeast(ch.qos.logback.classic.Level.WARN));
+                    if (warningsAtFirstWrite.isEmpty())
+                        warningsAtFirstWrite.add(logs.atLeast(ch.qos.logback.classic.Level.WARN));
                 }
             };
-            TerminalChannel terminal = new TerminalChannel(new ByteArrayInputStream("hi\n".getBytes(StandardCharsets.UTF_8)),
-                    new PrintStream(watching, true, StandardCharsets.UTF_8), true, "tester");
+            TerminalChannel terminal = new TerminalChannel(
+                    new ByteArrayInputStream("hi\n".getBytes(StandardCharsets.UTF_8)),
+                    new PrintStream(watching, true, StandardCharsets.UTF_8),
+                    true,
+                    "tester");
             try (Gateway g = Gateway.start(GatewayHarness.config(dir, null, null), Gateway.Options.with(terminal))) {
                 terminal.awaitFinished();
             }

@@ -25,8 +25,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Attacks driven the way they arrive, end to end: a scripted model (the fake OpenAI server) asks the real gateway
- * for tool calls, over the real API, with the real shell sandbox and HTTP client (SPEC AG-5, AG-8).
+ * Attacks driven the way they arrive, end to end: a scripted model (the fake OpenAI server) asks the real gateway for
+ * tool calls, over the real API, with the real shell sandbox and HTTP client (SPEC AG-5, AG-8).
  */
 class ToolAttackEndToEndTest extends GatewayFixture {
     static final String TOKEN = "987654:BOT-TOKEN-end-to-end";
@@ -37,8 +37,10 @@ class ToolAttackEndToEndTest extends GatewayFixture {
         List<RecordedRequest> requests = model.chatRequests();
         JsonNode messages = requests.getLast().body().path("messages");
         for (JsonNode m : messages) {
-            if (m.path("role").asText().equals("tool")) out.add(m.path("content").asText());
-            if (m.path("role").asText().equals("user") && m.path("content").asText().startsWith("[Tool results]")) {
+            if (m.path("role").asText().equals("tool"))
+                out.add(m.path("content").asText());
+            if (m.path("role").asText().equals("user")
+                    && m.path("content").asText().startsWith("[Tool results]")) {
                 out.add(m.path("content").asText());
             }
         }
@@ -47,29 +49,35 @@ class ToolAttackEndToEndTest extends GatewayFixture {
 
     private ClawgateConfig withTools(ToolSettings tools) {
         ClawgateConfig base = config();
-        return new ClawgateConfig(base.gateway(), base.agent(), base.providers(), base.routes(), base.history(), tools,
-                base.dispatch());
+        return new ClawgateConfig(
+                base.gateway(), base.agent(), base.providers(), base.routes(), base.history(), tools, base.dispatch());
     }
 
     private static Reply.Call shell(String command) {
-        return Reply.call("shell", GatewayHarness.JSON.createObjectNode().put("command", command).toString());
+        return Reply.call(
+                "shell",
+                GatewayHarness.JSON.createObjectNode().put("command", command).toString());
     }
 
     // SPEC AG-5, AG-8: the leak the attack probe found: the bot token in the config file, read through date -f
     @Test
     void theConfigFilesBotTokenNeverReachesTheModelOrTheChat() throws Exception {
-        Path configFile = Files.writeString(dir.resolve("clawgate.toml"), "[channels.telegram]\nbot_token = \"" + TOKEN
-                + "\"\n");
+        Path configFile =
+                Files.writeString(dir.resolve("clawgate.toml"), "[channels.telegram]\nbot_token = \"" + TOKEN + "\"\n");
         Files.createDirectories(dir.resolve("workspace"));
         Files.createSymbolicLink(dir.resolve("workspace/cfg-link"), configFile);
-        model.enqueue(Reply.toolCalls(shell("date -f" + configFile)), Reply.toolCalls(shell("date -f../clawgate.toml")),
-                Reply.toolCalls(shell("grep -R BOT-TOKEN .")), Reply.toolCalls(shell("head -n99 cfg-link")),
-                        Reply.text("Nothing found."));
+        model.enqueue(
+                Reply.toolCalls(shell("date -f" + configFile)),
+                Reply.toolCalls(shell("date -f../clawgate.toml")),
+                Reply.toolCalls(shell("grep -R BOT-TOKEN .")),
+                Reply.toolCalls(shell("head -n99 cfg-link")),
+                Reply.text("Nothing found."));
         start(config(), Gateway.Options.server().withConfigFile(configFile));
         GatewayHarness.Reply r = chat(gateway.httpPort(), "attacker", "find the bot token", null);
         assertThat(r.content()).isEqualTo("Nothing found.");
         assertThat(toolResults()).hasSize(4).allSatisfy(t -> assertThat(t).doesNotContain(TOKEN));
-        assertThat(model.chatRequests()).allSatisfy(q -> assertThat(q.bodyText()).doesNotContain(TOKEN));
+        assertThat(model.chatRequests())
+                .allSatisfy(q -> assertThat(q.bodyText()).doesNotContain(TOKEN));
         assertThat(r.raw()).doesNotContain(TOKEN);
     }
 
@@ -77,17 +85,22 @@ class ToolAttackEndToEndTest extends GatewayFixture {
     @Test
     void arbitraryCodeInTheShellIsContainedAndTheGatewayAnswersAfterwards() throws Exception {
         Path outside = Files.createDirectories(dir.resolve("outside"));
-        model.enqueue(Reply.toolCalls(shell("bash -c 'echo pwned > " + outside
-                + "/x; cat /etc/shadow; echo hi > /dev/tcp/127.0.0.1/"
+        model.enqueue(
+                Reply.toolCalls(shell("bash -c 'echo pwned > " + outside
+                        + "/x; cat /etc/shadow; echo hi > /dev/tcp/127.0.0.1/"
                         + model.baseUrl().replaceAll(".*:(\\d+).*", "$1") + "'")),
                 Reply.toolCalls(shell("bash -c 'b() { b | b & }; b; sleep 2; wait'")),
-                Reply.text("Contained."), Reply.toolCalls(shell("echo alive")), Reply.text("Still here."));
+                Reply.text("Contained."),
+                Reply.toolCalls(shell("echo alive")),
+                Reply.text("Still here."));
         start(withTools(new ToolSettings(8_000, List.of("bash", "echo"), 5, 16_000)), Gateway.Options.server());
         int requestsBefore = model.chatRequests().size();
         GatewayHarness.Reply first = chat(gateway.httpPort(), "attacker", "escape", null);
         assertThat(first.content()).isEqualTo("Contained.");
         List<String> results = toolResults();
-        assertThat(results.get(0)).contains("No such file or directory").contains("Connection refused")
+        assertThat(results.get(0))
+                .contains("No such file or directory")
+                .contains("Connection refused")
                 .doesNotContain("root:");
         assertThat(results.get(1)).contains("Resource temporarily unavailable");
         try (var files = Files.list(outside)) {
@@ -121,24 +134,36 @@ class ToolAttackEndToEndTest extends GatewayFixture {
         String url = "http://news.test:" + server.getAddress().getPort() + "/";
         // 127.0.0.2 stands in for a public web server: the test cannot reach the internet
         try (JettyPinnedHttp http = new JettyPinnedHttp()) {
-            PublicWeb web = new PublicWeb(http, host -> List.of(site), a -> a.equals(site)
-                    || PublicAddresses.isPublic(a));
-            String fetch = GatewayHarness.JSON.createObjectNode().put("url", url).toString();
+            PublicWeb web =
+                    new PublicWeb(http, host -> List.of(site), a -> a.equals(site) || PublicAddresses.isPublic(a));
+            String fetch =
+                    GatewayHarness.JSON.createObjectNode().put("url", url).toString();
             for (boolean nativeTools : List.of(true, false)) {
-                model.enqueue(nativeTools ? Reply.toolCalls(Reply.call("web_fetch", fetch))
-                        : Reply.textWithToolCallTags(Reply.call("web_fetch", fetch)),
-                                Reply.text("The page asks me to run commands; I did not."));
+                model.enqueue(
+                        nativeTools
+                                ? Reply.toolCalls(Reply.call("web_fetch", fetch))
+                                : Reply.textWithToolCallTags(Reply.call("web_fetch", fetch)),
+                        Reply.text("The page asks me to run commands; I did not."));
                 ClawgateConfig base = config();
-                ClawgateConfig cfg = new ClawgateConfig(base.gateway(), base.agent(),
-                        Map.of("fake", new ProviderSettings("fake", "openai", model.baseUrl(), null, nativeTools,
-                                "gpt-test", 30)),
-                        base.routes(), base.history(), base.tools(), base.dispatch());
+                ClawgateConfig cfg = new ClawgateConfig(
+                        base.gateway(),
+                        base.agent(),
+                        Map.of(
+                                "fake",
+                                new ProviderSettings(
+                                        "fake", "openai", model.baseUrl(), null, nativeTools, "gpt-test", 30)),
+                        base.routes(),
+                        base.history(),
+                        base.tools(),
+                        base.dispatch());
                 start(cfg, Gateway.Options.server().withWeb(web));
                 int before = model.chatRequests().size();
                 GatewayHarness.Reply r = chat(gateway.httpPort(), "reader-" + nativeTools, "summarise " + url, null);
                 assertThat(r.content()).isEqualTo("The page asks me to run commands; I did not.");
                 assertThat(model.chatRequests()).hasSize(before + 2);
-                assertThat(toolResults().getLast()).contains("touch pwned-by-tag").contains("pwned-by-json.txt");
+                assertThat(toolResults().getLast())
+                        .contains("touch pwned-by-tag")
+                        .contains("pwned-by-json.txt");
                 closeGateway();
             }
         } finally {

@@ -19,7 +19,8 @@ class ToolSafetyEndToEndTest extends GatewayFixture {
         for (int i = messages.size() - 1; i >= 0; i--) {
             JsonNode m = messages.get(i);
             if (m.path("role").asText().equals("tool")) return m.path("content").asText();
-            if (m.path("role").asText().equals("user") && m.path("content").asText().startsWith("[Tool results]")) {
+            if (m.path("role").asText().equals("user")
+                    && m.path("content").asText().startsWith("[Tool results]")) {
                 return m.path("content").asText();
             }
         }
@@ -29,7 +30,9 @@ class ToolSafetyEndToEndTest extends GatewayFixture {
     @Test
     void malformedToolJsonFromTheModelIsReportedBackAndTheTurnStillAnswers() throws Exception {
         // SPEC AG-1: malformed calls are reported to the model as an error result
-        model.enqueue(Reply.toolCalls(Reply.call("file_write", "{\"path\": \"a.txt\", \"content\": ")), Reply.text("Sorry, retrying is not needed."));
+        model.enqueue(
+                Reply.toolCalls(Reply.call("file_write", "{\"path\": \"a.txt\", \"content\": ")),
+                Reply.text("Sorry, retrying is not needed."));
         start(config(), Gateway.Options.server());
         GatewayHarness.Reply r = chat(gateway.httpPort(), "m", "write a file", null);
         assertThat(r.content()).isEqualTo("Sorry, retrying is not needed.");
@@ -44,7 +47,8 @@ class ToolSafetyEndToEndTest extends GatewayFixture {
         Files.writeString(outside.resolve("secret.txt"), "TOP-SECRET-VALUE");
         Files.createDirectories(dir.resolve("workspace"));
         Files.createSymbolicLink(dir.resolve("workspace/link"), outside);
-        model.enqueue(Reply.toolCalls(Reply.call("file_read", "{\"path\": \"../outside/secret.txt\"}")),
+        model.enqueue(
+                Reply.toolCalls(Reply.call("file_read", "{\"path\": \"../outside/secret.txt\"}")),
                 Reply.toolCalls(Reply.call("file_read", "{\"path\": \"link/secret.txt\"}")),
                 Reply.toolCalls(Reply.call("file_write", "{\"path\": \"link/new.txt\", \"content\": \"x\"}")),
                 Reply.text("I cannot read that."));
@@ -63,12 +67,19 @@ class ToolSafetyEndToEndTest extends GatewayFixture {
     @Test
     void promptGuidedToolCallsWorkEndToEndForModelsWithoutNativeTools() throws Exception {
         // SPEC SP-3, AG-1
-        model.enqueue(Reply.textWithToolCallTags("I'll save it.", Reply.call("file_write", "{\"path\":\"g.txt\",\"content\":\"guided\"}")),
+        model.enqueue(
+                Reply.textWithToolCallTags(
+                        "I'll save it.", Reply.call("file_write", "{\"path\":\"g.txt\",\"content\":\"guided\"}")),
                 Reply.text("Saved g.txt."));
         ClawgateConfig base = config();
-        ClawgateConfig guided = new ClawgateConfig(base.gateway(), base.agent(),
+        ClawgateConfig guided = new ClawgateConfig(
+                base.gateway(),
+                base.agent(),
                 Map.of("fake", new ProviderSettings("fake", "openai", model.baseUrl(), null, false, "local-model", 30)),
-                base.routes(), base.history(), base.tools(), base.dispatch());
+                base.routes(),
+                base.history(),
+                base.tools(),
+                base.dispatch());
         start(guided, Gateway.Options.server());
         GatewayHarness.Reply r = chat(gateway.httpPort(), "g", "save guided to g.txt", null);
         assertThat(r.content()).isEqualTo("Saved g.txt.");
@@ -76,7 +87,9 @@ class ToolSafetyEndToEndTest extends GatewayFixture {
         JsonNode first = model.chatRequests().get(0).body();
         assertThat(first.has("tools")).isFalse();
         assertThat(first.path("messages").get(0).path("content").asText()).contains("<tool_call>", "file_write");
-        assertThat(lastToolResult(model.chatRequests().get(1).messages())).startsWith("[Tool results]").contains("<tool_result name=\"file_write\">");
+        assertThat(lastToolResult(model.chatRequests().get(1).messages()))
+                .startsWith("[Tool results]")
+                .contains("<tool_result name=\"file_write\">");
         assertThat(model.chatRequests().get(0).header("Authorization")).isNull();
     }
 }

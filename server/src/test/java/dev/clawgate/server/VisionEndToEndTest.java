@@ -11,14 +11,30 @@ import org.junit.jupiter.api.Test;
 
 /** A photo sent on Telegram reaches the model as an image only when the provider has vision (SPEC AG-4, HI-3). */
 class VisionEndToEndTest extends TelegramGatewayFixture {
-    private static final byte[] JPEG = {(byte) 0xFF, (byte) 0xD8, (byte) 0xFF, (byte) 0xE0, 0, 16, 'J', 'F', 'I', 'F', 0, 1, (byte) 0xFF, (byte) 0xD9};
+    private static final byte[] JPEG = {
+        (byte) 0xFF, (byte) 0xD8, (byte) 0xFF, (byte) 0xE0, 0, 16, 'J', 'F', 'I', 'F', 0, 1, (byte) 0xFF, (byte) 0xD9
+    };
 
-    /** The gateway with one OpenAI-compatible provider on the fake's loopback URL; {@code vision} null leaves the default. */
+    /**
+     * The gateway with one OpenAI-compatible provider on the fake's loopback URL; {@code vision} null leaves the
+     * default.
+     */
     private void startWithVision(Boolean vision) throws Exception {
         ClawgateConfig c = config(Map.of());
-        ProviderSettings fake = new ProviderSettings("fake", "openai", model.baseUrl(), "sk-test-key-0000", true, "gpt-test", 30, null, vision);
-        start(new ClawgateConfig(c.gateway(), c.agent(), Map.of("fake", fake), c.routes(), c.history(), c.tools(), c.dispatch(), c.session(),
-                c.inbound(), c.queue(), c.channels()));
+        ProviderSettings fake = new ProviderSettings(
+                "fake", "openai", model.baseUrl(), "sk-test-key-0000", true, "gpt-test", 30, null, vision);
+        start(new ClawgateConfig(
+                c.gateway(),
+                c.agent(),
+                Map.of("fake", fake),
+                c.routes(),
+                c.history(),
+                c.tools(),
+                c.dispatch(),
+                c.session(),
+                c.inbound(),
+                c.queue(),
+                c.channels()));
     }
 
     private String userContentOfOnlyRequest() {

@@ -28,9 +28,9 @@ import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
- * The web chat page in a real headless Chromium (Debian's package, driven by its ChromeDriver)
- * against the real gateway and a scripted model. Each test starts its own gateway on a new port,
- * so each is a new origin with its own localStorage.
+ * The web chat page in a real headless Chromium (Debian's package, driven by its ChromeDriver) against the real gateway
+ * and a scripted model. Each test starts its own gateway on a new port, so each is a new origin with its own
+ * localStorage.
  */
 class WebChatBrowserTest extends GatewayFixture {
     private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
@@ -43,9 +43,12 @@ class WebChatBrowserTest extends GatewayFixture {
     @BeforeAll
     static void startBrowser() throws IOException {
         if (!Files.isExecutable(CHROMIUM) || !Files.isExecutable(CHROMEDRIVER)) {
-            String why = "no " + CHROMIUM + " or " + CHROMEDRIVER + "; install them with: apt-get install -y chromium chromium-driver";
-            if ("1".equals(System.getenv("CLAWGATE_REQUIRE_BROWSER"))) Assertions.fail("CLAWGATE_REQUIRE_BROWSER=1 but " + why);
-            System.out.println("WebChatBrowserTest skipped: " + why + " (CI sets CLAWGATE_REQUIRE_BROWSER=1 and fails instead)");
+            String why = "no " + CHROMIUM + " or " + CHROMEDRIVER
+                    + "; install them with: apt-get install -y chromium chromium-driver";
+            if ("1".equals(System.getenv("CLAWGATE_REQUIRE_BROWSER")))
+                Assertions.fail("CLAWGATE_REQUIRE_BROWSER=1 but " + why);
+            System.out.println(
+                    "WebChatBrowserTest skipped: " + why + " (CI sets CLAWGATE_REQUIRE_BROWSER=1 and fails instead)");
             Assumptions.abort(why);
         }
         // an explicit driver and binary: Selenium Manager never runs, so nothing is fetched from the network
@@ -53,11 +56,21 @@ class WebChatBrowserTest extends GatewayFixture {
         profile = Files.createTempDirectory("clawgate-chromium-");
         ChromeOptions options = new ChromeOptions();
         options.setBinary(CHROMIUM.toString());
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
-                "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+        options.addArguments(
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-dev-shm-usage",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
                 "--user-data-dir=" + profile);
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
-                .usingAnyFreePort().build();
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(CHROMEDRIVER.toFile())
+                .usingAnyFreePort()
+                .build();
         browser = new ChromeDriver(service, options);
     }
 
@@ -91,7 +104,10 @@ class WebChatBrowserTest extends GatewayFixture {
         return browser.findElement(By.id("status")).getAttribute("data-state");
     }
 
-    /** Opens the page and waits until its socket is connected or refused; then records every text a reply bubble ever shows. */
+    /**
+     * Opens the page and waits until its socket is connected or refused; then records every text a reply bubble ever
+     * shows.
+     */
     private void openPage(String expectedStatus) {
         browser.get("http://127.0.0.1:" + port + "/chat");
         waiting().until(d -> expectedStatus.equals(status()));
@@ -125,11 +141,15 @@ class WebChatBrowserTest extends GatewayFixture {
     }
 
     private static List<String> texts(String css) {
-        return browser.findElements(By.cssSelector(css)).stream().map(WebElement::getText).toList();
+        return browser.findElements(By.cssSelector(css)).stream()
+                .map(WebElement::getText)
+                .toList();
     }
 
     private long recorded() {
-        return gateway.store().inbox().counts().values().stream().mapToLong(Long::longValue).sum();
+        return gateway.store().inbox().counts().values().stream()
+                .mapToLong(Long::longValue)
+                .sum();
     }
 
     @Test
@@ -139,7 +159,8 @@ class WebChatBrowserTest extends GatewayFixture {
         model.enqueue(Reply.text(full).streamedInChunks(16).delayPerChunk(Duration.ofMillis(150)));
         startGateway(null);
         openPage("connected");
-        // issue 14: no token is set, so the token prompt (and the forget link) must not show, though the CSS lays it out as flex
+        // issue 14: no token is set, so the token prompt (and the forget link) must not show, though the CSS lays it
+        // out as flex
         assertThat(browser.findElement(By.id("token-form")).isDisplayed()).isFalse();
         assertThat(browser.findElement(By.id("forget-token")).isDisplayed()).isFalse();
         type("tell me about the fox");
@@ -159,7 +180,9 @@ class WebChatBrowserTest extends GatewayFixture {
     @Test
     void aConversationWithAToolCallWritesTheFileAndShowsTheAnswer() throws Exception {
         // SPEC CH-2, AG-5 (file_write in the workspace), RP-3 (the tool summary is stored, not shown)
-        model.enqueue(Reply.toolCalls(Reply.call("file_write", "{\"path\":\"notes/from-browser.txt\",\"content\":\"written by the agent\"}")),
+        model.enqueue(
+                Reply.toolCalls(Reply.call(
+                        "file_write", "{\"path\":\"notes/from-browser.txt\",\"content\":\"written by the agent\"}")),
                 Reply.text("I saved notes/from-browser.txt for you.").streamedInChunks(4));
         startGateway(null);
         openPage("connected");
@@ -175,9 +198,13 @@ class WebChatBrowserTest extends GatewayFixture {
     void protocolTextTheSanitiserStripsIsNeverShownWhileStreaming() throws Exception {
         // SPEC RP-2: tag-style tool calls and <think> blocks never reach the page, not even as partial deltas
         model.enqueue(
-                Reply.textWithToolCallTags("Saving it now.", Reply.call("file_write", "{\"path\":\"tagged.txt\",\"content\":\"via tags\"}"))
-                        .streamedInChunks(12).delayPerChunk(Duration.ofMillis(40)),
-                Reply.text("<think>private reasoning about files</think>Saved tagged.txt.").streamedInChunks(10)
+                Reply.textWithToolCallTags(
+                                "Saving it now.",
+                                Reply.call("file_write", "{\"path\":\"tagged.txt\",\"content\":\"via tags\"}"))
+                        .streamedInChunks(12)
+                        .delayPerChunk(Duration.ofMillis(40)),
+                Reply.text("<think>private reasoning about files</think>Saved tagged.txt.")
+                        .streamedInChunks(10)
                         .delayPerChunk(Duration.ofMillis(40)));
         startGateway(null);
         openPage("connected");
@@ -185,34 +212,52 @@ class WebChatBrowserTest extends GatewayFixture {
 
         assertThat(finishedReply().getText()).isEqualTo("Saved tagged.txt.");
         assertThat(dir.resolve("workspace/tagged.txt")).hasContent("via tags");
-        assertThat(seen()).isNotEmpty().noneMatch(s -> s.contains("tool_call") || s.contains("\"arguments\"") || s.contains("<think")
-                || s.contains("private reasoning") || s.contains("</"));
+        assertThat(seen())
+                .isNotEmpty()
+                .noneMatch(s -> s.contains("tool_call")
+                        || s.contains("\"arguments\"")
+                        || s.contains("<think")
+                        || s.contains("private reasoning")
+                        || s.contains("</"));
     }
 
     @Test
     void aReloadKeepsTheClientIdAndShowsTheHistoryIncludingAReplyFinishedWhileThePageWasGone() throws Exception {
-        // SPEC HI-1 (the sender is the page's client id), HI-2, CH-2, OUT-6 (connection-bound: the stored reply is what a reload shows)
-        model.enqueue(Reply.text("Noted: teal."),
-                Reply.text("A slow answer that finishes after the page is gone.").streamedInChunks(10).delayPerChunk(Duration.ofMillis(200)));
+        // SPEC HI-1 (the sender is the page's client id), HI-2, CH-2, OUT-6 (connection-bound: the stored reply is what
+        // a reload shows)
+        model.enqueue(
+                Reply.text("Noted: teal."),
+                Reply.text("A slow answer that finishes after the page is gone.")
+                        .streamedInChunks(10)
+                        .delayPerChunk(Duration.ofMillis(200)));
         startGateway(null);
         openPage("connected");
         String client = browser.findElement(By.id("client-id")).getText();
         assertThat(client).matches("[A-Za-z0-9_-]{8,64}");
-        assertThat(browser.executeScript("return localStorage.getItem('clawgate.webchat.client');")).isEqualTo(client);
+        assertThat(browser.executeScript("return localStorage.getItem('clawgate.webchat.client');"))
+                .isEqualTo(client);
         type("my favourite colour is teal");
         assertThat(finishedReply().getText()).isEqualTo("Noted: teal.");
 
         type("now a slow one");
-        waiting().until(d -> !d.findElements(By.cssSelector(".msg.assistant[data-state='streaming']")).isEmpty());
+        waiting()
+                .until(d -> !d.findElements(By.cssSelector(".msg.assistant[data-state='streaming']"))
+                        .isEmpty());
         browser.get("about:blank");
         await().atMost(Duration.ofSeconds(20))
-                .until(() -> gateway.store().transcripts().load(WebChatSocketTest.webChatSession(client), 10).size() == 4);
+                .until(() -> gateway.store()
+                                .transcripts()
+                                .load(WebChatSocketTest.webChatSession(client), 10)
+                                .size()
+                        == 4);
 
         openPage("connected");
         assertThat(browser.findElement(By.id("client-id")).getText()).isEqualTo(client);
         assertThat(texts(".msg.user")).containsExactly("my favourite colour is teal", "now a slow one");
-        assertThat(texts(".msg.assistant")).containsExactly("Noted: teal.", "A slow answer that finishes after the page is gone.");
-        assertThat(gateway.store().transcripts().load(WebChatSocketTest.webChatSession(client), 10)).extracting(TranscriptEntry::role)
+        assertThat(texts(".msg.assistant"))
+                .containsExactly("Noted: teal.", "A slow answer that finishes after the page is gone.");
+        assertThat(gateway.store().transcripts().load(WebChatSocketTest.webChatSession(client), 10))
+                .extracting(TranscriptEntry::role)
                 .containsExactly(Role.USER, Role.ASSISTANT, Role.USER, Role.ASSISTANT);
         // the second turn saw the first: one session per client
         assertThat(model.lastRequest().messages().toString()).contains("my favourite colour is teal");
@@ -220,7 +265,8 @@ class WebChatBrowserTest extends GatewayFixture {
 
     @Test
     void withAGatewayTokenThePageIsRefusedUntilTheRightTokenIsGiven() throws Exception {
-        // SPEC OP-3: the page asks for the token; without it or with a wrong one nothing connects and nothing is recorded
+        // SPEC OP-3: the page asks for the token; without it or with a wrong one nothing connects and nothing is
+        // recorded
         model.enqueue(Reply.text("Hello, token holder."));
         startGateway("browser-token-123");
         openPage("refused");

@@ -21,8 +21,12 @@ final class WebChatClient implements AutoCloseable {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     private final BlockingQueue<JsonNode> frames = new LinkedBlockingQueue<>();
-    /** Every frame received, as the capability harness sees platform calls: method = frame type, header "at" = arrival in nanos. */
+    /**
+     * Every frame received, as the capability harness sees platform calls: method = frame type, header "at" = arrival
+     * in nanos.
+     */
     final List<dev.clawgate.testkit.contract.PlatformCall> received = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     final CompletableFuture<Integer> closed = new CompletableFuture<>();
     private final WebSocket socket;
 
@@ -61,7 +65,11 @@ final class WebChatClient implements AutoCloseable {
     }
 
     void send(String id, String text) {
-        sendRaw(JSON.createObjectNode().put("type", "message").put("id", id).put("text", text).toString());
+        sendRaw(JSON.createObjectNode()
+                .put("type", "message")
+                .put("id", id)
+                .put("text", text)
+                .toString());
     }
 
     /** The next frame; fails after the timeout. */
@@ -87,7 +95,8 @@ final class WebChatClient implements AutoCloseable {
 
     @Override
     public void close() {
-        if (!socket.isOutputClosed()) socket.sendClose(WebSocket.NORMAL_CLOSURE, "bye").exceptionally(e -> null);
+        if (!socket.isOutputClosed())
+            socket.sendClose(WebSocket.NORMAL_CLOSURE, "bye").exceptionally(e -> null);
         socket.abort();
     }
 
@@ -100,7 +109,9 @@ final class WebChatClient implements AutoCloseable {
             if (last) {
                 try {
                     JsonNode frame = JSON.readTree(partial.toString());
-                    received.add(new dev.clawgate.testkit.contract.PlatformCall(frame.path("type").asText(), partial.toString(),
+                    received.add(new dev.clawgate.testkit.contract.PlatformCall(
+                            frame.path("type").asText(),
+                            partial.toString(),
                             java.util.Map.of("at", Long.toString(System.nanoTime()))));
                     frames.add(frame);
                 } catch (Exception e) {

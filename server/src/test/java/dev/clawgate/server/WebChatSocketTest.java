@@ -17,8 +17,8 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.Socket;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.net.http.WebSocketHandshakeException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -35,14 +35,17 @@ class WebChatSocketTest extends GatewayFixture {
     }
 
     private long recorded() {
-        return gateway.store().inbox().counts().values().stream().mapToLong(Long::longValue).sum();
+        return gateway.store().inbox().counts().values().stream()
+                .mapToLong(Long::longValue)
+                .sum();
     }
 
     private static int handshakeStatus(Runnable open) {
         try {
             open.run();
         } catch (CompletionException e) {
-            if (e.getCause() instanceof WebSocketHandshakeException h) return h.getResponse().statusCode();
+            if (e.getCause() instanceof WebSocketHandshakeException h)
+                return h.getResponse().statusCode();
             throw e;
         }
         throw new AssertionError("the upgrade was accepted");
@@ -55,57 +58,78 @@ class WebChatSocketTest extends GatewayFixture {
     @Test
     void aMessageIsAnsweredWithASanitisedPreviewThenTheFinalReplyThenDone() throws Exception {
         // SPEC CH-2, RP-2, OUT-9: the preview text passed the incremental sanitiser before it reaches the page
-        model.enqueue(Reply.text("<think>secret plan</think>Hello there, friend.").streamedInChunks(12));
+        model.enqueue(
+                Reply.text("<think>secret plan</think>Hello there, friend.").streamedInChunks(12));
         int port = serve(config());
         try (WebChatClient page = WebChatClient.open(port, CLIENT, null)) {
             page.send("m1", "hi");
             List<JsonNode> frames = page.untilDone("m1");
-            List<JsonNode> preview = frames.stream().filter(f -> List.of("draft", "edit").contains(f.path("type").asText())).toList();
+            List<JsonNode> preview = frames.stream()
+                    .filter(f ->
+                            List.of("draft", "edit").contains(f.path("type").asText()))
+                    .toList();
             assertThat(preview).isNotEmpty();
             assertThat(preview.getFirst().path("type").asText()).isEqualTo("draft");
-            assertThat(preview).allSatisfy(f -> assertThat("Hello there, friend.").startsWith(f.path("text").asText()));
+            assertThat(preview)
+                    .allSatisfy(f -> assertThat("Hello there, friend.")
+                            .startsWith(f.path("text").asText()));
             JsonNode last = frames.get(frames.size() - 1);
             assertThat(last.path("outcome").asText()).isEqualTo("replied");
             JsonNode reply = frames.get(frames.size() - 2);
             assertThat(reply.path("type").asText()).isEqualTo("final");
             assertThat(reply.path("text").asText()).isEqualTo("Hello there, friend.");
-            assertThat(reply.path("messageId").asText()).isEqualTo(preview.getFirst().path("messageId").asText());
+            assertThat(reply.path("messageId").asText())
+                    .isEqualTo(preview.getFirst().path("messageId").asText());
             assertThat(frames).allSatisfy(f -> assertThat(f.path("id").asText()).isEqualTo("m1"));
             assertThat(frames.toString()).doesNotContain("secret", "think");
         }
-        assertThat(gateway.store().transcripts().load(webChatSession(CLIENT), 10)).extracting(TranscriptEntry::role)
+        assertThat(gateway.store().transcripts().load(webChatSession(CLIENT), 10))
+                .extracting(TranscriptEntry::role)
                 .containsExactly(Role.USER, Role.ASSISTANT);
     }
 
     @Test
     void reasoningStreamRidesInThePreviewFramesAndReasoningOnComesAsANoticeBeforeTheAnswer() throws Exception {
-        // SPEC RP-4 stream (provider reasoning and inline <think> reasoning in the draft frames), RP-4 on, RP-2 (never in the text)
-        model.enqueue(Reply.text("Hello there, my good friend.").reasoning("The user says hi.").streamedInChunks(6)
+        // SPEC RP-4 stream (provider reasoning and inline <think> reasoning in the draft frames), RP-4 on, RP-2 (never
+        // in the text)
+        model.enqueue(
+                Reply.text("Hello there, my good friend.")
+                        .reasoning("The user says hi.")
+                        .streamedInChunks(6)
                         .delayPerChunk(Duration.ofMillis(40)),
-                Reply.text("<think>Inline plan: be brief.</think>Brief answer, as promised.").streamedInChunks(12)
+                Reply.text("<think>Inline plan: be brief.</think>Brief answer, as promised.")
+                        .streamedInChunks(12)
                         .delayPerChunk(Duration.ofMillis(40)),
                 Reply.text("<think>Count the letters.</think>Five letters.").streamedInChunks(5));
-        int port = serve(config().withChannel(new ChannelSettings("webchat", AccessSettings.defaults(), Map.of(),
-                Map.of("preview_interval_ms", "0"))));
+        int port = serve(config().withChannel(new ChannelSettings(
+                "webchat", AccessSettings.defaults(), Map.of(), Map.of("preview_interval_ms", "0"))));
         try (WebChatClient page = WebChatClient.open(port, CLIENT, null)) {
             page.send("r0", "/reasoning stream");
             page.untilDone("r0");
             page.send("r1", "hi");
             List<JsonNode> native_ = page.untilDone("r1");
-            assertThat(native_).filteredOn(f -> f.path("type").asText().equals("edit"))
+            assertThat(native_)
+                    .filteredOn(f -> f.path("type").asText().equals("edit"))
                     .anySatisfy(f -> assertThat(f.path("reasoning").asText()).isEqualTo("The user says hi."));
-            assertThat(native_).filteredOn(f -> f.path("type").asText().equals("final")).singleElement()
+            assertThat(native_)
+                    .filteredOn(f -> f.path("type").asText().equals("final"))
+                    .singleElement()
                     .satisfies(f -> assertThat(f.path("text").asText()).isEqualTo("Hello there, my good friend."));
 
             page.send("r2", "plan?");
             List<JsonNode> inline = page.untilDone("r2");
-            List<JsonNode> edits = inline.stream().filter(f -> f.path("type").asText().equals("edit")).toList();
+            List<JsonNode> edits = inline.stream()
+                    .filter(f -> f.path("type").asText().equals("edit"))
+                    .toList();
             assertThat(edits).anySatisfy(f -> {
                 assertThat(f.path("reasoning").asText()).isEqualTo("Inline plan: be brief.");
                 assertThat(f.path("text").asText()).startsWith("Brief");
             });
-            assertThat(edits).allSatisfy(f -> assertThat(f.path("text").asText()).doesNotContain("plan", "think"));
-            assertThat(inline).filteredOn(f -> f.path("type").asText().equals("final")).singleElement()
+            assertThat(edits)
+                    .allSatisfy(f -> assertThat(f.path("text").asText()).doesNotContain("plan", "think"));
+            assertThat(inline)
+                    .filteredOn(f -> f.path("type").asText().equals("final"))
+                    .singleElement()
                     .satisfies(f -> {
                         assertThat(f.path("text").asText()).isEqualTo("Brief answer, as promised.");
                         assertThat(f.has("reasoning")).isFalse();
@@ -117,7 +141,9 @@ class WebChatSocketTest extends GatewayFixture {
             List<JsonNode> on = page.untilDone("r4");
             List<String> kinds = on.stream().map(f -> f.path("type").asText()).toList();
             assertThat(kinds.indexOf("notice")).isNotNegative().isLessThan(kinds.indexOf("final"));
-            assertThat(on).filteredOn(f -> f.path("type").asText().equals("notice")).singleElement()
+            assertThat(on)
+                    .filteredOn(f -> f.path("type").asText().equals("notice"))
+                    .singleElement()
                     .satisfies(f -> assertThat(f.path("text").asText()).isEqualTo("💭 Count the letters."));
             assertThat(on).noneMatch(f -> f.has("reasoning"));
         }
@@ -128,10 +154,16 @@ class WebChatSocketTest extends GatewayFixture {
         // SPEC OP-3: same token rules as the API; the page itself carries no data and loads without it
         model.enqueue(Reply.text("welcome"));
         int port = serve(GatewayHarness.config(dir, model.baseUrl(), "s3cret-token"));
-        assertThat(handshakeStatus(() -> WebChatClient.open(port, CLIENT, null))).isEqualTo(401);
-        assertThat(handshakeStatus(() -> WebChatClient.open(port, CLIENT, "wrong-token"))).isEqualTo(401);
-        assertThat(GatewayHarness.get(port, "/chat/history?client=" + CLIENT, null).statusCode()).isEqualTo(401);
-        assertThat(GatewayHarness.get(port, "/chat/history?client=" + CLIENT, "wrong-token").statusCode()).isEqualTo(401);
+        assertThat(handshakeStatus(() -> WebChatClient.open(port, CLIENT, null)))
+                .isEqualTo(401);
+        assertThat(handshakeStatus(() -> WebChatClient.open(port, CLIENT, "wrong-token")))
+                .isEqualTo(401);
+        assertThat(GatewayHarness.get(port, "/chat/history?client=" + CLIENT, null)
+                        .statusCode())
+                .isEqualTo(401);
+        assertThat(GatewayHarness.get(port, "/chat/history?client=" + CLIENT, "wrong-token")
+                        .statusCode())
+                .isEqualTo(401);
         HttpResponse<String> page = GatewayHarness.get(port, "/chat", null);
         assertThat(page.statusCode()).isEqualTo(200);
         assertThat(page.body()).contains("token-form");
@@ -207,18 +239,32 @@ class WebChatSocketTest extends GatewayFixture {
     @Test
     void aReplyFinishedAfterThePageClosedIsStoredAndTheHistoryShowsIt() throws Exception {
         // SPEC CH-2, OUT-6 (durability disabled: the store's history is what a reload shows), HI-2, RP-3
-        model.enqueue(Reply.toolCalls(Reply.call("file_write", "{\"path\":\"late.txt\",\"content\":\"late\"}")),
+        model.enqueue(
+                Reply.toolCalls(Reply.call("file_write", "{\"path\":\"late.txt\",\"content\":\"late\"}")),
                 Reply.text("Written while you were away.").streamedInChunks(5).delayPerChunk(Duration.ofMillis(100)));
         int port = serve(config());
         try (WebChatClient page = WebChatClient.open(port, CLIENT, null)) {
             page.send("m1", "write late.txt");
-            await().atMost(Duration.ofSeconds(10)).until(() -> !model.chatRequests().isEmpty());
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> !model.chatRequests().isEmpty());
         }
-        await().atMost(Duration.ofSeconds(20)).until(() -> gateway.store().transcripts().load(webChatSession(CLIENT), 10).size() == 2);
-        assertThat(gateway.store().transcripts().load(webChatSession(CLIENT), 10).get(1).content()).startsWith("[Used tools: file_write]");
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> gateway.store()
+                                .transcripts()
+                                .load(webChatSession(CLIENT), 10)
+                                .size()
+                        == 2);
+        assertThat(gateway.store()
+                        .transcripts()
+                        .load(webChatSession(CLIENT), 10)
+                        .get(1)
+                        .content())
+                .startsWith("[Used tools: file_write]");
         HttpResponse<String> history = GatewayHarness.get(port, "/chat/history?client=" + CLIENT, null);
         assertThat(GatewayHarness.JSON.readTree(history.body()).path("messages").toString())
-                .isEqualTo("[{\"role\":\"user\",\"text\":\"write late.txt\"},{\"role\":\"assistant\",\"text\":\"Written while you were away.\"}]");
+                .isEqualTo(
+                        "[{\"role\":\"user\",\"text\":\"write late.txt\"},{\"role\":\"assistant\",\"text\":\"Written "
+                                + "while you were away.\"}]");
         assertThat(dir.resolve("workspace/late.txt")).hasContent("late");
     }
 
@@ -226,11 +272,15 @@ class WebChatSocketTest extends GatewayFixture {
     void aPageOfAnotherSiteMayNotOpenTheSocket() throws Exception {
         // SPEC OP-3: a loopback bind without a token must not be drivable by any web page the owner visits
         int port = serve(config());
-        assertThat(handshakeStatus(() -> WebChatClient.open(WebChatClient.uri(port, CLIENT, null), "http://evil.example"))).isEqualTo(403);
-        try (WebChatClient same = WebChatClient.open(WebChatClient.uri(port, CLIENT, null), "http://127.0.0.1:" + port)) {
+        assertThat(handshakeStatus(
+                        () -> WebChatClient.open(WebChatClient.uri(port, CLIENT, null), "http://evil.example")))
+                .isEqualTo(403);
+        try (WebChatClient same =
+                WebChatClient.open(WebChatClient.uri(port, CLIENT, null), "http://127.0.0.1:" + port)) {
             assertThat(same.noFrameWithin(Duration.ofMillis(100))).isTrue();
         }
-        assertThat(handshakeStatus(() -> WebChatClient.open(port, "short", null))).isEqualTo(400);
+        assertThat(handshakeStatus(() -> WebChatClient.open(port, "short", null)))
+                .isEqualTo(400);
         assertThat(recorded()).isZero();
     }
 
@@ -247,9 +297,12 @@ class WebChatSocketTest extends GatewayFixture {
     private static int rawStatus(int port, String host) throws Exception {
         try (Socket s = new Socket("127.0.0.1", port)) {
             s.setSoTimeout(10_000);
-            s.getOutputStream().write(("GET /chat/history?client=" + CLIENT + " HTTP/1.1\r\nHost: " + host
-                    + "\r\nConnection: close\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-            String statusLine = new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII)).readLine();
+            s.getOutputStream()
+                    .write(("GET /chat/history?client=" + CLIENT + " HTTP/1.1\r\nHost: " + host
+                                    + "\r\nConnection: close\r\n\r\n")
+                            .getBytes(StandardCharsets.US_ASCII));
+            String statusLine =
+                    new BufferedReader(new InputStreamReader(s.getInputStream(), StandardCharsets.US_ASCII)).readLine();
             return Integer.parseInt(statusLine.split(" ")[1]);
         }
     }
@@ -258,9 +311,21 @@ class WebChatSocketTest extends GatewayFixture {
     void enabledFalseServesNoChat() throws Exception {
         // SPEC CH-2: channels.webchat.enabled
         ClawgateConfig base = config();
-        ClawgateConfig off = new ClawgateConfig(base.gateway(), base.agent(), base.providers(), base.routes(), base.history(), base.tools(),
-                base.dispatch(), base.session(), base.inbound(), base.queue(),
-                Map.of("webchat", new ChannelSettings("webchat", AccessSettings.defaults(), Map.of(), Map.of("enabled", "false"))));
+        ClawgateConfig off = new ClawgateConfig(
+                base.gateway(),
+                base.agent(),
+                base.providers(),
+                base.routes(),
+                base.history(),
+                base.tools(),
+                base.dispatch(),
+                base.session(),
+                base.inbound(),
+                base.queue(),
+                Map.of(
+                        "webchat",
+                        new ChannelSettings(
+                                "webchat", AccessSettings.defaults(), Map.of(), Map.of("enabled", "false"))));
         int port = serve(off);
         assertThat(GatewayHarness.get(port, "/chat", null).statusCode()).isEqualTo(404);
         assertThatThrownBy(() -> WebChatClient.open(port, CLIENT, null)).isInstanceOf(CompletionException.class);

@@ -18,9 +18,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The gateway with the XMPP channel module, found by {@code ServiceLoader} and configured from a
- * real config file, talking through Debian's prosody to a second Smack client (SPEC CH-8), with the
- * fake model server behind it.
+ * The gateway with the XMPP channel module, found by {@code ServiceLoader} and configured from a real config file,
+ * talking through Debian's prosody to a second Smack client (SPEC CH-8), with the fake model server behind it.
  */
 class XmppEndToEndTest {
     private static final String ROOM = "team@" + Prosody.MUC_DOMAIN;
@@ -28,6 +27,7 @@ class XmppEndToEndTest {
 
     @TempDir
     Path dir;
+
     private final FakeOpenAiServer model = FakeOpenAiServer.start();
     private final Prosody prosody = Prosody.start("clawbot:botpass", "alice:alicepass");
     private XmppUser alice;
@@ -66,9 +66,14 @@ class XmppEndToEndTest {
                 dm_policy = "allowlist"
                 allowed_users = ["alice@localhost"]
                 group_policy = "open"
-                """.formatted(dir.resolve("data"), dir.resolve("workspace"), model.baseUrl(), prosody.jid("clawbot"),
-                prosody.host(),
-                prosody.port(), ROOM));
+                """.formatted(
+                        dir.resolve("data"),
+                        dir.resolve("workspace"),
+                        model.baseUrl(),
+                        prosody.jid("clawbot"),
+                        prosody.host(),
+                        prosody.port(),
+                        ROOM));
         gateway = Gateway.start(new ConfigLoader().load(file, Map.of()), Gateway.Options.with());
     }
 
@@ -76,8 +81,8 @@ class XmppEndToEndTest {
     void aDirectChatGetsATurnWithAToolCallAndTheGatewayAnswersAgainAfterProsodyRestarts() throws Exception {
         // SPEC CH-8 (one-to-one chat), AG-1 (a tool call), IN-5 (allowlisted bare JID), CH-0 (reconnect after a
         // restart)
-        model.enqueue(Reply.toolCalls(Reply.call("file_write",
-                "{\"path\":\"notes/todo.txt\",\"content\":\"buy milk\"}")),
+        model.enqueue(
+                Reply.toolCalls(Reply.call("file_write", "{\"path\":\"notes/todo.txt\",\"content\":\"buy milk\"}")),
                 Reply.text("I wrote notes/todo.txt."),
                 Reply.text("Still here after the restart."));
         start();
@@ -107,19 +112,29 @@ class XmppEndToEndTest {
         start();
         alice = XmppUser.connect(prosody, "alice", "alicepass");
         // the bot's join (the gateway logs in on its own thread) makes the room; alice joins once it is there
-        MultiUserChat muc = await().atMost(WAIT).ignoreExceptions().until(() -> {
-            MultiUserChat m = alice.join(ROOM, "alice");
-            return m.getOccupants().stream().anyMatch(o -> o.getResourceOrEmpty().toString().equals("clawbot")) ? m
-                    : leave(m);
-        }, m -> m != null);
+        MultiUserChat muc = await().atMost(WAIT)
+                .ignoreExceptions()
+                .until(
+                        () -> {
+                            MultiUserChat m = alice.join(ROOM, "alice");
+                            return m.getOccupants().stream()
+                                            .anyMatch(o -> o.getResourceOrEmpty()
+                                                    .toString()
+                                                    .equals("clawbot"))
+                                    ? m
+                                    : leave(m);
+                        },
+                        m -> m != null);
         alice.sayInRoom(muc, "the shop closes at six");
         alice.sayInRoom(muc, "clawbot: when does the shop close?");
-        await().atMost(WAIT).until(() -> !alice.textsFrom(ROOM).stream()
-                .filter(t -> t.contains("when does the shop close")
-                && !t.startsWith("clawbot:")).toList().isEmpty());
+        await().atMost(WAIT)
+                .until(() -> !alice.textsFrom(ROOM).stream()
+                        .filter(t -> t.contains("when does the shop close") && !t.startsWith("clawbot:"))
+                        .toList()
+                        .isEmpty());
         assertThat(model.chatRequests()).hasSize(1);
-        assertThat(model.chatRequests().getFirst().messages().toString()).contains("the shop closes at six",
-                "when does the shop close?");
+        assertThat(model.chatRequests().getFirst().messages().toString())
+                .contains("the shop closes at six", "when does the shop close?");
     }
 
     private static MultiUserChat leave(MultiUserChat m) throws Exception {

@@ -17,10 +17,10 @@ import java.util.Optional;
 import org.sqlite.SQLiteConfig;
 
 /**
- * A user's data as JSON Lines (SPEC OP-9): every session, every transcript message and every memory, one JSON
- * object per line, read in one read-only transaction so the export is one consistent moment of a running gateway.
- * Lines carry a {@code type} ({@code session}, {@code message}, {@code memory}); messages name their session by
- * {@code session_id}, sessions come before their messages. Times are ISO-8601 UTC.
+ * A user's data as JSON Lines (SPEC OP-9): every session, every transcript message and every memory, one JSON object
+ * per line, read in one read-only transaction so the export is one consistent moment of a running gateway. Lines carry
+ * a {@code type} ({@code session}, {@code message}, {@code memory}); messages name their session by {@code session_id},
+ * sessions come before their messages. Times are ISO-8601 UTC.
  */
 public final class DataExport {
     /** How many lines of each kind were written. */
@@ -52,8 +52,12 @@ public final class DataExport {
         try (JsonGenerator json = JSON.createGenerator(out)) {
             json.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
             json.setRootValueSeparator(null);
-            long sessions = rows(c, json, "SELECT id, channel, account, chat_type, reply_target, thread_id, sender, "
-                    + "created_at, last_activity FROM sessions ORDER BY id", (rs, g) -> {
+            long sessions = rows(
+                    c,
+                    json,
+                    "SELECT id, channel, account, chat_type, reply_target, thread_id, sender, "
+                            + "created_at, last_activity FROM sessions ORDER BY id",
+                    (rs, g) -> {
                         g.writeStringField("type", "session");
                         g.writeNumberField("id", rs.getLong(1));
                         g.writeStringField("channel", rs.getString(2));
@@ -65,8 +69,12 @@ public final class DataExport {
                         time(g, "created_at", rs.getLong(8));
                         time(g, "last_activity", rs.getLong(9));
                     });
-            long messages = rows(c, json, "SELECT id, session_id, role, content, inbox_id, created_at FROM transcript "
-                    + "ORDER BY session_id, id", (rs, g) -> {
+            long messages = rows(
+                    c,
+                    json,
+                    "SELECT id, session_id, role, content, inbox_id, created_at FROM transcript "
+                            + "ORDER BY session_id, id",
+                    (rs, g) -> {
                         g.writeStringField("type", "message");
                         g.writeNumberField("id", rs.getLong(1));
                         g.writeNumberField("session_id", rs.getLong(2));
@@ -76,8 +84,12 @@ public final class DataExport {
                         if (!rs.wasNull()) g.writeNumberField("turn_id", inbox);
                         time(g, "created_at", rs.getLong(6));
                     });
-            long memories = rows(c, json, "SELECT scope, mkey, content, category, created_at, updated_at FROM memories "
-                    + "ORDER BY scope, id", (rs, g) -> {
+            long memories = rows(
+                    c,
+                    json,
+                    "SELECT scope, mkey, content, category, created_at, updated_at FROM memories "
+                            + "ORDER BY scope, id",
+                    (rs, g) -> {
                         g.writeStringField("type", "memory");
                         g.writeStringField("scope", rs.getString(1));
                         g.writeStringField("key", rs.getString(2));

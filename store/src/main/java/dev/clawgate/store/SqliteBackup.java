@@ -22,11 +22,10 @@ import org.sqlite.SQLiteConfig;
 import org.sqlite.SQLiteConnection;
 
 /**
- * Backup and restore of the SQLite store (SPEC OP-9). A backup is {@code VACUUM INTO}: one read
- * transaction, so under WAL it is a consistent snapshot of the last commit while the gateway keeps
- * writing (SQLite's page-copy backup API would restart whenever another connection writes). A
- * restore checks the file first, then copies it in with SQLite's backup API, which takes the
- * database's locks and leaves no stale WAL behind. PostgreSQL has its own tools (pg_dump).
+ * Backup and restore of the SQLite store (SPEC OP-9). A backup is {@code VACUUM INTO}: one read transaction, so under
+ * WAL it is a consistent snapshot of the last commit while the gateway keeps writing (SQLite's page-copy backup API
+ * would restart whenever another connection writes). A restore checks the file first, then copies it in with SQLite's
+ * backup API, which takes the database's locks and leaves no stale WAL behind. PostgreSQL has its own tools (pg_dump).
  */
 public final class SqliteBackup {
 
@@ -40,8 +39,8 @@ public final class SqliteBackup {
     private SqliteBackup() {}
 
     /**
-     * The SQLite file that {@code store.url} names (the rules of {@link Stores#open(String, Path)}), or empty when
-     * the store is PostgreSQL.
+     * The SQLite file that {@code store.url} names (the rules of {@link Stores#open(String, Path)}), or empty when the
+     * store is PostgreSQL.
      */
     public static Optional<Path> databaseFile(String url, Path dataDir) {
         if (url == null || url.isBlank()) return Optional.of(dataDir.resolve(Stores.DEFAULT_FILE_NAME));
@@ -74,7 +73,8 @@ public final class SqliteBackup {
             Files.deleteIfExists(partial);
             // VACUUM INTO accepts an empty file: made first, so the copy is private from its first byte (SPEC OP-6)
             createPrivate(partial);
-            try (Connection c = open(database, false); PreparedStatement vacuum = c.prepareStatement("VACUUM INTO ?")) {
+            try (Connection c = open(database, false);
+                    PreparedStatement vacuum = c.prepareStatement("VACUUM INTO ?")) {
                 vacuum.setString(1, partial.toAbsolutePath().toString());
                 vacuum.execute();
             }
@@ -84,8 +84,10 @@ public final class SqliteBackup {
             throw new StoreException("backup failed [SQLState " + e.getSQLState() + "]: " + e.getMessage(), e);
         } catch (IOException e) {
             deleteQuietly(partial, e);
-            throw new StoreException("backup failed: cannot write " + target + " ("
-                    + e.getClass().getSimpleName() + ")", e);
+            throw new StoreException(
+                    "backup failed: cannot write " + target + " ("
+                            + e.getClass().getSimpleName() + ")",
+                    e);
         }
     }
 
@@ -94,7 +96,8 @@ public final class SqliteBackup {
         if (!Files.isRegularFile(file)) throw new IllegalArgumentException("there is no file " + file);
         List<String> problems = new ArrayList<>();
         int version = 0;
-        try (Connection c = open(file, true); Statement st = c.createStatement()) {
+        try (Connection c = open(file, true);
+                Statement st = c.createStatement()) {
             try (ResultSet rs = st.executeQuery("PRAGMA integrity_check")) {
                 while (rs.next()) {
                     if (!"ok".equals(rs.getString(1))) problems.add(rs.getString(1));
@@ -103,10 +106,10 @@ public final class SqliteBackup {
             try (ResultSet rs = st.executeQuery("SELECT count(*) FROM sqlite_master WHERE name = 'schema_version'")) {
                 if (rs.next() && rs.getInt(1) == 0) {
                     problems.add("it is not a Clawgate database (no schema_version table)");
-                }
-                else try (ResultSet v = st.executeQuery("SELECT COALESCE(MAX(version), 0) FROM schema_version")) {
-                    version = v.next() ? v.getInt(1) : 0;
-                }
+                } else
+                    try (ResultSet v = st.executeQuery("SELECT COALESCE(MAX(version), 0) FROM schema_version")) {
+                        version = v.next() ? v.getInt(1) : 0;
+                    }
             }
         } catch (SQLException e) {
             problems.add("SQLite cannot read it: " + e.getMessage());
@@ -115,8 +118,8 @@ public final class SqliteBackup {
     }
 
     /**
-     * Replaces the contents of {@code database} with those of {@code source} after checking {@code source}; the
-     * caller has made sure no gateway uses {@code database}. The database as it was is first copied to
+     * Replaces the contents of {@code database} with those of {@code source} after checking {@code source}; the caller
+     * has made sure no gateway uses {@code database}. The database as it was is first copied to
      * {@code <database>.before-restore} (replacing an older one there).
      *
      * @return the copy of the database as it was, or empty when there was none
@@ -125,8 +128,8 @@ public final class SqliteBackup {
     public static Optional<Path> restore(Path source, Path database) {
         Check check = check(source);
         if (!check.ok()) {
-            throw new IllegalArgumentException(source + " fails the integrity check: "
-                    + String.join("; ", check.problems()));
+            throw new IllegalArgumentException(
+                    source + " fails the integrity check: " + String.join("; ", check.problems()));
         }
         int latest = Migrations.schema().latestVersion();
         if (check.schemaVersion() > latest) {

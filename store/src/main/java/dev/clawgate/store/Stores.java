@@ -12,9 +12,8 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * Opens the {@link Store}: SQLite by default (SPEC OP-1), PostgreSQL for cluster mode (SPEC
- * OP-2). Opening applies any pending schema migrations and refuses a database whose schema is
- * newer than this code.
+ * Opens the {@link Store}: SQLite by default (SPEC OP-1), PostgreSQL for cluster mode (SPEC OP-2). Opening applies any
+ * pending schema migrations and refuses a database whose schema is newer than this code.
  */
 public final class Stores {
 
@@ -29,9 +28,9 @@ public final class Stores {
     /**
      * Opens the store that {@code store.url} names.
      *
-     * @param url     null or blank: the SQLite file {@code <dataDir>/clawgate.db}; {@code jdbc:sqlite:<path>}: that
-     *                SQLite file, a relative path taken under {@code dataDir}; {@code jdbc:postgresql:...}: that
-     *                PostgreSQL database (user and password as URL parameters)
+     * @param url null or blank: the SQLite file {@code <dataDir>/clawgate.db}; {@code jdbc:sqlite:<path>}: that SQLite
+     *     file, a relative path taken under {@code dataDir}; {@code jdbc:postgresql:...}: that PostgreSQL database
+     *     (user and password as URL parameters)
      * @param dataDir {@code gateway.data_dir}; created if missing; may be null only for PostgreSQL
      * @throws IllegalArgumentException for a URL of another database or an in-memory SQLite URL
      * @throws dev.clawgate.core.store.StoreException when the database cannot be opened or migrated

@@ -30,9 +30,18 @@ abstract class DurabilityContract extends StoreTestBase {
 
     /** Text that has broken stores before: quotes, SQL, escapes, emoji, CJK, right-to-left, combining marks. */
     static final List<String> NASTY = List.of(
-            "'; DROP TABLE transcript; --", "\"double\" and 'single' quotes", "back\\slash \\' \\\" %_ wildcards",
-            "emoji 😀👍🏽👨‍👩‍👧 flags 🇯🇵", "中文 日本語 한국어", "עברית العربية", "e\u0301 combining", "tab\tnew\nline\r\n",
-            "{\"json\": [1, 2]}", "$1 $$ ? :name @p", "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 outside the BMP", "   leading and trailing   ");
+            "'; DROP TABLE transcript; --",
+            "\"double\" and 'single' quotes",
+            "back\\slash \\' \\\" %_ wildcards",
+            "emoji 😀👍🏽👨‍👩‍👧 flags 🇯🇵",
+            "中文 日本語 한국어",
+            "עברית العربية",
+            "e\u0301 combining",
+            "tab\tnew\nline\r\n",
+            "{\"json\": [1, 2]}",
+            "$1 $$ ? :name @p",
+            "𝔘𝔫𝔦𝔠𝔬𝔡𝔢 outside the BMP",
+            "   leading and trailing   ");
 
     @Test
     void everythingSurvivesClosingAndReopening() {
@@ -48,12 +57,15 @@ abstract class DurabilityContract extends StoreTestBase {
 
         Store second = open();
 
-        assertThat(second.transcripts().load(ALICE, 50)).extracting(TranscriptEntry::content)
+        assertThat(second.transcripts().load(ALICE, 50))
+                .extracting(TranscriptEntry::content)
                 .containsExactly("question", "answer");
         assertThat(second.transcripts().setting(ALICE, "model")).contains("big");
         assertThat(second.inbox().find(turn)).get().extracting(r -> r.state()).isEqualTo(InboxState.DONE);
         assertThat(second.inbox().unfinished()).extracting(r -> r.id()).containsExactly(pending);
-        assertThat(second.transcripts().sessions()).extracting(SessionSummary::key).containsExactly(ALICE);
+        assertThat(second.transcripts().sessions())
+                .extracting(SessionSummary::key)
+                .containsExactly(ALICE);
         assertThat(count("SELECT COUNT(*) FROM schema_version")).isEqualTo(Migrations.SCHEMA.size());
     }
 
@@ -69,9 +81,12 @@ abstract class DurabilityContract extends StoreTestBase {
                 writers.add(pool.submit(() -> {
                     for (int i = 0; i < 125; i++) {
                         String id = writer + "-" + i;
-                        SessionKey session = new SessionKey("api", "default", ChatType.DIRECT, "local", null, "u" + writer);
-                        long inboxId = store.inbox().record(message(id, "text " + id), session, keyOf(id), TTL)
-                                .orElseThrow().id();
+                        SessionKey session =
+                                new SessionKey("api", "default", ChatType.DIRECT, "local", null, "u" + writer);
+                        long inboxId = store.inbox()
+                                .record(message(id, "text " + id), session, keyOf(id), TTL)
+                                .orElseThrow()
+                                .id();
                         store.inbox().mark(inboxId, InboxState.DISPATCHED, null);
                         ids.add(inboxId);
                     }
@@ -84,7 +99,8 @@ abstract class DurabilityContract extends StoreTestBase {
         }
 
         assertThat(ids).hasSize(1_000).doesNotHaveDuplicates();
-        assertThat(count("SELECT COUNT(*) FROM inbox WHERE state = 'dispatched' AND attempts = 1")).isEqualTo(1_000);
+        assertThat(count("SELECT COUNT(*) FROM inbox WHERE state = 'dispatched' AND attempts = 1"))
+                .isEqualTo(1_000);
         assertThat(count("SELECT COUNT(DISTINCT dedupe_key) FROM inbox")).isEqualTo(1_000);
         assertThat(count("SELECT COUNT(*) FROM dedupe")).isEqualTo(1_000);
         assertThat(count("SELECT COUNT(*) FROM sessions")).isEqualTo(8);
@@ -103,7 +119,9 @@ abstract class DurabilityContract extends StoreTestBase {
                     tasks.add(pool.submit(() -> {
                         for (int i = 0; i < 100; i++) {
                             String id = "shared-" + i;
-                            if (node.inbox().record(message(id, "x"), ALICE, keyOf(id), TTL).isPresent()) {
+                            if (node.inbox()
+                                    .record(message(id, "x"), ALICE, keyOf(id), TTL)
+                                    .isPresent()) {
                                 accepted.incrementAndGet();
                             }
                         }
@@ -133,9 +151,13 @@ abstract class DurabilityContract extends StoreTestBase {
             }
         }
         assertThat(rows("SELECT version, description FROM schema_version ORDER BY version"))
-                .containsExactlyElementsOf(Migrations.SCHEMA.stream().map(m -> List.<Object>of((long) m.version(), m.description())).toList());
-        assertThat(Migrations.SCHEMA.subList(0, 7)).extracting(Migrations.Migration::description)
-                .containsExactly("init", "pairing", "buffered_index", "outbox", "outbox_retries", "memory", "outbox_reply_to");
+                .containsExactlyElementsOf(Migrations.SCHEMA.stream()
+                        .map(m -> List.<Object>of((long) m.version(), m.description()))
+                        .toList());
+        assertThat(Migrations.SCHEMA.subList(0, 7))
+                .extracting(Migrations.Migration::description)
+                .containsExactly(
+                        "init", "pairing", "buffered_index", "outbox", "outbox_retries", "memory", "outbox_reply_to");
     }
 
     @Test
@@ -151,19 +173,44 @@ abstract class DurabilityContract extends StoreTestBase {
         for (int i = 0; i < texts.size(); i++) {
             String text = texts.get(i);
             SessionKey key = new SessionKey("ch " + text, text, ChatType.GROUP, text, text, text);
-            InboundMessage m = new InboundMessage(text, "ch " + text, text, text, text, text, text, text,
-                    ChatType.GROUP, false, Instant.EPOCH, text, List.of(), text);
-            long inboxId = store.inbox().record(m, key, "key " + text, TTL).orElseThrow().id();
+            InboundMessage m = new InboundMessage(
+                    text,
+                    "ch " + text,
+                    text,
+                    text,
+                    text,
+                    text,
+                    text,
+                    text,
+                    ChatType.GROUP,
+                    false,
+                    Instant.EPOCH,
+                    text,
+                    List.of(),
+                    text);
+            long inboxId = store.inbox()
+                    .record(m, key, "key " + text, TTL)
+                    .orElseThrow()
+                    .id();
             store.transcripts().appendUserMessage(key, inboxId, text);
             store.transcripts().putSetting(key, text, text);
 
             String why = "text #" + i + " with seed " + seed + ": " + text;
-            assertThat(store.inbox().find(inboxId).orElseThrow().message()).as(why).isEqualTo(m);
-            assertThat(store.inbox().find(inboxId).orElseThrow().session()).as(why).isEqualTo(key);
-            assertThat(store.transcripts().load(key, 5)).as(why).extracting(TranscriptEntry::content).containsExactly(text);
+            assertThat(store.inbox().find(inboxId).orElseThrow().message())
+                    .as(why)
+                    .isEqualTo(m);
+            assertThat(store.inbox().find(inboxId).orElseThrow().session())
+                    .as(why)
+                    .isEqualTo(key);
+            assertThat(store.transcripts().load(key, 5))
+                    .as(why)
+                    .extracting(TranscriptEntry::content)
+                    .containsExactly(text);
             assertThat(store.transcripts().setting(key, text)).as(why).contains(text);
             assertThat(store.inbox().record(m, key, "key " + text, TTL)).as(why).isEmpty();
-            assertThat(value("SELECT content FROM transcript WHERE inbox_id = ?", inboxId)).as(why).isEqualTo(text);
+            assertThat(value("SELECT content FROM transcript WHERE inbox_id = ?", inboxId))
+                    .as(why)
+                    .isEqualTo(text);
         }
         assertThat(store.transcripts().sessions()).hasSize(texts.size());
     }
@@ -172,9 +219,10 @@ abstract class DurabilityContract extends StoreTestBase {
     void newerSchemaIsRefusedWithAClearMessage() throws Exception {
         // SPEC OP-1: schema migrations are versioned; a database from a newer Clawgate is not touched
         open().close();
-        try (Connection c = backend().raw(); Statement st = c.createStatement()) {
-            st.execute("INSERT INTO schema_version (version, description, applied_at) VALUES (" + (Migrations.SCHEMA.size() + 1)
-                    + ", 'future', 0)");
+        try (Connection c = backend().raw();
+                Statement st = c.createStatement()) {
+            st.execute("INSERT INTO schema_version (version, description, applied_at) VALUES ("
+                    + (Migrations.SCHEMA.size() + 1) + ", 'future', 0)");
         }
 
         assertThatThrownBy(this::open)
@@ -196,9 +244,12 @@ abstract class DurabilityContract extends StoreTestBase {
 
         assertThat(store.healthy()).isFalse();
         assertThatThrownBy(() -> store.transcripts().load(ALICE, 5))
-                .isInstanceOf(StoreException.class).hasMessageContaining("loadTranscript").hasMessageContaining("closed");
+                .isInstanceOf(StoreException.class)
+                .hasMessageContaining("loadTranscript")
+                .hasMessageContaining("closed");
         assertThatThrownBy(() -> record(store, "m1"))
-                .isInstanceOf(StoreException.class).hasMessageContaining("recordInbound");
+                .isInstanceOf(StoreException.class)
+                .hasMessageContaining("recordInbound");
     }
 
     /** Up to 30 code points from all of Unicode except NUL and lone surrogates, biased to the BMP. */

@@ -36,19 +36,24 @@ abstract class InboxContract extends StoreTestBase {
     void recordedMessageIsCommittedAsReceivedWithItsDedupeKey() {
         // SPEC IN-4: recorded = the inbox row and its dedupe key are committed
         Store store = open();
-        InboxRecord rec = store.inbox().record(message("m1", "hi"), ALICE, keyOf("m1"), TTL).orElseThrow();
+        InboxRecord rec = store.inbox()
+                .record(message("m1", "hi"), ALICE, keyOf("m1"), TTL)
+                .orElseThrow();
 
         assertThat(rec.state()).isEqualTo(InboxState.RECEIVED);
         assertThat(rec.attempts()).isZero();
         assertThat(rec.session()).isEqualTo(ALICE);
         assertThat(rec.recordedAt()).isEqualTo(clock.instant());
-        assertThat(rows("SELECT state, attempts, dedupe_key, message_id, channel, sender, reply_target, chat_type,"
-                + " recorded_at FROM inbox WHERE id = ?", rec.id()))
-                .containsExactly(List.of("received", 0L, keyOf("m1"), "m1", "telegram", "alice", "chat-1", "direct",
-                        clock.millis()));
+        assertThat(rows(
+                        "SELECT state, attempts, dedupe_key, message_id, channel, sender, reply_target, chat_type,"
+                                + " recorded_at FROM inbox WHERE id = ?",
+                        rec.id()))
+                .containsExactly(List.of(
+                        "received", 0L, keyOf("m1"), "m1", "telegram", "alice", "chat-1", "direct", clock.millis()));
         assertThat(rows("SELECT key, seen_at FROM dedupe")).containsExactly(List.of(keyOf("m1"), clock.millis()));
         assertThat(count("SELECT COUNT(*) FROM inbox i JOIN sessions s ON s.id = i.session_id"
-                + " WHERE s.reply_target = 'chat-1' AND s.sender = 'alice' AND s.thread_id = ''")).isEqualTo(1);
+                        + " WHERE s.reply_target = 'chat-1' AND s.sender = 'alice' AND s.thread_id = ''"))
+                .isEqualTo(1);
     }
 
     @Test
@@ -74,10 +79,13 @@ abstract class InboxContract extends StoreTestBase {
         Optional<InboxRecord> later = store.inbox().record(message("m1", "hi"), ALICE, keyOf("m1"), TTL);
 
         assertThat(later).isPresent();
-        assertThat(value("SELECT seen_at FROM dedupe WHERE key = ?", keyOf("m1"))).isEqualTo(clock.millis());
+        assertThat(value("SELECT seen_at FROM dedupe WHERE key = ?", keyOf("m1")))
+                .isEqualTo(clock.millis());
         clock.advance(Duration.ofMinutes(1));
-        assertThat(store.inbox().record(message("m1", "hi"), ALICE, keyOf("m1"), TTL)).isEmpty();
-        assertThat(count("SELECT COUNT(*) FROM inbox WHERE dedupe_key = ?", keyOf("m1"))).isEqualTo(2);
+        assertThat(store.inbox().record(message("m1", "hi"), ALICE, keyOf("m1"), TTL))
+                .isEmpty();
+        assertThat(count("SELECT COUNT(*) FROM inbox WHERE dedupe_key = ?", keyOf("m1")))
+                .isEqualTo(2);
     }
 
     @Test
@@ -89,7 +97,8 @@ abstract class InboxContract extends StoreTestBase {
         assertThat(store.inbox().record(noId, ALICE, null, TTL)).isPresent();
         assertThat(store.inbox().record(noId, ALICE, null, TTL)).isPresent();
 
-        assertThat(count("SELECT COUNT(*) FROM inbox WHERE message_id IS NULL AND dedupe_key IS NULL")).isEqualTo(2);
+        assertThat(count("SELECT COUNT(*) FROM inbox WHERE message_id IS NULL AND dedupe_key IS NULL"))
+                .isEqualTo(2);
         assertThat(count("SELECT COUNT(*) FROM dedupe")).isZero();
     }
 
@@ -118,7 +127,8 @@ abstract class InboxContract extends StoreTestBase {
         first.close();
 
         Store second = open();
-        assertThat(second.inbox().record(message("m1", "hi"), ALICE, keyOf("m1"), TTL)).isEmpty();
+        assertThat(second.inbox().record(message("m1", "hi"), ALICE, keyOf("m1"), TTL))
+                .isEmpty();
     }
 
     @Test
@@ -128,14 +138,18 @@ abstract class InboxContract extends StoreTestBase {
         long id = record(store, "m1");
 
         store.inbox().mark(id, InboxState.DISPATCHED, null);
-        assertThat(store.inbox().find(id)).get().extracting(InboxRecord::state, InboxRecord::attempts)
+        assertThat(store.inbox().find(id))
+                .get()
+                .extracting(InboxRecord::state, InboxRecord::attempts)
                 .containsExactly(InboxState.DISPATCHED, 1);
         store.inbox().mark(id, InboxState.DISPATCHED, "re-run after restart");
         store.inbox().mark(id, InboxState.DONE, "answered");
 
         assertThat(rows("SELECT state, attempts, detail FROM inbox WHERE id = ?", id))
                 .containsExactly(List.of("done", 2L, "answered"));
-        assertThat(store.inbox().find(id)).get().extracting(InboxRecord::state, InboxRecord::attempts)
+        assertThat(store.inbox().find(id))
+                .get()
+                .extracting(InboxRecord::state, InboxRecord::attempts)
                 .containsExactly(InboxState.DONE, 2);
     }
 
@@ -171,9 +185,11 @@ abstract class InboxContract extends StoreTestBase {
         // SPEC IN-4: moving a record that was never recorded is a caller bug, said plainly
         Store store = open();
         assertThatThrownBy(() -> store.inbox().mark(4711, InboxState.DONE, null))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no inbox record 4711");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("no inbox record 4711");
         assertThatThrownBy(() -> store.transcripts().completeTurn(ALICE, 4711, "answer", InboxState.DONE))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no inbox record 4711");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("no inbox record 4711");
         assertThat(store.inbox().find(4711)).isEmpty();
         assertThat(count("SELECT COUNT(*) FROM transcript")).isZero();
     }
@@ -194,8 +210,10 @@ abstract class InboxContract extends StoreTestBase {
 
         List<InboxRecord> unfinished = open().inbox().unfinished();
 
-        assertThat(unfinished).extracting(InboxRecord::id, InboxRecord::state, InboxRecord::attempts)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(received, InboxState.RECEIVED, 0),
+        assertThat(unfinished)
+                .extracting(InboxRecord::id, InboxRecord::state, InboxRecord::attempts)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(received, InboxState.RECEIVED, 0),
                         org.assertj.core.groups.Tuple.tuple(dispatched, InboxState.DISPATCHED, 1));
         assertThat(unfinished.get(1).message()).isEqualTo(message("m3", "hello m3"));
         assertThat(unfinished.get(1).session()).isEqualTo(ALICE);
@@ -213,7 +231,8 @@ abstract class InboxContract extends StoreTestBase {
 
         Map<InboxState, Long> counts = store.inbox().counts();
 
-        assertThat(counts).hasSize(InboxState.values().length)
+        assertThat(counts)
+                .hasSize(InboxState.values().length)
                 .containsEntry(InboxState.DENIED, 2L)
                 .containsEntry(InboxState.RECEIVED, 1L)
                 .containsEntry(InboxState.DONE, 0L);
@@ -223,21 +242,34 @@ abstract class InboxContract extends StoreTestBase {
     void wholeInboundMessageRoundTripsThroughThePayload() {
         // SPEC MD-1, IN-4: the record keeps every field, attachments and the raw payload as they came
         Store store = open();
-        InboundMessage full = new InboundMessage("77", "matrix", "bot2", "@carol:example.org", "Carol ✨",
-                "!room:example.org", "thread-9", "scope-3", ChatType.GROUP, false,
-                Instant.parse("2025-02-03T04:05:06.123456789Z"), "look at this 📷\nline two",
-                List.of(new Attachment(Attachment.Kind.IMAGE, "image/png", "/tmp/a b.png"),
+        InboundMessage full = new InboundMessage(
+                "77",
+                "matrix",
+                "bot2",
+                "@carol:example.org",
+                "Carol ✨",
+                "!room:example.org",
+                "thread-9",
+                "scope-3",
+                ChatType.GROUP,
+                false,
+                Instant.parse("2025-02-03T04:05:06.123456789Z"),
+                "look at this 📷\nline two",
+                List.of(
+                        new Attachment(Attachment.Kind.IMAGE, "image/png", "/tmp/a b.png"),
                         new Attachment(Attachment.Kind.AUDIO, null, "https://example.org/v.ogg")),
                 "{\"event\":{\"body\":\"look at this 📷\",\"quotes\":\"'\\\"\"}}");
         SessionKey room = SessionKey.of(full);
 
-        long id = store.inbox().record(full, room, "matrix|77", TTL).orElseThrow().id();
+        long id =
+                store.inbox().record(full, room, "matrix|77", TTL).orElseThrow().id();
 
         InboxRecord back = store.inbox().find(id).orElseThrow();
         assertThat(back.message()).isEqualTo(full);
         assertThat(back.session()).isEqualTo(room);
         assertThat(rows("SELECT thread_id, scope_id, chat_type, platform_ts, account FROM inbox WHERE id = ?", id))
-                .containsExactly(List.of("thread-9", "scope-3", "group", full.timestamp().toEpochMilli(), "bot2"));
+                .containsExactly(
+                        List.of("thread-9", "scope-3", "group", full.timestamp().toEpochMilli(), "bot2"));
     }
 
     @Test
@@ -245,20 +277,37 @@ abstract class InboxContract extends StoreTestBase {
         // SPEC IN-1: a key needs a TTL; a negative TTL is a configuration error, not "never expires"
         Store store = open();
         assertThatThrownBy(() -> store.inbox().record(message("m1", "x"), ALICE, keyOf("m1"), Duration.ofSeconds(-1)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("TTL");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("TTL");
         assertThatThrownBy(() -> store.inbox().record(message("m1", "x"), ALICE, keyOf("m1"), null))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThat(count("SELECT COUNT(*) FROM inbox")).isZero();
     }
+
     InboundMessage groupMessage(SessionKey room, String id, String sender) {
-        return new InboundMessage(id, "telegram", "default", sender, null, room.replyTarget(), room.threadId(), null,
-                ChatType.GROUP, false, clock.instant(), sender + " says " + id, List.of(), null);
+        return new InboundMessage(
+                id,
+                "telegram",
+                "default",
+                sender,
+                null,
+                room.replyTarget(),
+                room.threadId(),
+                null,
+                ChatType.GROUP,
+                false,
+                clock.instant(),
+                sender + " says " + id,
+                List.of(),
+                null);
     }
 
     /** Records a group message in {@code room} and leaves it buffered (no trigger); returns its inbox id. */
     long buffered(Store store, SessionKey room, String id, String sender) {
-        long inboxId = store.inbox().record(groupMessage(room, id, sender), room, room.replyTarget() + "|" + id, TTL)
-                .orElseThrow().id();
+        long inboxId = store.inbox()
+                .record(groupMessage(room, id, sender), room, room.replyTarget() + "|" + id, TTL)
+                .orElseThrow()
+                .id();
         store.inbox().mark(inboxId, InboxState.BUFFERED, null);
         return inboxId;
     }
@@ -273,7 +322,10 @@ abstract class InboxContract extends StoreTestBase {
         long m4 = buffered(store, ROOM, "m4", "erin");
         long m5 = buffered(store, ROOM, "m5", "dave");
         store.inbox().mark(m3, InboxState.MERGED, "into turn 9");
-        long trigger = store.inbox().record(groupMessage(ROOM, "m6", "carol"), ROOM, "room-1|m6", TTL).orElseThrow().id();
+        long trigger = store.inbox()
+                .record(groupMessage(ROOM, "m6", "carol"), ROOM, "room-1|m6", TTL)
+                .orElseThrow()
+                .id();
 
         List<InboxRecord> newest = store.inbox().buffered(ROOM, 3);
 
@@ -300,11 +352,18 @@ abstract class InboxContract extends StoreTestBase {
         store.inbox().mark(direct, InboxState.BUFFERED, null);
 
         assertThat(store.inbox().buffered(ROOM, 10)).extracting(InboxRecord::id).containsExactly(room);
-        assertThat(store.inbox().buffered(ROOM_THREAD, 10)).extracting(InboxRecord::id).containsExactly(thread);
-        assertThat(store.inbox().buffered(OTHER_ROOM, 10)).extracting(InboxRecord::id).containsExactly(other);
-        assertThat(store.inbox().buffered(ALICE, 10)).extracting(InboxRecord::id).containsExactly(direct);
+        assertThat(store.inbox().buffered(ROOM_THREAD, 10))
+                .extracting(InboxRecord::id)
+                .containsExactly(thread);
+        assertThat(store.inbox().buffered(OTHER_ROOM, 10))
+                .extracting(InboxRecord::id)
+                .containsExactly(other);
+        assertThat(store.inbox().buffered(ALICE, 10))
+                .extracting(InboxRecord::id)
+                .containsExactly(direct);
         assertThat(store.inbox().buffered(BOB, 10)).isEmpty();
-        assertThat(store.inbox().buffered(new SessionKey("telegram", "default", ChatType.GROUP, "room-1", null, "carol"), 10))
+        assertThat(store.inbox()
+                        .buffered(new SessionKey("telegram", "default", ChatType.GROUP, "room-1", null, "carol"), 10))
                 .isEmpty();
     }
 
@@ -329,8 +388,10 @@ abstract class InboxContract extends StoreTestBase {
 
         assertThat(store.inbox().buffered(ROOM, 0)).isEmpty();
         assertThatThrownBy(() -> store.inbox().buffered(ROOM, -1))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("negative");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("negative");
     }
+
     @Test
     void bufferedIndexScriptAppliesTwiceAndLeavesTheAnswerAsItWas() {
         // SPEC IN-6: V003 only adds the index that serves the group history lookup; it may meet a database that has it
@@ -343,15 +404,21 @@ abstract class InboxContract extends StoreTestBase {
         applyBufferedIndexScript();
 
         assertThat(store.inbox().buffered(ROOM, 5)).extracting(InboxRecord::id).containsExactly(m1, m2);
-        assertThat(count(isPostgres()
-                ? "SELECT COUNT(*) FROM pg_indexes WHERE schemaname = current_schema() AND indexname = 'inbox_session_state_id'"
-                : "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name = 'inbox_session_state_id'"))
+        assertThat(count(
+                        isPostgres()
+                                ? "SELECT COUNT(*) FROM pg_indexes WHERE schemaname = current_schema() AND "
+                                        + "indexname = 'inbox_session_state_id'"
+                                : "SELECT COUNT(*) FROM sqlite_master WHERE type = 'index' AND name = "
+                                        + "'inbox_session_state_id'"))
                 .isEqualTo(1);
     }
 
     private boolean isPostgres() {
         try (Connection c = backend().raw()) {
-            return c.getMetaData().getDatabaseProductName().toLowerCase(Locale.ROOT).contains("postgres");
+            return c.getMetaData()
+                    .getDatabaseProductName()
+                    .toLowerCase(Locale.ROOT)
+                    .contains("postgres");
         } catch (SQLException e) {
             throw new IllegalStateException("cannot tell the database", e);
         }
@@ -360,7 +427,8 @@ abstract class InboxContract extends StoreTestBase {
     private void applyBufferedIndexScript() {
         String resource = "db/" + (isPostgres() ? "postgresql" : "sqlite") + "/V003__buffered_index.sql";
         try (InputStream in = getClass().getClassLoader().getResourceAsStream(resource);
-             Connection c = backend().raw(); Statement st = c.createStatement()) {
+                Connection c = backend().raw();
+                Statement st = c.createStatement()) {
             assertThat(in).as(resource).isNotNull();
             String script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             String sql = script.lines().filter(l -> !l.strip().startsWith("--")).collect(Collectors.joining("\n"));

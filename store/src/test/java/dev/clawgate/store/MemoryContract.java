@@ -31,13 +31,22 @@ abstract class MemoryContract extends StoreTestBase {
         // SPEC ME-1, ME-7: rows carry the scope, the key, a content hash and the searchable terms
         Memory memory = memory();
         Instant now = clock.instant();
-        MemoryEntry e = memory.store(ALICE_SCOPE, "telegram_alice_m1", "  My cat is named Pixel  ", MemoryEntry.CONVERSATION);
+        MemoryEntry e =
+                memory.store(ALICE_SCOPE, "telegram_alice_m1", "  My cat is named Pixel  ", MemoryEntry.CONVERSATION);
 
         assertThat(e.content()).isEqualTo("My cat is named Pixel");
         assertThat(e.createdAt()).isEqualTo(now);
-        assertThat(rows("SELECT scope, mkey, content, category, terms, term_count, created_at, updated_at FROM memories"))
-                .containsExactly(List.of("sender|=telegram|=alice", "telegram_alice_m1", "My cat is named Pixel", "conversation",
-                        "cat named pixel", 3L, now.toEpochMilli(), now.toEpochMilli()));
+        assertThat(rows("SELECT scope, mkey, content, category, terms, term_count, created_at, updated_at "
+                        + "FROM memories"))
+                .containsExactly(List.of(
+                        "sender|=telegram|=alice",
+                        "telegram_alice_m1",
+                        "My cat is named Pixel",
+                        "conversation",
+                        "cat named pixel",
+                        3L,
+                        now.toEpochMilli(),
+                        now.toEpochMilli()));
         assertThat((String) value("SELECT content_hash FROM memories")).hasSize(64);
         assertThat(memory.get(ALICE_SCOPE, "telegram_alice_m1")).contains(e);
     }
@@ -53,7 +62,8 @@ abstract class MemoryContract extends StoreTestBase {
         assertThat(second.id()).isEqualTo(first.id());
         assertThat(second.key()).isEqualTo("k1");
         assertThat(second.updatedAt()).isEqualTo(clock.instant());
-        assertThat(rows("SELECT mkey, updated_at FROM memories")).containsExactly(List.of("k1", clock.instant().toEpochMilli()));
+        assertThat(rows("SELECT mkey, updated_at FROM memories"))
+                .containsExactly(List.of("k1", clock.instant().toEpochMilli()));
         // another scope is another memory
         memory.store(BOB_SCOPE, "k1", "The deploy window is Tuesday", MemoryEntry.CORE);
         assertThat(count("SELECT COUNT(*) FROM memories")).isEqualTo(2);
@@ -70,9 +80,15 @@ abstract class MemoryContract extends StoreTestBase {
 
         assertThat(e.createdAt()).isEqualTo(created);
         assertThat(rows("SELECT mkey, content, created_at, updated_at FROM memories"))
-                .containsExactly(List.of("colour", "Alice likes orange", created.toEpochMilli(), clock.instant().toEpochMilli()));
+                .containsExactly(List.of(
+                        "colour",
+                        "Alice likes orange",
+                        created.toEpochMilli(),
+                        clock.instant().toEpochMilli()));
         assertThat(memory.recall("teal", List.of(ALICE_SCOPE), 5)).isEmpty();
-        assertThat(memory.recall("orange", List.of(ALICE_SCOPE), 5)).extracting(r -> r.entry().key()).containsExactly("colour");
+        assertThat(memory.recall("orange", List.of(ALICE_SCOPE), 5))
+                .extracting(r -> r.entry().key())
+                .containsExactly("colour");
     }
 
     @Test
@@ -91,10 +107,12 @@ abstract class MemoryContract extends StoreTestBase {
         // the same numbers on every dialect: the store only counts, Relevance scores
         var corpus = new Relevance.Corpus(3, (5 + 4 + 4) / 3.0, Map.of("cat", 2L, "named", 1L));
         List<String> query = List.of("cat", "named");
-        assertThat(found.get(0).score()).isCloseTo(
-                Relevance.score(query, List.of("cat", "named", "pixel", "love", "tuna"), corpus), within(1e-12));
-        assertThat(found.get(1).score()).isCloseTo(
-                Relevance.score(query, List.of("cat", "next", "door", "loud"), corpus), within(1e-12));
+        assertThat(found.get(0).score())
+                .isCloseTo(
+                        Relevance.score(query, List.of("cat", "named", "pixel", "love", "tuna"), corpus),
+                        within(1e-12));
+        assertThat(found.get(1).score())
+                .isCloseTo(Relevance.score(query, List.of("cat", "next", "door", "loud"), corpus), within(1e-12));
     }
 
     @Test
@@ -105,10 +123,14 @@ abstract class MemoryContract extends StoreTestBase {
         memory.store(BOB_SCOPE, "b1", "Bob keeps bees in the garden", MemoryEntry.CONVERSATION);
         memory.store(MemoryScope.global(), "g1", "The office bees swarmed in May", MemoryEntry.CORE);
 
-        assertThat(memory.recall("bees", List.of(ALICE_SCOPE), 5)).extracting(r -> r.entry().key()).containsExactly("a1");
-        assertThat(memory.recall("bees", List.of(ALICE_SCOPE, MemoryScope.global()), 5)).extracting(r -> r.entry().key())
+        assertThat(memory.recall("bees", List.of(ALICE_SCOPE), 5))
+                .extracting(r -> r.entry().key())
+                .containsExactly("a1");
+        assertThat(memory.recall("bees", List.of(ALICE_SCOPE, MemoryScope.global()), 5))
+                .extracting(r -> r.entry().key())
                 .containsExactlyInAnyOrder("a1", "g1");
-        assertThat(memory.recall("bees", List.of(ALICE_SCOPE, BOB_SCOPE, MemoryScope.global()), 2)).hasSize(2);
+        assertThat(memory.recall("bees", List.of(ALICE_SCOPE, BOB_SCOPE, MemoryScope.global()), 2))
+                .hasSize(2);
         assertThat(memory.recall("bees", List.of(), 5)).isEmpty();
     }
 
@@ -130,7 +152,8 @@ abstract class MemoryContract extends StoreTestBase {
         List<Recalled> crowded = memory.recall("What is my cat named?", scopes, 5);
 
         assertThat(alone).extracting(r -> r.entry().key()).containsExactly("a1", "a2", "g1");
-        assertThat(alone).allSatisfy(r -> assertThat(r.score()).isGreaterThan(0.0).isLessThanOrEqualTo(1.0));
+        assertThat(alone)
+                .allSatisfy(r -> assertThat(r.score()).isGreaterThan(0.0).isLessThanOrEqualTo(1.0));
         assertThat(crowded).isEqualTo(alone);
         // and the other scopes' recall is as much their own
         List<Recalled> bobs = memory.recall("Pixel named", List.of(BOB_SCOPE), 50);
@@ -155,8 +178,10 @@ abstract class MemoryContract extends StoreTestBase {
         long totalTerms = 40 * 4 + 3;
         var corpus = new Relevance.Corpus(41, totalTerms / 41.0, Map.of("cat", 41L, "named", 1L));
         assertThat(found).extracting(r -> r.entry().key()).containsExactly("p");
-        assertThat(found.getFirst().score()).isCloseTo(
-                Relevance.score(List.of("cat", "named"), List.of("cat", "named", "pixel"), corpus), within(1e-12));
+        assertThat(found.getFirst().score())
+                .isCloseTo(
+                        Relevance.score(List.of("cat", "named"), List.of("cat", "named", "pixel"), corpus),
+                        within(1e-12));
     }
 
     @Test
@@ -166,20 +191,31 @@ abstract class MemoryContract extends StoreTestBase {
         memory.store(ALICE_SCOPE, "m1", "hi there, I am planning a trip to Lisbon", MemoryEntry.CONVERSATION);
 
         assertThat(memory.recall("hi", List.of(ALICE_SCOPE), 5)).isEmpty();
-        assertThat(memory.recall("Hello!! how are you?", List.of(ALICE_SCOPE), 5)).isEmpty();
+        assertThat(memory.recall("Hello!! how are you?", List.of(ALICE_SCOPE), 5))
+                .isEmpty();
         assertThat(memory.recall("?!…", List.of(ALICE_SCOPE), 5)).isEmpty();
     }
 
     @Test
     void queryTextIsNeverParsedAsSearchSyntax() {
-        // SPEC ME-5: the full-text query is built from terms, so operators and quotes in the user's text are plain words
+        // SPEC ME-5: the full-text query is built from terms, so operators and quotes in the user's text are plain
+        // words
         Memory memory = memory();
         memory.store(ALICE_SCOPE, "m1", "Lisbon trip NEAR the coast", MemoryEntry.CONVERSATION);
 
-        for (String q : List.of("\"lisbon", "lisbon AND NOT*", "lisbon | coast & !x", "lisbon:* (coast", "'; DROP TABLE memories; --")) {
-            assertThat(memory.recall(q, List.of(ALICE_SCOPE), 5)).as(q).allSatisfy(r -> assertThat(r.entry().key()).isEqualTo("m1"));
+        for (String q : List.of(
+                "\"lisbon",
+                "lisbon AND NOT*",
+                "lisbon | coast & !x",
+                "lisbon:* (coast",
+                "'; DROP TABLE memories; --")) {
+            assertThat(memory.recall(q, List.of(ALICE_SCOPE), 5))
+                    .as(q)
+                    .allSatisfy(r -> assertThat(r.entry().key()).isEqualTo("m1"));
         }
-        assertThat(memory.recall("LISBÓN", List.of(ALICE_SCOPE), 5)).extracting(r -> r.entry().key()).containsExactly("m1");
+        assertThat(memory.recall("LISBÓN", List.of(ALICE_SCOPE), 5))
+                .extracting(r -> r.entry().key())
+                .containsExactly("m1");
     }
 
     @Test
@@ -195,7 +231,9 @@ abstract class MemoryContract extends StoreTestBase {
         assertThat(memory.recall("peanuts", List.of(ALICE_SCOPE), 5)).isEmpty();
         // the same content can be stored again
         memory.store(ALICE_SCOPE, "m2", "Alice is allergic to peanuts", MemoryEntry.CORE);
-        assertThat(memory.recall("peanuts", List.of(ALICE_SCOPE), 5)).extracting(r -> r.entry().key()).containsExactly("m2");
+        assertThat(memory.recall("peanuts", List.of(ALICE_SCOPE), 5))
+                .extracting(r -> r.entry().key())
+                .containsExactly("m2");
     }
 
     @Test
@@ -213,7 +251,8 @@ abstract class MemoryContract extends StoreTestBase {
         assertThat(memory.trim(ALICE_SCOPE, 3)).isZero();
         assertThat(rows("SELECT mkey FROM memories WHERE scope = ? ORDER BY mkey", ALICE_SCOPE.id()))
                 .containsExactly(List.of("c3"), List.of("c4"), List.of("fact"));
-        assertThat(memory.recall("conversation line", List.of(ALICE_SCOPE), 5)).extracting(r -> r.entry().key())
+        assertThat(memory.recall("conversation line", List.of(ALICE_SCOPE), 5))
+                .extracting(r -> r.entry().key())
                 .containsExactlyInAnyOrder("c3", "c4");
         assertThat(memory.list(ALICE_SCOPE, 10)).extracting(MemoryEntry::key).containsExactly("c4", "c3", "fact");
     }
@@ -227,9 +266,11 @@ abstract class MemoryContract extends StoreTestBase {
         clock.advance(Duration.ofDays(31));
         memory.store(ALICE_SCOPE, "new", "a new remark about gardening", MemoryEntry.CONVERSATION);
 
-        assertThat(memory.expire(MemoryEntry.CONVERSATION, clock.instant().minus(Duration.ofDays(30)))).isEqualTo(1);
+        assertThat(memory.expire(MemoryEntry.CONVERSATION, clock.instant().minus(Duration.ofDays(30))))
+                .isEqualTo(1);
         assertThat(rows("SELECT mkey FROM memories ORDER BY mkey")).containsExactly(List.of("fact"), List.of("new"));
-        assertThat(memory.recall("gardening remark", List.of(ALICE_SCOPE), 5)).extracting(r -> r.entry().key())
+        assertThat(memory.recall("gardening remark", List.of(ALICE_SCOPE), 5))
+                .extracting(r -> r.entry().key())
                 .containsExactly("new");
     }
 
@@ -240,16 +281,20 @@ abstract class MemoryContract extends StoreTestBase {
         first.memory().store(ALICE_SCOPE, "m1", "Alice's birthday is on the ninth of June", MemoryEntry.CORE);
         first.close();
 
-        assertThat(memory().recall("when is the birthday", List.of(ALICE_SCOPE), 5)).extracting(r -> r.entry().key())
+        assertThat(memory().recall("when is the birthday", List.of(ALICE_SCOPE), 5))
+                .extracting(r -> r.entry().key())
                 .containsExactly("m1");
     }
 
     @Test
     void badEntriesAreRefused() {
         Memory memory = memory();
-        assertThatThrownBy(() -> memory.store(ALICE_SCOPE, " ", "content", MemoryEntry.CORE)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> memory.store(ALICE_SCOPE, "k", "  ", MemoryEntry.CORE)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> memory.store(ALICE_SCOPE, "k", "content", "Not A Word")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> memory.store(ALICE_SCOPE, " ", "content", MemoryEntry.CORE))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> memory.store(ALICE_SCOPE, "k", "  ", MemoryEntry.CORE))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> memory.store(ALICE_SCOPE, "k", "content", "Not A Word"))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThat(count("SELECT COUNT(*) FROM memories")).isZero();
     }
 }

@@ -33,21 +33,35 @@ abstract class PairingContract extends StoreTestBase {
         Instant start = clock.instant();
         Pairing p = create(store, "telegram", "default", "alice", "ABCD2345");
 
-        assertThat(p).isEqualTo(new Pairing("ABCD2345", "telegram", "default", "alice", Status.PENDING, start, start.plus(HOUR)));
+        assertThat(p)
+                .isEqualTo(new Pairing(
+                        "ABCD2345", "telegram", "default", "alice", Status.PENDING, start, start.plus(HOUR)));
         assertThat(rows("SELECT code, channel, account, sender, status, created_at, expires_at FROM pairings"))
-                .containsExactly(List.of("ABCD2345", "telegram", "default", "alice", "pending",
-                        start.toEpochMilli(), start.plus(HOUR).toEpochMilli()));
+                .containsExactly(List.of(
+                        "ABCD2345",
+                        "telegram",
+                        "default",
+                        "alice",
+                        "pending",
+                        start.toEpochMilli(),
+                        start.plus(HOUR).toEpochMilli()));
 
         clock.advance(HOUR.minusMillis(1));
-        assertThat(store.pairing().pending("telegram", "default", "alice", clock.instant())).contains(p);
-        assertThat(store.pairing().pendingCount("telegram", "default", clock.instant())).isEqualTo(1);
+        assertThat(store.pairing().pending("telegram", "default", "alice", clock.instant()))
+                .contains(p);
+        assertThat(store.pairing().pendingCount("telegram", "default", clock.instant()))
+                .isEqualTo(1);
         assertThat(store.pairing().list(false)).containsExactly(p);
 
         clock.advance(Duration.ofMillis(1));
-        assertThat(store.pairing().pending("telegram", "default", "alice", clock.instant())).isEmpty();
-        assertThat(store.pairing().pendingCount("telegram", "default", clock.instant())).isZero();
+        assertThat(store.pairing().pending("telegram", "default", "alice", clock.instant()))
+                .isEmpty();
+        assertThat(store.pairing().pendingCount("telegram", "default", clock.instant()))
+                .isZero();
         assertThat(store.pairing().list(false)).isEmpty();
-        assertThat(store.pairing().list(true)).extracting(Pairing::code, Pairing::status).containsExactly(tuple("ABCD2345", Status.EXPIRED));
+        assertThat(store.pairing().list(true))
+                .extracting(Pairing::code, Pairing::status)
+                .containsExactly(tuple("ABCD2345", Status.EXPIRED));
     }
 
     @Test
@@ -94,7 +108,9 @@ abstract class PairingContract extends StoreTestBase {
         clock.advance(Duration.ofMinutes(5));
         Instant at = clock.instant();
 
-        assertThat(store.pairing().approve("  abcd2345 ", at)).get().extracting(Pairing::status, Pairing::sender)
+        assertThat(store.pairing().approve("  abcd2345 ", at))
+                .get()
+                .extracting(Pairing::status, Pairing::sender)
                 .containsExactly(Status.APPROVED, "alice");
 
         assertThat(store.pairing().isApproved("telegram", "default", "alice")).isTrue();
@@ -103,13 +119,18 @@ abstract class PairingContract extends StoreTestBase {
         assertThat(store.pairing().isApproved("telegram", "default", "bob")).isFalse();
         assertThat(rows("SELECT channel, account, sender, code, approved_at FROM paired_senders"))
                 .containsExactly(List.of("telegram", "default", "alice", "ABCD2345", at.toEpochMilli()));
-        assertThat(rows("SELECT status, decided_at FROM pairings")).containsExactly(List.of("approved", at.toEpochMilli()));
+        assertThat(rows("SELECT status, decided_at FROM pairings"))
+                .containsExactly(List.of("approved", at.toEpochMilli()));
         assertThat(store.pairing().pendingCount("telegram", "default", at)).isZero();
         assertThat(store.pairing().list(false)).isEmpty();
         assertThat(store.pairing().list(true)).extracting(Pairing::status).containsExactly(Status.APPROVED);
 
-        assertThat(store.pairing().approve("ABCD2345", at)).as("a code is used once").isEmpty();
-        assertThat(store.pairing().reject("ABCD2345")).as("an approval is final").isEmpty();
+        assertThat(store.pairing().approve("ABCD2345", at))
+                .as("a code is used once")
+                .isEmpty();
+        assertThat(store.pairing().reject("ABCD2345"))
+                .as("an approval is final")
+                .isEmpty();
         assertThat(store.pairing().isApproved("telegram", "default", "alice")).isTrue();
     }
 
@@ -125,7 +146,8 @@ abstract class PairingContract extends StoreTestBase {
         assertThat(store.pairing().approve("NOPE2345", clock.instant())).isEmpty();
         assertThat(store.pairing().reject("")).isEmpty();
         assertThat(store.pairing().isApproved("telegram", "default", "alice")).isFalse();
-        assertThat(rows("SELECT status, decided_at FROM pairings")).containsExactly(java.util.Arrays.asList("pending", null));
+        assertThat(rows("SELECT status, decided_at FROM pairings"))
+                .containsExactly(java.util.Arrays.asList("pending", null));
         assertThat(count("SELECT COUNT(*) FROM paired_senders")).isZero();
     }
 
@@ -135,13 +157,18 @@ abstract class PairingContract extends StoreTestBase {
         Store store = open();
         create(store, "telegram", "default", "alice", "ABCD2345");
 
-        assertThat(store.pairing().reject("ABCD2345")).get().extracting(Pairing::status).isEqualTo(Status.REJECTED);
+        assertThat(store.pairing().reject("ABCD2345"))
+                .get()
+                .extracting(Pairing::status)
+                .isEqualTo(Status.REJECTED);
 
         assertThat(store.pairing().isApproved("telegram", "default", "alice")).isFalse();
-        assertThat(store.pairing().pendingCount("telegram", "default", clock.instant())).isZero();
+        assertThat(store.pairing().pendingCount("telegram", "default", clock.instant()))
+                .isZero();
         assertThat(value("SELECT status FROM pairings")).isEqualTo("rejected");
         assertThat(store.pairing().approve("ABCD2345", clock.instant())).isEmpty();
-        assertThat(create(store, "telegram", "default", "alice", "WXYZ6789").code()).isEqualTo("WXYZ6789");
+        assertThat(create(store, "telegram", "default", "alice", "WXYZ6789").code())
+                .isEqualTo("WXYZ6789");
     }
 
     @Test
@@ -152,9 +179,11 @@ abstract class PairingContract extends StoreTestBase {
         clock.advance(HOUR.multipliedBy(2));
 
         assertThatThrownBy(() -> create(store, "telegram", "default", "bob", "abcd2345"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("already in use");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("already in use");
         assertThat(rows("SELECT sender FROM pairings")).containsExactly(List.of("alice"));
-        assertThatThrownBy(() -> store.pairing().create("telegram", "default", "bob", "ZZZZZZZZ", clock.instant(), clock.instant()))
+        assertThatThrownBy(() -> store.pairing()
+                        .create("telegram", "default", "bob", "ZZZZZZZZ", clock.instant(), clock.instant()))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -189,7 +218,8 @@ abstract class PairingContract extends StoreTestBase {
         Store second = open();
         assertThat(second.pairing().isApproved("telegram", "default", "alice")).isTrue();
         assertThat(second.pairing().list(false)).extracting(Pairing::code).containsExactly("WXYZ6789");
-        assertThat(second.pairing().list(true)).extracting(Pairing::code, Pairing::status)
+        assertThat(second.pairing().list(true))
+                .extracting(Pairing::code, Pairing::status)
                 .containsExactly(tuple("ABCD2345", Status.APPROVED), tuple("WXYZ6789", Status.PENDING));
     }
 }

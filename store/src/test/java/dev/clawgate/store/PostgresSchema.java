@@ -23,8 +23,8 @@ final class PostgresSchema implements StoreBackend {
     /** Creates the schema, or skips the calling test class when no server answers. */
     static PostgresSchema create(String purpose) {
         String base = PostgresServer.baseUrl();
-        String name = ("clawgate_" + purpose + "_" + UUID.randomUUID().toString().substring(0, 8))
-                .toLowerCase(Locale.ROOT);
+        String name =
+                ("clawgate_" + purpose + "_" + UUID.randomUUID().toString().substring(0, 8)).toLowerCase(Locale.ROOT);
         PostgresSchema schema = new PostgresSchema(base, name);
         PostgresServer.execute(base, "CREATE SCHEMA " + name);
         return schema;
@@ -55,19 +55,23 @@ final class PostgresSchema implements StoreBackend {
 
     @Override
     public void failTranscriptInsertsContaining(String marker) throws SQLException {
-        try (Connection c = raw(); Statement st = c.createStatement()) {
+        try (Connection c = raw();
+                Statement st = c.createStatement()) {
             st.execute("CREATE FUNCTION fail_marked() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
                     + " IF position('" + marker + "' in NEW.content) > 0 THEN RAISE EXCEPTION 'injected failure';"
                     + " END IF; RETURN NEW; END $$");
-            st.execute("CREATE TRIGGER fail_marked BEFORE INSERT ON transcript FOR EACH ROW EXECUTE FUNCTION fail_marked()");
+            st.execute("CREATE TRIGGER fail_marked BEFORE INSERT ON transcript FOR EACH ROW EXECUTE FUNCTION "
+                    + "fail_marked()");
         }
     }
 
     @Override
     public void failInboxInsertsOfMessagesStartingWith(String prefix) throws SQLException {
-        try (Connection c = raw(); Statement st = c.createStatement()) {
+        try (Connection c = raw();
+                Statement st = c.createStatement()) {
             st.execute("CREATE FUNCTION fail_inbox() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
-                    + " IF left(NEW.message_id, " + prefix.length() + ") = '" + prefix + "' THEN RAISE EXCEPTION 'injected failure';"
+                    + " IF left(NEW.message_id, " + prefix.length() + ") = '" + prefix
+                    + "' THEN RAISE EXCEPTION 'injected failure';"
                     + " END IF; RETURN NEW; END $$");
             st.execute("CREATE TRIGGER fail_inbox BEFORE INSERT ON inbox FOR EACH ROW EXECUTE FUNCTION fail_inbox()");
         }

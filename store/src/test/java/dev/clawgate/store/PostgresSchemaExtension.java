@@ -5,8 +5,8 @@ import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * Gives a contract test class its own PostgreSQL schema, made by the first test (so without a
- * server each test reports itself skipped), emptied before each test and dropped after the class.
+ * Gives a contract test class its own PostgreSQL schema, made by the first test (so without a server each test reports
+ * itself skipped), emptied before each test and dropped after the class.
  */
 final class PostgresSchemaExtension implements BeforeEachCallback, AfterAllCallback {
     private final String name;

@@ -12,9 +12,9 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.junit.jupiter.api.Assumptions;
 
 /**
- * The PostgreSQL server the tests use: {@code CLAWGATE_PG_URL} if set, else 127.0.0.1:5432,
- * database {@code test}, user {@code postgres} or the OS user. When none answers the tests are
- * skipped with a message, unless {@code CLAWGATE_REQUIRE_PG} is set: then they fail.
+ * The PostgreSQL server the tests use: {@code CLAWGATE_PG_URL} if set, else 127.0.0.1:5432, database {@code test}, user
+ * {@code postgres} or the OS user. When none answers the tests are skipped with a message, unless
+ * {@code CLAWGATE_REQUIRE_PG} is set: then they fail.
  */
 final class PostgresServer {
 
@@ -40,8 +40,8 @@ final class PostgresServer {
         if (reachable != null) {
             return reachable;
         }
-        String message = "PostgreSQL tests skipped: " + unreachableReason + "; set " + REQUIRE_ENV
-                + " to make this a failure";
+        String message =
+                "PostgreSQL tests skipped: " + unreachableReason + "; set " + REQUIRE_ENV + " to make this a failure";
         if (System.getenv(REQUIRE_ENV) != null) {
             fail("PostgreSQL is required (" + REQUIRE_ENV + " is set) but " + unreachableReason);
         }
@@ -55,7 +55,8 @@ final class PostgresServer {
     }
 
     static void execute(String url, String... statements) {
-        try (Connection c = DriverManager.getConnection(url); Statement st = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection(url);
+                Statement st = c.createStatement()) {
             for (String sql : statements) {
                 st.execute(sql);
             }

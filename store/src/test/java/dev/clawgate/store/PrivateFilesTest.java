@@ -21,13 +21,14 @@ import org.junit.jupiter.api.io.TempDir;
 import org.slf4j.LoggerFactory;
 
 /**
- * The data dir and the database files are private to the gateway's user (SPEC OP-6, OP-1): 0700 and
- * 0600, the WAL and shared-memory files SQLite makes included; loose ones are tightened with a log line.
- * Before the fix the database was 0644 in a 0755 directory.
+ * The data dir and the database files are private to the gateway's user (SPEC OP-6, OP-1): 0700 and 0600, the WAL and
+ * shared-memory files SQLite makes included; loose ones are tightened with a log line. Before the fix the database was
+ * 0644 in a 0755 directory.
  */
 class PrivateFilesTest {
     @TempDir
     Path tmp;
+
     private final ListAppender<ILoggingEvent> logs = new ListAppender<>();
     private final Logger logger = (Logger) LoggerFactory.getLogger(PrivateFiles.class);
 
@@ -48,8 +49,12 @@ class PrivateFilesTest {
 
     private static void writeSomething(Store store) {
         SessionKey key = SessionKey.of(dev.clawgate.core.model.InboundMessage.direct("telegram", "m-1", "alice", "hi"));
-        store.inbox().record(dev.clawgate.core.model.InboundMessage.direct("telegram", "m-1", "alice", "hi"), key, "k-1",
-                Duration.ofMinutes(1));
+        store.inbox()
+                .record(
+                        dev.clawgate.core.model.InboundMessage.direct("telegram", "m-1", "alice", "hi"),
+                        key,
+                        "k-1",
+                        Duration.ofMinutes(1));
     }
 
     @Test
@@ -88,9 +93,12 @@ class PrivateFilesTest {
             assertThat(mode(db)).isEqualTo("rw-------");
             assertThat(mode(wal)).isEqualTo("rw-------");
         }
-        List<String> warnings = logs.list.stream().filter(e -> e.getLevel() == Level.WARN)
-                .map(ILoggingEvent::getFormattedMessage).toList();
-        assertThat(warnings).hasSize(3)
+        List<String> warnings = logs.list.stream()
+                .filter(e -> e.getLevel() == Level.WARN)
+                .map(ILoggingEvent::getFormattedMessage)
+                .toList();
+        assertThat(warnings)
+                .hasSize(3)
                 .anySatisfy(w -> assertThat(w).contains(db.toString(), "rw-r--r--", "rw-------"));
     }
 

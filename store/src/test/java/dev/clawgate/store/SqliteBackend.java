@@ -23,17 +23,19 @@ record SqliteBackend(Path file) implements StoreBackend {
 
     @Override
     public void failTranscriptInsertsContaining(String marker) throws SQLException {
-        try (Connection c = raw(); Statement st = c.createStatement()) {
-            st.execute("CREATE TRIGGER fail_marked BEFORE INSERT ON transcript WHEN instr(NEW.content, '"
-                    + marker + "') > 0 BEGIN SELECT RAISE(ABORT, 'injected failure'); END");
+        try (Connection c = raw();
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TRIGGER fail_marked BEFORE INSERT ON transcript WHEN instr(NEW.content, '" + marker
+                    + "') > 0 BEGIN SELECT RAISE(ABORT, 'injected failure'); END");
         }
     }
 
     @Override
     public void failInboxInsertsOfMessagesStartingWith(String prefix) throws SQLException {
-        try (Connection c = raw(); Statement st = c.createStatement()) {
-            st.execute("CREATE TRIGGER fail_inbox BEFORE INSERT ON inbox WHEN substr(NEW.message_id, 1, " + prefix.length() + ") = '"
-                    + prefix + "' BEGIN SELECT RAISE(ABORT, 'injected failure'); END");
+        try (Connection c = raw();
+                Statement st = c.createStatement()) {
+            st.execute("CREATE TRIGGER fail_inbox BEFORE INSERT ON inbox WHEN substr(NEW.message_id, 1, "
+                    + prefix.length() + ") = '" + prefix + "' BEGIN SELECT RAISE(ABORT, 'injected failure'); END");
         }
     }
 }

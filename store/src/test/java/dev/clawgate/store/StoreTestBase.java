@@ -41,8 +41,21 @@ abstract class StoreTestBase {
     }
 
     InboundMessage message(String id, String text) {
-        return new InboundMessage(id, "telegram", "default", "alice", "Alice", "chat-1", null, null, ChatType.DIRECT,
-                true, clock.instant(), text, List.of(), "{\"update_id\":" + Math.abs(String.valueOf(id).hashCode()) + "}");
+        return new InboundMessage(
+                id,
+                "telegram",
+                "default",
+                "alice",
+                "Alice",
+                "chat-1",
+                null,
+                null,
+                ChatType.DIRECT,
+                true,
+                clock.instant(),
+                text,
+                List.of(),
+                "{\"update_id\":" + Math.abs(String.valueOf(id).hashCode()) + "}");
     }
 
     static String keyOf(String messageId) {
@@ -51,12 +64,16 @@ abstract class StoreTestBase {
 
     /** Records message {@code id} for Alice under its dedupe key and returns the inbox id. */
     long record(Store store, String id) {
-        return store.inbox().record(message(id, "hello " + id), ALICE, keyOf(id), TTL).orElseThrow().id();
+        return store.inbox()
+                .record(message(id, "hello " + id), ALICE, keyOf(id), TTL)
+                .orElseThrow()
+                .id();
     }
 
     /** Every row of a query, each as its columns' values. */
     protected List<List<Object>> rows(String sql, Object... params) {
-        try (Connection c = backend().raw(); PreparedStatement ps = c.prepareStatement(sql)) {
+        try (Connection c = backend().raw();
+                PreparedStatement ps = c.prepareStatement(sql)) {
             for (int i = 0; i < params.length; i++) {
                 ps.setObject(i + 1, params[i]);
             }

@@ -35,9 +35,10 @@ class StoresTest {
         Path file = dataDir.resolve("clawgate.db");
         assertThat(file).isRegularFile();
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
-             Statement st = c.createStatement()) {
+                Statement st = c.createStatement()) {
             assertThat(single(st, "PRAGMA journal_mode")).isEqualTo("wal");
-            assertThat(single(st, "SELECT MAX(version) FROM schema_version")).isEqualTo(String.valueOf(dev.clawgate.store.internal.Migrations.SCHEMA.size()));
+            assertThat(single(st, "SELECT MAX(version) FROM schema_version"))
+                    .isEqualTo(String.valueOf(dev.clawgate.store.internal.Migrations.SCHEMA.size()));
             assertThat(single(st, "SELECT content FROM transcript")).isEqualTo("hello");
         }
     }
@@ -65,14 +66,18 @@ class StoresTest {
         // SPEC OP-6: an error names what is wrong and never repeats a secret from the URL
         assertThatThrownBy(() -> Stores.open("jdbc:mysql://db.example/clawgate?password=hunter2", dir))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("jdbc:sqlite:").hasMessageContaining("jdbc:postgresql:")
+                .hasMessageContaining("jdbc:sqlite:")
+                .hasMessageContaining("jdbc:postgresql:")
                 .hasMessageContaining("'jdbc:mysql:'")
                 .hasMessageNotContaining("hunter2");
         assertThatThrownBy(() -> Stores.open("jdbc:sqlite::memory:", dir))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("in-memory");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("in-memory");
         assertThatThrownBy(() -> Stores.open("jdbc:sqlite:file:x?mode=memory&cache=shared", dir))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("in-memory");
-        assertThatThrownBy(() -> Stores.open(null, null)).isInstanceOf(NullPointerException.class)
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("in-memory");
+        assertThatThrownBy(() -> Stores.open(null, null))
+                .isInstanceOf(NullPointerException.class)
                 .hasMessageContaining("dataDir");
     }
 
@@ -81,14 +86,15 @@ class StoresTest {
         // SPEC OP-1: WAL lets readers see the last commit while a write is in progress
         Path file = dir.resolve("clawgate.db");
         try (Store store = Stores.openSqlite(file);
-             Connection other = DriverManager.getConnection("jdbc:sqlite:" + file);
-             Statement st = other.createStatement()) {
+                Connection other = DriverManager.getConnection("jdbc:sqlite:" + file);
+                Statement st = other.createStatement()) {
             store.transcripts().appendUserMessage(StoreTestBase.ALICE, 1, "committed");
             st.execute("BEGIN IMMEDIATE");
             st.execute("UPDATE transcript SET content = 'uncommitted'");
 
             assertTimeoutPreemptively(Duration.ofSeconds(2), () -> {
-                assertThat(store.transcripts().load(StoreTestBase.ALICE, 5)).extracting(TranscriptEntry::content)
+                assertThat(store.transcripts().load(StoreTestBase.ALICE, 5))
+                        .extracting(TranscriptEntry::content)
                         .containsExactly("committed");
                 assertThat(store.transcripts().sessions()).hasSize(1);
             });
@@ -98,7 +104,8 @@ class StoresTest {
             st.execute("ROLLBACK");
 
             write.get(10, java.util.concurrent.TimeUnit.SECONDS);
-            assertThat(store.transcripts().load(StoreTestBase.ALICE, 5)).extracting(TranscriptEntry::content)
+            assertThat(store.transcripts().load(StoreTestBase.ALICE, 5))
+                    .extracting(TranscriptEntry::content)
                     .containsExactly("committed", "after the other writer");
         }
     }
@@ -132,11 +139,14 @@ class StoresTest {
         Store store = Stores.openSqlite(file);
         try {
             InboundMessage m = InboundMessage.direct("terminal", "t1", "me", "durable?");
-            long id = store.inbox().record(m, dev.clawgate.core.model.SessionKey.of(m), "terminal|t1",
-                    Duration.ofMinutes(20)).orElseThrow().id();
+            long id = store.inbox()
+                    .record(m, dev.clawgate.core.model.SessionKey.of(m), "terminal|t1", Duration.ofMinutes(20))
+                    .orElseThrow()
+                    .id();
             try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file);
-                 Statement st = c.createStatement()) {
-                assertThat(single(st, "SELECT state FROM inbox WHERE id = " + id)).isEqualTo("received");
+                    Statement st = c.createStatement()) {
+                assertThat(single(st, "SELECT state FROM inbox WHERE id = " + id))
+                        .isEqualTo("received");
             }
         } finally {
             store.close();

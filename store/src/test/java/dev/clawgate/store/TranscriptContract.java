@@ -39,11 +39,17 @@ abstract class TranscriptContract extends StoreTestBase {
             store.transcripts().completeTurn(ALICE, turn, "answer " + i, InboxState.DONE);
         }
 
-        assertThat(store.transcripts().load(ALICE, 3)).extracting(TranscriptEntry::role, TranscriptEntry::content)
-                .containsExactly(tuple(Role.ASSISTANT, "answer 3"), tuple(Role.USER, "question 4"),
+        assertThat(store.transcripts().load(ALICE, 3))
+                .extracting(TranscriptEntry::role, TranscriptEntry::content)
+                .containsExactly(
+                        tuple(Role.ASSISTANT, "answer 3"),
+                        tuple(Role.USER, "question 4"),
                         tuple(Role.ASSISTANT, "answer 4"));
-        assertThat(store.transcripts().load(ALICE, 50)).hasSize(8).first()
-                .extracting(TranscriptEntry::content).isEqualTo("question 1");
+        assertThat(store.transcripts().load(ALICE, 50))
+                .hasSize(8)
+                .first()
+                .extracting(TranscriptEntry::content)
+                .isEqualTo("question 1");
         assertThat(store.transcripts().load(ALICE, 0)).isEmpty();
         assertThat(store.transcripts().load(BOB, 50)).isEmpty();
         assertThatThrownBy(() -> store.transcripts().load(ALICE, -1)).isInstanceOf(IllegalArgumentException.class);
@@ -60,19 +66,23 @@ abstract class TranscriptContract extends StoreTestBase {
 
         assertThat(rows("SELECT role, content, inbox_id FROM transcript"))
                 .containsExactly(List.of("user", "first wording", turn));
-        assertThat(store.transcripts().load(ALICE, 10)).singleElement()
+        assertThat(store.transcripts().load(ALICE, 10))
+                .singleElement()
                 .extracting(TranscriptEntry::inboxId, TranscriptEntry::createdAt)
                 .containsExactly(turn, clock.instant());
     }
 
     @Test
     void dispatchingWithUserMessagesCountsTheAttemptAndAppendsInOneTransaction() {
-        // SPEC IN-4, HI-1: a run starts with one commit: its records dispatched (attempt counted), its user messages appended
+        // SPEC IN-4, HI-1: a run starts with one commit: its records dispatched (attempt counted), its user messages
+        // appended
         Store store = open();
         long first = record(store, "m1");
         long second = record(store, "m2");
 
-        store.transcripts().dispatchWithUserMessages(ALICE, List.of(new UserMessage(first, "one"), new UserMessage(second, "two")));
+        store.transcripts()
+                .dispatchWithUserMessages(
+                        ALICE, List.of(new UserMessage(first, "one"), new UserMessage(second, "two")));
 
         assertThat(rows("SELECT id, state, attempts FROM inbox ORDER BY id"))
                 .containsExactly(List.of(first, "dispatched", 1L), List.of(second, "dispatched", 1L));
@@ -80,10 +90,14 @@ abstract class TranscriptContract extends StoreTestBase {
                 .containsExactly(List.of("user", "one", first), List.of("user", "two", second));
         // a re-run after a crash counts its attempt and keeps the first wording; a final record stays final
         store.transcripts().completeTurn(ALICE, first, "answer", InboxState.DONE);
-        store.transcripts().dispatchWithUserMessages(ALICE, List.of(new UserMessage(first, "one again"), new UserMessage(second, "two again")));
+        store.transcripts()
+                .dispatchWithUserMessages(
+                        ALICE, List.of(new UserMessage(first, "one again"), new UserMessage(second, "two again")));
         assertThat(rows("SELECT id, state, attempts FROM inbox ORDER BY id"))
                 .containsExactly(List.of(first, "done", 1L), List.of(second, "dispatched", 2L));
-        assertThat(store.transcripts().load(ALICE, 10)).extracting(TranscriptEntry::content).containsExactly("one", "two", "answer");
+        assertThat(store.transcripts().load(ALICE, 10))
+                .extracting(TranscriptEntry::content)
+                .containsExactly("one", "two", "answer");
     }
 
     @Test
@@ -93,10 +107,13 @@ abstract class TranscriptContract extends StoreTestBase {
         long turn = record(store, "m1");
         backend().failTranscriptInsertsContaining("BOOM");
 
-        assertThatThrownBy(() -> store.transcripts().dispatchWithUserMessages(ALICE, List.of(new UserMessage(turn, "BOOM question"))))
-                .isInstanceOf(StoreException.class).hasMessageContaining("dispatchWithUserMessages");
+        assertThatThrownBy(() -> store.transcripts()
+                        .dispatchWithUserMessages(ALICE, List.of(new UserMessage(turn, "BOOM question"))))
+                .isInstanceOf(StoreException.class)
+                .hasMessageContaining("dispatchWithUserMessages");
 
-        assertThat(rows("SELECT state, attempts FROM inbox WHERE id = ?", turn)).containsExactly(List.of("received", 0L));
+        assertThat(rows("SELECT state, attempts FROM inbox WHERE id = ?", turn))
+                .containsExactly(List.of("received", 0L));
         assertThat(count("SELECT COUNT(*) FROM transcript")).isZero();
     }
 
@@ -122,10 +139,13 @@ abstract class TranscriptContract extends StoreTestBase {
 
         store.transcripts().completeTurn(ALICE, turn, "answer", InboxState.DONE);
 
-        assertThat(rows("SELECT i.state, t.role, t.content FROM inbox i JOIN transcript t ON t.inbox_id = i.id"
-                + " WHERE i.id = ? ORDER BY t.id", turn))
+        assertThat(rows(
+                        "SELECT i.state, t.role, t.content FROM inbox i JOIN transcript t ON t.inbox_id = i.id"
+                                + " WHERE i.id = ? ORDER BY t.id",
+                        turn))
                 .containsExactly(List.of("done", "user", "question"), List.of("done", "assistant", "answer"));
-        assertThat(value("SELECT last_activity FROM sessions WHERE sender = 'alice'")).isEqualTo(clock.millis());
+        assertThat(value("SELECT last_activity FROM sessions WHERE sender = 'alice'"))
+                .isEqualTo(clock.millis());
     }
 
     @Test
@@ -136,10 +156,12 @@ abstract class TranscriptContract extends StoreTestBase {
         backend().failTranscriptInsertsContaining("BOOM");
 
         assertThatThrownBy(() -> store.transcripts().completeTurn(ALICE, turn, "BOOM answer", InboxState.DONE))
-                .isInstanceOf(StoreException.class).hasMessageContaining("completeTurn");
+                .isInstanceOf(StoreException.class)
+                .hasMessageContaining("completeTurn");
 
         assertThat(rows("SELECT state FROM inbox WHERE id = ?", turn)).containsExactly(List.of("dispatched"));
-        assertThat(count("SELECT COUNT(*) FROM transcript WHERE role = 'assistant'")).isZero();
+        assertThat(count("SELECT COUNT(*) FROM transcript WHERE role = 'assistant'"))
+                .isZero();
         assertThat(store.inbox().unfinished()).extracting(r -> r.id()).containsExactly(turn);
     }
 
@@ -171,7 +193,8 @@ abstract class TranscriptContract extends StoreTestBase {
 
         assertThat(checks.get()).isPositive();
         assertThat(tornSeen.get()).isZero();
-        assertThat(count("SELECT COUNT(*) FROM transcript WHERE role = 'assistant'")).isEqualTo(60);
+        assertThat(count("SELECT COUNT(*) FROM transcript WHERE role = 'assistant'"))
+                .isEqualTo(60);
     }
 
     @Test
@@ -198,7 +221,8 @@ abstract class TranscriptContract extends StoreTestBase {
         assertThat(rows("SELECT state FROM inbox WHERE id = ?", turn)).containsExactly(List.of("dropped_by_hook"));
         assertThat(rows("SELECT role FROM transcript")).containsExactly(List.of("user"));
         assertThatThrownBy(() -> store.transcripts().completeTurn(ALICE, turn, "x", InboxState.DISPATCHED))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("final state");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("final state");
     }
 
     @Test
@@ -210,7 +234,8 @@ abstract class TranscriptContract extends StoreTestBase {
         store.transcripts().completeTurn(ALICE, turn, "[Task failed]", InboxState.FAILED);
 
         assertThat(rows("SELECT i.state, t.content FROM inbox i JOIN transcript t ON t.inbox_id = i.id"
-                + " WHERE t.role = 'assistant'")).containsExactly(List.of("failed", "[Task failed]"));
+                        + " WHERE t.role = 'assistant'"))
+                .containsExactly(List.of("failed", "[Task failed]"));
     }
 
     @Test
@@ -235,12 +260,19 @@ abstract class TranscriptContract extends StoreTestBase {
             store.transcripts().completeTurn(ALICE, turn, "answer " + i, InboxState.DONE);
         }
 
-        store.transcripts().replace(ALICE, List.of(ChatMessage.system("summary"), ChatMessage.user("question 2"),
-                ChatMessage.assistant("answer 2")));
+        store.transcripts()
+                .replace(
+                        ALICE,
+                        List.of(
+                                ChatMessage.system("summary"),
+                                ChatMessage.user("question 2"),
+                                ChatMessage.assistant("answer 2")));
 
-        assertThat(store.transcripts().load(ALICE, 50)).extracting(TranscriptEntry::role, TranscriptEntry::content,
-                        TranscriptEntry::inboxId)
-                .containsExactly(tuple(Role.SYSTEM, "summary", null), tuple(Role.USER, "question 2", null),
+        assertThat(store.transcripts().load(ALICE, 50))
+                .extracting(TranscriptEntry::role, TranscriptEntry::content, TranscriptEntry::inboxId)
+                .containsExactly(
+                        tuple(Role.SYSTEM, "summary", null),
+                        tuple(Role.USER, "question 2", null),
                         tuple(Role.ASSISTANT, "answer 2", null));
         assertThat(count("SELECT COUNT(*) FROM transcript")).isEqualTo(3);
     }
@@ -253,11 +285,13 @@ abstract class TranscriptContract extends StoreTestBase {
         store.transcripts().completeTurn(ALICE, turn, "answer", InboxState.DONE);
         backend().failTranscriptInsertsContaining("BOOM");
 
-        assertThatThrownBy(() -> store.transcripts().replace(ALICE, List.of(ChatMessage.user("fine"),
-                ChatMessage.assistant("BOOM"))))
-                .isInstanceOf(StoreException.class).hasMessageContaining("replaceTranscript");
+        assertThatThrownBy(() -> store.transcripts()
+                        .replace(ALICE, List.of(ChatMessage.user("fine"), ChatMessage.assistant("BOOM"))))
+                .isInstanceOf(StoreException.class)
+                .hasMessageContaining("replaceTranscript");
 
-        assertThat(store.transcripts().load(ALICE, 50)).extracting(TranscriptEntry::content)
+        assertThat(store.transcripts().load(ALICE, 50))
+                .extracting(TranscriptEntry::content)
                 .containsExactly("question", "answer");
     }
 
@@ -269,7 +303,8 @@ abstract class TranscriptContract extends StoreTestBase {
         ChatMessage withCall = ChatMessage.assistant("", List.of(new ToolCall("c1", "shell", null)));
 
         assertThatThrownBy(() -> store.transcripts().replace(ALICE, List.of(withCall)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tool");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("tool");
         assertThatThrownBy(() -> store.transcripts().replace(ALICE, List.of(ChatMessage.tool("c1", "shell", "out"))))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThat(rows("SELECT content FROM transcript")).containsExactly(List.of("question"));
@@ -303,9 +338,10 @@ abstract class TranscriptContract extends StoreTestBase {
         store.transcripts().appendUserMessage(BOB, 500, "hello");
         store.transcripts().appendUserMessage(BOB, 501, "again");
 
-        assertThat(store.transcripts().sessions()).extracting(SessionSummary::key, SessionSummary::messageCount,
-                        SessionSummary::lastActivity)
-                .containsExactly(tuple(BOB, 2, clock.instant()),
+        assertThat(store.transcripts().sessions())
+                .extracting(SessionSummary::key, SessionSummary::messageCount, SessionSummary::lastActivity)
+                .containsExactly(
+                        tuple(BOB, 2, clock.instant()),
                         tuple(ALICE, 1, clock.instant().minus(Duration.ofMinutes(3))));
     }
 
@@ -320,8 +356,11 @@ abstract class TranscriptContract extends StoreTestBase {
         store.transcripts().appendUserMessage(roomAB, 1, "in room a_b");
         store.transcripts().appendUserMessage(roomAThreadB, 2, "in thread b of room a");
 
-        assertThat(store.transcripts().load(roomAB, 10)).extracting(TranscriptEntry::content).containsExactly("in room a_b");
-        assertThat(store.transcripts().load(roomAThreadB, 10)).extracting(TranscriptEntry::content)
+        assertThat(store.transcripts().load(roomAB, 10))
+                .extracting(TranscriptEntry::content)
+                .containsExactly("in room a_b");
+        assertThat(store.transcripts().load(roomAThreadB, 10))
+                .extracting(TranscriptEntry::content)
                 .containsExactly("in thread b of room a");
         assertThat(count("SELECT COUNT(*) FROM sessions")).isEqualTo(2);
     }
@@ -338,10 +377,13 @@ abstract class TranscriptContract extends StoreTestBase {
         store.transcripts().appendUserMessage(perSender, 2, "dave's own");
         store.transcripts().appendUserMessage(emptyThread, 3, "same as no thread");
 
-        assertThat(store.transcripts().sessions()).extracting(SessionSummary::key).containsExactlyInAnyOrder(group, perSender);
+        assertThat(store.transcripts().sessions())
+                .extracting(SessionSummary::key)
+                .containsExactlyInAnyOrder(group, perSender);
         assertThat(rows("SELECT thread_id, sender FROM sessions ORDER BY id"))
                 .containsExactly(List.of("", ""), List.of("", "dave"));
-        assertThat(store.transcripts().load(group, 10)).extracting(TranscriptEntry::content)
+        assertThat(store.transcripts().load(group, 10))
+                .extracting(TranscriptEntry::content)
                 .containsExactly("shared", "same as no thread");
     }
 }

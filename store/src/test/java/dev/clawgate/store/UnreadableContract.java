@@ -40,8 +40,10 @@ abstract class UnreadableContract extends StoreTestBase {
         UnreadableInbound u = UnreadableInbound.of("webhook", "default", "m-1", "field 'text' is missing", "{}");
         assertThat(store.inbox().recordUnreadable(u)).isTrue();
         assertThat(store.inbox().recordUnreadable(u)).isFalse();
-        assertThat(store.inbox().recordUnreadable(UnreadableInbound.of("webhook", "other", "m-1", "r", "{}"))).isTrue();
-        assertThat(store.inbox().unreadable(10)).extracting(UnreadableInbound::account)
+        assertThat(store.inbox().recordUnreadable(UnreadableInbound.of("webhook", "other", "m-1", "r", "{}")))
+                .isTrue();
+        assertThat(store.inbox().unreadable(10))
+                .extracting(UnreadableInbound::account)
                 .containsExactly("other", "default");
     }
 
@@ -49,7 +51,8 @@ abstract class UnreadableContract extends StoreTestBase {
     void aPayloadWithNulCharactersIsKept() {
         // SPEC IN-4: whatever bytes came, the record commits (PostgreSQL text cannot hold NUL)
         Store store = open();
-        assertThat(store.inbox().recordUnreadable(UnreadableInbound.of("webhook", "default", "n\0ul", "bad", "a\0b"))).isTrue();
+        assertThat(store.inbox().recordUnreadable(UnreadableInbound.of("webhook", "default", "n\0ul", "bad", "a\0b")))
+                .isTrue();
         assertThat(store.inbox().unreadable(1).getFirst().raw()).isEqualTo("a\uFFFDb");
     }
 
@@ -59,7 +62,8 @@ abstract class UnreadableContract extends StoreTestBase {
         Store store = open();
         int n = InboxBook.UNREADABLE_KEPT + 25;
         for (int i = 0; i < n; i++) {
-            store.inbox().recordUnreadable(UnreadableInbound.of("telegram", "default", Integer.toString(i), "bad", "{}"));
+            store.inbox()
+                    .recordUnreadable(UnreadableInbound.of("telegram", "default", Integer.toString(i), "bad", "{}"));
             clock.advance(Duration.ofMillis(1));
         }
         List<UnreadableInbound> all = store.inbox().unreadable(n);

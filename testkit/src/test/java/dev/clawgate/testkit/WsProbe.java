@@ -44,8 +44,11 @@ public final class WsProbe implements AutoCloseable {
                 closed.complete(1006);
             }
         };
-        socket = HttpClient.newHttpClient().newWebSocketBuilder().connectTimeout(Duration.ofSeconds(5))
-                .buildAsync(uri, listener).join();
+        socket = HttpClient.newHttpClient()
+                .newWebSocketBuilder()
+                .connectTimeout(Duration.ofSeconds(5))
+                .buildAsync(uri, listener)
+                .join();
     }
 
     /** Connects to {@code uri}; throws when the server refuses the upgrade. */
@@ -93,7 +96,8 @@ public final class WsProbe implements AutoCloseable {
     }
 
     /** The close code if the socket ended within {@code timeout}, else null. */
-    public Integer closeCodeWithin(Duration timeout) throws InterruptedException, java.util.concurrent.ExecutionException {
+    public Integer closeCodeWithin(Duration timeout)
+            throws InterruptedException, java.util.concurrent.ExecutionException {
         try {
             return closed.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (java.util.concurrent.TimeoutException e) {

@@ -12,9 +12,9 @@ import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The bot under test over its whole run, across kills: the {@link ChildJvm} running now, and for a
- * kill test the SIGKILL and the restart on the same config, data and work folder (SPEC OUT-7,
- * OUT-12). CPU time and peak RSS add up over every process the run started.
+ * The bot under test over its whole run, across kills: the {@link ChildJvm} running now, and for a kill test the
+ * SIGKILL and the restart on the same config, data and work folder (SPEC OUT-7, OUT-12). CPU time and peak RSS add up
+ * over every process the run started.
  */
 final class BotProcess implements AutoCloseable {
     private static final Duration START_LIMIT = Duration.ofSeconds(60);
@@ -34,7 +34,13 @@ final class BotProcess implements AutoCloseable {
     private long cpuOfKilled;
     private long peakRssOfKilled = -1;
 
-    private BotProcess(ChildJvm.Launch launch, List<String> jvmArgs, Path workDir, Path config, List<String> echoArgs, int httpPort) {
+    private BotProcess(
+            ChildJvm.Launch launch,
+            List<String> jvmArgs,
+            Path workDir,
+            Path config,
+            List<String> echoArgs,
+            int httpPort) {
         this.launch = launch;
         this.jvmArgs = List.copyOf(jvmArgs);
         this.workDir = workDir;
@@ -43,7 +49,13 @@ final class BotProcess implements AutoCloseable {
         this.httpPort = httpPort;
     }
 
-    static BotProcess start(ChildJvm.Launch launch, List<String> jvmArgs, Path workDir, Path config, List<String> echoArgs, int httpPort)
+    static BotProcess start(
+            ChildJvm.Launch launch,
+            List<String> jvmArgs,
+            Path workDir,
+            Path config,
+            List<String> echoArgs,
+            int httpPort)
             throws IOException {
         BotProcess p = new BotProcess(launch, jvmArgs, workDir, config, echoArgs, httpPort);
         p.child = ChildJvm.start(launch, jvmArgs, workDir, config, echoArgs);
@@ -58,11 +70,15 @@ final class BotProcess implements AutoCloseable {
     /** Waits for the gateway's {@code /readyz} to answer 200; the milliseconds from its process start. */
     double awaitReady() throws IOException, InterruptedException {
         ChildJvm c = child;
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
-        HttpRequest readyz = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/readyz")).timeout(Duration.ofSeconds(2)).build();
+        HttpClient http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+        HttpRequest readyz = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + httpPort + "/readyz"))
+                .timeout(Duration.ofSeconds(2))
+                .build();
         long deadline = c.startedNanos() + START_LIMIT.toNanos();
         while (System.nanoTime() < deadline) {
-            if (!c.alive()) throw new IOException("the gateway exited at start (" + c.exitValue() + "):\n" + c.logTail(40));
+            if (!c.alive())
+                throw new IOException("the gateway exited at start (" + c.exitValue() + "):\n" + c.logTail(40));
             try {
                 if (http.send(readyz, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
                     readySince = System.nanoTime();
@@ -77,8 +93,8 @@ final class BotProcess implements AutoCloseable {
     }
 
     /**
-     * Kills the running gateway with SIGKILL at whatever it is doing, waits until it is gone, starts
-     * it again on the same config and data folder (nothing is cleaned), and waits until it is ready.
+     * Kills the running gateway with SIGKILL at whatever it is doing, waits until it is gone, starts it again on the
+     * same config and data folder (nothing is cleaned), and waits until it is ready.
      */
     void killAndRestart() throws IOException, InterruptedException {
         lock.lock();

@@ -14,11 +14,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * The smallest bot that answers every message: it long-polls {@code getUpdates} with the JDK
- * {@link HttpClient}, confirms each batch with the next offset, and echoes every text with
- * {@code sendMessage}, each send on its own virtual thread. It stores nothing and runs no model,
- * so what the load driver measures against it is the ceiling of driver, fake and HTTP together:
- * the gateway's figures are read beside it.
+ * The smallest bot that answers every message: it long-polls {@code getUpdates} with the JDK {@link HttpClient},
+ * confirms each batch with the next offset, and echoes every text with {@code sendMessage}, each send on its own
+ * virtual thread. It stores nothing and runs no model, so what the load driver measures against it is the ceiling of
+ * driver, fake and HTTP together: the gateway's figures are read beside it.
  *
  * <p>{@code java -cp CP dev.clawgate.bench.load.EchoBot API_BASE BOT_TOKEN}
  */
@@ -26,8 +25,10 @@ public final class EchoBot {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int POLL_SECONDS = 25;
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
-            .followRedirects(HttpClient.Redirect.NEVER).build();
+    private final HttpClient http = HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(10))
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .build();
     private final String base;
 
     private EchoBot(String apiBase, String token) {
@@ -48,7 +49,9 @@ public final class EchoBot {
             while (!Thread.currentThread().isInterrupted()) {
                 JsonNode updates;
                 try {
-                    updates = call("getUpdates", JSON.createObjectNode().put("offset", offset).put("timeout", POLL_SECONDS),
+                    updates = call(
+                            "getUpdates",
+                            JSON.createObjectNode().put("offset", offset).put("timeout", POLL_SECONDS),
                             Duration.ofSeconds(POLL_SECONDS + 15));
                 } catch (IOException e) {
                     System.err.println("echo bot: getUpdates failed, retrying in 100 ms: " + e.getMessage());
@@ -59,7 +62,8 @@ public final class EchoBot {
                     offset = Math.max(offset, u.path("update_id").asLong() + 1);
                     JsonNode m = u.path("message");
                     if (!m.path("text").isTextual()) continue;
-                    ObjectNode reply = JSON.createObjectNode().put("chat_id", m.path("chat").path("id").asLong())
+                    ObjectNode reply = JSON.createObjectNode()
+                            .put("chat_id", m.path("chat").path("id").asLong())
                             .put("text", m.path("text").asText());
                     sends.submit(() -> send(reply));
                 }
@@ -78,12 +82,16 @@ public final class EchoBot {
     }
 
     private JsonNode call(String method, ObjectNode params, Duration timeout) throws IOException, InterruptedException {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(base + method)).timeout(timeout)
+        HttpRequest request = HttpRequest.newBuilder(URI.create(base + method))
+                .timeout(timeout)
                 .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(params.toString(), StandardCharsets.UTF_8)).build();
+                .POST(HttpRequest.BodyPublishers.ofString(params.toString(), StandardCharsets.UTF_8))
+                .build();
         HttpResponse<byte[]> r = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
         JsonNode body = JSON.readTree(r.body());
-        if (!body.path("ok").asBoolean(false)) throw new IOException(method + " answered " + r.statusCode() + ": " + body.path("description").asText());
+        if (!body.path("ok").asBoolean(false))
+            throw new IOException(method + " answered " + r.statusCode() + ": "
+                    + body.path("description").asText());
         return body.path("result");
     }
 }

@@ -5,22 +5,24 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * The {@code clawgate.toml} of a load run: the fake model as the only provider, Telegram by long
- * polling against the fake Bot API, open to every sender, and nothing that paces replies per
- * chat: no live preview (it edits at most once per {@code preview_interval_ms}), no block
- * streaming and so no {@code human_delay}, no ack reactions. Everything else keeps its default,
- * so the run goes through the same store, inbox, dispatcher, memory and outbox as a real install;
+ * The {@code clawgate.toml} of a load run: the fake model as the only provider, Telegram by long polling against the
+ * fake Bot API, open to every sender, and nothing that paces replies per chat: no live preview (it edits at most once
+ * per {@code preview_interval_ms}), no block streaming and so no {@code human_delay}, no ack reactions. Everything else
+ * keeps its default, so the run goes through the same store, inbox, dispatcher, memory and outbox as a real install;
  * {@code --extra-toml} adds tables the run wants to vary.
  */
 final class GatewayConfig {
     private GatewayConfig() {}
 
     /** Writes the config into {@code dir} and returns its path; data and workspace go below {@code dir}. */
-    static Path write(Path dir, int httpPort, String modelBaseUrl, String telegramApiBase, String botToken, String extraToml)
+    static Path write(
+            Path dir, int httpPort, String modelBaseUrl, String telegramApiBase, String botToken, String extraToml)
             throws IOException {
         Files.createDirectories(dir);
         Path file = dir.resolve("clawgate.toml");
-        Files.writeString(file, """
+        Files.writeString(
+                file,
+                """
                 # written by dev.clawgate.bench.load.LoadDriver
                 [gateway]
                 data_dir = "%s"
@@ -52,8 +54,14 @@ final class GatewayConfig {
                 [channels.telegram.block_streaming]
                 enabled = false
                 human_delay = "off"
-                """.formatted(toml(dir.resolve("data")), httpPort, toml(dir.resolve("workspace")), modelBaseUrl, botToken, telegramApiBase)
-                + (extraToml.isBlank() ? "" : "\n# from --extra-toml\n" + extraToml + "\n"));
+                """.formatted(
+                                        toml(dir.resolve("data")),
+                                        httpPort,
+                                        toml(dir.resolve("workspace")),
+                                        modelBaseUrl,
+                                        botToken,
+                                        telegramApiBase)
+                        + (extraToml.isBlank() ? "" : "\n# from --extra-toml\n" + extraToml + "\n"));
         return file;
     }
 

@@ -11,11 +11,10 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongConsumer;
 
 /**
- * The kill test's hand on the gateway during the measured phase (SPEC OUT-7, OUT-12): on its own
- * thread it SIGKILLs the gateway as the {@link KillSchedule} says and starts it again, while the
- * users go on sending. A closed-loop user waits for their reply before the next message, so a
- * reply the kill cut off would stall them for good: {@link #rescue} lets a user go on once the
- * restarted gateway's own store lists that reply {@code unknown_after_send} (read-only, beside
+ * The kill test's hand on the gateway during the measured phase (SPEC OUT-7, OUT-12): on its own thread it SIGKILLs the
+ * gateway as the {@link KillSchedule} says and starts it again, while the users go on sending. A closed-loop user waits
+ * for their reply before the next message, so a reply the kill cut off would stall them for good: {@link #rescue} lets
+ * a user go on once the restarted gateway's own store lists that reply {@code unknown_after_send} (read-only, beside
  * the running gateway), and only then.
  */
 final class GatewayKiller implements AutoCloseable {
@@ -55,7 +54,8 @@ final class GatewayKiller implements AutoCloseable {
                     if (over) return;
                     LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
                 }
-                LockSupport.parkNanos(TimeUnit.MICROSECONDS.toNanos(schedule.delayMicros().get(k)));
+                LockSupport.parkNanos(
+                        TimeUnit.MICROSECONDS.toNanos(schedule.delayMicros().get(k)));
                 if (over) return;
                 gateway.killAndRestart();
             }
@@ -70,16 +70,18 @@ final class GatewayKiller implements AutoCloseable {
     /** Throws what went wrong on the kill thread (a restart that failed). */
     void check() throws IOException {
         Exception e = failure;
-        if (e != null) throw new IOException("the kill test could not kill and restart the gateway: " + e.getMessage(), e);
+        if (e != null)
+            throw new IOException("the kill test could not kill and restart the gateway: " + e.getMessage(), e);
     }
 
     /**
-     * Gives up on each message the restarted gateway lists {@code unknown_after_send}, and lets its
-     * user go on; at most every {@link #ASK_EVERY}, and only when some message has waited long.
+     * Gives up on each message the restarted gateway lists {@code unknown_after_send}, and lets its user go on; at most
+     * every {@link #ASK_EVERY}, and only when some message has waited long.
      */
     void rescue() throws IOException {
         long now = System.nanoTime();
-        if (now - askedAt < ASK_EVERY.toNanos() || gateway.restarting() || now - gateway.readySince() < STALE.toNanos()) return;
+        if (now - askedAt < ASK_EVERY.toNanos() || gateway.restarting() || now - gateway.readySince() < STALE.toNanos())
+            return;
         List<Long> waiting = ledger.waiting(now - STALE.toNanos());
         if (waiting.isEmpty()) return;
         askedAt = now;

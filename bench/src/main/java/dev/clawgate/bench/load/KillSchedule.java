@@ -5,10 +5,10 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * When a kill test SIGKILLs the gateway (SPEC OUT-7, OUT-12): after {@code atReplies.get(k)}
- * replies of the measured phase, plus {@code delayMicros.get(k)}, so the kill lands wherever the
- * gateway happens to be, not at a failpoint. Drawn from a seeded {@link Random}: one kill in each
- * of {@code kills} equal slices of the run, anywhere in its middle half; the seed replays it.
+ * When a kill test SIGKILLs the gateway (SPEC OUT-7, OUT-12): after {@code atReplies.get(k)} replies of the measured
+ * phase, plus {@code delayMicros.get(k)}, so the kill lands wherever the gateway happens to be, not at a failpoint.
+ * Drawn from a seeded {@link Random}: one kill in each of {@code kills} equal slices of the run, anywhere in its middle
+ * half; the seed replays it.
  */
 record KillSchedule(long seed, List<Integer> atReplies, List<Long> delayMicros) {
     private static final long MAX_DELAY_MICROS = 20_000;

@@ -21,9 +21,9 @@ import java.util.function.LongConsumer;
 import java.util.stream.Stream;
 
 /**
- * Runs one {@link LoadPlan}: the fake Telegram Bot API and the fake OpenAI server in this JVM,
- * the bot under test in its own; users write to the bot through the fake, and every
- * {@code sendMessage} the bot makes is matched to the message it answers (SPEC CH-3, OUT-12).
+ * Runs one {@link LoadPlan}: the fake Telegram Bot API and the fake OpenAI server in this JVM, the bot under test in
+ * its own; users write to the bot through the fake, and every {@code sendMessage} the bot makes is matched to the
+ * message it answers (SPEC CH-3, OUT-12).
  */
 final class LoadRun {
     static final String BOT_TOKEN = "777000:load-driver-token";
@@ -35,7 +35,8 @@ final class LoadRun {
     static {
         // The JDK's HTTP server (under the fakes) keeps at most 200 idle keep-alive connections and closes the rest as
         // they go idle; a client that reuses one at that moment gets "header parser received no bytes", an ambiguous
-        // failure. Telegram has no such cap per bot, so neither may the fake: it must be set before the first server starts.
+        // failure. Telegram has no such cap per bot, so neither may the fake: it must be set before the first server
+        // starts.
         if (System.getProperty("sun.net.httpserver.maxIdleConnections") == null) {
             System.setProperty("sun.net.httpserver.maxIdleConnections", "10000");
         }
@@ -54,7 +55,8 @@ final class LoadRun {
 
     LoadResult run() throws IOException, InterruptedException {
         clean(plan.workDir());
-        try (FakeTelegramServer tg = FakeTelegramServer.start(BOT_TOKEN, "load_bot"); FakeOpenAiServer fm = FakeOpenAiServer.start()) {
+        try (FakeTelegramServer tg = FakeTelegramServer.start(BOT_TOKEN, "load_bot");
+                FakeOpenAiServer fm = FakeOpenAiServer.start()) {
             this.telegram = tg;
             this.model = fm;
             if (!plan.modelDelay().isZero()) {
@@ -67,10 +69,12 @@ final class LoadRun {
             }
             tg.observe(replies);
             int port = freePort();
-            Path config = GatewayConfig.write(plan.workDir(), port, fm.baseUrl(), tg.apiBase(), BOT_TOKEN, plan.extraToml());
+            Path config =
+                    GatewayConfig.write(plan.workDir(), port, fm.baseUrl(), tg.apiBase(), BOT_TOKEN, plan.extraToml());
             Instant startedAt = Instant.now();
             LoadResult result;
-            BotProcess bot = BotProcess.start(plan.launch(), plan.jvmArgs(), plan.workDir(), config, List.of(tg.apiBase(), BOT_TOKEN), port);
+            BotProcess bot = BotProcess.start(
+                    plan.launch(), plan.jvmArgs(), plan.workDir(), config, List.of(tg.apiBase(), BOT_TOKEN), port);
             try {
                 result = drive(bot, startedAt);
             } finally {
@@ -79,7 +83,11 @@ final class LoadRun {
             if (plan.killTest()) {
                 // SPEC OUT-7, OUT-12: the stopped gateway's store accounts for every message without exactly one reply
                 try {
-                    result = result.withKills(KillTally.of(plan.kills(), bot.downtimesMs(), measuredLedger, result.outcome(),
+                    result = result.withKills(KillTally.of(
+                            plan.kills(),
+                            bot.downtimesMs(),
+                            measuredLedger,
+                            result.outcome(),
                             GatewayAudit.entries(plan.workDir().resolve("data"))));
                 } catch (java.sql.SQLException e) {
                     throw new IOException("the stopped gateway's store could not be read: " + e.getMessage(), e);
@@ -100,7 +108,10 @@ final class LoadRun {
     private LoadResult drive(BotProcess bot, Instant startedAt) throws IOException, InterruptedException {
         ProcessProbe probe = new ProcessProbe(bot.current().pid());
         double readyMs = plan.echo() ? awaitFirstPoll(bot.current()) : bot.awaitReady();
-        double firstPollMs = Duration.between(startedAt, telegram.callTimes("getUpdates").getFirst()).toNanos() / 1e6;
+        double firstPollMs =
+                Duration.between(startedAt, telegram.callTimes("getUpdates").getFirst())
+                                .toNanos()
+                        / 1e6;
         if (plan.echo()) readyMs = firstPollMs;
         Thread.sleep(plan.idle());
         double idleRss = mib(probe.rssKib());
@@ -135,21 +146,44 @@ final class LoadRun {
             housekeeper.interrupt();
             housekeeper.join();
         }
-        if (housekeepingFailure != null) throw new IOException("soak sampling failed: " + housekeepingFailure.getMessage(), housekeepingFailure);
+        if (housekeepingFailure != null)
+            throw new IOException("soak sampling failed: " + housekeepingFailure.getMessage(), housekeepingFailure);
         soak.finish();
-        LoadResult result = new LoadResult(plan.label(), botName(plan.launch()), plan.openLoop() ? "open" : "closed",
-                plan.messages(), plan.users(), plan.openLoopRate(), plan.warmup(), warm, measured, firstPollMs, readyMs, idleRss,
-                mib(bot.peakRssKib()), mib(new ProcessProbe(bot.current().pid()).rssKib()), (cpuAfter - cpuBefore) / (double) plan.messages(),
-                plan.modelDelay().toNanos() / 1e6, lag[0], loadBefore, loadAfter, plan.jvmArgs(), soak.samples(), soak.growth(), List.of(), null);
+        LoadResult result = new LoadResult(
+                plan.label(),
+                botName(plan.launch()),
+                plan.openLoop() ? "open" : "closed",
+                plan.messages(),
+                plan.users(),
+                plan.openLoopRate(),
+                plan.warmup(),
+                warm,
+                measured,
+                firstPollMs,
+                readyMs,
+                idleRss,
+                mib(bot.peakRssKib()),
+                mib(new ProcessProbe(bot.current().pid()).rssKib()),
+                (cpuAfter - cpuBefore) / (double) plan.messages(),
+                plan.modelDelay().toNanos() / 1e6,
+                lag[0],
+                loadBefore,
+                loadAfter,
+                plan.jvmArgs(),
+                soak.samples(),
+                soak.growth(),
+                List.of(),
+                null);
         bot.checkAlive();
         return result;
     }
 
     /**
-     * Each user sends their next message when their previous one is answered; in a kill test also
-     * when the gateway lists the previous one's reply {@code unknown_after_send}.
+     * Each user sends their next message when their previous one is answered; in a kill test also when the gateway
+     * lists the previous one's reply {@code unknown_after_send}.
      */
-    private ReplyLedger.Outcome closedLoop(ReplyLedger ledger, BotProcess bot, boolean kills) throws InterruptedException, IOException {
+    private ReplyLedger.Outcome closedLoop(ReplyLedger ledger, BotProcess bot, boolean kills)
+            throws InterruptedException, IOException {
         int users = plan.users();
         LongConsumer moveOn = number -> {
             long following = number + users;
@@ -160,7 +194,8 @@ final class LoadRun {
             for (long n = ledger.first(); n < ledger.first() + Math.min(users, ledger.count()); n++) send(ledger, n);
             return finish(ledger, bot, null);
         }
-        try (GatewayKiller killer = new GatewayKiller(bot, plan.kills(), ledger, plan.workDir().resolve("data"), moveOn)) {
+        try (GatewayKiller killer =
+                new GatewayKiller(bot, plan.kills(), ledger, plan.workDir().resolve("data"), moveOn)) {
             killer.start();
             for (long n = ledger.first(); n < ledger.first() + Math.min(users, ledger.count()); n++) send(ledger, n);
             return finish(ledger, bot, killer);
@@ -168,7 +203,8 @@ final class LoadRun {
     }
 
     /** Messages at a fixed rate, round-robin over the users, whether or not earlier ones were answered. */
-    private ReplyLedger.Outcome openLoop(ReplyLedger ledger, BotProcess bot, double[] maxLagMs) throws InterruptedException, IOException {
+    private ReplyLedger.Outcome openLoop(ReplyLedger ledger, BotProcess bot, double[] maxLagMs)
+            throws InterruptedException, IOException {
         replies.phase(ledger, number -> {});
         long period = (long) (1e9 / plan.openLoopRate());
         long start = System.nanoTime();
@@ -185,12 +221,14 @@ final class LoadRun {
     }
 
     /**
-     * Waits until every message is answered (or, in a kill test, given up on as listed lost), then
-     * listens for {@code settle} more; {@code killer} is null outside a kill test. The kill test's
-     * last restart is finished before the settle time starts.
+     * Waits until every message is answered (or, in a kill test, given up on as listed lost), then listens for
+     * {@code settle} more; {@code killer} is null outside a kill test. The kill test's last restart is finished before
+     * the settle time starts.
      */
-    private ReplyLedger.Outcome finish(ReplyLedger ledger, BotProcess bot, GatewayKiller killer) throws InterruptedException, IOException {
-        // a phase may take as long as it needs while replies keep coming (or the gateway restarts); it ends when none came for the timeout
+    private ReplyLedger.Outcome finish(ReplyLedger ledger, BotProcess bot, GatewayKiller killer)
+            throws InterruptedException, IOException {
+        // a phase may take as long as it needs while replies keep coming (or the gateway restarts); it ends when none
+        // came for the timeout
         long deadline = System.nanoTime() + plan.timeout().toNanos();
         int seen = ledger.settledCount();
         while (!ledger.awaitSettled(Duration.ofMillis(100))) {
@@ -249,16 +287,16 @@ final class LoadRun {
         long deadline = child.startedNanos() + Duration.ofSeconds(60).toNanos();
         while (telegram.callTimes("getUpdates").isEmpty()) {
             if (!child.alive()) throw new IOException("the echo bot exited at start:\n" + child.logTail(40));
-            if (System.nanoTime() > deadline) throw new IOException("the echo bot did not poll within 60 s:\n" + child.logTail(40));
+            if (System.nanoTime() > deadline)
+                throw new IOException("the echo bot did not poll within 60 s:\n" + child.logTail(40));
             Thread.sleep(2);
         }
         return (System.nanoTime() - child.startedNanos()) / 1e6;
     }
 
     /**
-     * Soak figures taken while a phase runs: every {@code sampleEvery} replies, RSS and the live
-     * heap after a full collection; with {@code histogram}, which classes grew between the first
-     * sample and the end.
+     * Soak figures taken while a phase runs: every {@code sampleEvery} replies, RSS and the live heap after a full
+     * collection; with {@code histogram}, which classes grew between the first sample and the end.
      */
     private final class Soak {
         private final ProcessProbe probe;
@@ -290,7 +328,8 @@ final class LoadRun {
             double rss = mib(probe.rssKib());
             if (plan.histogram() && firstHistogram == null) firstHistogram = probe.classHistogram();
             double live = probe.liveHeapKibAfterFullGc() / 1024.0;
-            samples.add(new LoadResult.SoakSample(answered, (now - start) / 1e9, rss, live, rate, ProcessProbe.loadAverage()));
+            samples.add(new LoadResult.SoakSample(
+                    answered, (now - start) / 1e9, rss, live, rate, ProcessProbe.loadAverage()));
             lastAnswered = answered;
             lastNanos = System.nanoTime();
         }
@@ -315,10 +354,13 @@ final class LoadRun {
             before.forEach(c -> old.put(c.className(), c));
             return after.stream()
                     .map(c -> {
-                        ProcessProbe.ClassCount o = old.getOrDefault(c.className(), new ProcessProbe.ClassCount(c.className(), 0, 0));
-                        return new ProcessProbe.ClassCount(c.className(), c.instances() - o.instances(), c.bytes() - o.bytes());
+                        ProcessProbe.ClassCount o =
+                                old.getOrDefault(c.className(), new ProcessProbe.ClassCount(c.className(), 0, 0));
+                        return new ProcessProbe.ClassCount(
+                                c.className(), c.instances() - o.instances(), c.bytes() - o.bytes());
                     })
-                    .sorted(Comparator.comparingLong(ProcessProbe.ClassCount::bytes).reversed())
+                    .sorted(Comparator.comparingLong(ProcessProbe.ClassCount::bytes)
+                            .reversed())
                     .limit(10)
                     .map(c -> "%s %+d instances, %+.1f KiB".formatted(c.className(), c.instances(), c.bytes() / 1024.0))
                     .toList();
@@ -367,7 +409,9 @@ final class LoadRun {
             JsonNode c = m.path("content");
             if (c.isTextual()) return c.asText();
             StringBuilder text = new StringBuilder();
-            for (JsonNode part : c) if ("text".equals(part.path("type").asText())) text.append(part.path("text").asText());
+            for (JsonNode part : c)
+                if ("text".equals(part.path("type").asText()))
+                    text.append(part.path("text").asText());
             return text.toString();
         }
         return "";

@@ -11,14 +11,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * What Linux and the JVM say about a child process: resident memory ({@code /proc/<pid>/status}
- * VmRSS and its peak VmHWM), CPU time ({@code /proc/<pid>/stat}), and, through {@code jcmd}, the
- * live heap after a full collection and the class histogram. Read from outside, so the figures
- * cost the measured process nothing but the collection asked for.
+ * What Linux and the JVM say about a child process: resident memory ({@code /proc/<pid>/status} VmRSS and its peak
+ * VmHWM), CPU time ({@code /proc/<pid>/stat}), and, through {@code jcmd}, the live heap after a full collection and the
+ * class histogram. Read from outside, so the figures cost the measured process nothing but the collection asked for.
  */
 final class ProcessProbe {
     // G1 prints one "garbage-first heap total ..., used NK" line; Serial and Parallel one per generation
-    private static final Pattern SPACE_USED = Pattern.compile("(?m)^\\s*\\S[^\\[\\n]*?\\s+total\\s+(?:reserved\\s+\\d+K,\\s+committed\\s+)?\\d+K,\\s+used\\s+(\\d+)K");
+    private static final Pattern SPACE_USED = Pattern.compile(
+            "(?m)^\\s*\\S[^\\[\\n]*?\\s+total\\s+(?:reserved\\s+\\d+K,\\s+committed\\s+)?\\d+K,\\s+used\\s+(\\d+)K");
     private static final Pattern HISTO_ROW = Pattern.compile("^\\s*\\d+:\\s+(\\d+)\\s+(\\d+)\\s+(\\S+)");
     private static final long CLOCK_TICKS_PER_SECOND = 100; // USER_HZ; 100 on every Linux the JDK supports
 
@@ -82,11 +82,16 @@ final class ProcessProbe {
     }
 
     /**
-     * Starts a flight recording named {@code load} in the process ({@code jcmd JFR.start}, profile
-     * settings plus CPU-time sampling, which sees virtual threads where the execution sampler hardly does).
+     * Starts a flight recording named {@code load} in the process ({@code jcmd JFR.start}, profile settings plus
+     * CPU-time sampling, which sees virtual threads where the execution sampler hardly does).
      */
     void startFlightRecording() throws IOException, InterruptedException {
-        jcmd("JFR.start", "name=load", "settings=profile", "jdk.CPUTimeSample#enabled=true", "jdk.CPUTimeSample#throttle=2ms");
+        jcmd(
+                "JFR.start",
+                "name=load",
+                "settings=profile",
+                "jdk.CPUTimeSample#enabled=true",
+                "jdk.CPUTimeSample#throttle=2ms");
     }
 
     /** Stops the recording {@link #startFlightRecording} started and writes it to {@code file}. */
@@ -107,14 +112,18 @@ final class ProcessProbe {
             throw new IOException("jcmd " + String.join(" ", command) + " did not finish within 60 s");
         }
         String text = new String(out, StandardCharsets.UTF_8);
-        if (p.exitValue() != 0) throw new IOException("jcmd " + String.join(" ", command) + " failed (" + p.exitValue() + "): " + text.strip());
+        if (p.exitValue() != 0)
+            throw new IOException(
+                    "jcmd " + String.join(" ", command) + " failed (" + p.exitValue() + "): " + text.strip());
         return text;
     }
 
     private long statusField(String name) {
         try {
             for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
-                if (line.startsWith(name)) return Long.parseLong(line.substring(name.length()).replace("kB", "").strip());
+                if (line.startsWith(name))
+                    return Long.parseLong(
+                            line.substring(name.length()).replace("kB", "").strip());
             }
             return -1;
         } catch (IOException | RuntimeException e) {

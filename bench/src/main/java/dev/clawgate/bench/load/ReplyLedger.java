@@ -11,11 +11,10 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**
- * One phase's messages, numbered {@code first} to {@code first + count - 1}: when each went to
- * the fake, and every reply the bot sent for it (SPEC OUT-12: exactly one). Each message text
- * starts with its tag {@code #<number>}; the echo model and the echo bot repeat the text, so the
- * reply names the message it answers. Thread-safe: the sender writes, the fake's request
- * threads record replies.
+ * One phase's messages, numbered {@code first} to {@code first + count - 1}: when each went to the fake, and every
+ * reply the bot sent for it (SPEC OUT-12: exactly one). Each message text starts with its tag {@code #<number>}; the
+ * echo model and the echo bot repeat the text, so the reply names the message it answers. Thread-safe: the sender
+ * writes, the fake's request threads record replies.
  */
 final class ReplyLedger {
     private final long first;
@@ -51,7 +50,10 @@ final class ReplyLedger {
         return first;
     }
 
-    /** The text of message {@code number} from user {@code user}: tag first, then enough words to be a memory worth saving. */
+    /**
+     * The text of message {@code number} from user {@code user}: tag first, then enough words to be a memory worth
+     * saving.
+     */
     static String text(long number, int user) {
         return "#" + number + " from user " + user + ": what is a good name for a small gray cat?";
     }
@@ -88,8 +90,8 @@ final class ReplyLedger {
 
     /**
      * Gives up on an unanswered message whose reply the gateway itself lists as lost (a kill test:
-     * {@code unknown_after_send}); true when it was still unanswered and not given up on before.
-     * A reply that comes later is still counted.
+     * {@code unknown_after_send}); true when it was still unanswered and not given up on before. A reply that comes
+     * later is still counted.
      */
     boolean giveUp(long number) {
         int i = index(number);
@@ -133,7 +135,9 @@ final class ReplyLedger {
         return allAnswered.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
     }
 
-    /** What the phase came to: latencies of the answered messages and every message that did not get exactly one reply. */
+    /**
+     * What the phase came to: latencies of the answered messages and every message that did not get exactly one reply.
+     */
     Outcome outcome() {
         long[] latencies = new long[count];
         int n = 0;
@@ -154,7 +158,8 @@ final class ReplyLedger {
         }
         long[] sorted = Arrays.copyOf(latencies, n);
         Arrays.sort(sorted);
-        return new Outcome(count, sorted, missing, unsent, duplicated, strays.get(), n == 0 ? 0 : lastReply - firstSent);
+        return new Outcome(
+                count, sorted, missing, unsent, duplicated, strays.get(), n == 0 ? 0 : lastReply - firstSent);
     }
 
     private int index(long number) {
@@ -164,12 +169,18 @@ final class ReplyLedger {
 
     /**
      * @param latenciesNanos send-to-first-reply of each answered message, sorted
-     * @param missing        sent, never answered
-     * @param unsent         never sent: in a closed loop, the user's earlier message was not answered
-     * @param spanNanos      from the first send to the last first reply
+     * @param missing sent, never answered
+     * @param unsent never sent: in a closed loop, the user's earlier message was not answered
+     * @param spanNanos from the first send to the last first reply
      */
-    record Outcome(int messages, long[] latenciesNanos, List<Long> missing, List<Long> unsent, List<Long> duplicated, int strays,
-                   long spanNanos) {
+    record Outcome(
+            int messages,
+            long[] latenciesNanos,
+            List<Long> missing,
+            List<Long> unsent,
+            List<Long> duplicated,
+            int strays,
+            long spanNanos) {
         boolean everyMessageAnsweredOnce() {
             return missing.isEmpty() && unsent.isEmpty() && duplicated.isEmpty() && strays == 0;
         }
@@ -187,9 +198,11 @@ final class ReplyLedger {
         }
 
         String problems() {
-            return "missing " + missing.size() + (missing.isEmpty() ? "" : " " + head(missing)) + ", never sent (an earlier one of"
+            return "missing " + missing.size() + (missing.isEmpty() ? "" : " " + head(missing))
+                    + ", never sent (an earlier one of"
                     + " the user unanswered) " + unsent.size() + ", answered more than once "
-                    + duplicated.size() + (duplicated.isEmpty() ? "" : " " + head(duplicated)) + ", replies naming no message " + strays;
+                    + duplicated.size() + (duplicated.isEmpty() ? "" : " " + head(duplicated))
+                    + ", replies naming no message " + strays;
         }
 
         private static List<Long> head(List<Long> l) {

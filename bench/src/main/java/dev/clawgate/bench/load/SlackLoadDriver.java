@@ -28,12 +28,12 @@ import java.util.regex.Pattern;
 
 /**
  * The end-to-end load over Slack (issue 17; SPEC CH-4, OUT-12): the gateway as its own process with
- * {@code [channels.slack]} on the Events API, {@code testkit}'s {@link FakeSlack} pushing signed events to its
- * webhook and taking its {@code chat.postMessage} calls, and the fake OpenAI server answering at once, all over
- * loopback HTTP in this JVM. {@code M} users each send in their DM, closed loop (the next message when the last
- * was answered); every text carries a tag {@code #n}, and the run fails unless every message got exactly one
- * reply. Reports replies per second (first send to last reply) and the latency from the post to the reply
- * showing in the fake (read every 2 ms). Per-chat pacing is off as in {@link GatewayConfig}.
+ * {@code [channels.slack]} on the Events API, {@code testkit}'s {@link FakeSlack} pushing signed events to its webhook
+ * and taking its {@code chat.postMessage} calls, and the fake OpenAI server answering at once, all over loopback HTTP
+ * in this JVM. {@code M} users each send in their DM, closed loop (the next message when the last was answered); every
+ * text carries a tag {@code #n}, and the run fails unless every message got exactly one reply. Reports replies per
+ * second (first send to last reply) and the latency from the post to the reply showing in the fake (read every 2 ms).
+ * Per-chat pacing is off as in {@link GatewayConfig}.
  *
  * <pre>
  * java -cp "bench/target/classes:$(cat bench/target/classpath.txt)" dev.clawgate.bench.load.SlackLoadDriver \
@@ -57,19 +57,21 @@ public final class SlackLoadDriver {
         int users = Integer.parseInt(a.getOrDefault("--users", "50"));
         int warmup = Integer.parseInt(a.getOrDefault("--warmup", "200"));
         Path jar = Path.of(a.getOrDefault("--jar", "server/target/clawgate.jar"));
-        Path work = Path.of(a.getOrDefault("--work-dir", "bench/target/slack-load")).toAbsolutePath();
+        Path work =
+                Path.of(a.getOrDefault("--work-dir", "bench/target/slack-load")).toAbsolutePath();
         String md = a.get("--results-md");
         System.exit(new SlackLoadDriver().run(messages, users, warmup, jar, work, md) ? 0 : 1);
     }
 
     private boolean run(int messages, int users, int warmup, Path jar, Path work, String md) throws Exception {
         deleteTree(work);
-        try (FakeSlack slack = FakeSlack.start("load_bot"); FakeOpenAiServer model = FakeOpenAiServer.start()) {
+        try (FakeSlack slack = FakeSlack.start("load_bot");
+                FakeOpenAiServer model = FakeOpenAiServer.start()) {
             model.respondWith(body -> Reply.text("re: " + lastUser(body)));
             int port = freePort();
             Path config = writeConfig(work, port, model.baseUrl(), slack);
-            BotProcess bot = BotProcess.start(new ChildJvm.Launch.GatewayJar(jar), List.of(), work, config, List.of(),
-                    port);
+            BotProcess bot =
+                    BotProcess.start(new ChildJvm.Launch.GatewayJar(jar), List.of(), work, config, List.of(), port);
             try {
                 double readyMs = bot.awaitReady();
                 slack.deliverEventsTo(URI.create("http://127.0.0.1:" + port + "/webhooks/slack"));
@@ -79,7 +81,8 @@ public final class SlackLoadDriver {
                     people.add(slack.user("load" + u));
                     dms.add(slack.dm(people.getLast()));
                 }
-                Thread poller = Thread.ofPlatform().daemon().name("slack-load-poller").start(() -> poll(slack, dms));
+                Thread poller =
+                        Thread.ofPlatform().daemon().name("slack-load-poller").start(() -> poll(slack, dms));
                 phase(slack, people, dms, warmup, new ArrayList<>());
                 List<Long> latencies = Collections.synchronizedList(new ArrayList<>());
                 long cpuBefore = bot.cpuMillis();
@@ -100,8 +103,17 @@ public final class SlackLoadDriver {
     }
 
     /** Prints the run (and appends its table row to {@code md}); true when every message got exactly one reply. */
-    private static boolean report(String md, int messages, int warmup, int users, double seconds, long cpuMs,
-                                  double readyMs, List<Long> latencies, Map<Integer, Integer> perTag, int sent)
+    private static boolean report(
+            String md,
+            int messages,
+            int warmup,
+            int users,
+            double seconds,
+            long cpuMs,
+            double readyMs,
+            List<Long> latencies,
+            Map<Integer, Integer> perTag,
+            int sent)
             throws IOException {
         long once = perTag.values().stream().filter(n -> n == 1).count();
         long twice = perTag.values().stream().filter(n -> n > 1).count();
@@ -111,14 +123,35 @@ public final class SlackLoadDriver {
         double perSecond = messages / seconds;
         double cpuPerMessage = (double) cpuMs / messages;
         String verdict = ok ? "yes" : "NO: " + (sent - once - twice) + " unanswered, " + twice + " twice";
-        String row = String.format(Locale.ROOT, "| slack, events API | gateway (java -jar) | closed | %d / %d | %.0f"
-                + " | %.2f | %.2f | %.2f | %.0f | %.3f | %s |", messages, users, perSecond, pct(sorted, 50),
-                pct(sorted, 95), pct(sorted, 99), readyMs, cpuPerMessage, verdict);
-        System.out.printf(Locale.ROOT, "Slack load: %d messages (+%d warmup) from %d users in %.2f s: %.0f replies/s;"
-                + " p50 %.2f ms, p95 %.2f, p99 %.2f; ready %.0f ms; gateway CPU %.3f ms/message;"
-                + " every message once: %s%n",
-                messages, warmup, users, seconds, perSecond, pct(sorted, 50), pct(sorted, 95), pct(sorted, 99), readyMs,
-                cpuPerMessage, ok);
+        String row = String.format(
+                Locale.ROOT,
+                "| slack, events API | gateway (java -jar) | closed | %d / %d | %.0f"
+                        + " | %.2f | %.2f | %.2f | %.0f | %.3f | %s |",
+                messages,
+                users,
+                perSecond,
+                pct(sorted, 50),
+                pct(sorted, 95),
+                pct(sorted, 99),
+                readyMs,
+                cpuPerMessage,
+                verdict);
+        System.out.printf(
+                Locale.ROOT,
+                "Slack load: %d messages (+%d warmup) from %d users in %.2f s: %.0f replies/s;"
+                        + " p50 %.2f ms, p95 %.2f, p99 %.2f; ready %.0f ms; gateway CPU %.3f ms/message;"
+                        + " every message once: %s%n",
+                messages,
+                warmup,
+                users,
+                seconds,
+                perSecond,
+                pct(sorted, 50),
+                pct(sorted, 95),
+                pct(sorted, 99),
+                readyMs,
+                cpuPerMessage,
+                ok);
         System.out.println(row);
         if (md != null) {
             Files.writeString(Path.of(md), row + "\n", StandardOpenOption.CREATE, StandardOpenOption.APPEND);
@@ -153,8 +186,8 @@ public final class SlackLoadDriver {
         // the counter went one past the end for each user that stopped
         nextTag.set(last);
         if (!failures.isEmpty()) {
-            throw new IllegalStateException(failures.size() + " users got no reply within " + REPLY_LIMIT,
-                    failures.getFirst());
+            throw new IllegalStateException(
+                    failures.size() + " users got no reply within " + REPLY_LIMIT, failures.getFirst());
         }
     }
 
@@ -224,15 +257,22 @@ public final class SlackLoadDriver {
                 # per-chat pacing off for the load: one final message, no draft edits, no reactions
                 stream_mode = "off"
                 ack_reactions = false
-                """.formatted(dir.resolve("data"), port, dir.resolve("workspace"), modelBaseUrl, slack.botToken(),
-                slack.signingSecret(), slack.apiBase()));
+                """.formatted(
+                        dir.resolve("data"),
+                        port,
+                        dir.resolve("workspace"),
+                        modelBaseUrl,
+                        slack.botToken(),
+                        slack.signingSecret(),
+                        slack.apiBase()));
         return file;
     }
 
     private static String lastUser(com.fasterxml.jackson.databind.JsonNode body) {
         com.fasterxml.jackson.databind.JsonNode msgs = body.path("messages");
         for (int i = msgs.size() - 1; i >= 0; i--) {
-            if (msgs.get(i).path("role").asText().equals("user")) return msgs.get(i).path("content").asText();
+            if (msgs.get(i).path("role").asText().equals("user"))
+                return msgs.get(i).path("content").asText();
         }
         return "";
     }

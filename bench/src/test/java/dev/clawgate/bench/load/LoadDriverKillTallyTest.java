@@ -33,8 +33,15 @@ class LoadDriverKillTallyTest {
     void aMessageWithoutAReplyPassesOnlyWhenTheStoreListsItUnknownAfterSend() {
         // SPEC OUT-7: a reply the kill cut off is unknown_after_send, for the operator, not lost in silence
         ReplyLedger l = ledger(1, 0, 1, 1);
-        Map<Long, GatewayAudit.Entry> listed = Map.of(1L, reply(1, "sent"), 2L, reply(2, "unknown_after_send"), 3L,
-                reply(3, "unknown_after_send"), 4L, reply(4, "sent"));
+        Map<Long, GatewayAudit.Entry> listed = Map.of(
+                1L,
+                reply(1, "sent"),
+                2L,
+                reply(2, "unknown_after_send"),
+                3L,
+                reply(3, "unknown_after_send"),
+                4L,
+                reply(4, "sent"));
 
         KillTally k = tally(l, listed);
 
@@ -62,8 +69,8 @@ class LoadDriverKillTallyTest {
     void aMessageAnsweredTwiceFailsTheRunEvenWhenTheStoreListsIt() {
         // SPEC OUT-12: never two final replies for one message
         ReplyLedger l = ledger(1, 2, 1, 1);
-        Map<Long, GatewayAudit.Entry> store = Map.of(1L, reply(1, "sent"), 2L, reply(2, "possibly_duplicated"), 3L, reply(3, "sent"),
-                4L, reply(4, "sent"));
+        Map<Long, GatewayAudit.Entry> store = Map.of(
+                1L, reply(1, "sent"), 2L, reply(2, "possibly_duplicated"), 3L, reply(3, "sent"), 4L, reply(4, "sent"));
 
         KillTally k = tally(l, store);
 
@@ -75,9 +82,11 @@ class LoadDriverKillTallyTest {
     void aKillTestThatKilledFewerTimesThanPlannedFails() {
         // a kill test that did not kill proves nothing about OUT-12
         ReplyLedger l = ledger(1, 1, 1, 1);
-        Map<Long, GatewayAudit.Entry> store = Map.of(1L, reply(1, "sent"), 2L, reply(2, "sent"), 3L, reply(3, "sent"), 4L, reply(4, "sent"));
+        Map<Long, GatewayAudit.Entry> store =
+                Map.of(1L, reply(1, "sent"), 2L, reply(2, "sent"), 3L, reply(3, "sent"), 4L, reply(4, "sent"));
 
-        assertThat(KillTally.of(ONE_KILL, List.of(), l, l.outcome(), store).passed()).isFalse();
+        assertThat(KillTally.of(ONE_KILL, List.of(), l, l.outcome(), store).passed())
+                .isFalse();
     }
 
     @Test
@@ -90,7 +99,11 @@ class LoadDriverKillTallyTest {
             KillSchedule s = KillSchedule.draw(kills, messages, sizes.nextLong());
             String replay = "seed " + seed + ", " + kills + " kills in " + messages + " messages: " + s.atReplies();
 
-            assertThat(s.atReplies()).as(replay).hasSize(kills).isSorted().doesNotHaveDuplicates()
+            assertThat(s.atReplies())
+                    .as(replay)
+                    .hasSize(kills)
+                    .isSorted()
+                    .doesNotHaveDuplicates()
                     .allSatisfy(at -> assertThat(at).isBetween(1, messages - 1));
             assertThat(s.delayMicros()).as(replay).allSatisfy(d -> assertThat(d).isBetween(0L, 20_000L));
             assertThat(KillSchedule.draw(kills, messages, s.seed())).as(replay).isEqualTo(s);

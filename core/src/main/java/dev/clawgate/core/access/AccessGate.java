@@ -19,9 +19,8 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.random.RandomGenerator;
 
 /**
- * Who may talk to the agent (SPEC IN-5), per channel account: decides for each inbound message
- * whether it starts a turn, is denied, is buffered as group history (SPEC IN-6), or earns its
- * unknown sender a pairing code. Thread-safe.
+ * Who may talk to the agent (SPEC IN-5), per channel account: decides for each inbound message whether it starts a
+ * turn, is denied, is buffered as group history (SPEC IN-6), or earns its unknown sender a pairing code. Thread-safe.
  */
 public final class AccessGate {
 
@@ -31,7 +30,8 @@ public final class AccessGate {
     public static final int MAX_PENDING_PER_ACCOUNT = 3;
 
     static final String WILDCARD = "*";
-    private static final DateTimeFormatter UNTIL = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter UNTIL =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'").withZone(ZoneOffset.UTC);
     // a clash in 32^8 codes is a freak event; this many in a row means something else is wrong
     private static final int CODE_ATTEMPTS = 5;
 
@@ -53,9 +53,8 @@ public final class AccessGate {
     }
 
     /**
-     * @param ownerChannel whether {@code m} came through an owner channel (terminal, web chat,
-     *                     API: {@link dev.clawgate.core.channel.Channel#ownerChannel()}), which IN-5
-     *                     does not apply to
+     * @param ownerChannel whether {@code m} came through an owner channel (terminal, web chat, API:
+     *     {@link dev.clawgate.core.channel.Channel#ownerChannel()}), which IN-5 does not apply to
      */
     public Decision decide(InboundMessage m, boolean ownerChannel, ClawgateConfig config) {
         Objects.requireNonNull(m, "m");
@@ -132,7 +131,12 @@ public final class AccessGate {
         IllegalArgumentException clash = null;
         for (int attempt = 0; attempt < CODE_ATTEMPTS; attempt++) {
             try {
-                return pairings.create(m.channel(), m.account(), m.sender(), PairingCodes.generate(random), now,
+                return pairings.create(
+                        m.channel(),
+                        m.account(),
+                        m.sender(),
+                        PairingCodes.generate(random),
+                        now,
                         now.plus(PAIRING_TTL));
             } catch (IllegalArgumentException e) {
                 clash = e;
@@ -143,8 +147,10 @@ public final class AccessGate {
 
     private static Decision pairDecision(Pairing p) {
         String until = UNTIL.format(p.expiresAt());
-        return new Decision.Pair(p.code(), "I don't know you yet. Your pairing code is " + p.code()
-                + " (valid until " + until + "). Ask the owner to run: clawgate pairing approve " + p.code());
+        return new Decision.Pair(
+                p.code(),
+                "I don't know you yet. Your pairing code is " + p.code() + " (valid until " + until
+                        + "). Ask the owner to run: clawgate pairing approve " + p.code());
     }
 
     /** An entry matches the id exactly, as {@code channel:id}, or as {@code *}. */

@@ -16,8 +16,8 @@ public sealed interface Decision {
     }
 
     /**
-     * A group message that passed the group policy but did not trigger a turn (no mention): it is
-     * kept as pending group history (SPEC IN-6).
+     * A group message that passed the group policy but did not trigger a turn (no mention): it is kept as pending group
+     * history (SPEC IN-6).
      */
     record Buffer(String reason) implements Decision {
         public Buffer {
@@ -26,9 +26,8 @@ public sealed interface Decision {
     }
 
     /**
-     * An unknown direct sender under {@code dm_policy = pairing}: the message is recorded as
-     * {@code denied} and never reaches a model, but {@code replyText} (which carries {@code code})
-     * is sent back to the sender.
+     * An unknown direct sender under {@code dm_policy = pairing}: the message is recorded as {@code denied} and never
+     * reaches a model, but {@code replyText} (which carries {@code code}) is sent back to the sender.
      */
     record Pair(String code, String replyText) implements Decision {
         public Pair {

@@ -19,8 +19,8 @@ public interface PairingBook {
     int pendingCount(String channel, String account, Instant now);
 
     /**
-     * Records a pending code; returns the sender's existing pending code instead if there is one.
-     * Throws {@link IllegalArgumentException} when the code is already in use.
+     * Records a pending code; returns the sender's existing pending code instead if there is one. Throws
+     * {@link IllegalArgumentException} when the code is already in use.
      */
     Pairing create(String channel, String account, String sender, String code, Instant now, Instant expiresAt);
 
@@ -44,7 +44,8 @@ public interface PairingBook {
             }
 
             @Override
-            public Pairing create(String channel, String account, String sender, String code, Instant now, Instant expiresAt) {
+            public Pairing create(
+                    String channel, String account, String sender, String code, Instant now, Instant expiresAt) {
                 return store.pairing().create(channel, account, sender, code, now, expiresAt);
             }
         };

@@ -4,9 +4,9 @@ import java.util.Objects;
 import java.util.random.RandomGenerator;
 
 /**
- * Pairing codes (SPEC IN-5): 8 characters from A-Z and 2-9 without 0, O, 1 and I, so a code
- * read aloud or copied by hand cannot be mistyped into another. Production draws them from a
- * {@link java.security.SecureRandom}: a code is a one-time credential.
+ * Pairing codes (SPEC IN-5): 8 characters from A-Z and 2-9 without 0, O, 1 and I, so a code read aloud or copied by
+ * hand cannot be mistyped into another. Production draws them from a {@link java.security.SecureRandom}: a code is a
+ * one-time credential.
  */
 public final class PairingCodes {
 

@@ -26,9 +26,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The tool-calling loop (SPEC AG-1..AG-3): call the model, run the tools it asks for, give it the
- * results, and repeat until it answers without a tool call or the iteration limit is reached.
- * Cancellation is checked before every model call and every tool call (SPEC AG-2).
+ * The tool-calling loop (SPEC AG-1..AG-3): call the model, run the tools it asks for, give it the results, and repeat
+ * until it answers without a tool call or the iteration limit is reached. Cancellation is checked before every model
+ * call and every tool call (SPEC AG-2).
  */
 public final class AgentLoop {
     private static final Logger log = LoggerFactory.getLogger(AgentLoop.class);
@@ -36,21 +36,54 @@ public final class AgentLoop {
     public static final String SKIPPED_FOR_STEER = "Skipped due to queued user message.";
 
     /**
-     * @param routes       the primary model first, then the fallbacks (SPEC SP-4)
-     * @param messages     system prompt and normalised history, ending with the current user message
+     * @param routes the primary model first, then the fallbacks (SPEC SP-4)
+     * @param messages system prompt and normalised history, ending with the current user message
      * @param maxResultChars cap per tool result (SPEC AG-3)
      */
-    public record Request(List<ModelRoute> routes, List<ChatMessage> messages, ToolRegistry tools, int maxIterations,
-                          int maxResultChars, ToolContext toolContext, StepObserver observer, boolean stream, Steering steering,
-                          ReasoningTags reasoningTags) {
-        public Request(List<ModelRoute> routes, List<ChatMessage> messages, ToolRegistry tools, int maxIterations,
-                       int maxResultChars, ToolContext toolContext, StepObserver observer, boolean stream) {
+    public record Request(
+            List<ModelRoute> routes,
+            List<ChatMessage> messages,
+            ToolRegistry tools,
+            int maxIterations,
+            int maxResultChars,
+            ToolContext toolContext,
+            StepObserver observer,
+            boolean stream,
+            Steering steering,
+            ReasoningTags reasoningTags) {
+        public Request(
+                List<ModelRoute> routes,
+                List<ChatMessage> messages,
+                ToolRegistry tools,
+                int maxIterations,
+                int maxResultChars,
+                ToolContext toolContext,
+                StepObserver observer,
+                boolean stream) {
             this(routes, messages, tools, maxIterations, maxResultChars, toolContext, observer, stream, Steering.NONE);
         }
 
-        public Request(List<ModelRoute> routes, List<ChatMessage> messages, ToolRegistry tools, int maxIterations,
-                       int maxResultChars, ToolContext toolContext, StepObserver observer, boolean stream, Steering steering) {
-            this(routes, messages, tools, maxIterations, maxResultChars, toolContext, observer, stream, steering, ReasoningTags.DEFAULT);
+        public Request(
+                List<ModelRoute> routes,
+                List<ChatMessage> messages,
+                ToolRegistry tools,
+                int maxIterations,
+                int maxResultChars,
+                ToolContext toolContext,
+                StepObserver observer,
+                boolean stream,
+                Steering steering) {
+            this(
+                    routes,
+                    messages,
+                    tools,
+                    maxIterations,
+                    maxResultChars,
+                    toolContext,
+                    observer,
+                    stream,
+                    steering,
+                    ReasoningTags.DEFAULT);
         }
 
         public Request {
@@ -83,13 +116,17 @@ public final class AgentLoop {
             // SPEC DI-3: steered messages go after the step's tool results, before the next model call
             conversation.addAll(req.steering().take());
             req.observer().onStepStart(step);
-            ChatRequest call = new ChatRequest("", conversation, nativeTools ? req.tools().specs() : List.of(), req.stream(), null);
+            ChatRequest call = new ChatRequest(
+                    "", conversation, nativeTools ? req.tools().specs() : List.of(), req.stream(), null);
             ChatResponse response = caller.call(req.routes(), call, observerFor(req.observer(), reasoning), cancel);
             usage = usage.plus(response.usage());
             if (response.reasoning() != null && reasoning.isEmpty()) reasoning.append(response.reasoning());
-            // SPEC RP-4: reasoning written inline as <think>...</think> is reasoning too (RP-2 keeps it out of the reply)
-            String inline = ThinkTags.split(response.text(), req.reasoningTags()).reasoning();
-            if (!inline.isEmpty()) reasoning.append(reasoning.isEmpty() ? "" : "\n\n").append(inline);
+            // SPEC RP-4: reasoning written inline as <think>...</think> is reasoning too (RP-2 keeps it out of the
+            // reply)
+            String inline =
+                    ThinkTags.split(response.text(), req.reasoningTags()).reasoning();
+            if (!inline.isEmpty())
+                reasoning.append(reasoning.isEmpty() ? "" : "\n\n").append(inline);
 
             List<ToolCall> calls;
             String visible;
@@ -97,16 +134,20 @@ public final class AgentLoop {
                 calls = response.toolCalls();
                 visible = response.text();
             } else {
-                // SPEC AG-1: only complete, closed calls are calls; markup-less JSON only when it names registered tools
-                ParsedReply parsed = ToolCallParser.parse(response.text(), Set.copyOf(req.tools().names()), req.reasoningTags());
+                // SPEC AG-1: only complete, closed calls are calls; markup-less JSON only when it names registered
+                // tools
+                ParsedReply parsed = ToolCallParser.parse(
+                        response.text(), Set.copyOf(req.tools().names()), req.reasoningTags());
                 calls = parsed.calls();
                 visible = parsed.visibleText();
             }
             if (calls.isEmpty()) {
-                return new AgentResult(response.text(), new ArrayList<>(used), usage, step + 1, false, reasoning.toString());
+                return new AgentResult(
+                        response.text(), new ArrayList<>(used), usage, step + 1, false, reasoning.toString());
             }
             boolean nativeCalls = !response.toolCalls().isEmpty();
-            conversation.add(nativeCalls ? ChatMessage.assistant(visible, calls) : ChatMessage.assistant(response.text()));
+            conversation.add(
+                    nativeCalls ? ChatMessage.assistant(visible, calls) : ChatMessage.assistant(response.text()));
             List<String> promptGuidedResults = new ArrayList<>();
             for (ToolCall tc : calls) {
                 cancel.throwIfCancelled();
@@ -128,10 +169,12 @@ public final class AgentLoop {
                     promptGuidedResults.add("<tool_result name=\"" + tc.name() + "\">\n" + result + "\n</tool_result>");
                 }
             }
-            if (!nativeCalls) conversation.add(ChatMessage.user("[Tool results]\n" + String.join("\n", promptGuidedResults)));
+            if (!nativeCalls)
+                conversation.add(ChatMessage.user("[Tool results]\n" + String.join("\n", promptGuidedResults)));
         }
         log.info("agent stopped at max_tool_iterations={}", req.maxIterations());
-        String note = "I stopped after " + req.maxIterations() + " tool steps without finishing (agent.max_tool_iterations).";
+        String note =
+                "I stopped after " + req.maxIterations() + " tool steps without finishing (agent.max_tool_iterations).";
         return new AgentResult(note, new ArrayList<>(used), usage, req.maxIterations(), true, reasoning.toString());
     }
 
@@ -158,7 +201,8 @@ public final class AgentLoop {
         }
         Optional<Tool> tool = req.tools().find(tc.name());
         if (tool.isEmpty()) {
-            return "Error: there is no tool named '" + tc.name() + "'. Available tools: " + String.join(", ", req.tools().names()) + ".";
+            return "Error: there is no tool named '" + tc.name() + "'. Available tools: "
+                    + String.join(", ", req.tools().names()) + ".";
         }
         ToolResult result;
         try {

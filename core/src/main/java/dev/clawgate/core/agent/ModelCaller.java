@@ -14,11 +14,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One model call with the retry policy around it (SPEC SP-4): a rate limit waits for the
- * provider's retry-after (bounded) and tries again, a transient error tries once more, and then
- * the next provider of the fallback chain is asked. A call that already streamed text is never
- * retried nor handed to a fallback: its text may already be on the chat (a streamed block, a
- * draft), and the user must never see a reply start twice (SPEC OUT-12).
+ * One model call with the retry policy around it (SPEC SP-4): a rate limit waits for the provider's retry-after
+ * (bounded) and tries again, a transient error tries once more, and then the next provider of the fallback chain is
+ * asked. A call that already streamed text is never retried nor handed to a fallback: its text may already be on the
+ * chat (a streamed block, a draft), and the user must never see a reply start twice (SPEC OUT-12).
  */
 public class ModelCaller {
     private static final Logger log = LoggerFactory.getLogger(ModelCaller.class);
@@ -28,7 +27,8 @@ public class ModelCaller {
     private final Duration transientBackoff;
     private final ModelAttempts attempts;
 
-    public ModelCaller(int maxRateLimitRetries, Duration maxRetryAfter, Duration transientBackoff, ModelAttempts attempts) {
+    public ModelCaller(
+            int maxRateLimitRetries, Duration maxRetryAfter, Duration transientBackoff, ModelAttempts attempts) {
         this.maxRateLimitRetries = maxRateLimitRetries;
         this.maxRetryAfter = maxRetryAfter;
         this.transientBackoff = transientBackoff;
@@ -52,7 +52,8 @@ public class ModelCaller {
             throws ProviderException {
         ProviderException last = null;
         for (ModelRoute route : routes) {
-            ChatRequest req = new ChatRequest(route.model(), request.messages(), request.tools(), request.stream(), request.temperature());
+            ChatRequest req = new ChatRequest(
+                    route.model(), request.messages(), request.tools(), request.stream(), request.temperature());
             int rateLimited = 0;
             int transients = 0;
             while (true) {
@@ -80,7 +81,12 @@ public class ModelCaller {
                     throw e;
                 } catch (ProviderException e) {
                     attempts.attempted(provider, route.model(), e.kind().name().toLowerCase(java.util.Locale.ROOT));
-                    log.info("provider {} model {} attempt failed: {} ({})", provider, route.model(), e.kind(), e.getMessage());
+                    log.info(
+                            "provider {} model {} attempt failed: {} ({})",
+                            provider,
+                            route.model(),
+                            e.kind(),
+                            e.getMessage());
                     last = e;
                     if (streamed.get() || !e.retryable()) throw e;
                     Duration wait;
@@ -92,11 +98,18 @@ public class ModelCaller {
                         if (++transients > 1) break;
                         wait = transientBackoff;
                     }
-                    log.info("provider {} {}; retrying in {} ms", route.provider().name(), e.kind(), wait.toMillis());
+                    log.info(
+                            "provider {} {}; retrying in {} ms",
+                            route.provider().name(),
+                            e.kind(),
+                            wait.toMillis());
                     pause(wait, cancel);
                 }
             }
-            log.info("provider {} gave up ({}); trying the next in the fallback chain", route.provider().name(), last.kind());
+            log.info(
+                    "provider {} gave up ({}); trying the next in the fallback chain",
+                    route.provider().name(),
+                    last.kind());
         }
         throw last;
     }

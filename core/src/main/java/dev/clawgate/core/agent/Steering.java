@@ -4,8 +4,8 @@ import dev.clawgate.core.model.ChatMessage;
 import java.util.List;
 
 /**
- * Where the loop picks up messages steered into it (SPEC DI-3 steer). {@link #take} also
- * persists them; the loop only places them in the conversation.
+ * Where the loop picks up messages steered into it (SPEC DI-3 steer). {@link #take} also persists them; the loop only
+ * places them in the conversation.
  */
 public interface Steering {
     Steering NONE = new Steering() {

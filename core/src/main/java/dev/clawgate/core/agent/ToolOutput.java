@@ -8,15 +8,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Makes a tool's output fit for history (SPEC AG-3): inline base64 images are saved as files and
- * replaced by {@code [IMAGE:path]} markers, and the text is cut to the configured size with a
- * note saying so.
+ * Makes a tool's output fit for history (SPEC AG-3): inline base64 images are saved as files and replaced by
+ * {@code [IMAGE:path]} markers, and the text is cut to the configured size with a note saying so.
  */
 final class ToolOutput {
-    private static final Pattern DATA_URI = Pattern.compile("data:(image/(png|jpeg|jpg|gif|webp));base64,([A-Za-z0-9+/=\\r\\n]{16,})");
+    private static final Pattern DATA_URI =
+            Pattern.compile("data:(image/(png|jpeg|jpg|gif|webp));base64,([A-Za-z0-9+/=\\r\\n]{16,})");
 
-    private ToolOutput() {
-    }
+    private ToolOutput() {}
 
     static String forHistory(String output, int maxChars, Path imageDir) {
         String text = replaceImages(output == null ? "" : output, imageDir);

@@ -1,8 +1,8 @@
 package dev.clawgate.core.channel;
 
 /**
- * When a channel acknowledges a message to its platform (SPEC IN-3). An adapter declares only
- * the policies it can really defer; {@link #MANUAL} is the default when it declares none.
+ * When a channel acknowledges a message to its platform (SPEC IN-3). An adapter declares only the policies it can
+ * really defer; {@link #MANUAL} is the default when it declares none.
  */
 public enum AckPolicy {
     /** Once the message is parsed and durably recorded (the inbox commit). */

@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * What {@code clawgate doctor} learnt about one configured channel (SPEC OP-4, CH-0): each finding
- * is fine, or a problem with a one-line fix. Never holds a secret.
+ * What {@code clawgate doctor} learnt about one configured channel (SPEC OP-4, CH-0): each finding is fine, or a
+ * problem with a one-line fix. Never holds a secret.
  */
 public record ChannelProbe(List<Finding> findings) {
     public ChannelProbe {

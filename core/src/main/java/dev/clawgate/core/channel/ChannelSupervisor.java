@@ -11,18 +11,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Owns every channel listener's lifecycle (SPEC CH-0): it starts each channel's receive side into
- * the inbox, stops it, and starts it again, one channel at a time, whenever asked (cluster mode
- * hands a listener to another node this way). Nothing acknowledged is lost across a stop: a
- * channel acknowledges a platform only after the sink committed the message (IN-4), so what a
- * stopped listener had not confirmed comes again to the next one and the inbox's dedupe (IN-1)
- * drops what was already recorded. A stopped channel shows as unhealthy ("stopped"), so
- * {@code /readyz} and {@code doctor} say so. A channel that cannot start says why, loudly.
+ * Owns every channel listener's lifecycle (SPEC CH-0): it starts each channel's receive side into the inbox, stops it,
+ * and starts it again, one channel at a time, whenever asked (cluster mode hands a listener to another node this way).
+ * Nothing acknowledged is lost across a stop: a channel acknowledges a platform only after the sink committed the
+ * message (IN-4), so what a stopped listener had not confirmed comes again to the next one and the inbox's dedupe
+ * (IN-1) drops what was already recorded. A stopped channel shows as unhealthy ("stopped"), so {@code /readyz} and
+ * {@code doctor} say so. A channel that cannot start says why, loudly.
  */
 public final class ChannelSupervisor implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ChannelSupervisor.class);
 
-    /** One channel and whether its listener runs; the lock keeps a start and a stop of one channel apart (they do I/O). */
+    /**
+     * One channel and whether its listener runs; the lock keeps a start and a stop of one channel apart (they do I/O).
+     */
     private static final class Slot {
         final Channel channel;
         final ReentrantLock lock = new ReentrantLock();
@@ -38,19 +39,21 @@ public final class ChannelSupervisor implements AutoCloseable {
 
     /**
      * @param channels the channels it owns, by name (their order is the start order; stops go in reverse)
-     * @param sink     where every listener hands what it receives: the inbox
+     * @param sink where every listener hands what it receives: the inbox
      */
     public ChannelSupervisor(Collection<Channel> channels, InboundSink sink) {
         this.sink = Objects.requireNonNull(sink, "sink");
         for (Channel c : channels) {
-            if (slots.putIfAbsent(c.name(), new Slot(c)) != null) throw new IllegalArgumentException("two channels named " + c.name());
+            if (slots.putIfAbsent(c.name(), new Slot(c)) != null)
+                throw new IllegalArgumentException("two channels named " + c.name());
         }
     }
 
     /**
      * Starts every listener, in order.
      *
-     * @throws IllegalStateException naming the first channel that cannot start, and why; those started before stay running
+     * @throws IllegalStateException naming the first channel that cannot start, and why; those started before stay
+     *     running
      */
     public void startAll() {
         for (String name : slots.keySet()) start(name);
@@ -85,8 +88,8 @@ public final class ChannelSupervisor implements AutoCloseable {
     }
 
     /**
-     * Stops {@code name}'s listener; returns once it stopped taking input. Its sends keep working
-     * (replies of turns in flight still go out). Nothing when it is stopped already.
+     * Stops {@code name}'s listener; returns once it stopped taking input. Its sends keep working (replies of turns in
+     * flight still go out). Nothing when it is stopped already.
      */
     public void stop(String name) {
         Slot slot = slot(name);

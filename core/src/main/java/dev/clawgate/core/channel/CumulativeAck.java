@@ -6,15 +6,14 @@ import dev.clawgate.core.store.Store;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.function.LongFunction;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.LongFunction;
 
 /**
- * A cumulative ack such as Telegram's {@code getUpdates} offset (SPEC IN-3): it advances to 1 +
- * the highest sequence number of the contiguous prefix of received messages that has reached the
- * policy's stage. Later stages are read from the store (ARCHITECTURE: a later stage signals an
- * earlier one only through the store), so the channel never hears from the pipeline directly.
- * Bounded: acknowledged entries are forgotten.
+ * A cumulative ack such as Telegram's {@code getUpdates} offset (SPEC IN-3): it advances to 1 + the highest sequence
+ * number of the contiguous prefix of received messages that has reached the policy's stage. Later stages are read from
+ * the store (ARCHITECTURE: a later stage signals an earlier one only through the store), so the channel never hears
+ * from the pipeline directly. Bounded: acknowledged entries are forgotten.
  */
 public final class CumulativeAck {
     private static final long NOT_RECORDED = -2;
@@ -23,17 +22,25 @@ public final class CumulativeAck {
     private final AckPolicy policy;
     /** Where an inbox record stands now; read only for the later stages. */
     private final LongFunction<Optional<InboxState>> states;
+
     private final ReentrantLock lock = new ReentrantLock();
     /** seq → inbox id, or NOT_RECORDED while the sink has not returned, or DUPLICATE. */
     private final TreeMap<Long, Long> tracked = new TreeMap<>();
+
     private long offset;
 
     public CumulativeAck(AckPolicy policy, Store store, long startOffset) {
-        this(policy, store == null ? id -> Optional.empty() : id -> store.inbox().find(id).map(r -> r.state()),
+        this(
+                policy,
+                store == null
+                        ? id -> Optional.empty()
+                        : id -> store.inbox().find(id).map(r -> r.state()),
                 startOffset);
     }
 
-    /** @param states where an inbox record stands now ({@link InboundSink#recordState}); read only for the later stages */
+    /**
+     * @param states where an inbox record stands now ({@link InboundSink#recordState}); read only for the later stages
+     */
     public CumulativeAck(AckPolicy policy, LongFunction<Optional<InboxState>> states, long startOffset) {
         if (policy == AckPolicy.MANUAL) throw new IllegalArgumentException("a manual adapter acknowledges by itself");
         this.policy = policy;
@@ -46,10 +53,9 @@ public final class CumulativeAck {
     }
 
     /**
-     * The platform delivered {@code seq}; it holds the offset back until it reaches the stage.
-     * Returns false when {@code seq} is already acknowledged or recorded and waiting for its stage:
-     * a redelivery the channel must not hand to its sink again. One the sink never returned for
-     * (it failed) is handed on again.
+     * The platform delivered {@code seq}; it holds the offset back until it reaches the stage. Returns false when
+     * {@code seq} is already acknowledged or recorded and waiting for its stage: a redelivery the channel must not hand
+     * to its sink again. One the sink never returned for (it failed) is handed on again.
      */
     public boolean received(long seq) {
         lock.lock();

@@ -25,13 +25,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A channel account's downloaded media, e.g. {@code <data_dir>/<channel>/<account>/media} (SPEC OP-7:
- * bounded; OUT-13). A channel names each file by the platform's stable id for it, so a redelivered
- * message finds its file and does not download it again ({@link #reuse}). {@link #prune} removes
- * files unused for {@code maxAge}, then the oldest until the folder is within {@code maxBytes}; a
- * file used within {@link #IN_USE} is kept, as a turn waiting in its queue may still read it. The folders are 0700 and the files 0600 (SPEC OP-6: what
- * users send is private to the gateway's user); media written by an older version is tightened by the
- * first prune.
+ * A channel account's downloaded media, e.g. {@code <data_dir>/<channel>/<account>/media} (SPEC OP-7: bounded; OUT-13).
+ * A channel names each file by the platform's stable id for it, so a redelivered message finds its file and does not
+ * download it again ({@link #reuse}). {@link #prune} removes files unused for {@code maxAge}, then the oldest until the
+ * folder is within {@code maxBytes}; a file used within {@link #IN_USE} is kept, as a turn waiting in its queue may
+ * still read it. The folders are 0700 and the files 0600 (SPEC OP-6: what users send is private to the gateway's user);
+ * media written by an older version is tightened by the first prune.
  */
 public final class MediaStore {
     private static final Logger log = LoggerFactory.getLogger(MediaStore.class);
@@ -46,7 +45,8 @@ public final class MediaStore {
     /** At most this many files are looked at per prune: the folder's listing stays bounded too. */
     public static final int MAX_LISTED = 100_000;
 
-    private static final boolean POSIX = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
+    private static final boolean POSIX =
+            FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
     private static final Set<PosixFilePermission> PRIVATE_DIR = PosixFilePermissions.fromString("rwx------");
     private static final Set<PosixFilePermission> PRIVATE_FILE = PosixFilePermissions.fromString("rw-------");
 
@@ -57,8 +57,8 @@ public final class MediaStore {
     private final Clock clock;
 
     /**
-     * @param channel  the channel's name, for the log
-     * @param maxAge   files unused this long go
+     * @param channel the channel's name, for the log
+     * @param maxAge files unused this long go
      * @param maxBytes the most kept in all, oldest going first
      */
     public MediaStore(String channel, Path dir, Duration maxAge, long maxBytes, Clock clock) {
@@ -79,8 +79,8 @@ public final class MediaStore {
     }
 
     /**
-     * The stored file {@code name}, if a complete one is there: marked used now, so pruning by age
-     * counts from its last use.
+     * The stored file {@code name}, if a complete one is there: marked used now, so pruning by age counts from its last
+     * use.
      */
     public boolean reuse(String name) {
         Path p = path(name);
@@ -127,7 +127,8 @@ public final class MediaStore {
                 if (files.size() >= MAX_LISTED) break;
                 try {
                     BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class);
-                    if (a.isRegularFile()) files.add(new Stored(p, a.lastModifiedTime().toInstant(), a.size()));
+                    if (a.isRegularFile())
+                        files.add(new Stored(p, a.lastModifiedTime().toInstant(), a.size()));
                 } catch (NoSuchFileException gone) {
                     // removed meanwhile: nothing to prune
                 }
@@ -157,8 +158,13 @@ public final class MediaStore {
             log.info("{}: removed {} downloaded media file(s) from {} ({} bytes kept)", channel, removed, dir, total);
         }
         if (total > maxBytes) {
-            log.warn("{}: {} holds {} bytes, above its limit of {}, all of it used within the last {} min", channel, dir,
-                    total, maxBytes, IN_USE.toMinutes());
+            log.warn(
+                    "{}: {} holds {} bytes, above its limit of {}, all of it used within the last {} min",
+                    channel,
+                    dir,
+                    total,
+                    maxBytes,
+                    IN_USE.toMinutes());
         }
         return removed;
     }

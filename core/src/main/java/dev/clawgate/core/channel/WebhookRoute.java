@@ -3,11 +3,11 @@ package dev.clawgate.core.channel;
 import java.util.Map;
 
 /**
- * An HTTP route a channel needs (a platform webhook). The server mounts it, so no channel owns
- * an HTTP server (ARCHITECTURE: SPIs).
+ * An HTTP route a channel needs (a platform webhook). The server mounts it, so no channel owns an HTTP server
+ * (ARCHITECTURE: SPIs).
  *
- * @param oversized the answer to a request whose body is over {@code gateway.max_body_bytes} (SPEC
- *                  OP-10); a platform that repeats every non-2xx answer can be given one it will not repeat
+ * @param oversized the answer to a request whose body is over {@code gateway.max_body_bytes} (SPEC OP-10); a platform
+ *     that repeats every non-2xx answer can be given one it will not repeat
  */
 public record WebhookRoute(String method, String path, Handler handler, Oversized oversized) {
     public WebhookRoute {
@@ -20,9 +20,9 @@ public record WebhookRoute(String method, String path, Handler handler, Oversize
     }
 
     /**
-     * One request as it came: headers, the raw body (read before anything is parsed, for signatures),
-     * the caller's address, and the URL's query parameters (the first value of each; a platform's
-     * subscription check is a GET with its challenge in the query).
+     * One request as it came: headers, the raw body (read before anything is parsed, for signatures), the caller's
+     * address, and the URL's query parameters (the first value of each; a platform's subscription check is a GET with
+     * its challenge in the query).
      */
     public record Request(Map<String, String> headers, byte[] body, String remoteAddress, Map<String, String> query) {
         public Request {
@@ -48,7 +48,8 @@ public record WebhookRoute(String method, String path, Handler handler, Oversize
 
     public record Response(int status, String contentType, byte[] body) {
         public static Response text(int status, String body) {
-            return new Response(status, "text/plain; charset=utf-8", body.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return new Response(
+                    status, "text/plain; charset=utf-8", body.getBytes(java.nio.charset.StandardCharsets.UTF_8));
         }
     }
 
@@ -64,8 +65,9 @@ public record WebhookRoute(String method, String path, Handler handler, Oversize
     public interface Oversized {
         Response answer(Request headersOnly, long limitBytes);
 
-        Oversized TOO_LARGE = (request, limit) -> Response.text(413,
+        Oversized TOO_LARGE = (request, limit) -> Response.text(
+                413,
                 "the request body is over the gateway's limit of " + limit
-                + " bytes (gateway.max_body_bytes); it will not be accepted however often it is sent");
+                        + " bytes (gateway.max_body_bytes); it will not be accepted however often it is sent");
     }
 }

@@ -5,47 +5,39 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * A runtime command, handled without a model call (SPEC RT-1). Anything else that starts with a
- * slash is not a command: it goes to the model as text.
+ * A runtime command, handled without a model call (SPEC RT-1). Anything else that starts with a slash is not a command:
+ * it goes to the model as text.
  */
 public sealed interface RuntimeCommand {
     /** {@code /new}: clear this sender's history. */
-    record New() implements RuntimeCommand {
-    }
+    record New() implements RuntimeCommand {}
 
     /** {@code /model NAME}: switch the session's model. */
-    record Model(String name) implements RuntimeCommand {
-    }
+    record Model(String name) implements RuntimeCommand {}
 
     /** {@code /models [PROVIDER]} (and a bare {@code /model}): list models; {@code provider} is null for all. */
-    record Models(String provider) implements RuntimeCommand {
-    }
+    record Models(String provider) implements RuntimeCommand {}
 
     /** {@code /stop}: cancel the active run of the sender's scope (SPEC DI-5). */
-    record Stop() implements RuntimeCommand {
-    }
+    record Stop() implements RuntimeCommand {}
 
     /** {@code /status}: session, model and queue depth. */
-    record Status() implements RuntimeCommand {
-    }
+    record Status() implements RuntimeCommand {}
 
     /** {@code /queue ...} (SPEC DI-3); {@code args} is the rest of the line, empty to show the current settings. */
-    record Queue(String args) implements RuntimeCommand {
-    }
+    record Queue(String args) implements RuntimeCommand {}
 
     /** {@code /reasoning on|off|stream} (SPEC RP-4); {@code mode} is lower case. */
-    record Reasoning(String mode) implements RuntimeCommand {
-    }
+    record Reasoning(String mode) implements RuntimeCommand {}
 
     /** A known command with arguments it cannot take: answered with its usage, never sent to the model. */
-    record Invalid(String command, String usage) implements RuntimeCommand {
-    }
+    record Invalid(String command, String usage) implements RuntimeCommand {}
 
     Set<String> REASONING_MODES = Set.of("on", "off", "stream");
 
     /**
-     * Reads a runtime command: the first word, case-insensitive, with an optional
-     * {@code @botname} suffix ({@code /stop@my_bot}); surrounding whitespace is ignored.
+     * Reads a runtime command: the first word, case-insensitive, with an optional {@code @botname} suffix
+     * ({@code /stop@my_bot}); surrounding whitespace is ignored.
      */
     static Optional<RuntimeCommand> parse(String text) {
         if (text == null) return Optional.empty();
@@ -68,7 +60,8 @@ public sealed interface RuntimeCommand {
             case "queue" -> new Queue(args);
             case "reasoning" -> {
                 String mode = firstArg == null ? "" : firstArg.toLowerCase(Locale.ROOT);
-                yield REASONING_MODES.contains(mode) ? new Reasoning(mode)
+                yield REASONING_MODES.contains(mode)
+                        ? new Reasoning(mode)
                         : new Invalid("reasoning", "usage: /reasoning on|off|stream");
             }
             default -> null;

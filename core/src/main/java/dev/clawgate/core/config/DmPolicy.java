@@ -5,7 +5,10 @@ import java.util.Optional;
 
 /** {@code dm_policy} (SPEC IN-5). */
 public enum DmPolicy {
-    OPEN, ALLOWLIST, PAIRING, DISABLED;
+    OPEN,
+    ALLOWLIST,
+    PAIRING,
+    DISABLED;
 
     public static Optional<DmPolicy> parse(String s) {
         try {

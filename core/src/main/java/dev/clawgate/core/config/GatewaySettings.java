@@ -7,8 +7,8 @@ import java.util.List;
  * {@code [gateway]}.
  *
  * @param authToken null when unset; then only a loopback bind may start (SPEC OP-3)
- * @param owner     {@code gateway.owner}: the owner's ids as {@code channel:sender} (SPEC IN-5)
- * @param bounds    the HTTP server's body limit, timeouts and connection cap (SPEC OP-10)
+ * @param owner {@code gateway.owner}: the owner's ids as {@code channel:sender} (SPEC IN-5)
+ * @param bounds the HTTP server's body limit, timeouts and connection cap (SPEC OP-10)
  */
 public record GatewaySettings(Path dataDir, String bind, String authToken, List<String> owner, RequestBounds bounds) {
     public GatewaySettings {

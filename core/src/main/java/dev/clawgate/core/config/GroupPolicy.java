@@ -5,7 +5,9 @@ import java.util.Optional;
 
 /** {@code group_policy} (SPEC IN-5). */
 public enum GroupPolicy {
-    OPEN, ALLOWLIST, DISABLED;
+    OPEN,
+    ALLOWLIST,
+    DISABLED;
 
     public static Optional<GroupPolicy> parse(String s) {
         try {

@@ -5,7 +5,8 @@ import java.util.Optional;
 
 /** {@code session.group_scope} (SPEC HI-1): one session per room/thread, or one per member. */
 public enum GroupScope {
-    SHARED, PER_SENDER;
+    SHARED,
+    PER_SENDER;
 
     public static Optional<GroupScope> parse(String s) {
         return switch (s.trim().toLowerCase(Locale.ROOT)) {

@@ -4,18 +4,23 @@ import java.time.Duration;
 import java.util.Map;
 
 /**
- * {@code [messages.inbound]}, {@code [messages.dedupe]}, {@code [messages.group]},
- * {@code inbox.max_age} and {@code messages.max_chars} (SPEC IN-1, IN-2, IN-4, IN-6, OP-10).
+ * {@code [messages.inbound]}, {@code [messages.dedupe]}, {@code [messages.group]}, {@code inbox.max_age} and
+ * {@code messages.max_chars} (SPEC IN-1, IN-2, IN-4, IN-6, OP-10).
  *
- * @param debounceMs          0 disables debouncing (the default)
- * @param debounceByChannel   {@code messages.inbound.by_channel.<ch>}
- * @param groupHistoryLimit   pending group messages kept for context (50; 0 disables)
+ * @param debounceMs 0 disables debouncing (the default)
+ * @param debounceByChannel {@code messages.inbound.by_channel.<ch>}
+ * @param groupHistoryLimit pending group messages kept for context (50; 0 disables)
  * @param groupHistoryByChannel per-channel override of the limit
- * @param maxChars            {@code messages.max_chars}: a longer message is refused on every channel (OP-10)
+ * @param maxChars {@code messages.max_chars}: a longer message is refused on every channel (OP-10)
  */
-public record InboundSettings(long debounceMs, Map<String, Long> debounceByChannel, Duration dedupeTtl,
-                              int groupHistoryLimit, Map<String, Integer> groupHistoryByChannel, Duration inboxMaxAge,
-                              int maxChars) {
+public record InboundSettings(
+        long debounceMs,
+        Map<String, Long> debounceByChannel,
+        Duration dedupeTtl,
+        int groupHistoryLimit,
+        Map<String, Integer> groupHistoryByChannel,
+        Duration inboxMaxAge,
+        int maxChars) {
     /** SPEC OP-10: the default of {@code messages.max_chars}. */
     public static final int DEFAULT_MAX_CHARS = 100_000;
 
@@ -26,9 +31,20 @@ public record InboundSettings(long debounceMs, Map<String, Long> debounceByChann
     }
 
     /** With the default {@code messages.max_chars}. */
-    public InboundSettings(long debounceMs, Map<String, Long> debounceByChannel, Duration dedupeTtl,
-                           int groupHistoryLimit, Map<String, Integer> groupHistoryByChannel, Duration inboxMaxAge) {
-        this(debounceMs, debounceByChannel, dedupeTtl, groupHistoryLimit, groupHistoryByChannel, inboxMaxAge,
+    public InboundSettings(
+            long debounceMs,
+            Map<String, Long> debounceByChannel,
+            Duration dedupeTtl,
+            int groupHistoryLimit,
+            Map<String, Integer> groupHistoryByChannel,
+            Duration inboxMaxAge) {
+        this(
+                debounceMs,
+                debounceByChannel,
+                dedupeTtl,
+                groupHistoryLimit,
+                groupHistoryByChannel,
+                inboxMaxAge,
                 DEFAULT_MAX_CHARS);
     }
 
@@ -38,8 +54,13 @@ public record InboundSettings(long debounceMs, Map<String, Long> debounceByChann
 
     /** The same settings with {@code messages.max_chars} replaced. */
     public InboundSettings withMaxChars(int newMaxChars) {
-        return new InboundSettings(debounceMs, debounceByChannel, dedupeTtl, groupHistoryLimit,
-                groupHistoryByChannel, inboxMaxAge,
+        return new InboundSettings(
+                debounceMs,
+                debounceByChannel,
+                dedupeTtl,
+                groupHistoryLimit,
+                groupHistoryByChannel,
+                inboxMaxAge,
                 newMaxChars);
     }
 

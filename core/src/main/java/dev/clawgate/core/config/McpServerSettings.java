@@ -8,16 +8,23 @@ import java.util.Map;
 
 /**
  * One {@code [mcp.servers.<name>]} table (SPEC AG-7): an MCP server the operator configured, reached over stdio
- * ({@code command}, {@code args}, {@code env}: the process gets only that environment) or streamable HTTP
- * ({@code url}, {@code headers}).
+ * ({@code command}, {@code args}, {@code env}: the process gets only that environment) or streamable HTTP ({@code url},
+ * {@code headers}).
  *
- * @param tools   the server's tools the model may use, by their names on the server; empty: all of them
+ * @param tools the server's tools the model may use, by their names on the server; empty: all of them
  * @param timeout the longest a call of one of its tools may take
  * @param secrets values that must never reach the model or a log (those taken from the environment, auth headers)
  */
-public record McpServerSettings(String name, String command, List<String> args, Map<String, String> env, String url,
-                                Map<String, String> headers, List<String> tools, Duration timeout,
-                                List<String> secrets) {
+public record McpServerSettings(
+        String name,
+        String command,
+        List<String> args,
+        Map<String, String> env,
+        String url,
+        Map<String, String> headers,
+        List<String> tools,
+        Duration timeout,
+        List<String> secrets) {
     /** {@code mcp.servers.<name>.timeout} when unset. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
 

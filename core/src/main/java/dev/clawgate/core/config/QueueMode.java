@@ -5,7 +5,10 @@ import java.util.Optional;
 
 /** What happens to a message that arrives while its session has an active run (SPEC DI-3). */
 public enum QueueMode {
-    STEER, FOLLOWUP, COLLECT, INTERRUPT;
+    STEER,
+    FOLLOWUP,
+    COLLECT,
+    INTERRUPT;
 
     /** Parses a configured name; retired names ({@code queue}, {@code steer-backlog}) map to steer. */
     public static Optional<QueueMode> parse(String s) {

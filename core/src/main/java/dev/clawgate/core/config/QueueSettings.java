@@ -5,10 +5,11 @@ import java.util.Map;
 /**
  * {@code [messages.queue]} (SPEC DI-3).
  *
- * @param byChannel    {@code messages.queue.by_channel.<ch>}: a mode per channel
- * @param debounceMs   the quiet window before a collected batch runs (500)
+ * @param byChannel {@code messages.queue.by_channel.<ch>}: a mode per channel
+ * @param debounceMs the quiet window before a collected batch runs (500)
  */
-public record QueueSettings(QueueMode mode, Map<String, QueueMode> byChannel, long debounceMs, int cap, DropPolicy drop) {
+public record QueueSettings(
+        QueueMode mode, Map<String, QueueMode> byChannel, long debounceMs, int cap, DropPolicy drop) {
     public QueueSettings {
         byChannel = byChannel == null ? Map.of() : Map.copyOf(byChannel);
     }

@@ -6,14 +6,14 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The stored cron jobs (SPEC AG-5, OP-1: the store holds cron). Every method is its own
- * transaction; failures are {@link dev.clawgate.core.store.StoreException}s. Thread-safe.
+ * The stored cron jobs (SPEC AG-5, OP-1: the store holds cron). Every method is its own transaction; failures are
+ * {@link dev.clawgate.core.store.StoreException}s. Thread-safe.
  */
 public interface CronBook {
 
     /**
-     * Stores a new job, unless its owner (session and sender) already has {@code maxPerOwner} jobs:
-     * counted and inserted in one transaction.
+     * Stores a new job, unless its owner (session and sender) already has {@code maxPerOwner} jobs: counted and
+     * inserted in one transaction.
      *
      * @return the stored job with its id, or empty when the owner is at the limit
      */
@@ -38,10 +38,10 @@ public interface CronBook {
     Optional<Instant> nextFire();
 
     /**
-     * Records that the job's fire at {@code fireAt} is taken, before it runs (SPEC OUT-12): moves its
-     * next fire from {@code fireAt} to {@code next}, or deletes the job when {@code next} is null.
-     * Returns false (changing nothing) when the job's next fire is no longer {@code fireAt}: another
-     * node or an earlier run took it, so it must not run again.
+     * Records that the job's fire at {@code fireAt} is taken, before it runs (SPEC OUT-12): moves its next fire from
+     * {@code fireAt} to {@code next}, or deletes the job when {@code next} is null. Returns false (changing nothing)
+     * when the job's next fire is no longer {@code fireAt}: another node or an earlier run took it, so it must not run
+     * again.
      */
     boolean claimFire(long id, Instant fireAt, Instant next);
 }

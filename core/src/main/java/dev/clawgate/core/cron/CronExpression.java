@@ -11,16 +11,17 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * A classic five-field cron expression: minute, hour, day of month, month, day of week (SPEC AG-5
- * {@code cron_add}). Fields take {@code *}, numbers, ranges {@code a-b}, steps {@code * /n} and
- * {@code a-b/n}, lists {@code a,b}, and month or weekday names ({@code JAN}, {@code MON}); day of
- * week 0 and 7 are Sunday. As in Vixie cron, when both day fields are restricted a day matches
- * either of them.
+ * A classic five-field cron expression: minute, hour, day of month, month, day of week (SPEC AG-5 {@code cron_add}).
+ * Fields take {@code *}, numbers, ranges {@code a-b}, steps {@code * /n} and {@code a-b/n}, lists {@code a,b}, and
+ * month or weekday names ({@code JAN}, {@code MON}); day of week 0 and 7 are Sunday. As in Vixie cron, when both day
+ * fields are restricted a day matches either of them.
  */
 public final class CronExpression {
     /** How far ahead {@link #next} looks before it says the expression never fires (e.g. 30 February). */
     private static final int HORIZON_YEARS = 5;
-    private static final List<String> MONTHS = List.of("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC");
+
+    private static final List<String> MONTHS =
+            List.of("JAN", "FEB", "MAR", "APR", "MAY", "JUN", "JUL", "AUG", "SEP", "OCT", "NOV", "DEC");
     private static final List<String> DAYS = List.of("SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT");
 
     private final String text;
@@ -54,8 +55,9 @@ public final class CronExpression {
         if (text == null || text.isBlank()) throw new IllegalArgumentException("a cron expression is empty");
         String[] fields = text.strip().split("\\s+");
         if (fields.length != 5) {
-            throw new IllegalArgumentException("a cron expression has 5 fields (minute hour day-of-month month day-of-week), got "
-                    + fields.length + " in \"" + text.strip() + "\"");
+            throw new IllegalArgumentException(
+                    "a cron expression has 5 fields (minute hour day-of-month month day-of-week), got " + fields.length
+                            + " in \"" + text.strip() + "\"");
         }
         return new CronExpression(String.join(" ", fields), fields);
     }
@@ -82,7 +84,8 @@ public final class CronExpression {
 
     private boolean dayMatches(ZonedDateTime t) {
         boolean dom = daysOfMonth.get(t.getDayOfMonth());
-        boolean dow = daysOfWeek.get(t.getDayOfWeek() == DayOfWeek.SUNDAY ? 0 : t.getDayOfWeek().getValue());
+        boolean dow = daysOfWeek.get(
+                t.getDayOfWeek() == DayOfWeek.SUNDAY ? 0 : t.getDayOfWeek().getValue());
         if (anyDayOfMonth && anyDayOfWeek) return true;
         if (anyDayOfMonth) return dow;
         if (anyDayOfWeek) return dom;
@@ -99,7 +102,8 @@ public final class CronExpression {
             if (slash >= 0) {
                 range = part.substring(0, slash);
                 step = number(part.substring(slash + 1), name, spec, min, max, List.of(), 0);
-                if (step < 1) throw new IllegalArgumentException("the " + name + " step in \"" + spec + "\" must be 1 or more");
+                if (step < 1)
+                    throw new IllegalArgumentException("the " + name + " step in \"" + spec + "\" must be 1 or more");
             }
             int from;
             int to;
@@ -109,8 +113,11 @@ public final class CronExpression {
             } else {
                 int dash = range.indexOf('-');
                 from = number(dash < 0 ? range : range.substring(0, dash), name, spec, min, max, names, nameBase);
-                to = dash < 0 ? (slash >= 0 ? max : from) : number(range.substring(dash + 1), name, spec, min, max, names, nameBase);
-                if (to < from) throw new IllegalArgumentException("the " + name + " range in \"" + spec + "\" runs backwards");
+                to = dash < 0
+                        ? (slash >= 0 ? max : from)
+                        : number(range.substring(dash + 1), name, spec, min, max, names, nameBase);
+                if (to < from)
+                    throw new IllegalArgumentException("the " + name + " range in \"" + spec + "\" runs backwards");
             }
             for (int v = from; v <= to; v += step) bits.set(v);
         }
@@ -130,8 +137,8 @@ public final class CronExpression {
     }
 
     private static IllegalArgumentException bad(String name, String spec, int min, int max) {
-        return new IllegalArgumentException("the " + name + " field \"" + spec + "\" is not valid: use *, numbers " + min + "-" + max
-                + ", ranges a-b, steps */n and lists a,b");
+        return new IllegalArgumentException("the " + name + " field \"" + spec + "\" is not valid: use *, numbers "
+                + min + "-" + max + ", ranges a-b, steps */n and lists a,b");
     }
 
     @Override

@@ -7,9 +7,9 @@ import java.util.Objects;
 /**
  * One fire of a cron job, about to be claimed and recorded (SPEC AG-5, OUT-12).
  *
- * @param jobId   the job
- * @param fireAt  the fire being claimed: the job's stored next fire
- * @param next    the job's next fire after this one, or null when this is its last (the job is then removed)
+ * @param jobId the job
+ * @param fireAt the fire being claimed: the job's stored next fire
+ * @param next the job's next fire after this one, or null when this is its last (the job is then removed)
  * @param message the fired turn's inbound message, its id {@code cron:<job>:<fire ms>} ({@link CronTarget#fire})
  */
 public record CronFire(long jobId, Instant fireAt, Instant next, InboundMessage message) {

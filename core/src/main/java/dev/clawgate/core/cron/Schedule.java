@@ -7,8 +7,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * When a cron job fires (SPEC AG-5): a cron expression in a time zone, a fixed period counted from
- * an anchor, or once at an instant. Stored as {@link #kind()} plus {@link #spec()}.
+ * When a cron job fires (SPEC AG-5): a cron expression in a time zone, a fixed period counted from an anchor, or once
+ * at an instant. Stored as {@link #kind()} plus {@link #spec()}.
  */
 public sealed interface Schedule {
     /** The first fire strictly after {@code after}; empty when there is none. */
@@ -51,7 +51,8 @@ public sealed interface Schedule {
     record Every(Duration period, Instant anchor) implements Schedule {
         public Every {
             Objects.requireNonNull(anchor, "anchor");
-            if (period == null || period.isNegative() || period.isZero()) throw new IllegalArgumentException("a period must be positive");
+            if (period == null || period.isNegative() || period.isZero())
+                throw new IllegalArgumentException("a period must be positive");
         }
 
         public Optional<Instant> next(Instant after) {

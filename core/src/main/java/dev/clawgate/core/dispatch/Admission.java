@@ -3,8 +3,8 @@ package dev.clawgate.core.dispatch;
 import dev.clawgate.core.store.InboxRecord;
 
 /**
- * Decides, before a record reaches its session, whether it may start a turn (SPEC IN-5, IN-6).
- * It runs in the dispatcher, after the inbox commit, so a restart re-checks what it re-queues.
+ * Decides, before a record reaches its session, whether it may start a turn (SPEC IN-5, IN-6). It runs in the
+ * dispatcher, after the inbox commit, so a restart re-checks what it re-queues.
  */
 @FunctionalInterface
 public interface Admission {

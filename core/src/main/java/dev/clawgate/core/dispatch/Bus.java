@@ -8,8 +8,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The bounded bus between the inbox and the dispatcher (SPEC DI-1): a full bus blocks the
- * submitter (back-pressure); one platform thread takes each record off and routes it.
+ * The bounded bus between the inbox and the dispatcher (SPEC DI-1): a full bus blocks the submitter (back-pressure);
+ * one platform thread takes each record off and routes it.
  */
 final class Bus {
     private static final Logger log = LoggerFactory.getLogger(Bus.class);

@@ -23,14 +23,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Takes committed inbox records off the bounded bus and runs each turn on its own virtual
- * thread (SPEC DI-1, DI-2): at most {@code maxInFlight} runs at once, at most one per session;
- * a message for a busy session is steered, queued, collected or interrupts as its queue mode
- * says (DI-3, DI-4); {@code /stop} acts at once (DI-5); every run has a time budget (DI-6).
+ * Takes committed inbox records off the bounded bus and runs each turn on its own virtual thread (SPEC DI-1, DI-2): at
+ * most {@code maxInFlight} runs at once, at most one per session; a message for a busy session is steered, queued,
+ * collected or interrupts as its queue mode says (DI-3, DI-4); {@code /stop} acts at once (DI-5); every run has a time
+ * budget (DI-6).
  *
- * <p>This class admits and routes; the parts live beside it: {@link Bus} (the bounded bus and its
- * loop), {@link Lanes} (one lane per session, with {@link QueueModes} and {@link QueueCap} deciding
- * what a busy one does), {@link InFlight} (the run threads, their limit and {@link TurnBudget}).
+ * <p>This class admits and routes; the parts live beside it: {@link Bus} (the bounded bus and its loop), {@link Lanes}
+ * (one lane per session, with {@link QueueModes} and {@link QueueCap} deciding what a busy one does), {@link InFlight}
+ * (the run threads, their limit and {@link TurnBudget}).
  */
 public final class Dispatcher implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
@@ -50,16 +50,41 @@ public final class Dispatcher implements AutoCloseable {
             Admission admission,
             Function<String, Long> debounceMs) {
         /** Without access control or debouncing: owner-only deployments, tests. */
-        public Policy(Function<InboxRecord, QueuePolicy> queue, Predicate<InboxRecord> isStopCommand,
-                      Predicate<InboxRecord> requestResponse, Supplier<Duration> turnBudget,
-                      BiConsumer<InboxRecord, String> notices, Duration queuedNoticeAfter) {
-            this(queue, isStopCommand, requestResponse, turnBudget, notices, queuedNoticeAfter, Admission.ALL, channel -> 0L);
+        public Policy(
+                Function<InboxRecord, QueuePolicy> queue,
+                Predicate<InboxRecord> isStopCommand,
+                Predicate<InboxRecord> requestResponse,
+                Supplier<Duration> turnBudget,
+                BiConsumer<InboxRecord, String> notices,
+                Duration queuedNoticeAfter) {
+            this(
+                    queue,
+                    isStopCommand,
+                    requestResponse,
+                    turnBudget,
+                    notices,
+                    queuedNoticeAfter,
+                    Admission.ALL,
+                    channel -> 0L);
         }
 
-        public Policy(Function<InboxRecord, QueuePolicy> queue, Predicate<InboxRecord> isStopCommand,
-                      Predicate<InboxRecord> requestResponse, Supplier<Duration> turnBudget,
-                      BiConsumer<InboxRecord, String> notices, Duration queuedNoticeAfter, Admission admission) {
-            this(queue, isStopCommand, requestResponse, turnBudget, notices, queuedNoticeAfter, admission, channel -> 0L);
+        public Policy(
+                Function<InboxRecord, QueuePolicy> queue,
+                Predicate<InboxRecord> isStopCommand,
+                Predicate<InboxRecord> requestResponse,
+                Supplier<Duration> turnBudget,
+                BiConsumer<InboxRecord, String> notices,
+                Duration queuedNoticeAfter,
+                Admission admission) {
+            this(
+                    queue,
+                    isStopCommand,
+                    requestResponse,
+                    turnBudget,
+                    notices,
+                    queuedNoticeAfter,
+                    admission,
+                    channel -> 0L);
         }
 
         /** A builder naming each part; see {@link PolicyBuilder} for the defaults. */
@@ -86,26 +111,52 @@ public final class Dispatcher implements AutoCloseable {
     /** Answers to /stop, off the caller's thread (it may hold the dispatcher's lock); bounded like all else. */
     private final dev.clawgate.core.run.BackgroundWork stopReplies =
             new dev.clawgate.core.run.BackgroundWork("clawgate-stop", 4, 256);
+
     private final Lanes lanes;
     private final Debouncer debouncer;
 
     /**
-     * Who moves a run's records to {@code DISPATCHED} (counting the attempt, SPEC IN-4): the dispatcher,
-     * just before the run, or the runner itself with its first write, saving a transaction per turn (a
-     * runner that does so marks them before anything that could crash the process or run for long, or
-     * moves them straight to a final state).
+     * Who moves a run's records to {@code DISPATCHED} (counting the attempt, SPEC IN-4): the dispatcher, just before
+     * the run, or the runner itself with its first write, saving a transaction per turn (a runner that does so marks
+     * them before anything that could crash the process or run for long, or moves them straight to a final state).
      */
-    public enum Dispatching { BY_DISPATCHER, BY_RUNNER }
+    public enum Dispatching {
+        BY_DISPATCHER,
+        BY_RUNNER
+    }
 
     /** A dispatcher that marks records dispatched itself and shows no receipts. */
-    public Dispatcher(Store store, TurnRunner runner, StopHandler stopHandler, Policy policy, int busCapacity,
-                      int maxInFlight, Clock clock) {
-        this(store, runner, Dispatching.BY_DISPATCHER, ReceiptListener.NONE, stopHandler, policy, busCapacity, maxInFlight, clock);
+    public Dispatcher(
+            Store store,
+            TurnRunner runner,
+            StopHandler stopHandler,
+            Policy policy,
+            int busCapacity,
+            int maxInFlight,
+            Clock clock) {
+        this(
+                store,
+                runner,
+                Dispatching.BY_DISPATCHER,
+                ReceiptListener.NONE,
+                stopHandler,
+                policy,
+                busCapacity,
+                maxInFlight,
+                clock);
     }
 
     /** @param receiptListener told of each admitted record and of its final state (SPEC RP-5) */
-    public Dispatcher(Store store, TurnRunner runner, Dispatching dispatching, ReceiptListener receiptListener, StopHandler stopHandler,
-                      Policy policy, int busCapacity, int maxInFlight, Clock clock) {
+    public Dispatcher(
+            Store store,
+            TurnRunner runner,
+            Dispatching dispatching,
+            ReceiptListener receiptListener,
+            StopHandler stopHandler,
+            Policy policy,
+            int busCapacity,
+            int maxInFlight,
+            Clock clock) {
         this.store = store;
         this.runner = runner;
         this.runnerDispatches = dispatching == Dispatching.BY_RUNNER;
@@ -116,7 +167,8 @@ public final class Dispatcher implements AutoCloseable {
         this.notices = new Notices(policy.notices());
         this.timer = Scheduler.daemonTimer("clawgate-dispatch-timer");
         this.bus = new Bus(busCapacity, this::route);
-        this.inFlight = new InFlight(store, runner, runnerDispatches, receipts, new TurnBudget(timer, policy.turnBudget()), maxInFlight);
+        this.inFlight = new InFlight(
+                store, runner, runnerDispatches, receipts, new TurnBudget(timer, policy.turnBudget()), maxInFlight);
         this.lanes = new Lanes(store, receipts, inFlight, notices, policy, timer, clock);
         this.debouncer = new Debouncer(policy.debounceMs(), Scheduler.using(timer), lanes::enqueue);
     }
@@ -132,10 +184,10 @@ public final class Dispatcher implements AutoCloseable {
     }
 
     /**
-     * Re-queues what a crash left unfinished (SPEC IN-4): in order, at most once more; a record
-     * that already ran twice fails, one recorded longer than {@code maxAge} ago expires (the time we
-     * recorded it, not the platform's clock, which may be skewed). Only records {@code ours}
-     * accepts are touched: those of channels this process runs. Returns how many were re-queued.
+     * Re-queues what a crash left unfinished (SPEC IN-4): in order, at most once more; a record that already ran twice
+     * fails, one recorded longer than {@code maxAge} ago expires (the time we recorded it, not the platform's clock,
+     * which may be skewed). Only records {@code ours} accepts are touched: those of channels this process runs. Returns
+     * how many were re-queued.
      */
     public int recover(Duration maxAge, Predicate<InboxRecord> ours) throws InterruptedException {
         int requeued = 0;
@@ -160,8 +212,8 @@ public final class Dispatcher implements AutoCloseable {
     }
 
     /**
-     * Fails a record the inbox refused (SPEC OP-10) and tells its sender why, through the channel's
-     * adapter; a request/response channel answers the refusal on its own connection instead.
+     * Fails a record the inbox refused (SPEC OP-10) and tells its sender why, through the channel's adapter; a
+     * request/response channel answers the refusal on its own connection instead.
      */
     public void refuse(InboxRecord r, String reason) {
         store.inbox().mark(r.id(), InboxState.FAILED, reason);
@@ -179,7 +231,11 @@ public final class Dispatcher implements AutoCloseable {
         switch (policy.admission().check(r)) {
             case Admission.Deny d -> {
                 store.inbox().mark(r.id(), InboxState.DENIED, d.reason());
-                log.info("{} message from {} denied: {}", r.message().channel(), r.message().sender(), d.reason());
+                log.info(
+                        "{} message from {} denied: {}",
+                        r.message().channel(),
+                        r.message().sender(),
+                        d.reason());
                 if (d.reply() != null) notices.later(r, d.reply());
                 return;
             }
@@ -187,7 +243,7 @@ public final class Dispatcher implements AutoCloseable {
                 store.inbox().mark(r.id(), InboxState.BUFFERED, b.reason());
                 return;
             }
-            case Admission.Admit a -> { }
+            case Admission.Admit a -> {}
         }
         if (policy.isStopCommand().test(r)) {
             stop(r);
@@ -199,10 +255,10 @@ public final class Dispatcher implements AutoCloseable {
     }
 
     /**
-     * SPEC RT-1 ("handled without a model call and return at once"): a {@code /status} for a session whose run
-     * is busy (say a tool that does not end on its own) is answered now, beside the run, naming what it waits
-     * on; it reads only. Request-response channels keep their order; past {@link #MAX_STATUS_AT_ONCE} a
-     * flood of them waits in the lane like any message.
+     * SPEC RT-1 ("handled without a model call and return at once"): a {@code /status} for a session whose run is busy
+     * (say a tool that does not end on its own) is answered now, beside the run, naming what it waits on; it reads
+     * only. Request-response channels keep their order; past {@link #MAX_STATUS_AT_ONCE} a flood of them waits in the
+     * lane like any message.
      */
     private boolean statusNow(InboxRecord r) {
         if (!(RuntimeCommand.parse(r.message().text()).orElse(null) instanceof RuntimeCommand.Status)) return false;
@@ -245,10 +301,10 @@ public final class Dispatcher implements AutoCloseable {
      * What {@code /status} shows about a session (SPEC RT-1).
      *
      * @param runStartedAt when the active run started, or null when none runs
-     * @param tool         the tool the active run waits on, or null
+     * @param tool the tool the active run waits on, or null
      */
-    public record SessionStatus(boolean running, int queued, java.time.Instant runStartedAt,
-                                RunHandle.RunningTool tool) {
+    public record SessionStatus(
+            boolean running, int queued, java.time.Instant runStartedAt, RunHandle.RunningTool tool) {
         public SessionStatus(boolean running, int queued) {
             this(running, queued, null, null);
         }
@@ -277,8 +333,8 @@ public final class Dispatcher implements AutoCloseable {
     }
 
     /**
-     * Stops taking work and waits up to {@code grace} for active runs; runs still active are
-     * cancelled as a shutdown, which leaves their records unfinished so a restart runs them again.
+     * Stops taking work and waits up to {@code grace} for active runs; runs still active are cancelled as a shutdown,
+     * which leaves their records unfinished so a restart runs them again.
      */
     public void close(Duration grace) {
         lanes.closing();

@@ -11,9 +11,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs each turn on its own virtual thread (SPEC DI-1), at most {@code maxInFlight} at once
- * (DI-2), each within its time budget (DI-6). A turn that throws past the pipeline's own error
- * handling fails its records; either way its receipts settle before its lane frees (RP-5).
+ * Runs each turn on its own virtual thread (SPEC DI-1), at most {@code maxInFlight} at once (DI-2), each within its
+ * time budget (DI-6). A turn that throws past the pipeline's own error handling fails its records; either way its
+ * receipts settle before its lane frees (RP-5).
  */
 final class InFlight {
     private static final Logger log = LoggerFactory.getLogger(InFlight.class);
@@ -27,7 +27,13 @@ final class InFlight {
 
     private final boolean runnerDispatches;
 
-    InFlight(Store store, TurnRunner runner, boolean runnerDispatches, Receipts receipts, TurnBudget budget, int maxInFlight) {
+    InFlight(
+            Store store,
+            TurnRunner runner,
+            boolean runnerDispatches,
+            Receipts receipts,
+            TurnBudget budget,
+            int maxInFlight) {
         this.runnerDispatches = runnerDispatches;
         this.store = store;
         this.runner = runner;
@@ -60,7 +66,10 @@ final class InFlight {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (Exception | Error e) {
-            log.error("turn {} failed outside the pipeline's error handling", handle.record().id(), e);
+            log.error(
+                    "turn {} failed outside the pipeline's error handling",
+                    handle.record().id(),
+                    e);
             markFailed(handle, e);
         } finally {
             if (timeout != null) timeout.cancel(false);

@@ -19,12 +19,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The channels' {@link InboundSink}: records each message and its dedupe key in one commit, and
- * only then puts it on the dispatcher's bus (SPEC IN-4, IN-1, DI-1). A store failure propagates
- * as {@link dev.clawgate.core.store.StoreException}: the channel must not acknowledge. Cron fires
- * come in the same way, their claim committed with the record ({@link #accept(CronFire)}). A
- * message longer than {@code messages.max_chars} is refused here, before its text is stored
- * (SPEC OP-10): only a bounded refusal is recorded.
+ * The channels' {@link InboundSink}: records each message and its dedupe key in one commit, and only then puts it on
+ * the dispatcher's bus (SPEC IN-4, IN-1, DI-1). A store failure propagates as
+ * {@link dev.clawgate.core.store.StoreException}: the channel must not acknowledge. Cron fires come in the same way,
+ * their claim committed with the record ({@link #accept(CronFire)}). A message longer than {@code messages.max_chars}
+ * is refused here, before its text is stored (SPEC OP-10): only a bounded refusal is recorded.
  */
 public final class Inbox implements InboundSink, FireSink {
     private static final Logger log = LoggerFactory.getLogger(Inbox.class);
@@ -38,23 +37,33 @@ public final class Inbox implements InboundSink, FireSink {
     private final Consumer<UnreadableInbound> onUnreadable;
 
     /** With the default {@code messages.max_chars}. */
-    public Inbox(Store store, Dispatcher dispatcher, Function<InboundMessage, SessionKey> sessionOf, Duration dedupeTtl) {
+    public Inbox(
+            Store store, Dispatcher dispatcher, Function<InboundMessage, SessionKey> sessionOf, Duration dedupeTtl) {
         this(store, dispatcher, sessionOf, dedupeTtl, () -> InboundChecks.MAX_TEXT_CHARS);
     }
 
     /** @param maxChars {@code messages.max_chars}, read at each message so a config reload applies */
-    public Inbox(Store store, Dispatcher dispatcher, Function<InboundMessage, SessionKey> sessionOf, Duration dedupeTtl,
-                 IntSupplier maxChars) {
-        this(store, dispatcher, sessionOf, dedupeTtl, maxChars, u -> { });
+    public Inbox(
+            Store store,
+            Dispatcher dispatcher,
+            Function<InboundMessage, SessionKey> sessionOf,
+            Duration dedupeTtl,
+            IntSupplier maxChars) {
+        this(store, dispatcher, sessionOf, dedupeTtl, maxChars, u -> {});
     }
 
     /**
-     * @param maxChars     {@code messages.max_chars}, read at each message so a config reload applies
-     * @param onUnreadable told of each unreadable update when it is first recorded (a redelivery is not told
-     *                     again), e.g. to count it on {@code /metrics}
+     * @param maxChars {@code messages.max_chars}, read at each message so a config reload applies
+     * @param onUnreadable told of each unreadable update when it is first recorded (a redelivery is not told again),
+     *     e.g. to count it on {@code /metrics}
      */
-    public Inbox(Store store, Dispatcher dispatcher, Function<InboundMessage, SessionKey> sessionOf, Duration dedupeTtl,
-                 IntSupplier maxChars, Consumer<UnreadableInbound> onUnreadable) {
+    public Inbox(
+            Store store,
+            Dispatcher dispatcher,
+            Function<InboundMessage, SessionKey> sessionOf,
+            Duration dedupeTtl,
+            IntSupplier maxChars,
+            Consumer<UnreadableInbound> onUnreadable) {
         this.store = store;
         this.dispatcher = dispatcher;
         this.sessionOf = sessionOf;
@@ -80,8 +89,8 @@ public final class Inbox implements InboundSink, FireSink {
     }
 
     /**
-     * SPEC OP-10: records what {@link InboundChecks#refusalRecord} keeps (its dedupe key too, so a
-     * redelivery is a duplicate, not a second notice), fails it and tells the sender; never queued.
+     * SPEC OP-10: records what {@link InboundChecks#refusalRecord} keeps (its dedupe key too, so a redelivery is a
+     * duplicate, not a second notice), fails it and tells the sender; never queued.
      */
     private Acceptance refuse(InboundMessage received, String reason) {
         InboundMessage bounded = InboundChecks.refusalRecord(received);
@@ -94,15 +103,16 @@ public final class Inbox implements InboundSink, FireSink {
     }
 
     /**
-     * Claims a cron fire and records its message in one commit (SPEC AG-5, IN-4, OUT-12), then puts
-     * the record on the bus like a channel's message. Empty when another claimer had the fire.
+     * Claims a cron fire and records its message in one commit (SPEC AG-5, IN-4, OUT-12), then puts the record on the
+     * bus like a channel's message. Empty when another claimer had the fire.
      */
     @Override
     public Optional<InboxRecord> accept(CronFire fire) {
         InboundMessage message = InboundChecks.wellFormed(fire.message());
         SessionKey session = sessionOf.apply(message);
         CronFire checked = new CronFire(fire.jobId(), fire.fireAt(), fire.next(), message);
-        Optional<InboxRecord> recorded = store.claimFireAndRecord(checked, session, dedupeKey(message, session), dedupeTtl);
+        Optional<InboxRecord> recorded =
+                store.claimFireAndRecord(checked, session, dedupeKey(message, session), dedupeTtl);
         if (recorded.isEmpty()) return recorded;
         Failpoints.hit(Failpoints.CRON_AFTER_CLAIM);
         submit(recorded.get());
@@ -119,16 +129,21 @@ public final class Inbox implements InboundSink, FireSink {
     }
 
     /**
-     * SPEC IN-4, CH-0: an update its channel could not read is kept as failed (raw payload bounded,
-     * {@code clawgate inbox} shows it), never dispatched; the channel acks past it once this returns.
+     * SPEC IN-4, CH-0: an update its channel could not read is kept as failed (raw payload bounded, {@code clawgate
+     * inbox} shows it), never dispatched; the channel acks past it once this returns.
      */
     @Override
     public void unreadable(UnreadableInbound update) {
         boolean fresh = store.inbox().recordUnreadable(update);
         if (fresh) {
-            log.warn("{} [{}]: could not read update {} ({} characters): {}; recorded as failed and skipped"
-                    + " (see 'clawgate inbox')", update.channel(), update.account(), update.platformRef(),
-                    update.rawLength(), update.reason());
+            log.warn(
+                    "{} [{}]: could not read update {} ({} characters): {}; recorded as failed and skipped"
+                            + " (see 'clawgate inbox')",
+                    update.channel(),
+                    update.account(),
+                    update.platformRef(),
+                    update.rawLength(),
+                    update.reason());
             onUnreadable.accept(update);
         }
     }
@@ -140,12 +155,18 @@ public final class Inbox implements InboundSink, FireSink {
     }
 
     /**
-     * Channel + account + peer + session + platform message id (SPEC IN-1); null when the message
-     * has no platform id, so it is never deduplicated. The separator cannot occur in ids.
+     * Channel + account + peer + session + platform message id (SPEC IN-1); null when the message has no platform id,
+     * so it is never deduplicated. The separator cannot occur in ids.
      */
     static String dedupeKey(InboundMessage m, SessionKey s) {
         if (m.id() == null || m.id().isBlank()) return null;
-        return String.join(String.valueOf(SEP), m.channel(), m.account(), m.sender(), s.replyTarget(),
-                s.threadId() == null ? "" : s.threadId(), m.id());
+        return String.join(
+                String.valueOf(SEP),
+                m.channel(),
+                m.account(),
+                m.sender(),
+                s.replyTarget(),
+                s.threadId() == null ? "" : s.threadId(),
+                m.id());
     }
 }

@@ -23,10 +23,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The session lanes (SPEC DI-2, DI-3): one run per session at a time; a batch for a busy session
- * is placed by its queue mode ({@link QueueModes}) and held to its cap ({@link QueueCap}); an
- * idle lane starts what waits at its head, a collected batch after its quiet window. A lane
- * exists only while it has a run or something waiting. Every lane is touched under one lock.
+ * The session lanes (SPEC DI-2, DI-3): one run per session at a time; a batch for a busy session is placed by its queue
+ * mode ({@link QueueModes}) and held to its cap ({@link QueueCap}); an idle lane starts what waits at its head, a
+ * collected batch after its quiet window. A lane exists only while it has a run or something waiting. Every lane is
+ * touched under one lock.
  */
 final class Lanes {
     private static final Logger log = LoggerFactory.getLogger(Lanes.class);
@@ -44,11 +44,18 @@ final class Lanes {
     private final ReentrantLock lock = new ReentrantLock();
     /** Signalled whenever a run ends: what {@link #awaitNoRuns} waits on instead of polling. */
     private final java.util.concurrent.locks.Condition runEnded = lock.newCondition();
+
     private final Map<SessionKey, SessionLane> lanes = new HashMap<>();
     private volatile boolean closing;
 
-    Lanes(Store store, Receipts receipts, InFlight inFlight, Notices notices, Dispatcher.Policy policy,
-          ScheduledExecutorService timer, Clock clock) {
+    Lanes(
+            Store store,
+            Receipts receipts,
+            InFlight inFlight,
+            Notices notices,
+            Dispatcher.Policy policy,
+            ScheduledExecutorService timer,
+            Clock clock) {
         this.store = store;
         this.receipts = receipts;
         this.inFlight = inFlight;
@@ -61,8 +68,8 @@ final class Lanes {
     }
 
     /**
-     * Hands a batch (one record, or a debounced burst, SPEC IN-2) to its session lane: it starts
-     * a run when the session is idle, else it is steered, queued, collected or interrupts (DI-3).
+     * Hands a batch (one record, or a debounced burst, SPEC IN-2) to its session lane: it starts a run when the session
+     * is idle, else it is steered, queued, collected or interrupts (DI-3).
      */
     void enqueue(List<InboxRecord> batch) {
         InboxRecord r = batch.get(batch.size() - 1);
@@ -76,18 +83,24 @@ final class Lanes {
             }
             // a request-response caller waits for its own answer: its message is never steered, merged or dropped;
             // nor is a runtime command, which is not text for the model (SPEC RT-1): it runs after the active run
-            boolean command = batch.size() == 1 && RuntimeCommand.parse(r.message().text()).isPresent();
-            QueuePolicy qp = requestResponse.test(r) || command ? QueuePolicy.followup(Integer.MAX_VALUE)
-                    : queue.apply(r);
+            boolean command = batch.size() == 1
+                    && RuntimeCommand.parse(r.message().text()).isPresent();
+            QueuePolicy qp =
+                    requestResponse.test(r) || command ? QueuePolicy.followup(Integer.MAX_VALUE) : queue.apply(r);
             Placement placed = QueueModes.place(lane, batch, qp);
             if (placed == Placement.STEERED) return;
-            if (placed == Placement.COLLECTED_AT_HEAD && lane.quietTimer != null) scheduleQuietLocked(lane, qp.quietWindow());
+            if (placed == Placement.COLLECTED_AT_HEAD && lane.quietTimer != null)
+                scheduleQuietLocked(lane, qp.quietWindow());
             Overflow overflow = QueueCap.enforce(lane, qp, r);
             dropped = overflow.records();
             for (Drop d : overflow.drops()) {
                 store.inbox().mark(d.record().id(), InboxState.DROPPED_BY_QUEUE, d.reason());
                 if (!overflow.newestRefused()) {
-                    log.warn("session {}: queue over cap {}, dropped the oldest waiting message ({})", lane.key.display(), qp.cap(), qp.drop());
+                    log.warn(
+                            "session {}: queue over cap {}, dropped the oldest waiting message ({})",
+                            lane.key.display(),
+                            qp.cap(),
+                            qp.drop());
                 }
             }
             if (overflow.newestRefused()) {
@@ -105,16 +118,21 @@ final class Lanes {
     private void scheduleQueuedNotice(SessionLane lane, InboxRecord r) {
         Duration after = queuedNoticeAfter;
         if (after == null || after.isZero() || after.isNegative() || requestResponse.test(r)) return;
-        timer.schedule(() -> {
-            boolean tell;
-            lock.lock();
-            try {
-                tell = lane.active != null && lane.isQueued(r) && lane.noticed.add(r.message().sender());
-            } finally {
-                lock.unlock();
-            }
-            if (tell) notices.now(r, QUEUED_NOTICE);
-        }, after.toMillis(), TimeUnit.MILLISECONDS);
+        timer.schedule(
+                () -> {
+                    boolean tell;
+                    lock.lock();
+                    try {
+                        tell = lane.active != null
+                                && lane.isQueued(r)
+                                && lane.noticed.add(r.message().sender());
+                    } finally {
+                        lock.unlock();
+                    }
+                    if (tell) notices.now(r, QUEUED_NOTICE);
+                },
+                after.toMillis(),
+                TimeUnit.MILLISECONDS);
     }
 
     /** SPEC DI-5: cancels the active run of {@code r}'s scope and what of the scope waits in its session. */
@@ -162,7 +180,8 @@ final class Lanes {
         }
         Pending head = lane.queue.get(0);
         if (head.collect) {
-            scheduleQuietLocked(lane, queue.apply(head.records.get(head.records.size() - 1)).quietWindow());
+            scheduleQuietLocked(
+                    lane, queue.apply(head.records.get(head.records.size() - 1)).quietWindow());
         } else {
             lane.queue.remove(0);
             startLocked(lane, head.records);
@@ -171,16 +190,20 @@ final class Lanes {
 
     private void scheduleQuietLocked(SessionLane lane, Duration window) {
         if (lane.quietTimer != null) lane.quietTimer.cancel(false);
-        lane.quietTimer = timer.schedule(() -> {
-            lock.lock();
-            try {
-                lane.quietTimer = null;
-                if (lane.active == null && !lane.queue.isEmpty()) startLocked(lane, lane.queue.remove(0).records);
-                else if (lane.idle()) lanes.remove(lane.key);
-            } finally {
-                lock.unlock();
-            }
-        }, Math.max(0, window.toMillis()), TimeUnit.MILLISECONDS);
+        lane.quietTimer = timer.schedule(
+                () -> {
+                    lock.lock();
+                    try {
+                        lane.quietTimer = null;
+                        if (lane.active == null && !lane.queue.isEmpty())
+                            startLocked(lane, lane.queue.remove(0).records);
+                        else if (lane.idle()) lanes.remove(lane.key);
+                    } finally {
+                        lock.unlock();
+                    }
+                },
+                Math.max(0, window.toMillis()),
+                TimeUnit.MILLISECONDS);
     }
 
     Dispatcher.SessionStatus status(SessionKey key) {
@@ -189,8 +212,12 @@ final class Lanes {
             SessionLane lane = lanes.get(key);
             if (lane == null) return new Dispatcher.SessionStatus(false, 0);
             RunHandle active = lane.active;
-            return active == null ? new Dispatcher.SessionStatus(false, lane.queuedRecords())
-                    : new Dispatcher.SessionStatus(true, lane.queuedRecords(), active.startedAt(),
+            return active == null
+                    ? new Dispatcher.SessionStatus(false, lane.queuedRecords())
+                    : new Dispatcher.SessionStatus(
+                            true,
+                            lane.queuedRecords(),
+                            active.startedAt(),
                             active.runningTool().orElse(null));
         } finally {
             lock.unlock();

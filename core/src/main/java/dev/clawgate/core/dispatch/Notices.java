@@ -6,7 +6,9 @@ import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Best-effort notices to a record's sender ("queued", "not queued", "denied"): a failed one is logged, never thrown. */
+/**
+ * Best-effort notices to a record's sender ("queued", "not queued", "denied"): a failed one is logged, never thrown.
+ */
 final class Notices {
     private static final Logger log = LoggerFactory.getLogger(Notices.class);
 

@@ -10,23 +10,24 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
- * Builds a {@link Dispatcher.Policy}: the queue policy and the turn budget must be set; the rest default
- * to {@code /stop} as the stop command (SPEC DI-5), no request/response channel, no notices, admitting
- * everyone and no debouncing.
+ * Builds a {@link Dispatcher.Policy}: the queue policy and the turn budget must be set; the rest default to
+ * {@code /stop} as the stop command (SPEC DI-5), no request/response channel, no notices, admitting everyone and no
+ * debouncing.
  */
 public final class PolicyBuilder {
     private Function<InboxRecord, QueuePolicy> queue;
     private Predicate<InboxRecord> isStopCommand =
-            r -> RuntimeCommand.parse(r.message().text()).filter(c -> c instanceof RuntimeCommand.Stop).isPresent();
+            r -> RuntimeCommand.parse(r.message().text())
+                    .filter(c -> c instanceof RuntimeCommand.Stop)
+                    .isPresent();
     private Predicate<InboxRecord> requestResponse = r -> false;
     private Supplier<Duration> turnBudget;
-    private BiConsumer<InboxRecord, String> notices = (r, text) -> { };
+    private BiConsumer<InboxRecord, String> notices = (r, text) -> {};
     private Duration queuedNoticeAfter = Duration.ZERO;
     private Admission admission = Admission.ALL;
     private Function<String, Long> debounceMs = channel -> 0L;
 
-    PolicyBuilder() {
-    }
+    PolicyBuilder() {}
 
     public PolicyBuilder queue(Function<InboxRecord, QueuePolicy> queue) {
         this.queue = queue;
@@ -66,7 +67,14 @@ public final class PolicyBuilder {
     }
 
     public Dispatcher.Policy build() {
-        return new Dispatcher.Policy(Objects.requireNonNull(queue, "queue"), isStopCommand, requestResponse,
-                Objects.requireNonNull(turnBudget, "turnBudget"), notices, queuedNoticeAfter, admission, debounceMs);
+        return new Dispatcher.Policy(
+                Objects.requireNonNull(queue, "queue"),
+                isStopCommand,
+                requestResponse,
+                Objects.requireNonNull(turnBudget, "turnBudget"),
+                notices,
+                queuedNoticeAfter,
+                admission,
+                debounceMs);
     }
 }

@@ -6,9 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Where a batch goes when its session is busy (SPEC DI-3, DI-4): steered into the active run,
- * queued behind it, collected into a waiting batch, or interrupting it. Pure: it only changes
- * the lane and the active run's steer box and cancel token.
+ * Where a batch goes when its session is busy (SPEC DI-3, DI-4): steered into the active run, queued behind it,
+ * collected into a waiting batch, or interrupting it. Pure: it only changes the lane and the active run's steer box and
+ * cancel token.
  */
 final class QueueModes {
     /** What became of a batch. */
@@ -23,7 +23,10 @@ final class QueueModes {
 
     private QueueModes() {}
 
-    /** Places {@code batch} (one record, or a debounced burst, oldest first) in the busy {@code lane} as {@code qp} says. */
+    /**
+     * Places {@code batch} (one record, or a debounced burst, oldest first) in the busy {@code lane} as {@code qp}
+     * says.
+     */
     static Placement place(SessionLane lane, List<InboxRecord> batch, QueuePolicy qp) {
         InboxRecord newest = batch.get(batch.size() - 1);
         ScopeKey scope = ScopeKey.of(newest.message());

@@ -12,12 +12,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The receipt of every admitted record (SPEC RP-5), from shown to settled: the listener shows it when
- * the dispatcher admits the record, and settles it with the record's final state as the inbox
- * records it (IN-4), read back from the store, so whoever wrote the state (the dispatcher, the
- * turn, the outbox) the receipt follows it. A record merged into a turn (debounce, collect, steer)
- * takes that turn's state when the turn ends; a record without a final state (a run cut by
- * shutdown runs again after the restart) is left as it is.
+ * The receipt of every admitted record (SPEC RP-5), from shown to settled: the listener shows it when the dispatcher
+ * admits the record, and settles it with the record's final state as the inbox records it (IN-4), read back from the
+ * store, so whoever wrote the state (the dispatcher, the turn, the outbox) the receipt follows it. A record merged into
+ * a turn (debounce, collect, steer) takes that turn's state when the turn ends; a record without a final state (a run
+ * cut by shutdown runs again after the restart) is left as it is.
  */
 final class Receipts {
     private static final Logger log = LoggerFactory.getLogger(Receipts.class);
@@ -39,7 +38,10 @@ final class Receipts {
         }
     }
 
-    /** Records that left their session without a turn (cancelled, dropped by the queue, expired): each settles with its own state. */
+    /**
+     * Records that left their session without a turn (cancelled, dropped by the queue, expired): each settles with its
+     * own state.
+     */
     void settle(List<InboxRecord> records) {
         for (InboxRecord r : records) {
             InboxState state = stateOf(r);
@@ -48,8 +50,8 @@ final class Receipts {
     }
 
     /**
-     * The run of {@code handle} ended: its records and those steered into it settle. The turn's
-     * state is its lead record's, the last one neither merged nor dropped by the inbound hook.
+     * The run of {@code handle} ended: its records and those steered into it settle. The turn's state is its lead
+     * record's, the last one neither merged nor dropped by the inbound hook.
      */
     void settleRun(RunHandle handle) {
         Map<InboxRecord, InboxState> states = new LinkedHashMap<>();

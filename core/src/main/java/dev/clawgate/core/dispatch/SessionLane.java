@@ -11,8 +11,8 @@ import java.util.Set;
 import java.util.concurrent.ScheduledFuture;
 
 /**
- * One session's place in the dispatcher: its active run and the messages waiting behind it.
- * Not thread-safe: the dispatcher touches it only under its lock. Pure: no thread, clock or store.
+ * One session's place in the dispatcher: its active run and the messages waiting behind it. Not thread-safe: the
+ * dispatcher touches it only under its lock. Pure: no thread, clock or store.
  */
 final class SessionLane {
     final SessionKey key;
@@ -21,6 +21,7 @@ final class SessionLane {
     final List<String> dropped = new ArrayList<>();
     /** Senders already told "queued" during the active run (SPEC DI-3: once per run). */
     final Set<String> noticed = new HashSet<>();
+
     RunHandle active;
     ScopeKey activeScope;
     /** Set while a collected batch waits for its quiet window. */
@@ -55,7 +56,10 @@ final class SessionLane {
         return handle;
     }
 
-    /** The active run ended: a steered message no model call saw runs as a followup, before anything queued after it (SPEC DI-3). */
+    /**
+     * The active run ended: a steered message no model call saw runs as a followup, before anything queued after it
+     * (SPEC DI-3).
+     */
     void end(RunHandle handle) {
         active = null;
         activeScope = null;
@@ -71,7 +75,8 @@ final class SessionLane {
         boolean cancelledRun = false;
         List<InboxRecord> cancelled = new ArrayList<>();
         if (activeIn(scope)) {
-            cancelled.addAll(active.steer().removeIf(q -> ScopeKey.of(q.message()).equals(scope)));
+            cancelled.addAll(
+                    active.steer().removeIf(q -> ScopeKey.of(q.message()).equals(scope)));
             active.cancel().cancel(RunHandle.REASON_STOP);
             cancelledRun = true;
         }

@@ -6,8 +6,8 @@ import dev.clawgate.core.store.InboxRecord;
 @FunctionalInterface
 public interface StopHandler {
     /**
-     * @param stopRecord     the /stop message's own record
-     * @param cancelledRun   whether an active run of the scope was cancelled
+     * @param stopRecord the /stop message's own record
+     * @param cancelledRun whether an active run of the scope was cancelled
      * @param cancelledQueued how many queued messages of the scope were cancelled
      */
     void stopped(InboxRecord stopRecord, boolean cancelledRun, int cancelledQueued);

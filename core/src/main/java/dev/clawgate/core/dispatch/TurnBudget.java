@@ -21,6 +21,7 @@ final class TurnBudget {
     /** Starts the budget of {@code handle}'s run; the caller cancels the returned timer when the run ends. */
     ScheduledFuture<?> arm(RunHandle handle) {
         Duration limit = budget.get();
-        return timer.schedule(() -> handle.cancel().cancel(RunHandle.REASON_TIMEOUT), limit.toMillis(), TimeUnit.MILLISECONDS);
+        return timer.schedule(
+                () -> handle.cancel().cancel(RunHandle.REASON_TIMEOUT), limit.toMillis(), TimeUnit.MILLISECONDS);
     }
 }

@@ -8,8 +8,8 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * What the failpoint properties asked for, and the decision whether a hit halts. Parsed from
  * {@code clawgate.failpoint=NAME} or {@code NAME:N} (halt on the N-th hit of NAME) and
- * {@code clawgate.failpoint.random=SEED:PERCENT} (any hit of any point halts with that
- * probability). Holds the hit counter, so one plan serves one process.
+ * {@code clawgate.failpoint.random=SEED:PERCENT} (any hit of any point halts with that probability). Holds the hit
+ * counter, so one plan serves one process.
  */
 public final class FailpointPlan {
     private static final FailpointPlan NONE = new FailpointPlan(null, 0, -1, 0);
@@ -58,17 +58,20 @@ public final class FailpointPlan {
         if (random != null && !random.isBlank()) {
             String[] parts = random.strip().split(":", -1);
             if (parts.length != 2) {
-                throw new IllegalArgumentException(Failpoints.RANDOM_PROPERTY + "=" + random + ": write SEED:PERCENT, e.g. 42:2.5");
+                throw new IllegalArgumentException(
+                        Failpoints.RANDOM_PROPERTY + "=" + random + ": write SEED:PERCENT, e.g. 42:2.5");
             }
             try {
                 seed = Long.parseLong(parts[0].strip());
                 percent = Double.parseDouble(parts[1].strip());
             } catch (NumberFormatException e) {
-                throw new IllegalArgumentException(Failpoints.RANDOM_PROPERTY + "=" + random
-                        + ": SEED must be an integer and PERCENT a number", e);
+                throw new IllegalArgumentException(
+                        Failpoints.RANDOM_PROPERTY + "=" + random + ": SEED must be an integer and PERCENT a number",
+                        e);
             }
             if (!(percent > 0 && percent <= 100)) {
-                throw new IllegalArgumentException(Failpoints.RANDOM_PROPERTY + "=" + random + ": PERCENT must be in (0, 100]");
+                throw new IllegalArgumentException(
+                        Failpoints.RANDOM_PROPERTY + "=" + random + ": PERCENT must be in (0, 100]");
             }
         }
         return target == null && percent == 0 ? NONE : new FailpointPlan(target, n, seed, percent);
@@ -79,7 +82,8 @@ public final class FailpointPlan {
             long v = Long.parseLong(text);
             if (v >= 1) return v;
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(property + "=" + whole + ": " + what + " must be a whole number from 1 up", e);
+            throw new IllegalArgumentException(
+                    property + "=" + whole + ": " + what + " must be a whole number from 1 up", e);
         }
         throw new IllegalArgumentException(property + "=" + whole + ": " + what + " must be a whole number from 1 up");
     }

@@ -12,8 +12,7 @@ public final class Compactor {
     public static final int DEFAULT_MAX_CHARS = 600;
     private static final String CUT_MARK = "...";
 
-    private Compactor() {
-    }
+    private Compactor() {}
 
     /** {@link #compact(List, int, int)} with the SPEC's defaults: the newest 12 messages, 600 characters each. */
     public static Compaction compact(List<ChatMessage> history) {
@@ -21,10 +20,9 @@ public final class Compactor {
     }
 
     /**
-     * Keeps the newest {@code keep} non-system messages, cuts each to {@code maxChars} characters
-     * plus {@code ...}, and normalises the result again (SPEC HI-3). {@code compacted} says whether
-     * a message was dropped or cut. Nothing left means nothing useful was compacted: the result is
-     * then empty and not {@code compacted}.
+     * Keeps the newest {@code keep} non-system messages, cuts each to {@code maxChars} characters plus {@code ...}, and
+     * normalises the result again (SPEC HI-3). {@code compacted} says whether a message was dropped or cut. Nothing
+     * left means nothing useful was compacted: the result is then empty and not {@code compacted}.
      */
     public static Compaction compact(List<ChatMessage> history, int keep, int maxChars) {
         Objects.requireNonNull(history, "history");

@@ -10,8 +10,8 @@ import java.util.Objects;
 import java.util.regex.Pattern;
 
 /**
- * Puts a loaded transcript plus the current message into the shape providers accept (SPEC HI-3):
- * user and assistant messages strictly alternate, starting with a user message.
+ * Puts a loaded transcript plus the current message into the shape providers accept (SPEC HI-3): user and assistant
+ * messages strictly alternate, starting with a user message.
  */
 public final class HistoryNormalizer {
     private static final Pattern IMAGE_MARKER = Pattern.compile("\\[IMAGE:[^\\]\\n]*\\]");
@@ -19,15 +19,14 @@ public final class HistoryNormalizer {
     private static final Pattern SPACE_RUN = Pattern.compile("[ \\t]{2,}");
     private static final Pattern TRAILING_SPACE = Pattern.compile("[ \\t]+\\n");
 
-    private HistoryNormalizer() {
-    }
+    private HistoryNormalizer() {}
 
     /**
-     * Merges consecutive user (and consecutive assistant) messages with a blank line, strips
-     * {@code <tool_result>} blocks from every message but the current (last) user message, removes
-     * {@code [IMAGE:...]} markers when the provider has no vision, and drops messages left empty,
-     * a leading assistant message with no user turn before it, and tool messages that answer no
-     * assistant message. System messages move to the front; tool messages stay after their call.
+     * Merges consecutive user (and consecutive assistant) messages with a blank line, strips {@code <tool_result>}
+     * blocks from every message but the current (last) user message, removes {@code [IMAGE:...]} markers when the
+     * provider has no vision, and drops messages left empty, a leading assistant message with no user turn before it,
+     * and tool messages that answer no assistant message. System messages move to the front; tool messages stay after
+     * their call.
      */
     public static List<ChatMessage> normalize(List<ChatMessage> messages, boolean vision) {
         Objects.requireNonNull(messages, "messages");
@@ -73,7 +72,9 @@ public final class HistoryNormalizer {
     }
 
     private static ChatMessage merge(ChatMessage prev, String content, List<ToolCall> calls) {
-        String joined = prev.content().isBlank() ? content : content.isBlank() ? prev.content() : prev.content() + "\n\n" + content;
+        String joined = prev.content().isBlank()
+                ? content
+                : content.isBlank() ? prev.content() : prev.content() + "\n\n" + content;
         List<ToolCall> allCalls = prev.toolCalls();
         if (!calls.isEmpty()) {
             allCalls = new ArrayList<>(prev.toolCalls());

@@ -8,24 +8,24 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Proactive history trim (SPEC HI-4): drops the oldest whole turns first. A turn is a user
- * message and everything up to the next user message, so an assistant tool call and its results
- * always go together; the current (last) turn is never dropped, and system messages are never
- * dropped (they move to the front when a trim happens).
+ * Proactive history trim (SPEC HI-4): drops the oldest whole turns first. A turn is a user message and everything up to
+ * the next user message, so an assistant tool call and its results always go together; the current (last) turn is never
+ * dropped, and system messages are never dropped (they move to the front when a trim happens).
  */
 public final class HistoryTrimmer {
     /** About four characters per token, the SPEC's conversion when a context window is known in tokens. */
     public static final int CHARS_PER_TOKEN = 4;
 
-    private HistoryTrimmer() {
-    }
+    private HistoryTrimmer() {}
 
     /** The character budget for a token budget. */
     public static long charsForTokens(long tokens) {
         return Math.multiplyExact(tokens, CHARS_PER_TOKEN);
     }
 
-    /** Trims to at most {@code maxChars} characters where whole turns allow; {@code maxChars <= 0} disables trimming. */
+    /**
+     * Trims to at most {@code maxChars} characters where whole turns allow; {@code maxChars <= 0} disables trimming.
+     */
     public static TrimResult trim(List<ChatMessage> history, long maxChars) {
         Split s = split(history);
         long total = 0;
@@ -39,7 +39,9 @@ public final class HistoryTrimmer {
         return result(history, s, drop);
     }
 
-    /** Trims to at most {@code maxMessages} non-system messages where whole turns allow; the newest turn always stays. */
+    /**
+     * Trims to at most {@code maxMessages} non-system messages where whole turns allow; the newest turn always stays.
+     */
     public static TrimResult trimToMessages(List<ChatMessage> history, int maxMessages) {
         if (maxMessages < 0) throw new IllegalArgumentException("maxMessages must be >= 0, got " + maxMessages);
         Split s = split(history);
@@ -65,12 +67,12 @@ public final class HistoryTrimmer {
     /** What a message costs against the budget: its text and its tool calls' arguments. */
     public static long size(ChatMessage m) {
         long n = m.content().length();
-        for (ToolCall c : m.toolCalls()) n += c.name().length() + c.arguments().toString().length();
+        for (ToolCall c : m.toolCalls())
+            n += c.name().length() + c.arguments().toString().length();
         return n;
     }
 
-    private record Split(List<ChatMessage> systems, List<List<ChatMessage>> turns) {
-    }
+    private record Split(List<ChatMessage> systems, List<List<ChatMessage>> turns) {}
 
     private static Split split(List<ChatMessage> history) {
         Objects.requireNonNull(history, "history");

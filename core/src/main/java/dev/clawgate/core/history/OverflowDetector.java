@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The one context-overflow detector (SPEC HI-5), shared by the providers and the turn
- * pipeline so the two can never disagree about what an overflow looks like.
+ * The one context-overflow detector (SPEC HI-5), shared by the providers and the turn pipeline so the two can never
+ * disagree about what an overflow looks like.
  */
 public final class OverflowDetector {
     private static final List<String> PHRASES = List.of(
@@ -26,8 +26,7 @@ public final class OverflowDetector {
             // Gemini: "The input token count (N) exceeds the maximum number of tokens allowed (M)."
             "exceeds the maximum number of tokens allowed");
 
-    private OverflowDetector() {
-    }
+    private OverflowDetector() {}
 
     /** True when a provider's error text says the prompt did not fit the model's context. */
     public static boolean isContextOverflow(String errorText) {
@@ -40,8 +39,8 @@ public final class OverflowDetector {
     }
 
     /**
-     * The same check with a provider's own extra phrases (e.g. a CLI provider's configured
-     * {@code overflow_patterns}), matched case-insensitively as plain substrings like the built-in ones.
+     * The same check with a provider's own extra phrases (e.g. a CLI provider's configured {@code overflow_patterns}),
+     * matched case-insensitively as plain substrings like the built-in ones.
      */
     public static boolean isContextOverflow(String errorText, List<String> extraPhrases) {
         if (isContextOverflow(errorText)) return true;

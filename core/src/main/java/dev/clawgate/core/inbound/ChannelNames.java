@@ -1,22 +1,19 @@
 package dev.clawgate.core.inbound;
 
 /**
- * Multi-room channel names (SPEC MD-3): {@code matrix:!room:server} is the {@code matrix}
- * channel with room {@code !room:server}. Only the first colon splits, because room ids carry
- * colons of their own.
+ * Multi-room channel names (SPEC MD-3): {@code matrix:!room:server} is the {@code matrix} channel with room
+ * {@code !room:server}. Only the first colon splits, because room ids carry colons of their own.
  */
 public final class ChannelNames {
 
     /** A channel and, when the name carried one, its room. */
-    public record ChannelName(String channel, String room) {
-    }
+    public record ChannelName(String channel, String room) {}
 
-    private ChannelNames() {
-    }
+    private ChannelNames() {}
 
     /**
-     * @throws IllegalArgumentException for a null or blank name, an empty channel part (a leading
-     *                                  colon), whitespace in the channel part, or an empty room after the colon
+     * @throws IllegalArgumentException for a null or blank name, an empty channel part (a leading colon), whitespace in
+     *     the channel part, or an empty room after the colon
      */
     public static ChannelName split(String name) {
         if (name == null || name.isBlank()) {

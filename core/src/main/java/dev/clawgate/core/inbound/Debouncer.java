@@ -11,32 +11,30 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
-import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Batches rapid text messages from one sender in one conversation into one turn (SPEC IN-2).
  *
- * <p>A text waits until its sender has been quiet for the channel's debounce time; every new
- * text restarts the wait. A message with an attachment flushes the waiting texts together with
- * it at once. A control command ({@code /stop}, {@code /new}, ...) passes the buffer: its
- * sender's waiting texts are handed on first, as their own batch, then the command alone, at
- * once, so {@code /stop} reaches the dispatcher after the texts it must stop (SPEC DI-5) and
- * {@code /new} after the texts that belong to the conversation it ends. Debounce 0 hands every message on at
- * once. Each batch reaches the sink oldest first, so its last record is the current message
- * that gives the turn its id and reply threading (RunHandle).
+ * <p>A text waits until its sender has been quiet for the channel's debounce time; every new text restarts the wait. A
+ * message with an attachment flushes the waiting texts together with it at once. A control command ({@code /stop},
+ * {@code /new}, ...) passes the buffer: its sender's waiting texts are handed on first, as their own batch, then the
+ * command alone, at once, so {@code /stop} reaches the dispatcher after the texts it must stop (SPEC DI-5) and
+ * {@code /new} after the texts that belong to the conversation it ends. Debounce 0 hands every message on at once. Each
+ * batch reaches the sink oldest first, so its last record is the current message that gives the turn its id and reply
+ * threading (RunHandle).
  *
- * <p>Bounded: at most {@code maxKeys} conversations wait at once (a new one flushes the oldest)
- * and at most {@code maxBatch} messages per batch (the one that reaches it flushes the batch).
+ * <p>Bounded: at most {@code maxKeys} conversations wait at once (a new one flushes the oldest) and at most
+ * {@code maxBatch} messages per batch (the one that reaches it flushes the batch).
  *
- * <p>Thread-safe. Batches reach the sink in the order they were closed, never while the state
- * lock is held, so a slow sink (a full bus) does not stop texts from being collected. A sink
- * failure is logged, not thrown: the records are committed in the inbox and stay unfinished,
- * so a restart runs them (SPEC IN-4).
+ * <p>Thread-safe. Batches reach the sink in the order they were closed, never while the state lock is held, so a slow
+ * sink (a full bus) does not stop texts from being collected. A sink failure is logged, not thrown: the records are
+ * committed in the inbox and stay unfinished, so a restart runs them (SPEC IN-4).
  */
 public final class Debouncer {
     private static final Logger log = LoggerFactory.getLogger(Debouncer.class);
@@ -47,7 +45,9 @@ public final class Debouncer {
     /** Whose texts are batched together: one sender in one conversation and thread. */
     private record Key(SessionKey session, String sender, String threadId) {
         static Key of(InboxRecord r) {
-            return new Key(Objects.requireNonNull(r.session(), "record session"), r.message().sender(),
+            return new Key(
+                    Objects.requireNonNull(r.session(), "record session"),
+                    r.message().sender(),
                     r.message().threadId());
         }
     }
@@ -74,8 +74,8 @@ public final class Debouncer {
 
     /**
      * @param debounceMs the debounce time of a channel in milliseconds; 0 turns it off
-     * @param scheduler  runs the quiet-period timers
-     * @param sink       receives each batch, oldest first; runs on the caller's or the scheduler's thread
+     * @param scheduler runs the quiet-period timers
+     * @param sink receives each batch, oldest first; runs on the caller's or the scheduler's thread
      */
     public Debouncer(Function<String, Long> debounceMs, Scheduler scheduler, Consumer<List<InboxRecord>> sink) {
         this(debounceMs, scheduler, sink, Debouncer::isRuntimeCommand, DEFAULT_MAX_KEYS, DEFAULT_MAX_BATCH);
@@ -83,11 +83,16 @@ public final class Debouncer {
 
     /**
      * @param controlCommand which records are control commands that bypass debouncing
-     * @param maxKeys        at most this many conversations wait at once
-     * @param maxBatch       a batch that reaches this many messages is handed on at once
+     * @param maxKeys at most this many conversations wait at once
+     * @param maxBatch a batch that reaches this many messages is handed on at once
      */
-    public Debouncer(Function<String, Long> debounceMs, Scheduler scheduler, Consumer<List<InboxRecord>> sink,
-                     Predicate<InboxRecord> controlCommand, int maxKeys, int maxBatch) {
+    public Debouncer(
+            Function<String, Long> debounceMs,
+            Scheduler scheduler,
+            Consumer<List<InboxRecord>> sink,
+            Predicate<InboxRecord> controlCommand,
+            int maxKeys,
+            int maxBatch) {
         this.debounceMs = Objects.requireNonNull(debounceMs, "debounceMs");
         this.scheduler = Objects.requireNonNull(scheduler, "scheduler");
         this.sink = Objects.requireNonNull(sink, "sink");
@@ -104,8 +109,8 @@ public final class Debouncer {
     }
 
     /**
-     * Takes a committed record. When this returns, every batch it closed (its own included, when
-     * it was handed on at once) has been given to the sink.
+     * Takes a committed record. When this returns, every batch it closed (its own included, when it was handed on at
+     * once) has been given to the sink.
      *
      * @throws IllegalArgumentException when the channel's debounce time is missing or negative
      */
@@ -261,8 +266,10 @@ public final class Debouncer {
                 try {
                     sink.accept(batch);
                 } catch (RuntimeException e) {
-                    log.error("debounced batch {} was not handed on; its records stay unfinished and run after a restart",
-                            batch.stream().map(InboxRecord::id).toList(), e);
+                    log.error(
+                            "debounced batch {} was not handed on; its records stay unfinished and run after a restart",
+                            batch.stream().map(InboxRecord::id).toList(),
+                            e);
                 }
             }
         } finally {

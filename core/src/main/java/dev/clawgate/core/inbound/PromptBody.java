@@ -6,16 +6,15 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The three bodies of an inbound message (SPEC MD-2): {@link #rawBody} is the user's text exactly,
- * {@link #commandBody} is what command and directive parsing reads, {@link #body} is the prompt
- * text sent to the model, with sender labels and the group history wrapper (SPEC IN-6).
+ * The three bodies of an inbound message (SPEC MD-2): {@link #rawBody} is the user's text exactly, {@link #commandBody}
+ * is what command and directive parsing reads, {@link #body} is the prompt text sent to the model, with sender labels
+ * and the group history wrapper (SPEC IN-6).
  */
 public final class PromptBody {
     public static final String HISTORY_HEADER = "[Chat messages since your last reply - for context]";
     public static final String CURRENT_HEADER = "[Current message - respond to this]";
 
-    private PromptBody() {
-    }
+    private PromptBody() {}
 
     /** The user's text exactly as it came. */
     public static String rawBody(InboundMessage m) {
@@ -23,10 +22,9 @@ public final class PromptBody {
     }
 
     /**
-     * The text with a leading {@code @botName} mention (and a {@code :} or {@code ,} after it)
-     * and surrounding whitespace removed, so {@code "@clawbot /stop"} parses as {@code /stop}.
-     * The mention matches case-insensitively and only as a whole name; a null or blank
-     * {@code botName} strips whitespace only.
+     * The text with a leading {@code @botName} mention (and a {@code :} or {@code ,} after it) and surrounding
+     * whitespace removed, so {@code "@clawbot /stop"} parses as {@code /stop}. The mention matches case-insensitively
+     * and only as a whole name; a null or blank {@code botName} strips whitespace only.
      */
     public static String commandBody(InboundMessage m, String botName) {
         String text = rawBody(m).strip();
@@ -40,14 +38,13 @@ public final class PromptBody {
     }
 
     /**
-     * The prompt text of a turn. In a group every message carries its sender label; when
-     * {@code pending} is not empty they come first, under {@link #HISTORY_HEADER}, and the current
-     * message follows under {@link #CURRENT_HEADER}. A direct chat's message is its text with no
-     * label. Attachments appear as markers ({@link #withAttachmentMarkers}).
+     * The prompt text of a turn. In a group every message carries its sender label; when {@code pending} is not empty
+     * they come first, under {@link #HISTORY_HEADER}, and the current message follows under {@link #CURRENT_HEADER}. A
+     * direct chat's message is its text with no label. Attachments appear as markers ({@link #withAttachmentMarkers}).
      *
-     * <p>{@code pending} must hold only messages that are not in the session transcript yet
-     * (buffered group messages that triggered no run, oldest first, see {@link GroupHistory}):
-     * this method repeats whatever it is given, and a transcript message must never be repeated.
+     * <p>{@code pending} must hold only messages that are not in the session transcript yet (buffered group messages
+     * that triggered no run, oldest first, see {@link GroupHistory}): this method repeats whatever it is given, and a
+     * transcript message must never be repeated.
      */
     public static String body(InboundMessage current, List<InboundMessage> pending, boolean group) {
         Objects.requireNonNull(current, "current");
@@ -66,8 +63,8 @@ public final class PromptBody {
     }
 
     /**
-     * The text followed by one marker per attachment, each on its own line:
-     * {@code [IMAGE:location]}, {@code [AUDIO:...]}, {@code [VIDEO:...]}, {@code [DOCUMENT:...]}.
+     * The text followed by one marker per attachment, each on its own line: {@code [IMAGE:location]},
+     * {@code [AUDIO:...]}, {@code [VIDEO:...]}, {@code [DOCUMENT:...]}.
      */
     public static String withAttachmentMarkers(InboundMessage m) {
         StringBuilder sb = new StringBuilder(m.text());

@@ -8,8 +8,8 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs a task once after a delay. The {@link Debouncer}'s only notion of time, so tests drive it
- * with a manual clock instead of sleeping.
+ * Runs a task once after a delay. The {@link Debouncer}'s only notion of time, so tests drive it with a manual clock
+ * instead of sleeping.
  */
 @FunctionalInterface
 public interface Scheduler {
@@ -39,12 +39,12 @@ public interface Scheduler {
     }
 
     /**
-     * A one-thread daemon timer whose cancelled tasks leave its queue at once: a long timer (a turn's
-     * 20-minute budget, a model call's idle watch) that is cancelled must not pin what it refers to
-     * until it would have run (SPEC OP-7).
+     * A one-thread daemon timer whose cancelled tasks leave its queue at once: a long timer (a turn's 20-minute budget,
+     * a model call's idle watch) that is cancelled must not pin what it refers to until it would have run (SPEC OP-7).
      */
     static ScheduledExecutorService daemonTimer(String threadName) {
-        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(1, Thread.ofPlatform().daemon().name(threadName).factory());
+        ScheduledThreadPoolExecutor timer = new ScheduledThreadPoolExecutor(
+                1, Thread.ofPlatform().daemon().name(threadName).factory());
         timer.setRemoveOnCancelPolicy(true);
         return timer;
     }

@@ -8,18 +8,18 @@ import dev.clawgate.core.model.SessionKey;
 import java.util.Objects;
 
 /**
- * The session a message belongs to under {@code session.dm_scope} and {@code session.group_scope}
- * (SPEC HI-1). The tuple is the identity; the wildcard {@code *} fills the columns a scope spans.
+ * The session a message belongs to under {@code session.dm_scope} and {@code session.group_scope} (SPEC HI-1). The
+ * tuple is the identity; the wildcard {@code *} fills the columns a scope spans.
  */
 public final class SessionKeys {
     /** Fills the channel, account or target of a session that spans them. */
     public static final String ANY = "*";
     /** The target and sender of the owner's one shared session under {@code dm_scope = main}. */
     public static final String MAIN_TARGET = "main";
+
     public static final String OWNER = "owner";
 
-    private SessionKeys() {
-    }
+    private SessionKeys() {}
 
     public static SessionKey of(InboundMessage m, SessionSettings session, GatewaySettings gateway) {
         Objects.requireNonNull(m, "message");
@@ -35,9 +35,10 @@ public final class SessionKeys {
         return switch (session.dmScope()) {
             case PER_CHANNEL_PEER -> perChannelPeer(m);
             case PER_PEER -> new SessionKey(ANY, ANY, ChatType.DIRECT, ANY, null, m.sender());
-            case MAIN -> gateway.isOwner(m.channel(), m.sender())
-                    ? new SessionKey(ANY, ANY, ChatType.DIRECT, MAIN_TARGET, null, OWNER)
-                    : perChannelPeer(m);
+            case MAIN ->
+                gateway.isOwner(m.channel(), m.sender())
+                        ? new SessionKey(ANY, ANY, ChatType.DIRECT, MAIN_TARGET, null, OWNER)
+                        : perChannelPeer(m);
         };
     }
 

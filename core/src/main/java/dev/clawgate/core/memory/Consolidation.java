@@ -19,11 +19,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Consolidation after a turn, off the reply path (SPEC ME-6): fire and forget, bounded. {@link #after}
- * wraps the turn runner so that, once a run has returned (its final reply committed and handed to the
- * channel), the turn is offered to a queue of at most {@code capacity}; one worker thread runs the
- * {@link Consolidator} on each. A full queue drops the turn, counts it and says so in the log (at most
- * once a minute): a turn never waits for consolidation, and consolidation never holds a turn's reply.
+ * Consolidation after a turn, off the reply path (SPEC ME-6): fire and forget, bounded. {@link #after} wraps the turn
+ * runner so that, once a run has returned (its final reply committed and handed to the channel), the turn is offered to
+ * a queue of at most {@code capacity}; one worker thread runs the {@link Consolidator} on each. A full queue drops the
+ * turn, counts it and says so in the log (at most once a minute): a turn never waits for consolidation, and
+ * consolidation never holds a turn's reply.
  */
 public final class Consolidation implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Consolidation.class);
@@ -46,7 +46,8 @@ public final class Consolidation implements AutoCloseable {
     public record Stats(long queued, long dropped, long done, long failed, int waiting) {}
 
     public Consolidation(Consolidator consolidator, Supplier<MemorySettings> settings, int capacity, Clock clock) {
-        if (capacity < 1) throw new IllegalArgumentException("memory.consolidation_queue must be at least 1, got " + capacity);
+        if (capacity < 1)
+            throw new IllegalArgumentException("memory.consolidation_queue must be at least 1, got " + capacity);
         this.consolidator = consolidator;
         this.settings = settings;
         this.clock = clock;
@@ -63,7 +64,10 @@ public final class Consolidation implements AutoCloseable {
         return turns.andThen(run -> offer(FinishedTurn.of(run)));
     }
 
-    /** Queues {@code turn} without waiting; false when consolidation is off, closed, or the queue is full (then counted). */
+    /**
+     * Queues {@code turn} without waiting; false when consolidation is off, closed, or the queue is full (then
+     * counted).
+     */
     public boolean offer(FinishedTurn turn) {
         MemorySettings cfg = settings.get();
         if (closed || !cfg.enabled() || cfg.consolidation() == ConsolidationMode.OFF) return false;
@@ -75,8 +79,12 @@ public final class Consolidation implements AutoCloseable {
         Instant now = clock.instant();
         Instant last = lastDropLog.get();
         if (now.isAfter(last.plus(DROP_LOG_INTERVAL)) && lastDropLog.compareAndSet(last, now)) {
-            log.warn("memory consolidation is behind: its queue of {} is full, so turn {} is not consolidated ({} dropped so far)",
-                    queue.remainingCapacity() + queue.size(), turn.turnId(), n);
+            log.warn(
+                    "memory consolidation is behind: its queue of {} is full, so turn {} is not consolidated ({} "
+                            + "dropped so far)",
+                    queue.remainingCapacity() + queue.size(),
+                    turn.turnId(),
+                    n);
         }
         return false;
     }
@@ -100,7 +108,10 @@ public final class Consolidation implements AutoCloseable {
                 if (o.skipped() != null) {
                     log.debug("turn {}: not consolidated: {}", turn.turnId(), o.skipped());
                 } else if (!o.facts().isEmpty() || !o.absorbed().isEmpty()) {
-                    log.info("turn {}: memory consolidated: {} facts kept, {} near-duplicates merged", turn.turnId(), o.facts().size(),
+                    log.info(
+                            "turn {}: memory consolidated: {} facts kept, {} near-duplicates merged",
+                            turn.turnId(),
+                            o.facts().size(),
                             o.absorbed().size());
                 }
             } catch (CancelledException e) {

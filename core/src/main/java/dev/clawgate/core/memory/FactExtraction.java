@@ -18,15 +18,15 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The {@code llm} half of consolidation (SPEC ME-6, ME-7): the one-shot request that asks the
- * agent's model for the few durable facts a turn revealed about the user, the reading of its
- * answer, and the hygiene every fact passes before it is kept. A fact is the model's own short
- * sentence; one that repeats the assistant's reply word for word, carries a recalled
- * {@code [Memory context]}, tool output or protocol text, or says nothing, is not kept.
+ * The {@code llm} half of consolidation (SPEC ME-6, ME-7): the one-shot request that asks the agent's model for the few
+ * durable facts a turn revealed about the user, the reading of its answer, and the hygiene every fact passes before it
+ * is kept. A fact is the model's own short sentence; one that repeats the assistant's reply word for word, carries a
+ * recalled {@code [Memory context]}, tool output or protocol text, or says nothing, is not kept.
  */
 public final class FactExtraction {
     /** At most this many facts are kept from one turn. */
     public static final int MAX_FACTS = 3;
+
     static final int MIN_FACT_CHARS = 8;
     static final int MAX_FACT_CHARS = 300;
     /** The user's words and the reply are each cut to this before they are sent: a bounded request. */
@@ -44,20 +44,30 @@ public final class FactExtraction {
             there is nothing durable.""".formatted(MAX_FACTS);
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Set<String> FORBIDDEN = Set.of(MemoryContext.HEADER, "<tool_result", "<tool_call", "<toolcall", "<tool-call",
-            "<invoke", "[IMAGE:", "[DOCUMENT:", "[Used tools:", "```");
+    private static final Set<String> FORBIDDEN = Set.of(
+            MemoryContext.HEADER,
+            "<tool_result",
+            "<tool_call",
+            "<toolcall",
+            "<tool-call",
+            "<invoke",
+            "[IMAGE:",
+            "[DOCUMENT:",
+            "[Used tools:",
+            "```");
 
     private FactExtraction() {}
 
     /** The request: the instruction as the system message, the exchange as the user message; no tools, no streaming. */
     public static ChatRequest request(String model, String userText, String reply) {
         String exchange = "User:\n" + cut(userText) + "\n\nAssistant:\n" + cut(reply);
-        return new ChatRequest(model, List.of(ChatMessage.system(INSTRUCTION), ChatMessage.user(exchange)), List.of(), false, 0.0);
+        return new ChatRequest(
+                model, List.of(ChatMessage.system(INSTRUCTION), ChatMessage.user(exchange)), List.of(), false, 0.0);
     }
 
     /**
-     * The facts of a model's answer: the strings of the first JSON array in it (reasoning tags
-     * removed), in order, one per wording up to case and punctuation. An answer without such an array has none.
+     * The facts of a model's answer: the strings of the first JSON array in it (reasoning tags removed), in order, one
+     * per wording up to case and punctuation. An answer without such an array has none.
      */
     public static List<String> parse(String answer) {
         String visible = ThinkTags.strip(answer == null ? "" : answer);
@@ -82,14 +92,14 @@ public final class FactExtraction {
     }
 
     /**
-     * Why {@code fact} is not kept (SPEC ME-7), or empty when it is: too short or long, protocol or
-     * memory-context text, no meaningful word, or a run of the assistant's reply copied word for word
-     * that the user did not say.
+     * Why {@code fact} is not kept (SPEC ME-7), or empty when it is: too short or long, protocol or memory-context
+     * text, no meaningful word, or a run of the assistant's reply copied word for word that the user did not say.
      */
     public static Optional<String> refusal(String fact, String userText, String reply, int maxEntryChars) {
         int chars = fact.codePointCount(0, fact.length());
         if (chars < MIN_FACT_CHARS) return Optional.of("shorter than " + MIN_FACT_CHARS + " characters");
-        if (chars > Math.min(MAX_FACT_CHARS, maxEntryChars)) return Optional.of("longer than " + Math.min(MAX_FACT_CHARS, maxEntryChars) + " characters");
+        if (chars > Math.min(MAX_FACT_CHARS, maxEntryChars))
+            return Optional.of("longer than " + Math.min(MAX_FACT_CHARS, maxEntryChars) + " characters");
         for (String f : FORBIDDEN) {
             if (fact.contains(f)) return Optional.of("holds " + f);
         }
@@ -103,10 +113,14 @@ public final class FactExtraction {
 
     /** {@code {channel}_{sender}_fact_{hash}}: one key per fact wording in a sender's scope. */
     public static String key(String channel, String sender, String fact) {
-        return ConversationKeys.sanitize(channel + "_" + sender) + "_fact_" + hash(String.join(" ", Relevance.words(fact)));
+        return ConversationKeys.sanitize(channel + "_" + sender) + "_fact_"
+                + hash(String.join(" ", Relevance.words(fact)));
     }
 
-    /** Whether {@code fact} shares a run of {@link #COPIED_WORDS} words (or all of itself, when shorter) with {@code text}. */
+    /**
+     * Whether {@code fact} shares a run of {@link #COPIED_WORDS} words (or all of itself, when shorter) with
+     * {@code text}.
+     */
     static boolean copies(List<String> fact, List<String> text) {
         int run = Math.min(COPIED_WORDS, fact.size());
         if (run == 0 || text.size() < run) return false;
@@ -122,7 +136,8 @@ public final class FactExtraction {
         String t = s.strip().replaceAll("\\s+", " ");
         // a bullet or quotes the model put around the sentence
         t = t.replaceFirst("^[-*•]\\s*", "");
-        if (t.length() >= 2 && t.startsWith("\"") && t.endsWith("\"")) t = t.substring(1, t.length() - 1).strip();
+        if (t.length() >= 2 && t.startsWith("\"") && t.endsWith("\""))
+            t = t.substring(1, t.length() - 1).strip();
         return t;
     }
 

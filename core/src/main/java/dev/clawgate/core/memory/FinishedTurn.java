@@ -8,11 +8,10 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A turn whose run has returned, handed to consolidation (SPEC ME-6). It carries only what the
- * run started with; whether the turn ended with a final reply, and what it said, is read back
- * from the store, where the reply committed.
+ * A turn whose run has returned, handed to consolidation (SPEC ME-6). It carries only what the run started with;
+ * whether the turn ended with a final reply, and what it said, is read back from the store, where the reply committed.
  *
- * @param turnId   the inbox id of the turn's last message (SPEC OUT-12)
+ * @param turnId the inbox id of the turn's last message (SPEC OUT-12)
  * @param messages the user's messages of the turn, oldest first, as they arrived
  */
 public record FinishedTurn(long turnId, SessionKey session, List<InboundMessage> messages) {
@@ -24,7 +23,10 @@ public record FinishedTurn(long turnId, SessionKey session, List<InboundMessage>
 
     public static FinishedTurn of(RunHandle run) {
         InboxRecord last = run.record();
-        return new FinishedTurn(last.id(), last.session(), run.records().stream().map(InboxRecord::message).toList());
+        return new FinishedTurn(
+                last.id(),
+                last.session(),
+                run.records().stream().map(InboxRecord::message).toList());
     }
 
     /** The message that started the turn's reply: the last one. */

@@ -4,25 +4,24 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * Long-term memory (SPEC ME-1..ME-7): entries by scope and key, recalled by full-text
- * relevance. Every method is its own transaction; failures are
- * {@link dev.clawgate.core.store.StoreException}s. Thread-safe.
+ * Long-term memory (SPEC ME-1..ME-7): entries by scope and key, recalled by full-text relevance. Every method is its
+ * own transaction; failures are {@link dev.clawgate.core.store.StoreException}s. Thread-safe.
  */
 public interface Memory {
 
     /**
-     * Stores {@code content} under {@code key} in {@code scope}, replacing what the key held. When
-     * the scope already holds identical content (SPEC ME-7: by content hash) nothing new is stored:
-     * that entry is returned, its time refreshed, and {@code key}'s old entry, if any, removed.
+     * Stores {@code content} under {@code key} in {@code scope}, replacing what the key held. When the scope already
+     * holds identical content (SPEC ME-7: by content hash) nothing new is stored: that entry is returned, its time
+     * refreshed, and {@code key}'s old entry, if any, removed.
      *
-     * @throws IllegalArgumentException for a blank key or content, or a category that is not {@link MemoryEntry#isCategory}
+     * @throws IllegalArgumentException for a blank key or content, or a category that is not
+     *     {@link MemoryEntry#isCategory}
      */
     MemoryEntry store(MemoryScope scope, String key, String content, String category);
 
     /**
-     * The entries of {@code scopes} that share terms with {@code query}, best first, at most
-     * {@code limit}, each scored in [0, 1] ({@link Relevance}). A query without a meaningful term
-     * (a greeting, punctuation) recalls nothing.
+     * The entries of {@code scopes} that share terms with {@code query}, best first, at most {@code limit}, each scored
+     * in [0, 1] ({@link Relevance}). A query without a meaningful term (a greeting, punctuation) recalls nothing.
      */
     List<Recalled> recall(String query, List<MemoryScope> scopes, int limit);
 
@@ -36,8 +35,8 @@ public interface Memory {
     List<MemoryEntry> list(MemoryScope scope, int limit);
 
     /**
-     * Keeps at most {@code maxEntries} in {@code scope}, removing {@code conversation} entries
-     * before others, least recently updated first (SPEC OP-7: bounded). Returns how many went.
+     * Keeps at most {@code maxEntries} in {@code scope}, removing {@code conversation} entries before others, least
+     * recently updated first (SPEC OP-7: bounded). Returns how many went.
      */
     int trim(MemoryScope scope, int maxEntries);
 

@@ -9,9 +9,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The memories a turn's system prompt gets (SPEC ME-2, ME-3): recalled by the current text for
- * the sender (and the global scope), in a group also for the group's session, merged,
- * deduplicated and filtered.
+ * The memories a turn's system prompt gets (SPEC ME-2, ME-3): recalled by the current text for the sender (and the
+ * global scope), in a group also for the group's session, merged, deduplicated and filtered.
  */
 public final class MemoryContext {
     /** The first line of the memory context in the system prompt (SPEC ME-4). */
@@ -34,10 +33,9 @@ public final class MemoryContext {
     }
 
     /**
-     * SPEC ME-3: drops entries below {@code min_relevance}, holding {@code [IMAGE:} or
-     * {@code <tool_result>}, keyed {@code *_history}, or longer than {@code max_entry_chars}; cuts
-     * each to {@code context_entry_chars}; keeps at most {@code context_max_entries} and
-     * {@code context_max_chars} in all, best first.
+     * SPEC ME-3: drops entries below {@code min_relevance}, holding {@code [IMAGE:} or {@code <tool_result>}, keyed
+     * {@code *_history}, or longer than {@code max_entry_chars}; cuts each to {@code context_entry_chars}; keeps at
+     * most {@code context_max_entries} and {@code context_max_chars} in all, best first.
      */
     public static List<MemoryLine> filter(List<Recalled> recalled, MemorySettings settings) {
         List<MemoryLine> lines = new ArrayList<>();
@@ -46,8 +44,11 @@ public final class MemoryContext {
             if (lines.size() >= settings.contextMaxEntries()) break;
             MemoryEntry e = r.entry();
             String content = e.content().strip();
-            if (r.score() < settings.minRelevance() || content.contains("[IMAGE:") || content.contains("<tool_result")
-                    || e.key().endsWith("_history") || content.codePointCount(0, content.length()) > settings.maxEntryChars()) {
+            if (r.score() < settings.minRelevance()
+                    || content.contains("[IMAGE:")
+                    || content.contains("<tool_result")
+                    || e.key().endsWith("_history")
+                    || content.codePointCount(0, content.length()) > settings.maxEntryChars()) {
                 continue;
             }
             MemoryLine line = new MemoryLine(e.key(), cut(content, settings.contextEntryChars()));

@@ -4,14 +4,13 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * One stored memory. Within a scope a key names one entry, and identical content is kept once
- * (SPEC ME-7).
+ * One stored memory. Within a scope a key names one entry, and identical content is kept once (SPEC ME-7).
  *
  * @param category e.g. {@link #CONVERSATION} for auto-saved user messages (SPEC ME-1), {@link #CORE} for facts the
- *                 agent chose to keep
+ *     agent chose to keep
  */
-public record MemoryEntry(long id, MemoryScope scope, String key, String content, String category, Instant createdAt,
-                          Instant updatedAt) {
+public record MemoryEntry(
+        long id, MemoryScope scope, String key, String content, String category, Instant createdAt, Instant updatedAt) {
     public static final String CONVERSATION = "conversation";
     public static final String CORE = "core";
 

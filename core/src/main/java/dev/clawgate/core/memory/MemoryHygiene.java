@@ -5,9 +5,9 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * SPEC ME-7, OP-7: the periodic half of memory hygiene. Auto-saved conversation memories not
- * updated within {@code memory.conversation_max_age} are removed; what the agent chose to keep
- * stays. (Per-scope caps are applied as entries are stored; duplicates never get in.)
+ * SPEC ME-7, OP-7: the periodic half of memory hygiene. Auto-saved conversation memories not updated within
+ * {@code memory.conversation_max_age} are removed; what the agent chose to keep stays. (Per-scope caps are applied as
+ * entries are stored; duplicates never get in.)
  */
 public final class MemoryHygiene {
     /** How often the server runs {@link #expire}: an hour is fine-grained enough for ages counted in days. */

@@ -4,14 +4,15 @@ import dev.clawgate.core.model.SessionKey;
 import java.util.Objects;
 
 /**
- * Whose memory an entry is (SPEC ME-2): one person on one channel ({@link Kind#SENDER}), one
- * conversation ({@link Kind#SESSION}, e.g. a group room), or everyone ({@link Kind#GLOBAL}).
- * {@link #id()} is what the store keeps: each part escaped, so two different scopes never share
- * an id (SPEC HI-1: joined strings collide).
+ * Whose memory an entry is (SPEC ME-2): one person on one channel ({@link Kind#SENDER}), one conversation
+ * ({@link Kind#SESSION}, e.g. a group room), or everyone ({@link Kind#GLOBAL}). {@link #id()} is what the store keeps:
+ * each part escaped, so two different scopes never share an id (SPEC HI-1: joined strings collide).
  */
 public record MemoryScope(Kind kind, String id) {
     public enum Kind {
-        GLOBAL("global"), SENDER("sender"), SESSION("session");
+        GLOBAL("global"),
+        SENDER("sender"),
+        SESSION("session");
 
         private final String wireName;
 
@@ -30,7 +31,8 @@ public record MemoryScope(Kind kind, String id) {
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(id, "id");
         if (!id.equals(kind.wireName) && !id.startsWith(kind.wireName + "|")) {
-            throw new IllegalArgumentException("a " + kind.wireName + " scope id starts with '" + kind.wireName + "', got " + id);
+            throw new IllegalArgumentException(
+                    "a " + kind.wireName + " scope id starts with '" + kind.wireName + "', got " + id);
         }
     }
 
@@ -46,8 +48,14 @@ public record MemoryScope(Kind kind, String id) {
 
     /** One conversation: its whole session tuple. */
     public static MemoryScope session(SessionKey key) {
-        return of(Kind.SESSION, key.channel(), key.account(), key.chatType().wireName(), key.replyTarget(),
-                key.threadId(), key.sender());
+        return of(
+                Kind.SESSION,
+                key.channel(),
+                key.account(),
+                key.chatType().wireName(),
+                key.replyTarget(),
+                key.threadId(),
+                key.sender());
     }
 
     /** The store's id back as a scope; the kind is its first part. */

@@ -7,20 +7,21 @@ import java.util.Set;
 import java.util.function.Predicate;
 
 /**
- * The {@code dedupe} half of consolidation (SPEC ME-6, ME-7): identical memories are already
- * stored once (content hash); this merges the near-identical ones ("Remember: the deploy window
- * is Tuesday" and "remember, the deploy window is Tuesday!") into the newest, without a model call.
- * Two texts are near-duplicates when their word sets are equal, or when both have at least
- * {@link #MIN_WORDS} distinct words, overlap by at least {@link #THRESHOLD} (Jaccard), and differ
- * in no negation ("not", "never", ...): a newer "I do not eat fish" is not the old "I eat fish".
+ * The {@code dedupe} half of consolidation (SPEC ME-6, ME-7): identical memories are already stored once (content
+ * hash); this merges the near-identical ones ("Remember: the deploy window is Tuesday" and "remember, the deploy window
+ * is Tuesday!") into the newest, without a model call. Two texts are near-duplicates when their word sets are equal, or
+ * when both have at least {@link #MIN_WORDS} distinct words, overlap by at least {@link #THRESHOLD} (Jaccard), and
+ * differ in no negation ("not", "never", ...): a newer "I do not eat fish" is not the old "I eat fish".
  */
 public final class NearDuplicates {
     static final double THRESHOLD = 0.85;
     static final int MIN_WORDS = 4;
     /** How many of a scope's entries one merge looks at, most recently updated first: bounded work per turn. */
     static final int SCAN_LIMIT = 500;
-    private static final Set<String> NEGATIONS = Set.of("not", "no", "never", "nor", "none", "nothing", "without", "don", "doesn",
-            "didn", "isn", "aren", "wasn", "weren", "won", "wouldn", "cannot", "couldn", "shouldn", "t");
+
+    private static final Set<String> NEGATIONS = Set.of(
+            "not", "no", "never", "nor", "none", "nothing", "without", "don", "doesn", "didn", "isn", "aren", "wasn",
+            "weren", "won", "wouldn", "cannot", "couldn", "shouldn", "t");
 
     private NearDuplicates() {}
 
@@ -42,10 +43,11 @@ public final class NearDuplicates {
     }
 
     /**
-     * Forgets every entry of {@code scope} that {@code candidates} accepts and that near-duplicates one
-     * of {@code keep}; the kept entries themselves stay. Returns what was forgotten.
+     * Forgets every entry of {@code scope} that {@code candidates} accepts and that near-duplicates one of
+     * {@code keep}; the kept entries themselves stay. Returns what was forgotten.
      */
-    public static List<MemoryEntry> absorb(Memory memory, MemoryScope scope, List<MemoryEntry> keep, Predicate<MemoryEntry> candidates) {
+    public static List<MemoryEntry> absorb(
+            Memory memory, MemoryScope scope, List<MemoryEntry> keep, Predicate<MemoryEntry> candidates) {
         if (keep.isEmpty()) return List.of();
         Set<Long> kept = new HashSet<>();
         for (MemoryEntry k : keep) kept.add(k.id());

@@ -10,17 +10,16 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * How well a memory matches a query, normalised to [0, 1] (SPEC ME-3's {@code min_relevance}
- * scale). Both store dialects index the same terms ({@link #indexTerms}) and score with this
- * class, so SQLite and PostgreSQL agree to the last digit.
+ * How well a memory matches a query, normalised to [0, 1] (SPEC ME-3's {@code min_relevance} scale). Both store
+ * dialects index the same terms ({@link #indexTerms}) and score with this class, so SQLite and PostgreSQL agree to the
+ * last digit.
  *
- * <p>The score is BM25 divided by its value for an ideal entry: each query term {@code t} adds
- * {@code idf(t) * min(1, tf·(k1+1) / (tf + k1·(1 - b + b·len/avgLen)))}, and the sum is divided
- * by {@code Σ idf(t)}. An entry holding every query term once, at average length, scores 1;
- * one holding only rare terms' common neighbours scores near 0. The idf is Lucene's
- * {@code ln(1 + (N - n + 0.5) / (n + 0.5))}, with {@code n} at least 1, which stays positive: SQLite's own {@code bm25()}
- * floors the idf of a term in over half the entries at 1e-6, which makes every score of a small
- * store nearly zero, so the database's rank only picks and orders the candidates.
+ * <p>The score is BM25 divided by its value for an ideal entry: each query term {@code t} adds {@code idf(t) * min(1,
+ * tf·(k1+1) / (tf + k1·(1 - b + b·len/avgLen)))}, and the sum is divided by {@code Σ idf(t)}. An entry holding every
+ * query term once, at average length, scores 1; one holding only rare terms' common neighbours scores near 0. The idf
+ * is Lucene's {@code ln(1 + (N - n + 0.5) / (n + 0.5))}, with {@code n} at least 1, which stays positive: SQLite's own
+ * {@code bm25()} floors the idf of a term in over half the entries at 1e-6, which makes every score of a small store
+ * nearly zero, so the database's rank only picks and orders the candidates.
  */
 public final class Relevance {
     static final double K1 = 1.2;
@@ -32,15 +31,135 @@ public final class Relevance {
 
     /** Words that say nothing about what a memory is about, greetings included (SPEC ME-7). */
     static final Set<String> STOP_WORDS = Set.of(
-            "a", "about", "after", "again", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "because",
-            "been", "before", "being", "but", "by", "bye", "can", "could", "did", "do", "does", "doing", "done", "for",
-            "from", "get", "got", "had", "has", "have", "having", "he", "hello", "her", "here", "hers", "hey", "hi",
-            "him", "his", "how", "i", "if", "im", "in", "into", "is", "it", "its", "just", "let", "like", "me", "more",
-            "most", "much", "my", "myself", "no", "not", "now", "of", "ok", "okay", "on", "one", "or", "our", "ours",
-            "please", "she", "should", "so", "some", "such", "than", "thank", "thanks", "that", "the", "their", "them",
-            "then", "there", "these", "they", "this", "those", "to", "too", "up", "us", "very", "was", "we", "were",
-            "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would", "yes", "yo",
-            "you", "your", "yours", "yourself", "s", "t", "d", "ll", "m", "re", "ve", "don", "didn", "isn", "wasn");
+            "a",
+            "about",
+            "after",
+            "again",
+            "all",
+            "also",
+            "am",
+            "an",
+            "and",
+            "any",
+            "are",
+            "as",
+            "at",
+            "be",
+            "because",
+            "been",
+            "before",
+            "being",
+            "but",
+            "by",
+            "bye",
+            "can",
+            "could",
+            "did",
+            "do",
+            "does",
+            "doing",
+            "done",
+            "for",
+            "from",
+            "get",
+            "got",
+            "had",
+            "has",
+            "have",
+            "having",
+            "he",
+            "hello",
+            "her",
+            "here",
+            "hers",
+            "hey",
+            "hi",
+            "him",
+            "his",
+            "how",
+            "i",
+            "if",
+            "im",
+            "in",
+            "into",
+            "is",
+            "it",
+            "its",
+            "just",
+            "let",
+            "like",
+            "me",
+            "more",
+            "most",
+            "much",
+            "my",
+            "myself",
+            "no",
+            "not",
+            "now",
+            "of",
+            "ok",
+            "okay",
+            "on",
+            "one",
+            "or",
+            "our",
+            "ours",
+            "please",
+            "she",
+            "should",
+            "so",
+            "some",
+            "such",
+            "than",
+            "thank",
+            "thanks",
+            "that",
+            "the",
+            "their",
+            "them",
+            "then",
+            "there",
+            "these",
+            "they",
+            "this",
+            "those",
+            "to",
+            "too",
+            "up",
+            "us",
+            "very",
+            "was",
+            "we",
+            "were",
+            "what",
+            "when",
+            "where",
+            "which",
+            "while",
+            "who",
+            "whom",
+            "why",
+            "will",
+            "with",
+            "would",
+            "yes",
+            "yo",
+            "you",
+            "your",
+            "yours",
+            "yourself",
+            "s",
+            "t",
+            "d",
+            "ll",
+            "m",
+            "re",
+            "ve",
+            "don",
+            "didn",
+            "isn",
+            "wasn");
 
     private Relevance() {}
 
@@ -52,13 +171,16 @@ public final class Relevance {
     }
 
     /** An {@code @handle}: who is addressed, not what is said. */
-    private static final java.util.regex.Pattern MENTION = java.util.regex.Pattern.compile("(?<![\\p{L}\\p{N}])@[\\p{L}\\p{N}_.]+");
+    private static final java.util.regex.Pattern MENTION =
+            java.util.regex.Pattern.compile("(?<![\\p{L}\\p{N}])@[\\p{L}\\p{N}_.]+");
 
     /** Lower-cased runs of letters and digits, accents removed, in order, stop words left in. */
     public static List<String> words(String text) {
         List<String> out = new ArrayList<>();
         if (text == null || text.isEmpty()) return out;
-        String folded = Normalizer.normalize(text, Normalizer.Form.NFKD).replaceAll("\\p{M}+", "").toLowerCase(Locale.ROOT);
+        String folded = Normalizer.normalize(text, Normalizer.Form.NFKD)
+                .replaceAll("\\p{M}+", "")
+                .toLowerCase(Locale.ROOT);
         StringBuilder word = new StringBuilder();
         folded.codePoints().forEach(cp -> {
             if (Character.isLetterOrDigit(cp)) {
@@ -73,8 +195,8 @@ public final class Relevance {
     }
 
     /**
-     * What an entry is indexed by: its words without stop words, plurals folded ({@link #stem}); a
-     * key's words first unless the key is an id (SPEC ME-1).
+     * What an entry is indexed by: its words without stop words, plurals folded ({@link #stem}); a key's words first
+     * unless the key is an id (SPEC ME-1).
      */
     public static List<String> indexTerms(String key, String content, String category) {
         List<String> terms = new ArrayList<>();
@@ -83,7 +205,10 @@ public final class Relevance {
         return terms;
     }
 
-    /** The distinct meaningful terms of a query, as {@link #indexTerms} folds them, at most {@link #MAX_QUERY_TERMS}; empty for a greeting. */
+    /**
+     * The distinct meaningful terms of a query, as {@link #indexTerms} folds them, at most {@link #MAX_QUERY_TERMS};
+     * empty for a greeting.
+     */
     public static List<String> queryTerms(String query) {
         Set<String> distinct = new LinkedHashSet<>(meaningful(words(withoutMentions(query))));
         return distinct.stream().limit(MAX_QUERY_TERMS).toList();
@@ -117,7 +242,10 @@ public final class Relevance {
     }
 
     private static List<String> meaningful(List<String> words) {
-        return words.stream().filter(w -> !STOP_WORDS.contains(w) && !isLoneLetter(w)).map(Relevance::stem).toList();
+        return words.stream()
+                .filter(w -> !STOP_WORDS.contains(w) && !isLoneLetter(w))
+                .map(Relevance::stem)
+                .toList();
     }
 
     /** "a", "b" of "a@b", the "s" of "it's": a single Latin letter says nothing. */
@@ -126,14 +254,15 @@ public final class Relevance {
     }
 
     /**
-     * Harman's S-stemmer: plural endings only ("leaves" finds "leave", "cities" finds "city"). Small
-     * stores have few words to match, so a missed plural costs a whole memory; anything bolder
-     * would mangle other languages.
+     * Harman's S-stemmer: plural endings only ("leaves" finds "leave", "cities" finds "city"). Small stores have few
+     * words to match, so a missed plural costs a whole memory; anything bolder would mangle other languages.
      */
     static String stem(String w) {
         if (w.length() <= 3) return w;
-        if (w.endsWith("ies") && !w.endsWith("eies") && !w.endsWith("aies")) return w.substring(0, w.length() - 3) + "y";
-        if (w.endsWith("es") && !w.endsWith("aes") && !w.endsWith("ees") && !w.endsWith("oes")) return w.substring(0, w.length() - 1);
+        if (w.endsWith("ies") && !w.endsWith("eies") && !w.endsWith("aies"))
+            return w.substring(0, w.length() - 3) + "y";
+        if (w.endsWith("es") && !w.endsWith("aes") && !w.endsWith("ees") && !w.endsWith("oes"))
+            return w.substring(0, w.length() - 1);
         if (w.endsWith("s") && !w.endsWith("us") && !w.endsWith("ss")) return w.substring(0, w.length() - 1);
         return w;
     }

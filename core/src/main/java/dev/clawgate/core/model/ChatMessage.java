@@ -6,9 +6,9 @@ import java.util.Objects;
 /**
  * One role entry of a model conversation (the SPEC's "message").
  *
- * @param toolCalls  for an assistant message that asks for tools; empty otherwise
+ * @param toolCalls for an assistant message that asks for tools; empty otherwise
  * @param toolCallId for a tool message: the call it answers
- * @param name       for a tool message: the tool's name
+ * @param name for a tool message: the tool's name
  */
 public record ChatMessage(Role role, String content, List<ToolCall> toolCalls, String toolCallId, String name) {
     public ChatMessage {

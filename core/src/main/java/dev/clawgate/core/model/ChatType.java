@@ -2,7 +2,8 @@ package dev.clawgate.core.model;
 
 /** Whether a conversation has two parties or many (SPEC MD-1). */
 public enum ChatType {
-    DIRECT, GROUP;
+    DIRECT,
+    GROUP;
 
     public String wireName() {
         return name().toLowerCase(java.util.Locale.ROOT);

@@ -5,18 +5,17 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * One message as a channel received it (SPEC MD-1). Immutable; the raw platform payload is
- * kept as text so it can be stored as it came.
+ * One message as a channel received it (SPEC MD-1). Immutable; the raw platform payload is kept as text so it can be
+ * stored as it came.
  *
- * @param id          the platform's message id; null when the platform gives none (then it is
- *                    not deduplicated, SPEC IN-1)
- * @param channel     e.g. {@code telegram}, {@code api}, {@code terminal}
- * @param account     the bot account id for channels with several, else {@code default}
- * @param sender      the platform's id of the person who wrote it
+ * @param id the platform's message id; null when the platform gives none (then it is not deduplicated, SPEC IN-1)
+ * @param channel e.g. {@code telegram}, {@code api}, {@code terminal}
+ * @param account the bot account id for channels with several, else {@code default}
+ * @param sender the platform's id of the person who wrote it
  * @param replyTarget the chat or room to answer in
- * @param threadId    the thread, or null
- * @param scopeId     the interruption scope id (SPEC DI-4), or null
- * @param senderName  a display label for the sender, or null
+ * @param threadId the thread, or null
+ * @param scopeId the interruption scope id (SPEC DI-4), or null
+ * @param senderName a display label for the sender, or null
  */
 public record InboundMessage(
         String id,
@@ -49,7 +48,13 @@ public record InboundMessage(
 
     /** A direct text message: the common case for the terminal, the API and tests. */
     public static InboundMessage direct(String channel, String id, String sender, String text) {
-        return builder().channel(channel).id(id).sender(sender).replyTarget(sender).text(text).build();
+        return builder()
+                .channel(channel)
+                .id(id)
+                .sender(sender)
+                .replyTarget(sender)
+                .text(text)
+                .build();
     }
 
     public InboundMessage withText(String newText) {
@@ -57,8 +62,8 @@ public record InboundMessage(
     }
 
     /**
-     * A builder with the defaults of a direct message: the default account, {@link ChatType#DIRECT},
-     * mentioned, received now; {@code channel}, {@code sender} and {@code replyTarget} must be set.
+     * A builder with the defaults of a direct message: the default account, {@link ChatType#DIRECT}, mentioned,
+     * received now; {@code channel}, {@code sender} and {@code replyTarget} must be set.
      */
     public static Builder builder() {
         return new Builder();
@@ -66,9 +71,21 @@ public record InboundMessage(
 
     /** A builder holding this message's fields, to change a few of them. */
     public Builder toBuilder() {
-        return new Builder().id(id).channel(channel).account(account).sender(sender).senderName(senderName)
-                .replyTarget(replyTarget).threadId(threadId).scopeId(scopeId).chatType(chatType).mentioned(mentioned)
-                .timestamp(timestamp).text(text).attachments(attachments).rawPayload(rawPayload);
+        return new Builder()
+                .id(id)
+                .channel(channel)
+                .account(account)
+                .sender(sender)
+                .senderName(senderName)
+                .replyTarget(replyTarget)
+                .threadId(threadId)
+                .scopeId(scopeId)
+                .chatType(chatType)
+                .mentioned(mentioned)
+                .timestamp(timestamp)
+                .text(text)
+                .attachments(attachments)
+                .rawPayload(rawPayload);
     }
 
     /** Names each field of an {@link InboundMessage}; {@link #build()} checks them as the record does. */
@@ -88,8 +105,7 @@ public record InboundMessage(
         private List<Attachment> attachments = List.of();
         private String rawPayload;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder id(String id) {
             this.id = id;
@@ -163,8 +179,21 @@ public record InboundMessage(
 
         /** Received now unless a timestamp was set. */
         public InboundMessage build() {
-            return new InboundMessage(id, channel, account, sender, senderName, replyTarget, threadId, scopeId,
-                    chatType, mentioned, timestamp == null ? Instant.now() : timestamp, text, attachments, rawPayload);
+            return new InboundMessage(
+                    id,
+                    channel,
+                    account,
+                    sender,
+                    senderName,
+                    replyTarget,
+                    threadId,
+                    scopeId,
+                    chatType,
+                    mentioned,
+                    timestamp == null ? Instant.now() : timestamp,
+                    text,
+                    attachments,
+                    rawPayload);
         }
     }
 }

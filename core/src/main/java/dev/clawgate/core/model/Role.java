@@ -2,7 +2,10 @@ package dev.clawgate.core.model;
 
 /** Who speaks a message in a model conversation. */
 public enum Role {
-    SYSTEM, USER, ASSISTANT, TOOL;
+    SYSTEM,
+    USER,
+    ASSISTANT,
+    TOOL;
 
     public String wireName() {
         return name().toLowerCase(java.util.Locale.ROOT);

@@ -3,14 +3,13 @@ package dev.clawgate.core.model;
 import java.util.Objects;
 
 /**
- * Which conversation a message belongs to (SPEC HI-1). The tuple is the identity; it is stored
- * as columns. {@link #display()} is for logs and screens only and must never be used as a key,
- * because joined strings collide.
+ * Which conversation a message belongs to (SPEC HI-1). The tuple is the identity; it is stored as columns.
+ * {@link #display()} is for logs and screens only and must never be used as a key, because joined strings collide.
  *
  * @param sender null for a group session shared by the whole room
  */
-public record SessionKey(String channel, String account, ChatType chatType, String replyTarget,
-                         String threadId, String sender) {
+public record SessionKey(
+        String channel, String account, ChatType chatType, String replyTarget, String threadId, String sender) {
 
     public SessionKey {
         Objects.requireNonNull(channel, "channel");

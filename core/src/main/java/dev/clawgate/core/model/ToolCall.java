@@ -5,9 +5,8 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import java.util.Objects;
 
 /**
- * A model's request to run a tool (SPEC AG-1). Arguments are a JSON object; a call whose
- * arguments could not be parsed carries {@code parseError} instead, so the loop can report it
- * back to the model.
+ * A model's request to run a tool (SPEC AG-1). Arguments are a JSON object; a call whose arguments could not be parsed
+ * carries {@code parseError} instead, so the loop can report it back to the model.
  *
  * @param id an id the provider gave (native calls) or one the parser made up (tag calls)
  */

@@ -5,9 +5,9 @@ import java.net.UnknownHostException;
 import java.util.List;
 
 /**
- * Every address a host name resolves to (SPEC AG-4, AG-5). {@link PublicWeb} asks once per connection and hands
- * exactly the answer it checked to the connection; tests put a resolver here that answers differently each time
- * (DNS rebinding) or names private addresses.
+ * Every address a host name resolves to (SPEC AG-4, AG-5). {@link PublicWeb} asks once per connection and hands exactly
+ * the answer it checked to the connection; tests put a resolver here that answers differently each time (DNS rebinding)
+ * or names private addresses.
  */
 @FunctionalInterface
 public interface HostResolver {

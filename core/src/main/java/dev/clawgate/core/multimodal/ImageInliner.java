@@ -18,12 +18,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Makes {@code [IMAGE:...]} markers in user messages something a vision model can see (SPEC AG-4):
- * a local file inside the workspace or the data dir becomes a base64 data URI; a remote URL is
- * fetched (and inlined) only when remote fetch is allowed, through a {@link RemoteImages} that
- * refuses private and loopback addresses. At most {@code maxImages} images, the newest first,
- * each at most {@code maxBytes}; an image that cannot be inlined becomes a short note instead, so
- * the model knows one was there.
+ * Makes {@code [IMAGE:...]} markers in user messages something a vision model can see (SPEC AG-4): a local file inside
+ * the workspace or the data dir becomes a base64 data URI; a remote URL is fetched (and inlined) only when remote fetch
+ * is allowed, through a {@link RemoteImages} that refuses private and loopback addresses. At most {@code maxImages}
+ * images, the newest first, each at most {@code maxBytes}; an image that cannot be inlined becomes a short note
+ * instead, so the model knows one was there.
  */
 public final class ImageInliner {
     private static final Logger log = LoggerFactory.getLogger(ImageInliner.class);
@@ -76,8 +75,9 @@ public final class ImageInliner {
             Matcher r = MARKER.matcher(m.content());
             int index = 0;
             while (r.find()) {
-                String replacement = index++ >= firstAllowed ? inlineOne(r.group(1).strip()) : "[image omitted: more than " + maxImages
-                        + " images]";
+                String replacement = index++ >= firstAllowed
+                        ? inlineOne(r.group(1).strip())
+                        : "[image omitted: more than " + maxImages + " images]";
                 r.appendReplacement(sb, Matcher.quoteReplacement(replacement));
             }
             r.appendTail(sb);
@@ -90,8 +90,10 @@ public final class ImageInliner {
         if (location.startsWith("data:image/")) return "[IMAGE:" + location + "]";
         try {
             Image image = location.startsWith("http://") || location.startsWith("https://")
-                    ? remote.fetch(URI.create(location), maxBytes) : local(location);
-            return "[IMAGE:data:" + image.mediaType() + ";base64," + Base64.getEncoder().encodeToString(image.bytes()) + "]";
+                    ? remote.fetch(URI.create(location), maxBytes)
+                    : local(location);
+            return "[IMAGE:data:" + image.mediaType() + ";base64,"
+                    + Base64.getEncoder().encodeToString(image.bytes()) + "]";
         } catch (IOException | IllegalArgumentException e) {
             // SPEC OP-6: the location is what the user or the model wrote: at DEBUG only
             log.info("an image was not given to the model ({})", e.getClass().getSimpleName());

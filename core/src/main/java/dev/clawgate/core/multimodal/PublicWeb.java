@@ -23,6 +23,7 @@ public final class PublicWeb {
     public static final int MAX_REDIRECTS = 3;
     /** WHATWG URL: a host whose last label is a number is an IPv4 address, whatever the other labels look like. */
     private static final Pattern ENDS_IN_NUMBER = Pattern.compile("(?i)(^|.*\\.)([0-9]+|0x[0-9a-f]*)\\.?$");
+
     private static final Pattern DOTTED_DECIMAL = Pattern.compile("(0|[1-9][0-9]{0,2})(\\.(0|[1-9][0-9]{0,2})){3}");
 
     private final PinnedHttp http;
@@ -91,7 +92,8 @@ public final class PublicWeb {
         String host = url.getHost();
         String written = host != null ? host : authorityHost(url.getRawAuthority());
         if (written.isEmpty()) throw new IOException("the address has no host");
-        boolean numeric = !written.startsWith("[") && ENDS_IN_NUMBER.matcher(written).matches();
+        boolean numeric =
+                !written.startsWith("[") && ENDS_IN_NUMBER.matcher(written).matches();
         if (numeric && !DOTTED_DECIMAL.matcher(written).matches()) {
             throw new IOException("refused: " + written + " is a numeric address in an ambiguous form; write it as four"
                     + " decimal numbers");

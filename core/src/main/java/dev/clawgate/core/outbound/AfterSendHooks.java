@@ -15,7 +15,10 @@ final class AfterSendHooks {
         try {
             adapter.afterSendSuccess(part, receipt);
         } catch (RuntimeException e) {
-            log.warn("afterSendSuccess of {} failed; the send itself stands", part.target().channel(), e);
+            log.warn(
+                    "afterSendSuccess of {} failed; the send itself stands",
+                    part.target().channel(),
+                    e);
         }
     }
 
@@ -23,7 +26,10 @@ final class AfterSendHooks {
         try {
             adapter.afterCommit(reply, List.copyOf(receipts));
         } catch (RuntimeException e) {
-            log.warn("afterCommit of {} failed; the send itself stands", reply.target().channel(), e);
+            log.warn(
+                    "afterCommit of {} failed; the send itself stands",
+                    reply.target().channel(),
+                    e);
         }
     }
 }

@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The one place that says which capabilities a delivery needs (SPEC OUT-4): derived from the
- * payloads and their options, never written by hand at a call site.
+ * The one place that says which capabilities a delivery needs (SPEC OUT-4): derived from the payloads and their
+ * options, never written by hand at a call site.
  */
 public final class Capabilities {
     private Capabilities() {}
@@ -43,8 +43,8 @@ public final class Capabilities {
     }
 
     /**
-     * The payloads as {@code declared} can carry them: optional asks the adapter lacks are dropped
-     * (and listed); whatever is still missing makes the delivery {@code unsupported}.
+     * The payloads as {@code declared} can carry them: optional asks the adapter lacks are dropped (and listed);
+     * whatever is still missing makes the delivery {@code unsupported}.
      */
     public static Fit fit(List<OutboundMessage> payloads, Set<Capability> declared, Durability durability) {
         Set<Capability> dropped = EnumSet.noneOf(Capability.class);
@@ -72,8 +72,8 @@ public final class Capabilities {
 
     /**
      * @param payloads what to send, optional asks the adapter lacks removed
-     * @param dropped  the optional asks removed (recorded with the delivery)
-     * @param missing  what the adapter lacks that the payloads cannot do without; empty when it fits
+     * @param dropped the optional asks removed (recorded with the delivery)
+     * @param missing what the adapter lacks that the payloads cannot do without; empty when it fits
      */
     public record Fit(List<OutboundMessage> payloads, Set<Capability> dropped, Set<Capability> missing) {
         public boolean fits() {

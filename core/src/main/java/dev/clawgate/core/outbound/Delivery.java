@@ -4,8 +4,8 @@ import dev.clawgate.core.channel.MessageAdapter;
 import dev.clawgate.core.run.CancelToken;
 
 /**
- * How a message reaches a channel without the outbox: notices, replies of connection-bound
- * channels, and the best-effort fallback when the outbox cannot be written (SPEC OUT-5, OUT-6).
+ * How a message reaches a channel without the outbox: notices, replies of connection-bound channels, and the
+ * best-effort fallback when the outbox cannot be written (SPEC OUT-5, OUT-6).
  */
 @FunctionalInterface
 public interface Delivery {

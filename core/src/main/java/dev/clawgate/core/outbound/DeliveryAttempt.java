@@ -13,8 +13,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sends the parts of one claimed entry and says how it ended, as a {@link SendVerdict}. Each receipt is
- * added to {@code receipts} (and recorded while parts remain) as it arrives, so a retry resumes after it.
+ * Sends the parts of one claimed entry and says how it ended, as a {@link SendVerdict}. Each receipt is added to
+ * {@code receipts} (and recorded while parts remain) as it arrives, so a retry resumes after it.
  */
 final class DeliveryAttempt {
     private static final Logger log = LoggerFactory.getLogger(Outbox.class);
@@ -25,8 +25,12 @@ final class DeliveryAttempt {
     private final List<MessageReceipt> receipts;
     private final BiConsumer<OutboxEntry, OutboxUpdate> record;
 
-    DeliveryAttempt(OutboxEntry entry, MessageAdapter adapter, CancelToken cancel, List<MessageReceipt> receipts,
-                    BiConsumer<OutboxEntry, OutboxUpdate> record) {
+    DeliveryAttempt(
+            OutboxEntry entry,
+            MessageAdapter adapter,
+            CancelToken cancel,
+            List<MessageReceipt> receipts,
+            BiConsumer<OutboxEntry, OutboxUpdate> record) {
         this.entry = entry;
         this.adapter = adapter;
         this.cancel = cancel;
@@ -56,8 +60,9 @@ final class DeliveryAttempt {
             SendVerdict failure = send(part, first, fit.payloads());
             if (failure != null) return failure;
             if (i < fit.payloads().size() - 1) {
-                record.accept(entry, new OutboxUpdate(OutboxState.SENDING, receipts, null, entry.attempts(),
-                        entry.nextAttemptAt()));
+                record.accept(
+                        entry,
+                        new OutboxUpdate(OutboxState.SENDING, receipts, null, entry.attempts(), entry.nextAttemptAt()));
             }
         }
         if (receipts.stream().noneMatch(MessageReceipt::hasIdentity)) {
@@ -75,8 +80,11 @@ final class DeliveryAttempt {
         } catch (CancelledException e) {
             // the adapter stopped before any platform I/O (MessageAdapter#send)
             if (first) return new SendVerdict.Cancelled(e.getMessage());
-            log.error("outbox {} (turn {}): adapter cancelled a send it was not asked to; marked unknown_after_send",
-                    entry.id(), entry.turnId(), e);
+            log.error(
+                    "outbox {} (turn {}): adapter cancelled a send it was not asked to; marked unknown_after_send",
+                    entry.id(),
+                    entry.turnId(),
+                    e);
             return new SendVerdict.Unknown("adapter error: " + e.getClass().getSimpleName());
         } catch (DeliveryException e) {
             boolean aborted = first && cancel.isCancelled();
@@ -85,25 +93,41 @@ final class DeliveryAttempt {
             }
             switch (Outbox.reconcile(entry, adapter, part)) {
                 case Reconciliation.Found f -> {
-                    log.info("outbox {} (turn {}): the platform has part {} after all", entry.id(), entry.turnId(),
+                    log.info(
+                            "outbox {} (turn {}): the platform has part {} after all",
+                            entry.id(),
+                            entry.turnId(),
                             part.part());
                     receipt = f.receipt();
                 }
                 case Reconciliation.NotSent n -> {
-                    return aborted ? new SendVerdict.Cancelled(cancel.reason()) : new SendVerdict.Failed(
-                            new DeliveryException(e.getMessage() + " (the platform confirms it has no such message)",
-                                    DeliveryException.Kind.TRANSIENT, e.retryAfter(), e), all);
+                    return aborted
+                            ? new SendVerdict.Cancelled(cancel.reason())
+                            : new SendVerdict.Failed(
+                                    new DeliveryException(
+                                            e.getMessage() + " (the platform confirms it has no such message)",
+                                            DeliveryException.Kind.TRANSIENT,
+                                            e.retryAfter(),
+                                            e),
+                                    all);
                 }
                 case Reconciliation.Unknown u -> {
-                    log.warn("outbox {} (turn {}) to {}: the send may have reached the platform ({}); not resent",
-                            entry.id(), entry.turnId(), entry.draft().channel(), e.getMessage());
+                    log.warn(
+                            "outbox {} (turn {}) to {}: the send may have reached the platform ({}); not resent",
+                            entry.id(),
+                            entry.turnId(),
+                            entry.draft().channel(),
+                            e.getMessage());
                     return new SendVerdict.Unknown("ambiguous failure: " + e.getMessage());
                 }
             }
         } catch (RuntimeException e) {
             // the adapter broke mid-send: whether the platform got it is unknown, so it is never resent blindly
-            log.error("outbox {} (turn {}): adapter failed mid-send; marked unknown_after_send", entry.id(),
-                    entry.turnId(), e);
+            log.error(
+                    "outbox {} (turn {}): adapter failed mid-send; marked unknown_after_send",
+                    entry.id(),
+                    entry.turnId(),
+                    e);
             return new SendVerdict.Unknown("adapter error: " + e.getClass().getSimpleName());
         }
         Failpoints.hit(Failpoints.OUTBOX_AFTER_SEND);

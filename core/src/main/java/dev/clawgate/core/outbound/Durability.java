@@ -6,9 +6,15 @@ import java.util.Locale;
 public enum Durability {
     /** The default: through the outbox; if the outbox cannot be written, sent directly. */
     BEST_EFFORT,
-    /** Through the outbox or not at all: no platform I/O before the send is recorded. Needs {@code reconcileUnknownSend}. */
+    /**
+     * Through the outbox or not at all: no platform I/O before the send is recorded. Needs
+     * {@code reconcileUnknownSend}.
+     */
     REQUIRED,
-    /** No outbox row: only connection-bound channels (terminal, API, web chat), whose replies cannot outlive the connection. */
+    /**
+     * No outbox row: only connection-bound channels (terminal, API, web chat), whose replies cannot outlive the
+     * connection.
+     */
     DISABLED;
 
     public String wireName() {

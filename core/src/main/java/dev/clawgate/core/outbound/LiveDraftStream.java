@@ -6,8 +6,8 @@ import java.util.concurrent.Executor;
 
 /**
  * A reply stream a channel shows as one live draft (SPEC OUT-9, RP-4): the text and reasoning go to a
- * {@link LivePreview}, which calls {@link #show} at most once per interval; a channel writes only
- * {@link #show}, the first call sending the draft and later ones editing it.
+ * {@link LivePreview}, which calls {@link #show} at most once per interval; a channel writes only {@link #show}, the
+ * first call sending the draft and later ones editing it.
  */
 public abstract class LiveDraftStream implements ReplyStream {
     private final LivePreview preview;

@@ -10,13 +10,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The live preview of one reply, for channels that can edit a message (SPEC OUT-9, RP-4): a draft
- * shown at once by {@link #start} (before the model's first token), then replaced with the text and
- * reasoning so far, at most once per {@code interval}. Deltas only append; the platform calls run on
- * {@code io}, one at a time and never under the lock, so the model stream never waits on the
- * platform. Time comes only from the {@link Scheduler}, so tests move it by hand.
- * {@link #finish} discards what is still pending and waits for a call in flight, so no preview
- * update can land after the final reply.
+ * The live preview of one reply, for channels that can edit a message (SPEC OUT-9, RP-4): a draft shown at once by
+ * {@link #start} (before the model's first token), then replaced with the text and reasoning so far, at most once per
+ * {@code interval}. Deltas only append; the platform calls run on {@code io}, one at a time and never under the lock,
+ * so the model stream never waits on the platform. Time comes only from the {@link Scheduler}, so tests move it by
+ * hand. {@link #finish} discards what is still pending and waits for a call in flight, so no preview update can land
+ * after the final reply.
  */
 public final class LivePreview implements ReplyStream {
     private static final Logger log = LoggerFactory.getLogger(LivePreview.class);
@@ -45,8 +44,8 @@ public final class LivePreview implements ReplyStream {
      * How a {@link Surface#show} went.
      *
      * @param keepGoing false: the preview stops (the platform refused it); the final reply goes out normally
-     * @param holdOff   not zero: the platform refused this update for now (its retry-after); the draft
-     *                  is shown again, no sooner than this
+     * @param holdOff not zero: the platform refused this update for now (its retry-after); the draft is shown again, no
+     *     sooner than this
      */
     public record Shown(boolean keepGoing, Duration holdOff) {
         public static final Shown OK = new Shown(true, Duration.ZERO);
@@ -69,6 +68,7 @@ public final class LivePreview implements ReplyStream {
     private boolean dirty;
     /** A call is in flight, or the interval after the last one has not passed: deltas only wait. */
     private boolean busy;
+
     private boolean inFlight;
     private boolean closed;
     private boolean stopped;
@@ -79,7 +79,7 @@ public final class LivePreview implements ReplyStream {
 
     /**
      * @param interval the least time between two platform calls of this preview
-     * @param io       where the platform calls run (a virtual thread per call in production)
+     * @param io where the platform calls run (a virtual thread per call in production)
      */
     public LivePreview(Surface surface, Duration interval, Scheduler scheduler, Executor io) {
         this.surface = Objects.requireNonNull(surface, "surface");
@@ -183,9 +183,8 @@ public final class LivePreview implements ReplyStream {
     }
 
     /**
-     * Stops the preview: a pending update is dropped (discardPending), and a call in flight is
-     * waited for, at most {@code wait}. Returns whether the preview still worked (it was not stopped
-     * by a refused call).
+     * Stops the preview: a pending update is dropped (discardPending), and a call in flight is waited for, at most
+     * {@code wait}. Returns whether the preview still worked (it was not stopped by a refused call).
      */
     public boolean finish(Duration wait) {
         lock.lock();
@@ -195,7 +194,8 @@ public final class LivePreview implements ReplyStream {
             cooling = null;
             long left = wait.toNanos();
             while (inFlight && left > 0) left = settled.awaitNanos(left);
-            if (inFlight) log.warn("live preview: an update still in flight after {}; the final reply goes anyway", wait);
+            if (inFlight)
+                log.warn("live preview: an update still in flight after {}; the final reply goes anyway", wait);
             return !stopped;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -204,5 +204,4 @@ public final class LivePreview implements ReplyStream {
             lock.unlock();
         }
     }
-
 }

@@ -11,7 +11,12 @@ import java.util.Objects;
  * @param location an absolute path already checked against the path rules, or an http(s) URL
  */
 public record MediaRef(MediaKind kind, String location) {
-    public enum MediaKind { IMAGE, DOCUMENT, VIDEO, AUDIO }
+    public enum MediaKind {
+        IMAGE,
+        DOCUMENT,
+        VIDEO,
+        AUDIO
+    }
 
     public MediaRef {
         Objects.requireNonNull(kind, "kind");
@@ -25,7 +30,8 @@ public record MediaRef(MediaKind kind, String location) {
     /** The payload of a media marker the render package accepted. */
     public static MediaRef of(MediaItem item) {
         MediaKind kind = MediaKind.valueOf(item.kind().name());
-        return new MediaRef(kind, item.isRemote() ? item.url().toString() : item.path().toString());
+        return new MediaRef(
+                kind, item.isRemote() ? item.url().toString() : item.path().toString());
     }
 
     /** This payload as the render package sees it, e.g. for the note a channel without media shows. */

@@ -7,19 +7,30 @@ import java.util.Objects;
 /**
  * What the platform gave back for a send (SPEC OUT-8). Stored with the outbox entry and the transcript.
  *
- * @param primaryId   the platform id of the first visible message, or null when the platform gave none
+ * @param primaryId the platform id of the first visible message, or null when the platform gave none
  * @param platformIds every platform message id the send produced
- * @param parts       one per visible message
- * @param threadId    the thread it went to, or null
- * @param replyToId   the message it answers, or null
- * @param editToken   what an edit of the message needs (often the message id), or null
+ * @param parts one per visible message
+ * @param threadId the thread it went to, or null
+ * @param replyToId the message it answers, or null
+ * @param editToken what an edit of the message needs (often the message id), or null
  * @param deleteToken what a delete of the message needs, or null
- * @param raw         the platform's answer, as it sent it (JSON text), or null
+ * @param raw the platform's answer, as it sent it (JSON text), or null
  */
-public record MessageReceipt(String primaryId, List<String> platformIds, List<Part> parts, String threadId, String replyToId,
-                             String editToken, String deleteToken, Instant sentAt, String raw) {
+public record MessageReceipt(
+        String primaryId,
+        List<String> platformIds,
+        List<Part> parts,
+        String threadId,
+        String replyToId,
+        String editToken,
+        String deleteToken,
+        Instant sentAt,
+        String raw) {
 
-    public enum PartKind { TEXT, MEDIA }
+    public enum PartKind {
+        TEXT,
+        MEDIA
+    }
 
     /** One visible platform message. */
     public record Part(PartKind kind, String platformId) {
@@ -41,8 +52,16 @@ public record MessageReceipt(String primaryId, List<String> platformIds, List<Pa
 
     /** A receipt of one visible message of {@code kind}, with the platform's raw answer. */
     public static MessageReceipt of(String id, PartKind kind, String raw) {
-        return new MessageReceipt(id, id == null ? List.of() : List.of(id), List.of(new Part(kind, id)), null, null, id, id,
-                Instant.now(), raw);
+        return new MessageReceipt(
+                id,
+                id == null ? List.of() : List.of(id),
+                List.of(new Part(kind, id)),
+                null,
+                null,
+                id,
+                id,
+                Instant.now(),
+                raw);
     }
 
     /** The same receipt, telling where it went. */

@@ -14,10 +14,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sends outbox retries when they fall due (SPEC OUT-7): one virtual thread polls the store and hands
- * each due entry to a send of its own, one chat at a time and at most {@link #MAX_SENDS} at once, so
- * a slow send (a platform that takes 35 s to answer) holds up only its own chat, never another chat's
- * retry. Entries of one chat keep their order: the next is taken once the chat's send has ended.
+ * Sends outbox retries when they fall due (SPEC OUT-7): one virtual thread polls the store and hands each due entry to
+ * a send of its own, one chat at a time and at most {@link #MAX_SENDS} at once, so a slow send (a platform that takes
+ * 35 s to answer) holds up only its own chat, never another chat's retry. Entries of one chat keep their order: the
+ * next is taken once the chat's send has ended.
  */
 public final class OutboxWorker implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(OutboxWorker.class);
@@ -31,17 +31,23 @@ public final class OutboxWorker implements AutoCloseable {
     private final Semaphore sends;
     /** The chats with a send in flight: a chat's next entry waits for it. */
     private final Set<String> busyChats = ConcurrentHashMap.newKeySet();
+
     private final Set<Thread> senders = ConcurrentHashMap.newKeySet();
     private volatile boolean running = true;
     private final Thread thread;
 
-    public OutboxWorker(Outbox outbox, Function<String, Optional<MessageAdapter>> adapters, Pacer pacer, Duration every) {
+    public OutboxWorker(
+            Outbox outbox, Function<String, Optional<MessageAdapter>> adapters, Pacer pacer, Duration every) {
         this(outbox, adapters, pacer, every, MAX_SENDS);
     }
 
     /** @param maxSends sends in flight at once, over all chats */
-    public OutboxWorker(Outbox outbox, Function<String, Optional<MessageAdapter>> adapters, Pacer pacer, Duration every,
-                        int maxSends) {
+    public OutboxWorker(
+            Outbox outbox,
+            Function<String, Optional<MessageAdapter>> adapters,
+            Pacer pacer,
+            Duration every,
+            int maxSends) {
         this.outbox = Objects.requireNonNull(outbox, "outbox");
         this.adapters = Objects.requireNonNull(adapters, "adapters");
         this.pacer = Objects.requireNonNull(pacer, "pacer");
@@ -106,7 +112,8 @@ public final class OutboxWorker implements AutoCloseable {
 
     /** One lane per conversation: channel, account and chat. */
     private static String chatOf(OutboxEntry e) {
-        return String.join("\u001f", e.draft().channel(), e.draft().account(), e.draft().replyTarget());
+        return String.join(
+                "\u001f", e.draft().channel(), e.draft().account(), e.draft().replyTarget());
     }
 
     @Override

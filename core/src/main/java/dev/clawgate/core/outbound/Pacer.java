@@ -8,8 +8,8 @@ import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Spaces replayed sends per channel (SPEC OUT-7) so a backlog after a restart cannot trip the
- * platform's rate limits: at most {@code perSecond} sends per channel.
+ * Spaces replayed sends per channel (SPEC OUT-7) so a backlog after a restart cannot trip the platform's rate limits:
+ * at most {@code perSecond} sends per channel.
  */
 public final class Pacer {
     /** Waits; a test passes one that advances a manual clock. */
@@ -18,7 +18,7 @@ public final class Pacer {
         void sleep(Duration d) throws InterruptedException;
     }
 
-    public static final Pacer NONE = new Pacer(Integer.MAX_VALUE, Clock.systemUTC(), d -> { });
+    public static final Pacer NONE = new Pacer(Integer.MAX_VALUE, Clock.systemUTC(), d -> {});
 
     private final Duration gap;
     private final Clock clock;

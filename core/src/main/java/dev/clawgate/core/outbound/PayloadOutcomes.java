@@ -9,32 +9,48 @@ final class PayloadOutcomes {
 
     /**
      * Per payload (SPEC OUT-5): taken with an identity is sent, taken without one is suppressed
-     * ({@code adapter_returned_no_identity}); the first not taken failed with {@code failure} (when
-     * there is one), the rest were never tried.
+     * ({@code adapter_returned_no_identity}); the first not taken failed with {@code failure} (when there is one), the
+     * rest were never tried.
      */
-    static List<DeliveryOutcome.PayloadOutcome> of(List<OutboundMessage> parts, List<MessageReceipt> receipts, String failure) {
+    static List<DeliveryOutcome.PayloadOutcome> of(
+            List<OutboundMessage> parts, List<MessageReceipt> receipts, String failure) {
         List<DeliveryOutcome.PayloadOutcome> out = new ArrayList<>(parts.size());
         for (int i = 0; i < parts.size(); i++) {
             boolean media = !parts.get(i).media().isEmpty();
             if (i < receipts.size()) {
                 MessageReceipt r = receipts.get(i);
-                out.add(r.hasIdentity() ? new DeliveryOutcome.PayloadOutcome(i, media, DeliveryOutcome.PayloadOutcome.Status.SENT, r, null)
-                        : new DeliveryOutcome.PayloadOutcome(i, media, DeliveryOutcome.PayloadOutcome.Status.SUPPRESSED, r,
-                                SuppressionReason.ADAPTER_RETURNED_NO_IDENTITY.wireName()));
+                out.add(
+                        r.hasIdentity()
+                                ? new DeliveryOutcome.PayloadOutcome(
+                                        i, media, DeliveryOutcome.PayloadOutcome.Status.SENT, r, null)
+                                : new DeliveryOutcome.PayloadOutcome(
+                                        i,
+                                        media,
+                                        DeliveryOutcome.PayloadOutcome.Status.SUPPRESSED,
+                                        r,
+                                        SuppressionReason.ADAPTER_RETURNED_NO_IDENTITY.wireName()));
             } else if (i == receipts.size() && failure != null) {
-                out.add(new DeliveryOutcome.PayloadOutcome(i, media, DeliveryOutcome.PayloadOutcome.Status.FAILED, null, failure));
+                out.add(new DeliveryOutcome.PayloadOutcome(
+                        i, media, DeliveryOutcome.PayloadOutcome.Status.FAILED, null, failure));
             } else {
-                out.add(new DeliveryOutcome.PayloadOutcome(i, media, DeliveryOutcome.PayloadOutcome.Status.NOT_SENT, null, null));
+                out.add(new DeliveryOutcome.PayloadOutcome(
+                        i, media, DeliveryOutcome.PayloadOutcome.Status.NOT_SENT, null, null));
             }
         }
         return out;
     }
 
-    /** The parts the platform took without an identity, for the entry's detail: e.g. "part 2 suppressed: adapter_returned_no_identity". */
+    /**
+     * The parts the platform took without an identity, for the entry's detail: e.g. "part 2 suppressed:
+     * adapter_returned_no_identity".
+     */
     static String suppressedParts(List<MessageReceipt> receipts) {
         List<String> parts = new ArrayList<>();
-        for (int i = 0; i < receipts.size(); i++) if (!receipts.get(i).hasIdentity()) parts.add(Integer.toString(i + 1));
-        return parts.isEmpty() ? null : "part" + (parts.size() == 1 ? " " : "s ") + String.join(", ", parts) + " suppressed: "
-                + SuppressionReason.ADAPTER_RETURNED_NO_IDENTITY.wireName();
+        for (int i = 0; i < receipts.size(); i++)
+            if (!receipts.get(i).hasIdentity()) parts.add(Integer.toString(i + 1));
+        return parts.isEmpty()
+                ? null
+                : "part" + (parts.size() == 1 ? " " : "s ") + String.join(", ", parts) + " suppressed: "
+                        + SuppressionReason.ADAPTER_RETURNED_NO_IDENTITY.wireName();
     }
 }

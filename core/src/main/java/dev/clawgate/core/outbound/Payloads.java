@@ -14,10 +14,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Turns one reply into the payloads its adapter sends: a final reply's (or streamed block's) media markers become media
- * (SPEC OUT-13), then the {@code on_message_sending} hook runs (unless the path opts out), then the
- * text is cut to the adapter's limit, then media follow (SPEC OUT-1, OUT-5). The same reply gives
- * the same payloads, so a retry resumes at the right one: the outbox keeps only the text, and the
- * markers in it give the same media on every replay.
+ * (SPEC OUT-13), then the {@code on_message_sending} hook runs (unless the path opts out), then the text is cut to the
+ * adapter's limit, then media follow (SPEC OUT-1, OUT-5). The same reply gives the same payloads, so a retry resumes at
+ * the right one: the outbox keeps only the text, and the markers in it give the same media on every replay.
  */
 public final class Payloads {
     private static final Logger log = LoggerFactory.getLogger(Payloads.class);
@@ -33,7 +32,7 @@ public final class Payloads {
      * Where marker paths may point (SPEC OUT-13, AG-5's rules).
      *
      * @param workspace the agent's workspace, read at each plan (the config can change)
-     * @param dataDir   the gateway's data dir, or null
+     * @param dataDir the gateway's data dir, or null
      */
     public record MediaRoots(Supplier<Path> workspace, Path dataDir) {}
 
@@ -58,8 +57,10 @@ public final class Payloads {
             MediaReply markers = MediaMarkers.extract(text, roots.workspace().get(), roots.dataDir());
             // SPEC OP-6: the marker is the model's text (a path it wrote): named at DEBUG only
             if (!markers.rejected().isEmpty()) {
-                log.warn("turn {}: {} media marker(s) refused (path outside the workspace and data dir, or missing)",
-                        reply.turnId(), markers.rejected().size());
+                log.warn(
+                        "turn {}: {} media marker(s) refused (path outside the workspace and data dir, or missing)",
+                        reply.turnId(),
+                        markers.rejected().size());
             }
             for (MediaReply.Rejected r : markers.rejected()) {
                 log.debug("turn {}: media marker {} refused: {}", reply.turnId(), r.marker(), r.reason());
@@ -80,9 +81,12 @@ public final class Payloads {
                 }
             }
         }
-        if (text.isBlank() && media.isEmpty() && reply.payload() == null) return new Plan.Suppress(SuppressionReason.NO_VISIBLE_PAYLOAD, null);
+        if (text.isBlank() && media.isEmpty() && reply.payload() == null)
+            return new Plan.Suppress(SuppressionReason.NO_VISIBLE_PAYLOAD, null);
         if (!media.isEmpty() && !adapter.capabilities().contains(Capability.MEDIA)) {
-            text = new MediaReply(text.strip(), media.stream().map(MediaRef::item).toList(), List.of()).textWithoutMedia();
+            text = new MediaReply(
+                            text.strip(), media.stream().map(MediaRef::item).toList(), List.of())
+                    .textWithoutMedia();
             media.clear();
         }
         List<OutboundMessage> parts = new ArrayList<>();

@@ -23,7 +23,8 @@ public final class ReceiptCodec {
             ArrayNode ids = n.putArray("platform_ids");
             r.platformIds().forEach(ids::add);
             ArrayNode parts = n.putArray("parts");
-            for (MessageReceipt.Part p : r.parts()) parts.addObject().put("kind", p.kind().name()).put("id", p.platformId());
+            for (MessageReceipt.Part p : r.parts())
+                parts.addObject().put("kind", p.kind().name()).put("id", p.platformId());
             n.put("thread_id", r.threadId());
             n.put("reply_to_id", r.replyToId());
             n.put("edit_token", r.editToken());
@@ -48,10 +49,19 @@ public final class ReceiptCodec {
             List<String> ids = new ArrayList<>();
             n.path("platform_ids").forEach(id -> ids.add(id.asText()));
             List<MessageReceipt.Part> parts = new ArrayList<>();
-            n.path("parts").forEach(p -> parts.add(new MessageReceipt.Part(MessageReceipt.PartKind.valueOf(p.path("kind").asText()),
-                    text(p, "id"))));
-            out.add(new MessageReceipt(text(n, "primary_id"), ids, parts, text(n, "thread_id"), text(n, "reply_to_id"),
-                    text(n, "edit_token"), text(n, "delete_token"), Instant.ofEpochMilli(n.path("sent_at").asLong()), text(n, "raw")));
+            n.path("parts")
+                    .forEach(p -> parts.add(new MessageReceipt.Part(
+                            MessageReceipt.PartKind.valueOf(p.path("kind").asText()), text(p, "id"))));
+            out.add(new MessageReceipt(
+                    text(n, "primary_id"),
+                    ids,
+                    parts,
+                    text(n, "thread_id"),
+                    text(n, "reply_to_id"),
+                    text(n, "edit_token"),
+                    text(n, "delete_token"),
+                    Instant.ofEpochMilli(n.path("sent_at").asLong()),
+                    text(n, "raw")));
         }
         return out;
     }

@@ -7,13 +7,15 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * When a failed send is tried again (SPEC OUT-7): 5 s, 25 s, 2 min, then every 10 min, each
- * spread by ±{@code jitter} so a burst of failures does not retry in lockstep, never sooner than
- * the platform's retry-after, and at most {@code maxRetries} times.
+ * When a failed send is tried again (SPEC OUT-7): 5 s, 25 s, 2 min, then every 10 min, each spread by ±{@code jitter}
+ * so a burst of failures does not retry in lockstep, never sooner than the platform's retry-after, and at most
+ * {@code maxRetries} times.
  */
 public record RetrySchedule(List<Duration> delays, int maxRetries, double jitter) {
     public static final RetrySchedule DEFAULT = new RetrySchedule(
-            List.of(Duration.ofSeconds(5), Duration.ofSeconds(25), Duration.ofMinutes(2), Duration.ofMinutes(10)), 5, 0.2);
+            List.of(Duration.ofSeconds(5), Duration.ofSeconds(25), Duration.ofMinutes(2), Duration.ofMinutes(10)),
+            5,
+            0.2);
 
     public RetrySchedule {
         delays = List.copyOf(Objects.requireNonNull(delays, "delays"));
@@ -23,11 +25,11 @@ public record RetrySchedule(List<Duration> delays, int maxRetries, double jitter
     }
 
     /**
-     * The time of the next try after the {@code failures}-th failed attempt (1 for the first), or
-     * empty when the retries are used up.
+     * The time of the next try after the {@code failures}-th failed attempt (1 for the first), or empty when the
+     * retries are used up.
      *
      * @param retryAfter the platform's retry-after, or null
-     * @param random     a sample in [0, 1) that places the jitter
+     * @param random a sample in [0, 1) that places the jitter
      */
     public Optional<Instant> next(int failures, Instant now, Duration retryAfter, double random) {
         if (failures < 1) throw new IllegalArgumentException("failures counts from 1, got " + failures);

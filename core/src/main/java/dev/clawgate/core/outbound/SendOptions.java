@@ -6,20 +6,21 @@ import java.util.Objects;
 /**
  * How one payload asks to be sent (SPEC OUT-3, OUT-4).
  *
- * @param replyTo            quote/thread the inbound message ({@code reply_to_mode} decided it)
- * @param silent             send without a notification
- * @param nativeQuote        use the platform's own quote of the inbound message
- * @param skipSendingHooks   this path opts out of {@code on_message_sending} explicitly
- * @param threading          for a reply cut into parts: which parts quote the inbound message
- *                           ({@code off}, {@code first} or {@code all}; {@code batched} is decided
- *                           by the turn before), applied when the reply is planned into payloads
+ * @param replyTo quote/thread the inbound message ({@code reply_to_mode} decided it)
+ * @param silent send without a notification
+ * @param nativeQuote use the platform's own quote of the inbound message
+ * @param skipSendingHooks this path opts out of {@code on_message_sending} explicitly
+ * @param threading for a reply cut into parts: which parts quote the inbound message ({@code off}, {@code first} or
+ *     {@code all}; {@code batched} is decided by the turn before), applied when the reply is planned into payloads
  */
-public record SendOptions(boolean replyTo, boolean silent, boolean nativeQuote, boolean skipSendingHooks, ReplyToMode threading) {
+public record SendOptions(
+        boolean replyTo, boolean silent, boolean nativeQuote, boolean skipSendingHooks, ReplyToMode threading) {
     public static final SendOptions DEFAULT = new SendOptions(true, false, false, false);
 
     public SendOptions {
         Objects.requireNonNull(threading, "threading");
-        if (threading == ReplyToMode.BATCHED) throw new IllegalArgumentException("batched is decided by the turn, not kept with a reply");
+        if (threading == ReplyToMode.BATCHED)
+            throw new IllegalArgumentException("batched is decided by the turn, not kept with a reply");
     }
 
     /** Every part threads alike. */
@@ -27,7 +28,10 @@ public record SendOptions(boolean replyTo, boolean silent, boolean nativeQuote, 
         this(replyTo, silent, nativeQuote, skipSendingHooks, ReplyToMode.ALL);
     }
 
-    /** The options of a reply whose parts quote the inbound message as {@code mode} says (already decided, never batched). */
+    /**
+     * The options of a reply whose parts quote the inbound message as {@code mode} says (already decided, never
+     * batched).
+     */
     public static SendOptions threaded(ReplyToMode mode) {
         return new SendOptions(mode != ReplyToMode.OFF, false, false, false, mode);
     }

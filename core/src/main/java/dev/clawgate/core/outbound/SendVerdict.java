@@ -3,8 +3,8 @@ package dev.clawgate.core.outbound;
 import java.util.List;
 
 /**
- * How one claimed entry's send ended (SPEC OUT-5, OUT-7, OUT-11): what {@link DeliveryAttempt} found,
- * turned into the entry's new state by the one switch in {@link Outbox}.
+ * How one claimed entry's send ended (SPEC OUT-5, OUT-7, OUT-11): what {@link DeliveryAttempt} found, turned into the
+ * entry's new state by the one switch in {@link Outbox}.
  */
 sealed interface SendVerdict {
 

@@ -48,7 +48,8 @@ final class BootstrapFiles {
     /** Reads at most MAX_CHARS characters, and one more to learn whether the file was cut. */
     private static Loaded readHead(String name, Path file) throws IOException {
         // an operator's file with a stray bad byte should still load, not vanish
-        var decoder = StandardCharsets.UTF_8.newDecoder()
+        var decoder = StandardCharsets.UTF_8
+                .newDecoder()
                 .onMalformedInput(CodingErrorAction.REPLACE)
                 .onUnmappableCharacter(CodingErrorAction.REPLACE);
         try (Reader r = new BufferedReader(new InputStreamReader(Files.newInputStream(file), decoder))) {

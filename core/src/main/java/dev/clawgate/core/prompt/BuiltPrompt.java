@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * A finished system prompt: the text sent to the model and the sections it is made of, in
- * order (SPEC SP-1), so the turn inspector can show each one and its size (SPEC OP-8).
+ * A finished system prompt: the text sent to the model and the sections it is made of, in order (SPEC SP-1), so the
+ * turn inspector can show each one and its size (SPEC OP-8).
  */
 public record BuiltPrompt(String text, List<PromptSection> sections) {
     /** Sections are separated by one blank line. */
@@ -16,7 +16,10 @@ public record BuiltPrompt(String text, List<PromptSection> sections) {
     }
 
     static BuiltPrompt of(List<PromptSection> sections) {
-        return new BuiltPrompt(String.join(SEPARATOR, sections.stream().map(PromptSection::text).toList()), sections);
+        return new BuiltPrompt(
+                String.join(
+                        SEPARATOR, sections.stream().map(PromptSection::text).toList()),
+                sections);
     }
 
     public List<String> sectionNames() {

@@ -7,16 +7,18 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * How to format replies for each channel: the Channel Capabilities section (SPEC SP-1). The text
- * comes from the channel itself ({@code Channel.formatGuidance()}): core names no platform.
+ * How to format replies for each channel: the Channel Capabilities section (SPEC SP-1). The text comes from the channel
+ * itself ({@code Channel.formatGuidance()}): core names no platform.
  *
  * @param byChannel the guidance of a channel by its name (lower case); empty: the fallback applies
- * @param fallback  text for a channel that gives none
+ * @param fallback text for a channel that gives none
  */
 public record ChannelGuidance(Function<String, Optional<String>> byChannel, String fallback) {
     /** The sentence a channel with {@code media} adds, so every channel describes the markers alike (SPEC OUT-13). */
-    public static final String MEDIA_MARKERS = "To send a file, put a marker on its own line: [IMAGE:path], [DOCUMENT:path],"
-            + " [VIDEO:path] or [AUDIO:path], with a path inside the workspace; the marker is replaced by the file.";
+    public static final String MEDIA_MARKERS =
+            "To send a file, put a marker on its own line: [IMAGE:path], [DOCUMENT:path],"
+                    + " [VIDEO:path] or [AUDIO:path], with a path inside the workspace; the marker is replaced by the "
+                    + "file.";
     /** For a channel that says nothing about its formatting. */
     public static final String FALLBACK = "Format replies as plain text with at most light Markdown.";
 
@@ -38,6 +40,9 @@ public record ChannelGuidance(Function<String, Optional<String>> byChannel, Stri
 
     public String forChannel(String channel) {
         if (channel == null) return fallback;
-        return byChannel.apply(channel.toLowerCase(Locale.ROOT)).filter(s -> !s.isBlank()).orElse(fallback);
+        return byChannel
+                .apply(channel.toLowerCase(Locale.ROOT))
+                .filter(s -> !s.isBlank())
+                .orElse(fallback);
     }
 }

@@ -11,9 +11,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The agent's name, for the {@code {identity.name}} prefix variable (SPEC OUT-3): the
- * {@code Name:} line of the workspace's {@code IDENTITY.md} (SP-1), markdown emphasis removed,
- * e.g. {@code - **Name:** Claw}.
+ * The agent's name, for the {@code {identity.name}} prefix variable (SPEC OUT-3): the {@code Name:} line of the
+ * workspace's {@code IDENTITY.md} (SP-1), markdown emphasis removed, e.g. {@code - **Name:** Claw}.
  */
 public final class IdentityName {
     private static final Logger log = LoggerFactory.getLogger(IdentityName.class);

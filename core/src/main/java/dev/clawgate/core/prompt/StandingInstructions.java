@@ -8,8 +8,10 @@ final class StandingInstructions {
         String how = !anyTools
                 ? "Answer from your own knowledge; no tools are available."
                 : nativeTools
-                        ? "When a tool would help, call it through the tool-calling interface; when none is needed, answer directly."
-                        : "When a tool would help, call it by writing a <tool_call> block as the Tool Use Protocol above describes;"
+                        ? "When a tool would help, call it through the tool-calling interface; when none is needed, "
+                                + "answer directly."
+                        : "When a tool would help, call it by writing a <tool_call> block as the Tool Use Protocol "
+                                + "above describes;"
                                 + " when none is needed, answer directly without any tool call.";
         return "## Your Task\n"
                 + "Help the person you are talking to with their message. " + how + "\n"

@@ -17,10 +17,10 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * Builds the system prompt in SPEC SP-1's order: Tools, Hardware, Your Task, Safety, Skills,
- * Workspace, Project Context, Current Date &amp; Time, Runtime, Channel Capabilities, Channel
- * Context, then the memory context (SPEC ME-4). Sections with nothing to say are left out.
- * {@link SystemPromptCache} keeps the stable part per session (SPEC SP-2).
+ * Builds the system prompt in SPEC SP-1's order: Tools, Hardware, Your Task, Safety, Skills, Workspace, Project
+ * Context, Current Date &amp; Time, Runtime, Channel Capabilities, Channel Context, then the memory context (SPEC
+ * ME-4). Sections with nothing to say are left out. {@link SystemPromptCache} keeps the stable part per session (SPEC
+ * SP-2).
  */
 public final class SystemPromptBuilder {
     private static final DateTimeFormatter WHEN = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss", Locale.ROOT);
@@ -39,14 +39,19 @@ public final class SystemPromptBuilder {
     }
 
     /** @param skillsMode read each time a session's prompt is built, so a reloaded {@code agent.skills_mode} applies */
-    public SystemPromptBuilder(Clock clock, ZoneId zone, String host, java.util.function.Supplier<SkillsMode> skillsMode,
-                               ChannelGuidance guidance) {
+    public SystemPromptBuilder(
+            Clock clock,
+            ZoneId zone,
+            String host,
+            java.util.function.Supplier<SkillsMode> skillsMode,
+            ChannelGuidance guidance) {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.zone = Objects.requireNonNull(zone, "zone");
         this.host = host == null || host.isBlank() ? "unknown" : host;
         this.skillsMode = Objects.requireNonNull(skillsMode, "skillsMode");
         this.guidance = Objects.requireNonNull(guidance, "guidance");
-        this.os = System.getProperty("os.name") + " " + System.getProperty("os.version") + " (" + System.getProperty("os.arch") + ")";
+        this.os = System.getProperty("os.name") + " " + System.getProperty("os.version") + " ("
+                + System.getProperty("os.arch") + ")";
     }
 
     /** A builder for this machine: its host name, full skills, no channel-specific guidance. */
@@ -55,13 +60,14 @@ public final class SystemPromptBuilder {
     }
 
     /** A builder for this machine whose skills mode is read from {@code skillsMode} (the config in force). */
-    public static SystemPromptBuilder create(Clock clock, ZoneId zone, java.util.function.Supplier<SkillsMode> skillsMode) {
+    public static SystemPromptBuilder create(
+            Clock clock, ZoneId zone, java.util.function.Supplier<SkillsMode> skillsMode) {
         return create(clock, zone, skillsMode, ChannelGuidance.defaults());
     }
 
     /** As {@link #create(Clock, ZoneId, java.util.function.Supplier)}, with each channel's own formatting guidance. */
-    public static SystemPromptBuilder create(Clock clock, ZoneId zone, java.util.function.Supplier<SkillsMode> skillsMode,
-                                             ChannelGuidance guidance) {
+    public static SystemPromptBuilder create(
+            Clock clock, ZoneId zone, java.util.function.Supplier<SkillsMode> skillsMode, ChannelGuidance guidance) {
         return new SystemPromptBuilder(clock, zone, localHostName(), skillsMode, guidance);
     }
 
@@ -81,20 +87,28 @@ public final class SystemPromptBuilder {
         List<PromptSection> before = new ArrayList<>();
         before.add(new PromptSection(PromptSection.TOOLS, ToolsSection.render(ctx.tools(), ctx.nativeTools())));
         if (ctx.hardwareTools()) before.add(new PromptSection(PromptSection.HARDWARE, StandingInstructions.hardware()));
-        before.add(new PromptSection(PromptSection.TASK, StandingInstructions.task(ctx.nativeTools(), !ctx.tools().isEmpty())));
+        before.add(new PromptSection(
+                PromptSection.TASK,
+                StandingInstructions.task(ctx.nativeTools(), !ctx.tools().isEmpty())));
         before.add(new PromptSection(PromptSection.SAFETY, StandingInstructions.safety()));
         if (!skills.isEmpty()) before.add(new PromptSection(PromptSection.SKILLS, skills(skills, skillsMode.get())));
-        before.add(new PromptSection(PromptSection.WORKSPACE, "## Workspace\nYour working directory is " + ctx.workspace()
-                + ". File tools take paths relative to it and cannot reach outside it; shell commands run in it."));
+        before.add(new PromptSection(
+                PromptSection.WORKSPACE,
+                "## Workspace\nYour working directory is " + ctx.workspace()
+                        + ". File tools take paths relative to it and cannot reach outside it; shell commands "
+                        + "run in it."));
         String project = projectContext(ctx.workspace());
         if (project != null) before.add(new PromptSection(PromptSection.PROJECT_CONTEXT, project));
 
         List<PromptSection> after = new ArrayList<>();
-        after.add(new PromptSection(PromptSection.RUNTIME, "## Runtime\nHost: " + host + "\nOS: " + os
-                + "\nModel: " + (ctx.model() == null ? "the provider's default" : ctx.model())
-                + (ctx.provider() == null ? "" : "\nProvider: " + ctx.provider())));
+        after.add(new PromptSection(
+                PromptSection.RUNTIME,
+                "## Runtime\nHost: " + host + "\nOS: " + os
+                        + "\nModel: " + (ctx.model() == null ? "the provider's default" : ctx.model())
+                        + (ctx.provider() == null ? "" : "\nProvider: " + ctx.provider())));
         if (ctx.channel() != null) {
-            after.add(new PromptSection(PromptSection.CHANNEL_CAPABILITIES,
+            after.add(new PromptSection(
+                    PromptSection.CHANNEL_CAPABILITIES,
                     "## Channel Capabilities\n" + guidance.forChannel(ctx.channel())));
             after.add(new PromptSection(PromptSection.CHANNEL_CONTEXT, channelContext(ctx)));
         }
@@ -113,12 +127,16 @@ public final class SystemPromptBuilder {
     private static String skills(List<Skill> skills, SkillsMode mode) {
         StringBuilder sb = new StringBuilder("## Skills\nYou have these skills");
         boolean files = skills.stream().anyMatch(s -> s.location() != null);
-        sb.append(files && mode == SkillsMode.COMPACT ? " (read a skill's file with file_read before you use it):\n" : ":\n");
+        sb.append(
+                files && mode == SkillsMode.COMPACT
+                        ? " (read a skill's file with file_read before you use it):\n"
+                        : ":\n");
         for (Skill s : skills) {
             sb.append("- ").append(s.name());
             String d = mode == SkillsMode.FULL ? s.description() : compact(s.description());
             if (!d.isEmpty()) sb.append(": ").append(d.replace("\n", "\n  "));
-            if (s.location() != null && mode == SkillsMode.COMPACT) sb.append(" (").append(s.location()).append(')');
+            if (s.location() != null && mode == SkillsMode.COMPACT)
+                sb.append(" (").append(s.location()).append(')');
             sb.append('\n');
         }
         return sb.toString().stripTrailing();
@@ -135,9 +153,16 @@ public final class SystemPromptBuilder {
         StringBuilder sb = new StringBuilder("## Project Context\n"
                 + "These files from your workspace describe who you are, who you work with and how.\n");
         for (BootstrapFiles.Loaded f : files) {
-            sb.append("\n### ").append(f.name()).append('\n').append(f.text().stripTrailing()).append('\n');
+            sb.append("\n### ")
+                    .append(f.name())
+                    .append('\n')
+                    .append(f.text().stripTrailing())
+                    .append('\n');
             if (f.cut()) {
-                sb.append("[... ").append(f.name()).append(" is longer: cut at ").append(BootstrapFiles.MAX_CHARS)
+                sb.append("[... ")
+                        .append(f.name())
+                        .append(" is longer: cut at ")
+                        .append(BootstrapFiles.MAX_CHARS)
                         .append(" characters]\n");
             }
         }
@@ -146,7 +171,8 @@ public final class SystemPromptBuilder {
 
     private String dateTime() {
         ZonedDateTime now = ZonedDateTime.ofInstant(clock.instant(), zone);
-        String offset = now.getOffset().getId().equals("Z") ? "+00:00" : now.getOffset().getId();
+        String offset =
+                now.getOffset().getId().equals("Z") ? "+00:00" : now.getOffset().getId();
         return "## Current Date & Time\n" + WHEN.format(now) + " ("
                 + now.getDayOfWeek().getDisplayName(TextStyle.FULL, Locale.ENGLISH) + "), time zone " + zone.getId()
                 + " (UTC" + offset + ")";
@@ -155,12 +181,14 @@ public final class SystemPromptBuilder {
     private static String channelContext(PromptContext ctx) {
         StringBuilder sb = new StringBuilder("## Channel Context\nchannel=").append(ctx.channel());
         if (ctx.replyTarget() != null) sb.append(", reply_target=").append(ctx.replyTarget());
-        if (ctx.chatType() != null) sb.append(", chat_type=").append(ctx.chatType().wireName());
+        if (ctx.chatType() != null)
+            sb.append(", chat_type=").append(ctx.chatType().wireName());
         if (ctx.replyTarget() != null) {
             ObjectNode delivery = JsonNodeFactory.instance.objectNode();
             delivery.put("channel", ctx.channel());
             delivery.put("to", ctx.replyTarget());
-            sb.append("\nTo deliver a scheduled task (cron_add) to this conversation, use delivery=").append(delivery);
+            sb.append("\nTo deliver a scheduled task (cron_add) to this conversation, use delivery=")
+                    .append(delivery);
         }
         return sb.toString();
     }

@@ -7,14 +7,13 @@ import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The stable part of each session's system prompt (SPEC SP-2): built when a session is first
- * seen (fresh bootstrap files and skills), reused while it lasts, rebuilt after
- * {@link #invalidate}. The date/time and the memory context are fresh on every call. Bounded:
- * the least recently used session is dropped past {@code maxSessions} (SPEC OP-7).
+ * The stable part of each session's system prompt (SPEC SP-2): built when a session is first seen (fresh bootstrap
+ * files and skills), reused while it lasts, rebuilt after {@link #invalidate}. The date/time and the memory context are
+ * fresh on every call. Bounded: the least recently used session is dropped past {@code maxSessions} (SPEC OP-7).
  *
- * <p>A change in what the prompt's wording depends on for correctness (tool set, native or
- * prompt-guided tools, model, provider, channel, reply target, workspace) also rebuilds it: a
- * fallback provider without native tools must get the tool protocol (SPEC SP-3).
+ * <p>A change in what the prompt's wording depends on for correctness (tool set, native or prompt-guided tools, model,
+ * provider, channel, reply target, workspace) also rebuilds it: a fallback provider without native tools must get the
+ * tool protocol (SPEC SP-3).
  */
 public final class SystemPromptCache {
     public static final int DEFAULT_MAX_SESSIONS = 10_000;

@@ -14,12 +14,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The skills in the workspace, for the Skills section (SPEC SP-1): each {@code skills/<dir>/SKILL.md}.
- * Its name and description come from a front matter block ({@code ---}, {@code name:},
- * {@code description:}, {@code ---}); without one, the name is the directory's and the description
- * the first line of text. The description's first line is what compact mode shows; the rest of the
- * file follows it in full mode. Read when a session's prompt is built (SPEC SP-2: fresh skills).
- * Bounded: at most {@link #MAX_SKILLS} skills of {@link #MAX_CHARS} characters each.
+ * The skills in the workspace, for the Skills section (SPEC SP-1): each {@code skills/<dir>/SKILL.md}. Its name and
+ * description come from a front matter block ({@code ---}, {@code name:}, {@code description:}, {@code ---}); without
+ * one, the name is the directory's and the description the first line of text. The description's first line is what
+ * compact mode shows; the rest of the file follows it in full mode. Read when a session's prompt is built (SPEC SP-2:
+ * fresh skills). Bounded: at most {@link #MAX_SKILLS} skills of {@link #MAX_CHARS} characters each.
  */
 public final class WorkspaceSkills {
     public static final String DIRECTORY = "skills";
@@ -44,7 +43,8 @@ public final class WorkspaceSkills {
         }
         dirs.sort(null);
         if (dirs.size() > MAX_SKILLS) {
-            LOG.warn("{} skills in {}; only the first {} by name are shown to the model", dirs.size(), root, MAX_SKILLS);
+            LOG.warn(
+                    "{} skills in {}; only the first {} by name are shown to the model", dirs.size(), root, MAX_SKILLS);
             dirs = dirs.subList(0, MAX_SKILLS);
         }
         for (Path dir : dirs) {
@@ -107,7 +107,8 @@ public final class WorkspaceSkills {
     }
 
     private static String readHead(Path file) throws IOException {
-        var decoder = StandardCharsets.UTF_8.newDecoder()
+        var decoder = StandardCharsets.UTF_8
+                .newDecoder()
                 .onMalformedInput(CodingErrorAction.REPLACE)
                 .onUnmappableCharacter(CodingErrorAction.REPLACE);
         try (Reader r = new java.io.InputStreamReader(Files.newInputStream(file, LinkOption.NOFOLLOW_LINKS), decoder)) {
@@ -116,7 +117,9 @@ public final class WorkspaceSkills {
             int got;
             while (n < buf.length && (got = r.read(buf, n, buf.length - n)) != -1) n += got;
             String text = new String(buf, 0, Math.min(n, MAX_CHARS));
-            return n > MAX_CHARS ? text + "\n[... cut at " + MAX_CHARS + " characters; read " + file.getFileName() + " for the rest]" : text;
+            return n > MAX_CHARS
+                    ? text + "\n[... cut at " + MAX_CHARS + " characters; read " + file.getFileName() + " for the rest]"
+                    : text;
         }
     }
 }

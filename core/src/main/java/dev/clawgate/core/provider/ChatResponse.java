@@ -4,8 +4,8 @@ import dev.clawgate.core.model.ToolCall;
 import java.util.List;
 
 /**
- * A model's answer: text (possibly with prompt-guided tool-call tags still in it), native tool
- * calls, reasoning text if the provider separated it, and usage.
+ * A model's answer: text (possibly with prompt-guided tool-call tags still in it), native tool calls, reasoning text if
+ * the provider separated it, and usage.
  */
 public record ChatResponse(String text, List<ToolCall> toolCalls, String reasoning, Usage usage, String finishReason) {
     public ChatResponse {

@@ -5,8 +5,8 @@ import java.util.List;
 
 /**
  * A model API (SPEC SP-4). Implementations speak one wire format and map their errors to
- * {@link ProviderException.Kind}; they must abort the HTTP exchange when {@code cancel} fires
- * (SPEC AG-2) and then throw {@link dev.clawgate.core.run.CancelledException}.
+ * {@link ProviderException.Kind}; they must abort the HTTP exchange when {@code cancel} fires (SPEC AG-2) and then
+ * throw {@link dev.clawgate.core.run.CancelledException}.
  */
 public interface Provider {
     /** The configured name, e.g. {@code openai}. */

@@ -3,8 +3,8 @@ package dev.clawgate.core.provider;
 import java.time.Duration;
 
 /**
- * A model call that failed, classified so the pipeline can act on it (ARCHITECTURE: Provider).
- * The message must already be free of secrets: it may reach a log.
+ * A model call that failed, classified so the pipeline can act on it (ARCHITECTURE: Provider). The message must already
+ * be free of secrets: it may reach a log.
  */
 public final class ProviderException extends Exception {
     public enum Kind {

@@ -5,7 +5,9 @@ public record Usage(long promptTokens, long completionTokens, long reasoningToke
     public static final Usage NONE = new Usage(0, 0, 0);
 
     public Usage plus(Usage o) {
-        return new Usage(promptTokens + o.promptTokens, completionTokens + o.completionTokens,
+        return new Usage(
+                promptTokens + o.promptTokens,
+                completionTokens + o.completionTokens,
                 reasoningTokens + o.reasoningTokens);
     }
 }

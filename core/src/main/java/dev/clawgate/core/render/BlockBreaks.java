@@ -6,9 +6,8 @@ import dev.clawgate.core.render.Cutter.Cut;
 import dev.clawgate.core.render.Layout.Break;
 
 /**
- * Where the next streamed block ends (SPEC OUT-2): outside code fences, by the break order from
- * the configured {@link BreakPreference}; only when the buffer outgrew the block limit, inside a
- * fence next, and a hard cut last.
+ * Where the next streamed block ends (SPEC OUT-2): outside code fences, by the break order from the configured
+ * {@link BreakPreference}; only when the buffer outgrew the block limit, inside a fence next, and a hard cut last.
  */
 final class BlockBreaks {
     private final ChunkLimits limits;
@@ -21,7 +20,8 @@ final class BlockBreaks {
 
     /** The cut of a block starting at {@code start} and holding at least {@code min} units, or null. */
     Cut choose(Layout layout, int start, boolean forced, int min) {
-        Candidates found = Cutter.search(layout, start, "", Cutter.Rules.BLOCKS, limits.maxUnits(), limits.maxLines(), min, false);
+        Candidates found =
+                Cutter.search(layout, start, "", Cutter.Rules.BLOCKS, limits.maxUnits(), limits.maxLines(), min, false);
         Cut cut = preferred(found, false);
         if (cut != null || !forced) return cut;
         cut = preferred(found, true);

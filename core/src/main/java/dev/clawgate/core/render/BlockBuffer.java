@@ -4,18 +4,23 @@ import dev.clawgate.core.render.Cutter.Cut;
 import java.util.List;
 
 /**
- * The text of a block stream not sent yet (SPEC OUT-1, OUT-2), with the fence and table state a
- * cut leaves: the opener of a fence the last block closed synthetically, or the header of a table
- * it cut, is carried before the rest, so the next cut sees that fence or table like any other (and
- * never mistakes two rows for a header). Not thread-safe: the {@link BlockChunker} holds its lock.
+ * The text of a block stream not sent yet (SPEC OUT-1, OUT-2), with the fence and table state a cut leaves: the opener
+ * of a fence the last block closed synthetically, or the header of a table it cut, is carried before the rest, so the
+ * next cut sees that fence or table like any other (and never mistakes two rows for a header). Not thread-safe: the
+ * {@link BlockChunker} holds its lock.
  */
 final class BlockBuffer {
     private final ChunkLimits limits;
-    /** The whole reply so far: where a table really starts, which the buffer alone cannot tell once a block cut into it. */
+    /**
+     * The whole reply so far: where a table really starts, which the buffer alone cannot tell once a block cut into it.
+     */
     private final ReplyTables tables;
     /** Model text not sent yet. */
     private String pending = "";
-    /** The opener of a fence the last block closed synthetically, or the header of a table it cut, repeated before {@code pending}. */
+    /**
+     * The opener of a fence the last block closed synthetically, or the header of a table it cut, repeated before
+     * {@code pending}.
+     */
     private String carry = "";
     /** Whether {@code carry} is a table's repeated header (else a fence opener or nothing). */
     private boolean carryTable;
@@ -36,8 +41,8 @@ final class BlockBuffer {
     }
 
     /**
-     * What may be cut now, the carry first: an unfinished last line that may still become a fence
-     * line is left out, for it waits for the rest of it. Null when nothing past the carry is left.
+     * What may be cut now, the carry first: an unfinished last line that may still become a fence line is left out, for
+     * it waits for the rest of it. Null when nothing past the carry is left.
      */
     Layout cuttable() {
         String text = carry + pending;
@@ -53,8 +58,8 @@ final class BlockBuffer {
     }
 
     /**
-     * Takes the block {@code cut} ends out of the buffer and carries what the rest needs before it;
-     * null when the block would hold nothing but a repeated table header (dropped: cut again).
+     * Takes the block {@code cut} ends out of the buffer and carries what the rest needs before it; null when the block
+     * would hold nothing but a repeated table header (dropped: cut again).
      */
     String take(Layout layout, int start, Cut cut) {
         if (headerOnly(cut.contentEnd())) return null;
@@ -71,7 +76,10 @@ final class BlockBuffer {
         return block;
     }
 
-    /** No cut of the usual kinds fits (a limit too small for the fences): degrades like the {@link Chunker}; null as for {@link #take}. */
+    /**
+     * No cut of the usual kinds fits (a limit too small for the fences): degrades like the {@link Chunker}; null as for
+     * {@link #take}.
+     */
     String takeForced(Layout layout, int start) {
         Chunker.Piece piece = Chunker.first(layout, start, limits);
         if (headerOnly(piece.next())) return null;
@@ -82,9 +90,9 @@ final class BlockBuffer {
     }
 
     /**
-     * Takes all buffered text as blocks within the limits. A fence still open at its end is
-     * reopened for the text that follows; until the reply is {@code finished}, a fence opener with
-     * nothing after it yet, or a last line that may become a fence line, stays buffered.
+     * Takes all buffered text as blocks within the limits. A fence still open at its end is reopened for the text that
+     * follows; until the reply is {@code finished}, a fence opener with nothing after it yet, or a last line that may
+     * become a fence line, stays buffered.
      */
     List<String> takeAll(boolean finished) {
         settle(finished);
@@ -116,7 +124,10 @@ final class BlockBuffer {
         return Chunker.split(text, limits);
     }
 
-    /** Empties the buffer and returns its text, with a fence a sent block closed reopened before it; "" when only whitespace was left. */
+    /**
+     * Empties the buffer and returns its text, with a fence a sent block closed reopened before it; "" when only
+     * whitespace was left.
+     */
     String takeRest() {
         settle(true);
         String rest = pending.isBlank() ? "" : carry + pending;
@@ -131,9 +142,9 @@ final class BlockBuffer {
     }
 
     /**
-     * Drops a carry that no longer belongs: a repeated table header before text that left the table,
-     * or a reopened fence whose own closer just arrived (that closer is the one a block already sent:
-     * it goes with the opener, or the next block would be an empty fence).
+     * Drops a carry that no longer belongs: a repeated table header before text that left the table, or a reopened
+     * fence whose own closer just arrived (that closer is the one a block already sent: it goes with the opener, or the
+     * next block would be an empty fence).
      */
     void settle(boolean finished) {
         if (carry.isEmpty()) return;
@@ -157,13 +168,23 @@ final class BlockBuffer {
         }
     }
 
-    /** The header to repeat when a row of a table starts at {@code p} of the layout (the carry, then the buffer); or null. */
+    /**
+     * The header to repeat when a row of a table starts at {@code p} of the layout (the carry, then the buffer); or
+     * null.
+     */
     private String headerForRowAt(Layout layout, int p) {
-        if (p >= layout.length || layout.text.substring(layout.lineStartOf(p), layout.lineEndOf(p)).indexOf('|') < 0) return null;
+        if (p >= layout.length
+                || layout.text
+                                .substring(layout.lineStartOf(p), layout.lineEndOf(p))
+                                .indexOf('|')
+                        < 0) return null;
         return tables.headerForRowAt(carry.length() + pending.length() - p);
     }
 
-    /** All text went out, ending with a table row: the model may go on with the table, so its header goes first (SPEC OUT-1). */
+    /**
+     * All text went out, ending with a table row: the model may go on with the table, so its header goes first (SPEC
+     * OUT-1).
+     */
     private void carryHeaderAfterLastRow() {
         String header = tables.headerAfterLastRow();
         carryTable = header != null;
@@ -171,8 +192,8 @@ final class BlockBuffer {
     }
 
     /**
-     * A block would hold nothing but the repeated table header: no row fits after it, so the header
-     * is dropped (as the {@link Chunker} drops it for a limit too small) and the caller cuts again.
+     * A block would hold nothing but the repeated table header: no row fits after it, so the header is dropped (as the
+     * {@link Chunker} drops it for a limit too small) and the caller cuts again.
      */
     private boolean headerOnly(int contentEnd) {
         if (!carryTable || contentEnd > carry.length()) return false;
@@ -182,14 +203,15 @@ final class BlockBuffer {
     }
 
     /**
-     * Whether an unfinished line may still grow into a fence delimiter line, or into another one than
-     * it is now: so far only backticks or only tildes, indented by at most three spaces. Anything more
-     * after the run makes an opener the layout keeps whole (like {@code "```js"}) or a line that can
-     * never become a delimiter (like {@code "`x"}).
+     * Whether an unfinished line may still grow into a fence delimiter line, or into another one than it is now: so far
+     * only backticks or only tildes, indented by at most three spaces. Anything more after the run makes an opener the
+     * layout keeps whole (like {@code "```js"}) or a line that can never become a delimiter (like {@code "`x"}).
      */
     private static boolean maybeFenceLine(String line) {
         String s = line.strip();
-        return !s.isEmpty() && (s.charAt(0) == '`' || s.charAt(0) == '~') && s.chars().allMatch(c -> c == s.charAt(0))
+        return !s.isEmpty()
+                && (s.charAt(0) == '`' || s.charAt(0) == '~')
+                && s.chars().allMatch(c -> c == s.charAt(0))
                 && line.length() - line.stripLeading().length() <= 3;
     }
 }

@@ -10,25 +10,22 @@ import java.util.random.RandomGenerator;
 /**
  * Block streaming (SPEC OUT-2): fed the model's text as it arrives, sends it on as blocks.
  *
- * <p>A block is cut once the buffer holds {@code minChars}: at the last blank line at or past
- * {@code minChars}, else the last line break, sentence end or whitespace (starting from the
- * configured {@link BlockStreaming.BreakPreference}), never inside an open code fence and never
- * with a hard cut — unless the buffer outgrew {@code maxChars}: then the cut is forced, a fence is
- * closed and reopened, and a hard cut is the last resort. Until the end of the reply, an unfinished
- * last line that may still become a fence delimiter line (only backticks or tildes so far) waits
- * for the rest of it: cut now, a longer fence's opener could come out as a stray {@code `} and a
- * shorter fence. At the end of a text block
- * ({@code text_end}) or of the model's message, complete text goes out; what is still smaller than
- * {@code minChars} is coalesced with what follows, or sent when {@code coalesceIdle} passes
- * without new text. After the first block, each block waits {@code humanDelay}. Sizes count what
- * the channel counts; {@code maxChars} is clamped to the channel limit.
+ * <p>A block is cut once the buffer holds {@code minChars}: at the last blank line at or past {@code minChars}, else
+ * the last line break, sentence end or whitespace (starting from the configured
+ * {@link BlockStreaming.BreakPreference}), never inside an open code fence and never with a hard cut — unless the
+ * buffer outgrew {@code maxChars}: then the cut is forced, a fence is closed and reopened, and a hard cut is the last
+ * resort. Until the end of the reply, an unfinished last line that may still become a fence delimiter line (only
+ * backticks or tildes so far) waits for the rest of it: cut now, a longer fence's opener could come out as a stray
+ * {@code `} and a shorter fence. At the end of a text block ({@code text_end}) or of the model's message, complete text
+ * goes out; what is still smaller than {@code minChars} is coalesced with what follows, or sent when
+ * {@code coalesceIdle} passes without new text. After the first block, each block waits {@code humanDelay}. Sizes count
+ * what the channel counts; {@code maxChars} is clamped to the channel limit.
  *
- * <p>Time comes only from the {@link Scheduler}, so tests run on a manual clock. Safe for one
- * producer thread plus the scheduler's; the sink is called under the lock, in order.
+ * <p>Time comes only from the {@link Scheduler}, so tests run on a manual clock. Safe for one producer thread plus the
+ * scheduler's; the sink is called under the lock, in order.
  *
- * <p>This class decides when a block is due; {@link BlockBreaks} finds where it ends,
- * {@link BlockBuffer} holds the text with the fence and table state a cut leaves, and
- * {@link BlockPacing} times the idle flush and the human delay.
+ * <p>This class decides when a block is due; {@link BlockBreaks} finds where it ends, {@link BlockBuffer} holds the
+ * text with the fence and table state a cut leaves, and {@link BlockPacing} times the idle flush and the human delay.
  */
 public final class BlockChunker {
     private final BlockStreaming settings;
@@ -42,15 +39,23 @@ public final class BlockChunker {
     private boolean finished;
     private boolean cancelled;
 
-    public BlockChunker(BlockStreaming settings, ChunkLimits channelLimits, Scheduler scheduler, RandomGenerator random,
-                        BlockSink sink) {
+    public BlockChunker(
+            BlockStreaming settings,
+            ChunkLimits channelLimits,
+            Scheduler scheduler,
+            RandomGenerator random,
+            BlockSink sink) {
         this.settings = Objects.requireNonNull(settings, "settings");
         this.blockLimits = channelLimits.withMaxUnits(Math.min(settings.maxChars(), channelLimits.maxUnits()));
         this.minUnits = Math.min(settings.minChars(), blockLimits.maxUnits());
         this.breaks = new BlockBreaks(blockLimits, settings.breakPreference());
         this.buffer = new BlockBuffer(blockLimits);
-        this.pacing = new BlockPacing(Objects.requireNonNull(scheduler, "scheduler"), Objects.requireNonNull(random, "random"),
-                settings.humanDelay(), Objects.requireNonNull(sink, "sink"), lock);
+        this.pacing = new BlockPacing(
+                Objects.requireNonNull(scheduler, "scheduler"),
+                Objects.requireNonNull(random, "random"),
+                settings.humanDelay(),
+                Objects.requireNonNull(sink, "sink"),
+                lock);
     }
 
     /** The limits each block is held to: the channel's, with {@code maxChars} as the unit limit if lower. */
@@ -111,9 +116,9 @@ public final class BlockChunker {
     }
 
     /**
-     * Ends the stream without sending what it still holds, and returns that text for the caller to
-     * send another way (the final reply sends the rest, SPEC OUT-2): blocks waiting for their delay,
-     * then the buffered text, with a fence a sent block closed reopened before it. "" when all was sent.
+     * Ends the stream without sending what it still holds, and returns that text for the caller to send another way
+     * (the final reply sends the rest, SPEC OUT-2): blocks waiting for their delay, then the buffered text, with a
+     * fence a sent block closed reopened before it. "" when all was sent.
      */
     public String takeUnsent() {
         lock.lock();
@@ -122,7 +127,8 @@ public final class BlockChunker {
             finished = true;
             cancelled = true;
             StringBuilder rest = new StringBuilder();
-            for (String block : pacing.stop()) rest.append(rest.isEmpty() ? "" : "\n\n").append(block);
+            for (String block : pacing.stop())
+                rest.append(rest.isEmpty() ? "" : "\n\n").append(block);
             String buffered = buffer.takeRest();
             if (!buffered.isEmpty()) rest.append(rest.isEmpty() ? "" : "\n\n").append(buffered);
             return rest.toString().strip();
@@ -185,7 +191,10 @@ public final class BlockChunker {
         }
     }
 
-    /** The idle time passed without new text (called under the lock): send what is complete, or up to the last safe break. */
+    /**
+     * The idle time passed without new text (called under the lock): send what is complete, or up to the last safe
+     * break.
+     */
     private void onIdle() {
         buffer.settle(finished);
         if (cancelled || finished || buffer.isBlank()) return;

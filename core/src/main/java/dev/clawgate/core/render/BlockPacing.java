@@ -10,9 +10,9 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.random.RandomGenerator;
 
 /**
- * The timing of a block stream (SPEC OUT-2): the coalescing idle timer, and the human delay each
- * block after the first waits before it reaches the sink. Time comes only from the
- * {@link Scheduler}; its callbacks take the stream's lock, so the sink is called under it, in order.
+ * The timing of a block stream (SPEC OUT-2): the coalescing idle timer, and the human delay each block after the first
+ * waits before it reaches the sink. Time comes only from the {@link Scheduler}; its callbacks take the stream's lock,
+ * so the sink is called under it, in order.
  */
 final class BlockPacing {
     private final Scheduler scheduler;
@@ -26,7 +26,8 @@ final class BlockPacing {
     private Scheduler.Cancellable idleTimer;
     private Scheduler.Cancellable delayTimer;
 
-    BlockPacing(Scheduler scheduler, RandomGenerator random, HumanDelay humanDelay, BlockSink sink, ReentrantLock lock) {
+    BlockPacing(
+            Scheduler scheduler, RandomGenerator random, HumanDelay humanDelay, BlockSink sink, ReentrantLock lock) {
         this.scheduler = scheduler;
         this.random = random;
         this.humanDelay = humanDelay;
@@ -64,7 +65,10 @@ final class BlockPacing {
         return ready.isEmpty();
     }
 
-    /** Stops both timers and hands back the blocks still waiting for their delay, oldest first; nothing is sent any more. */
+    /**
+     * Stops both timers and hands back the blocks still waiting for their delay, oldest first; nothing is sent any
+     * more.
+     */
     List<String> stop() {
         stopped = true;
         cancelIdle();

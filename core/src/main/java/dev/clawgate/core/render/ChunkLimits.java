@@ -5,9 +5,9 @@ import java.util.Objects;
 /**
  * The size of one outbound message on a channel (SPEC OUT-1).
  *
- * @param maxUnits the most units (as {@code measure} counts them) one message may hold; at least 4,
- *                 so that any single code point fits in every built-in measure
- * @param measure  what the platform counts
+ * @param maxUnits the most units (as {@code measure} counts them) one message may hold; at least 4, so that any single
+ *     code point fits in every built-in measure
+ * @param measure what the platform counts
  * @param maxLines the most lines one message may hold, or 0 for no line limit
  */
 public record ChunkLimits(int maxUnits, TextMeasure measure, int maxLines) {
@@ -16,7 +16,8 @@ public record ChunkLimits(int maxUnits, TextMeasure measure, int maxLines) {
 
     public ChunkLimits {
         Objects.requireNonNull(measure, "measure");
-        if (maxUnits < MIN_UNITS) throw new IllegalArgumentException("maxUnits must be at least " + MIN_UNITS + ": " + maxUnits);
+        if (maxUnits < MIN_UNITS)
+            throw new IllegalArgumentException("maxUnits must be at least " + MIN_UNITS + ": " + maxUnits);
         if (maxLines < 0) throw new IllegalArgumentException("maxLines must not be negative: " + maxLines);
     }
 
@@ -30,7 +31,10 @@ public record ChunkLimits(int maxUnits, TextMeasure measure, int maxLines) {
         return of(4000);
     }
 
-    /** A limit in UTF-8 bytes per message and at most {@code maxLines} lines (0: no line limit), for platforms that count bytes. */
+    /**
+     * A limit in UTF-8 bytes per message and at most {@code maxLines} lines (0: no line limit), for platforms that
+     * count bytes.
+     */
     public static ChunkLimits utf8Bytes(int bytes, int maxLines) {
         return new ChunkLimits(bytes, TextMeasure.utf8Bytes(), maxLines);
     }

@@ -10,17 +10,16 @@ import java.util.Objects;
 /**
  * Splits a reply into messages that fit a channel's limit (SPEC OUT-1).
  *
- * <p>Each chunk ends at the last break that fits, preferring a paragraph (blank line), then a line
- * break, a sentence end, whitespace, and only then a hard cut; a cut never falls inside a surrogate
- * pair or a grapheme cluster. A fenced code block split across chunks is closed at the end of one
- * and reopened with the same fence and info string at the start of the next; a markdown table is
- * split only between rows, and the next chunk repeats its header and separator rows. Synthetic
- * lines count against the limit; no chunk is blank or an empty fence. Joining the chunks gives back
- * the text, apart from the synthetic lines and the whitespace at the cuts.
+ * <p>Each chunk ends at the last break that fits, preferring a paragraph (blank line), then a line break, a sentence
+ * end, whitespace, and only then a hard cut; a cut never falls inside a surrogate pair or a grapheme cluster. A fenced
+ * code block split across chunks is closed at the end of one and reopened with the same fence and info string at the
+ * start of the next; a markdown table is split only between rows, and the next chunk repeats its header and separator
+ * rows. Synthetic lines count against the limit; no chunk is blank or an empty fence. Joining the chunks gives back the
+ * text, apart from the synthetic lines and the whitespace at the cuts.
  *
- * <p>A limit too small for that degrades step by step, always making progress: first tables are
- * cut like plain lines, then fences are neither closed nor reopened (the chunk holds bare code
- * lines), then a grapheme cluster larger than the whole limit is cut between code points.
+ * <p>A limit too small for that degrades step by step, always making progress: first tables are cut like plain lines,
+ * then fences are neither closed nor reopened (the chunk holds bare code lines), then a grapheme cluster larger than
+ * the whole limit is cut between code points.
  */
 public final class Chunker {
     private Chunker() {}
@@ -57,10 +56,12 @@ public final class Chunker {
         for (Rules rules : Rules.values()) {
             int from = rules == Rules.PLAIN ? layout.contentStart(start) : start;
             String prefix = Cutter.prefix(layout, from, rules);
-            Candidates found = Cutter.search(layout, from, prefix, rules, limits.maxUnits(), limits.maxLines(), 0, true);
+            Candidates found =
+                    Cutter.search(layout, from, prefix, rules, limits.maxUnits(), limits.maxLines(), 0, true);
             Cut cut = found.best();
             if (cut != null) {
-                FenceSyntax reopen = cut.inFence() && !cut.endsFence() ? cut.fence().syntax() : null;
+                FenceSyntax reopen =
+                        cut.inFence() && !cut.endsFence() ? cut.fence().syntax() : null;
                 return new Piece(Cutter.render(layout, from, prefix, cut), Cutter.nextStart(layout, cut), reopen);
             }
         }

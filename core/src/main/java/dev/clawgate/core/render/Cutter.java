@@ -4,9 +4,9 @@ import dev.clawgate.core.render.Layout.Break;
 import dev.clawgate.core.render.Layout.Fence;
 
 /**
- * Finds where one chunk of a {@link Layout} may end (SPEC OUT-1, OUT-2). A search walks the
- * grapheme cluster boundaries after the chunk's start while the chunk still fits, and keeps the
- * last fitting cut of each {@link Break} kind, inside and outside code fences; the caller ranks them.
+ * Finds where one chunk of a {@link Layout} may end (SPEC OUT-1, OUT-2). A search walks the grapheme cluster boundaries
+ * after the chunk's start while the chunk still fits, and keeps the last fitting cut of each {@link Break} kind, inside
+ * and outside code fences; the caller ranks them.
  */
 final class Cutter {
 
@@ -23,9 +23,9 @@ final class Cutter {
     /**
      * One possible chunk end.
      *
-     * @param at         the cut: the next chunk starts at or after it
+     * @param at the cut: the next chunk starts at or after it
      * @param contentEnd where this chunk's text ends (trailing whitespace dropped)
-     * @param fence      the fence left open at the cut, closed by a synthetic closer, or null
+     * @param fence the fence left open at the cut, closed by a synthetic closer, or null
      */
     record Cut(int at, int contentEnd, Fence fence, Break kind, boolean endsFence) {
         Cut(int at, int contentEnd, Fence fence, Break kind) {
@@ -71,7 +71,8 @@ final class Cutter {
         // a start in a line's indent belongs to the line: the fence an opener line opens is not reopened
         int lineStart = layout.lineStartOf(start);
         Fence fence = layout.fenceAt(layout.contentStart(lineStart) >= start ? lineStart : start);
-        if (fence != null) return layout.contentStart(start) < fence.end() ? fence.syntax().reopen() + "\n" : "";
+        if (fence != null)
+            return layout.contentStart(start) < fence.end() ? fence.syntax().reopen() + "\n" : "";
         Layout.Table table = rules == Rules.BLOCKS ? layout.tableContinuedAt(start) : null;
         return table == null ? "" : table.repeatedHeader();
     }
@@ -79,11 +80,18 @@ final class Cutter {
     /**
      * Searches the cuts of a chunk that starts at {@code start} with {@code prefix}.
      *
-     * @param minUnits   cuts leaving the chunk smaller than this are not offered
+     * @param minUnits cuts leaving the chunk smaller than this are not offered
      * @param endIsFinal whether the end of the text ends the reply (else more text may follow it)
      */
-    static Candidates search(Layout layout, int start, String prefix, Rules rules, int maxUnits, int maxLines,
-                             int minUnits, boolean endIsFinal) {
+    static Candidates search(
+            Layout layout,
+            int start,
+            String prefix,
+            Rules rules,
+            int maxUnits,
+            int maxLines,
+            int minUnits,
+            boolean endIsFinal) {
         Candidates found = new Candidates();
         TextMeasure measure = layout.measure;
         int prefixUnits = measure.units(prefix);
@@ -101,7 +109,8 @@ final class Cutter {
                 continue;
             }
             Cut cut = fenceCut(layout, fence, start, p, end, endIsFinal);
-            if (cut != null && used + layout.measure.units("\n" + fence.syntax().closer()) <= maxUnits
+            if (cut != null
+                    && used + layout.measure.units("\n" + fence.syntax().closer()) <= maxUnits
                     && (maxLines == 0 || lines + 1 <= maxLines)) {
                 found.offer(cut);
             }
@@ -114,12 +123,13 @@ final class Cutter {
     }
 
     /**
-     * A cut inside a fence, closed in this chunk; null if that would leave an empty fence. When
-     * only blank lines are left before the fence's own closer, that closer ends the chunk instead.
+     * A cut inside a fence, closed in this chunk; null if that would leave an empty fence. When only blank lines are
+     * left before the fence's own closer, that closer ends the chunk instead.
      */
     private static Cut fenceCut(Layout layout, Fence fence, int start, int p, int end, boolean endIsFinal) {
         if (layout.contentEnd(p) <= Math.max(start, fence.bodyStart())) return null;
-        if (p == layout.length || layout.contentStart(p) < fence.end()) return new Cut(p, end, fence, kind(layout, p, endIsFinal));
+        if (p == layout.length || layout.contentStart(p) < fence.end())
+            return new Cut(p, end, fence, kind(layout, p, endIsFinal));
         if (fence.end() == layout.length) return null;
         int after = layout.lineEndOf(fence.end()) + 1;
         if (after > layout.length) return new Cut(layout.length, end, fence, endIsFinal ? Break.END : Break.LINE, true);
@@ -132,7 +142,8 @@ final class Cutter {
         for (int q = p; q < layout.length; ) {
             int next = layout.nextCodePoint(q);
             int end = layout.contentEnd(next);
-            if (layout.units(start, end) > maxUnits || (maxLines > 0 && layout.newlines(start, end) + 1 > maxLines)) break;
+            if (layout.units(start, end) > maxUnits || (maxLines > 0 && layout.newlines(start, end) + 1 > maxLines))
+                break;
             p = q = next;
         }
         return new Cut(p, Math.max(layout.nextCodePoint(start), layout.contentEnd(p)), null, Break.HARD);

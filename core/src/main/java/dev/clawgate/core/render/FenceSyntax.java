@@ -1,10 +1,9 @@
 package dev.clawgate.core.render;
 
 /**
- * Markdown fenced code block delimiters, as CommonMark reads them: up to three spaces of indent,
- * then three or more backticks or tildes; an opener may carry an info string (a backtick opener's
- * may not contain a backtick); a closer uses the same character, at least as many of them, and
- * nothing else.
+ * Markdown fenced code block delimiters, as CommonMark reads them: up to three spaces of indent, then three or more
+ * backticks or tildes; an opener may carry an info string (a backtick opener's may not contain a backtick); a closer
+ * uses the same character, at least as many of them, and nothing else.
  */
 record FenceSyntax(char marker, int length, String openerLine) {
 

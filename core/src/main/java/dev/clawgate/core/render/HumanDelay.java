@@ -5,14 +5,15 @@ import java.util.Objects;
 import java.util.random.RandomGenerator;
 
 /**
- * The pause between streamed blocks after the first (SPEC OUT-2, {@code human_delay}): {@code off},
- * {@code natural} (800–2500 ms) or a custom range, drawn uniformly.
+ * The pause between streamed blocks after the first (SPEC OUT-2, {@code human_delay}): {@code off}, {@code natural}
+ * (800–2500 ms) or a custom range, drawn uniformly.
  */
 public record HumanDelay(Duration min, Duration max) {
     public HumanDelay {
         Objects.requireNonNull(min, "min");
         Objects.requireNonNull(max, "max");
-        if (min.isNegative() || max.compareTo(min) < 0) throw new IllegalArgumentException("need 0 <= min <= max: " + min + ", " + max);
+        if (min.isNegative() || max.compareTo(min) < 0)
+            throw new IllegalArgumentException("need 0 <= min <= max: " + min + ", " + max);
     }
 
     public static HumanDelay off() {

@@ -8,27 +8,42 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * A reply analysed once for cutting (SPEC OUT-1): grapheme cluster boundaries, running unit and
- * line counts, and the markdown blocks a cut must respect (fenced code, tables).
+ * A reply analysed once for cutting (SPEC OUT-1): grapheme cluster boundaries, running unit and line counts, and the
+ * markdown blocks a cut must respect (fenced code, tables).
  */
 final class Layout {
-    enum LineKind { PLAIN, FENCE_OPEN, FENCE_BODY, FENCE_CLOSE, TABLE_HEADER, TABLE_SEPARATOR, TABLE_ROW }
+    enum LineKind {
+        PLAIN,
+        FENCE_OPEN,
+        FENCE_BODY,
+        FENCE_CLOSE,
+        TABLE_HEADER,
+        TABLE_SEPARATOR,
+        TABLE_ROW
+    }
 
     /** Where a cut may fall, weakest first. */
-    enum Break { HARD, WORD, SENTENCE, LINE, PARAGRAPH, END }
+    enum Break {
+        HARD,
+        WORD,
+        SENTENCE,
+        LINE,
+        PARAGRAPH,
+        END
+    }
 
     /**
      * A fenced code block.
      *
      * @param bodyStart where its first content line starts
-     * @param end       where its closing line starts, or the text's length if it is never closed
+     * @param end where its closing line starts, or the text's length if it is never closed
      */
     record Fence(FenceSyntax syntax, int bodyStart, int end) {}
 
     /**
      * A markdown table.
      *
-     * @param start       where its header row starts
+     * @param start where its header row starts
      * @param lockedUntil the last position of the header, separator and first row where no cut may fall
      */
     record Table(String header, String separator, int start, int lockedUntil) {
@@ -37,7 +52,8 @@ final class Layout {
         }
     }
 
-    private static final Pattern TABLE_SEPARATOR = Pattern.compile("\\s*\\|?\\s*:?-+:?\\s*(\\|\\s*:?-+:?\\s*)*\\|?\\s*");
+    private static final Pattern TABLE_SEPARATOR =
+            Pattern.compile("\\s*\\|?\\s*:?-+:?\\s*(\\|\\s*:?-+:?\\s*)*\\|?\\s*");
     private static final String CLOSING_PUNCTUATION = "\"')]}*_\u00bb\u201d\u2019";
     private static final String SENTENCE_END = ".!?\u2026";
     private static final String CJK_SENTENCE_END = "\u3002\uff01\uff1f";
@@ -80,7 +96,8 @@ final class Layout {
         }
         contentStart = new int[n + 1];
         contentStart[n] = n;
-        for (int i = n - 1; i >= 0; i--) contentStart[i] = Character.isWhitespace(text.charAt(i)) ? contentStart[i + 1] : i;
+        for (int i = n - 1; i >= 0; i--)
+            contentStart[i] = Character.isWhitespace(text.charAt(i)) ? contentStart[i + 1] : i;
 
         List<Integer> starts = new ArrayList<>();
         starts.add(0);
@@ -126,7 +143,10 @@ final class Layout {
                 continue;
             }
             kinds[i] = LineKind.PLAIN;
-            if (i + 1 < lines && isTableHeader(line) && TABLE_SEPARATOR.matcher(line(i + 1)).matches() && line(i + 1).indexOf('|') >= 0) {
+            if (i + 1 < lines
+                    && isTableHeader(line)
+                    && TABLE_SEPARATOR.matcher(line(i + 1)).matches()
+                    && line(i + 1).indexOf('|') >= 0) {
                 i = scanTable(i);
             }
         }
@@ -140,7 +160,9 @@ final class Layout {
         Table table = new Table(line(header).strip(), line(header + 1).strip(), lineStart[header], lockedUntil);
         for (int k = header; k <= last; k++) {
             tables[k] = table;
-            kinds[k] = k == header ? LineKind.TABLE_HEADER : k == header + 1 ? LineKind.TABLE_SEPARATOR : LineKind.TABLE_ROW;
+            kinds[k] = k == header
+                    ? LineKind.TABLE_HEADER
+                    : k == header + 1 ? LineKind.TABLE_SEPARATOR : LineKind.TABLE_ROW;
         }
         return last;
     }

@@ -5,14 +5,15 @@ import java.nio.file.Path;
 import java.util.Objects;
 
 /**
- * One media payload taken from a reply's markers (SPEC OUT-13): a local file confined to the
- * workspace or the data dir, or an {@code http(s)} URL (whether it may be fetched is decided
- * where it is fetched, SPEC AG-4). Exactly one of {@code path} and {@code url} is set.
+ * One media payload taken from a reply's markers (SPEC OUT-13): a local file confined to the workspace or the data dir,
+ * or an {@code http(s)} URL (whether it may be fetched is decided where it is fetched, SPEC AG-4). Exactly one of
+ * {@code path} and {@code url} is set.
  */
 public record MediaItem(MediaKind kind, Path path, URI url) {
     public MediaItem {
         Objects.requireNonNull(kind, "kind");
-        if ((path == null) == (url == null)) throw new IllegalArgumentException("exactly one of path and url must be set");
+        if ((path == null) == (url == null))
+            throw new IllegalArgumentException("exactly one of path and url must be set");
     }
 
     public static MediaItem file(MediaKind kind, Path path) {
@@ -29,7 +30,10 @@ public record MediaItem(MediaKind kind, Path path, URI url) {
 
     /** A short name for notes and logs: the file name, or the last segment of the URL's path. */
     public String displayName() {
-        if (path != null) return path.getFileName() == null ? path.toString() : path.getFileName().toString();
+        if (path != null)
+            return path.getFileName() == null
+                    ? path.toString()
+                    : path.getFileName().toString();
         String p = url.getPath();
         if (p == null || p.isEmpty() || p.equals("/")) return url.getHost();
         String trimmed = p.endsWith("/") ? p.substring(0, p.length() - 1) : p;

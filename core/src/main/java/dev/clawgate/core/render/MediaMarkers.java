@@ -16,15 +16,15 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Takes the media markers {@code [IMAGE:p]}, {@code [DOCUMENT:p]}, {@code [VIDEO:p]} and
- * {@code [AUDIO:p]} out of a final reply (SPEC OUT-13). A local path must name an existing file
- * inside the workspace (a relative path is relative to it) or, given as an absolute path, inside
- * the data dir, under the file tools' rules (SPEC AG-5: no {@code ..}, no symbolic link out); {@code http(s)} URLs are kept as URLs. Markers inside fenced code blocks
- * are text, not markers. Refused markers leave the text too (the user never sees protocol text)
- * and are reported with a reason.
+ * Takes the media markers {@code [IMAGE:p]}, {@code [DOCUMENT:p]}, {@code [VIDEO:p]} and {@code [AUDIO:p]} out of a
+ * final reply (SPEC OUT-13). A local path must name an existing file inside the workspace (a relative path is relative
+ * to it) or, given as an absolute path, inside the data dir, under the file tools' rules (SPEC AG-5: no {@code ..}, no
+ * symbolic link out); {@code http(s)} URLs are kept as URLs. Markers inside fenced code blocks are text, not markers.
+ * Refused markers leave the text too (the user never sees protocol text) and are reported with a reason.
  */
 public final class MediaMarkers {
-    private static final Pattern MARKER = Pattern.compile("\\[(IMAGE|DOCUMENT|VIDEO|AUDIO):([^\\]\\n]*)]", Pattern.CASE_INSENSITIVE);
+    private static final Pattern MARKER =
+            Pattern.compile("\\[(IMAGE|DOCUMENT|VIDEO|AUDIO):([^\\]\\n]*)]", Pattern.CASE_INSENSITIVE);
     private static final Pattern URL_SCHEME = Pattern.compile("([A-Za-z][A-Za-z0-9+.-]*)://.*");
 
     private MediaMarkers() {}
@@ -33,7 +33,7 @@ public final class MediaMarkers {
      * Extracts the markers of {@code reply}.
      *
      * @param workspace the agent's workspace
-     * @param dataDir   the gateway's data dir (downloaded attachments, generated files), or null
+     * @param dataDir the gateway's data dir (downloaded attachments, generated files), or null
      */
     public static MediaReply extract(String reply, Path workspace, Path dataDir) {
         if (reply == null || reply.isEmpty()) return new MediaReply("", List.of(), List.of());
@@ -69,7 +69,8 @@ public final class MediaMarkers {
     }
 
     /** The line without its markers, or null if it has none. */
-    private static String removeMarkers(String line, Path workspace, Path dataDir, List<MediaItem> media, List<Rejected> rejected) {
+    private static String removeMarkers(
+            String line, Path workspace, Path dataDir, List<MediaItem> media, List<Rejected> rejected) {
         Matcher m = MARKER.matcher(line);
         if (!m.find()) return null;
         StringBuilder out = new StringBuilder();
@@ -98,7 +99,8 @@ public final class MediaMarkers {
         Matcher url = URL_SCHEME.matcher(target);
         if (url.matches()) {
             String scheme = url.group(1).toLowerCase(Locale.ROOT);
-            if (!scheme.equals("http") && !scheme.equals("https")) throw new RefusedException("unsupported URL scheme: " + scheme);
+            if (!scheme.equals("http") && !scheme.equals("https"))
+                throw new RefusedException("unsupported URL scheme: " + scheme);
             try {
                 URI uri = new URI(target);
                 if (uri.getHost() == null) throw new RefusedException("URL has no host: " + target);
@@ -129,14 +131,16 @@ public final class MediaMarkers {
             try {
                 path = WorkspacePaths.resolve(dataDir, target);
             } catch (RefusedException outsideDataDir) {
-                throw new RefusedException(outsideWorkspace.getMessage() + "; and not in the data dir: " + outsideDataDir.getMessage());
+                throw new RefusedException(
+                        outsideWorkspace.getMessage() + "; and not in the data dir: " + outsideDataDir.getMessage());
             }
         }
         if (!Files.isRegularFile(path)) throw new RefusedException("no such file: " + target);
         try {
             return path.toRealPath();
         } catch (IOException e) {
-            throw new RefusedException("cannot read " + target + ": " + e.getClass().getSimpleName());
+            throw new RefusedException(
+                    "cannot read " + target + ": " + e.getClass().getSimpleName());
         }
     }
 }

@@ -6,8 +6,8 @@ import java.util.stream.Collectors;
 /**
  * A final reply with its media markers taken out (SPEC OUT-13).
  *
- * @param text     the reply without markers, whitespace tidied (possibly empty)
- * @param media    the accepted media, in marker order
+ * @param text the reply without markers, whitespace tidied (possibly empty)
+ * @param media the accepted media, in marker order
  * @param rejected markers that were removed but named no acceptable file, for the caller to log
  */
 public record MediaReply(String text, List<MediaItem> media, List<Rejected> rejected) {
@@ -21,12 +21,13 @@ public record MediaReply(String text, List<MediaItem> media, List<Rejected> reje
     }
 
     /**
-     * The text for a channel that cannot send media: the reply followed by a short note per media
-     * item, e.g. {@code [image omitted: chart.png]}.
+     * The text for a channel that cannot send media: the reply followed by a short note per media item, e.g.
+     * {@code [image omitted: chart.png]}.
      */
     public String textWithoutMedia() {
         if (media.isEmpty()) return text;
-        String notes = media.stream().map(m -> "[" + m.kind().noun() + " omitted: " + m.displayName() + "]")
+        String notes = media.stream()
+                .map(m -> "[" + m.kind().noun() + " omitted: " + m.displayName() + "]")
                 .collect(Collectors.joining("\n"));
         return text.isEmpty() ? notes : text + "\n\n" + notes;
     }

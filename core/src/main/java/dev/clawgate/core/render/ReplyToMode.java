@@ -5,8 +5,8 @@ import java.util.Locale;
 
 /**
  * Which outbound messages of a turn thread under, or quote, the inbound message (SPEC OUT-3,
- * {@code channels.<ch>.reply_to_mode}). A turn's messages are numbered from 0 in the order they
- * are sent (chunks of a reply, blocks of a streamed reply, media).
+ * {@code channels.<ch>.reply_to_mode}). A turn's messages are numbered from 0 in the order they are sent (chunks of a
+ * reply, blocks of a streamed reply, media).
  */
 public enum ReplyToMode {
     /** None does. */
@@ -16,8 +16,8 @@ public enum ReplyToMode {
     /** Every message of the turn. */
     ALL,
     /**
-     * Only the first message, and only when the turn answers a debounced batch of inbound
-     * messages: then the quote shows which message the reply is for; a single message needs none.
+     * Only the first message, and only when the turn answers a debounced batch of inbound messages: then the quote
+     * shows which message the reply is for; a single message needs none.
      */
     BATCHED;
 
@@ -33,10 +33,9 @@ public enum ReplyToMode {
     }
 
     /**
-     * The mode for the messages of a turn still to be sent, numbered from 0 again, after
-     * {@code alreadySent} went out (blocks of a streamed reply): {@code off}, {@code first} or
-     * {@code all}, with {@code batched} decided. What the outbox keeps with a reply, so a replay
-     * threads its parts as the turn would have.
+     * The mode for the messages of a turn still to be sent, numbered from 0 again, after {@code alreadySent} went out
+     * (blocks of a streamed reply): {@code off}, {@code first} or {@code all}, with {@code batched} decided. What the
+     * outbox keeps with a reply, so a replay threads its parts as the turn would have.
      */
     public ReplyToMode rest(int alreadySent, boolean debouncedBatch) {
         if (alreadySent < 0) throw new IllegalArgumentException("alreadySent must not be negative: " + alreadySent);
@@ -64,7 +63,8 @@ public enum ReplyToMode {
         try {
             return valueOf(value.strip().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("unknown reply_to_mode '" + value + "': expected off, first, all or batched", e);
+            throw new IllegalArgumentException(
+                    "unknown reply_to_mode '" + value + "': expected off, first, all or batched", e);
         }
     }
 }

@@ -7,9 +7,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The text put before a reply (SPEC OUT-3): resolved from the cascade {@code messages.response_prefix}
- * → {@code channels.<ch>.response_prefix} → {@code channels.<ch>.accounts.<id>.response_prefix},
- * then rendered with the variables {@code {model}}, {@code {provider}} and {@code {identity.name}}.
+ * The text put before a reply (SPEC OUT-3): resolved from the cascade {@code messages.response_prefix} →
+ * {@code channels.<ch>.response_prefix} → {@code channels.<ch>.accounts.<id>.response_prefix}, then rendered with the
+ * variables {@code {model}}, {@code {provider}} and {@code {identity.name}}.
  */
 public final class ResponsePrefix {
     public static final String MODEL = "model";
@@ -21,8 +21,8 @@ public final class ResponsePrefix {
     private ResponsePrefix() {}
 
     /**
-     * The prefix template that applies: the most specific level that sets one wins, and an empty
-     * string there means "no prefix", whatever the levels above say. Returns "" when none is set.
+     * The prefix template that applies: the most specific level that sets one wins, and an empty string there means "no
+     * prefix", whatever the levels above say. Returns "" when none is set.
      */
     public static String resolve(String global, String channel, String account) {
         if (account != null) return account;
@@ -31,8 +31,8 @@ public final class ResponsePrefix {
     }
 
     /**
-     * Replaces {@code {name}} variables (names case-insensitive) with their values; a variable
-     * that is unknown or has no value is left as written.
+     * Replaces {@code {name}} variables (names case-insensitive) with their values; a variable that is unknown or has
+     * no value is left as written.
      */
     public static String render(String template, Map<String, String> variables) {
         if (template == null || template.isEmpty()) return "";

@@ -3,10 +3,9 @@ package dev.clawgate.core.render;
 import java.util.Objects;
 
 /**
- * How a platform counts the length of a message (SPEC OUT-1): most platforms count UTF-16 code units,
- * others UTF-8 bytes. A measure must be additive over code point boundaries, i.e.
- * {@code units(t, a, c) == units(t, a, b) + units(t, b, c)} whenever {@code b} does not split a
- * surrogate pair, because the {@link Chunker} sums it piece by piece.
+ * How a platform counts the length of a message (SPEC OUT-1): most platforms count UTF-16 code units, others UTF-8
+ * bytes. A measure must be additive over code point boundaries, i.e. {@code units(t, a, c) == units(t, a, b) + units(t,
+ * b, c)} whenever {@code b} does not split a surrogate pair, because the {@link Chunker} sums it piece by piece.
  */
 @FunctionalInterface
 public interface TextMeasure {

@@ -8,9 +8,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A bounded home for fire-and-forget work (ARCHITECTURE: bounded everything): at most {@code threads}
- * virtual threads and {@code queued} waiting tasks. Past that a task is dropped with a warning, so a
- * flood costs log lines, never memory. Idle threads end on their own: nothing to close.
+ * A bounded home for fire-and-forget work (ARCHITECTURE: bounded everything): at most {@code threads} virtual threads
+ * and {@code queued} waiting tasks. Past that a task is dropped with a warning, so a flood costs log lines, never
+ * memory. Idle threads end on their own: nothing to close.
  */
 public final class BackgroundWork implements Executor {
     private static final Logger log = LoggerFactory.getLogger(BackgroundWork.class);
@@ -20,13 +20,21 @@ public final class BackgroundWork implements Executor {
 
     public BackgroundWork(String name, int threads, int queued) {
         if (threads < 1 || queued < 1) {
-            throw new IllegalArgumentException("background work needs a thread and a queue slot, got "
-                    + threads + " and " + queued);
+            throw new IllegalArgumentException(
+                    "background work needs a thread and a queue slot, got " + threads + " and " + queued);
         }
         this.name = name;
-        this.pool = new ThreadPoolExecutor(threads, threads, 30, TimeUnit.SECONDS, new ArrayBlockingQueue<>(queued),
+        this.pool = new ThreadPoolExecutor(
+                threads,
+                threads,
+                30,
+                TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(queued),
                 Thread.ofVirtual().name(name + "-", 0).factory(),
-                (task, p) -> log.warn("{}: {} tasks waiting already; one dropped", this.name, p.getQueue().size()));
+                (task, p) -> log.warn(
+                        "{}: {} tasks waiting already; one dropped",
+                        this.name,
+                        p.getQueue().size()));
         this.pool.allowCoreThreadTimeOut(true);
     }
 

@@ -7,8 +7,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Cooperative cancellation for one run (SPEC AG-2, DI-5). The agent loop checks it before every
- * model and tool call; a provider registers a listener that aborts its HTTP exchange.
+ * Cooperative cancellation for one run (SPEC AG-2, DI-5). The agent loop checks it before every model and tool call; a
+ * provider registers a listener that aborts its HTTP exchange.
  */
 public final class CancelToken {
     private final AtomicReference<String> reason = new AtomicReference<>();
@@ -48,8 +48,8 @@ public final class CancelToken {
     }
 
     /**
-     * Runs {@code listener} when the token is cancelled (at once if it already is). The returned
-     * handle removes it; close it when the guarded work ends.
+     * Runs {@code listener} when the token is cancelled (at once if it already is). The returned handle removes it;
+     * close it when the guarded work ends.
      */
     public AutoCloseable onCancel(Runnable listener) {
         listeners.add(listener);

@@ -5,14 +5,14 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * One active run: the records it answers and the token that cancels it (ARCHITECTURE: threads
- * and cancellation). A later stage never calls back an earlier one: it cancels through this.
- * A run usually answers one record; a batch (interrupt, collect, debounce) answers several, the
- * last of which is the current message and gives the turn id.
+ * One active run: the records it answers and the token that cancels it (ARCHITECTURE: threads and cancellation). A
+ * later stage never calls back an earlier one: it cancels through this. A run usually answers one record; a batch
+ * (interrupt, collect, debounce) answers several, the last of which is the current message and gives the turn id.
  */
 public final class RunHandle {
     /** Cancellation reasons the turn pipeline treats specially. */
     public static final String REASON_STOP = "stopped by /stop";
+
     public static final String REASON_INTERRUPT = "interrupted by a newer message";
     public static final String REASON_TIMEOUT = "timed out";
     public static final String REASON_SHUTDOWN = "gateway shutting down";

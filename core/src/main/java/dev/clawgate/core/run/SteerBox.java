@@ -6,20 +6,21 @@ import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Messages steered into an active run (SPEC DI-3 steer): the dispatcher offers them, the run
- * takes them before its next model call. Once closed (the run ended) it refuses new ones and
- * hands back what no model call saw, so they can run as a followup.
+ * Messages steered into an active run (SPEC DI-3 steer): the dispatcher offers them, the run takes them before its next
+ * model call. Once closed (the run ended) it refuses new ones and hands back what no model call saw, so they can run as
+ * a followup.
  */
 public final class SteerBox {
     private final ReentrantLock lock = new ReentrantLock();
     private final List<InboxRecord> pending = new ArrayList<>();
     /** What the run took: its reply answers them too (SPEC RP-5 settles their receipts with the run). */
     private final List<InboxRecord> taken = new ArrayList<>();
+
     private boolean closed;
 
     /**
-     * False when the run has already ended, or when {@code max} messages already wait (a flood
-     * must not grow it): then the caller queues the message, where the cap and drop policy apply.
+     * False when the run has already ended, or when {@code max} messages already wait (a flood must not grow it): then
+     * the caller queues the message, where the cap and drop policy apply.
      */
     public boolean offer(InboxRecord r, int max) {
         lock.lock();

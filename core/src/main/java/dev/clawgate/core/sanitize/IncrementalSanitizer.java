@@ -8,12 +8,11 @@ import java.util.Set;
 
 /**
  * Sanitises reply text (SPEC RP-2), streamed (previews, blocks, web-chat deltas) or whole
- * ({@link ReplySanitizer#sanitize} is this class fed once): the {@link OutputScanner} decides
- * what is protocol, then leading narration and an echoed tool summary are dropped and the
- * layout tidied. {@link #push} returns what is safe to show now; anything undecided is held.
- * Reasoning (in the configured reasoning tags) never appears in the output: it is kept apart
- * for the reasoning stream (SPEC RP-4, {@link #takeReasoning}). What comes out does not depend
- * on how the text was cut into pieces. One instance per stream, used by one thread at a time.
+ * ({@link ReplySanitizer#sanitize} is this class fed once): the {@link OutputScanner} decides what is protocol, then
+ * leading narration and an echoed tool summary are dropped and the layout tidied. {@link #push} returns what is safe to
+ * show now; anything undecided is held. Reasoning (in the configured reasoning tags) never appears in the output: it is
+ * kept apart for the reasoning stream (SPEC RP-4, {@link #takeReasoning}). What comes out does not depend on how the
+ * text was cut into pieces. One instance per stream, used by one thread at a time.
  */
 public final class IncrementalSanitizer {
     private final OutputScanner scanner;

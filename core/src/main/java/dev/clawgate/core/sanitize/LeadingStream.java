@@ -3,9 +3,9 @@ package dev.clawgate.core.sanitize;
 import java.util.Locale;
 
 /**
- * The streaming half of {@link ReplySanitizer#stripToolSummaryPrefix} and
- * {@link ReplySanitizer#stripNarration}: holds the start of a reply until its first line that
- * is neither blank nor narration, then drops what came before it and passes the rest through.
+ * The streaming half of {@link ReplySanitizer#stripToolSummaryPrefix} and {@link ReplySanitizer#stripNarration}: holds
+ * the start of a reply until its first line that is neither blank nor narration, then drops what came before it and
+ * passes the rest through.
  */
 final class LeadingStream {
     private static final String SUMMARY = "[used tools:";

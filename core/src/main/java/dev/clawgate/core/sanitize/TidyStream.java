@@ -1,11 +1,10 @@
 package dev.clawgate.core.sanitize;
 
 /**
- * The last step of sanitising, whole or streamed (SPEC RP-2): no blank lines before the first
- * text, and at most one blank line in a row where removed blocks left more. A stream sends
- * whitespace as it comes up to the second newline of a run (so paragraph breaks reach block
- * streaming at once) and holds only what a later newline could still drop, so the whole reply
- * and any cutting of it into pieces give the same characters, the end included.
+ * The last step of sanitising, whole or streamed (SPEC RP-2): no blank lines before the first text, and at most one
+ * blank line in a row where removed blocks left more. A stream sends whitespace as it comes up to the second newline of
+ * a run (so paragraph breaks reach block streaming at once) and holds only what a later newline could still drop, so
+ * the whole reply and any cutting of it into pieces give the same characters, the end included.
  */
 final class TidyStream {
     private final StringBuilder held = new StringBuilder();

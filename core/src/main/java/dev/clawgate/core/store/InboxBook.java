@@ -8,8 +8,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The inbox (SPEC IN-4), its dedupe keys (SPEC IN-1) and the unreadable updates (SPEC CH-0):
- * handed out by {@link Store#inbox()}. Every method is its own transaction; thread-safe.
+ * The inbox (SPEC IN-4), its dedupe keys (SPEC IN-1) and the unreadable updates (SPEC CH-0): handed out by
+ * {@link Store#inbox()}. Every method is its own transaction; thread-safe.
  */
 public interface InboxBook {
 
@@ -17,9 +17,8 @@ public interface InboxBook {
     int UNREADABLE_KEPT = 1000;
 
     /**
-     * Records an inbound message and its dedupe key in one transaction. Returns empty when
-     * {@code dedupeKey} was already recorded less than {@code dedupeTtl} ago (a duplicate); a
-     * null key is never deduplicated.
+     * Records an inbound message and its dedupe key in one transaction. Returns empty when {@code dedupeKey} was
+     * already recorded less than {@code dedupeTtl} ago (a duplicate); a null key is never deduplicated.
      */
     Optional<InboxRecord> record(InboundMessage message, SessionKey session, String dedupeKey, Duration dedupeTtl);
 
@@ -35,17 +34,17 @@ public interface InboxBook {
     Map<InboxState, Long> counts();
 
     /**
-     * The newest {@code limit} records of the session in {@code BUFFERED}, oldest first: the group
-     * history a triggered run gets as context (SPEC IN-6). {@code limit} 0 gives none.
+     * The newest {@code limit} records of the session in {@code BUFFERED}, oldest first: the group history a triggered
+     * run gets as context (SPEC IN-6). {@code limit} 0 gives none.
      *
      * @throws IllegalArgumentException when {@code limit} is negative
      */
     List<InboxRecord> buffered(SessionKey session, int limit);
 
     /**
-     * Keeps an update a channel could not read (SPEC IN-4, CH-0), in its own transaction; only the
-     * newest {@link #UNREADABLE_KEPT} are kept. The same (channel, account, platform ref) recorded
-     * again (the platform delivered it again before the channel's ack) adds nothing.
+     * Keeps an update a channel could not read (SPEC IN-4, CH-0), in its own transaction; only the newest
+     * {@link #UNREADABLE_KEPT} are kept. The same (channel, account, platform ref) recorded again (the platform
+     * delivered it again before the channel's ack) adds nothing.
      *
      * @return true when it was new
      */

@@ -2,7 +2,17 @@ package dev.clawgate.core.store;
 
 /** Where an inbound record stands (SPEC IN-4). Final states never change again. */
 public enum InboxState {
-    RECEIVED, DISPATCHED, DONE, DENIED, DROPPED_BY_HOOK, BUFFERED, MERGED, DROPPED_BY_QUEUE, CANCELLED, EXPIRED, FAILED;
+    RECEIVED,
+    DISPATCHED,
+    DONE,
+    DENIED,
+    DROPPED_BY_HOOK,
+    BUFFERED,
+    MERGED,
+    DROPPED_BY_QUEUE,
+    CANCELLED,
+    EXPIRED,
+    FAILED;
 
     public boolean isFinal() {
         return this != RECEIVED && this != DISPATCHED && this != BUFFERED;

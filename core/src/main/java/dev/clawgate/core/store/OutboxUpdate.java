@@ -8,10 +8,11 @@ import java.util.Objects;
 /**
  * What a delivery attempt learnt about an outbox entry, written in one statement.
  *
- * @param receipts      every payload receipt so far (replaces the stored list)
+ * @param receipts every payload receipt so far (replaces the stored list)
  * @param nextAttemptAt when a {@code PENDING} entry may be tried again; ignored for other states
  */
-public record OutboxUpdate(OutboxState state, List<MessageReceipt> receipts, String detail, int attempts, Instant nextAttemptAt) {
+public record OutboxUpdate(
+        OutboxState state, List<MessageReceipt> receipts, String detail, int attempts, Instant nextAttemptAt) {
     public OutboxUpdate {
         Objects.requireNonNull(state, "state");
         receipts = receipts == null ? List.of() : List.copyOf(receipts);

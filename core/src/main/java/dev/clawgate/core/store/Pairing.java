@@ -5,19 +5,27 @@ import java.util.Locale;
 import java.util.Objects;
 
 /**
- * A one-time pairing code handed to an unknown direct-message sender (SPEC IN-5). The owner
- * approves or rejects it with {@code clawgate pairing}; a code nobody decided on expires.
+ * A one-time pairing code handed to an unknown direct-message sender (SPEC IN-5). The owner approves or rejects it with
+ * {@code clawgate pairing}; a code nobody decided on expires.
  *
- * @param status    where the pairing stands; a pending code past {@code expiresAt} is reported as
- *                  {@link Status#EXPIRED}
+ * @param status where the pairing stands; a pending code past {@code expiresAt} is reported as {@link Status#EXPIRED}
  * @param expiresAt when a pending code stops being accepted
  */
-public record Pairing(String code, String channel, String account, String sender, Status status, Instant createdAt,
-                      Instant expiresAt) {
+public record Pairing(
+        String code,
+        String channel,
+        String account,
+        String sender,
+        Status status,
+        Instant createdAt,
+        Instant expiresAt) {
 
     /** Where a pairing stands. Only {@code PENDING} ever changes. */
     public enum Status {
-        PENDING, APPROVED, REJECTED, EXPIRED;
+        PENDING,
+        APPROVED,
+        REJECTED,
+        EXPIRED;
 
         public String wireName() {
             return name().toLowerCase(Locale.ROOT);

@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Pairing codes and paired senders (SPEC IN-5): handed out by {@link Store#pairing()}. Codes are
- * matched ignoring case and surrounding blanks ({@link Pairing#normaliseCode}); a pending pairing
- * is "unexpired" while now &lt; expiresAt. Every method is its own transaction; thread-safe.
+ * Pairing codes and paired senders (SPEC IN-5): handed out by {@link Store#pairing()}. Codes are matched ignoring case
+ * and surrounding blanks ({@link Pairing#normaliseCode}); a pending pairing is "unexpired" while now &lt; expiresAt.
+ * Every method is its own transaction; thread-safe.
  */
 public interface PairingBook {
 
@@ -15,9 +15,9 @@ public interface PairingBook {
     Optional<Pairing> pending(String channel, String account, String sender, Instant now);
 
     /**
-     * Records a pending pairing. If the sender already has a pending, unexpired one (another node
-     * or thread got there first), that one is returned and nothing is added. Throws
-     * {@link IllegalArgumentException} when {@code code} is already in use, so the caller can draw another.
+     * Records a pending pairing. If the sender already has a pending, unexpired one (another node or thread got there
+     * first), that one is returned and nothing is added. Throws {@link IllegalArgumentException} when {@code code} is
+     * already in use, so the caller can draw another.
      */
     Pairing create(String channel, String account, String sender, String code, Instant now, Instant expiresAt);
 
@@ -25,15 +25,14 @@ public interface PairingBook {
     int pendingCount(String channel, String account, Instant now);
 
     /**
-     * Pairings oldest first, with their status at the store clock's now. {@code includeExpired}
-     * false: only those waiting for the owner (pending, unexpired); true: every pairing, also
-     * approved, rejected and expired ones.
+     * Pairings oldest first, with their status at the store clock's now. {@code includeExpired} false: only those
+     * waiting for the owner (pending, unexpired); true: every pairing, also approved, rejected and expired ones.
      */
     List<Pairing> list(boolean includeExpired);
 
     /**
-     * Approves a pending, unexpired pairing and records its sender as paired, so
-     * {@link #isApproved} admits them from then on. Empty when no such code is pending.
+     * Approves a pending, unexpired pairing and records its sender as paired, so {@link #isApproved} admits them from
+     * then on. Empty when no such code is pending.
      */
     Optional<Pairing> approve(String code, Instant now);
 

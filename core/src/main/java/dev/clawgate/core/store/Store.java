@@ -8,9 +8,8 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * Everything that must survive a restart (ARCHITECTURE: Storage), as focused books that share one
- * database. Every book method is its own transaction and has committed when it returns; failures
- * are {@link StoreException}s. Thread-safe.
+ * Everything that must survive a restart (ARCHITECTURE: Storage), as focused books that share one database. Every book
+ * method is its own transaction and has committed when it returns; failures are {@link StoreException}s. Thread-safe.
  */
 public interface Store extends AutoCloseable {
 
@@ -33,12 +32,11 @@ public interface Store extends AutoCloseable {
     CronBook cron();
 
     /**
-     * Claims a cron fire and records its turn's inbound message in ONE transaction (SPEC AG-5, IN-4,
-     * OUT-12): the compare-and-set of {@link CronBook#claimFire} (the job's next fire moves from
-     * {@code fire.fireAt()} to {@code fire.next()}, or the job is deleted when that is null) and the
-     * inbox row with its dedupe key, as {@link InboxBook#record}. A lost claim changes nothing; a dedupe
-     * key already recorded within {@code dedupeTtl} keeps the claim and adds no row; a failure rolls
-     * both back, so the fire stays due.
+     * Claims a cron fire and records its turn's inbound message in ONE transaction (SPEC AG-5, IN-4, OUT-12): the
+     * compare-and-set of {@link CronBook#claimFire} (the job's next fire moves from {@code fire.fireAt()} to
+     * {@code fire.next()}, or the job is deleted when that is null) and the inbox row with its dedupe key, as
+     * {@link InboxBook#record}. A lost claim changes nothing; a dedupe key already recorded within {@code dedupeTtl}
+     * keeps the claim and adds no row; a failure rolls both back, so the fire stays due.
      *
      * @return the new inbox record; empty when the claim was lost or the fire's message was already recorded
      */

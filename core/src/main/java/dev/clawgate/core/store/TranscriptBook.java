@@ -6,8 +6,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Sessions and their transcripts (SPEC HI-1, HI-2): handed out by {@link Store#transcripts()}.
- * Every method is its own transaction; thread-safe.
+ * Sessions and their transcripts (SPEC HI-1, HI-2): handed out by {@link Store#transcripts()}. Every method is its own
+ * transaction; thread-safe.
  */
 public interface TranscriptBook {
 
@@ -18,9 +18,9 @@ public interface TranscriptBook {
     void appendUserMessage(SessionKey session, long inboxId, String content);
 
     /**
-     * Starts a run in ONE transaction (SPEC IN-4, HI-1): moves each message's inbox record to
-     * {@code DISPATCHED} as {@link InboxBook#mark} does (counting an attempt; a record already in a
-     * final state stays in it) and appends the message as {@link #appendUserMessage} does, in order.
+     * Starts a run in ONE transaction (SPEC IN-4, HI-1): moves each message's inbox record to {@code DISPATCHED} as
+     * {@link InboxBook#mark} does (counting an attempt; a record already in a final state stays in it) and appends the
+     * message as {@link #appendUserMessage} does, in order.
      */
     void dispatchWithUserMessages(SessionKey session, List<UserMessage> messages);
 
@@ -28,8 +28,8 @@ public interface TranscriptBook {
     void removeUserMessage(SessionKey session, long inboxId);
 
     /**
-     * Ends a turn in one transaction: appends the assistant message (unless null) and moves the
-     * inbox record to {@code finalState} (SPEC IN-4: done commits with the assistant message).
+     * Ends a turn in one transaction: appends the assistant message (unless null) and moves the inbox record to
+     * {@code finalState} (SPEC IN-4: done commits with the assistant message).
      */
     void completeTurn(SessionKey session, long inboxId, String assistantContent, InboxState finalState);
 

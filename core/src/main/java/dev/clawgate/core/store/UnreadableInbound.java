@@ -4,19 +4,26 @@ import java.time.Instant;
 import java.util.Objects;
 
 /**
- * A platform update a channel could not read (SPEC IN-4, CH-0): kept as failed, with its raw
- * payload cut to {@link #MAX_RAW_CHARS}, so an operator can see it ({@code clawgate inbox},
- * {@code clawgate doctor}) while the channel acknowledges past it and the stream moves on.
+ * A platform update a channel could not read (SPEC IN-4, CH-0): kept as failed, with its raw payload cut to
+ * {@link #MAX_RAW_CHARS}, so an operator can see it ({@code clawgate inbox}, {@code clawgate doctor}) while the channel
+ * acknowledges past it and the stream moves on.
  *
- * @param id          the store's id; 0 before it is recorded
- * @param platformRef what the platform calls it (Telegram's {@code update_id}, a webhook's {@code id}), or ""
- *                    when unknown
- * @param reason      why it could not be read, one line
- * @param raw         the payload as it came, at most {@link #MAX_RAW_CHARS} characters
- * @param rawLength   how many characters the payload had before it was cut
+ * @param id the store's id; 0 before it is recorded
+ * @param platformRef what the platform calls it (Telegram's {@code update_id}, a webhook's {@code id}), or "" when
+ *     unknown
+ * @param reason why it could not be read, one line
+ * @param raw the payload as it came, at most {@link #MAX_RAW_CHARS} characters
+ * @param rawLength how many characters the payload had before it was cut
  */
-public record UnreadableInbound(long id, String channel, String account, String platformRef, String reason, String raw,
-                                int rawLength, Instant recordedAt) {
+public record UnreadableInbound(
+        long id,
+        String channel,
+        String account,
+        String platformRef,
+        String reason,
+        String raw,
+        int rawLength,
+        Instant recordedAt) {
     /** Enough to see what was wrong with an update; a flood of huge ones cannot grow the store much (SPEC OP-7). */
     public static final int MAX_RAW_CHARS = 16 * 1024;
     /** The longest reason kept. */
@@ -26,7 +33,9 @@ public record UnreadableInbound(long id, String channel, String account, String 
         Objects.requireNonNull(channel, "channel");
         account = account == null || account.isBlank() ? "default" : account;
         platformRef = platformRef == null ? "" : cut(platformRef, 200);
-        String oneLine = Objects.requireNonNullElse(reason, "unreadable").replaceAll("\\s+", " ").strip();
+        String oneLine = Objects.requireNonNullElse(reason, "unreadable")
+                .replaceAll("\\s+", " ")
+                .strip();
         reason = cut(oneLine, MAX_REASON_CHARS);
         raw = raw == null ? "" : raw;
         if (raw.length() > MAX_RAW_CHARS) {

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.clawgate.core.provider.ToolSpec;
 
 /**
- * Something the agent can do (SPEC AG-5). {@link #execute} reports bad arguments and refused
- * actions as {@link ToolResult#error}, not as exceptions; an exception means the tool itself broke.
+ * Something the agent can do (SPEC AG-5). {@link #execute} reports bad arguments and refused actions as
+ * {@link ToolResult#error}, not as exceptions; an exception means the tool itself broke.
  */
 public interface Tool {
     String name();
@@ -29,9 +29,18 @@ public interface Tool {
 
     static Tool create(String name, String description, JsonNode parameters, Body body) {
         return new Tool() {
-            public String name() { return name; }
-            public String description() { return description; }
-            public JsonNode parameters() { return parameters; }
+            public String name() {
+                return name;
+            }
+
+            public String description() {
+                return description;
+            }
+
+            public JsonNode parameters() {
+                return parameters;
+            }
+
             public ToolResult execute(JsonNode arguments, ToolContext context) throws Exception {
                 return body.run(arguments, context);
             }

@@ -35,27 +35,28 @@ final class CallBodyReader {
             "memory_forget", "key");
 
     private static final String IDENT = "[A-Za-z_][\\w.-]*";
-    private static final Pattern NAME_ATTR = Pattern.compile("\\bname\\s*=\\s*(?:\"([^\"]*)\"|'([^']*)'|([^\\s\"'>]+))");
+    private static final Pattern NAME_ATTR =
+            Pattern.compile("\\bname\\s*=\\s*(?:\"([^\"]*)\"|'([^']*)'|([^\\s\"'>]+))");
     private static final Pattern SHORTHAND = Pattern.compile("(" + IDENT + ")>(.+)", Pattern.DOTALL);
     private static final String VALUE = "(?:\"(?:[^\"\\\\]|\\\\.)*\"|'[^']*'|[^\\s\"'=]+)";
-    private static final Pattern INLINE = Pattern.compile(
-            "(" + IDENT + ")((?:\\s+[A-Za-z_][\\w-]*\\s*=\\s*" + VALUE + ")+)", Pattern.DOTALL);
+    private static final Pattern INLINE =
+            Pattern.compile("(" + IDENT + ")((?:\\s+[A-Za-z_][\\w-]*\\s*=\\s*" + VALUE + ")+)", Pattern.DOTALL);
     private static final Pattern ATTR = Pattern.compile("([A-Za-z_][\\w-]*)\\s*=\\s*(" + VALUE + ")");
     private static final Pattern BARE_NAME = Pattern.compile(IDENT);
-    private static final Pattern NAME_IN_BROKEN_JSON = Pattern.compile("\"(?:name|tool)\"\\s*:\\s*\"([^\"\\\\]{1,100})\"");
+    private static final Pattern NAME_IN_BROKEN_JSON =
+            Pattern.compile("\"(?:name|tool)\"\\s*:\\s*\"([^\"\\\\]{1,100})\"");
     private static final Pattern PERL_TOOL = Pattern.compile("\\btool\\s*=>\\s*(?:\"([^\"]+)\"|'([^']+)')");
     private static final Pattern PERL_ARGS = Pattern.compile("\\bargs\\s*=>\\s*\\{(.*)", Pattern.DOTALL);
-    private static final Pattern PERL_OPTION = Pattern.compile(
-            "--([A-Za-z_][\\w-]*)\\s+(?:\"((?:[^\"\\\\]|\\\\.)*)\"|'([^']*)'|([^\\s{}]+))");
-    private static final Pattern PERL_PAIR = Pattern.compile(
-            "([A-Za-z_]\\w*)\\s*=>\\s*(?:\"((?:[^\"\\\\]|\\\\.)*)\"|'([^']*)')");
+    private static final Pattern PERL_OPTION =
+            Pattern.compile("--([A-Za-z_][\\w-]*)\\s+(?:\"((?:[^\"\\\\]|\\\\.)*)\"|'([^']*)'|([^\\s{}]+))");
+    private static final Pattern PERL_PAIR =
+            Pattern.compile("([A-Za-z_]\\w*)\\s*=>\\s*(?:\"((?:[^\"\\\\]|\\\\.)*)\"|'([^']*)')");
 
-    private CallBodyReader() {
-    }
+    private CallBodyReader() {}
 
     /**
-     * The calls in a closed body; never empty: a body that holds no readable call is one malformed
-     * call. Reasoning inside the body is dropped; nested call markup is read by the scanner.
+     * The calls in a closed body; never empty: a body that holds no readable call is one malformed call. Reasoning
+     * inside the body is dropped; nested call markup is read by the scanner.
      */
     static List<RawCall> read(String body, ReasoningTags reasoning) {
         String b = body;
@@ -69,7 +70,8 @@ final class CallBodyReader {
                 ScanWork.leaveNested();
             }
             for (Segment seg : inner) {
-                if (seg.form() == Segment.Form.TAG && (seg.kind() == Segment.Kind.CALL || !seg.calls().isEmpty())) nested.addAll(seg.calls());
+                if (seg.form() == Segment.Form.TAG
+                        && (seg.kind() == Segment.Kind.CALL || !seg.calls().isEmpty())) nested.addAll(seg.calls());
                 else if (seg.kind() != Segment.Kind.REASONING) rest.append(seg.source());
             }
             if (!nested.isEmpty() && rest.toString().isBlank()) return nested;
@@ -88,7 +90,8 @@ final class CallBodyReader {
             if (e != null) return List.of(fromElement(e.name(), e.inner()));
         }
         int lt = b.indexOf('<');
-        if (lt > 0 && b.contains("<arg_key>")) return List.of(fromArgPairs(b.substring(0, lt).strip(), b.substring(lt)));
+        if (lt > 0 && b.contains("<arg_key>"))
+            return List.of(fromArgPairs(b.substring(0, lt).strip(), b.substring(lt)));
         Matcher m = SHORTHAND.matcher(b);
         if (m.matches()) return List.of(readShort(m.group(1), m.group(2)));
         if (b.indexOf('\n') < 0) {
@@ -96,10 +99,14 @@ final class CallBodyReader {
             if (m.matches()) return List.of(RawCall.ok(canonicalName(m.group(1)), attributes(m.group(2)), null));
         }
         if (BARE_NAME.matcher(b).matches()) return List.of(RawCall.ok(canonicalName(b), object(), null));
-        return List.of(RawCall.malformed(nameIn(b), "the tool call is neither JSON nor a known call form: " + excerpt(b)));
+        return List.of(
+                RawCall.malformed(nameIn(b), "the tool call is neither JSON nor a known call form: " + excerpt(b)));
     }
 
-    /** The calls of a call tag that may name its tool in an attribute ({@code <invoke name="...">}, {@code <function=...>}). */
+    /**
+     * The calls of a call tag that may name its tool in an attribute ({@code <invoke name="...">},
+     * {@code <function=...>}).
+     */
     static List<RawCall> readTag(Tag tag, String body, ReasoningTags reasoning) {
         String name = attributeName(tag.attrs());
         if (name == null || name.isBlank()) return read(body, reasoning);
@@ -111,7 +118,8 @@ final class CallBodyReader {
         String t = body.strip();
         if (t.startsWith("{") || t.startsWith("[")) return fromJsonText(t);
         List<RawCall> calls = new ArrayList<>();
-        if (!ScanWork.enterNested()) return List.of(RawCall.malformed("unknown", "tool-call wrappers are nested too deep"));
+        if (!ScanWork.enterNested())
+            return List.of(RawCall.malformed("unknown", "tool-call wrappers are nested too deep"));
         try {
             for (Segment seg : OutputScanner.scanAll(body, reasoning, null)) calls.addAll(seg.calls());
         } finally {
@@ -149,7 +157,8 @@ final class CallBodyReader {
         ObjectNode args = object();
         for (XmlParts.Element p : XmlParts.children(body)) {
             String key = p.name().equals("parameter") ? attributeName(p.attrs()) : null;
-            if (key != null && !key.isEmpty()) args.set(key, value(unescapeXml(p.inner().strip())));
+            if (key != null && !key.isEmpty())
+                args.set(key, value(unescapeXml(p.inner().strip())));
         }
         if (args.isEmpty() && b.contains("<arg_key>")) return fromArgPairs(canonical, b);
         return RawCall.ok(canonical, args, null);
@@ -176,7 +185,8 @@ final class CallBodyReader {
         String canonical = canonicalName(name);
         if (in.startsWith("{")) return arguments(canonical, in, null);
         ObjectNode args = object();
-        for (XmlParts.Element c : XmlParts.children(in)) args.set(c.name(), value(unescapeXml(c.inner().strip())));
+        for (XmlParts.Element c : XmlParts.children(in))
+            args.set(c.name(), value(unescapeXml(c.inner().strip())));
         if (args.isEmpty() && !in.isEmpty()) return withMainArgument(canonical, unescapeXml(in));
         return RawCall.ok(canonical, args, null);
     }
@@ -215,8 +225,11 @@ final class CallBodyReader {
         if (node.isArray() && !node.isEmpty()) {
             List<RawCall> calls = new ArrayList<>();
             for (JsonNode element : node) {
-                calls.add(element.isObject() ? fromObject(element)
-                        : RawCall.malformed("unknown", "a tool call must be a JSON object, got " + kind(element)));
+                calls.add(
+                        element.isObject()
+                                ? fromObject(element)
+                                : RawCall.malformed(
+                                        "unknown", "a tool call must be a JSON object, got " + kind(element)));
             }
             return calls;
         }
@@ -240,7 +253,8 @@ final class CallBodyReader {
         if (name == null || name.isBlank()) return RawCall.malformed("unknown", "the tool call has no name");
         name = canonicalName(name.strip());
         if (args == null || args.isNull()) return RawCall.ok(name, object(), id);
-        if (args.isTextual()) return args.asText().isBlank() ? RawCall.ok(name, object(), id) : arguments(name, args.asText(), id);
+        if (args.isTextual())
+            return args.asText().isBlank() ? RawCall.ok(name, object(), id) : arguments(name, args.asText(), id);
         if (args.isObject()) return RawCall.ok(name, args, id);
         return RawCall.malformed(name, "the arguments of '" + name + "' must be a JSON object, got " + kind(args));
     }
@@ -348,11 +362,12 @@ final class CallBodyReader {
             char c = s.charAt(i);
             if (c == '\\' && i + 1 < s.length()) {
                 char n = s.charAt(++i);
-                out.append(switch (n) {
-                    case 'n' -> '\n';
-                    case 't' -> '\t';
-                    default -> n;
-                });
+                out.append(
+                        switch (n) {
+                            case 'n' -> '\n';
+                            case 't' -> '\t';
+                            default -> n;
+                        });
             } else {
                 out.append(c);
             }
@@ -361,7 +376,11 @@ final class CallBodyReader {
     }
 
     private static String unescapeXml(String s) {
-        return s.replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&apos;", "'").replace("&amp;", "&");
+        return s.replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&quot;", "\"")
+                .replace("&apos;", "'")
+                .replace("&amp;", "&");
     }
 
     static String excerpt(String s) {

@@ -9,28 +9,29 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * JSON written without markup (SPEC AG-1, RP-2): a call envelope ({@code tool_calls},
- * {@code toolcalls}, {@code function_call}), a call object ({@code name} with {@code arguments}
- * or {@code parameters}), a tool-result envelope, or the user's content. Markup-less JSON is a
- * call only when every tool it names is registered (or, for a parser not told the registry,
- * when an envelope key says so); an envelope's {@code content} stays visible.
+ * JSON written without markup (SPEC AG-1, RP-2): a call envelope ({@code tool_calls}, {@code toolcalls},
+ * {@code function_call}), a call object ({@code name} with {@code arguments} or {@code parameters}), a tool-result
+ * envelope, or the user's content. Markup-less JSON is a call only when every tool it names is registered (or, for a
+ * parser not told the registry, when an envelope key says so); an envelope's {@code content} stays visible.
  */
 final class Envelopes {
     /** What a JSON text is: its kind, the calls it holds and the text to show. */
-    record Classified(Kind kind, List<RawCall> calls, String shown) {
-    }
+    record Classified(Kind kind, List<RawCall> calls, String shown) {}
 
     private static final Classified TEXT = new Classified(Kind.TEXT, List.of(), "");
     private static final Pattern RESULT_ENVELOPE = Pattern.compile("\\{\\s*\"tool_call_id\"\\s*:");
-    private static final Pattern CALL_ENVELOPE = Pattern.compile("\\{\\s*\"(?:tool_calls|toolcalls|function_call)\"\\s*:");
+    private static final Pattern CALL_ENVELOPE =
+            Pattern.compile("\\{\\s*\"(?:tool_calls|toolcalls|function_call)\"\\s*:");
     private static final List<String> ENVELOPE_KEYS = List.of("tool_calls", "toolcalls", "function_call");
 
-    private Envelopes() {
-    }
+    private Envelopes() {}
 
     /** A tool-result envelope starts at {@code from}: protocol even when cut off. */
     static boolean startsResultEnvelope(CharSequence b, int from, int limit) {
-        return RESULT_ENVELOPE.matcher(b).region(from, Math.min(limit, from + 64)).lookingAt();
+        return RESULT_ENVELOPE
+                .matcher(b)
+                .region(from, Math.min(limit, from + 64))
+                .lookingAt();
     }
 
     /** A call envelope starts at {@code from}: protocol even when it is cut off before it closes. */
@@ -58,7 +59,10 @@ final class Envelopes {
             String shown = content != null && content.isTextual() ? content.asText() : "";
             return new Classified(Kind.CALL, CallBodyReader.fromJson(payload), shown);
         }
-        if (afterCall && names.isEmpty() && node.isObject() && (node.has("result") || node.has("output") || node.has("error"))) {
+        if (afterCall
+                && names.isEmpty()
+                && node.isObject()
+                && (node.has("result") || node.has("output") || node.has("error"))) {
             return new Classified(Kind.RESULT, List.of(), "");
         }
         return TEXT;
@@ -92,15 +96,18 @@ final class Envelopes {
     private static String callName(JsonNode o) {
         if (!o.isObject()) return null;
         JsonNode fn = o.get("function");
-        if (fn != null && fn.isObject() && fn.path("name").isTextual()) return CallBodyReader.canonicalName(fn.get("name").asText());
+        if (fn != null && fn.isObject() && fn.path("name").isTextual())
+            return CallBodyReader.canonicalName(fn.get("name").asText());
         if (!o.path("name").isTextual()) return null;
-        boolean shaped = o.has("arguments") || o.has("parameters") || "function_call".equals(o.path("type").asText());
+        boolean shaped = o.has("arguments")
+                || o.has("parameters")
+                || "function_call".equals(o.path("type").asText());
         return shaped ? CallBodyReader.canonicalName(o.get("name").asText()) : null;
     }
 
     /**
-     * The calls a {@code <tools>} block invokes, or null when it declares tools instead (SPEC AG-1:
-     * a declaration — descriptions, parameter schemas, no arguments — never runs).
+     * The calls a {@code <tools>} block invokes, or null when it declares tools instead (SPEC AG-1: a declaration —
+     * descriptions, parameter schemas, no arguments — never runs).
      */
     static List<RawCall> invocation(String body) {
         String t = body.strip();
@@ -113,7 +120,9 @@ final class Envelopes {
         }
         JsonNode items = node.isArray() ? node : null;
         if (items == null) {
-            items = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance.arrayNode().add(node);
+            items = com.fasterxml.jackson.databind.node.JsonNodeFactory.instance
+                    .arrayNode()
+                    .add(node);
         }
         if (items.isEmpty()) return null;
         for (JsonNode item : items) {

@@ -6,10 +6,10 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The fence rule of {@link OutputScanner}'s grammar: a line opening a {@code ```} fence labelled
- * as a tool call or as JSON. A tool fence is closed by its closing fence line or by a call's
- * closing tag; a JSON fence counts only when its body is a call or result envelope. Answers like
- * the other {@link Rules}: a segment, {@link Rules#NO}, or null while undecided.
+ * The fence rule of {@link OutputScanner}'s grammar: a line opening a {@code ```} fence labelled as a tool call or as
+ * JSON. A tool fence is closed by its closing fence line or by a call's closing tag; a JSON fence counts only when its
+ * body is a call or result envelope. Answers like the other {@link Rules}: a segment, {@link Rules#NO}, or null while
+ * undecided.
  */
 final class FenceRule {
     private final OutputScanner s;
@@ -23,7 +23,8 @@ final class FenceRule {
     }
 
     Segment at(int p, int q) {
-        if (!r.startsIgnoreCase(q, "```")) return b.length() - q < 3 && !s.eof && r.prefixIgnoreCase(q, "```", b.length() - q) ? null : Rules.NO;
+        if (!r.startsIgnoreCase(q, "```"))
+            return b.length() - q < 3 && !s.eof && r.prefixIgnoreCase(q, "```", b.length() - q) ? null : Rules.NO;
         int le = s.lineEnd(q);
         if (le < 0) return null;
         String[] info = b.substring(q + 3, le).strip().split("\\s+", 3);
@@ -71,7 +72,8 @@ final class FenceRule {
     /** At the end of the text: an unclosed tool fence is protocol to the end; an unclosed JSON fence is text. */
     private Segment closedOrNot(int p, boolean json) {
         if (json) return Rules.NO;
-        return Segment.protocol(Form.FENCE, s.slice(p, b.length()), RawCall.malformed("unknown", "the tool-call fence was not closed"));
+        return Segment.protocol(
+                Form.FENCE, s.slice(p, b.length()), RawCall.malformed("unknown", "the tool-call fence was not closed"));
     }
 
     /** The index of the '\n' before the next line that is only {@code ```}; -1 if none; -2 while undecided. */

@@ -4,15 +4,13 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Case-insensitive literal search over one growing text, remembering what each needle's last
- * search saw, so that the many searches a scan makes (one per opener) cost linear time in total:
- * a search that found nothing up to the end is not repeated over the same characters, and a
- * search from a position before the last hit returns that hit at once. {@link #steps} counts the
- * characters compared, which is how the tests show the scanner's work is linear.
+ * Case-insensitive literal search over one growing text, remembering what each needle's last search saw, so that the
+ * many searches a scan makes (one per opener) cost linear time in total: a search that found nothing up to the end is
+ * not repeated over the same characters, and a search from a position before the last hit returns that hit at once.
+ * {@link #steps} counts the characters compared, which is how the tests show the scanner's work is linear.
  */
 final class Finder {
-    private record Memo(int from, int hit, int scannedTo) {
-    }
+    private record Memo(int from, int hit, int scannedTo) {}
 
     private final Map<String, Memo> memo = new HashMap<>();
     private CharSequence text;
@@ -32,7 +30,8 @@ final class Finder {
         this.text = shorter;
         Map<String, Memo> shifted = new HashMap<>();
         memo.forEach((k, m) -> {
-            if (m.from() >= n) shifted.put(k, new Memo(m.from() - n, m.hit() < 0 ? -1 : m.hit() - n, m.scannedTo() - n));
+            if (m.from() >= n)
+                shifted.put(k, new Memo(m.from() - n, m.hit() < 0 ? -1 : m.hit() - n, m.scannedTo() - n));
         });
         memo.clear();
         memo.putAll(shifted);

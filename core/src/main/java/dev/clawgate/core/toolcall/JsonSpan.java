@@ -1,15 +1,16 @@
 package dev.clawgate.core.toolcall;
 
 /**
- * Finds where a JSON object or array that starts at a given index ends, minding strings and
- * escapes. A {@link Resumable} span continues where the last look stopped, so text that
- * arrives in pieces is read once.
+ * Finds where a JSON object or array that starts at a given index ends, minding strings and escapes. A
+ * {@link Resumable} span continues where the last look stopped, so text that arrives in pieces is read once.
  */
 final class JsonSpan {
-    private JsonSpan() {
-    }
+    private JsonSpan() {}
 
-    /** The index just past the balanced value starting at {@code start}, or -1 if it does not close before {@code limit}. */
+    /**
+     * The index just past the balanced value starting at {@code start}, or -1 if it does not close before
+     * {@code limit}.
+     */
     static int end(CharSequence text, int start, int limit) {
         Resumable r = new Resumable(start);
         return r.advance(text, limit);

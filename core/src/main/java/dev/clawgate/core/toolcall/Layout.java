@@ -6,8 +6,7 @@ import java.util.regex.Pattern;
 final class Layout {
     private static final Pattern BLANK_RUN = Pattern.compile("\\n[ \\t]*\\n(?:[ \\t]*\\n)+");
 
-    private Layout() {
-    }
+    private Layout() {}
 
     /** Collapses runs of blank lines left by removed blocks into one blank line, and trims. */
     static String tidy(String text) {

@@ -7,37 +7,45 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The one scanner for model output (SPEC AG-1, RP-2, RP-4), used whole by the parser and the
- * reply sanitiser and piece by piece by the streaming sanitiser. It splits text into
- * {@link Segment}s from a grammar of the tool-call dialects models write:
+ * The one scanner for model output (SPEC AG-1, RP-2, RP-4), used whole by the parser and the reply sanitiser and piece
+ * by piece by the streaming sanitiser. It splits text into {@link Segment}s from a grammar of the tool-call dialects
+ * models write:
+ *
  * <pre>
  * output   := (text | block)*
  * block    := tag-block | token-block | bracket-block | fence-block | json-line | short-call
- * tag      := '&lt;' ns? NAME attrs '&gt;' body '&lt;/' ns? NAME '&gt;'   NAME in call tags, wrappers, tools, results, reasoning
- * token    := '&lt;|' NAME '|&gt;' | '&lt;｜' NAME '｜&gt;'              *_begin ... *_end sections (DeepSeek, Kimi), python_tag (Llama)
- * bracket  := '[TOOL_CALL]' body '[/TOOL_CALL]' | line 'TOOL_CALL' body line '/TOOL_CALL' | '[TOOL_CALLS]' json (Mistral)
+ * tag      := '&lt;' ns? NAME attrs '&gt;' body '&lt;/' ns? NAME '&gt;'
+ *             NAME in call tags, wrappers, tools, results, reasoning
+ * token    := '&lt;|' NAME '|&gt;' | '&lt;｜' NAME '｜&gt;'
+ *             *_begin ... *_end sections (DeepSeek, Kimi), python_tag (Llama)
+ * bracket  := '[TOOL_CALL]' body '[/TOOL_CALL]' | line 'TOOL_CALL' body line '/TOOL_CALL'
+ *           | '[TOOL_CALLS]' json (Mistral)
  * fence    := line '```' LABEL body (line '```' | call close tag)
  * json     := a JSON value alone on its line(s) at a line start: envelope, call object or tool result
  * short    := line-start NAME '&gt;' args '&lt;/' call tag '&gt;'
  * </pre>
- * Rules: a {@code CALL} segment is a complete block closed by its close tag (or, for a
- * JSON body, by any close tag right after the JSON); an unclosed call block is protocol to the
- * end of the text and is never a call; a {@code <tools>} block that declares tools (descriptions,
- * parameter schemas) is protocol; JSON without markup is a call only when it names registered
- * tools. Everything the scanner decides with more text to come is what it decides on the whole
- * text, so streaming and batch agree. Work is linear in the text length ({@link #steps}).
+ *
+ * Rules: a {@code CALL} segment is a complete block closed by its close tag (or, for a JSON body, by any close tag
+ * right after the JSON); an unclosed call block is protocol to the end of the text and is never a call; a
+ * {@code <tools>} block that declares tools (descriptions, parameter schemas) is protocol; JSON without markup is a
+ * call only when it names registered tools. Everything the scanner decides with more text to come is what it decides on
+ * the whole text, so streaming and batch agree. Work is linear in the text length ({@link #steps}).
  */
 public final class OutputScanner {
-    static final Set<String> CALL_TAGS = Set.of("tool_call", "toolcall", "tool-call", "invoke", "function", "function_call");
+    static final Set<String> CALL_TAGS =
+            Set.of("tool_call", "toolcall", "tool-call", "invoke", "function", "function_call");
     static final Set<String> WRAPPER_TAGS = Set.of("tool_calls", "function_calls", "toolcalls");
-    static final Set<String> RESULT_TAGS = Set.of("tool_result", "tool_response", "function_results", "function_result");
+    static final Set<String> RESULT_TAGS =
+            Set.of("tool_result", "tool_response", "function_results", "function_result");
     static final Set<String> PART_TAGS = Set.of("parameter", "arg_key", "arg_value", "tool_name", "arguments");
-    static final Set<String> FENCE_LABELS = Set.of("tool_call", "toolcall", "tool-call", "invoke", "tool", "function_call", "tool_code");
+    static final Set<String> FENCE_LABELS =
+            Set.of("tool_call", "toolcall", "tool-call", "invoke", "tool", "function_call", "tool_code");
     static final int MAX_TAG = 256;
 
     final ReasoningTags reasoning;
     /** Registered tool names; null when any name counts (a parser not told the registry). */
     final Set<String> registered;
+
     final StringBuilder buf = new StringBuilder();
     final Finder finder = new Finder(buf);
     private final List<Segment> out = new ArrayList<>();
@@ -49,12 +57,14 @@ public final class OutputScanner {
     boolean sawContent;
     /** The close tag of the reasoning block the text is in, or null. */
     String openReasoning;
+
     private char lastDropped = '\n';
     private JsonSpan.Resumable leadJson;
     private int leadJsonAt = -1;
     private long extraSteps;
     /** Candidate closing-fence lines in [fenceFrom, fenceScanned) are known not to close a fence. */
     int fenceFrom = -1;
+
     int fenceScanned = -1;
 
     public OutputScanner(ReasoningTags reasoning, Set<String> registered) {
@@ -158,7 +168,9 @@ public final class OutputScanner {
         return p == 0 ? lastDropped == '\n' : buf.charAt(p - 1) == '\n';
     }
 
-    /** The end of the line holding {@code p} (the index of its '\n', or the buffer end), or -1 while it may still grow. */
+    /**
+     * The end of the line holding {@code p} (the index of its '\n', or the buffer end), or -1 while it may still grow.
+     */
     int lineEnd(int p) {
         int nl = finder.find("\n", p);
         if (nl >= 0) return nl;

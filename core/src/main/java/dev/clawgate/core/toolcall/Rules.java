@@ -6,9 +6,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The block rules of {@link OutputScanner}'s grammar. Each rule looks at the text from a
- * position and answers with a decided segment, {@link #NO} (not this rule; the text is
- * ordinary), or null (undecided: only more text can tell, never returned once the text ended).
+ * The block rules of {@link OutputScanner}'s grammar. Each rule looks at the text from a position and answers with a
+ * decided segment, {@link #NO} (not this rule; the text is ordinary), or null (undecided: only more text can tell,
+ * never returned once the text ended).
  */
 final class Rules {
     static final Segment NO = Segment.text("");
@@ -82,14 +82,15 @@ final class Rules {
     }
 
     /**
-     * A line that is exactly {@code word} (ignoring case and surrounding blanks): a segment of
-     * {@code kind} through its newline, or, with kind null, a marker segment whose source is the
-     * line; NO when the line is something else; null while the line is incomplete and could still be it.
+     * A line that is exactly {@code word} (ignoring case and surrounding blanks): a segment of {@code kind} through its
+     * newline, or, with kind null, a marker segment whose source is the line; NO when the line is something else; null
+     * while the line is incomplete and could still be it.
      */
     private Segment wholeLine(int p, int q, String word, Kind kind) {
         int le = s.lineEnd(q);
         if (le < 0) {
-            String partial = b.substring(q, Math.min(b.length(), q + word.length() + 64)).toLowerCase(Locale.ROOT);
+            String partial =
+                    b.substring(q, Math.min(b.length(), q + word.length() + 64)).toLowerCase(Locale.ROOT);
             return word.startsWith(partial) || partial.stripTrailing().equals(word) ? null : NO;
         }
         if (!b.substring(q, le).strip().equalsIgnoreCase(word)) return NO;
@@ -111,8 +112,12 @@ final class Rules {
         if (!s.sawContent) {
             end = s.leadJsonEnd(q);
             if (end < 0 && s.eof && Envelopes.startsCallEnvelope(b, q, b.length())) {
-                return Segment.protocol(Form.JSON, s.slice(p, b.length()),
-                        RawCall.malformed(CallBodyReader.nameIn(s.slice(q, b.length())), "the tool-call JSON is cut off, so it was not run"));
+                return Segment.protocol(
+                        Form.JSON,
+                        s.slice(p, b.length()),
+                        RawCall.malformed(
+                                CallBodyReader.nameIn(s.slice(q, b.length())),
+                                "the tool-call JSON is cut off, so it was not run"));
             }
             if (end < 0) return s.eof ? NO : null;
         } else {
@@ -132,7 +137,11 @@ final class Rules {
     private Segment shortCall(int p, int q) {
         int len = b.length();
         int i = q;
-        while (i < len && (Character.isLetterOrDigit(b.charAt(i)) || b.charAt(i) == '_' || b.charAt(i) == '.' || b.charAt(i) == '-')) i++;
+        while (i < len
+                && (Character.isLetterOrDigit(b.charAt(i))
+                        || b.charAt(i) == '_'
+                        || b.charAt(i) == '.'
+                        || b.charAt(i) == '-')) i++;
         s.count(i - q);
         if (i >= len) return s.eof ? NO : null;
         if (b.charAt(i) != '>' || i - q > 64) return NO;
@@ -184,7 +193,8 @@ final class Rules {
             int bodyEnd = c < 0 ? b.length() : c;
             int end = c < 0 ? b.length() : c + close.length();
             Kind kind = thought ? Kind.REASONING : Kind.RESULT;
-            return new Segment(kind, Form.TAG, s.slice(p, end), "", thought ? s.slice(t.end(), bodyEnd) : "", List.of());
+            return new Segment(
+                    kind, Form.TAG, s.slice(p, end), "", thought ? s.slice(t.end(), bodyEnd) : "", List.of());
         }
         return callBlock(p, t, close, tools, wrapper);
     }
@@ -221,8 +231,12 @@ final class Rules {
         if (end < 0) {
             // another opening tag of the same name before this one closes: this one was never closed
             if (again >= 0) {
-                return Segment.protocol(Form.TAG, s.slice(p, again), RawCall.malformed(
-                        CallBodyReader.nameIn(s.slice(bodyStart, again)), "the <" + t.name() + "> block was not closed, so it was not run"));
+                return Segment.protocol(
+                        Form.TAG,
+                        s.slice(p, again),
+                        RawCall.malformed(
+                                CallBodyReader.nameIn(s.slice(bodyStart, again)),
+                                "the <" + t.name() + "> block was not closed, so it was not run"));
             }
         }
         if (end < 0 && c >= 0) {
@@ -231,22 +245,30 @@ final class Rules {
         }
         if (end < 0) {
             if (!s.eof) return null;
-            RawCall error = RawCall.malformed(CallBodyReader.nameIn(s.slice(bodyStart, b.length())),
+            RawCall error = RawCall.malformed(
+                    CallBodyReader.nameIn(s.slice(bodyStart, b.length())),
                     "the <" + t.name() + "> block was not closed, so it was not run");
-            return tools ? Segment.protocol(Form.TAG, s.slice(p, b.length()))
+            return tools
+                    ? Segment.protocol(Form.TAG, s.slice(p, b.length()))
                     : Segment.protocol(Form.TAG, s.slice(p, b.length()), error);
         }
         String body = s.slice(bodyStart, bodyEnd);
         String source = s.slice(p, end);
         if (tools) {
             List<RawCall> invocation = Envelopes.invocation(body);
-            return invocation == null ? Segment.protocol(Form.TAG, source) : Segment.call(Form.TAG, source, invocation, "");
+            return invocation == null
+                    ? Segment.protocol(Form.TAG, source)
+                    : Segment.call(Form.TAG, source, invocation, "");
         }
-        List<RawCall> calls = wrapper ? CallBodyReader.readWrapper(body, s.reasoning) : CallBodyReader.readTag(t, body, s.reasoning);
+        List<RawCall> calls =
+                wrapper ? CallBodyReader.readWrapper(body, s.reasoning) : CallBodyReader.readTag(t, body, s.reasoning);
         return Segment.call(Form.TAG, source, calls, "");
     }
 
-    /** The next opening tag named like {@code t} before {@code limit} (-1: none; the end when limit is -1); -2 undecided. */
+    /**
+     * The next opening tag named like {@code t} before {@code limit} (-1: none; the end when limit is -1); -2
+     * undecided.
+     */
     private int nextOpenOfSameName(Tag t, int from, int limit) {
         String needle = "<" + t.name();
         int at = from;
@@ -261,9 +283,8 @@ final class Rules {
     }
 
     /**
-     * Inside a reasoning block: its text is reasoning up to the close tag (to the end when none
-     * comes), given out as it arrives so a reasoning stream need not wait (SPEC RP-4); only a
-     * possible start of the close tag is held.
+     * Inside a reasoning block: its text is reasoning up to the close tag (to the end when none comes), given out as it
+     * arrives so a reasoning stream need not wait (SPEC RP-4); only a possible start of the close tag is held.
      */
     private Segment reasoningRest(int p) {
         String close = s.openReasoning;
@@ -295,7 +316,10 @@ final class Rules {
         return NO;
     }
 
-    /** The body of a {@code [TOOL_CALL]} or bare {@code TOOL_CALL} block: closed by {@code [/TOOL_CALL]} or a {@code /TOOL_CALL} line. */
+    /**
+     * The body of a {@code [TOOL_CALL]} or bare {@code TOOL_CALL} block: closed by {@code [/TOOL_CALL]} or a
+     * {@code /TOOL_CALL} line.
+     */
     Segment bracketBody(int p, int bodyStart) {
         int c1 = s.finder.find("[/tool_call]", bodyStart);
         int c2 = -1;
@@ -323,7 +347,9 @@ final class Rules {
             end = c1 + 12;
         } else {
             if (!s.eof) return null;
-            return Segment.protocol(Form.BRACKET, s.slice(p, b.length()),
+            return Segment.protocol(
+                    Form.BRACKET,
+                    s.slice(p, b.length()),
                     RawCall.malformed("unknown", "the TOOL_CALL block was not closed, so it was not run"));
         }
         String body = s.slice(Math.min(bodyStart, bodyEnd), bodyEnd);

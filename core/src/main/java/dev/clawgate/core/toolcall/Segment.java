@@ -3,15 +3,15 @@ package dev.clawgate.core.toolcall;
 import java.util.List;
 
 /**
- * One decided piece of model output, in order (SPEC AG-1, RP-2). Concatenating every segment's
- * {@link #source} gives the input back.
+ * One decided piece of model output, in order (SPEC AG-1, RP-2). Concatenating every segment's {@link #source} gives
+ * the input back.
  *
- * @param kind   what the piece is
- * @param form   how it was written (plain text, a tag, a fence, a bracket block, a special token, isolated JSON)
+ * @param kind what the piece is
+ * @param form how it was written (plain text, a tag, a fence, a bracket block, a special token, isolated JSON)
  * @param source the characters it covers
- * @param shown  what the user may see of it: the text itself for {@code TEXT}, the {@code content} of a JSON
- *               envelope that also carries calls, "" otherwise
- * @param inner  the reasoning for {@code REASONING}; "" otherwise
+ * @param shown what the user may see of it: the text itself for {@code TEXT}, the {@code content} of a JSON envelope
+ *     that also carries calls, "" otherwise
+ * @param inner the reasoning for {@code REASONING}; "" otherwise
  */
 public record Segment(Kind kind, Form form, String source, String shown, String inner, List<RawCall> calls) {
     /** What a piece of output is. Only {@code CALL} holds calls; a call that failed to read carries its error. */
@@ -29,7 +29,15 @@ public record Segment(Kind kind, Form form, String source, String shown, String 
     }
 
     /** How a piece was written. */
-    public enum Form { PLAIN, TAG, FENCE, BRACKET, TOKEN, JSON, LINE }
+    public enum Form {
+        PLAIN,
+        TAG,
+        FENCE,
+        BRACKET,
+        TOKEN,
+        JSON,
+        LINE
+    }
 
     public Segment {
         calls = calls == null ? List.of() : List.copyOf(calls);

@@ -3,13 +3,13 @@ package dev.clawgate.core.toolcall;
 import java.util.Locale;
 
 /**
- * One markup tag read at a '&lt;': {@code <name attrs>}, {@code </name>} or {@code <name/>}. A tag
- * ends within {@link OutputScanner#MAX_TAG} characters on its line; anything else is text.
+ * One markup tag read at a '&lt;': {@code <name attrs>}, {@code </name>} or {@code <name/>}. A tag ends within
+ * {@link OutputScanner#MAX_TAG} characters on its line; anything else is text.
  *
- * @param name  lower case, with its namespace ({@code minimax:tool_call})
+ * @param name lower case, with its namespace ({@code minimax:tool_call})
  * @param local the name after the namespace
  * @param attrs the raw text between the name and '&gt;' ({@code =shell} for {@code <function=shell>})
- * @param end   the index just past '&gt;'
+ * @param end the index just past '&gt;'
  */
 record Tag(String name, String local, boolean namespaced, boolean closing, boolean selfClosing, String attrs, int end) {
     static final Tag NONE = new Tag("", "", false, false, false, "", -1);
@@ -23,7 +23,9 @@ record Tag(String name, String local, boolean namespaced, boolean closing, boole
         if (i >= len) return eof ? NONE : null;
         if (!isAsciiLetter(b.charAt(i))) return NONE;
         int nameStart = i;
-        while (i < len && (Character.isLetterOrDigit(b.charAt(i)) || "_:.-".indexOf(b.charAt(i)) >= 0) && i - p < OutputScanner.MAX_TAG) i++;
+        while (i < len
+                && (Character.isLetterOrDigit(b.charAt(i)) || "_:.-".indexOf(b.charAt(i)) >= 0)
+                && i - p < OutputScanner.MAX_TAG) i++;
         int nameEnd = i;
         while (i < len && i - p < OutputScanner.MAX_TAG) {
             char c = b.charAt(i);

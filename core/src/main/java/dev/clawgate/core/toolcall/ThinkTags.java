@@ -3,19 +3,16 @@ package dev.clawgate.core.toolcall;
 import java.util.List;
 
 /**
- * Model reasoning written inline in a reasoning tag (SPEC RP-2, RP-4), by default
- * {@link ReasoningTags#DEFAULT}; {@code agent.reasoning_tags} sets the names. Only exact tag names
- * count: {@code <thinking-cap>} is the user's content. An unclosed block runs to the end of the
- * text; a close tag with no open tag is protocol and is removed (the text before it stays, as a
- * stream that already showed it would have).
+ * Model reasoning written inline in a reasoning tag (SPEC RP-2, RP-4), by default {@link ReasoningTags#DEFAULT};
+ * {@code agent.reasoning_tags} sets the names. Only exact tag names count: {@code <thinking-cap>} is the user's
+ * content. An unclosed block runs to the end of the text; a close tag with no open tag is protocol and is removed (the
+ * text before it stays, as a stream that already showed it would have).
  */
 public final class ThinkTags {
     /** The reply without reasoning, and the reasoning that was cut out (blocks joined by a blank line). */
-    public record Split(String visible, String reasoning) {
-    }
+    public record Split(String visible, String reasoning) {}
 
-    private ThinkTags() {
-    }
+    private ThinkTags() {}
 
     public static Split split(String text) {
         return split(text, ReasoningTags.DEFAULT);

@@ -5,11 +5,10 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Special-token dialects: {@code <|name|>} and {@code <｜name｜>} tokens (Kimi's
- * {@code <|tool_calls_section_begin|>}, DeepSeek's {@code <｜tool▁calls▁begin｜>}, Llama's
- * {@code <|python_tag|>}, chat-template tokens such as {@code <|im_end|>}) and Mistral's
- * {@code [TOOL_CALLS]} prefix. A {@code ..._begin} token opens a section its {@code ..._end}
- * token closes; a section about tool calls is a call block, any other token is protocol.
+ * Special-token dialects: {@code <|name|>} and {@code <｜name｜>} tokens (Kimi's {@code <|tool_calls_section_begin|>},
+ * DeepSeek's {@code <｜tool▁calls▁begin｜>}, Llama's {@code <|python_tag|>}, chat-template tokens such as
+ * {@code <|im_end|>}) and Mistral's {@code [TOOL_CALLS]} prefix. A {@code ..._begin} token opens a section its
+ * {@code ..._end} token closes; a section about tool calls is a call block, any other token is protocol.
  */
 final class Tokens {
     private static final int MAX_TOKEN = 64;
@@ -22,8 +21,7 @@ final class Tokens {
     }
 
     /** A token at {@code p}: the raw name between the bars and the index past it; null undecided; NO_TOKEN. */
-    record Token(String raw, String name, int end) {
-    }
+    record Token(String raw, String name, int end) {}
 
     static final Token NO_TOKEN = new Token("", "", -1);
 
@@ -60,7 +58,10 @@ final class Tokens {
         if (c < 0) {
             if (!s.eof) return null;
             return about
-                    ? Segment.protocol(Form.TOKEN, s.slice(p, b.length()), RawCall.malformed("unknown", "the tool-call section was not closed, so it was not run"))
+                    ? Segment.protocol(
+                            Form.TOKEN,
+                            s.slice(p, b.length()),
+                            RawCall.malformed("unknown", "the tool-call section was not closed, so it was not run"))
                     : Segment.protocol(Form.TOKEN, s.slice(p, b.length()));
         }
         String source = s.slice(p, c + close.length());
@@ -68,7 +69,9 @@ final class Tokens {
         return Segment.call(Form.TOKEN, source, readSection(s.slice(t.end(), c)), "");
     }
 
-    /** Llama's {@code <|python_tag|>} followed by a JSON call; anything else after it is protocol up to the next token. */
+    /**
+     * Llama's {@code <|python_tag|>} followed by a JSON call; anything else after it is protocol up to the next token.
+     */
     private Segment pythonTag(int p, Token t) {
         int q = t.end();
         while (q < b.length() && Character.isWhitespace(b.charAt(q))) q++;
@@ -85,7 +88,11 @@ final class Tokens {
         char c = b.charAt(q);
         if (c == '{' || c == '[') return jsonCalls(p, q, "the [TOOL_CALLS] JSON is cut off, so it was not run");
         int i = q;
-        while (i < b.length() && (Character.isLetterOrDigit(b.charAt(i)) || b.charAt(i) == '_' || b.charAt(i) == '-' || b.charAt(i) == '.')) i++;
+        while (i < b.length()
+                && (Character.isLetterOrDigit(b.charAt(i))
+                        || b.charAt(i) == '_'
+                        || b.charAt(i) == '-'
+                        || b.charAt(i) == '.')) i++;
         s.count(i - q);
         if (i - q > 0 && i - q <= 64) {
             if (b.length() - i < 6 && !s.eof) return null;
@@ -95,9 +102,16 @@ final class Tokens {
                 s.count(b.length() - j);
                 if (end < 0) {
                     if (!s.eof) return null;
-                    return Segment.protocol(Form.BRACKET, s.slice(p, b.length()), RawCall.malformed(s.slice(q, i), "the [TOOL_CALLS] arguments are cut off"));
+                    return Segment.protocol(
+                            Form.BRACKET,
+                            s.slice(p, b.length()),
+                            RawCall.malformed(s.slice(q, i), "the [TOOL_CALLS] arguments are cut off"));
                 }
-                return Segment.call(Form.BRACKET, s.slice(p, end), List.of(CallBodyReader.readNamed(s.slice(q, i), s.slice(j, end))), "");
+                return Segment.call(
+                        Form.BRACKET,
+                        s.slice(p, end),
+                        List.of(CallBodyReader.readNamed(s.slice(q, i), s.slice(j, end))),
+                        "");
             }
         }
         return Segment.protocol(Form.BRACKET, s.slice(p, after));
@@ -108,15 +122,18 @@ final class Tokens {
         s.count((end < 0 ? b.length() : end) - q);
         if (end < 0) {
             if (!s.eof) return null;
-            return Segment.protocol(Form.TOKEN, s.slice(p, b.length()), RawCall.malformed(CallBodyReader.nameIn(s.slice(q, b.length())), cutOff));
+            return Segment.protocol(
+                    Form.TOKEN,
+                    s.slice(p, b.length()),
+                    RawCall.malformed(CallBodyReader.nameIn(s.slice(q, b.length())), cutOff));
         }
         return Segment.call(Form.TOKEN, s.slice(p, end), CallBodyReader.fromJsonText(s.slice(q, end)), "");
     }
 
     /**
-     * The calls in a section body: each {@code call_begin} token, a header (Kimi:
-     * {@code functions.NAME:0}; DeepSeek: {@code function} with the name on the next line, or the
-     * name), a separator token, the arguments (JSON, possibly fenced) and {@code call_end}.
+     * The calls in a section body: each {@code call_begin} token, a header (Kimi: {@code functions.NAME:0}; DeepSeek:
+     * {@code function} with the name on the next line, or the name), a separator token, the arguments (JSON, possibly
+     * fenced) and {@code call_end}.
      */
     static List<RawCall> readSection(String body) {
         List<RawCall> calls = new java.util.ArrayList<>();

@@ -7,24 +7,25 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Reads prompt-guided tool calls out of a model's text reply (SPEC AG-1, SP-3) with the
- * {@link OutputScanner}: every dialect its grammar knows, several calls per reply. Only a
- * complete, closed block is a call; a call that cannot be read, or a block left unclosed, is
- * returned with {@link ToolCall#parseError()} set, so the agent loop tells the model what went
- * wrong and runs nothing; the agent loop runs only tools that are registered.
+ * Reads prompt-guided tool calls out of a model's text reply (SPEC AG-1, SP-3) with the {@link OutputScanner}: every
+ * dialect its grammar knows, several calls per reply. Only a complete, closed block is a call; a call that cannot be
+ * read, or a block left unclosed, is returned with {@link ToolCall#parseError()} set, so the agent loop tells the model
+ * what went wrong and runs nothing; the agent loop runs only tools that are registered.
  */
 public final class ToolCallParser {
-    private ToolCallParser() {
-    }
+    private ToolCallParser() {}
 
-    /** As {@link #parse(String, Set, ReasoningTags)} for a parser not told the registry: markup-less JSON counts only as an envelope. */
+    /**
+     * As {@link #parse(String, Set, ReasoningTags)} for a parser not told the registry: markup-less JSON counts only as
+     * an envelope.
+     */
     public static ParsedReply parse(String text) {
         return parse(text, null, ReasoningTags.DEFAULT);
     }
 
     /**
-     * Splits a reply into its visible text and its tool calls; ids the text did not give are
-     * {@code call_1}, {@code call_2}, ...
+     * Splits a reply into its visible text and its tool calls; ids the text did not give are {@code call_1},
+     * {@code call_2}, ...
      *
      * @param registered the registered tool names (markup-less JSON is a call only when it names them); null: any
      */
@@ -41,9 +42,9 @@ public final class ToolCallParser {
     }
 
     /**
-     * The text without any tool-call syntax: call blocks (malformed and unclosed ones too), tool
-     * declarations, stray protocol tags and tokens. Reasoning and tool results are left to their
-     * own steps. Returns the text unchanged when it holds none.
+     * The text without any tool-call syntax: call blocks (malformed and unclosed ones too), tool declarations, stray
+     * protocol tags and tokens. Reasoning and tool results are left to their own steps. Returns the text unchanged when
+     * it holds none.
      */
     public static String stripCallSyntax(String text) {
         if (text == null || text.isEmpty()) return "";

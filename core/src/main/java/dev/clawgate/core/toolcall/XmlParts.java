@@ -4,17 +4,15 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The flat XML-ish children of a call body ({@code <query>x</query>}, {@code <parameter name="k">v</parameter>}),
- * read in one pass: each child's close tag is found with a {@link Finder}, so a body full of
- * unclosed tags costs linear time, not the quadratic time a backtracking pattern would.
+ * The flat XML-ish children of a call body ({@code <query>x</query>}, {@code <parameter name="k">v</parameter>}), read
+ * in one pass: each child's close tag is found with a {@link Finder}, so a body full of unclosed tags costs linear
+ * time, not the quadratic time a backtracking pattern would.
  */
 final class XmlParts {
     /** One child element: its lower-case name, raw attributes and inner text. */
-    record Element(String name, String attrs, String inner) {
-    }
+    record Element(String name, String attrs, String inner) {}
 
-    private XmlParts() {
-    }
+    private XmlParts() {}
 
     /** Top-level children in order; text between them and unclosed tags are skipped. */
     static List<Element> children(String body) {

@@ -1,6 +1,7 @@
 package dev.clawgate.core.turn;
 
 import dev.clawgate.core.channel.MessageAdapter;
+import dev.clawgate.core.inbound.Scheduler;
 import dev.clawgate.core.outbound.Delivery;
 import dev.clawgate.core.outbound.DeliveryOutcome;
 import dev.clawgate.core.outbound.OutboundMessage;
@@ -8,7 +9,6 @@ import dev.clawgate.core.outbound.OutboundTarget;
 import dev.clawgate.core.outbound.ReplyStream;
 import dev.clawgate.core.render.BlockChunker;
 import dev.clawgate.core.render.BlockStreaming;
-import dev.clawgate.core.inbound.Scheduler;
 import dev.clawgate.core.run.CancelToken;
 import java.time.Duration;
 import java.util.List;
@@ -20,10 +20,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Block streaming of one turn's reply (SPEC OUT-2): the sanitised text is fed to a {@link BlockChunker},
- * and each block it cuts is sent at once, in order, as a {@link OutboundMessage.Kind#BLOCK} through the
- * direct delivery: best-effort, never written to the outbox, never replayed. At the end,
- * {@link #finish} stops the stream and hands back what no block carried, for the final reply.
+ * Block streaming of one turn's reply (SPEC OUT-2): the sanitised text is fed to a {@link BlockChunker}, and each block
+ * it cuts is sent at once, in order, as a {@link OutboundMessage.Kind#BLOCK} through the direct delivery: best-effort,
+ * never written to the outbox, never replayed. At the end, {@link #finish} stops the stream and hands back what no
+ * block carried, for the final reply.
  */
 final class BlockReplies implements ReplyStream {
     private static final Logger log = LoggerFactory.getLogger(BlockReplies.class);
@@ -31,7 +31,8 @@ final class BlockReplies implements ReplyStream {
     private static final Duration DRAIN = Duration.ofSeconds(60);
 
     private final BlockChunker chunker;
-    private final ExecutorService sender = Executors.newSingleThreadExecutor(Thread.ofVirtual().name("block-sender").factory());
+    private final ExecutorService sender = Executors.newSingleThreadExecutor(
+            Thread.ofVirtual().name("block-sender").factory());
     private final Delivery delivery;
     private final MessageAdapter adapter;
     private final OutboundTarget target;
@@ -42,13 +43,21 @@ final class BlockReplies implements ReplyStream {
     private volatile int handedOff;
     /** Whether the reply's first text came (it carries the response prefix); written by the one producer thread. */
     private boolean started;
-    private Runnable beforeFirstBlock = () -> { };
+
+    private Runnable beforeFirstBlock = () -> {};
 
     /** What the blocks did not carry, and how many of the turn's messages they were. */
     record Rest(String text, int blocksSent) {}
 
-    BlockReplies(BlockStreaming settings, Scheduler scheduler, Delivery delivery, MessageAdapter adapter, OutboundTarget target,
-                 ReplyShape shape, long turnId, CancelToken cancel) {
+    BlockReplies(
+            BlockStreaming settings,
+            Scheduler scheduler,
+            Delivery delivery,
+            MessageAdapter adapter,
+            OutboundTarget target,
+            ReplyShape shape,
+            long turnId,
+            CancelToken cancel) {
         this.delivery = delivery;
         this.adapter = adapter;
         this.target = target;
@@ -59,8 +68,8 @@ final class BlockReplies implements ReplyStream {
     }
 
     /**
-     * The first text carries the response prefix (SPEC OUT-3) into the chunker, so the first block
-     * is cut with the prefix counted and never outgrows {@code max_chars} or the channel limit.
+     * The first text carries the response prefix (SPEC OUT-3) into the chunker, so the first block is cut with the
+     * prefix counted and never outgrows {@code max_chars} or the channel limit.
      */
     @Override
     public void delta(String text) {
@@ -72,19 +81,25 @@ final class BlockReplies implements ReplyStream {
         chunker.push(text);
     }
 
-    /** Runs once, on the producer's thread, before the reply's first text can become a block (SPEC RP-4 on: reasoning first). */
+    /**
+     * Runs once, on the producer's thread, before the reply's first text can become a block (SPEC RP-4 on: reasoning
+     * first).
+     */
     void beforeFirstBlock(Runnable action) {
         this.beforeFirstBlock = action;
     }
 
-    /** A model step ended before its tool calls: the model's message (and its text) ended, a boundary in both break modes. */
+    /**
+     * A model step ended before its tool calls: the model's message (and its text) ended, a boundary in both break
+     * modes.
+     */
     void stepEnded() {
         chunker.messageEnd();
     }
 
     /**
-     * Ends the stream: nothing more is cut, the blocks already cut are sent (waited for), and the
-     * text no block carried comes back for the final reply, which the outbox keeps.
+     * Ends the stream: nothing more is cut, the blocks already cut are sent (waited for), and the text no block carried
+     * comes back for the final reply, which the outbox keeps.
      */
     Rest finish() {
         String rest = chunker.takeUnsent();
@@ -109,11 +124,12 @@ final class BlockReplies implements ReplyStream {
     private void handOff(String block) {
         int index = handedOff++;
         // the first block already carries the prefix: it came in with the first text
-        OutboundMessage message = new OutboundMessage(target, block, OutboundMessage.Kind.BLOCK, turnId, List.of(),
-                shape.options(index), 0, "b" + index);
+        OutboundMessage message = new OutboundMessage(
+                target, block, OutboundMessage.Kind.BLOCK, turnId, List.of(), shape.options(index), 0, "b" + index);
         sender.execute(() -> {
             DeliveryOutcome outcome = delivery.deliver(message, adapter, cancel);
-            if (!(outcome instanceof DeliveryOutcome.Sent)) log.info("turn {}: block {} not delivered: {}", turnId, index, outcome);
+            if (!(outcome instanceof DeliveryOutcome.Sent))
+                log.info("turn {}: block {} not delivered: {}", turnId, index, outcome);
         });
     }
 }

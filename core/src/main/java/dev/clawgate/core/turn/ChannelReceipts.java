@@ -11,16 +11,16 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * The receipts of SPEC RP-5 shown through each message's channel: received (👀) when the dispatcher
- * admits a message, settled (✅ / ⚠️ / removed) with its final inbox state, and the typing indicator
- * while its turn works. The dispatcher holds it as its {@link ReceiptListener}; the turn asks it for typing.
+ * The receipts of SPEC RP-5 shown through each message's channel: received (👀) when the dispatcher admits a message,
+ * settled (✅ / ⚠️ / removed) with its final inbox state, and the typing indicator while its turn works. The dispatcher
+ * holds it as its {@link ReceiptListener}; the turn asks it for typing.
  */
 public final class ChannelReceipts implements ReceiptListener {
     private final Function<String, Optional<Channel>> channels;
     private final Scheduler scheduler;
 
     /**
-     * @param channels  the running channel of a name
+     * @param channels the running channel of a name
      * @param scheduler the turn timer the typing refresh runs on
      */
     public ChannelReceipts(Function<String, Optional<Channel>> channels, Scheduler scheduler) {

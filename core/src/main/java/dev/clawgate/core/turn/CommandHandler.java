@@ -17,13 +17,12 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * Runtime commands, answered without a model call (SPEC RT-1). {@code /stop} is the dispatcher's
- * (SPEC DI-5); one that reaches a turn found nothing to stop.
+ * Runtime commands, answered without a model call (SPEC RT-1). {@code /stop} is the dispatcher's (SPEC DI-5); one that
+ * reaches a turn found nothing to stop.
  */
 final class CommandHandler {
     static final String SETTING_MODEL = "model";
     static final String SETTING_REASONING = "reasoning";
-
 
     private final Store store;
     private final ProviderDirectory providers;
@@ -31,8 +30,12 @@ final class CommandHandler {
     private final Clock clock;
     private final Runnable onNewSession;
 
-    CommandHandler(Store store, ProviderDirectory providers,
-                   Function<SessionKey, Dispatcher.SessionStatus> sessionStatus, Clock clock, Runnable onNewSession) {
+    CommandHandler(
+            Store store,
+            ProviderDirectory providers,
+            Function<SessionKey, Dispatcher.SessionStatus> sessionStatus,
+            Clock clock,
+            Runnable onNewSession) {
         this.store = store;
         this.providers = providers;
         this.sessionStatus = sessionStatus;
@@ -59,7 +62,8 @@ final class CommandHandler {
 
     private String setModel(String name, SessionKey session) {
         if (name == null || name.isBlank()) {
-            return "Usage: /model NAME (or /model PROVIDER:NAME). Current: " + currentModel(session).orElse("the default");
+            return "Usage: /model NAME (or /model PROVIDER:NAME). Current: "
+                    + currentModel(session).orElse("the default");
         }
         ModelSelector.Override o = ModelSelector.parseOverride(name.trim(), providers);
         String value = o.provider() == null ? o.model() : o.provider() + ":" + o.model();
@@ -93,17 +97,20 @@ final class CommandHandler {
 
     private String status(SessionKey session, ClawgateConfig config) {
         String model = currentModel(session).orElseGet(() -> {
-            String p = config.agent().provider() != null ? config.agent().provider()
+            String p = config.agent().provider() != null
+                    ? config.agent().provider()
                     : providers.names().isEmpty() ? "(none)" : providers.names().get(0);
-            String m = config.agent().model() != null ? config.agent().model()
+            String m = config.agent().model() != null
+                    ? config.agent().model()
                     : providers.settings(p).map(s -> s.defaultModel()).orElse("(none)");
             return p + ":" + m;
         });
-        String queue = store.transcripts().setting(session, QueueDirective.MODE)
+        String queue = store.transcripts()
+                .setting(session, QueueDirective.MODE)
                 .orElse(config.queue().mode().name().toLowerCase(java.util.Locale.ROOT));
         Dispatcher.SessionStatus now = sessionStatus.apply(session);
-        return "Session: " + session.display() + "\nModel: " + model + "\nQueue mode: " + queue
-                + "\nQueued messages: " + now.queued() + running(now);
+        return "Session: " + session.display() + "\nModel: " + model + "\nQueue mode: " + queue + "\nQueued messages: "
+                + now.queued() + running(now);
     }
 
     /** SPEC RT-1, RP-5: what the active run does, so a tool that never ends on its own is seen (/stop ends it). */
@@ -111,8 +118,8 @@ final class CommandHandler {
         if (!now.running() || now.runStartedAt() == null) return "";
         String line = "\nRunning: for " + elapsed(now.runStartedAt());
         if (now.tool() == null) return line;
-        return line + "\nTool running: " + now.tool().name() + " (for " + elapsed(now.tool().since())
-                + "; /stop ends it)";
+        return line + "\nTool running: " + now.tool().name() + " (for "
+                + elapsed(now.tool().since()) + "; /stop ends it)";
     }
 
     private String elapsed(Instant since) {

@@ -2,15 +2,15 @@ package dev.clawgate.core.turn;
 
 import dev.clawgate.core.agent.ModelRoute;
 import dev.clawgate.core.config.ClawgateConfig;
+import dev.clawgate.core.config.MultimodalSettings;
 import dev.clawgate.core.history.Compaction;
 import dev.clawgate.core.history.Compactor;
-import dev.clawgate.core.config.MultimodalSettings;
 import dev.clawgate.core.history.HistoryNormalizer;
-import dev.clawgate.core.multimodal.ImageInliner;
-import dev.clawgate.core.multimodal.PublicImageFetcher;
 import dev.clawgate.core.history.HistoryTrimmer;
 import dev.clawgate.core.model.ChatMessage;
 import dev.clawgate.core.model.SessionKey;
+import dev.clawgate.core.multimodal.ImageInliner;
+import dev.clawgate.core.multimodal.PublicImageFetcher;
 import dev.clawgate.core.prompt.BuiltPrompt;
 import dev.clawgate.core.prompt.MemoryLine;
 import dev.clawgate.core.prompt.PromptContext;
@@ -21,9 +21,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The messages a model call starts from: the system prompt (SPEC SP-1, SP-2) with the turn's
- * memory context last (ME-4), then the stored
- * transcript, normalised (HI-3) and trimmed to its budget (HI-4). The current user message is
+ * The messages a model call starts from: the system prompt (SPEC SP-1, SP-2) with the turn's memory context last
+ * (ME-4), then the stored transcript, normalised (HI-3) and trimmed to its budget (HI-4). The current user message is
  * already the transcript's last entry.
  */
 final class ConversationBuilder {
@@ -36,24 +35,43 @@ final class ConversationBuilder {
         this.s = s;
     }
 
-    /** @param memory this turn's recalled memories, filtered (SPEC ME-3); they go into the prompt, never the history (ME-4) */
-    List<ChatMessage> build(InboxRecord current, ClawgateConfig config, ModelRoute route, ToolRegistry tools, List<MemoryLine> memory) {
+    /**
+     * @param memory this turn's recalled memories, filtered (SPEC ME-3); they go into the prompt, never the history
+     *     (ME-4)
+     */
+    List<ChatMessage> build(
+            InboxRecord current, ClawgateConfig config, ModelRoute route, ToolRegistry tools, List<MemoryLine> memory) {
         return build(current, config, route, tools, memory, null);
     }
 
     /**
      * @param carried a stateless call's conversation (SPEC CH-10), its last entry the current user message: used
-     *                instead of the stored transcript, its system messages after the gateway's system prompt; null:
-     *                the session's transcript
+     *     instead of the stored transcript, its system messages after the gateway's system prompt; null: the session's
+     *     transcript
      */
-    List<ChatMessage> build(InboxRecord current, ClawgateConfig config, ModelRoute route, ToolRegistry tools, List<MemoryLine> memory,
-                            List<ChatMessage> carried) {
+    List<ChatMessage> build(
+            InboxRecord current,
+            ClawgateConfig config,
+            ModelRoute route,
+            ToolRegistry tools,
+            List<MemoryLine> memory,
+            List<ChatMessage> carried) {
         SessionKey session = current.session();
         List<ChatMessage> history = carried == null
-                ? toMessages(s.store().transcripts().load(session, config.history().maxMessages()))
-                : carried.stream().filter(m -> m.role() != dev.clawgate.core.model.Role.SYSTEM).toList();
-        String callerSystem = carried == null ? "" : String.join("\n\n", carried.stream()
-                .filter(m -> m.role() == dev.clawgate.core.model.Role.SYSTEM && !m.content().isBlank()).map(ChatMessage::content).toList());
+                ? toMessages(
+                        s.store().transcripts().load(session, config.history().maxMessages()))
+                : carried.stream()
+                        .filter(m -> m.role() != dev.clawgate.core.model.Role.SYSTEM)
+                        .toList();
+        String callerSystem = carried == null
+                ? ""
+                : String.join(
+                        "\n\n",
+                        carried.stream()
+                                .filter(m -> m.role() == dev.clawgate.core.model.Role.SYSTEM
+                                        && !m.content().isBlank())
+                                .map(ChatMessage::content)
+                                .toList());
         boolean vision = route.provider().capabilities().vision();
         history = HistoryNormalizer.normalize(history, vision);
         history = HistoryTrimmer.trim(history, config.history().maxChars()).history();
@@ -70,7 +88,8 @@ final class ConversationBuilder {
                 .build();
         BuiltPrompt prompt = s.prompts().prompt(session, ctx);
         List<ChatMessage> messages = new ArrayList<>(history.size() + 1);
-        messages.add(ChatMessage.system(callerSystem.isEmpty() ? prompt.text() : prompt.text() + "\n\n" + callerSystem));
+        messages.add(
+                ChatMessage.system(callerSystem.isEmpty() ? prompt.text() : prompt.text() + "\n\n" + callerSystem));
         messages.addAll(history);
         return messages;
     }
@@ -78,7 +97,10 @@ final class ConversationBuilder {
     /** SPEC AG-4: local images inside the workspace or data dir become data URIs; remote ones only when allowed. */
     private static ImageInliner images(ClawgateConfig config, TurnServices s) {
         MultimodalSettings m = config.multimodal();
-        return new ImageInliner(List.of(config.agent().workspace(), config.gateway().dataDir()), m.maxImages(), m.maxImageBytes(),
+        return new ImageInliner(
+                List.of(config.agent().workspace(), config.gateway().dataDir()),
+                m.maxImages(),
+                m.maxImageBytes(),
                 m.allowRemoteFetch() ? new PublicImageFetcher(s.web()) : ImageInliner.RemoteImages.refuseAll());
     }
 

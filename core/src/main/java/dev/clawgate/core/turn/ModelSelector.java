@@ -12,22 +12,25 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * Picks provider and model for a turn: the session's {@code /model} choice, then the first
- * matching route (SPEC RT-2: keywords, case-insensitive, whole word), then the agent default;
- * the fallback chain follows (SPEC SP-4).
+ * Picks provider and model for a turn: the session's {@code /model} choice, then the first matching route (SPEC RT-2:
+ * keywords, case-insensitive, whole word), then the agent default; the fallback chain follows (SPEC SP-4).
  */
 public final class ModelSelector {
     public static final String NO_PROVIDER = "No model provider is configured: add a [providers.openai] section with "
-            + "api_key = \"${OPENAI_API_KEY}\" (or base_url for a local server) to clawgate.toml — `clawgate init` writes an example.";
+            + "api_key = \"${OPENAI_API_KEY}\" (or base_url for a local server) to clawgate.toml — `clawgate init` "
+            + "writes an example.";
 
-    private ModelSelector() {
-    }
+    private ModelSelector() {}
 
     /** A session override, as {@code /model} stored it: "model" or "provider:model". */
     public record Override(String provider, String model) {}
 
-    public static ModelChoice choose(String text, Optional<Override> sessionOverride, AgentSettings agent,
-                                     List<RouteSettings> routes, ProviderDirectory providers) {
+    public static ModelChoice choose(
+            String text,
+            Optional<Override> sessionOverride,
+            AgentSettings agent,
+            List<RouteSettings> routes,
+            ProviderDirectory providers) {
         if (providers.names().isEmpty()) return ModelChoice.none(NO_PROVIDER);
         String providerName = agent.provider();
         String model = agent.model();
@@ -39,16 +42,20 @@ public final class ModelSelector {
             if (route.get().model() != null) model = route.get().model();
         }
         if (sessionOverride.isPresent()) {
-            if (sessionOverride.get().provider() != null) providerName = sessionOverride.get().provider();
+            if (sessionOverride.get().provider() != null)
+                providerName = sessionOverride.get().provider();
             model = sessionOverride.get().model();
         }
         if (providerName == null) providerName = providers.names().get(0);
         Optional<ModelRoute> primary = routeFor(providerName, model, providers);
         if (primary.isEmpty()) {
-            return ModelChoice.none(providers.settings(providerName).isPresent()
-                    ? "Provider '" + providerName + "' has no model: set agent.model or providers." + providerName + ".model in clawgate.toml."
-                    : "Provider '" + providerName + "' is not configured (or its api_key variable is unset): configured are "
-                    + String.join(", ", providers.names()) + ".");
+            return ModelChoice.none(
+                    providers.settings(providerName).isPresent()
+                            ? "Provider '" + providerName + "' has no model: set agent.model or providers."
+                                    + providerName + ".model in clawgate.toml."
+                            : "Provider '" + providerName
+                                    + "' is not configured (or its api_key variable is unset): configured are "
+                                    + String.join(", ", providers.names()) + ".");
         }
         List<ModelRoute> chain = new ArrayList<>(List.of(primary.get()));
         for (String fb : agent.fallback()) {
@@ -63,7 +70,9 @@ public final class ModelSelector {
         if (p.isEmpty() || s.isEmpty()) return Optional.empty();
         String m = model != null ? model : s.get().defaultModel();
         if (m == null || m.isBlank()) return Optional.empty();
-        boolean nativeTools = s.get().nativeTools() != null ? s.get().nativeTools() : p.get().capabilities().nativeTools();
+        boolean nativeTools = s.get().nativeTools() != null
+                ? s.get().nativeTools()
+                : p.get().capabilities().nativeTools();
         return Optional.of(new ModelRoute(p.get(), m, nativeTools));
     }
 
@@ -74,7 +83,8 @@ public final class ModelSelector {
         for (RouteSettings r : routes) {
             for (String k : r.keywords()) {
                 if (k.isBlank()) continue;
-                Pattern p = Pattern.compile("(?<![\\p{L}\\p{N}_])" + Pattern.quote(k.toLowerCase(Locale.ROOT)) + "(?![\\p{L}\\p{N}_])");
+                Pattern p = Pattern.compile(
+                        "(?<![\\p{L}\\p{N}_])" + Pattern.quote(k.toLowerCase(Locale.ROOT)) + "(?![\\p{L}\\p{N}_])");
                 if (p.matcher(lower).find()) return Optional.of(r);
             }
         }

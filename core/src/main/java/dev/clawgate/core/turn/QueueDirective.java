@@ -8,22 +8,23 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * {@code /queue MODE [debounce:0.5s] [cap:N] [drop:old|new|summarize]} and {@code /queue reset}
- * (SPEC DI-3): what they set for the session, as session settings.
+ * {@code /queue MODE [debounce:0.5s] [cap:N] [drop:old|new|summarize]} and {@code /queue reset} (SPEC DI-3): what they
+ * set for the session, as session settings.
  */
 public final class QueueDirective {
     public static final String MODE = "queue";
     public static final String DEBOUNCE_MS = "queue.debounce_ms";
     public static final String CAP = "queue.cap";
     public static final String DROP = "queue.drop";
-    public static final String USAGE = "Usage: /queue steer|followup|collect|interrupt [debounce:0.5s] [cap:N] [drop:old|new|summarize], or /queue reset.";
+    public static final String USAGE =
+            "Usage: /queue steer|followup|collect|interrupt [debounce:0.5s] [cap:N] [drop:old|new|summarize], or "
+                    + "/queue reset.";
 
-    private QueueDirective() {
-    }
+    private QueueDirective() {}
 
     /**
-     * The settings to write (a null value clears one) and the reply; or the usage as reply and no
-     * settings when the arguments are wrong.
+     * The settings to write (a null value clears one) and the reply; or the usage as reply and no settings when the
+     * arguments are wrong.
      */
     public record Result(Map<String, String> settings, String reply) {}
 
@@ -50,7 +51,10 @@ public final class QueueDirective {
             switch (key) {
                 case "debounce" -> {
                     Optional<Long> ms = millis(value);
-                    if (ms.isEmpty()) return new Result(Map.of(), "Cannot read debounce '" + value + "' (e.g. debounce:0.5s or debounce:500ms).");
+                    if (ms.isEmpty())
+                        return new Result(
+                                Map.of(),
+                                "Cannot read debounce '" + value + "' (e.g. debounce:0.5s or debounce:500ms).");
                     out.put(DEBOUNCE_MS, Long.toString(ms.get()));
                     reply.append(", debounce ").append(ms.get()).append(" ms");
                 }
@@ -66,7 +70,8 @@ public final class QueueDirective {
                 }
                 case "drop" -> {
                     Optional<DropPolicy> drop = DropPolicy.parse(value);
-                    if (drop.isEmpty()) return new Result(Map.of(), "drop must be old, new or summarize, not '" + value + "'.");
+                    if (drop.isEmpty())
+                        return new Result(Map.of(), "drop must be old, new or summarize, not '" + value + "'.");
                     out.put(DROP, drop.get().name().toLowerCase(Locale.ROOT));
                     reply.append(", drop ").append(drop.get().name().toLowerCase(Locale.ROOT));
                 }
@@ -75,7 +80,8 @@ public final class QueueDirective {
                 }
             }
         }
-        if (QueueMode.isRetiredName(words[0])) reply.append(" ('").append(words[0]).append("' is a retired name for steer)");
+        if (QueueMode.isRetiredName(words[0]))
+            reply.append(" ('").append(words[0]).append("' is a retired name for steer)");
         return new Result(out, reply.append('.').toString());
     }
 
@@ -83,7 +89,8 @@ public final class QueueDirective {
     static Optional<Long> millis(String v) {
         try {
             if (v.endsWith("ms")) return nonNegative(Math.round(Double.parseDouble(v.substring(0, v.length() - 2))));
-            if (v.endsWith("s")) return nonNegative(Math.round(Double.parseDouble(v.substring(0, v.length() - 1)) * 1000));
+            if (v.endsWith("s"))
+                return nonNegative(Math.round(Double.parseDouble(v.substring(0, v.length() - 1)) * 1000));
             return nonNegative(Long.parseLong(v));
         } catch (NumberFormatException e) {
             return Optional.empty();

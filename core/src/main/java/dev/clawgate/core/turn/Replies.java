@@ -19,8 +19,15 @@ final class Replies {
         this.s = s;
     }
 
-    void send(MessageAdapter adapter, OutboundTarget target, String text, OutboundMessage.Kind kind, long turnId, CancelToken cancel) {
-        DeliveryOutcome outcome = s.delivery().deliver(new OutboundMessage(target, text, kind, turnId), adapter, cancel);
+    void send(
+            MessageAdapter adapter,
+            OutboundTarget target,
+            String text,
+            OutboundMessage.Kind kind,
+            long turnId,
+            CancelToken cancel) {
+        DeliveryOutcome outcome =
+                s.delivery().deliver(new OutboundMessage(target, text, kind, turnId), adapter, cancel);
         if (!(outcome instanceof DeliveryOutcome.Sent)) {
             log.info("turn {}: {} to {} not delivered: {}", turnId, kind, target.channel(), outcome);
         }
@@ -28,7 +35,13 @@ final class Replies {
 
     /** SPEC AG-6: a short line per tool call, e.g. 🔧 `shell`: ls /home. */
     void announceTool(MessageAdapter adapter, OutboundTarget target, ToolCall call, long turnId, CancelToken cancel) {
-        send(adapter, target, "🔧 `" + call.name() + "`" + argumentHint(call.arguments()), OutboundMessage.Kind.NOTICE, turnId, cancel);
+        send(
+                adapter,
+                target,
+                "🔧 `" + call.name() + "`" + argumentHint(call.arguments()),
+                OutboundMessage.Kind.NOTICE,
+                turnId,
+                cancel);
     }
 
     private static String argumentHint(JsonNode args) {

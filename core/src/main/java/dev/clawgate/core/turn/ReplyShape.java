@@ -13,22 +13,31 @@ import dev.clawgate.core.render.ResponsePrefix;
 import java.util.List;
 
 /**
- * How one turn's messages are shaped for its channel (SPEC OUT-3): the rendered response prefix
- * the turn's first message carries, and which of the turn's messages (numbered from 0 in the
- * order they are sent: streamed blocks, then the final reply's parts) quote the inbound message.
+ * How one turn's messages are shaped for its channel (SPEC OUT-3): the rendered response prefix the turn's first
+ * message carries, and which of the turn's messages (numbered from 0 in the order they are sent: streamed blocks, then
+ * the final reply's parts) quote the inbound message.
  *
- * @param prefix         the rendered prefix, "" for none
- * @param mode           {@code channels.<ch>.reply_to_mode}, or its default for the chat type
+ * @param prefix the rendered prefix, "" for none
+ * @param mode {@code channels.<ch>.reply_to_mode}, or its default for the chat type
  * @param debouncedBatch whether the turn answers several inbound messages at once
  */
 record ReplyShape(String prefix, ReplyToMode mode, boolean debouncedBatch) {
 
-    /** The shape of a turn answering {@code batchSize} messages, the last being {@code current}, with {@code route}'s model. */
+    /**
+     * The shape of a turn answering {@code batchSize} messages, the last being {@code current}, with {@code route}'s
+     * model.
+     */
     static ReplyShape of(ClawgateConfig config, InboundMessage current, int batchSize, ModelRoute route) {
         ChannelOutput out = config.channel(current.channel()).output();
-        String template = ResponsePrefix.resolve(config.responsePrefix(), out.responsePrefix(), out.accountPrefix(current.account()));
-        String prefix = template.isEmpty() ? "" : ResponsePrefix.render(template, route == null ? null : route.model(),
-                route == null ? null : route.provider().name(), IdentityName.read(config.agent().workspace()));
+        String template = ResponsePrefix.resolve(
+                config.responsePrefix(), out.responsePrefix(), out.accountPrefix(current.account()));
+        String prefix = template.isEmpty()
+                ? ""
+                : ResponsePrefix.render(
+                        template,
+                        route == null ? null : route.model(),
+                        route == null ? null : route.provider().name(),
+                        IdentityName.read(config.agent().workspace()));
         return new ReplyShape(prefix, out.replyToModeFor(current.chatType()), batchSize > 1);
     }
 
@@ -48,11 +57,18 @@ record ReplyShape(String prefix, ReplyToMode mode, boolean debouncedBatch) {
     }
 
     /**
-     * The turn's final reply of {@code text}, after {@code alreadySent} of the turn's messages went
-     * out as blocks: the prefix if it is the first, and its parts threaded as the rest of the turn.
+     * The turn's final reply of {@code text}, after {@code alreadySent} of the turn's messages went out as blocks: the
+     * prefix if it is the first, and its parts threaded as the rest of the turn.
      */
     OutboundMessage finalReply(OutboundTarget target, String text, long turnId, int alreadySent) {
-        return new OutboundMessage(target, text(alreadySent, text), OutboundMessage.Kind.FINAL, turnId, List.of(),
-                SendOptions.threaded(mode.rest(alreadySent, debouncedBatch)), 0, "");
+        return new OutboundMessage(
+                target,
+                text(alreadySent, text),
+                OutboundMessage.Kind.FINAL,
+                turnId,
+                List.of(),
+                SendOptions.threaded(mode.rest(alreadySent, debouncedBatch)),
+                0,
+                "");
     }
 }

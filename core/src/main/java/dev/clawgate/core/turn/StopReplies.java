@@ -24,11 +24,16 @@ public final class StopReplies implements StopHandler {
     @Override
     public void stopped(InboxRecord stop, boolean cancelledRun, int cancelledQueued) {
         s.store().transcripts().completeTurn(stop.session(), stop.id(), null, InboxState.DONE);
-        Optional<MessageAdapter> adapter = s.channels().apply(stop.message().channel()).map(Channel::messageAdapter);
+        Optional<MessageAdapter> adapter =
+                s.channels().apply(stop.message().channel()).map(Channel::messageAdapter);
         if (adapter.isEmpty()) return;
         String text;
         if (cancelledRun) {
-            text = "⏹️ Stopped." + (cancelledQueued > 0 ? " Also dropped " + cancelledQueued + " queued message" + (cancelledQueued == 1 ? "" : "s") + "." : "");
+            text = "⏹️ Stopped."
+                    + (cancelledQueued > 0
+                            ? " Also dropped " + cancelledQueued + " queued message" + (cancelledQueued == 1 ? "" : "s")
+                                    + "."
+                            : "");
         } else if (cancelledQueued > 0) {
             text = "⏹️ Dropped " + cancelledQueued + " queued message" + (cancelledQueued == 1 ? "" : "s") + ".";
         } else {

@@ -7,9 +7,9 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 /**
- * Streams a reply to the channel through the incremental sanitiser (SPEC RP-2), so protocol text
- * never reaches the user while the model is still writing. Inline {@code <think>} reasoning the
- * sanitiser takes out goes to {@code reasoning} (SPEC RP-4 stream). Each model step starts afresh.
+ * Streams a reply to the channel through the incremental sanitiser (SPEC RP-2), so protocol text never reaches the user
+ * while the model is still writing. Inline {@code <think>} reasoning the sanitiser takes out goes to {@code reasoning}
+ * (SPEC RP-4 stream). Each model step starts afresh.
  */
 final class StreamingReply {
     private final ReplyStream out;
@@ -31,7 +31,7 @@ final class StreamingReply {
     }
 
     StreamingReply(ReplyStream out, Set<String> toolNames) {
-        this(out, toolNames, r -> { });
+        this(out, toolNames, r -> {});
     }
 
     void newStep() {

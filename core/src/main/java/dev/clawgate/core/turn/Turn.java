@@ -10,8 +10,8 @@ import dev.clawgate.core.store.InboxRecord;
 import java.util.List;
 
 /**
- * What one turn works on, read once when it starts: the records the inbound hook kept (the last one
- * answered), the config of that moment, the channel's adapter and the run's handle.
+ * What one turn works on, read once when it starts: the records the inbound hook kept (the last one answered), the
+ * config of that moment, the channel's adapter and the run's handle.
  */
 record Turn(List<InboxRecord> batch, ClawgateConfig config, MessageAdapter adapter, RunHandle handle) {
 

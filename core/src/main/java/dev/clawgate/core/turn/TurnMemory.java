@@ -16,9 +16,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A turn's use of long-term memory: recall for the system prompt (SPEC ME-2, ME-3, ME-4), then
- * auto-save of the user's words (ME-1, ME-7). Memory helps a turn but never fails it: a store
- * error is logged and the turn goes on without.
+ * A turn's use of long-term memory: recall for the system prompt (SPEC ME-2, ME-3, ME-4), then auto-save of the user's
+ * words (ME-1, ME-7). Memory helps a turn but never fails it: a store error is logged and the turn goes on without.
  */
 final class TurnMemory {
     private static final Logger log = LoggerFactory.getLogger(TurnMemory.class);
@@ -30,8 +29,8 @@ final class TurnMemory {
     }
 
     /**
-     * Recalls what the batch's text is about, then saves the batch. Recall comes first so a
-     * message is never recalled into its own turn.
+     * Recalls what the batch's text is about, then saves the batch. Recall comes first so a message is never recalled
+     * into its own turn.
      */
     List<MemoryLine> recallThenSave(List<InboxRecord> batch, MemorySettings settings) {
         // a gateway wired without memory (Memory.NONE) refuses writes: nothing to do, not a failure
@@ -55,12 +54,21 @@ final class TurnMemory {
             List<Recalled> recalled = MemoryContext.recall(s.memory(), scopes, query, settings);
             List<MemoryLine> lines = MemoryContext.filter(recalled, settings);
             if (!recalled.isEmpty()) {
-                log.debug("turn {}: recalled {} memories, injected {}: {}", batch.getLast().id(), recalled.size(), lines.size(),
-                        recalled.stream().map(r -> r.entry().key() + "=" + String.format(Locale.ROOT, "%.2f", r.score())).toList());
+                log.debug(
+                        "turn {}: recalled {} memories, injected {}: {}",
+                        batch.getLast().id(),
+                        recalled.size(),
+                        lines.size(),
+                        recalled.stream()
+                                .map(r -> r.entry().key() + "=" + String.format(Locale.ROOT, "%.2f", r.score()))
+                                .toList());
             }
             return lines;
         } catch (StoreException e) {
-            log.warn("turn {}: memory recall failed; answering without it: {}", batch.getLast().id(), e.getMessage());
+            log.warn(
+                    "turn {}: memory recall failed; answering without it: {}",
+                    batch.getLast().id(),
+                    e.getMessage());
             return List.of();
         }
     }

@@ -19,9 +19,9 @@ import java.util.HexFormat;
 import java.util.List;
 
 /**
- * {@code message_send} bound to one turn (SPEC AG-5): each message is an outbox entry of the turn,
- * keyed by its target and text, so a re-run of the turn after a crash that sends the same message
- * adds nothing (SPEC OUT-12), and delivered, retried and reported like a reply (SPEC OUT-5..OUT-7).
+ * {@code message_send} bound to one turn (SPEC AG-5): each message is an outbox entry of the turn, keyed by its target
+ * and text, so a re-run of the turn after a crash that sends the same message adds nothing (SPEC OUT-12), and
+ * delivered, retried and reported like a reply (SPEC OUT-5..OUT-7).
  */
 final class TurnMessages implements MessageSender {
     private final TurnServices s;
@@ -42,20 +42,23 @@ final class TurnMessages implements MessageSender {
     public String send(String channel, String to, String text, String payload) {
         if (text == null || text.isBlank()) throw new IllegalArgumentException("text is empty; nothing to send");
         String name = channel == null || channel.isBlank() ? here.channel() : channel.strip();
-        Channel ch = s.channels().apply(name).orElseThrow(() -> new IllegalArgumentException("there is no channel '" + name
-                + "' in this gateway"));
+        Channel ch = s.channels()
+                .apply(name)
+                .orElseThrow(() -> new IllegalArgumentException("there is no channel '" + name + "' in this gateway"));
         OutboundTarget target;
         if (to == null || to.isBlank()) {
-            if (!name.equals(here.channel())) throw new IllegalArgumentException("name the chat with 'to' when sending on another channel");
+            if (!name.equals(here.channel()))
+                throw new IllegalArgumentException("name the chat with 'to' when sending on another channel");
             target = new OutboundTarget(here.channel(), here.account(), here.replyTarget(), here.threadId(), null);
         } else {
-            target = new OutboundTarget(name, name.equals(here.channel()) ? here.account() : "default", to.strip(), null, null);
+            target = new OutboundTarget(
+                    name, name.equals(here.channel()) ? here.account() : "default", to.strip(), null, null);
         }
         cancel.throwIfCancelled();
         MessageAdapter adapter = ch.messageAdapter();
         String key = sendKey(target, text, payload);
-        OutboundMessage message = new OutboundMessage(target, text, OutboundMessage.Kind.SEND, turnId, List.of(), SendOptions.DEFAULT, 0,
-                key, payload);
+        OutboundMessage message = new OutboundMessage(
+                target, text, OutboundMessage.Kind.SEND, turnId, List.of(), SendOptions.DEFAULT, 0, key, payload);
         Durability durability = finals.durability(adapter);
         DeliveryOutcome outcome;
         if (durability == Durability.DISABLED) {
@@ -76,8 +79,9 @@ final class TurnMessages implements MessageSender {
     static String sendKey(OutboundTarget target, String text, String payload) {
         try {
             MessageDigest sha = MessageDigest.getInstance("SHA-256");
-            byte[] digest = sha.digest((target.channel() + "\n" + target.replyTarget() + "\n" + target.threadId() + "\n" + text
-                    + (payload == null ? "" : "\n" + payload)).getBytes(StandardCharsets.UTF_8));
+            byte[] digest = sha.digest((target.channel() + "\n" + target.replyTarget() + "\n" + target.threadId() + "\n"
+                            + text + (payload == null ? "" : "\n" + payload))
+                    .getBytes(StandardCharsets.UTF_8));
             return "send-" + HexFormat.of().formatHex(digest, 0, 8);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JVM has SHA-256", e);
@@ -87,15 +91,25 @@ final class TurnMessages implements MessageSender {
     private static String describe(DeliveryOutcome outcome, String channel, String to) {
         String where = channel + ":" + to;
         return switch (outcome) {
-            case DeliveryOutcome.Sent sent -> "sent to " + where + " (message id " + sent.receipts().get(0).primaryId() + ")";
+            case DeliveryOutcome.Sent sent ->
+                "sent to " + where + " (message id " + sent.receipts().get(0).primaryId() + ")";
             case DeliveryOutcome.NotClaimed n -> "already sent to " + where + "; not sent again";
-            case DeliveryOutcome.RetryScheduled r -> "the platform did not take it yet (" + r.failure() + "); it is retried automatically";
-            case DeliveryOutcome.UnknownAfterSend u -> "sent to " + where + ", but the platform did not confirm it (" + u.why() + ")";
+            case DeliveryOutcome.RetryScheduled r ->
+                "the platform did not take it yet (" + r.failure() + "); it is retried automatically";
+            case DeliveryOutcome.UnknownAfterSend u ->
+                "sent to " + where + ", but the platform did not confirm it (" + u.why() + ")";
             case DeliveryOutcome.Suppressed sup -> "not sent: " + sup.reason().wireName();
             case DeliveryOutcome.PartialFailed p -> "partly sent to " + where + ", then failed: " + p.failure();
             case DeliveryOutcome.Failed f -> "not sent: " + f.failure();
-            case DeliveryOutcome.Unsupported u -> "not sent: " + channel + " cannot carry this message (it lacks "
-                    + String.join(", ", u.missing().stream().map(dev.clawgate.core.outbound.Capability::specName).sorted().toList()) + ")";
+            case DeliveryOutcome.Unsupported u ->
+                "not sent: " + channel + " cannot carry this message (it lacks "
+                        + String.join(
+                                ", ",
+                                u.missing().stream()
+                                        .map(dev.clawgate.core.outbound.Capability::specName)
+                                        .sorted()
+                                        .toList())
+                        + ")";
         };
     }
 }

@@ -8,8 +8,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 
 /**
- * What a turn does as the agent loop goes (SPEC OUT-2, RP-4, RT-1): the text into the preview or the
- * blocks, the reasoning into the draft or ahead of the first block, the tool the run waits on.
+ * What a turn does as the agent loop goes (SPEC OUT-2, RP-4, RT-1): the text into the preview or the blocks, the
+ * reasoning into the draft or ahead of the first block, the tool the run waits on.
  */
 final class TurnObserver implements StepObserver {
     private final TurnServices s;
@@ -24,8 +24,15 @@ final class TurnObserver implements StepObserver {
     private final StreamingReply streaming;
 
     /** {@code sendReasoning} sends the reasoning so far as a notice and says whether there was any. */
-    TurnObserver(TurnServices s, Replies replies, Turn turn, ToolRegistry tools, String reasoning,
-                 BlockReplies blocks, ReplyStream preview, Predicate<String> sendReasoning) {
+    TurnObserver(
+            TurnServices s,
+            Replies replies,
+            Turn turn,
+            ToolRegistry tools,
+            String reasoning,
+            BlockReplies blocks,
+            ReplyStream preview,
+            Predicate<String> sendReasoning) {
         this.s = s;
         this.replies = replies;
         this.turn = turn;
@@ -39,8 +46,11 @@ final class TurnObserver implements StepObserver {
             blocks.beforeFirstBlock(() -> reasoningSent.set(sendReasoning.test(thought.toString())));
         }
         ReplyStream stream = blocks != null ? blocks : preview;
-        this.streaming = new StreamingReply(stream, tools.names(), turn.config().agent().reasoningTags(),
-                streamReasoning ? preview::reasoning : reasoningFirst ? thought::append : t -> { });
+        this.streaming = new StreamingReply(
+                stream,
+                tools.names(),
+                turn.config().agent().reasoningTags(),
+                streamReasoning ? preview::reasoning : reasoningFirst ? thought::append : t -> {});
     }
 
     /** Whether the reasoning already went out ahead of the first block. */

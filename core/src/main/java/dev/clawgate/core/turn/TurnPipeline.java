@@ -3,9 +3,8 @@ package dev.clawgate.core.turn;
 import dev.clawgate.core.agent.AgentLoop;
 import dev.clawgate.core.agent.AgentResult;
 import dev.clawgate.core.agent.ModelRoute;
-import dev.clawgate.core.agent.StepObserver;
 import dev.clawgate.core.agent.Steering;
-import dev.clawgate.core.model.ChatMessage;
+import dev.clawgate.core.agent.StepObserver;
 import dev.clawgate.core.channel.Channel;
 import dev.clawgate.core.channel.MessageAdapter;
 import dev.clawgate.core.command.RuntimeCommand;
@@ -16,6 +15,7 @@ import dev.clawgate.core.hook.InboundHook;
 import dev.clawgate.core.inbound.PromptBody;
 import dev.clawgate.core.memory.Memory;
 import dev.clawgate.core.memory.MemoryScopes;
+import dev.clawgate.core.model.ChatMessage;
 import dev.clawgate.core.model.ChatType;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.SessionKey;
@@ -44,10 +44,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One turn, from the committed inbox record to the delivered reply (ARCHITECTURE: Turn):
- * inbound hook, runtime commands, model choice, history, system prompt, the agent loop, then
- * sanitising, the sending hook and delivery. Every exit leaves the record in a final state,
- * except a shutdown, which leaves it for the restart to run again.
+ * One turn, from the committed inbox record to the delivered reply (ARCHITECTURE: Turn): inbound hook, runtime
+ * commands, model choice, history, system prompt, the agent loop, then sanitising, the sending hook and delivery. Every
+ * exit leaves the record in a final state, except a shutdown, which leaves it for the restart to run again.
  */
 public final class TurnPipeline implements TurnRunner {
     private static final Logger log = LoggerFactory.getLogger(TurnPipeline.class);
@@ -98,7 +97,11 @@ public final class TurnPipeline implements TurnRunner {
         Turn turn = new Turn(batch, config, adapter.get(), handle);
         // SPEC OP-5, OP-6: the seeds' line; what the user wrote only at DEBUG (logs get kept and shipped)
         String from = msg.senderName() != null ? msg.senderName() : msg.sender();
-        log.info("💬 [{}] from {} ({} chars{})", msg.channel(), from, msg.text().length(),
+        log.info(
+                "💬 [{}] from {} ({} chars{})",
+                msg.channel(),
+                from,
+                msg.text().length(),
                 msg.attachments().isEmpty() ? "" : ", " + msg.attachments().size() + " attachment(s)");
         log.debug("💬 [{}] from {}: {}", msg.channel(), from, preview(msg.text()));
 
@@ -121,15 +124,20 @@ public final class TurnPipeline implements TurnRunner {
         } finally {
             deliveries.close();
             turn.adapter().turnEnded(turn.target(), current.id(), outcome);
-            log.info("turn {} session={} msg={} outcome={} in {} ms", current.id(), turn.session().display(), msg.id(),
-                    outcome, Duration.between(start, s.clock().instant()).toMillis());
+            log.info(
+                    "turn {} session={} msg={} outcome={} in {} ms",
+                    current.id(),
+                    turn.session().display(),
+                    msg.id(),
+                    outcome,
+                    Duration.between(start, s.clock().instant()).toMillis());
         }
     }
 
     /**
-     * The run marks its records {@code DISPATCHED} itself: an agent turn together with its user messages,
-     * a command before it runs; a record dropped or failed before either goes straight to its final state.
-     * Wire it with {@link dev.clawgate.core.dispatch.Dispatcher.Dispatching#BY_RUNNER}.
+     * The run marks its records {@code DISPATCHED} itself: an agent turn together with its user messages, a command
+     * before it runs; a record dropped or failed before either goes straight to its final state. Wire it with
+     * {@link dev.clawgate.core.dispatch.Dispatcher.Dispatching#BY_RUNNER}.
      */
     public static final dev.clawgate.core.dispatch.Dispatcher.Dispatching DISPATCHING =
             dev.clawgate.core.dispatch.Dispatcher.Dispatching.BY_RUNNER;
@@ -144,8 +152,9 @@ public final class TurnPipeline implements TurnRunner {
         for (InboxRecord r : records) {
             InboundHook.Decision d = s.inboundHook().onMessageReceived(r.message());
             switch (d) {
-                case InboundHook.Continue c -> kept.add(new InboxRecord(r.id(), c.message(), r.session(), r.state(),
-                        r.attempts(), r.recordedAt()));
+                case InboundHook.Continue c ->
+                    kept.add(
+                            new InboxRecord(r.id(), c.message(), r.session(), r.state(), r.attempts(), r.recordedAt()));
                 case InboundHook.Cancel c -> {
                     log.info("inbox {} dropped by on_message_received: {}", r.id(), c.reason());
                     s.store().inbox().mark(r.id(), InboxState.DROPPED_BY_HOOK, c.reason());
@@ -156,7 +165,11 @@ public final class TurnPipeline implements TurnRunner {
     }
 
     private TurnOutcome runCommand(RuntimeCommand command, Turn turn) {
-        CommandHandler handler = new CommandHandler(s.store(), s.providers().get(), s.sessionStatus(), s.clock(),
+        CommandHandler handler = new CommandHandler(
+                s.store(),
+                s.providers().get(),
+                s.sessionStatus(),
+                s.clock(),
                 () -> s.prompts().invalidate(turn.session()));
         String reply = handler.handle(command, turn.session(), turn.config(), turn.cancel());
         s.store().transcripts().completeTurn(turn.session(), turn.id(), null, InboxState.DONE);
@@ -169,13 +182,23 @@ public final class TurnPipeline implements TurnRunner {
         SessionKey session = turn.session();
         ClawgateConfig config = turn.config();
         ProviderDirectory providers = s.providers().get();
-        ModelChoice choice = ModelSelector.choose(current.message().text(),
-                s.store().transcripts().setting(session, CommandHandler.SETTING_MODEL)
+        ModelChoice choice = ModelSelector.choose(
+                current.message().text(),
+                s.store()
+                        .transcripts()
+                        .setting(session, CommandHandler.SETTING_MODEL)
                         .map(v -> ModelSelector.parseOverride(v, providers)),
-                config.agent(), config.routes(), providers);
+                config.agent(),
+                config.routes(),
+                providers);
         if (!choice.available()) {
             s.store().inbox().mark(current.id(), InboxState.FAILED, "no model: " + choice.problem());
-            replies.send(turn.adapter(), turn.target(), choice.problem(), OutboundMessage.Kind.ERROR, current.id(),
+            replies.send(
+                    turn.adapter(),
+                    turn.target(),
+                    choice.problem(),
+                    OutboundMessage.Kind.ERROR,
+                    current.id(),
                     turn.cancel());
             return TurnOutcome.FAILED;
         }
@@ -183,7 +206,8 @@ public final class TurnPipeline implements TurnRunner {
         List<InboxRecord> buffered = group ? s.store().inbox().buffered(session, MAX_BUFFERED_READ) : List.of();
         int limit = config.inbound().groupHistoryLimitFor(current.message().channel());
         List<InboundMessage> pending = buffered.subList(Math.max(0, buffered.size() - limit), buffered.size()).stream()
-                .map(InboxRecord::message).toList();
+                .map(InboxRecord::message)
+                .toList();
         List<String> dropped = turn.handle().droppedSummaries();
         List<UserMessage> userMessages = new ArrayList<>(turn.batch().size());
         for (InboxRecord r : turn.batch()) {
@@ -223,21 +247,26 @@ public final class TurnPipeline implements TurnRunner {
     }
 
     /** What the agent loop is called with, beside the turn: the model, the tools, the memory and any carried chat. */
-    private record ModelCall(ModelChoice choice, ToolRegistry tools, List<MemoryLine> recalled,
-                             List<ChatMessage> carried) {}
+    private record ModelCall(
+            ModelChoice choice, ToolRegistry tools, List<MemoryLine> recalled, List<ChatMessage> carried) {}
 
     private TurnOutcome answer(Turn turn, ModelCall call, TypingRefresh typing) {
         CancelToken cancel = turn.cancel();
         MessageAdapter adapter = turn.adapter();
-        String reasoning = s.store().transcripts().setting(turn.session(), CommandHandler.SETTING_REASONING)
+        String reasoning = s.store()
+                .transcripts()
+                .setting(turn.session(), CommandHandler.SETTING_REASONING)
                 .orElse("off");
-        ReplyShape shape = ReplyShape.of(turn.config(), turn.current().message(), turn.batch().size(),
+        ReplyShape shape = ReplyShape.of(
+                turn.config(),
+                turn.current().message(),
+                turn.batch().size(),
                 call.choice().primary());
         // SPEC OUT-2: with block streaming on, the text goes out as blocks, not into a preview (no draft is shown)
         BlockReplies blocks = blockReplies(turn, shape);
         ReplyStream preview = blocks == null ? adapter.openStream(turn.target()) : ReplyStream.NONE;
-        TurnObserver observer = new TurnObserver(s, replies, turn, call.tools(), reasoning, blocks, preview,
-                thought -> sendReasoning(turn, thought));
+        TurnObserver observer = new TurnObserver(
+                s, replies, turn, call.tools(), reasoning, blocks, preview, thought -> sendReasoning(turn, thought));
         AgentResult result;
         try {
             result = runWithCompaction(turn, call, observer, blocks != null || preview != ReplyStream.NONE);
@@ -254,8 +283,11 @@ public final class TurnPipeline implements TurnRunner {
         adapter.turnUsage(turn.target(), turn.id(), result.usage());
         typing.stop();
         // SPEC RP-4 on: the reasoning as a separate message before the answer
-        if ("on".equals(reasoning) && !observer.reasoningSent() && result.reasoning() != null
-                && !result.reasoning().isBlank() && !cancel.isCancelled()) {
+        if ("on".equals(reasoning)
+                && !observer.reasoningSent()
+                && result.reasoning() != null
+                && !result.reasoning().isBlank()
+                && !cancel.isCancelled()) {
             preview.discard();
             sendReasoning(turn, result.reasoning());
         }
@@ -265,33 +297,61 @@ public final class TurnPipeline implements TurnRunner {
     /** SPEC RP-4 on: the reasoning as a notice of its own; false when there was none. */
     private boolean sendReasoning(Turn turn, String reasoning) {
         if (reasoning == null || reasoning.isBlank() || turn.cancel().isCancelled()) return false;
-        replies.send(turn.adapter(), turn.target(), "💭 " + reasoning.strip(), OutboundMessage.Kind.NOTICE, turn.id(),
+        replies.send(
+                turn.adapter(),
+                turn.target(),
+                "💭 " + reasoning.strip(),
+                OutboundMessage.Kind.NOTICE,
+                turn.id(),
                 turn.cancel());
         return true;
     }
 
     private BlockReplies blockReplies(Turn turn, ReplyShape shape) {
-        BlockStreaming settings = turn.config().channel(turn.target().channel()).output().blockStreaming();
-        return settings == null ? null : new BlockReplies(settings, s.scheduler(), s.delivery(), turn.adapter(),
-                turn.target(), shape, turn.id(), turn.cancel());
+        BlockStreaming settings =
+                turn.config().channel(turn.target().channel()).output().blockStreaming();
+        return settings == null
+                ? null
+                : new BlockReplies(
+                        settings,
+                        s.scheduler(),
+                        s.delivery(),
+                        turn.adapter(),
+                        turn.target(),
+                        shape,
+                        turn.id(),
+                        turn.cancel());
     }
 
     private AgentResult runWithCompaction(Turn turn, ModelCall call, StepObserver observer, boolean stream)
             throws ProviderException {
         ClawgateConfig config = turn.config();
         InboxRecord current = turn.current();
-        ToolContext toolContext = new ToolContext(config.agent().workspace(), turn.session(), turn.cancel(),
-                new TurnMessages(s, finalReplies, turn.id(), turn.target(), s.outbox().cancelOf(turn.id())),
+        ToolContext toolContext = new ToolContext(
+                config.agent().workspace(),
+                turn.session(),
+                turn.cancel(),
+                new TurnMessages(
+                        s, finalReplies, turn.id(), turn.target(), s.outbox().cancelOf(turn.id())),
                 config.memory().enabled() ? s.memory() : Memory.NONE,
-                MemoryScopes.of(current.message(), turn.session()), current.message());
+                MemoryScopes.of(current.message(), turn.session()),
+                current.message());
         Steering steering = new TurnSteering(s.store(), turn);
         boolean compactedOnce = false;
         while (true) {
             ModelRoute primary = call.choice().primary();
             var messages = conversation.build(current, config, primary, call.tools(), call.recalled(), call.carried());
-            AgentLoop.Request req = new AgentLoop.Request(call.choice().routes(), messages, call.tools(),
-                    config.agent().maxToolIterations(), config.tools().maxResultChars(), toolContext, observer, stream,
-                    steering, config.agent().reasoningTags());
+            AgentLoop.Request req = new AgentLoop.Request(
+                    call.choice().routes(),
+                    messages,
+                    call.tools(),
+                    config.agent().maxToolIterations(),
+                    config.tools().maxResultChars(),
+                    toolContext,
+                    observer,
+                    stream,
+                    steering,
+                    config.agent().reasoningTags());
             try {
                 return agent.run(req);
             } catch (ProviderException e) {
@@ -301,24 +361,33 @@ public final class TurnPipeline implements TurnRunner {
                 }
                 compactedOnce = true;
                 if (!conversation.compact(turn.session())) throw e;
-                log.info("turn {}: context overflow; compacted session {} and retrying once", turn.id(),
+                log.info(
+                        "turn {}: context overflow; compacted session {} and retrying once",
+                        turn.id(),
                         turn.session().display());
-                replies.send(turn.adapter(), turn.target(),
+                replies.send(
+                        turn.adapter(),
+                        turn.target(),
                         "🧹 The conversation was too long for the model, so I compacted its history.",
-                        OutboundMessage.Kind.NOTICE, turn.id(), turn.cancel());
+                        OutboundMessage.Kind.NOTICE,
+                        turn.id(),
+                        turn.cancel());
             }
         }
     }
 
-    private TurnOutcome finish(AgentResult result, Turn turn, ToolRegistry tools, ReplyShape shape,
-                               BlockReplies blocks) {
+    private TurnOutcome finish(
+            AgentResult result, Turn turn, ToolRegistry tools, ReplyShape shape, BlockReplies blocks) {
         CancelToken cancel = turn.cancel();
         if (blocks != null && cancel.isCancelled()) blocks.cancel();
         cancel.throwIfCancelled();
-        String text = ReplySanitizer.sanitize(result.text(), tools.names(), s.config().get().agent().reasoningTags());
-        String stored = turn.stateless() ? null
-                : result.usedTools().isEmpty() || !turn.adapter().toolSummaryInTranscript() ? text
-                : "[Used tools: " + String.join(", ", result.usedTools()) + "]\n" + text;
+        String text = ReplySanitizer.sanitize(
+                result.text(), tools.names(), s.config().get().agent().reasoningTags());
+        String stored = turn.stateless()
+                ? null
+                : result.usedTools().isEmpty() || !turn.adapter().toolSummaryInTranscript()
+                        ? text
+                        : "[Used tools: " + String.join(", ", result.usedTools()) + "]\n" + text;
         OutboundMessage reply = shape.finalReply(turn.target(), text, turn.id(), 0);
         if (blocks != null) {
             // SPEC OUT-2: the transcript keeps the whole reply; the outbox only what no block carried
@@ -333,7 +402,12 @@ public final class TurnPipeline implements TurnRunner {
         }
         // the on_message_sending hook runs on the delivery path (SPEC RP-1, OUT-5): a suppression is recorded
         // with the intent
-        return finalReplies.commitAndSend(turn.current(), turn.adapter(), reply, stored, InboxState.DONE,
+        return finalReplies.commitAndSend(
+                turn.current(),
+                turn.adapter(),
+                reply,
+                stored,
+                InboxState.DONE,
                 s.outbox().cancelOf(turn.id()));
     }
 
@@ -342,7 +416,12 @@ public final class TurnPipeline implements TurnRunner {
         if (e.kind() == ProviderException.Kind.VISION_UNSUPPORTED) {
             for (InboxRecord r : turn.batch()) s.store().transcripts().removeUserMessage(turn.session(), r.id());
             s.store().inbox().mark(turn.id(), InboxState.FAILED, "vision unsupported; turn rolled back");
-            replies.send(turn.adapter(), turn.target(), UserFacingError.of(e), OutboundMessage.Kind.ERROR, turn.id(),
+            replies.send(
+                    turn.adapter(),
+                    turn.target(),
+                    UserFacingError.of(e),
+                    OutboundMessage.Kind.ERROR,
+                    turn.id(),
                     turn.cancel());
             return TurnOutcome.FAILED;
         }
@@ -357,8 +436,8 @@ public final class TurnPipeline implements TurnRunner {
     /** Ends the turn {@code FAILED} with an error reply, and {@code stored} in the transcript unless stateless. */
     private TurnOutcome failWith(Turn turn, String text, String stored, CancelToken cancel) {
         OutboundMessage reply = new OutboundMessage(turn.target(), text, OutboundMessage.Kind.ERROR, turn.id());
-        return finalReplies.commitAndSend(turn.current(), turn.adapter(), reply, turn.stateless() ? null : stored,
-                InboxState.FAILED, cancel);
+        return finalReplies.commitAndSend(
+                turn.current(), turn.adapter(), reply, turn.stateless() ? null : stored, InboxState.FAILED, cancel);
     }
 
     private TurnOutcome cancelled(Turn turn, String reason) {
@@ -368,9 +447,11 @@ public final class TurnPipeline implements TurnRunner {
         }
         if (RunHandle.REASON_TIMEOUT.equals(reason)) {
             long secs = turn.config().agent().turnBudgetSecs();
-            failWith(turn, "⏱️ That took too long (over " + secs + " s), so I stopped."
-                    + " Please try again or ask for less.",
-                    "[Task timed out]", CancelToken.none());
+            failWith(
+                    turn,
+                    "⏱️ That took too long (over " + secs + " s), so I stopped." + " Please try again or ask for less.",
+                    "[Task timed out]",
+                    CancelToken.none());
             return TurnOutcome.TIMED_OUT;
         }
         for (InboxRecord r : turn.batch()) s.store().inbox().mark(r.id(), InboxState.CANCELLED, reason);

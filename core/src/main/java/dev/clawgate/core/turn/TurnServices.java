@@ -20,15 +20,13 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * What the turn pipeline works with. Suppliers, not values, where the config can change under
- * a running gateway (SPEC RT-3): a turn reads them once, at its start. Final replies of durable
- * channels go through {@code outbox} (SPEC OUT-5), everything else through {@code delivery}; both
- * run the {@code on_message_sending} hook on their payload path. {@code memory} is the long-term
- * memory each turn recalls from and auto-saves to (SPEC ME-1..ME-4). {@code scheduler} times
- * streamed blocks (SPEC OUT-2: idle coalescing, human delay) and the typing refresh (RP-5).
- * {@code sessionStatus} is what the dispatcher knows of a session now: queue depth, the active run
- * and the tool it waits on (SPEC RT-1 {@code /status}). {@code web} fetches remote images when
- * {@code multimodal.allow_remote_fetch} is on (SPEC AG-4).
+ * What the turn pipeline works with. Suppliers, not values, where the config can change under a running gateway (SPEC
+ * RT-3): a turn reads them once, at its start. Final replies of durable channels go through {@code outbox} (SPEC
+ * OUT-5), everything else through {@code delivery}; both run the {@code on_message_sending} hook on their payload path.
+ * {@code memory} is the long-term memory each turn recalls from and auto-saves to (SPEC ME-1..ME-4). {@code scheduler}
+ * times streamed blocks (SPEC OUT-2: idle coalescing, human delay) and the typing refresh (RP-5). {@code sessionStatus}
+ * is what the dispatcher knows of a session now: queue depth, the active run and the tool it waits on (SPEC RT-1
+ * {@code /status}). {@code web} fetches remote images when {@code multimodal.allow_remote_fetch} is on (SPEC AG-4).
  */
 public record TurnServices(
         Store store,
@@ -57,9 +55,9 @@ public record TurnServices(
     }
 
     /**
-     * A builder: the store, the channels, providers, tools, prompts, delivery, outbox, config and session
-     * status must be set; the rest default to no inbound hook, the UTC clock, no long-term memory, the shared
-     * daemon timer and no remote image fetching.
+     * A builder: the store, the channels, providers, tools, prompts, delivery, outbox, config and session status must
+     * be set; the rest default to no inbound hook, the UTC clock, no long-term memory, the shared daemon timer and no
+     * remote image fetching.
      */
     public static Builder builder() {
         return new Builder();
@@ -82,8 +80,7 @@ public record TurnServices(
         private Scheduler scheduler = Timer.SHARED;
         private PublicWeb web = PublicWeb.unavailable();
 
-        private Builder() {
-        }
+        private Builder() {}
 
         public Builder store(Store store) {
             this.store = store;
@@ -156,12 +153,21 @@ public record TurnServices(
         }
 
         public TurnServices build() {
-            return new TurnServices(Objects.requireNonNull(store, "store"), Objects.requireNonNull(channels, "channels"),
-                    Objects.requireNonNull(providers, "providers"), Objects.requireNonNull(tools, "tools"),
-                    Objects.requireNonNull(prompts, "prompts"), Objects.requireNonNull(inboundHook, "inboundHook"),
-                    Objects.requireNonNull(delivery, "delivery"), Objects.requireNonNull(outbox, "outbox"),
-                    Objects.requireNonNull(config, "config"), Objects.requireNonNull(sessionStatus, "sessionStatus"),
-                    Objects.requireNonNull(clock, "clock"), memory, scheduler, web);
+            return new TurnServices(
+                    Objects.requireNonNull(store, "store"),
+                    Objects.requireNonNull(channels, "channels"),
+                    Objects.requireNonNull(providers, "providers"),
+                    Objects.requireNonNull(tools, "tools"),
+                    Objects.requireNonNull(prompts, "prompts"),
+                    Objects.requireNonNull(inboundHook, "inboundHook"),
+                    Objects.requireNonNull(delivery, "delivery"),
+                    Objects.requireNonNull(outbox, "outbox"),
+                    Objects.requireNonNull(config, "config"),
+                    Objects.requireNonNull(sessionStatus, "sessionStatus"),
+                    Objects.requireNonNull(clock, "clock"),
+                    memory,
+                    scheduler,
+                    web);
         }
     }
 }

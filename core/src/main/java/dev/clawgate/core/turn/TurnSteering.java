@@ -11,8 +11,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * SPEC DI-3 steer: messages offered to the run are recorded as their own user messages
- * (inbox {@code merged}) when the loop takes them, and answered by this run's reply.
+ * SPEC DI-3 steer: messages offered to the run are recorded as their own user messages (inbox {@code merged}) when the
+ * loop takes them, and answered by this run's reply.
  */
 record TurnSteering(Store store, Turn turn) implements Steering {
 

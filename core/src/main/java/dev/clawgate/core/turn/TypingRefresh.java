@@ -9,8 +9,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The typing indicator while a turn works (SPEC RP-5): {@link MessageAdapter#typing} at once and
- * every {@link #EVERY} until {@link #stop}, on the turn's timer, so tests move it with a manual clock.
+ * The typing indicator while a turn works (SPEC RP-5): {@link MessageAdapter#typing} at once and every {@link #EVERY}
+ * until {@link #stop}, on the turn's timer, so tests move it with a manual clock.
  */
 final class TypingRefresh {
     private static final Logger log = LoggerFactory.getLogger(TypingRefresh.class);

@@ -34,7 +34,9 @@ final class AccessFixtures {
 
     /** {@code "a,b"} as a list; blank is the empty list. */
     static List<String> list(String csv) {
-        return csv == null || csv.isBlank() ? List.of() : Arrays.stream(csv.split(",")).map(String::strip).toList();
+        return csv == null || csv.isBlank()
+                ? List.of()
+                : Arrays.stream(csv.split(",")).map(String::strip).toList();
     }
 
     static AccessSettings dms(DmPolicy policy, String allowedUsers) {
@@ -45,12 +47,25 @@ final class AccessFixtures {
         return new AccessSettings(DmPolicy.PAIRING, List.of(), policy, list(allowedGroups), requireMention);
     }
 
-    /** A config whose {@code telegram} channel has {@code access}, with accounts overriding it, owned by telegram:owner-1. */
+    /**
+     * A config whose {@code telegram} channel has {@code access}, with accounts overriding it, owned by
+     * telegram:owner-1.
+     */
     static ClawgateConfig config(AccessSettings access, Map<String, AccessSettings> accounts) {
-        GatewaySettings gateway = new GatewaySettings(Path.of("data"), "127.0.0.1:8787", null, List.of("telegram:" + OWNER));
-        return new ClawgateConfig(gateway, AgentSettings.defaults(), Map.of(), List.of(), HistorySettings.defaults(),
-                ToolSettings.defaults(), DispatchSettings.defaults(), SessionSettings.defaults(), InboundSettings.defaults(),
-                QueueSettings.defaults(), Map.of("telegram", new ChannelSettings("telegram", access, accounts, Map.of())));
+        GatewaySettings gateway =
+                new GatewaySettings(Path.of("data"), "127.0.0.1:8787", null, List.of("telegram:" + OWNER));
+        return new ClawgateConfig(
+                gateway,
+                AgentSettings.defaults(),
+                Map.of(),
+                List.of(),
+                HistorySettings.defaults(),
+                ToolSettings.defaults(),
+                DispatchSettings.defaults(),
+                SessionSettings.defaults(),
+                InboundSettings.defaults(),
+                QueueSettings.defaults(),
+                Map.of("telegram", new ChannelSettings("telegram", access, accounts, Map.of())));
     }
 
     static ClawgateConfig config(AccessSettings access) {
@@ -58,8 +73,21 @@ final class AccessFixtures {
     }
 
     static InboundMessage dm(String channel, String account, String sender) {
-        return new InboundMessage("m-" + sender, channel, account, sender, null, "chat-" + sender, null, null, ChatType.DIRECT,
-                false, Instant.EPOCH, "hello", List.of(), null);
+        return new InboundMessage(
+                "m-" + sender,
+                channel,
+                account,
+                sender,
+                null,
+                "chat-" + sender,
+                null,
+                null,
+                ChatType.DIRECT,
+                false,
+                Instant.EPOCH,
+                "hello",
+                List.of(),
+                null);
     }
 
     static InboundMessage dm(String sender) {
@@ -67,8 +95,21 @@ final class AccessFixtures {
     }
 
     static InboundMessage groupMessage(String channel, String group, String sender, boolean mentioned) {
-        return new InboundMessage("g-" + sender, channel, "default", sender, null, group, null, null, ChatType.GROUP,
-                mentioned, Instant.EPOCH, "hello all", List.of(), null);
+        return new InboundMessage(
+                "g-" + sender,
+                channel,
+                "default",
+                sender,
+                null,
+                group,
+                null,
+                null,
+                ChatType.GROUP,
+                mentioned,
+                Instant.EPOCH,
+                "hello all",
+                List.of(),
+                null);
     }
 
     /** The decision's kind, for table-driven assertions. */

@@ -25,14 +25,19 @@ class PairingCodesTest {
             code.chars().forEach(c -> seen.add((char) c));
             codes.add(code);
         }
-        assertThat(seen).as("every character of the alphabet is drawn, seed " + seed).hasSize(32);
+        assertThat(seen)
+                .as("every character of the alphabet is drawn, seed " + seed)
+                .hasSize(32);
         assertThat(codes).as("codes do not repeat, seed " + seed).hasSize(10_000);
     }
 
     @Test
     void theAlphabetIsUppercaseLettersAndDigitsWithoutLookAlikes() {
         // SPEC IN-5
-        assertThat(PairingCodes.ALPHABET).hasSize(32).doesNotContain("0", "O", "1", "I").isUpperCase();
+        assertThat(PairingCodes.ALPHABET)
+                .hasSize(32)
+                .doesNotContain("0", "O", "1", "I")
+                .isUpperCase();
         assertThat(PairingCodes.ALPHABET.chars().distinct().count()).isEqualTo(32);
     }
 

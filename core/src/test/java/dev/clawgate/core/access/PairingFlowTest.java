@@ -46,9 +46,17 @@ class PairingFlowTest {
         Decision.Pair p = pair("stranger");
 
         assertThat(PairingCodes.isWellFormed(p.code())).as(p.code()).isTrue();
-        assertThat(p.replyText()).contains(p.code(), "clawgate pairing approve " + p.code(), "valid until 2025-03-01 11:00 UTC");
-        assertThat(store.pairing().list(false)).containsExactly(new Pairing(p.code(), "telegram", "default", "stranger",
-                Status.PENDING, clock.instant(), clock.instant().plus(Duration.ofHours(1))));
+        assertThat(p.replyText())
+                .contains(p.code(), "clawgate pairing approve " + p.code(), "valid until 2025-03-01 11:00 UTC");
+        assertThat(store.pairing().list(false))
+                .containsExactly(new Pairing(
+                        p.code(),
+                        "telegram",
+                        "default",
+                        "stranger",
+                        Status.PENDING,
+                        clock.instant(),
+                        clock.instant().plus(Duration.ofHours(1))));
     }
 
     @Test
@@ -70,7 +78,8 @@ class PairingFlowTest {
         String second = pair("stranger").code();
 
         assertThat(second).isNotEqualTo(first);
-        assertThat(store.pairing().list(true)).extracting(Pairing::code, Pairing::status)
+        assertThat(store.pairing().list(true))
+                .extracting(Pairing::code, Pairing::status)
                 .containsExactly(tuple(first, Status.EXPIRED), tuple(second, Status.PENDING));
         assertThat(store.pairing().approve(first, clock.instant())).isEmpty();
         assertThat(gate.decide(dm("stranger"), false, pairing)).isInstanceOf(Decision.Pair.class);
@@ -85,9 +94,12 @@ class PairingFlowTest {
 
         assertThat(gate.decide(dm("s4"), false, pairing)).isEqualTo(new Decision.Deny("pairing queue full"));
         assertThat(store.pairing().list(true)).extracting(Pairing::sender).containsExactly("s1", "s2", "s3");
-        assertThat(pair("s1").code()).as("a sender already waiting still gets their code").isEqualTo(a);
+        assertThat(pair("s1").code())
+                .as("a sender already waiting still gets their code")
+                .isEqualTo(a);
         assertThat(gate.decide(dm("telegram", "second-bot", "s4"), false, pairing))
-                .as("another account of the channel has its own queue").isInstanceOf(Decision.Pair.class);
+                .as("another account of the channel has its own queue")
+                .isInstanceOf(Decision.Pair.class);
 
         store.pairing().reject(a);
         assertThat(pair("s4").code()).as("a decided code frees its place").isNotEqualTo(a);
@@ -105,9 +117,11 @@ class PairingFlowTest {
 
         assertThat(gate.decide(dm("stranger"), false, pairing)).isEqualTo(new Decision.Admit());
         assertThat(gate.decide(dm("stranger"), false, config(dms(DmPolicy.ALLOWLIST, ""))))
-                .as("the approval also holds under allowlist").isEqualTo(new Decision.Admit());
+                .as("the approval also holds under allowlist")
+                .isEqualTo(new Decision.Admit());
         assertThat(gate.decide(dm("telegram", "second-bot", "stranger"), false, pairing))
-                .as("an approval holds for its channel account only").isInstanceOf(Decision.Pair.class);
+                .as("an approval holds for its channel account only")
+                .isInstanceOf(Decision.Pair.class);
         assertThat(gate.decide(dm("other"), false, pairing)).isInstanceOf(Decision.Pair.class);
     }
 
@@ -143,7 +157,8 @@ class PairingFlowTest {
             }
 
             @Override
-            public Pairing create(String channel, String account, String sender, String code, Instant now, Instant expiresAt) {
+            public Pairing create(
+                    String channel, String account, String sender, String code, Instant now, Instant expiresAt) {
                 return book.create(channel, account, sender, code, now, expiresAt);
             }
         };
@@ -161,15 +176,25 @@ class PairingFlowTest {
         }
 
         assertThat(decisions).filteredOn(Decision.Pair.class::isInstance).hasSize(3);
-        assertThat(decisions).filteredOn(d -> d.equals(new Decision.Deny("pairing queue full"))).hasSize(9);
-        assertThat(store.pairing().pendingCount("telegram", "default", clock.instant())).isEqualTo(3);
+        assertThat(decisions)
+                .filteredOn(d -> d.equals(new Decision.Deny("pairing queue full")))
+                .hasSize(9);
+        assertThat(store.pairing().pendingCount("telegram", "default", clock.instant()))
+                .isEqualTo(3);
     }
 
     @Test
     void aCodeThatIsAlreadyTakenIsRedrawn() {
         // SPEC IN-5: a code names one pairing
         String firstDraw = PairingCodes.generate(new Random(11));
-        store.pairing().create("telegram", "old", "someone", firstDraw, clock.instant(), clock.instant().plusSeconds(60));
+        store.pairing()
+                .create(
+                        "telegram",
+                        "old",
+                        "someone",
+                        firstDraw,
+                        clock.instant(),
+                        clock.instant().plusSeconds(60));
 
         String code = pair("stranger").code();
 
@@ -197,13 +222,15 @@ class PairingFlowTest {
             }
 
             @Override
-            public Pairing create(String channel, String account, String sender, String code, Instant now, Instant expiresAt) {
+            public Pairing create(
+                    String channel, String account, String sender, String code, Instant now, Instant expiresAt) {
                 throw new IllegalArgumentException("pairing code already in use");
             }
         };
         AccessGate stuck = new AccessGate(full, clock, new Random(1));
 
         assertThatThrownBy(() -> stuck.decide(dm("stranger"), false, pairing))
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("no free pairing code");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("no free pairing code");
     }
 }

@@ -33,6 +33,7 @@ class AgentLoopTest {
 
     @TempDir
     Path workspace;
+
     private final List<String> toolRuns = new ArrayList<>();
     private final CancelToken cancel = new CancelToken();
 
@@ -44,10 +45,17 @@ class AgentLoopTest {
         });
     }
 
-    private AgentLoop.Request request(ScriptedProvider p, boolean nativeTools, int maxIterations, int maxResult, Tool... tools) {
-        return new AgentLoop.Request(List.of(new ModelRoute(p, "m", nativeTools)),
-                List.of(ChatMessage.system("sys"), ChatMessage.user("hi")), new ToolRegistry(List.of(tools)), maxIterations,
-                maxResult, new ToolContext(workspace, null, cancel), StepObserver.NONE, false);
+    private AgentLoop.Request request(
+            ScriptedProvider p, boolean nativeTools, int maxIterations, int maxResult, Tool... tools) {
+        return new AgentLoop.Request(
+                List.of(new ModelRoute(p, "m", nativeTools)),
+                List.of(ChatMessage.system("sys"), ChatMessage.user("hi")),
+                new ToolRegistry(List.of(tools)),
+                maxIterations,
+                maxResult,
+                new ToolContext(workspace, null, cancel),
+                StepObserver.NONE,
+                false);
     }
 
     private static ToolCall call(String id, String name, String json) throws Exception {
@@ -58,7 +66,8 @@ class AgentLoopTest {
     void nativeToolCallsRunAndTheirResultsGoBackAsToolMessages() throws Exception {
         // SPEC AG-1
         ScriptedProvider p = new ScriptedProvider("p", NATIVE)
-                .answer(new ChatResponse("", List.of(call("c1", "echo", "{\"text\":\"a\"}")), null, new Usage(10, 2, 0), "tool_calls"))
+                .answer(new ChatResponse(
+                        "", List.of(call("c1", "echo", "{\"text\":\"a\"}")), null, new Usage(10, 2, 0), "tool_calls"))
                 .answer(new ChatResponse("done", List.of(), null, new Usage(20, 3, 0), "stop"));
         AgentResult r = new AgentLoop().run(request(p, true, 10, 8000, echo()));
         assertThat(r.text()).isEqualTo("done");
@@ -94,8 +103,12 @@ class AgentLoopTest {
     void malformedAndUnknownToolCallsAreReportedBackToTheModel() throws Exception {
         // SPEC AG-1: malformed ones reported back to the model as an error result
         ScriptedProvider p = new ScriptedProvider("p", NATIVE)
-                .answer(new ChatResponse("", List.of(new ToolCall("c1", "echo", null, "unexpected end of JSON"),
-                        call("c2", "nope", "{}")), null, null, "tool_calls"))
+                .answer(new ChatResponse(
+                        "",
+                        List.of(new ToolCall("c1", "echo", null, "unexpected end of JSON"), call("c2", "nope", "{}")),
+                        null,
+                        null,
+                        "tool_calls"))
                 .text("ok");
         new AgentLoop().run(request(p, true, 10, 8000, echo()));
         List<ChatMessage> second = p.requests().get(1).messages();
@@ -108,7 +121,9 @@ class AgentLoopTest {
     void theLoopStopsAtMaxToolIterationsAndSaysSo() throws Exception {
         // SPEC AG-1
         ScriptedProvider p = new ScriptedProvider("p", NATIVE);
-        for (int i = 0; i < 3; i++) p.answer(new ChatResponse("", List.of(call("c" + i, "echo", "{\"text\":\"" + i + "\"}")), null, null, "tool_calls"));
+        for (int i = 0; i < 3; i++)
+            p.answer(new ChatResponse(
+                    "", List.of(call("c" + i, "echo", "{\"text\":\"" + i + "\"}")), null, null, "tool_calls"));
         AgentResult r = new AgentLoop().run(request(p, true, 3, 8000, echo()));
         assertThat(r.iterationLimitHit()).isTrue();
         assertThat(r.text()).contains("3 tool steps");
@@ -120,7 +135,8 @@ class AgentLoopTest {
         // SPEC AG-3
         Tool big = Tool.create("big", "big output", JSON.createObjectNode(), (a, c) -> ToolResult.ok("x".repeat(500)));
         ScriptedProvider p = new ScriptedProvider("p", NATIVE)
-                .answer(new ChatResponse("", List.of(call("c1", "big", "{}")), null, null, "tool_calls")).text("ok");
+                .answer(new ChatResponse("", List.of(call("c1", "big", "{}")), null, null, "tool_calls"))
+                .text("ok");
         new AgentLoop().run(request(p, true, 10, 100, big));
         String result = p.requests().get(1).messages().get(3).content();
         assertThat(result).startsWith("x".repeat(100)).contains("output cut: 100 of 500");
@@ -133,11 +149,13 @@ class AgentLoopTest {
         String png = "data:image/png;base64," + java.util.Base64.getEncoder().encodeToString(new byte[64]);
         Tool shot = Tool.create("shot", "screenshot", JSON.createObjectNode(), (a, c) -> ToolResult.ok("here " + png));
         ScriptedProvider p = new ScriptedProvider("p", NATIVE)
-                .answer(new ChatResponse("", List.of(call("c1", "shot", "{}")), null, null, "tool_calls")).text("ok");
+                .answer(new ChatResponse("", List.of(call("c1", "shot", "{}")), null, null, "tool_calls"))
+                .text("ok");
         new AgentLoop().run(request(p, true, 10, 8000, shot));
         String result = p.requests().get(1).messages().get(3).content();
         assertThat(result).doesNotContain("base64").contains("[IMAGE:" + workspace.toAbsolutePath());
-        assertThat(workspace.resolve(".clawgate/images")).isDirectoryContaining(f -> f.toString().endsWith(".png"));
+        assertThat(workspace.resolve(".clawgate/images"))
+                .isDirectoryContaining(f -> f.toString().endsWith(".png"));
     }
 
     @Test
@@ -149,7 +167,12 @@ class AgentLoopTest {
             return ToolResult.ok("ok");
         });
         ScriptedProvider p = new ScriptedProvider("p", NATIVE)
-                .answer(new ChatResponse("", List.of(call("c1", "cancel", "{}"), call("c2", "echo", "{\"text\":\"never\"}")), null, null, "tool_calls"));
+                .answer(new ChatResponse(
+                        "",
+                        List.of(call("c1", "cancel", "{}"), call("c2", "echo", "{\"text\":\"never\"}")),
+                        null,
+                        null,
+                        "tool_calls"));
         assertThatThrownBy(() -> new AgentLoop().run(request(p, true, 10, 8000, cancelling, echo())))
                 .isInstanceOf(CancelledException.class);
         assertThat(toolRuns).containsExactly("cancel");
@@ -160,14 +183,21 @@ class AgentLoopTest {
     void aRateLimitIsRetriedAfterItsRetryAfterAndATransientErrorFallsBackToTheNextProvider() throws Exception {
         // SPEC SP-4: fallback chain; rate limit retry-after honoured
         ScriptedProvider first = new ScriptedProvider("first", NATIVE)
-                .fail(new ProviderException(ProviderException.Kind.RATE_LIMITED, "429", 429, Duration.ofMillis(20), null))
+                .fail(new ProviderException(
+                        ProviderException.Kind.RATE_LIMITED, "429", 429, Duration.ofMillis(20), null))
                 .fail(new ProviderException(ProviderException.Kind.TRANSIENT, "502"))
                 .fail(new ProviderException(ProviderException.Kind.TRANSIENT, "502"));
         ScriptedProvider second = new ScriptedProvider("second", NATIVE).text("from second");
         AgentLoop loop = new AgentLoop(new ModelCaller(2, Duration.ofSeconds(5), Duration.ofMillis(1)));
-        AgentResult r = loop.run(new AgentLoop.Request(List.of(new ModelRoute(first, "a", true), new ModelRoute(second, "b", true)),
-                List.of(ChatMessage.user("hi")), ToolRegistry.empty(), 5, 8000, new ToolContext(workspace, null, cancel),
-                StepObserver.NONE, false));
+        AgentResult r = loop.run(new AgentLoop.Request(
+                List.of(new ModelRoute(first, "a", true), new ModelRoute(second, "b", true)),
+                List.of(ChatMessage.user("hi")),
+                ToolRegistry.empty(),
+                5,
+                8000,
+                new ToolContext(workspace, null, cancel),
+                StepObserver.NONE,
+                false));
         assertThat(r.text()).isEqualTo("from second");
         assertThat(first.requests()).hasSize(3);
         assertThat(second.requests()).extracting(rq -> rq.model()).containsExactly("b");
@@ -176,18 +206,27 @@ class AgentLoopTest {
     @Test
     void aFatalErrorIsNotRetried() {
         // SPEC SP-4: only transient errors and rate limits move down the chain
-        ScriptedProvider first = new ScriptedProvider("first", NATIVE).fail(new ProviderException(ProviderException.Kind.AUTH, "401"));
+        ScriptedProvider first =
+                new ScriptedProvider("first", NATIVE).fail(new ProviderException(ProviderException.Kind.AUTH, "401"));
         ScriptedProvider second = new ScriptedProvider("second", NATIVE).text("never");
-        assertThatThrownBy(() -> new AgentLoop().run(new AgentLoop.Request(
-                List.of(new ModelRoute(first, "a", true), new ModelRoute(second, "b", true)), List.of(ChatMessage.user("hi")),
-                ToolRegistry.empty(), 5, 8000, new ToolContext(workspace, null, cancel), StepObserver.NONE, false)))
+        assertThatThrownBy(() -> new AgentLoop()
+                        .run(new AgentLoop.Request(
+                                List.of(new ModelRoute(first, "a", true), new ModelRoute(second, "b", true)),
+                                List.of(ChatMessage.user("hi")),
+                                ToolRegistry.empty(),
+                                5,
+                                8000,
+                                new ToolContext(workspace, null, cancel),
+                                StepObserver.NONE,
+                                false)))
                 .isInstanceOf(ProviderException.class);
         assertThat(second.requests()).isEmpty();
     }
 
     @Test
     void aSteeredMessageSkipsTheStepsRemainingToolCallsAndFollowsTheToolResults() throws Exception {
-        // SPEC DI-3 steer: a running tool finishes, later calls of the step are skipped, the text goes after the results
+        // SPEC DI-3 steer: a running tool finishes, later calls of the step are skipped, the text goes after the
+        // results
         java.util.List<ChatMessage> box = new java.util.concurrent.CopyOnWriteArrayList<>();
         Tool first = Tool.create("first", "first", JSON.createObjectNode(), (a, c) -> {
             toolRuns.add("first");
@@ -206,11 +245,24 @@ class AgentLoopTest {
             }
         };
         ScriptedProvider p = new ScriptedProvider("p", NATIVE)
-                .answer(new ChatResponse("", List.of(call("c1", "first", "{}"), call("c2", "echo", "{\"text\":\"skipped\"}")), null, null, "tool_calls"))
+                .answer(new ChatResponse(
+                        "",
+                        List.of(call("c1", "first", "{}"), call("c2", "echo", "{\"text\":\"skipped\"}")),
+                        null,
+                        null,
+                        "tool_calls"))
                 .text("did both");
-        AgentResult r = new AgentLoop().run(new AgentLoop.Request(List.of(new ModelRoute(p, "m", true)),
-                List.of(ChatMessage.system("sys"), ChatMessage.user("hi")), new ToolRegistry(List.of(first, echo())), 10, 8000,
-                new ToolContext(workspace, null, cancel), StepObserver.NONE, false, steering));
+        AgentResult r = new AgentLoop()
+                .run(new AgentLoop.Request(
+                        List.of(new ModelRoute(p, "m", true)),
+                        List.of(ChatMessage.system("sys"), ChatMessage.user("hi")),
+                        new ToolRegistry(List.of(first, echo())),
+                        10,
+                        8000,
+                        new ToolContext(workspace, null, cancel),
+                        StepObserver.NONE,
+                        false,
+                        steering));
         assertThat(r.text()).isEqualTo("did both");
         assertThat(toolRuns).containsExactly("first");
         List<ChatMessage> second = p.requests().get(1).messages();

@@ -11,7 +11,6 @@ import dev.clawgate.core.dispatch.Inbox;
 import dev.clawgate.core.dispatch.QueuePolicy;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.SessionKey;
-import dev.clawgate.core.store.InboxRecord;
 import dev.clawgate.core.outbound.OutboundMessage;
 import dev.clawgate.core.outbound.OutboundTarget;
 import dev.clawgate.core.store.InboxState;
@@ -26,9 +25,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -56,30 +53,62 @@ class AckPolicyTest {
 
     /** @param withReply the run ends as a durable channel's turn does: final state and reply intent in one commit */
     private void startPipeline(boolean withReply) {
-        Dispatcher.Policy policy = new Dispatcher.Policy(r -> new QueuePolicy(QueueMode.FOLLOWUP, Duration.ZERO, 100, DropPolicy.OLD),
-                r -> false, r -> false, () -> Duration.ofMinutes(1), (r, t) -> { }, Duration.ZERO);
-        dispatcher = new Dispatcher(store, handle -> {
-            runPermits.acquire();
-            if (withReply) {
-                store.outbox().completeTurnWithReply(handle.record().session(), handle.record().id(), "ok", InboxState.DONE,
-                        OutboundDraft.of(OutboundTarget.replyTo(handle.record().message()), "ok", OutboundMessage.Kind.FINAL));
-            } else {
-                store.transcripts().completeTurn(handle.record().session(), handle.record().id(), "ok", InboxState.DONE);
-            }
-        }, (r, a, b) -> { }, policy, 100, 8, Clock.systemUTC()).start();
+        Dispatcher.Policy policy = new Dispatcher.Policy(
+                r -> new QueuePolicy(QueueMode.FOLLOWUP, Duration.ZERO, 100, DropPolicy.OLD),
+                r -> false,
+                r -> false,
+                () -> Duration.ofMinutes(1),
+                (r, t) -> {},
+                Duration.ZERO);
+        dispatcher = new Dispatcher(
+                        store,
+                        handle -> {
+                            runPermits.acquire();
+                            if (withReply) {
+                                store.outbox()
+                                        .completeTurnWithReply(
+                                                handle.record().session(),
+                                                handle.record().id(),
+                                                "ok",
+                                                InboxState.DONE,
+                                                OutboundDraft.of(
+                                                        OutboundTarget.replyTo(
+                                                                handle.record().message()),
+                                                        "ok",
+                                                        OutboundMessage.Kind.FINAL));
+                            } else {
+                                store.transcripts()
+                                        .completeTurn(
+                                                handle.record().session(),
+                                                handle.record().id(),
+                                                "ok",
+                                                InboxState.DONE);
+                            }
+                        },
+                        (r, a, b) -> {},
+                        policy,
+                        100,
+                        8,
+                        Clock.systemUTC())
+                .start();
         inbox = new Inbox(store, dispatcher, SessionKey::of, Duration.ofMinutes(20));
     }
 
     private boolean stateOf(long seq, java.util.function.Predicate<InboxState> stage) {
         Long id = inboxIdOfSeq.get(seq);
-        return id != null && store.inbox().find(id).map(r -> stage.test(r.state())).orElse(false);
+        return id != null
+                && store.inbox().find(id).map(r -> stage.test(r.state())).orElse(false);
     }
 
     /** One poll of the test adapter: ack what reached the stage, take the new updates into the sink. */
-    private void poll(FakeUpdatesPlatform platform, CumulativeAck ack, long manualOffset, int stopAfter) throws Exception {
+    private void poll(FakeUpdatesPlatform platform, CumulativeAck ack, long manualOffset, int stopAfter)
+            throws Exception {
         long offset = ack == null ? manualOffset : ack.offset();
-        String body = http.send(HttpRequest.newBuilder(URI.create(platform.url() + "?offset=" + offset)).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
+        String body = http.send(
+                        HttpRequest.newBuilder(URI.create(platform.url() + "?offset=" + offset))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
         int taken = 0;
         for (String line : body.lines().toList()) {
             if (taken++ == stopAfter) return;
@@ -107,12 +136,14 @@ class AckPolicyTest {
 
     private boolean hasReplyIntent(long seq) {
         Long id = inboxIdOfSeq.get(seq);
-        return id != null && store.outbox().byState(OutboxState.values()).stream().anyMatch(e -> e.turnId() == id);
+        return id != null
+                && store.outbox().byState(OutboxState.values()).stream().anyMatch(e -> e.turnId() == id);
     }
 
     @Test
     void afterDurableSendAcksOnlyOnceTheReplyIntentCommittedWithTheTurn() throws Exception {
-        // SPEC IN-3 after_durable_send, IN-4, OUT-5: the ack waits for the turn's final state, which commits with its reply intent
+        // SPEC IN-3 after_durable_send, IN-4, OUT-5: the ack waits for the turn's final state, which commits with its
+        // reply intent
         startPipeline(true);
         try (FakeUpdatesPlatform platform = new FakeUpdatesPlatform(N, this::hasReplyIntent)) {
             CumulativeAck ack = new CumulativeAck(AckPolicy.AFTER_DURABLE_SEND, store, 0);
@@ -134,7 +165,8 @@ class AckPolicyTest {
     void afterAgentDispatchHoldsTheOffsetAtTheFirstMessageNoRunHasTaken() throws Exception {
         // SPEC IN-3 after_agent_dispatch: the contiguous prefix that reached the stage
         startPipeline();
-        try (FakeUpdatesPlatform platform = new FakeUpdatesPlatform(N, s -> stateOf(s, st -> st != InboxState.RECEIVED))) {
+        try (FakeUpdatesPlatform platform =
+                new FakeUpdatesPlatform(N, s -> stateOf(s, st -> st != InboxState.RECEIVED))) {
             CumulativeAck ack = new CumulativeAck(AckPolicy.AFTER_AGENT_DISPATCH, store, 0);
             poll(platform, ack, 0, Integer.MAX_VALUE);
             await().until(() -> stateOf(0, st -> st == InboxState.DISPATCHED));
@@ -173,13 +205,23 @@ class AckPolicyTest {
     @Test
     void aManualAdapterOwnsItsAcksAndRedeliveriesAreCaughtByDedupe() throws Exception {
         // SPEC IN-3 manual (the default when an adapter declares none)
-        assertThatThrownBy(() -> new CumulativeAck(AckPolicy.MANUAL, store, 0)).isInstanceOf(IllegalArgumentException.class);
-        assertThat(new Channel() {
-            public String name() { return "x"; }
-            public void start(InboundSink sink) { }
-            public void stop() { }
-            public MessageAdapter messageAdapter() { return null; }
-        }.ackPolicies()).containsExactly(AckPolicy.MANUAL);
+        assertThatThrownBy(() -> new CumulativeAck(AckPolicy.MANUAL, store, 0))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(
+                        new Channel() {
+                            public String name() {
+                                return "x";
+                            }
+
+                            public void start(InboundSink sink) {}
+
+                            public void stop() {}
+
+                            public MessageAdapter messageAdapter() {
+                                return null;
+                            }
+                        }.ackPolicies())
+                .containsExactly(AckPolicy.MANUAL);
         startPipeline();
         runPermits.release(1000);
         try (FakeUpdatesPlatform platform = new FakeUpdatesPlatform(N, s -> inboxIdOfSeq.containsKey(s))) {

@@ -3,7 +3,6 @@ package dev.clawgate.core.channel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.outbound.MessageReceipt;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,7 +57,9 @@ class ChannelSupervisorTest {
     void aChannelThatCannotStartSaysWhyAndLeavesNothingRunning() {
         // SPEC CH-0: loudly, never silence
         ChannelSupervisor s = new ChannelSupervisor(List.of(channel("a", false), channel("tg", true)), sink);
-        assertThatThrownBy(s::startAll).isInstanceOf(IllegalStateException.class).hasMessage("channel tg could not start: token refused");
+        assertThatThrownBy(s::startAll)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("channel tg could not start: token refused");
         assertThat(events).containsExactly("start a", "start tg", "stop tg");
         assertThat(s.running("a")).isTrue();
         assertThat(s.running("tg")).isFalse();

@@ -11,9 +11,9 @@ import java.util.concurrent.Executors;
 import java.util.function.LongPredicate;
 
 /**
- * A loopback platform with cumulative acks, like Telegram's getUpdates: {@code GET /updates?offset=N}
- * confirms everything below N and returns the updates from N on, one "seq text" per line. It checks
- * at every ack that all acknowledged updates reached the stage, and records any violation.
+ * A loopback platform with cumulative acks, like Telegram's getUpdates: {@code GET /updates?offset=N} confirms
+ * everything below N and returns the updates from N on, one "seq text" per line. It checks at every ack that all
+ * acknowledged updates reached the stage, and records any violation.
  */
 final class FakeUpdatesPlatform implements AutoCloseable {
     private final HttpServer server;
@@ -36,7 +36,8 @@ final class FakeUpdatesPlatform implements AutoCloseable {
             }
             confirmed = Math.max(confirmed, offset);
             StringBuilder body = new StringBuilder();
-            for (long s = confirmed; s < total; s++) body.append(s).append(" message ").append(s).append('\n');
+            for (long s = confirmed; s < total; s++)
+                body.append(s).append(" message ").append(s).append('\n');
             byte[] bytes = body.toString().getBytes(StandardCharsets.UTF_8);
             ex.sendResponseHeaders(200, bytes.length == 0 ? -1 : bytes.length);
             if (bytes.length > 0) {

@@ -14,9 +14,13 @@ class RuntimeCommandPeerCasesTest {
     // SPEC RT-1, DI-5
     @TestFactory
     Stream<DynamicTest> stopIsRecognisedExactlyWhereThePeerRecognisesIt() {
-        return PeerCases.forFunction("is_stop_command").stream().map(c -> dynamicTest(c.displayName() + " [SPEC RT-1]", () ->
-                assertThat(RuntimeCommand.parse(c.input().asText()).filter(RuntimeCommand.Stop.class::isInstance).isPresent())
-                        .as("'%s' is /stop", c.input().asText())
-                        .isEqualTo(c.expected().asBoolean())));
+        return PeerCases.forFunction("is_stop_command").stream()
+                .map(c -> dynamicTest(
+                        c.displayName() + " [SPEC RT-1]",
+                        () -> assertThat(RuntimeCommand.parse(c.input().asText())
+                                        .filter(RuntimeCommand.Stop.class::isInstance)
+                                        .isPresent())
+                                .as("'%s' is /stop", c.input().asText())
+                                .isEqualTo(c.expected().asBoolean())));
     }
 }

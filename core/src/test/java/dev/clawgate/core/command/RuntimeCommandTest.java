@@ -23,7 +23,8 @@ class RuntimeCommandTest {
         assertThat(parse("/model")).contains(new RuntimeCommand.Models(null));
         assertThat(parse("/models")).contains(new RuntimeCommand.Models(null));
         assertThat(parse("/models  openrouter")).contains(new RuntimeCommand.Models("openrouter"));
-        assertThat(parse("/queue collect debounce:2s cap:5")).contains(new RuntimeCommand.Queue("collect debounce:2s cap:5"));
+        assertThat(parse("/queue collect debounce:2s cap:5"))
+                .contains(new RuntimeCommand.Queue("collect debounce:2s cap:5"));
         assertThat(parse("/queue")).contains(new RuntimeCommand.Queue(""));
         assertThat(parse("/reasoning STREAM")).contains(new RuntimeCommand.Reasoning("stream"));
         assertThat(parse("/reasoning on")).contains(new RuntimeCommand.Reasoning("on"));
@@ -33,7 +34,8 @@ class RuntimeCommandTest {
     // SPEC RT-1: a known command with a bad argument is answered, not sent to the model
     @Test
     void aBadReasoningModeIsAnsweredWithItsUsage() {
-        assertThat(parse("/reasoning loud")).contains(new RuntimeCommand.Invalid("reasoning", "usage: /reasoning on|off|stream"));
+        assertThat(parse("/reasoning loud"))
+                .contains(new RuntimeCommand.Invalid("reasoning", "usage: /reasoning on|off|stream"));
         assertThat(parse("/reasoning")).containsInstanceOf(RuntimeCommand.Invalid.class);
     }
 

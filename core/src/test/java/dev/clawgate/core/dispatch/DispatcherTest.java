@@ -29,6 +29,7 @@ import org.junit.jupiter.api.Test;
 class DispatcherTest {
     /** How far the store's clock is behind real time: records written meanwhile look that old. */
     private volatile Duration storeLag = Duration.ZERO;
+
     private final InMemoryStore store = new InMemoryStore(new java.time.Clock() {
         @Override
         public java.time.ZoneId getZone() {
@@ -63,12 +64,16 @@ class DispatcherTest {
 
     /** A runner that waits until its text is released or the run is cancelled, and marks the record done. */
     private final TurnRunner runner = handle -> {
-        String text = handle.records().stream().map(r -> r.message().text()).reduce((a, b) -> a + "+" + b).orElseThrow();
+        String text = handle.records().stream()
+                .map(r -> r.message().text())
+                .reduce((a, b) -> a + "+" + b)
+                .orElseThrow();
         started.add(text);
         droppedSummaries.add(handle.droppedSummaries());
         maxRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
         try {
-            CountDownLatch latch = release.computeIfAbsent(handle.record().message().text(), k -> new CountDownLatch(1));
+            CountDownLatch latch =
+                    release.computeIfAbsent(handle.record().message().text(), k -> new CountDownLatch(1));
             while (!latch.await(5, TimeUnit.MILLISECONDS)) {
                 for (InboxRecord r : handle.steer().drain()) {
                     steered.add(r.message().text());
@@ -76,11 +81,17 @@ class DispatcherTest {
                 }
                 if (handle.cancel().isCancelled()) {
                     cancelReasons.add(text + ":" + handle.cancel().reason());
-                    for (InboxRecord r : handle.records()) store.inbox().mark(r.id(), InboxState.CANCELLED, handle.cancel().reason());
+                    for (InboxRecord r : handle.records())
+                        store.inbox()
+                                .mark(
+                                        r.id(),
+                                        InboxState.CANCELLED,
+                                        handle.cancel().reason());
                     return;
                 }
             }
-            store.transcripts().completeTurn(handle.record().session(), handle.record().id(), "ok", InboxState.DONE);
+            store.transcripts()
+                    .completeTurn(handle.record().session(), handle.record().id(), "ok", InboxState.DONE);
         } finally {
             running.decrementAndGet();
         }
@@ -90,19 +101,33 @@ class DispatcherTest {
     private final List<String> admitted = new CopyOnWriteArrayList<>();
 
     private void startDispatcher(int maxInFlight, int cap) {
-        Dispatcher.Policy policy = new Dispatcher.Policy(r -> new QueuePolicy(mode, quiet, cap, drop),
-                r -> r.message().text().equals("/stop"), r -> false, () -> budget,
-                (r, text) -> notices.add(r.message().text() + ":" + text), noticeAfter);
+        Dispatcher.Policy policy = new Dispatcher.Policy(
+                r -> new QueuePolicy(mode, quiet, cap, drop),
+                r -> r.message().text().equals("/stop"),
+                r -> false,
+                () -> budget,
+                (r, text) -> notices.add(r.message().text() + ":" + text),
+                noticeAfter);
         ReceiptListener recording = new ReceiptListener() {
             @Override
             public void received(InboxRecord record) {
                 admitted.add(record.message().text());
             }
         };
-        dispatcher = new Dispatcher(store, runner, Dispatcher.Dispatching.BY_DISPATCHER, recording, (r, ran, queued) -> {
-            stops.add(r.message().sender() + ":" + ran + ":" + queued);
-            store.transcripts().completeTurn(r.session(), r.id(), null, InboxState.DONE);
-        }, policy, 100, maxInFlight, Clock.systemUTC()).start();
+        dispatcher = new Dispatcher(
+                        store,
+                        runner,
+                        Dispatcher.Dispatching.BY_DISPATCHER,
+                        recording,
+                        (r, ran, queued) -> {
+                            stops.add(r.message().sender() + ":" + ran + ":" + queued);
+                            store.transcripts().completeTurn(r.session(), r.id(), null, InboxState.DONE);
+                        },
+                        policy,
+                        100,
+                        maxInFlight,
+                        Clock.systemUTC())
+                .start();
     }
 
     @AfterEach
@@ -112,8 +137,10 @@ class DispatcherTest {
     }
 
     private InboxRecord submit(String chat, String sender, ChatType type, String text) throws InterruptedException {
-        InboundMessage m = new InboundMessage(null, "test", null, sender, null, chat, null, null, type, true, Instant.now(), text, List.of(), null);
-        InboxRecord r = store.inbox().record(m, SessionKey.of(m), null, Duration.ZERO).orElseThrow();
+        InboundMessage m = new InboundMessage(
+                null, "test", null, sender, null, chat, null, null, type, true, Instant.now(), text, List.of(), null);
+        InboxRecord r =
+                store.inbox().record(m, SessionKey.of(m), null, Duration.ZERO).orElseThrow();
         dispatcher.submit(r);
         return r;
     }
@@ -130,7 +157,10 @@ class DispatcherTest {
         submit("alice", "alice", ChatType.DIRECT, "two");
         submit("alice", "alice", ChatType.DIRECT, "three");
         await().until(() -> started.size() == 1);
-        assertThat(dispatcher.status(new SessionKey("test", null, ChatType.DIRECT, "alice", null, "alice")).queued()).isEqualTo(2);
+        assertThat(dispatcher
+                        .status(new SessionKey("test", null, ChatType.DIRECT, "alice", null, "alice"))
+                        .queued())
+                .isEqualTo(2);
         finish("one");
         await().until(() -> started.size() == 2);
         finish("two");
@@ -249,7 +279,10 @@ class DispatcherTest {
         submit("alice", "alice", ChatType.DIRECT, "q2");
         submit("alice", "alice", ChatType.DIRECT, "q3");
         await().until(() -> store.inbox().find(q1.id()).orElseThrow().state() == InboxState.DROPPED_BY_QUEUE);
-        assertThat(dispatcher.status(new SessionKey("test", null, ChatType.DIRECT, "alice", null, "alice")).queued()).isEqualTo(2);
+        assertThat(dispatcher
+                        .status(new SessionKey("test", null, ChatType.DIRECT, "alice", null, "alice"))
+                        .queued())
+                .isEqualTo(2);
         List.of("active", "q2", "q3").forEach(this::finish);
         await().until(() -> dispatcher.idle());
         assertThat(started).containsExactly("active", "q2", "q3");
@@ -261,18 +294,52 @@ class DispatcherTest {
         InboundMessage fresh = InboundMessage.direct("test", null, "alice", "fresh");
         InboundMessage twice = InboundMessage.direct("test", null, "bob", "twice");
         // the platform's timestamp says nothing: what counts is when the gateway recorded it
-        InboundMessage old = new InboundMessage(null, "test", null, "carol", null, "carol", null, null, ChatType.DIRECT, true,
-                Instant.now(), "old", List.of(), null);
-        InboundMessage skewed = new InboundMessage(null, "test", null, "dave", null, "dave", null, null, ChatType.DIRECT, true,
-                Instant.now().minus(Duration.ofDays(400)), "skewed", List.of(), null);
-        InboxRecord rFresh = store.inbox().record(fresh, SessionKey.of(fresh), null, Duration.ZERO).orElseThrow();
-        InboxRecord rTwice = store.inbox().record(twice, SessionKey.of(twice), null, Duration.ZERO).orElseThrow();
+        InboundMessage old = new InboundMessage(
+                null,
+                "test",
+                null,
+                "carol",
+                null,
+                "carol",
+                null,
+                null,
+                ChatType.DIRECT,
+                true,
+                Instant.now(),
+                "old",
+                List.of(),
+                null);
+        InboundMessage skewed = new InboundMessage(
+                null,
+                "test",
+                null,
+                "dave",
+                null,
+                "dave",
+                null,
+                null,
+                ChatType.DIRECT,
+                true,
+                Instant.now().minus(Duration.ofDays(400)),
+                "skewed",
+                List.of(),
+                null);
+        InboxRecord rFresh = store.inbox()
+                .record(fresh, SessionKey.of(fresh), null, Duration.ZERO)
+                .orElseThrow();
+        InboxRecord rTwice = store.inbox()
+                .record(twice, SessionKey.of(twice), null, Duration.ZERO)
+                .orElseThrow();
         store.inbox().mark(rTwice.id(), InboxState.DISPATCHED, null);
         store.inbox().mark(rTwice.id(), InboxState.DISPATCHED, null);
         storeLag = Duration.ofHours(2);
-        InboxRecord rOld = store.inbox().record(old, SessionKey.of(old), null, Duration.ZERO).orElseThrow();
+        InboxRecord rOld = store.inbox()
+                .record(old, SessionKey.of(old), null, Duration.ZERO)
+                .orElseThrow();
         storeLag = Duration.ZERO;
-        InboxRecord rSkewed = store.inbox().record(skewed, SessionKey.of(skewed), null, Duration.ZERO).orElseThrow();
+        InboxRecord rSkewed = store.inbox()
+                .record(skewed, SessionKey.of(skewed), null, Duration.ZERO)
+                .orElseThrow();
         startDispatcher(8, 20);
         finish("fresh");
         finish("skewed");
@@ -287,12 +354,19 @@ class DispatcherTest {
     @Test
     void aFullBusBlocksTheSubmitterInsteadOfDropping() throws Exception {
         // SPEC DI-1: back-pressure, never a silent drop
-        Dispatcher.Policy policy = new Dispatcher.Policy(r -> new QueuePolicy(mode, quiet, 20, drop), r -> false, r -> false,
-                () -> budget, (r, t) -> { }, Duration.ZERO);
-        dispatcher = new Dispatcher(store, runner, (r, a, b) -> { }, policy, 1, 8, Clock.systemUTC());
+        Dispatcher.Policy policy = new Dispatcher.Policy(
+                r -> new QueuePolicy(mode, quiet, 20, drop),
+                r -> false,
+                r -> false,
+                () -> budget,
+                (r, t) -> {},
+                Duration.ZERO);
+        dispatcher = new Dispatcher(store, runner, (r, a, b) -> {}, policy, 1, 8, Clock.systemUTC());
         InboundMessage m = InboundMessage.direct("test", null, "alice", "a");
-        InboxRecord r1 = store.inbox().record(m, SessionKey.of(m), null, Duration.ZERO).orElseThrow();
-        InboxRecord r2 = store.inbox().record(m, SessionKey.of(m), null, Duration.ZERO).orElseThrow();
+        InboxRecord r1 =
+                store.inbox().record(m, SessionKey.of(m), null, Duration.ZERO).orElseThrow();
+        InboxRecord r2 =
+                store.inbox().record(m, SessionKey.of(m), null, Duration.ZERO).orElseThrow();
         dispatcher.submit(r1);
         AtomicReference<Boolean> secondReturned = new AtomicReference<>(false);
         Thread t = Thread.ofVirtual().start(() -> {
@@ -346,18 +420,36 @@ class DispatcherTest {
     void aMessageSteeredAfterTheLastModelCallRunsAsAFollowup() throws Exception {
         // SPEC DI-3: if no model call follows its arrival, it runs as a followup
         mode = QueueMode.STEER;
-        Dispatcher.Policy policy = new Dispatcher.Policy(r -> new QueuePolicy(mode, quiet, 20, drop), r -> false, r -> false,
-                () -> budget, (r, t) -> { }, Duration.ZERO);
+        Dispatcher.Policy policy = new Dispatcher.Policy(
+                r -> new QueuePolicy(mode, quiet, 20, drop),
+                r -> false,
+                r -> false,
+                () -> budget,
+                (r, t) -> {},
+                Duration.ZERO);
         CountDownLatch inRun = new CountDownLatch(1);
         CountDownLatch offered = new CountDownLatch(1);
-        dispatcher = new Dispatcher(store, handle -> {
-            started.add(handle.record().message().text());
-            if (handle.record().message().text().equals("first")) {
-                inRun.countDown();
-                offered.await(5, TimeUnit.SECONDS);
-            }
-            store.transcripts().completeTurn(handle.record().session(), handle.record().id(), "ok", InboxState.DONE);
-        }, (r, a, b) -> { }, policy, 100, 8, Clock.systemUTC()).start();
+        dispatcher = new Dispatcher(
+                        store,
+                        handle -> {
+                            started.add(handle.record().message().text());
+                            if (handle.record().message().text().equals("first")) {
+                                inRun.countDown();
+                                offered.await(5, TimeUnit.SECONDS);
+                            }
+                            store.transcripts()
+                                    .completeTurn(
+                                            handle.record().session(),
+                                            handle.record().id(),
+                                            "ok",
+                                            InboxState.DONE);
+                        },
+                        (r, a, b) -> {},
+                        policy,
+                        100,
+                        8,
+                        Clock.systemUTC())
+                .start();
         submit("alice", "alice", ChatType.DIRECT, "first");
         inRun.await(5, TimeUnit.SECONDS);
         InboxRecord late = submit("alice", "alice", ChatType.DIRECT, "late");
@@ -391,8 +483,13 @@ class DispatcherTest {
         // SPEC DI-3 cap and drop = old
         drop = DropPolicy.OLD;
         List<InboxRecord> queued = fillQueueOfFive();
-        assertThat(states(queued)).containsExactly(InboxState.DROPPED_BY_QUEUE, InboxState.DROPPED_BY_QUEUE,
-                InboxState.RECEIVED, InboxState.RECEIVED, InboxState.RECEIVED);
+        assertThat(states(queued))
+                .containsExactly(
+                        InboxState.DROPPED_BY_QUEUE,
+                        InboxState.DROPPED_BY_QUEUE,
+                        InboxState.RECEIVED,
+                        InboxState.RECEIVED,
+                        InboxState.RECEIVED);
         drainAll("q3", "q4", "q5");
         assertThat(started).containsExactly("active", "q3", "q4", "q5");
         assertThat(notices).isEmpty();
@@ -404,10 +501,17 @@ class DispatcherTest {
         // SPEC DI-3 cap and drop = new
         drop = DropPolicy.NEW;
         List<InboxRecord> queued = fillQueueOfFive();
-        assertThat(states(queued)).containsExactly(InboxState.RECEIVED, InboxState.RECEIVED, InboxState.RECEIVED,
-                InboxState.DROPPED_BY_QUEUE, InboxState.DROPPED_BY_QUEUE);
+        assertThat(states(queued))
+                .containsExactly(
+                        InboxState.RECEIVED,
+                        InboxState.RECEIVED,
+                        InboxState.RECEIVED,
+                        InboxState.DROPPED_BY_QUEUE,
+                        InboxState.DROPPED_BY_QUEUE);
         await().until(() -> notices.size() == 2);
-        assertThat(notices).allMatch(n -> n.startsWith("q4:") || n.startsWith("q5:")).allMatch(n -> n.contains("not queued"));
+        assertThat(notices)
+                .allMatch(n -> n.startsWith("q4:") || n.startsWith("q5:"))
+                .allMatch(n -> n.contains("not queued"));
         drainAll("q1", "q2", "q3");
         assertThat(started).containsExactly("active", "q1", "q2", "q3");
     }
@@ -449,7 +553,9 @@ class DispatcherTest {
     }
 
     private List<InboxState> states(List<InboxRecord> records) {
-        return records.stream().map(r -> store.inbox().find(r.id()).orElseThrow().state()).toList();
+        return records.stream()
+                .map(r -> store.inbox().find(r.id()).orElseThrow().state())
+                .toList();
     }
 
     private void drainAll(String... texts) {
@@ -461,14 +567,19 @@ class DispatcherTest {
     @Test
     void deniedAndBufferedMessagesAreRecordedAndNeverStartARun() throws Exception {
         // SPEC IN-5: denied messages are recorded as denied and never reach a model; SPEC IN-6: buffered
-        Dispatcher.Policy policy = new Dispatcher.Policy(r -> new QueuePolicy(mode, quiet, 20, drop), r -> false, r -> false,
-                () -> budget, (r, t) -> notices.add(r.message().text() + ":" + t), Duration.ZERO,
+        Dispatcher.Policy policy = new Dispatcher.Policy(
+                r -> new QueuePolicy(mode, quiet, 20, drop),
+                r -> false,
+                r -> false,
+                () -> budget,
+                (r, t) -> notices.add(r.message().text() + ":" + t),
+                Duration.ZERO,
                 r -> switch (r.message().text()) {
                     case "stranger" -> new Admission.Deny("not on the allowlist", "Your pairing code is ABCD2345");
                     case "chatter" -> new Admission.Buffer("no mention");
                     default -> Admission.ADMIT;
                 });
-        dispatcher = new Dispatcher(store, runner, (r, a, b) -> { }, policy, 100, 8, Clock.systemUTC()).start();
+        dispatcher = new Dispatcher(store, runner, (r, a, b) -> {}, policy, 100, 8, Clock.systemUTC()).start();
         InboxRecord denied = submit("s", "s", ChatType.DIRECT, "stranger");
         InboxRecord buffered = submit("room", "bob", ChatType.GROUP, "chatter");
         submit("alice", "alice", ChatType.DIRECT, "welcome");
@@ -484,9 +595,18 @@ class DispatcherTest {
     @Test
     void aBurstOfTextsIsDebouncedIntoOneTurnWhileStopStaysStandalone() throws Exception {
         // SPEC IN-2 through the dispatcher (the timeline itself is proven on a manual clock in DebouncerTest)
-        Dispatcher.Policy policy = new Dispatcher.Policy(r -> new QueuePolicy(mode, quiet, 20, drop), r -> r.message().text().equals("/stop"),
-                r -> false, () -> budget, (r, t) -> { }, Duration.ZERO, Admission.ALL, channel -> 300L);
-        dispatcher = new Dispatcher(store, runner, (r, a, b) -> stops.add(r.message().text()), policy, 100, 8, Clock.systemUTC()).start();
+        Dispatcher.Policy policy = new Dispatcher.Policy(
+                r -> new QueuePolicy(mode, quiet, 20, drop),
+                r -> r.message().text().equals("/stop"),
+                r -> false,
+                () -> budget,
+                (r, t) -> {},
+                Duration.ZERO,
+                Admission.ALL,
+                channel -> 300L);
+        dispatcher = new Dispatcher(
+                        store, runner, (r, a, b) -> stops.add(r.message().text()), policy, 100, 8, Clock.systemUTC())
+                .start();
         submit("alice", "alice", ChatType.DIRECT, "a");
         submit("alice", "alice", ChatType.DIRECT, "b");
         submit("alice", "alice", ChatType.DIRECT, "/stop");

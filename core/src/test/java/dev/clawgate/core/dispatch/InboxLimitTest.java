@@ -31,14 +31,31 @@ class InboxLimitTest {
     @BeforeEach
     void start() {
         // the "api" channel answers on its connection (request/response); "chat" is told by a notice
-        Dispatcher.Policy policy = new Dispatcher.Policy(r -> QueuePolicy.followup(20), r -> false,
-                r -> r.message().channel().equals("api"), () -> Duration.ofMinutes(1),
-                (r, text) -> notices.add(r.message().channel() + "/" + r.message().sender() + ": " + text),
-                        Duration.ZERO);
-        dispatcher = new Dispatcher(store, handle -> {
-            ran.add(handle.record().message().text());
-            store.transcripts().completeTurn(handle.record().session(), handle.record().id(), "ok", InboxState.DONE);
-        }, (r, cancelled, queued) -> { }, policy, 16, 4, Clock.systemUTC()).start();
+        Dispatcher.Policy policy = new Dispatcher.Policy(
+                r -> QueuePolicy.followup(20),
+                r -> false,
+                r -> r.message().channel().equals("api"),
+                () -> Duration.ofMinutes(1),
+                (r, text) ->
+                        notices.add(r.message().channel() + "/" + r.message().sender() + ": " + text),
+                Duration.ZERO);
+        dispatcher = new Dispatcher(
+                        store,
+                        handle -> {
+                            ran.add(handle.record().message().text());
+                            store.transcripts()
+                                    .completeTurn(
+                                            handle.record().session(),
+                                            handle.record().id(),
+                                            "ok",
+                                            InboxState.DONE);
+                        },
+                        (r, cancelled, queued) -> {},
+                        policy,
+                        16,
+                        4,
+                        Clock.systemUTC())
+                .start();
         inbox = new Inbox(store, dispatcher, SessionKey::of, Duration.ofMinutes(20), maxChars::get);
     }
 
@@ -48,9 +65,21 @@ class InboxLimitTest {
     }
 
     private static InboundMessage msg(String channel, String id, String text) {
-        return new InboundMessage(id, channel, null, "alice", null, "alice", null, null, ChatType.DIRECT, true,
-                Instant.now(), text,
-                List.of(), "{\"raw\":\"" + text + "\"}");
+        return new InboundMessage(
+                id,
+                channel,
+                null,
+                "alice",
+                null,
+                "alice",
+                null,
+                null,
+                ChatType.DIRECT,
+                true,
+                Instant.now(),
+                text,
+                List.of(),
+                "{\"raw\":\"" + text + "\"}");
     }
 
     @Test

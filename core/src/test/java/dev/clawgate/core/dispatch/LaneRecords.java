@@ -9,7 +9,10 @@ import dev.clawgate.core.store.InboxState;
 import java.time.Instant;
 import java.util.List;
 
-/** Inbox records of one group chat for the pure lane tests: ids count up, so the order they were made is the order received. */
+/**
+ * Inbox records of one group chat for the pure lane tests: ids count up, so the order they were made is the order
+ * received.
+ */
 final class LaneRecords {
     static final Instant T0 = Instant.parse("2025-01-01T00:00:00Z");
     private long nextId = 1;
@@ -19,18 +22,48 @@ final class LaneRecords {
         return in(sender, null, null, text);
     }
 
-    /** A message from {@code sender} in {@code thread} (null: the main one) with the interruption scope id {@code scopeId}. */
+    /**
+     * A message from {@code sender} in {@code thread} (null: the main one) with the interruption scope id
+     * {@code scopeId}.
+     */
     InboxRecord in(String sender, String thread, String scopeId, String text) {
-        return record(new InboundMessage(null, "test", null, sender, null, "room", thread, scopeId, ChatType.GROUP, true,
-                T0, text, List.of(), null));
+        return record(new InboundMessage(
+                null,
+                "test",
+                null,
+                sender,
+                null,
+                "room",
+                thread,
+                scopeId,
+                ChatType.GROUP,
+                true,
+                T0,
+                text,
+                List.of(),
+                null));
     }
 
     /** A message with a display name and attachments, as a summary of a dropped message shows it. */
     InboxRecord named(String sender, String senderName, String text, int attachments) {
         List<Attachment> files = java.util.stream.IntStream.range(0, attachments)
-                .mapToObj(i -> new Attachment(Attachment.Kind.FILE, "text/plain", "file-" + i)).toList();
-        return record(new InboundMessage(null, "test", null, sender, senderName, "room", null, null, ChatType.GROUP, true,
-                T0, text, files, null));
+                .mapToObj(i -> new Attachment(Attachment.Kind.FILE, "text/plain", "file-" + i))
+                .toList();
+        return record(new InboundMessage(
+                null,
+                "test",
+                null,
+                sender,
+                senderName,
+                "room",
+                null,
+                null,
+                ChatType.GROUP,
+                true,
+                T0,
+                text,
+                files,
+                null));
     }
 
     private InboxRecord record(InboundMessage m) {
@@ -46,7 +79,9 @@ final class LaneRecords {
 
     /** The texts waiting in the lane, one list per run they will make. */
     static List<List<String>> waiting(SessionLane lane) {
-        return lane.queue.stream().map(p -> p.records.stream().map(r -> r.message().text()).toList()).toList();
+        return lane.queue.stream()
+                .map(p -> p.records.stream().map(r -> r.message().text()).toList())
+                .toList();
     }
 
     static List<String> texts(List<InboxRecord> records) {

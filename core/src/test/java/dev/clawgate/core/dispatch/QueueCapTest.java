@@ -54,7 +54,8 @@ class QueueCapTest {
 
         assertThat(overflow.newestRefused()).isFalse();
         assertThat(texts(overflow.records())).containsExactly("m1", "m2");
-        assertThat(overflow.drops()).extracting(QueueCap.Drop::reason)
+        assertThat(overflow.drops())
+                .extracting(QueueCap.Drop::reason)
                 .containsExactly("queue full (cap 2): alice: m1", "queue full (cap 2): alice: m2");
         assertThat(waiting(lane)).containsExactly(List.of("m3"), List.of("m4"));
         assertThat(lane.dropped).as("old keeps no summary").isEmpty();
@@ -109,19 +110,27 @@ class QueueCapTest {
         assertThat(waiting(lane)).containsExactly(List.of("m1"), List.of("m2"));
         assertThat(lane.dropped).isEmpty();
         assertThat(QueueCap.refusal(policy(2, DropPolicy.NEW)))
-                .isEqualTo("⚠️ 2 messages are already waiting, so this one was not queued. Please send it again later.");
+                .isEqualTo(
+                        "⚠️ 2 messages are already waiting, so this one was not queued. Please send it again later.");
     }
 
     @Test
     void aSummaryNamesTheSenderAndTheStartOfTheTextOnOneLine() {
         // SPEC DI-3 drop=summarize: who sent it and what it began with
-        assertThat(QueueCap.summary(records.named("u1", "Alice", "  hello \n\t world  ", 0).message())).isEqualTo("Alice: hello world");
-        assertThat(QueueCap.summary(records.named("u1", null, "hi", 0).message())).isEqualTo("u1: hi");
+        assertThat(QueueCap.summary(
+                        records.named("u1", "Alice", "  hello \n\t world  ", 0).message()))
+                .isEqualTo("Alice: hello world");
+        assertThat(QueueCap.summary(records.named("u1", null, "hi", 0).message()))
+                .isEqualTo("u1: hi");
         String eighty = "x".repeat(80);
-        assertThat(QueueCap.summary(records.named("u1", null, eighty, 0).message())).isEqualTo("u1: " + eighty);
-        assertThat(QueueCap.summary(records.named("u1", null, eighty + "y", 0).message())).isEqualTo("u1: " + eighty + "…");
-        assertThat(QueueCap.summary(records.named("u1", null, " ", 2).message())).isEqualTo("u1: [2 attachment(s)]");
-        assertThat(QueueCap.summary(records.named("u1", null, "see file", 2).message())).isEqualTo("u1: see file");
+        assertThat(QueueCap.summary(records.named("u1", null, eighty, 0).message()))
+                .isEqualTo("u1: " + eighty);
+        assertThat(QueueCap.summary(records.named("u1", null, eighty + "y", 0).message()))
+                .isEqualTo("u1: " + eighty + "…");
+        assertThat(QueueCap.summary(records.named("u1", null, " ", 2).message()))
+                .isEqualTo("u1: [2 attachment(s)]");
+        assertThat(QueueCap.summary(records.named("u1", null, "see file", 2).message()))
+                .isEqualTo("u1: see file");
         assertThat(QueueCap.summary(records.named("u1", null, "", 0).message())).isEqualTo("u1: ");
     }
 

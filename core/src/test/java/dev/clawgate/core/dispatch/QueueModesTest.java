@@ -31,7 +31,8 @@ class QueueModesTest {
         lane.queue.add(Pending.of(records.from("bob", "earlier"), false));
         List<InboxRecord> batch = List.of(records.from("alice", "f1"), records.from("alice", "f2"));
 
-        assertThat(QueueModes.place(lane, batch, policy(QueueMode.FOLLOWUP, 10))).isEqualTo(Placement.QUEUED);
+        assertThat(QueueModes.place(lane, batch, policy(QueueMode.FOLLOWUP, 10)))
+                .isEqualTo(Placement.QUEUED);
 
         assertThat(waiting(lane)).containsExactly(List.of("earlier"), List.of("f1", "f2"));
         assertThat(lane.queue.get(1).collect).isFalse();
@@ -54,7 +55,8 @@ class QueueModesTest {
     @Test
     void steerPastTheCapQueuesTheRestInOrder() {
         // SPEC DI-3: a flood must not grow the steer box; once one is refused, the rest queue behind it
-        List<InboxRecord> batch = List.of(records.from("alice", "s1"), records.from("alice", "s2"), records.from("alice", "s3"));
+        List<InboxRecord> batch =
+                List.of(records.from("alice", "s1"), records.from("alice", "s2"), records.from("alice", "s3"));
 
         assertThat(QueueModes.place(lane, batch, policy(QueueMode.STEER, 1))).isEqualTo(Placement.QUEUED);
 
@@ -92,7 +94,8 @@ class QueueModesTest {
         lane.queue.add(Pending.of(records.from("alice", "alice-queued"), false));
         List<InboxRecord> batch = List.of(records.from("alice", "i1"), records.from("alice", "i2"));
 
-        assertThat(QueueModes.place(lane, batch, policy(QueueMode.INTERRUPT, 10))).isEqualTo(Placement.QUEUED);
+        assertThat(QueueModes.place(lane, batch, policy(QueueMode.INTERRUPT, 10)))
+                .isEqualTo(Placement.QUEUED);
 
         assertThat(run.cancel().reason()).isEqualTo(RunHandle.REASON_INTERRUPT);
         assertThat(waiting(lane)).containsExactly(List.of("bob"), List.of("alice-queued", "i1", "i2"));
@@ -113,7 +116,10 @@ class QueueModesTest {
         // SPEC DI-4: only the same scope interrupts
         lane.queue.add(Pending.of(records.from("carol", "carol"), false));
 
-        assertThat(QueueModes.place(lane, List.of(records.from("bob", "b1"), records.from("bob", "b2")), policy(QueueMode.INTERRUPT, 10)))
+        assertThat(QueueModes.place(
+                        lane,
+                        List.of(records.from("bob", "b1"), records.from("bob", "b2")),
+                        policy(QueueMode.INTERRUPT, 10)))
                 .isEqualTo(Placement.QUEUED);
 
         assertThat(run.cancel().isCancelled()).isFalse();
@@ -138,7 +144,10 @@ class QueueModesTest {
         // SPEC DI-3 collect: a batch that is not next has no quiet window running yet
         lane.queue.add(Pending.of(records.from("bob", "followup"), false));
 
-        assertThat(QueueModes.place(lane, List.of(records.from("alice", "c1"), records.from("alice", "c2")), policy(QueueMode.COLLECT, 10)))
+        assertThat(QueueModes.place(
+                        lane,
+                        List.of(records.from("alice", "c1"), records.from("alice", "c2")),
+                        policy(QueueMode.COLLECT, 10)))
                 .isEqualTo(Placement.QUEUED);
 
         assertThat(waiting(lane)).containsExactly(List.of("followup"), List.of("c1", "c2"));

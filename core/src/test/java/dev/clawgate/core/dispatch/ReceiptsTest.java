@@ -24,9 +24,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every admitted message's receipt (SPEC RP-5) settles with its final inbox state (IN-4), as the
- * dispatcher tells the runner: at once for messages that leave without a turn, at the end of the
- * turn for the messages that turn answers.
+ * Every admitted message's receipt (SPEC RP-5) settles with its final inbox state (IN-4), as the dispatcher tells the
+ * runner: at once for messages that leave without a turn, at the end of the turn for the messages that turn answers.
  */
 class ReceiptsTest {
     private final InMemoryStore store = new InMemoryStore();
@@ -35,6 +34,7 @@ class ReceiptsTest {
     private final Map<String, InboxState> outcome = new ConcurrentHashMap<>();
     /** Texts the inbound hook drops. */
     private final List<String> hookDrops = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     private final Map<String, InboxState> settled = new ConcurrentHashMap<>();
     private final Map<String, Integer> settledTimes = new ConcurrentHashMap<>();
     private final List<String> admitted = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -44,30 +44,46 @@ class ReceiptsTest {
     private DropPolicy drop = DropPolicy.OLD;
     private long debounceMs = 0;
 
-    /** Like the turn pipeline: drops what the hook drops, merges the rest into the last kept one, takes steered messages. */
+    /**
+     * Like the turn pipeline: drops what the hook drops, merges the rest into the last kept one, takes steered
+     * messages.
+     */
     private final TurnRunner runner = new TurnRunner() {
         @Override
         public void run(RunHandle handle) throws InterruptedException {
-            List<InboxRecord> kept = handle.records().stream().filter(r -> {
-                if (!hookDrops.contains(r.message().text())) return true;
-                store.inbox().mark(r.id(), InboxState.DROPPED_BY_HOOK, "hook");
-                return false;
-            }).toList();
+            List<InboxRecord> kept = handle.records().stream()
+                    .filter(r -> {
+                        if (!hookDrops.contains(r.message().text())) return true;
+                        store.inbox().mark(r.id(), InboxState.DROPPED_BY_HOOK, "hook");
+                        return false;
+                    })
+                    .toList();
             if (kept.isEmpty()) return;
             InboxRecord lead = kept.getLast();
             started.add(lead.message().text());
-            for (InboxRecord r : kept.subList(0, kept.size() - 1)) store.inbox().mark(r.id(), InboxState.MERGED, "into " + lead.id());
+            for (InboxRecord r : kept.subList(0, kept.size() - 1))
+                store.inbox().mark(r.id(), InboxState.MERGED, "into " + lead.id());
             CountDownLatch latch = release.computeIfAbsent(lead.message().text(), k -> new CountDownLatch(1));
             while (!latch.await(5, TimeUnit.MILLISECONDS)) {
-                for (InboxRecord r : handle.steer().drain()) store.inbox().mark(r.id(), InboxState.MERGED, "steered into " + lead.id());
+                for (InboxRecord r : handle.steer().drain())
+                    store.inbox().mark(r.id(), InboxState.MERGED, "steered into " + lead.id());
                 if (handle.cancel().isCancelled()) {
                     if (!RunHandle.REASON_SHUTDOWN.equals(handle.cancel().reason())) {
-                        store.inbox().mark(lead.id(), InboxState.CANCELLED, handle.cancel().reason());
+                        store.inbox()
+                                .mark(
+                                        lead.id(),
+                                        InboxState.CANCELLED,
+                                        handle.cancel().reason());
                     }
                     return;
                 }
             }
-            store.transcripts().completeTurn(lead.session(), lead.id(), "ok", outcome.getOrDefault(lead.message().text(), InboxState.DONE));
+            store.transcripts()
+                    .completeTurn(
+                            lead.session(),
+                            lead.id(),
+                            "ok",
+                            outcome.getOrDefault(lead.message().text(), InboxState.DONE));
         }
     };
 
@@ -86,11 +102,27 @@ class ReceiptsTest {
     };
 
     private void startDispatcher(int cap) {
-        Dispatcher.Policy policy = new Dispatcher.Policy(r -> new QueuePolicy(mode, Duration.ofMillis(20), cap, drop),
-                r -> r.message().text().equals("/stop"), r -> false, () -> Duration.ofMinutes(5), (r, text) -> { }, Duration.ZERO,
-                Admission.ALL, channel -> debounceMs);
-        dispatcher = new Dispatcher(store, runner, Dispatcher.Dispatching.BY_DISPATCHER, receipts,
-                (r, ran, queued) -> store.transcripts().completeTurn(r.session(), r.id(), null, InboxState.DONE), policy, 100, 8, Clock.systemUTC()).start();
+        Dispatcher.Policy policy = new Dispatcher.Policy(
+                r -> new QueuePolicy(mode, Duration.ofMillis(20), cap, drop),
+                r -> r.message().text().equals("/stop"),
+                r -> false,
+                () -> Duration.ofMinutes(5),
+                (r, text) -> {},
+                Duration.ZERO,
+                Admission.ALL,
+                channel -> debounceMs);
+        dispatcher = new Dispatcher(
+                        store,
+                        runner,
+                        Dispatcher.Dispatching.BY_DISPATCHER,
+                        receipts,
+                        (r, ran, queued) ->
+                                store.transcripts().completeTurn(r.session(), r.id(), null, InboxState.DONE),
+                        policy,
+                        100,
+                        8,
+                        Clock.systemUTC())
+                .start();
     }
 
     @AfterEach
@@ -101,8 +133,10 @@ class ReceiptsTest {
 
     private InboxRecord submit(String sender, ChatType type, String text) throws InterruptedException {
         String chat = type == ChatType.GROUP ? "room" : sender;
-        InboundMessage m = new InboundMessage(null, "test", null, sender, null, chat, null, null, type, true, Instant.now(), text, List.of(), null);
-        InboxRecord r = store.inbox().record(m, SessionKey.of(m), null, Duration.ZERO).orElseThrow();
+        InboundMessage m = new InboundMessage(
+                null, "test", null, sender, null, chat, null, null, type, true, Instant.now(), text, List.of(), null);
+        InboxRecord r =
+                store.inbox().record(m, SessionKey.of(m), null, Duration.ZERO).orElseThrow();
         dispatcher.submit(r);
         return r;
     }
@@ -113,7 +147,8 @@ class ReceiptsTest {
 
     @Test
     void aQueuedMessageCancelledByStopSettlesAtOnceWhileAnotherMembersRunGoesOn() throws Exception {
-        // SPEC RP-5, DI-5: /stop cancels the sender's queued messages; their receipts go now, not when a later turn ends
+        // SPEC RP-5, DI-5: /stop cancels the sender's queued messages; their receipts go now, not when a later turn
+        // ends
         startDispatcher(20);
         submit("alice", ChatType.GROUP, "alice asks");
         await().until(() -> started.contains("alice asks"));
@@ -168,7 +203,9 @@ class ReceiptsTest {
         submit("alice", ChatType.DIRECT, "spam 1");
         submit("alice", ChatType.DIRECT, "spam 2");
         await().until(() -> settled.size() == 2);
-        assertThat(settled).containsEntry("spam 1", InboxState.DROPPED_BY_HOOK).containsEntry("spam 2", InboxState.DROPPED_BY_HOOK);
+        assertThat(settled)
+                .containsEntry("spam 1", InboxState.DROPPED_BY_HOOK)
+                .containsEntry("spam 2", InboxState.DROPPED_BY_HOOK);
         assertThat(started).isEmpty();
     }
 
@@ -183,7 +220,9 @@ class ReceiptsTest {
         await().until(() -> started.contains("question"));
         finish("question");
         await().until(() -> settled.size() == 2);
-        assertThat(settled).containsEntry("question", InboxState.DONE).containsEntry("spam", InboxState.DROPPED_BY_HOOK);
+        assertThat(settled)
+                .containsEntry("question", InboxState.DONE)
+                .containsEntry("spam", InboxState.DROPPED_BY_HOOK);
     }
 
     @Test
@@ -230,8 +269,21 @@ class ReceiptsTest {
     @Test
     void aRecordThatExpiredBeforeTheRestartSettlesAsExpiredAndEachReceiptSettlesOnce() throws Exception {
         // SPEC RP-5, IN-4 (expired at restart)
-        InboundMessage m = new InboundMessage(null, "test", null, "alice", null, "alice", null, null, ChatType.DIRECT, true, Instant.now(),
-                "stale", List.of(), null);
+        InboundMessage m = new InboundMessage(
+                null,
+                "test",
+                null,
+                "alice",
+                null,
+                "alice",
+                null,
+                null,
+                ChatType.DIRECT,
+                true,
+                Instant.now(),
+                "stale",
+                List.of(),
+                null);
         store.inbox().record(m, SessionKey.of(m), null, Duration.ZERO).orElseThrow();
         startDispatcher(20);
         dispatcher.recover(Duration.ofMillis(-1), r -> true);

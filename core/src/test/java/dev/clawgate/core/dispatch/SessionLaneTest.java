@@ -42,7 +42,8 @@ class SessionLaneTest {
     @SafeVarargs
     private static SessionLane waitingRuns(List<InboxRecord>... runs) {
         SessionLane lane = new SessionLane(runs[0].get(0).session());
-        for (List<InboxRecord> run : runs) lane.queue.add(new Pending(ScopeKey.of(run.get(0).message()), null, false, run));
+        for (List<InboxRecord> run : runs)
+            lane.queue.add(new Pending(ScopeKey.of(run.get(0).message()), null, false, run));
         return lane;
     }
 
@@ -62,7 +63,9 @@ class SessionLaneTest {
         lane.queue.clear();
 
         lane.quietTimer = new SetTimer();
-        assertThat(lane.idle()).as("a collected batch waits for its quiet window").isFalse();
+        assertThat(lane.idle())
+                .as("a collected batch waits for its quiet window")
+                .isFalse();
         lane.quietTimer = null;
 
         lane.begin(List.of(r), T0);
@@ -86,7 +89,9 @@ class SessionLaneTest {
         assertThat(lane.dropped).as("given to one run only").isEmpty();
         assertThat(lane.noticed).as("'queued' is told once per run").isEmpty();
         assertThat(lane.active).isSameAs(run);
-        assertThat(lane.activeIn(ScopeKey.of(b.message()))).as("the scope is the last record's").isTrue();
+        assertThat(lane.activeIn(ScopeKey.of(b.message())))
+                .as("the scope is the last record's")
+                .isTrue();
         assertThat(lane.activeIn(ScopeKey.of(a.message()))).isFalse();
     }
 
@@ -109,7 +114,9 @@ class SessionLaneTest {
         assertThat(lane.activeIn(ScopeKey.of(running.message()))).isFalse();
         assertThat(waiting(lane)).containsExactly(List.of("steer-1"), List.of("steer-2"), List.of("queued"));
         assertThat(lane.queue.get(0).collect).as("they run as followups").isFalse();
-        assertThat(run.steer().offer(records.from("alice", "late"), 10)).as("the ended run takes no more").isFalse();
+        assertThat(run.steer().offer(records.from("alice", "late"), 10))
+                .as("the ended run takes no more")
+                .isFalse();
     }
 
     @Test
@@ -141,12 +148,15 @@ class SessionLaneTest {
         queue(lane, "bob", "queued-bob");
         queue(lane, "alice", "queued-alice");
 
-        SessionLane.Stopped stopped = lane.stop(ScopeKey.of(records.from("bob", "/stop").message()));
+        SessionLane.Stopped stopped =
+                lane.stop(ScopeKey.of(records.from("bob", "/stop").message()));
 
         assertThat(stopped.cancelledRun()).isFalse();
         assertThat(run.cancel().isCancelled()).isFalse();
         assertThat(texts(stopped.cancelledQueued())).containsExactly("queued-bob");
-        assertThat(run.steer().drain()).as("steered into another scope's run: not this /stop's").containsExactly(steeredBob);
+        assertThat(run.steer().drain())
+                .as("steered into another scope's run: not this /stop's")
+                .containsExactly(steeredBob);
         assertThat(waiting(lane)).containsExactly(List.of("queued-alice"));
     }
 
@@ -194,7 +204,9 @@ class SessionLaneTest {
         lane.queue.add(Pending.of(bob, false));
 
         lane.enqueueMerged(alice1, ScopeKey.of(alice1.message()));
-        assertThat(waiting(lane)).as("no batch of alice's: hers runs first").containsExactly(List.of("alice-1"), List.of("bob"));
+        assertThat(waiting(lane))
+                .as("no batch of alice's: hers runs first")
+                .containsExactly(List.of("alice-1"), List.of("bob"));
 
         InboxRecord alice2 = records.from("alice", "alice-2");
         lane.enqueueMerged(alice2, ScopeKey.of(alice2.message()));
@@ -218,7 +230,8 @@ class SessionLaneTest {
         assertThat(other).isNotSameAs(first);
         assertThat(main2).isSameAs(main).isNotSameAs(other);
         assertThat(first.collect).isTrue();
-        assertThat(waiting(lane)).containsExactly(List.of("followup"), List.of("c1", "c2"), List.of("c3"), List.of("c4", "c5"));
+        assertThat(waiting(lane))
+                .containsExactly(List.of("followup"), List.of("c1", "c2"), List.of("c3"), List.of("c4", "c5"));
     }
 
     @Test

@@ -17,7 +17,8 @@ class TurnRunnerTest {
         // SPEC ME-6: the consolidation step follows the turn with the same handle
         List<String> seen = new ArrayList<>();
         TurnRunner pipeline = handle -> seen.add("run " + handle.record().id());
-        TurnRunner wrapped = pipeline.andThen(handle -> seen.add("after " + handle.record().id()));
+        TurnRunner wrapped =
+                pipeline.andThen(handle -> seen.add("after " + handle.record().id()));
         InboxRecord record = new InboxRecord(7, null, null, InboxState.RECEIVED, 1, Instant.EPOCH);
 
         wrapped.run(new RunHandle(List.of(record), Instant.EPOCH));
@@ -34,7 +35,8 @@ class TurnRunnerTest {
         };
         TurnRunner wrapped = failing.andThen(handle -> seen.add("after"));
         InboxRecord record = new InboxRecord(8, null, null, InboxState.DISPATCHED, 1, Instant.EPOCH);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> wrapped.run(new RunHandle(List.of(record), Instant.EPOCH)))
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> wrapped.run(new RunHandle(List.of(record), Instant.EPOCH)))
                 .hasMessage("model down");
         assertThat(seen).isEmpty();
     }

@@ -16,7 +16,8 @@ class FailpointPlanTest {
         // SPEC IN-4 (crash harness): no property, no halt
         FailpointPlan plan = FailpointPlan.parse(null, "  ");
         assertThat(plan.armed()).isFalse();
-        assertThat(IntStream.range(0, 1000).anyMatch(i -> plan.shouldHalt(Failpoints.INBOX_AFTER_RECORD))).isFalse();
+        assertThat(IntStream.range(0, 1000).anyMatch(i -> plan.shouldHalt(Failpoints.INBOX_AFTER_RECORD)))
+                .isFalse();
     }
 
     @Test
@@ -71,8 +72,11 @@ class FailpointPlanTest {
     void malformedValuesAreRejectedWithTheirProperty() {
         // SPEC IN-4 (crash harness): a mistyped failpoint must not leave a crash test unarmed
         assertThatThrownBy(() -> FailpointPlan.parse("inbox.after_record:0", null))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("clawgate.failpoint=").hasMessageContaining("from 1");
-        assertThatThrownBy(() -> FailpointPlan.parse("inbox.after_record:x", null)).hasMessageContaining("whole number");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("clawgate.failpoint=")
+                .hasMessageContaining("from 1");
+        assertThatThrownBy(() -> FailpointPlan.parse("inbox.after_record:x", null))
+                .hasMessageContaining("whole number");
         assertThatThrownBy(() -> FailpointPlan.parse("Inbox After", null)).hasMessageContaining("dotted lower-case");
         assertThatThrownBy(() -> FailpointPlan.parse("inbox", null)).hasMessageContaining("dotted lower-case");
         assertThatThrownBy(() -> FailpointPlan.parse(null, "42")).hasMessageContaining("SEED:PERCENT");

@@ -36,15 +36,19 @@ class CompactorTest {
         Compaction cut = Compactor.compact(List.of(ChatMessage.user("abcdef")), 12, 3);
         assertThat(cut.compacted()).isTrue();
         assertThat(cut.history().get(0).content()).isEqualTo("abc...");
-        assertThat(Compactor.compact(List.of(ChatMessage.user("abc")), 12, 3).compacted()).isFalse();
+        assertThat(Compactor.compact(List.of(ChatMessage.user("abc")), 12, 3).compacted())
+                .isFalse();
     }
 
     // SPEC HI-5: system prompts stay and do not count
     @Test
     void systemMessagesAreKeptOutsideTheWindow() {
-        List<ChatMessage> h = List.of(ChatMessage.system("s"), ChatMessage.user("1"), ChatMessage.assistant("2"), ChatMessage.user("3"));
-        assertThat(HistoryPeerCasesTest.wire(Compactor.compact(h, 1, 600).history())).containsExactly("system: s", "user: 3");
-        Compaction onlySystem = Compactor.compact(List.of(ChatMessage.system("s"), ChatMessage.assistant("x")), 12, 600);
+        List<ChatMessage> h = List.of(
+                ChatMessage.system("s"), ChatMessage.user("1"), ChatMessage.assistant("2"), ChatMessage.user("3"));
+        assertThat(HistoryPeerCasesTest.wire(Compactor.compact(h, 1, 600).history()))
+                .containsExactly("system: s", "user: 3");
+        Compaction onlySystem =
+                Compactor.compact(List.of(ChatMessage.system("s"), ChatMessage.assistant("x")), 12, 600);
         assertThat(onlySystem.compacted()).isFalse();
         assertThat(onlySystem.history()).isEmpty();
     }

@@ -12,8 +12,21 @@ import org.junit.jupiter.api.Test;
 /** Keys beyond the peer cases. */
 class ConversationKeysTest {
     private static InboundMessage msg(String id, String account, String thread, String scope) {
-        return new InboundMessage(id, "slack", account, "U1", null, "C9", thread, scope, ChatType.GROUP, true,
-                Instant.ofEpochMilli(1234), "hi", List.of(), null);
+        return new InboundMessage(
+                id,
+                "slack",
+                account,
+                "U1",
+                null,
+                "C9",
+                thread,
+                scope,
+                ChatType.GROUP,
+                true,
+                Instant.ofEpochMilli(1234),
+                "hi",
+                List.of(),
+                null);
     }
 
     // SPEC HI-1: a shared group session has no sender; a real thread is its own session
@@ -32,16 +45,21 @@ class ConversationKeysTest {
             assertThat(ConversationKeys.sessionKey(msg("t1", null, "t1", null), scope))
                     .isEqualTo(ConversationKeys.sessionKey(msg("t2", null, "t1", null), scope));
         }
-        assertThat(ConversationKeys.historyKey(msg("t1", null, "t1", null), ConversationScope.SENDER)).isEqualTo("slack_C9_t1_U1");
-        assertThat(ConversationKeys.historyKey(msg("t1", null, "", null), ConversationScope.SENDER)).isEqualTo("slack_C9_U1");
+        assertThat(ConversationKeys.historyKey(msg("t1", null, "t1", null), ConversationScope.SENDER))
+                .isEqualTo("slack_C9_t1_U1");
+        assertThat(ConversationKeys.historyKey(msg("t1", null, "", null), ConversationScope.SENDER))
+                .isEqualTo("slack_C9_U1");
     }
 
     // SPEC DI-4
     @Test
     void theInterruptionScopeAddsTheScopeIdOnlyWhenThereIsOne() {
-        assertThat(ConversationKeys.interruptionScopeKey(msg("1", null, null, null))).isEqualTo("slack_C9_U1");
-        assertThat(ConversationKeys.interruptionScopeKey(msg("1", null, null, ""))).isEqualTo("slack_C9_U1");
-        assertThat(ConversationKeys.interruptionScopeKey(msg("1", null, null, "t.1"))).isEqualTo("slack_C9_U1_t.1");
+        assertThat(ConversationKeys.interruptionScopeKey(msg("1", null, null, null)))
+                .isEqualTo("slack_C9_U1");
+        assertThat(ConversationKeys.interruptionScopeKey(msg("1", null, null, "")))
+                .isEqualTo("slack_C9_U1");
+        assertThat(ConversationKeys.interruptionScopeKey(msg("1", null, null, "t.1")))
+                .isEqualTo("slack_C9_U1_t.1");
     }
 
     // SPEC ME-1: unique per message, with the thread when there is one

@@ -46,8 +46,9 @@ class HistoryNormalizerTest {
     // SPEC HI-3: the current turn is never lost, even when nothing of it is left for the model
     @Test
     void theCurrentUserMessageStaysEvenWhenEmptied() {
-        List<ChatMessage> out = HistoryNormalizer.normalize(List.of(ChatMessage.user("hi"), ChatMessage.assistant("yo"),
-                ChatMessage.user("[IMAGE:/x.png]")), false);
+        List<ChatMessage> out = HistoryNormalizer.normalize(
+                List.of(ChatMessage.user("hi"), ChatMessage.assistant("yo"), ChatMessage.user("[IMAGE:/x.png]")),
+                false);
         assertThat(wire(out)).containsExactly("user: hi", "assistant: yo", "user: ");
     }
 
@@ -63,7 +64,9 @@ class HistoryNormalizerTest {
                 ChatMessage.tool("c1", "shell", "r2"),
                 ChatMessage.assistant("done"));
         List<ChatMessage> out = HistoryNormalizer.normalize(in, true);
-        assertThat(out).extracting(ChatMessage::role).containsExactly(Role.USER, Role.ASSISTANT, Role.TOOL, Role.TOOL, Role.ASSISTANT);
+        assertThat(out)
+                .extracting(ChatMessage::role)
+                .containsExactly(Role.USER, Role.ASSISTANT, Role.TOOL, Role.TOOL, Role.ASSISTANT);
         assertThat(out.get(1).toolCalls()).containsExactly(CALL);
         assertThat(out.get(2).content()).isEqualTo("r1");
     }
@@ -85,8 +88,10 @@ class HistoryNormalizerTest {
     // SPEC HI-3: the system prompt leads
     @Test
     void systemMessagesMoveToTheFront() {
-        List<ChatMessage> in = List.of(ChatMessage.user("a"), ChatMessage.system("s1"), ChatMessage.user("b"), ChatMessage.system("s2"));
-        assertThat(wire(HistoryNormalizer.normalize(in, true))).containsExactly("system: s1", "system: s2", "user: a\n\nb");
+        List<ChatMessage> in = List.of(
+                ChatMessage.user("a"), ChatMessage.system("s1"), ChatMessage.user("b"), ChatMessage.system("s2"));
+        assertThat(wire(HistoryNormalizer.normalize(in, true)))
+                .containsExactly("system: s1", "system: s2", "user: a\n\nb");
     }
 
     // SPEC HI-3: unchanged messages are the same objects; the result cannot be modified

@@ -9,16 +9,22 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
-/** Table-driven from shared/fixtures/peer-cases.json: the peer's two overflow lists, checked against our one detector. */
+/**
+ * Table-driven from shared/fixtures/peer-cases.json: the peer's two overflow lists, checked against our one detector.
+ */
 class OverflowDetectorPeerCasesTest {
 
     // SPEC HI-5: both of the peer's detectors' cases go through the same one
     @TestFactory
     Stream<DynamicTest> theOneDetectorAgreesWithBothPeerDetectors() {
-        return Stream.concat(PeerCases.forFunction("is_context_window_overflow_error").stream(),
+        return Stream.concat(
+                        PeerCases.forFunction("is_context_window_overflow_error").stream(),
                         PeerCases.forFunction("is_context_window_exceeded").stream())
-                .map(c -> dynamicTest(c.displayName() + " [SPEC HI-5]", () ->
-                        assertThat(OverflowDetector.isContextOverflow(c.input().asText())).isEqualTo(c.expected().asBoolean())));
+                .map(c -> dynamicTest(
+                        c.displayName() + " [SPEC HI-5]",
+                        () -> assertThat(OverflowDetector.isContextOverflow(
+                                        c.input().asText()))
+                                .isEqualTo(c.expected().asBoolean())));
     }
 
     // SPEC HI-5: other errors are not overflows, whatever their case
@@ -26,7 +32,8 @@ class OverflowDetectorPeerCasesTest {
     void otherErrorsAreNotOverflowsAndCaseDoesNotMatter() {
         assertThat(OverflowDetector.isContextOverflow(null)).isFalse();
         assertThat(OverflowDetector.isContextOverflow("")).isFalse();
-        assertThat(OverflowDetector.isContextOverflow("429 rate limit exceeded")).isFalse();
+        assertThat(OverflowDetector.isContextOverflow("429 rate limit exceeded"))
+                .isFalse();
         assertThat(OverflowDetector.isContextOverflow("PROMPT IS TOO LONG")).isTrue();
     }
 }

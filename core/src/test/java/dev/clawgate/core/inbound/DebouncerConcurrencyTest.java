@@ -54,15 +54,22 @@ class DebouncerConcurrencyTest {
         ticker.join();
         d.flushAll();
 
-        List<Long> handedOn = batches.stream().flatMap(List::stream).map(InboxRecord::id).toList();
+        List<Long> handedOn =
+                batches.stream().flatMap(List::stream).map(InboxRecord::id).toList();
         assertThat(handedOn).hasSize(senders * perSender).doesNotHaveDuplicates();
         assertThat(batches).allSatisfy(batch -> {
             assertThat(batch).isNotEmpty().hasSizeLessThanOrEqualTo(7);
-            assertThat(batch).extracting(r -> r.message().sender()).containsOnly(batch.get(0).message().sender());
+            assertThat(batch)
+                    .extracting(r -> r.message().sender())
+                    .containsOnly(batch.get(0).message().sender());
         });
         Map<String, List<Long>> textsBySender = new HashMap<>();
-        batches.stream().flatMap(List::stream).filter(r -> !Debouncer.isRuntimeCommand(r))
-                .forEach(r -> textsBySender.computeIfAbsent(r.message().sender(), k -> new ArrayList<>()).add(r.id()));
+        batches.stream()
+                .flatMap(List::stream)
+                .filter(r -> !Debouncer.isRuntimeCommand(r))
+                .forEach(r -> textsBySender
+                        .computeIfAbsent(r.message().sender(), k -> new ArrayList<>())
+                        .add(r.id()));
         assertThat(textsBySender).hasSize(senders);
         textsBySender.values().forEach(sequence -> assertThat(sequence).isSorted());
         assertThat(d.pendingKeys()).isZero();
@@ -108,10 +115,23 @@ class DebouncerConcurrencyTest {
     }
 
     private InboxRecord record(String sender, String text, boolean withFile) {
-        List<Attachment> files = withFile ? List.of(new Attachment(Attachment.Kind.FILE, "text/plain", "/tmp/notes.txt"))
-                : List.of();
-        InboundMessage m = new InboundMessage(null, "telegram", "default", sender, null, "room-1", null, null,
-                ChatType.GROUP, true, Instant.parse("2025-03-01T10:00:00Z"), text, files, null);
+        List<Attachment> files =
+                withFile ? List.of(new Attachment(Attachment.Kind.FILE, "text/plain", "/tmp/notes.txt")) : List.of();
+        InboundMessage m = new InboundMessage(
+                null,
+                "telegram",
+                "default",
+                sender,
+                null,
+                "room-1",
+                null,
+                null,
+                ChatType.GROUP,
+                true,
+                Instant.parse("2025-03-01T10:00:00Z"),
+                text,
+                files,
+                null);
         return new InboxRecord(ids.incrementAndGet(), m, SessionKey.of(m), InboxState.RECEIVED, 0, m.timestamp());
     }
 }

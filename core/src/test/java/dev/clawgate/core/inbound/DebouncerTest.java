@@ -45,7 +45,9 @@ class DebouncerTest {
         d.offer(b);
         clock.advanceMillis(300);
         d.offer(c);
-        assertThat(clock.live()).as("each text replaces the timer: a flood leaves one, not one per text").isEqualTo(1);
+        assertThat(clock.live())
+                .as("each text replaces the timer: a flood leaves one, not one per text")
+                .isEqualTo(1);
         clock.advanceMillis(999);
         assertThat(batches).isEmpty();
         assertThat(d.pendingMessages()).isEqualTo(3);
@@ -132,8 +134,8 @@ class DebouncerTest {
     @Test
     void perChannelOverrideSetsEachChannelsQuietPeriod() {
         // SPEC IN-2: messages.inbound.debounce_ms is global, messages.inbound.by_channel.<ch> overrides it
-        InboundSettings settings = new InboundSettings(1000, Map.of("slack", 200L, "irc", 0L), Duration.ofMinutes(20),
-                50, Map.of(), Duration.ofHours(1));
+        InboundSettings settings = new InboundSettings(
+                1000, Map.of("slack", 200L, "irc", 0L), Duration.ofMinutes(20), 50, Map.of(), Duration.ofHours(1));
         Debouncer d = new Debouncer(settings::debounceMsFor, clock, batches::add);
         InboxRecord telegram = direct("alice", "from telegram");
         InboxRecord slack = on("slack", direct("alice", "from slack"));
@@ -206,8 +208,8 @@ class DebouncerTest {
     void batchThatReachesItsSizeLimitIsHandedOnAtOnce() {
         // SPEC IN-2, DI-3: no flood grows memory without bound: at most maxBatch messages per batch
         Debouncer d = new Debouncer(channel -> 1000L, clock, batches::add, Debouncer::isRuntimeCommand, 100, 3);
-        List<InboxRecord> flood = List.of(direct("alice", "1"), direct("alice", "2"), direct("alice", "3"),
-                direct("alice", "4"));
+        List<InboxRecord> flood =
+                List.of(direct("alice", "1"), direct("alice", "2"), direct("alice", "3"), direct("alice", "4"));
 
         flood.forEach(d::offer);
 
@@ -291,39 +293,97 @@ class DebouncerTest {
         // SPEC IN-2: a configuration hole is reported, not silently read as "off"
         Function<String, Long> none = channel -> null;
         assertThatThrownBy(() -> new Debouncer(none, clock, batches::add).offer(direct("alice", "x")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("telegram");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("telegram");
         assertThatThrownBy(() -> new Debouncer(channel -> -5L, clock, batches::add).offer(direct("alice", "x")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("negative");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("negative");
         assertThatThrownBy(() -> new Debouncer(channel -> 0L, clock, batches::add, r -> false, 0, 1))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxKeys");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("maxKeys");
         assertThat(batches).isEmpty();
     }
 
     // --- fixtures
 
     private InboxRecord direct(String sender, String text) {
-        return record(new InboundMessage("m" + (ids.get() + 1), "telegram", "default", sender, null, "chat-" + sender, null,
-                null, ChatType.DIRECT, true, Instant.parse("2025-03-01T10:00:00Z"), text, List.of(), null));
+        return record(new InboundMessage(
+                "m" + (ids.get() + 1),
+                "telegram",
+                "default",
+                sender,
+                null,
+                "chat-" + sender,
+                null,
+                null,
+                ChatType.DIRECT,
+                true,
+                Instant.parse("2025-03-01T10:00:00Z"),
+                text,
+                List.of(),
+                null));
     }
 
     private InboxRecord group(String sender, String room, String thread, String text) {
-        return record(new InboundMessage("m" + (ids.get() + 1), "telegram", "default", sender, null, room, thread, null,
-                ChatType.GROUP, false, Instant.parse("2025-03-01T10:00:00Z"), text, List.of(), null));
+        return record(new InboundMessage(
+                "m" + (ids.get() + 1),
+                "telegram",
+                "default",
+                sender,
+                null,
+                room,
+                thread,
+                null,
+                ChatType.GROUP,
+                false,
+                Instant.parse("2025-03-01T10:00:00Z"),
+                text,
+                List.of(),
+                null));
     }
 
     private InboxRecord withImage(InboxRecord r) {
         InboundMessage m = r.message();
-        return new InboxRecord(r.id(), new InboundMessage(m.id(), m.channel(), m.account(), m.sender(), m.senderName(),
-                m.replyTarget(), m.threadId(), m.scopeId(), m.chatType(), m.mentioned(), m.timestamp(), m.text(),
-                List.of(new Attachment(Attachment.Kind.IMAGE, "image/png", "/tmp/cat.png")), null), r.session(),
-                r.state(), r.attempts(), r.recordedAt());
+        return new InboxRecord(
+                r.id(),
+                new InboundMessage(
+                        m.id(),
+                        m.channel(),
+                        m.account(),
+                        m.sender(),
+                        m.senderName(),
+                        m.replyTarget(),
+                        m.threadId(),
+                        m.scopeId(),
+                        m.chatType(),
+                        m.mentioned(),
+                        m.timestamp(),
+                        m.text(),
+                        List.of(new Attachment(Attachment.Kind.IMAGE, "image/png", "/tmp/cat.png")),
+                        null),
+                r.session(),
+                r.state(),
+                r.attempts(),
+                r.recordedAt());
     }
 
     private InboxRecord on(String channel, InboxRecord r) {
         InboundMessage m = r.message();
-        InboundMessage moved = new InboundMessage(m.id(), channel, m.account(), m.sender(), m.senderName(),
-                m.replyTarget(), m.threadId(), m.scopeId(), m.chatType(), m.mentioned(), m.timestamp(), m.text(),
-                m.attachments(), null);
+        InboundMessage moved = new InboundMessage(
+                m.id(),
+                channel,
+                m.account(),
+                m.sender(),
+                m.senderName(),
+                m.replyTarget(),
+                m.threadId(),
+                m.scopeId(),
+                m.chatType(),
+                m.mentioned(),
+                m.timestamp(),
+                m.text(),
+                m.attachments(),
+                null);
         return new InboxRecord(r.id(), moved, SessionKey.of(moved), r.state(), r.attempts(), r.recordedAt());
     }
 

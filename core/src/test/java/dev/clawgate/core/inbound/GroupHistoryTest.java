@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 class GroupHistoryTest {
 
     private static final SessionKey ROOM = new SessionKey("telegram", "default", ChatType.GROUP, "room-1", null, null);
-    private static final SessionKey OTHER_ROOM = new SessionKey("telegram", "default", ChatType.GROUP, "room-2", null, null);
+    private static final SessionKey OTHER_ROOM =
+            new SessionKey("telegram", "default", ChatType.GROUP, "room-2", null, null);
 
     private final InMemoryStore store = new InMemoryStore();
 
@@ -42,7 +43,8 @@ class GroupHistoryTest {
 
         assertThat(GroupHistory.pendingFor(store, ROOM, 0)).isEmpty();
         assertThatThrownBy(() -> GroupHistory.pendingFor(store, ROOM, -1))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("negative");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("negative");
     }
 
     @Test
@@ -53,7 +55,8 @@ class GroupHistoryTest {
         List<InboundMessage> pending = GroupHistory.pendingFor(store, ROOM, 50);
         assertThat(PromptBody.body(trigger.message(), pending, true))
                 .startsWith("[Chat messages since your last reply - for context]\ndave: pizza tonight?\n");
-        for (InboxRecord r : store.inbox().buffered(ROOM, 50)) store.inbox().mark(r.id(), InboxState.MERGED, "into turn " + trigger.id());
+        for (InboxRecord r : store.inbox().buffered(ROOM, 50))
+            store.inbox().mark(r.id(), InboxState.MERGED, "into turn " + trigger.id());
 
         InboxRecord next = record(ROOM, "carol", "@clawbot and now?");
 
@@ -70,8 +73,21 @@ class GroupHistoryTest {
     }
 
     private InboxRecord record(SessionKey room, String sender, String text) {
-        InboundMessage m = new InboundMessage(null, room.channel(), room.account(), sender, null, room.replyTarget(),
-                room.threadId(), null, ChatType.GROUP, false, Instant.parse("2025-03-01T10:00:00Z"), text, List.of(), null);
+        InboundMessage m = new InboundMessage(
+                null,
+                room.channel(),
+                room.account(),
+                sender,
+                null,
+                room.replyTarget(),
+                room.threadId(),
+                null,
+                ChatType.GROUP,
+                false,
+                Instant.parse("2025-03-01T10:00:00Z"),
+                text,
+                List.of(),
+                null);
         return store.inbox().record(m, room, null, Duration.ofMinutes(20)).orElseThrow();
     }
 }

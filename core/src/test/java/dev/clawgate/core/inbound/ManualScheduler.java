@@ -52,8 +52,10 @@ final class ManualScheduler implements Scheduler {
             Task next;
             lock.lock();
             try {
-                next = tasks.stream().filter(t -> !t.cancelled && t.due <= target)
-                        .min(Comparator.<Task>comparingLong(t -> t.due).thenComparingLong(t -> t.seq)).orElse(null);
+                next = tasks.stream()
+                        .filter(t -> !t.cancelled && t.due <= target)
+                        .min(Comparator.<Task>comparingLong(t -> t.due).thenComparingLong(t -> t.seq))
+                        .orElse(null);
                 if (next == null) {
                     nowMs = Math.max(nowMs, target);
                     tasks.removeIf(t -> t.cancelled);

@@ -30,10 +30,12 @@ class PromptBodyTest {
 
         assertThat(body).isEqualTo("/stop");
         assertThat(RuntimeCommand.parse(body)).contains(new RuntimeCommand.Stop());
-        assertThat(PromptBody.commandBody(group("carol", null, "@clawbot: /new"), "@clawbot")).isEqualTo("/new");
+        assertThat(PromptBody.commandBody(group("carol", null, "@clawbot: /new"), "@clawbot"))
+                .isEqualTo("/new");
         assertThat(PromptBody.commandBody(group("carol", null, "@clawbot, what time is it?"), "clawbot"))
                 .isEqualTo("what time is it?");
-        assertThat(PromptBody.commandBody(group("carol", null, "@clawbot"), "clawbot")).isEmpty();
+        assertThat(PromptBody.commandBody(group("carol", null, "@clawbot"), "clawbot"))
+                .isEmpty();
     }
 
     @Test
@@ -41,17 +43,22 @@ class PromptBodyTest {
         // SPEC MD-2: only a leading mention of this bot is stripped
         assertThat(PromptBody.commandBody(group("carol", null, "@clawbot_two /stop"), "clawbot"))
                 .isEqualTo("@clawbot_two /stop");
-        assertThat(PromptBody.commandBody(group("carol", null, "@otherbot /stop"), "clawbot")).isEqualTo("@otherbot /stop");
-        assertThat(PromptBody.commandBody(group("carol", null, " thanks @clawbot "), "clawbot")).isEqualTo("thanks @clawbot");
-        assertThat(PromptBody.commandBody(group("carol", null, " /status "), null)).isEqualTo("/status");
-        assertThat(PromptBody.commandBody(group("carol", null, "@clawbot /stop"), " ")).isEqualTo("@clawbot /stop");
+        assertThat(PromptBody.commandBody(group("carol", null, "@otherbot /stop"), "clawbot"))
+                .isEqualTo("@otherbot /stop");
+        assertThat(PromptBody.commandBody(group("carol", null, " thanks @clawbot "), "clawbot"))
+                .isEqualTo("thanks @clawbot");
+        assertThat(PromptBody.commandBody(group("carol", null, " /status "), null))
+                .isEqualTo("/status");
+        assertThat(PromptBody.commandBody(group("carol", null, "@clawbot /stop"), " "))
+                .isEqualTo("@clawbot /stop");
     }
 
     @Test
     void groupTurnWithPendingMessagesWrapsThemAsContextBeforeTheCurrentOne() {
         // SPEC IN-6: history wrapper, each message with its sender label
         InboundMessage current = group("carol", "Carol", "@clawbot what do you think?");
-        List<InboundMessage> pending = List.of(group("dave", "Dave", "pizza tonight?"), group("u-77", null, "yes\nat 8"));
+        List<InboundMessage> pending =
+                List.of(group("dave", "Dave", "pizza tonight?"), group("u-77", null, "yes\nat 8"));
 
         String body = PromptBody.body(current, pending, true);
 
@@ -84,9 +91,10 @@ class PromptBodyTest {
     @Test
     void attachmentsBecomeMarkersInEveryMessageOfTheBody() {
         // SPEC IN-6, MD-1: attachments reach the model as markers, in history and current message alike
-        InboundMessage photo = withAttachments(group("dave", "Dave", "look"),
-                new Attachment(Attachment.Kind.IMAGE, "image/png", "/data/a.png"));
-        InboundMessage files = withAttachments(group("carol", "Carol", ""),
+        InboundMessage photo = withAttachments(
+                group("dave", "Dave", "look"), new Attachment(Attachment.Kind.IMAGE, "image/png", "/data/a.png"));
+        InboundMessage files = withAttachments(
+                group("carol", "Carol", ""),
                 new Attachment(Attachment.Kind.FILE, "application/pdf", "/data/b.pdf"),
                 new Attachment(Attachment.Kind.AUDIO, "audio/ogg", "https://x.test/v.ogg"),
                 new Attachment(Attachment.Kind.VIDEO, "video/mp4", "/data/c.mp4"));
@@ -126,13 +134,38 @@ class PromptBodyTest {
     }
 
     private static InboundMessage group(String sender, String name, String text) {
-        return new InboundMessage("id-" + sender, "telegram", "default", sender, name, "room-1", null, null,
-                ChatType.GROUP, false, Instant.parse("2025-03-01T10:00:00Z"), text, List.of(), null);
+        return new InboundMessage(
+                "id-" + sender,
+                "telegram",
+                "default",
+                sender,
+                name,
+                "room-1",
+                null,
+                null,
+                ChatType.GROUP,
+                false,
+                Instant.parse("2025-03-01T10:00:00Z"),
+                text,
+                List.of(),
+                null);
     }
 
     private static InboundMessage withAttachments(InboundMessage m, Attachment... attachments) {
-        return new InboundMessage(m.id(), m.channel(), m.account(), m.sender(), m.senderName(), m.replyTarget(),
-                m.threadId(), m.scopeId(), m.chatType(), m.mentioned(), m.timestamp(), m.text(), List.of(attachments),
+        return new InboundMessage(
+                m.id(),
+                m.channel(),
+                m.account(),
+                m.sender(),
+                m.senderName(),
+                m.replyTarget(),
+                m.threadId(),
+                m.scopeId(),
+                m.chatType(),
+                m.mentioned(),
+                m.timestamp(),
+                m.text(),
+                List.of(attachments),
                 m.rawPayload());
     }
 }

@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 /** Session keys under session.dm_scope and session.group_scope. */
 class SessionKeysTest {
 
-    private static final GatewaySettings OWNER = new GatewaySettings(Path.of("data"), "127.0.0.1:8787", null,
-            List.of("telegram:42", "slack:U42"));
+    private static final GatewaySettings OWNER =
+            new GatewaySettings(Path.of("data"), "127.0.0.1:8787", null, List.of("telegram:42", "slack:U42"));
 
     @Test
     void perChannelPeerIsTheDefaultAndMatchesTheModelsOwnKey() {
@@ -42,7 +42,8 @@ class SessionKeysTest {
         SessionKey onMatrix = SessionKeys.of(direct("matrix", "b", "alice", "!dm:x", "t"), perPeer, OWNER);
         SessionKey bob = SessionKeys.of(direct("telegram", null, "bob", "chat-2", null), perPeer, OWNER);
 
-        assertThat(onTelegram).isEqualTo(onMatrix)
+        assertThat(onTelegram)
+                .isEqualTo(onMatrix)
                 .isEqualTo(new SessionKey("*", "*", ChatType.DIRECT, "*", null, "alice"));
         assertThat(bob).isNotEqualTo(onTelegram);
         assertThat(onTelegram.display()).isEqualTo("*.*_*_alice");
@@ -58,12 +59,14 @@ class SessionKeysTest {
         SessionKey stranger = SessionKeys.of(direct("telegram", null, "7", "7", null), main, OWNER);
         SessionKey ownerIdElsewhere = SessionKeys.of(direct("slack", null, "42", "D1", null), main, OWNER);
 
-        assertThat(ownerTelegram).isEqualTo(ownerSlack)
+        assertThat(ownerTelegram)
+                .isEqualTo(ownerSlack)
                 .isEqualTo(new SessionKey("*", "*", ChatType.DIRECT, "main", null, "owner"));
         assertThat(ownerTelegram.display()).isEqualTo("*.*_main_owner");
         assertThat(stranger).isEqualTo(new SessionKey("telegram", "default", ChatType.DIRECT, "7", null, "7"));
         assertThat(stranger.display()).isEqualTo("telegram_7_7");
-        assertThat(ownerIdElsewhere).as("owner ids are per channel: slack:42 is not the owner")
+        assertThat(ownerIdElsewhere)
+                .as("owner ids are per channel: slack:42 is not the owner")
                 .isEqualTo(new SessionKey("slack", "default", ChatType.DIRECT, "D1", null, "42"));
     }
 
@@ -74,7 +77,9 @@ class SessionKeysTest {
         SessionKey dave = SessionKeys.of(group("dave", "room-1", null), SessionSettings.defaults(), OWNER);
         SessionKey thread = SessionKeys.of(group("carol", "room-1", "t-5"), SessionSettings.defaults(), OWNER);
 
-        assertThat(carol).isEqualTo(dave).isEqualTo(new SessionKey("slack", "default", ChatType.GROUP, "room-1", null, null));
+        assertThat(carol)
+                .isEqualTo(dave)
+                .isEqualTo(new SessionKey("slack", "default", ChatType.GROUP, "room-1", null, null));
         assertThat(thread).isNotEqualTo(carol);
         assertThat(carol.display()).isEqualTo("slack_room-1");
         assertThat(thread.display()).isEqualTo("slack_room-1_t-5");
@@ -101,7 +106,8 @@ class SessionKeysTest {
         SessionKey shared = SessionKeys.of(groupMessage, SessionSettings.defaults(), OWNER);
 
         for (DmScope dm : DmScope.values()) {
-            assertThat(SessionKeys.of(groupMessage, new SessionSettings(dm, GroupScope.SHARED), OWNER)).isEqualTo(shared);
+            assertThat(SessionKeys.of(groupMessage, new SessionSettings(dm, GroupScope.SHARED), OWNER))
+                    .isEqualTo(shared);
         }
         for (GroupScope g : GroupScope.values()) {
             assertThat(SessionKeys.of(directMessage, new SessionSettings(DmScope.PER_CHANNEL_PEER, g), OWNER))
@@ -121,16 +127,43 @@ class SessionKeysTest {
 
         InboundMessage inRoom = group("carol", "room-1", null);
         assertThat(SessionKeys.of(inRoom, new SessionSettings(DmScope.PER_CHANNEL_PEER, GroupScope.SHARED), OWNER))
-                .isNotEqualTo(SessionKeys.of(inRoom, new SessionSettings(DmScope.PER_CHANNEL_PEER, GroupScope.PER_SENDER), OWNER));
+                .isNotEqualTo(SessionKeys.of(
+                        inRoom, new SessionSettings(DmScope.PER_CHANNEL_PEER, GroupScope.PER_SENDER), OWNER));
     }
 
     private static InboundMessage direct(String channel, String account, String sender, String target, String thread) {
-        return new InboundMessage("1", channel, account, sender, null, target, thread, null, ChatType.DIRECT, true,
-                Instant.parse("2025-03-01T10:00:00Z"), "hi", List.of(), null);
+        return new InboundMessage(
+                "1",
+                channel,
+                account,
+                sender,
+                null,
+                target,
+                thread,
+                null,
+                ChatType.DIRECT,
+                true,
+                Instant.parse("2025-03-01T10:00:00Z"),
+                "hi",
+                List.of(),
+                null);
     }
 
     private static InboundMessage group(String sender, String room, String thread) {
-        return new InboundMessage("1", "slack", null, sender, null, room, thread, null, ChatType.GROUP, false,
-                Instant.parse("2025-03-01T10:00:00Z"), "hi", List.of(), null);
+        return new InboundMessage(
+                "1",
+                "slack",
+                null,
+                sender,
+                null,
+                room,
+                thread,
+                null,
+                ChatType.GROUP,
+                false,
+                Instant.parse("2025-03-01T10:00:00Z"),
+                "hi",
+                List.of(),
+                null);
     }
 }

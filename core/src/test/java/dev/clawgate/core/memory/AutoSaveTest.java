@@ -16,14 +16,21 @@ import org.junit.jupiter.api.Test;
 
 class AutoSaveTest {
     private static final MemorySettings DEFAULTS = MemorySettings.defaults();
-    private final InMemoryMemory memory = new InMemoryMemory(Clock.fixed(Instant.parse("2025-03-01T10:00:00Z"), ZoneOffset.UTC));
+    private final InMemoryMemory memory =
+            new InMemoryMemory(Clock.fixed(Instant.parse("2025-03-01T10:00:00Z"), ZoneOffset.UTC));
 
     private static InboundMessage message(String id, String thread, ChatType type, String text) {
-        return new InboundMessage(id, "slack", null, "alice", null, "C1", thread, null, type, true, Instant.EPOCH, text, List.of(), null);
+        return new InboundMessage(
+                id, "slack", null, "alice", null, "C1", thread, null, type, true, Instant.EPOCH, text, List.of(), null);
     }
 
     private static SessionKey session(InboundMessage m) {
-        return new SessionKey(m.channel(), m.account(), m.chatType(), m.replyTarget(), m.threadId(),
+        return new SessionKey(
+                m.channel(),
+                m.account(),
+                m.chatType(),
+                m.replyTarget(),
+                m.threadId(),
                 m.chatType() == ChatType.DIRECT ? m.sender() : null);
     }
 
@@ -47,7 +54,8 @@ class AutoSaveTest {
         InboundMessage longOne = message("m2", null, ChatType.DIRECT, twenty);
         assertThat(AutoSave.save(memory, shortOne, scopes(shortOne), DEFAULTS)).isEmpty();
         assertThat(AutoSave.save(memory, longOne, scopes(longOne), DEFAULTS)).isPresent();
-        assertThat(memory.all()).extracting(MemoryEntry::content, MemoryEntry::category)
+        assertThat(memory.all())
+                .extracting(MemoryEntry::content, MemoryEntry::category)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple(twenty, MemoryEntry.CONVERSATION));
     }
 
@@ -59,7 +67,9 @@ class AutoSaveTest {
         AutoSave.save(memory, threaded, scopes(threaded), DEFAULTS);
         AutoSave.save(memory, plain, scopes(plain), DEFAULTS);
 
-        assertThat(memory.all()).extracting(MemoryEntry::key).containsExactly("slack_1741_1_alice_1741_5", "slack_alice_msg_abc123");
+        assertThat(memory.all())
+                .extracting(MemoryEntry::key)
+                .containsExactly("slack_1741_1_alice_1741_5", "slack_alice_msg_abc123");
     }
 
     @Test
@@ -70,16 +80,20 @@ class AutoSaveTest {
         AutoSave.save(memory, dm, scopes(dm), DEFAULTS);
         AutoSave.save(memory, group, scopes(group), DEFAULTS);
 
-        assertThat(memory.all()).extracting(MemoryEntry::scope)
+        assertThat(memory.all())
+                .extracting(MemoryEntry::scope)
                 .containsExactly(MemoryScope.sender("slack", "alice"), MemoryScope.session(session(group)));
     }
 
     @Test
     void recalledContextToolOutputAndOversizedTextAreNeverSaved() {
         // SPEC ME-7: no recursive snowball of [Memory context] blobs, no tool output
-        assertThat(AutoSave.refusal("[Memory context]\n- k: something long enough", DEFAULTS)).isPresent();
-        assertThat(AutoSave.refusal("look at <tool_result>{\"ok\":true}</tool_result> please", DEFAULTS)).isPresent();
-        assertThat(AutoSave.refusal("x".repeat(DEFAULTS.maxEntryChars() + 1), DEFAULTS)).isPresent();
+        assertThat(AutoSave.refusal("[Memory context]\n- k: something long enough", DEFAULTS))
+                .isPresent();
+        assertThat(AutoSave.refusal("look at <tool_result>{\"ok\":true}</tool_result> please", DEFAULTS))
+                .isPresent();
+        assertThat(AutoSave.refusal("x".repeat(DEFAULTS.maxEntryChars() + 1), DEFAULTS))
+                .isPresent();
         InboundMessage blob = message("1", null, ChatType.DIRECT, "[Memory context]\n- a: b and then some more words");
         assertThat(AutoSave.save(memory, blob, scopes(blob), DEFAULTS)).isEmpty();
         assertThat(memory.all()).isEmpty();

@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 /** The llm half of consolidation (SPEC ME-6, ME-7): the request, the reading of the answer, and fact hygiene. */
 class FactExtractionTest {
     private static final String USER = "My cat is named Pixel and she loves tuna";
-    private static final String REPLY = "What a lovely name! Pixel sounds like a very happy cat who enjoys her tuna a lot.";
+    private static final String REPLY =
+            "What a lovely name! Pixel sounds like a very happy cat who enjoys her tuna a lot.";
 
     @Test
     void theRequestIsOneShotWithTheInstructionAndTheExchangeAndNoTools() {
@@ -19,7 +20,9 @@ class FactExtractionTest {
         assertThat(r.tools()).isEmpty();
         assertThat(r.stream()).isFalse();
         assertThat(r.messages()).extracting(m -> m.role()).containsExactly(Role.SYSTEM, Role.USER);
-        assertThat(r.messages().getFirst().content()).isEqualTo(FactExtraction.INSTRUCTION).contains("JSON array", "at most 3");
+        assertThat(r.messages().getFirst().content())
+                .isEqualTo(FactExtraction.INSTRUCTION)
+                .contains("JSON array", "at most 3");
         assertThat(r.messages().getLast().content()).isEqualTo("User:\n" + USER + "\n\nAssistant:\n" + REPLY);
     }
 
@@ -33,9 +36,12 @@ class FactExtractionTest {
     @Test
     void theFactsAreTheStringsOfTheFirstJsonArrayEvenAfterReasoningOrProse() {
         // SPEC ME-6
-        assertThat(FactExtraction.parse("[\"The user's cat is named Pixel.\", \"The user's cat is named Pixel.\", 7, \" - \\\"Likes tuna\\\" \"]"))
+        assertThat(FactExtraction.parse(
+                        "[\"The user's cat is named Pixel.\", \"The user's cat is named Pixel.\", 7, \" - "
+                                + "\\\"Likes tuna\\\" \"]"))
                 .containsExactly("The user's cat is named Pixel.", "Likes tuna");
-        assertThat(FactExtraction.parse("<think>maybe [x]?</think>Here you go:\n[\"The user lives in Lisbon.\"]\nDone."))
+        assertThat(FactExtraction.parse(
+                        "<think>maybe [x]?</think>Here you go:\n[\"The user lives in Lisbon.\"]\nDone."))
                 .containsExactly("The user lives in Lisbon.");
         assertThat(FactExtraction.parse("[]")).isEmpty();
         assertThat(FactExtraction.parse("No durable facts.")).isEmpty();
@@ -47,17 +53,21 @@ class FactExtractionTest {
     @Test
     void hygieneRefusesMemoryContextToolOutputEmptyTalkAndTheRepliesOwnWords() {
         // SPEC ME-7: never assistant text verbatim, never [Memory context] blobs, never tool output
-        assertThat(FactExtraction.refusal("The user's cat is named Pixel.", USER, REPLY, 4000)).isEmpty();
+        assertThat(FactExtraction.refusal("The user's cat is named Pixel.", USER, REPLY, 4000))
+                .isEmpty();
         assertThat(FactExtraction.refusal("[Memory context]\n- k: The user's cat is named Pixel", USER, REPLY, 4000))
                 .contains("holds [Memory context]");
-        assertThat(FactExtraction.refusal("<tool_result>ls: 3 files</tool_result>", USER, REPLY, 4000)).isPresent();
-        assertThat(FactExtraction.refusal("Hi there!", USER, REPLY, 4000)).contains("says nothing that could be recalled");
+        assertThat(FactExtraction.refusal("<tool_result>ls: 3 files</tool_result>", USER, REPLY, 4000))
+                .isPresent();
+        assertThat(FactExtraction.refusal("Hi there!", USER, REPLY, 4000))
+                .contains("says nothing that could be recalled");
         assertThat(FactExtraction.refusal("ok", USER, REPLY, 4000)).isPresent();
         assertThat(FactExtraction.refusal("x".repeat(301), USER, REPLY, 4000)).isPresent();
         assertThat(FactExtraction.refusal("Pixel sounds like a very happy cat who enjoys her tuna.", USER, REPLY, 4000))
                 .contains("repeats the assistant's reply");
         // the user's own words are theirs, even when the reply echoes them
-        assertThat(FactExtraction.refusal("My cat is named Pixel", USER, "Noted: my cat is named Pixel and more", 4000)).isEmpty();
+        assertThat(FactExtraction.refusal("My cat is named Pixel", USER, "Noted: my cat is named Pixel and more", 4000))
+                .isEmpty();
     }
 
     @Test
@@ -65,7 +75,9 @@ class FactExtractionTest {
         // SPEC ME-6: key {scope}_fact_{hash}
         String k = FactExtraction.key("telegram", "111", "The user's cat is named Pixel.");
         assertThat(k).matches("telegram_111_fact_[0-9a-f]{16}");
-        assertThat(FactExtraction.key("telegram", "111", "the user's cat is named pixel")).isEqualTo(k);
-        assertThat(FactExtraction.key("telegram", "111", "The user's dog is named Pixel.")).isNotEqualTo(k);
+        assertThat(FactExtraction.key("telegram", "111", "the user's cat is named pixel"))
+                .isEqualTo(k);
+        assertThat(FactExtraction.key("telegram", "111", "The user's dog is named Pixel."))
+                .isNotEqualTo(k);
     }
 }

@@ -20,13 +20,15 @@ class MemoryContextTest {
     private static long ids = 1;
 
     private static Recalled recalled(String key, String content, double score) {
-        return new Recalled(new MemoryEntry(ids++, ALICE, key, content, MemoryEntry.CORE, Instant.EPOCH, Instant.EPOCH), score);
+        return new Recalled(
+                new MemoryEntry(ids++, ALICE, key, content, MemoryEntry.CORE, Instant.EPOCH, Instant.EPOCH), score);
     }
 
     @Test
     void entriesBelowMinRelevanceAreNotInjected() {
         // SPEC ME-3, ME-7: min_relevance 0.4 on the normalised score
-        List<MemoryLine> lines = MemoryContext.filter(List.of(recalled("a", "kept", 0.4), recalled("b", "dropped", 0.39)), DEFAULTS);
+        List<MemoryLine> lines =
+                MemoryContext.filter(List.of(recalled("a", "kept", 0.4), recalled("b", "dropped", 0.39)), DEFAULTS);
         assertThat(lines).containsExactly(new MemoryLine("a", "kept"));
     }
 
@@ -39,7 +41,9 @@ class MemoryContextTest {
                 recalled("telegram_alice_history", "old turns", 0.9),
                 recalled("huge", "x".repeat(4_001), 0.9),
                 recalled("fine", "x".repeat(4_000), 0.9));
-        assertThat(MemoryContext.filter(in, DEFAULTS)).extracting(MemoryLine::key).containsExactly("fine");
+        assertThat(MemoryContext.filter(in, DEFAULTS))
+                .extracting(MemoryLine::key)
+                .containsExactly("fine");
     }
 
     @Test
@@ -55,10 +59,13 @@ class MemoryContextTest {
         List<Recalled> big = new ArrayList<>();
         for (int i = 0; i < 4; i++) big.add(recalled("b" + i, "z".repeat(1_500), 0.9));
         List<MemoryLine> bounded = MemoryContext.filter(big, DEFAULTS);
-        int total = bounded.stream().mapToInt(l -> 4 + l.key().length() + l.content().length()).sum();
+        int total = bounded.stream()
+                .mapToInt(l -> 4 + l.key().length() + l.content().length())
+                .sum();
         assertThat(total).isLessThanOrEqualTo(4_000);
         assertThat(bounded).hasSize(4);
-        MemorySettings tight = new MemorySettings(true, true, 20, 5, 0.4, 4, 800, 1_000, 4_000, 100, java.time.Duration.ZERO);
+        MemorySettings tight =
+                new MemorySettings(true, true, 20, 5, 0.4, 4, 800, 1_000, 4_000, 100, java.time.Duration.ZERO);
         assertThat(MemoryContext.filter(big, tight)).hasSize(1);
     }
 
@@ -67,8 +74,21 @@ class MemoryContextTest {
         // SPEC ME-2: dual-scope recall, merged and deduplicated
         InMemoryMemory memory = new InMemoryMemory(Clock.systemUTC());
         SessionKey room = new SessionKey("slack", null, ChatType.GROUP, "C1", null, null);
-        InboundMessage m = new InboundMessage("9", "slack", null, "alice", null, "C1", null, null, ChatType.GROUP, true,
-                Instant.EPOCH, "when is the release party", List.of(), null);
+        InboundMessage m = new InboundMessage(
+                "9",
+                "slack",
+                null,
+                "alice",
+                null,
+                "C1",
+                null,
+                null,
+                ChatType.GROUP,
+                true,
+                Instant.EPOCH,
+                "when is the release party",
+                List.of(),
+                null);
         memory.store(ALICE, "a", "alice brings cake to the release party", MemoryEntry.CORE);
         memory.store(MemoryScope.session(room), "r", "the release party is on friday", MemoryEntry.CORE);
         memory.store(MemoryScope.session(room), "dup", "alice brings cake to the release party", MemoryEntry.CORE);

@@ -3,8 +3,8 @@ package dev.clawgate.core.memory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clawgate.core.config.MemorySettings;
-import dev.clawgate.core.testing.ManualClock;
 import dev.clawgate.core.testing.InMemoryMemory;
+import dev.clawgate.core.testing.ManualClock;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.Test;

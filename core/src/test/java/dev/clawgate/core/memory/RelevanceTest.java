@@ -15,15 +15,16 @@ class RelevanceTest {
     @Test
     void wordsAreLowerCasedRunsOfLettersAndDigitsWithoutAccents() {
         // SPEC ME-5: both dialects index the same terms
-        assertThat(Relevance.words("Crème brûlée, São-Paulo 2024! e-mail's")).containsExactly("creme", "brulee", "sao", "paulo",
-                "2024", "e", "mail", "s");
+        assertThat(Relevance.words("Crème brûlée, São-Paulo 2024! e-mail's"))
+                .containsExactly("creme", "brulee", "sao", "paulo", "2024", "e", "mail", "s");
         assertThat(Relevance.words("x".repeat(100))).containsExactly("x".repeat(Relevance.MAX_TERM_CHARS));
     }
 
     @Test
     void aGreetingHasNoQueryTerms() {
         // SPEC ME-7: a greeting is not answered with memories
-        for (String greeting : List.of("hi", "Hi!", "hello", "hey there", "Hello, how are you?", "thanks!", "ok", "🙂", "")) {
+        for (String greeting :
+                List.of("hi", "Hi!", "hello", "hey there", "Hello, how are you?", "thanks!", "ok", "🙂", "")) {
             assertThat(Relevance.queryTerms(greeting)).as(greeting).isEmpty();
         }
         assertThat(Relevance.queryTerms("What is my cat named? My CAT!")).containsExactly("cat", "named");
@@ -48,7 +49,8 @@ class RelevanceTest {
     void aMissingTermCostsNoMoreThanOneThatOnlyOneEntryHolds() {
         // SPEC ME-3: in a store of one entry, two of three query terms still clear min_relevance 0.4
         var corpus = new Relevance.Corpus(1, 5, Map.of("cat", 1L, "named", 1L));
-        double score = Relevance.score(List.of("cat", "named", "called"), List.of("cat", "named", "pixel", "love", "tuna"), corpus);
+        double score = Relevance.score(
+                List.of("cat", "named", "called"), List.of("cat", "named", "pixel", "love", "tuna"), corpus);
         assertThat(score).isCloseTo(2.0 / 3, within(1e-12));
     }
 
@@ -56,22 +58,28 @@ class RelevanceTest {
     void aQueryLooksForAtMostSixteenDistinctTerms() {
         StringBuilder q = new StringBuilder();
         for (int i = 0; i < 40; i++) q.append("word").append(i).append(' ');
-        assertThat(Relevance.queryTerms(q.toString())).hasSize(Relevance.MAX_QUERY_TERMS).startsWith("word0");
+        assertThat(Relevance.queryTerms(q.toString()))
+                .hasSize(Relevance.MAX_QUERY_TERMS)
+                .startsWith("word0");
     }
 
     @Test
     void conversationKeysAreIdsNotWordsButOtherKeysAreIndexed() {
         // SPEC ME-1: an auto-saved entry's key is {channel}_{sender}_{message_id}, which says nothing about its content
-        assertThat(Relevance.indexTerms("telegram_alice_42", "I like tea", MemoryEntry.CONVERSATION)).containsExactly("tea");
-        assertThat(Relevance.indexTerms("favourite_drink", "tea", MemoryEntry.CORE)).containsExactly("favourite", "drink", "tea");
+        assertThat(Relevance.indexTerms("telegram_alice_42", "I like tea", MemoryEntry.CONVERSATION))
+                .containsExactly("tea");
+        assertThat(Relevance.indexTerms("favourite_drink", "tea", MemoryEntry.CORE))
+                .containsExactly("favourite", "drink", "tea");
     }
 
     @Test
     void everyQueryTermAtAverageLengthScoresOneAndNoSharedTermScoresZero() {
         // SPEC ME-3: the score lies on [0, 1]
         var corpus = new Relevance.Corpus(10, 3, Map.of("cat", 2L, "named", 1L));
-        assertThat(Relevance.score(List.of("cat", "named"), List.of("cat", "named", "pixel"), corpus)).isCloseTo(1.0, within(1e-12));
-        assertThat(Relevance.score(List.of("cat", "named"), List.of("dog", "barks", "loud"), corpus)).isZero();
+        assertThat(Relevance.score(List.of("cat", "named"), List.of("cat", "named", "pixel"), corpus))
+                .isCloseTo(1.0, within(1e-12));
+        assertThat(Relevance.score(List.of("cat", "named"), List.of("dog", "barks", "loud"), corpus))
+                .isZero();
         assertThat(Relevance.score(List.of(), List.of("cat"), corpus)).isZero();
     }
 
@@ -98,7 +106,9 @@ class RelevanceTest {
             Map<String, Long> df = new HashMap<>();
             for (String t : vocabulary) df.put(t, (long) random.nextInt(60));
             double score = Relevance.score(query, entry, new Relevance.Corpus(n, random.nextDouble() * 20, df));
-            assertThat(score).as("seed %d, query %s, entry %s", seed, query, entry).isBetween(0.0, 1.0);
+            assertThat(score)
+                    .as("seed %d, query %s, entry %s", seed, query, entry)
+                    .isBetween(0.0, 1.0);
         }
     }
 

@@ -13,27 +13,60 @@ class InboundMessageBuilderTest {
     @Test
     void theBuilderNamesEachFieldTheCanonicalConstructorTakesInOrder() {
         // SPEC MD-1: every field of an inbound message, set by name, lands where the constructor puts it
-        InboundMessage positional = new InboundMessage("m-1", "telegram", "bot2", "alice", "Alice", "chat-1", "t-9",
-                "scope", ChatType.GROUP, false, T0, "hello", List.of(), "{\"update_id\":1}");
-        InboundMessage named = InboundMessage.builder().id("m-1").channel("telegram").account("bot2").sender("alice")
-                .senderName("Alice").replyTarget("chat-1").threadId("t-9").scopeId("scope").chatType(ChatType.GROUP)
-                .mentioned(false).timestamp(T0).text("hello").attachments(List.of()).rawPayload("{\"update_id\":1}")
+        InboundMessage positional = new InboundMessage(
+                "m-1",
+                "telegram",
+                "bot2",
+                "alice",
+                "Alice",
+                "chat-1",
+                "t-9",
+                "scope",
+                ChatType.GROUP,
+                false,
+                T0,
+                "hello",
+                List.of(),
+                "{\"update_id\":1}");
+        InboundMessage named = InboundMessage.builder()
+                .id("m-1")
+                .channel("telegram")
+                .account("bot2")
+                .sender("alice")
+                .senderName("Alice")
+                .replyTarget("chat-1")
+                .threadId("t-9")
+                .scopeId("scope")
+                .chatType(ChatType.GROUP)
+                .mentioned(false)
+                .timestamp(T0)
+                .text("hello")
+                .attachments(List.of())
+                .rawPayload("{\"update_id\":1}")
                 .build();
         assertThat(named).isEqualTo(positional);
         assertThat(positional.toBuilder().build()).isEqualTo(positional);
-        assertThat(positional.withText("bye")).isEqualTo(positional.toBuilder().text("bye").build());
+        assertThat(positional.withText("bye"))
+                .isEqualTo(positional.toBuilder().text("bye").build());
     }
 
     @Test
     void theDefaultsAreADirectMentionedMessageOnTheDefaultAccount() {
         // SPEC MD-1: the common case needs only channel, sender and reply target
-        InboundMessage m = InboundMessage.builder().channel("api").sender("u").replyTarget("u").text("hi").build();
+        InboundMessage m = InboundMessage.builder()
+                .channel("api")
+                .sender("u")
+                .replyTarget("u")
+                .text("hi")
+                .build();
         assertThat(m.account()).isEqualTo(InboundMessage.DEFAULT_ACCOUNT);
         assertThat(m.chatType()).isEqualTo(ChatType.DIRECT);
         assertThat(m.mentioned()).isTrue();
         assertThat(m.timestamp()).isNotNull();
         assertThat(m.attachments()).isEmpty();
-        assertThatThrownBy(() -> InboundMessage.builder().channel("api").replyTarget("u").build())
-                .isInstanceOf(NullPointerException.class).hasMessageContaining("sender");
+        assertThatThrownBy(() ->
+                        InboundMessage.builder().channel("api").replyTarget("u").build())
+                .isInstanceOf(NullPointerException.class)
+                .hasMessageContaining("sender");
     }
 }

@@ -12,9 +12,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A {@link PinnedHttp} test double for core's unit tests: scripted answers by URL, and a log of every connection
- * asked for with the addresses it was pinned to, so a test sees exactly what {@link PublicWeb} let through. The real
- * client (Jetty, in the server module) is tested over loopback sockets there.
+ * A {@link PinnedHttp} test double for core's unit tests: scripted answers by URL, and a log of every connection asked
+ * for with the addresses it was pinned to, so a test sees exactly what {@link PublicWeb} let through. The real client
+ * (Jetty, in the server module) is tested over loopback sockets there.
  */
 public final class ScriptedHttp implements PinnedHttp {
     /** One connection asked for: the URL and the checked addresses it had to use. */

@@ -14,9 +14,9 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
- * The live preview's timing (SPEC OUT-9, RP-4) on a manual clock: the draft at once, then at most
- * one platform call per interval however many deltas come, and nothing after {@link LivePreview#finish}.
- * The surface is the boundary: it records every draft the platform would get.
+ * The live preview's timing (SPEC OUT-9, RP-4) on a manual clock: the draft at once, then at most one platform call per
+ * interval however many deltas come, and nothing after {@link LivePreview#finish}. The surface is the boundary: it
+ * records every draft the platform would get.
  */
 class LivePreviewTest {
     private static final Duration INTERVAL = Duration.ofMillis(1000);
@@ -25,10 +25,14 @@ class LivePreviewTest {
     private final ManualScheduler clock = new ManualScheduler();
     private final List<LivePreview.Draft> shown = new CopyOnWriteArrayList<>();
     private final AtomicReference<LivePreview.Shown> answer = new AtomicReference<>(LivePreview.Shown.OK);
-    private final LivePreview preview = new LivePreview(d -> {
-        shown.add(d);
-        return answer.get();
-    }, INTERVAL, clock, DIRECT);
+    private final LivePreview preview = new LivePreview(
+            d -> {
+                shown.add(d);
+                return answer.get();
+            },
+            INTERVAL,
+            clock,
+            DIRECT);
 
     @Test
     void theDraftIsShownAtStartBeforeAnyText() {
@@ -139,9 +143,13 @@ class LivePreviewTest {
     @Test
     void aSurfaceThatThrowsStopsThePreview() {
         // SPEC OUT-9: a broken preview never breaks the turn
-        LivePreview broken = new LivePreview(d -> {
-            throw new IllegalStateException("platform down");
-        }, INTERVAL, clock, DIRECT);
+        LivePreview broken = new LivePreview(
+                d -> {
+                    throw new IllegalStateException("platform down");
+                },
+                INTERVAL,
+                clock,
+                DIRECT);
         broken.start();
         broken.delta("x");
         clock.advance(INTERVAL.toMillis());
@@ -154,16 +162,20 @@ class LivePreviewTest {
         // SPEC OUT-9: the final edit comes after the last preview call, never before it
         CountDownLatch release = new CountDownLatch(1);
         AtomicBoolean inCall = new AtomicBoolean();
-        LivePreview slow = new LivePreview(d -> {
-            inCall.set(true);
-            try {
-                release.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            shown.add(d);
-            return LivePreview.Shown.OK;
-        }, INTERVAL, clock, task -> Thread.ofVirtual().start(task));
+        LivePreview slow = new LivePreview(
+                d -> {
+                    inCall.set(true);
+                    try {
+                        release.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    shown.add(d);
+                    return LivePreview.Shown.OK;
+                },
+                INTERVAL,
+                clock,
+                task -> Thread.ofVirtual().start(task));
         slow.start();
         await().untilTrue(inCall);
         AtomicBoolean finished = new AtomicBoolean();

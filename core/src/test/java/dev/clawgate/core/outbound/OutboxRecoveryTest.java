@@ -30,7 +30,8 @@ import org.junit.jupiter.api.Test;
 /** The outbox's start-up pass (SPEC OUT-7) against a scripted platform on a loopback port. */
 class OutboxRecoveryTest {
     private static final Instant T0 = Instant.parse("2026-01-10T12:00:00Z");
-    private static final Set<Capability> BASIC = EnumSet.of(Capability.TEXT, Capability.REPLY_TO, Capability.MESSAGE_SENDING_HOOKS);
+    private static final Set<Capability> BASIC =
+            EnumSet.of(Capability.TEXT, Capability.REPLY_TO, Capability.MESSAGE_SENDING_HOOKS);
 
     private final ManualClock clock = new ManualClock(T0);
     private final InMemoryStore store = new InMemoryStore(clock);
@@ -55,12 +56,34 @@ class OutboxRecoveryTest {
 
     private OutboxEntry pendingReply(String text) {
         nextMessage++;
-        InboundMessage m = new InboundMessage("in-" + nextMessage, "loop", "default", "alice", "Alice", "chat-1", null, null,
-                ChatType.DIRECT, true, clock.instant(), "question " + nextMessage, List.of(), null);
+        InboundMessage m = new InboundMessage(
+                "in-" + nextMessage,
+                "loop",
+                "default",
+                "alice",
+                "Alice",
+                "chat-1",
+                null,
+                null,
+                ChatType.DIRECT,
+                true,
+                clock.instant(),
+                "question " + nextMessage,
+                List.of(),
+                null);
         SessionKey session = SessionKey.of(m);
-        long turn = store.inbox().record(m, session, null, Duration.ZERO).orElseThrow().id();
-        return store.outbox().completeTurnWithReply(session, turn, text, InboxState.DONE,
-                OutboundDraft.of(OutboundTarget.replyTo(m), text, OutboundMessage.Kind.FINAL)).orElseThrow();
+        long turn = store.inbox()
+                .record(m, session, null, Duration.ZERO)
+                .orElseThrow()
+                .id();
+        return store.outbox()
+                .completeTurnWithReply(
+                        session,
+                        turn,
+                        text,
+                        InboxState.DONE,
+                        OutboundDraft.of(OutboundTarget.replyTo(m), text, OutboundMessage.Kind.FINAL))
+                .orElseThrow();
     }
 
     /** An entry a dead process left claimed; {@code reachedPlatform} says whether its send got there first. */
@@ -99,10 +122,14 @@ class OutboxRecoveryTest {
 
     @Test
     void withReconcileAFoundSendIsAckedAndAMissingOneIsSent() {
-        // SPEC OUT-7 reconcileUnknownSend: found → acknowledged with its receipt; proven absent → sent; no duplicate, no loss
+        // SPEC OUT-7 reconcileUnknownSend: found → acknowledged with its receipt; proven absent → sent; no duplicate,
+        // no loss
         OutboxEntry arrived = interrupted("arrived", true);
         OutboxEntry lost = interrupted("lost", false);
-        LoopbackAdapter a = adapter(EnumSet.of(Capability.TEXT, Capability.REPLY_TO, Capability.MESSAGE_SENDING_HOOKS,
+        LoopbackAdapter a = adapter(EnumSet.of(
+                Capability.TEXT,
+                Capability.REPLY_TO,
+                Capability.MESSAGE_SENDING_HOOKS,
                 Capability.RECONCILE_UNKNOWN_SEND));
 
         OutboxRecovery.Result r = outbox.recover(c -> Optional.of(a), Pacer.NONE);
@@ -119,7 +146,8 @@ class OutboxRecoveryTest {
     @Test
     void resendUnknownSendsOnceAndMarksItPossiblyDuplicated() {
         // SPEC OUT-7: outbox.resend_unknown = true resends once and marks possibly_duplicated
-        settings = new OutboxSettings(settings.durability(), settings.maxAge(), true, settings.replayPerSecond(), settings.retries());
+        settings = new OutboxSettings(
+                settings.durability(), settings.maxAge(), true, settings.replayPerSecond(), settings.retries());
         OutboxEntry arrived = interrupted("arrived", true);
 
         OutboxRecovery.Result r = outbox.recover(c -> Optional.of(adapter(BASIC)), Pacer.NONE);

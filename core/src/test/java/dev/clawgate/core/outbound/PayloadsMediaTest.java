@@ -19,6 +19,7 @@ class PayloadsMediaTest {
 
     @TempDir
     Path root;
+
     private Path workspace;
     private Path dataDir;
     private Payloads payloads;
@@ -61,10 +62,14 @@ class PayloadsMediaTest {
         String reply = "Here is the chart.\n[IMAGE:chart.png]\n[DOCUMENT:" + dataDir.resolve("report.pdf") + "]";
         List<OutboundMessage> parts = parts(reply, OutboundMessage.Kind.FINAL, adapter(Capability.MEDIA));
         assertThat(parts).extracting(OutboundMessage::text).containsExactly("Here is the chart.", "", "");
-        assertThat(parts.get(1).media()).containsExactly(new MediaRef(MediaRef.MediaKind.IMAGE, workspace.resolve("chart.png").toRealPath()
-                .toString()));
-        assertThat(parts.get(2).media()).containsExactly(new MediaRef(MediaRef.MediaKind.DOCUMENT,
-                dataDir.resolve("report.pdf").toRealPath().toString()));
+        assertThat(parts.get(1).media())
+                .containsExactly(new MediaRef(
+                        MediaRef.MediaKind.IMAGE,
+                        workspace.resolve("chart.png").toRealPath().toString()));
+        assertThat(parts.get(2).media())
+                .containsExactly(new MediaRef(
+                        MediaRef.MediaKind.DOCUMENT,
+                        dataDir.resolve("report.pdf").toRealPath().toString()));
         assertThat(parts).extracting(OutboundMessage::part).containsExactly(0, 1, 2);
     }
 
@@ -80,7 +85,8 @@ class PayloadsMediaTest {
     void aChannelWithoutMediaGetsTheTextAndANote() {
         // SPEC OUT-13: a channel without media gets the text plus a short note
         assertThat(parts("Here is the chart.\n[IMAGE:chart.png]", OutboundMessage.Kind.FINAL, adapter()))
-                .singleElement().satisfies(p -> {
+                .singleElement()
+                .satisfies(p -> {
                     assertThat(p.text()).isEqualTo("Here is the chart.\n\n[image omitted: chart.png]");
                     assertThat(p.media()).isEmpty();
                 });
@@ -91,7 +97,8 @@ class PayloadsMediaTest {
         // SPEC OUT-13, AG-5: no .. out of the workspace, no absolute path elsewhere; the user never sees protocol text
         String reply = "nothing for you [DOCUMENT:../secret.txt] [DOCUMENT:" + root.resolve("secret.txt") + "]";
         assertThat(parts(reply, OutboundMessage.Kind.FINAL, adapter(Capability.MEDIA)))
-                .singleElement().satisfies(p -> {
+                .singleElement()
+                .satisfies(p -> {
                     assertThat(p.text()).isEqualTo("nothing for you");
                     assertThat(p.media()).isEmpty();
                 });
@@ -101,13 +108,16 @@ class PayloadsMediaTest {
     void onlyFinalRepliesAreReadForMarkers() {
         // SPEC OUT-13 is about final replies; a notice is sent as written
         assertThat(parts("[IMAGE:chart.png]", OutboundMessage.Kind.NOTICE, adapter(Capability.MEDIA)))
-                .singleElement().satisfies(p -> assertThat(p.text()).isEqualTo("[IMAGE:chart.png]"));
+                .singleElement()
+                .satisfies(p -> assertThat(p.text()).isEqualTo("[IMAGE:chart.png]"));
     }
 
     @Test
     void aReplyOfOnlyARefusedMarkerHasNothingVisibleToSend() {
         // SPEC OUT-13, OUT-5: no_visible_payload rather than an empty message
-        assertThat(payloads.plan(new OutboundMessage(TO, "[IMAGE:/etc/passwd]", OutboundMessage.Kind.FINAL, 7), adapter(Capability.MEDIA)))
+        assertThat(payloads.plan(
+                        new OutboundMessage(TO, "[IMAGE:/etc/passwd]", OutboundMessage.Kind.FINAL, 7),
+                        adapter(Capability.MEDIA)))
                 .isEqualTo(new Payloads.Plan.Suppress(SuppressionReason.NO_VISIBLE_PAYLOAD, null));
     }
 }

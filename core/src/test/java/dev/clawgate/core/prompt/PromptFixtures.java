@@ -19,12 +19,22 @@ final class PromptFixtures {
 
     static List<ToolSpec> tools() {
         return List.of(
-                new ToolSpec("weather", "Current weather\nfor a city", JSON.createObjectNode().put("type", "object")
-                        .<com.fasterxml.jackson.databind.node.ObjectNode>set("properties", JSON.createObjectNode()
-                                .set("city", JSON.createObjectNode().put("type", "string")))
-                        .set("required", JSON.createArrayNode().add("city"))),
-                new ToolSpec("dice", "Roll a die", JSON.createObjectNode().put("type", "object")
-                        .set("properties", JSON.createObjectNode())));
+                new ToolSpec(
+                        "weather",
+                        "Current weather\nfor a city",
+                        JSON.createObjectNode()
+                                .put("type", "object")
+                                .<com.fasterxml.jackson.databind.node.ObjectNode>set(
+                                        "properties",
+                                        JSON.createObjectNode()
+                                                .set(
+                                                        "city",
+                                                        JSON.createObjectNode().put("type", "string")))
+                                .set("required", JSON.createArrayNode().add("city"))),
+                new ToolSpec(
+                        "dice",
+                        "Roll a die",
+                        JSON.createObjectNode().put("type", "object").set("properties", JSON.createObjectNode())));
     }
 
     static SessionKey session(String who) {

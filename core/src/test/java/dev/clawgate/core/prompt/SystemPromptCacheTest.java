@@ -18,6 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 class SystemPromptCacheTest {
     @TempDir
     Path ws;
+
     MutableClock clock;
     SystemPromptCache cache;
     PromptContext ctx;
@@ -27,8 +28,12 @@ class SystemPromptCacheTest {
         Files.writeString(ws.resolve("IDENTITY.md"), "I am version one.");
         clock = new MutableClock(Instant.parse("2025-03-04T13:05:09Z"));
         cache = new SystemPromptCache(builder(clock));
-        ctx = PromptContext.builder(ws).tools(tools()).channel("telegram").replyTarget("42")
-                .skills(List.of(new Skill("old-skill", "first"))).build();
+        ctx = PromptContext.builder(ws)
+                .tools(tools())
+                .channel("telegram")
+                .replyTarget("42")
+                .skills(List.of(new Skill("old-skill", "first")))
+                .build();
     }
 
     // SPEC SP-2
@@ -36,7 +41,9 @@ class SystemPromptCacheTest {
     void anExistingSessionReusesItsPromptWhileANewSessionReadsTheFilesAgain() throws Exception {
         assertThat(cache.prompt(session("alice"), ctx).text()).contains("I am version one.");
         Files.writeString(ws.resolve("IDENTITY.md"), "I am version two.");
-        assertThat(cache.prompt(session("alice"), ctx).text()).contains("I am version one.").doesNotContain("version two");
+        assertThat(cache.prompt(session("alice"), ctx).text())
+                .contains("I am version one.")
+                .doesNotContain("version two");
         assertThat(cache.prompt(session("bob"), ctx).text()).contains("I am version two.");
     }
 
@@ -57,11 +64,24 @@ class SystemPromptCacheTest {
     @Test
     void skillsAreFreshForANewSessionOnly() {
         cache.prompt(session("alice"), ctx);
-        PromptContext newSkills = new PromptContext(ctx.tools(), ctx.nativeTools(), ctx.hardwareTools(), ctx.workspace(),
-                ctx.model(), ctx.provider(), ctx.channel(), ctx.replyTarget(), ctx.chatType(),
-                List.of(new Skill("new-skill", "second")), ctx.memory());
-        assertThat(cache.prompt(session("alice"), newSkills).text()).contains("old-skill").doesNotContain("new-skill");
-        assertThat(cache.prompt(session("bob"), newSkills).text()).contains("new-skill").doesNotContain("old-skill");
+        PromptContext newSkills = new PromptContext(
+                ctx.tools(),
+                ctx.nativeTools(),
+                ctx.hardwareTools(),
+                ctx.workspace(),
+                ctx.model(),
+                ctx.provider(),
+                ctx.channel(),
+                ctx.replyTarget(),
+                ctx.chatType(),
+                List.of(new Skill("new-skill", "second")),
+                ctx.memory());
+        assertThat(cache.prompt(session("alice"), newSkills).text())
+                .contains("old-skill")
+                .doesNotContain("new-skill");
+        assertThat(cache.prompt(session("bob"), newSkills).text())
+                .contains("new-skill")
+                .doesNotContain("old-skill");
     }
 
     // SPEC SP-2, SP-1
@@ -72,7 +92,8 @@ class SystemPromptCacheTest {
         clock.advance(Duration.ofHours(26).plusMinutes(3));
         BuiltPrompt second = cache.prompt(session("alice"), ctx);
         assertThat(first.section("Current Date & Time").orElseThrow().text()).contains("2025-03-04 14:05:09 (Tuesday)");
-        assertThat(second.section("Current Date & Time").orElseThrow().text()).contains("2025-03-05 16:08:09 (Wednesday)");
+        assertThat(second.section("Current Date & Time").orElseThrow().text())
+                .contains("2025-03-05 16:08:09 (Wednesday)");
         assertThat(second.section("Project Context")).isEqualTo(first.section("Project Context"));
         assertThat(second.text()).contains("I am version one.");
     }
@@ -93,8 +114,18 @@ class SystemPromptCacheTest {
     @Test
     void switchingToPromptGuidedToolsRebuildsEvenForAnExistingSession() {
         assertThat(cache.prompt(session("alice"), ctx).text()).doesNotContain("<tool_call>");
-        PromptContext guided = new PromptContext(ctx.tools(), false, ctx.hardwareTools(), ctx.workspace(), "local-model",
-                "ollama", ctx.channel(), ctx.replyTarget(), ctx.chatType(), ctx.skills(), ctx.memory());
+        PromptContext guided = new PromptContext(
+                ctx.tools(),
+                false,
+                ctx.hardwareTools(),
+                ctx.workspace(),
+                "local-model",
+                "ollama",
+                ctx.channel(),
+                ctx.replyTarget(),
+                ctx.chatType(),
+                ctx.skills(),
+                ctx.memory());
         BuiltPrompt p = cache.prompt(session("alice"), guided);
         assertThat(p.text()).contains("<tool_call>", "Model: local-model", "Provider: ollama");
         assertThat(cache.size()).isEqualTo(1);

@@ -20,15 +20,17 @@ class WorkspaceSkillsTest {
     void frontMatterNamesTheSkillAndTheBodyFollowsTheDescription() throws Exception {
         // SPEC SP-1: name + description from front matter
         skill("wx", "---\nname: weather\ndescription: 'Weather by city.'\n---\nUse web_fetch.\n");
-        assertThat(WorkspaceSkills.read(ws)).containsExactly(new Skill("weather", "Weather by city.\nUse web_fetch.", "skills/wx/SKILL.md"));
+        assertThat(WorkspaceSkills.read(ws))
+                .containsExactly(new Skill("weather", "Weather by city.\nUse web_fetch.", "skills/wx/SKILL.md"));
     }
 
     @Test
     void withoutFrontMatterTheDirectoryNamesItAndTheFirstProseLineDescribesIt() throws Exception {
         // SPEC SP-1
         skill("notes", "# Notes\n\nKeep a file per day.\nMore detail.\n");
-        assertThat(WorkspaceSkills.read(ws)).containsExactly(new Skill("notes", "Keep a file per day.\n# Notes\n\nMore detail.",
-                "skills/notes/SKILL.md"));
+        assertThat(WorkspaceSkills.read(ws))
+                .containsExactly(
+                        new Skill("notes", "Keep a file per day.\n# Notes\n\nMore detail.", "skills/notes/SKILL.md"));
     }
 
     @Test
@@ -42,7 +44,9 @@ class WorkspaceSkillsTest {
         skill("long", "x".repeat(WorkspaceSkills.MAX_CHARS + 50));
         assertThat(WorkspaceSkills.read(ws)).singleElement().satisfies(s -> {
             assertThat(s.name()).isEqualTo("long");
-            assertThat(s.description()).hasSizeLessThan(WorkspaceSkills.MAX_CHARS + 100).endsWith("read SKILL.md for the rest]");
+            assertThat(s.description())
+                    .hasSizeLessThan(WorkspaceSkills.MAX_CHARS + 100)
+                    .endsWith("read SKILL.md for the rest]");
         });
         assertThat(WorkspaceSkills.read(ws.resolve("absent"))).isEmpty();
     }

@@ -8,7 +8,6 @@ import dev.clawgate.core.render.BlockStreaming.BreakPreference;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** Block streaming over generated replies cut into random deltas (SPEC OUT-2). */
@@ -21,10 +20,15 @@ class BlockChunkerPropertyTest {
             String text = ReplyTexts.reply(r, false);
             int max = 40 + r.nextInt(400);
             int min = r.nextInt(max + 1);
-            BlockStreaming settings = new BlockStreaming(r.nextBoolean() ? BreakMode.TEXT_END : BreakMode.MESSAGE_END, min, max,
-                    BreakPreference.values()[r.nextInt(3)], Duration.ofMillis(r.nextInt(2000)),
+            BlockStreaming settings = new BlockStreaming(
+                    r.nextBoolean() ? BreakMode.TEXT_END : BreakMode.MESSAGE_END,
+                    min,
+                    max,
+                    BreakPreference.values()[r.nextInt(3)],
+                    Duration.ofMillis(r.nextInt(2000)),
                     r.nextBoolean() ? HumanDelay.off() : HumanDelay.natural());
-            ChunkLimits channel = new ChunkLimits(40 + r.nextInt(2000), TextMeasure.utf16(), r.nextInt(3) == 0 ? 17 : 0);
+            ChunkLimits channel =
+                    new ChunkLimits(40 + r.nextInt(2000), TextMeasure.utf16(), r.nextInt(3) == 0 ? 17 : 0);
             ManualScheduler clock = new ManualScheduler();
             List<String> blocks = new ArrayList<>();
             BlockChunker chunker = new BlockChunker(settings, channel, clock, r, blocks::add);
@@ -37,29 +41,41 @@ class BlockChunkerPropertyTest {
                 // the model ends a text block or a message at the end of a line
                 boolean lineEnd = text.charAt(next - 1) == '\n';
                 switch (r.nextInt(12)) {
-                    case 0 -> { if (lineEnd) chunker.textEnd(); }
-                    case 1 -> { if (lineEnd) chunker.messageEnd(); }
+                    case 0 -> {
+                        if (lineEnd) chunker.textEnd();
+                    }
+                    case 1 -> {
+                        if (lineEnd) chunker.messageEnd();
+                    }
                     case 2, 3 -> clock.advance(r.nextInt(3000));
-                    default -> { }
+                    default -> {}
                 }
             }
             chunker.finish();
             clock.advance(1_000_000);
             assertThat(chunker.isIdle()).isTrue();
             ChunkLimits limits = chunker.blockLimits();
-            String context = "settings " + settings + " limits " + limits.maxUnits() + "/" + limits.maxLines() + "\ntext:\n" + text
-                    + "\nblocks: " + blocks;
+            String context = "settings " + settings + " limits " + limits.maxUnits() + "/" + limits.maxLines()
+                    + "\ntext:\n" + text + "\nblocks: " + blocks;
             for (String block : blocks) {
                 assertThat(block.isBlank()).as("blank block; %s", context).isFalse();
-                assertThat(block.length()).as("block over the limit: %s; %s", block, context).isLessThanOrEqualTo(limits.maxUnits());
+                assertThat(block.length())
+                        .as("block over the limit: %s; %s", block, context)
+                        .isLessThanOrEqualTo(limits.maxUnits());
                 if (limits.maxLines() > 0) {
-                    assertThat(block.split("\n", -1).length).as("too many lines; %s", context).isLessThanOrEqualTo(limits.maxLines());
+                    assertThat(block.split("\n", -1).length)
+                            .as("too many lines; %s", context)
+                            .isLessThanOrEqualTo(limits.maxLines());
                 }
                 if (limits.maxUnits() >= 64) {
-                    assertThat(ChunkerPropertyTest.fencesBalancedAndFilled(block)).as("fence in %s; %s", block, context).isTrue();
+                    assertThat(ChunkerPropertyTest.fencesBalancedAndFilled(block))
+                            .as("fence in %s; %s", block, context)
+                            .isTrue();
                 }
             }
-            assertThat(ChunkerPropertyTest.align(text, blocks)).as("text not recoverable; %s", context).isNotNull();
+            assertThat(ChunkerPropertyTest.align(text, blocks))
+                    .as("text not recoverable; %s", context)
+                    .isNotNull();
         });
     }
 }

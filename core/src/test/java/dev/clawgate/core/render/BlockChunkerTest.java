@@ -36,18 +36,29 @@ class BlockChunkerTest {
     @Test
     void defaultsAreTheSpecified() {
         BlockStreaming d = BlockStreaming.defaults();
-        assertThat(d).isEqualTo(new BlockStreaming(BreakMode.TEXT_END, 800, 1200, BreakPreference.PARAGRAPH,
-                Duration.ofMillis(1000), HumanDelay.off()));
+        assertThat(d)
+                .isEqualTo(new BlockStreaming(
+                        BreakMode.TEXT_END,
+                        800,
+                        1200,
+                        BreakPreference.PARAGRAPH,
+                        Duration.ofMillis(1000),
+                        HumanDelay.off()));
         assertThat(HumanDelay.natural()).isEqualTo(new HumanDelay(Duration.ofMillis(800), Duration.ofMillis(2500)));
         assertThat(BreakMode.parse("message_end")).isEqualTo(BreakMode.MESSAGE_END);
         assertThat(BreakPreference.parse(" Sentence")).isEqualTo(BreakPreference.SENTENCE);
         assertThatThrownBy(() -> BreakMode.parse("never")).hasMessageContaining("text_end or message_end");
-        assertThatThrownBy(() -> settings(50, 40, BreakPreference.PARAGRAPH)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> settings(-1, 40, BreakPreference.PARAGRAPH)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> settings(0, 3, BreakPreference.PARAGRAPH)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> HumanDelay.custom(Duration.ofMillis(5), Duration.ofMillis(1))).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new BlockStreaming(BreakMode.TEXT_END, 1, 10, BreakPreference.PARAGRAPH, Duration.ofMillis(-1),
-                HumanDelay.off())).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> settings(50, 40, BreakPreference.PARAGRAPH))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> settings(-1, 40, BreakPreference.PARAGRAPH))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> settings(0, 3, BreakPreference.PARAGRAPH))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> HumanDelay.custom(Duration.ofMillis(5), Duration.ofMillis(1)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new BlockStreaming(
+                        BreakMode.TEXT_END, 1, 10, BreakPreference.PARAGRAPH, Duration.ofMillis(-1), HumanDelay.off()))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     // SPEC OUT-2: nothing goes out below min_chars
@@ -103,7 +114,8 @@ class BlockChunkerTest {
             chunker(settings(10, 60, preference), ChunkLimits.defaults()).push(text);
             firstBlocks.add(sent.getFirst());
         }
-        assertThat(firstBlocks).containsExactly("Para one is here.", "Para one is here.", "Para one is here.\n\nPara two.");
+        assertThat(firstBlocks)
+                .containsExactly("Para one is here.", "Para one is here.", "Para one is here.\n\nPara two.");
     }
 
     // SPEC OUT-2: no hard cut until max_chars forces one
@@ -146,10 +158,15 @@ class BlockChunkerTest {
         for (int i = 0; i < 8; i++) c.push("call(" + i + ");\n");
         c.push("```\ndone");
         c.finish();
-        assertThat(sent).hasSizeGreaterThan(1).allSatisfy(b -> assertThat(b.length()).isLessThanOrEqualTo(40));
-        assertThat(sent.subList(0, sent.size() - 1)).allSatisfy(b -> assertThat(b).startsWith("```js\ncall(").endsWith("\n```"));
+        assertThat(sent)
+                .hasSizeGreaterThan(1)
+                .allSatisfy(b -> assertThat(b.length()).isLessThanOrEqualTo(40));
+        assertThat(sent.subList(0, sent.size() - 1))
+                .allSatisfy(b -> assertThat(b).startsWith("```js\ncall(").endsWith("\n```"));
         String joined = String.join("\n", sent).replace("\n```\n```js\n", "\n");
-        assertThat(joined).isEqualTo("```js\n" + "call(0);\ncall(1);\ncall(2);\ncall(3);\ncall(4);\ncall(5);\ncall(6);\ncall(7);\n```\ndone");
+        assertThat(joined)
+                .isEqualTo("```js\n"
+                        + "call(0);\ncall(1);\ncall(2);\ncall(3);\ncall(4);\ncall(5);\ncall(6);\ncall(7);\n```\ndone");
     }
 
     // SPEC OUT-2: a forced cut never falls in an unfinished line that may still become a fence delimiter
@@ -189,14 +206,19 @@ class BlockChunkerTest {
     // SPEC OUT-2: a fence closed and directly followed by a longer fence with a language, in small random deltas
     @Test
     void fenceFollowedByALongerFenceSurvivesAnyDeltas() {
-        String text = "Some code:\n\n```c++\n        x = 1\nreturn a + b;\n\n```\n````json\nif (x) {\n{\"a\": 1}\n```` \nDone.";
+        String text = "Some code:\n\n```c++\n        x = 1\nreturn a + b;\n\n```\n````json\nif (x) {\n{\"a\": 1}\n```` "
+                + "\nDone.";
         for (int run = 0; run < 300; run++) {
             Random r = new Random(run);
             List<String> blocks = new ArrayList<>();
             int limit = 30 + run % 40;
             int max = 40 + r.nextInt(200);
-            BlockChunker c = new BlockChunker(settings(r.nextBoolean() ? max : r.nextInt(max + 1), max,
-                    BreakPreference.values()[r.nextInt(3)]), ChunkLimits.of(limit), clock, r, blocks::add);
+            BlockChunker c = new BlockChunker(
+                    settings(r.nextBoolean() ? max : r.nextInt(max + 1), max, BreakPreference.values()[r.nextInt(3)]),
+                    ChunkLimits.of(limit),
+                    clock,
+                    r,
+                    blocks::add);
             for (int pos = 0; pos < text.length(); ) {
                 int next = Math.min(text.length(), pos + 1 + r.nextInt(5));
                 c.push(text.substring(pos, next));
@@ -204,8 +226,12 @@ class BlockChunkerTest {
                 pos = next;
             }
             c.finish();
-            assertThat(blocks).as("run %d", run).allSatisfy(b -> assertThat(b.lines()).doesNotContain("`", "``"));
-            assertThat(ChunkerPropertyTest.align(text, blocks)).as("run %d: %s", run, blocks).isNotNull();
+            assertThat(blocks)
+                    .as("run %d", run)
+                    .allSatisfy(b -> assertThat(b.lines()).doesNotContain("`", "``"));
+            assertThat(ChunkerPropertyTest.align(text, blocks))
+                    .as("run %d: %s", run, blocks)
+                    .isNotNull();
         }
     }
 
@@ -267,8 +293,8 @@ class BlockChunkerTest {
     // SPEC OUT-2: human_delay pauses between blocks after the first
     @Test
     void humanDelayPausesBetweenBlocksAfterTheFirst() {
-        BlockStreaming s = new BlockStreaming(BreakMode.TEXT_END, 5, 20, BreakPreference.PARAGRAPH, Duration.ofMillis(1000),
-                HumanDelay.natural());
+        BlockStreaming s = new BlockStreaming(
+                BreakMode.TEXT_END, 5, 20, BreakPreference.PARAGRAPH, Duration.ofMillis(1000), HumanDelay.natural());
         BlockChunker c = chunker(s, ChunkLimits.defaults());
         c.push("First block.\n\nSecond block.\n\nThird block.\n\n");
         c.finish();
@@ -289,7 +315,8 @@ class BlockChunkerTest {
         List<Long> seen = new ArrayList<>();
         for (int i = 0; i < 200; i++) seen.add(d.next(r).toMillis());
         assertThat(seen).containsOnly(100L, 101L, 102L).contains(100L, 102L);
-        assertThat(HumanDelay.custom(Duration.ofMillis(5), Duration.ofMillis(5)).next(r)).isEqualTo(Duration.ofMillis(5));
+        assertThat(HumanDelay.custom(Duration.ofMillis(5), Duration.ofMillis(5)).next(r))
+                .isEqualTo(Duration.ofMillis(5));
         assertThat(HumanDelay.off().isOff()).isTrue();
         assertThat(HumanDelay.natural().isOff()).isFalse();
     }
@@ -297,8 +324,8 @@ class BlockChunkerTest {
     // SPEC OUT-2: message_end holds the text until the model's message ends
     @Test
     void messageEndModeSendsNothingWhileTheModelWrites() {
-        BlockStreaming s = new BlockStreaming(BreakMode.MESSAGE_END, 10, 30, BreakPreference.PARAGRAPH, Duration.ofMillis(1000),
-                HumanDelay.off());
+        BlockStreaming s = new BlockStreaming(
+                BreakMode.MESSAGE_END, 10, 30, BreakPreference.PARAGRAPH, Duration.ofMillis(1000), HumanDelay.off());
         BlockChunker c = chunker(s, ChunkLimits.defaults());
         c.push("First paragraph here.\n\nSecond paragraph here.\n\nThird");
         c.textEnd();
@@ -311,7 +338,8 @@ class BlockChunkerTest {
     // SPEC OUT-2, OUT-1: finish sends the rest, chunked within the limit
     @Test
     void finishSendsTheRestChunkedWithinTheLimit() {
-        BlockChunker c = chunker(settings(100, 1200, BreakPreference.PARAGRAPH), new ChunkLimits(2000, TextMeasure.utf16(), 17));
+        BlockChunker c =
+                chunker(settings(100, 1200, BreakPreference.PARAGRAPH), new ChunkLimits(2000, TextMeasure.utf16(), 17));
         StringBuilder text = new StringBuilder();
         for (int i = 0; i < 30; i++) text.append("l").append(i).append('\n');
         c.push(text.toString());
@@ -329,8 +357,8 @@ class BlockChunkerTest {
     // SPEC OUT-2: what the blocks did not send (delayed blocks, buffered text) is handed back for the final reply
     @Test
     void takeUnsentReturnsTheDelayedBlocksAndTheBufferAndSendsNothingMore() {
-        BlockStreaming s = new BlockStreaming(BreakMode.TEXT_END, 5, 20, BreakPreference.PARAGRAPH, Duration.ofMillis(1000),
-                HumanDelay.natural());
+        BlockStreaming s = new BlockStreaming(
+                BreakMode.TEXT_END, 5, 20, BreakPreference.PARAGRAPH, Duration.ofMillis(1000), HumanDelay.natural());
         BlockChunker c = chunker(s, ChunkLimits.defaults());
         c.push("First block.\n\nSecond block.\n\nThird");
         assertThat(sent).containsExactly("First block.");
@@ -361,8 +389,8 @@ class BlockChunkerTest {
     // SPEC OUT-2, OUT-11: a cancelled stream sends nothing more
     @Test
     void cancelDropsBufferedAndDelayedBlocks() {
-        BlockStreaming s = new BlockStreaming(BreakMode.TEXT_END, 5, 20, BreakPreference.PARAGRAPH, Duration.ofMillis(1000),
-                HumanDelay.natural());
+        BlockStreaming s = new BlockStreaming(
+                BreakMode.TEXT_END, 5, 20, BreakPreference.PARAGRAPH, Duration.ofMillis(1000), HumanDelay.natural());
         BlockChunker c = chunker(s, ChunkLimits.defaults());
         c.push("First block.\n\nSecond block.\n\nThird");
         assertThat(sent).containsExactly("First block.");
@@ -396,11 +424,14 @@ class BlockChunkerTest {
     void aTableCutBetweenRowsRepeatsItsHeaderInTheNextBlockAndNeverTakesRowsForAHeader() {
         BlockChunker c = chunker(settings(30, 60, BreakPreference.NEWLINE), ChunkLimits.defaults());
         // the third and fourth rows look like a header and its separator to a reader starting at them
-        String table = "| name | size |\n|---|---|\n| alpha | 1 |\n| beta | 2 |\n| gamma | 3 |\n|---|---|\n| delta | 4 |\n| epsilon | 5 |\n";
+        String table =
+                "| name | size |\n|---|---|\n| alpha | 1 |\n| beta | 2 |\n| gamma | 3 |\n|---|---|\n| delta | 4 |\n| "
+                        + "epsilon | 5 |\n";
         for (String line : table.split("(?<=\n)")) c.push(line);
         c.finish();
         assertThat(sent).hasSizeGreaterThan(1);
-        assertThat(sent.subList(1, sent.size())).allSatisfy(b -> assertThat(b).startsWith("| name | size |\n|---|---|\n"));
+        assertThat(sent.subList(1, sent.size()))
+                .allSatisfy(b -> assertThat(b).startsWith("| name | size |\n|---|---|\n"));
         assertThat(sent).noneMatch(b -> b.startsWith("| gamma"));
         assertThat(ChunkerPropertyTest.align(table, sent)).isNotNull();
         assertThat(String.join("\n", sent)).contains("| epsilon | 5 |").containsOnlyOnce("| gamma | 3 |");
@@ -416,7 +447,9 @@ class BlockChunkerTest {
         c.messageEnd();
         c.push("\nDone with the table.");
         c.finish();
-        assertThat(sent).containsExactly("| k | v |\n|---|---|\n| a | 1 |", "| k | v |\n|---|---|\n| b | 2 |", "Done with the table.");
+        assertThat(sent)
+                .containsExactly(
+                        "| k | v |\n|---|---|\n| a | 1 |", "| k | v |\n|---|---|\n| b | 2 |", "Done with the table.");
     }
 
     // SPEC OUT-2: a header that cannot fit a block with a row is not repeated (the table is cut like lines)
@@ -455,10 +488,12 @@ class BlockChunkerTest {
         assertThat(String.join(" ", sent.subList(1, sent.size()))).isEqualTo("So the table ends here, in prose.");
     }
 
-    // SPEC OUT-2: a header and a row that cannot fit a block together are not repeated, nor with three lines or fewer a block
+    // SPEC OUT-2: a header and a row that cannot fit a block together are not repeated, nor with three lines or fewer a
+    // block
     @Test
     void aHeaderIsNotRepeatedWhereItCannotFitWithARow() {
-        BlockChunker c = chunker(settings(20, 400, BreakPreference.NEWLINE), new ChunkLimits(400, TextMeasure.utf16(), 2));
+        BlockChunker c =
+                chunker(settings(20, 400, BreakPreference.NEWLINE), new ChunkLimits(400, TextMeasure.utf16(), 2));
         c.push("| k | v |\n|---|---|\n| a | 1 |\n");
         c.push("| b | 2 |\n");
         c.finish();
@@ -469,8 +504,15 @@ class BlockChunkerTest {
     // SPEC OUT-2: in message_end mode new text of the same message stops the idle timer: nothing goes out in between
     @Test
     void newTextOfTheSameMessageStopsTheIdleTimer() {
-        BlockChunker c = chunker(new BlockStreaming(BreakMode.MESSAGE_END, 100, 400, BreakPreference.PARAGRAPH, Duration.ofMillis(1000),
-                HumanDelay.off()), ChunkLimits.defaults());
+        BlockChunker c = chunker(
+                new BlockStreaming(
+                        BreakMode.MESSAGE_END,
+                        100,
+                        400,
+                        BreakPreference.PARAGRAPH,
+                        Duration.ofMillis(1000),
+                        HumanDelay.off()),
+                ChunkLimits.defaults());
         c.push("A short first message.");
         c.messageEnd();
         assertThat(clock.live()).isEqualTo(1);

@@ -16,16 +16,17 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The chunker's invariants over thousands of generated replies (SPEC OUT-1): no chunk over the
- * limit or the line limit, none blank, fences balanced and never empty, the text recoverable, a
- * split fence reopened with the same fence and language, a table cut only between rows with its
- * header repeated, no cut inside a word when whitespace was available, none inside a grapheme cluster.
+ * The chunker's invariants over thousands of generated replies (SPEC OUT-1): no chunk over the limit or the line limit,
+ * none blank, fences balanced and never empty, the text recoverable, a split fence reopened with the same fence and
+ * language, a table cut only between rows with its header repeated, no cut inside a word when whitespace was available,
+ * none inside a grapheme cluster.
  */
 class ChunkerPropertyTest {
     private static final Pattern OPENER = Pattern.compile(" {0,3}(`{3,}|~{3,})([^\\n]*)");
     private static final Pattern LEADING_OPENER = Pattern.compile("\\A {0,3}(?:`{3,}|~{3,})[^\\n]*\\n");
     private static final Pattern TRAILING_CLOSER = Pattern.compile("\\n(?:`{3,}|~{3,})\\z");
-    private static final Pattern LEADING_TABLE_HEADER = Pattern.compile("\\A[^\\n]*\\|[^\\n]*\\n[ \\t]*[|:\\- \\t]*-[|:\\- \\t]*\\n");
+    private static final Pattern LEADING_TABLE_HEADER =
+            Pattern.compile("\\A[^\\n]*\\|[^\\n]*\\n[ \\t]*[|:\\- \\t]*-[|:\\- \\t]*\\n");
     private static final Pattern SEPARATOR = Pattern.compile("\\s*\\|?\\s*:?-+:?\\s*(\\|\\s*:?-+:?\\s*)*\\|?\\s*");
     private static final String CJK_SENTENCE_END = "\u3002\uff01\uff1f";
 
@@ -39,22 +40,27 @@ class ChunkerPropertyTest {
             String text = ReplyTexts.reply(r);
             ChunkLimits limits = limits(r);
             List<String> chunks = Chunker.split(text, limits);
-            String context = "limits " + limits.maxUnits() + "/" + limits.maxLines() + " units=" + limits.measure().units("\u00e9\u20ac")
-                    + " text:\n" + text + "\nchunks: " + chunks;
+            String context = "limits " + limits.maxUnits() + "/" + limits.maxLines() + " units="
+                    + limits.measure().units("\u00e9\u20ac") + " text:\n" + text + "\nchunks: " + chunks;
             for (String chunk : chunks) {
                 assertThat(chunk.isBlank()).as("blank chunk; %s", context).isFalse();
-                assertThat(limits.measure().units(chunk)).as("chunk over the limit: %s; %s", chunk, context)
+                assertThat(limits.measure().units(chunk))
+                        .as("chunk over the limit: %s; %s", chunk, context)
                         .isLessThanOrEqualTo(limits.maxUnits());
                 if (limits.maxLines() > 0) {
-                    assertThat(chunk.split("\n", -1).length).as("too many lines: %s; %s", chunk, context)
+                    assertThat(chunk.split("\n", -1).length)
+                            .as("too many lines: %s; %s", chunk, context)
                             .isLessThanOrEqualTo(limits.maxLines());
                 }
                 if (roomForFences(text, limits)) {
-                    assertThat(fencesBalancedAndFilled(chunk)).as("unbalanced or empty fence: %s; %s", chunk, context).isTrue();
+                    assertThat(fencesBalancedAndFilled(chunk))
+                            .as("unbalanced or empty fence: %s; %s", chunk, context)
+                            .isTrue();
                 }
             }
             List<Span> spans = align(text, chunks);
-            assertThat(spans).as("text not recoverable (or a reopened fence or repeated header not the original's); %s", context)
+            assertThat(spans)
+                    .as("text not recoverable (or a reopened fence or repeated header not the original's); %s", context)
                     .isNotNull();
             Blocks blocks = new Blocks(text);
             if (roomForTables(blocks, limits)) checkTables(blocks, spans, context);
@@ -68,7 +74,12 @@ class ChunkerPropertyTest {
     // SPEC OUT-1: the real channel limits on long replies
     @Test
     void channelLimitsOnLongRepliesKeepTheInvariants() {
-        ChunkLimits[] channels = {ChunkLimits.of(4096), new ChunkLimits(2000, TextMeasure.utf16(), 17), ChunkLimits.of(4000), ChunkLimits.utf8Bytes(400, 1)};
+        ChunkLimits[] channels = {
+            ChunkLimits.of(4096),
+            new ChunkLimits(2000, TextMeasure.utf16(), 17),
+            ChunkLimits.of(4000),
+            ChunkLimits.utf8Bytes(400, 1)
+        };
         PropertyRun.forAll("channel limits", r -> {
             if (r.nextInt(10) != 0) return; // long texts: a tenth of the trials is plenty
             StringBuilder sb = new StringBuilder();
@@ -78,23 +89,31 @@ class ChunkerPropertyTest {
             List<String> chunks = Chunker.split(text, limits);
             for (String chunk : chunks) {
                 assertThat(limits.measure().units(chunk)).isLessThanOrEqualTo(limits.maxUnits());
-                if (limits.maxLines() > 0) assertThat(chunk.split("\n", -1).length).isLessThanOrEqualTo(limits.maxLines());
-                if (limits.maxLines() != 1) assertThat(fencesBalancedAndFilled(chunk)).as(chunk).isTrue();
+                if (limits.maxLines() > 0)
+                    assertThat(chunk.split("\n", -1).length).isLessThanOrEqualTo(limits.maxLines());
+                if (limits.maxLines() != 1)
+                    assertThat(fencesBalancedAndFilled(chunk)).as(chunk).isTrue();
             }
             assertThat(align(text, chunks)).as("text not recoverable").isNotNull();
         });
     }
 
-    // SPEC OUT-1: the alignment itself refuses a fence reopened as another fence or language, and a header not the table's own
+    // SPEC OUT-1: the alignment itself refuses a fence reopened as another fence or language, and a header not the
+    // table's own
     @Test
     void theCheckerRefusesAReopenedFenceOrARepeatedHeaderThatIsNotTheOriginals() {
         String code = "```python\na = 1\nb = 2\n```";
-        assertThat(align(code, List.of("```python\na = 1\n```", "```python\nb = 2\n```"))).isNotNull();
-        assertThat(align(code, List.of("```python\na = 1\n```", "```js\nb = 2\n```"))).isNull();
-        assertThat(align(code, List.of("```python\na = 1\n~~~", "~~~python\nb = 2\n```"))).isNull();
+        assertThat(align(code, List.of("```python\na = 1\n```", "```python\nb = 2\n```")))
+                .isNotNull();
+        assertThat(align(code, List.of("```python\na = 1\n```", "```js\nb = 2\n```")))
+                .isNull();
+        assertThat(align(code, List.of("```python\na = 1\n~~~", "~~~python\nb = 2\n```")))
+                .isNull();
         String table = "| h |\n|---|\n| 1 |\n| 2 |";
-        assertThat(align(table, List.of("| h |\n|---|\n| 1 |", "| h |\n|---|\n| 2 |"))).isNotNull();
-        assertThat(align(table, List.of("| h |\n|---|\n| 1 |", "| x |\n|---|\n| 2 |"))).isNull();
+        assertThat(align(table, List.of("| h |\n|---|\n| 1 |", "| h |\n|---|\n| 2 |")))
+                .isNotNull();
+        assertThat(align(table, List.of("| h |\n|---|\n| 1 |", "| x |\n|---|\n| 2 |")))
+                .isNull();
         List<Span> noHeader = align(table, List.of("| h |\n|---|\n| 1 |", "| 2 |"));
         assertThat(noHeader).isNotNull();
         assertThatThrownBy(() -> checkTables(new Blocks(table), noHeader, "")).hasMessageContaining("header repeated");
@@ -154,12 +173,11 @@ class ChunkerPropertyTest {
     }
 
     /**
-     * Aligns the chunks with the original: each chunk, after dropping a synthetic opener or table
-     * header at its start and a synthetic closer at its end, must be the next piece of the original,
-     * with nothing but whitespace between pieces. A dropped line must be the original's own: an
-     * opener is the opener of the fence the piece starts in (same fence and language), a closer
-     * closes the fence the piece ends in, a header is the header and separator of the table whose
-     * row the piece starts with. Returns the pieces' spans, or null if none fits.
+     * Aligns the chunks with the original: each chunk, after dropping a synthetic opener or table header at its start
+     * and a synthetic closer at its end, must be the next piece of the original, with nothing but whitespace between
+     * pieces. A dropped line must be the original's own: an opener is the opener of the fence the piece starts in (same
+     * fence and language), a closer closes the fence the piece ends in, a header is the header and separator of the
+     * table whose row the piece starts with. Returns the pieces' spans, or null if none fits.
      */
     static List<Span> align(String text, List<String> chunks) {
         List<Span> spans = new ArrayList<>();
@@ -208,15 +226,24 @@ class ChunkerPropertyTest {
     private static List<Variant> variants(String chunk) {
         List<Variant> heads = new ArrayList<>(List.of(new Variant(chunk, null, null, null)));
         Matcher opener = LEADING_OPENER.matcher(chunk);
-        if (opener.find()) heads.add(new Variant(chunk.substring(opener.end()), chunk.substring(0, opener.end() - 1).strip(), null, null));
+        if (opener.find())
+            heads.add(new Variant(
+                    chunk.substring(opener.end()),
+                    chunk.substring(0, opener.end() - 1).strip(),
+                    null,
+                    null));
         Matcher header = LEADING_TABLE_HEADER.matcher(chunk);
-        if (header.find()) heads.add(new Variant(chunk.substring(header.end()), null, chunk.substring(0, header.end()), null));
+        if (header.find())
+            heads.add(new Variant(chunk.substring(header.end()), null, chunk.substring(0, header.end()), null));
         List<Variant> variants = new ArrayList<>();
         for (Variant head : heads) {
             variants.add(new Variant(head.body().strip(), head.opener(), head.header(), null));
             Matcher closer = TRAILING_CLOSER.matcher(head.body());
             if (closer.find()) {
-                variants.add(new Variant(head.body().substring(0, closer.start()).strip(), head.opener(), head.header(),
+                variants.add(new Variant(
+                        head.body().substring(0, closer.start()).strip(),
+                        head.opener(),
+                        head.header(),
                         head.body().substring(closer.start() + 1)));
             }
         }
@@ -224,8 +251,8 @@ class ChunkerPropertyTest {
     }
 
     /**
-     * The original's fenced code blocks and markdown tables, read line by line as CommonMark and
-     * GitHub tables have them (independently of the chunker's own reading).
+     * The original's fenced code blocks and markdown tables, read line by line as CommonMark and GitHub tables have
+     * them (independently of the chunker's own reading).
      */
     static final class Blocks {
         final String text;
@@ -239,6 +266,7 @@ class ChunkerPropertyTest {
         private final boolean[] firstRow;
         /** Per line: the number of the table it belongs to (header, separator or row), or -1. */
         private final int[] table;
+
         private final int[] lineStarts;
         private final List<String[]> tables = new ArrayList<>();
 
@@ -256,7 +284,8 @@ class ChunkerPropertyTest {
             for (int i = 1; i < n; i++) lineStarts[i] = lineStarts[i - 1] + lines[i - 1].length() + 1;
             for (int i = 0; i < n; i++) {
                 Matcher open = OPENER.matcher(lines[i]);
-                if (open.matches() && !(open.group(1).charAt(0) == '`' && open.group(2).contains("`"))) {
+                if (open.matches()
+                        && !(open.group(1).charAt(0) == '`' && open.group(2).contains("`"))) {
                     String marker = open.group(1);
                     int k = i + 1;
                     while (k < n && !isCloser(lines[k], marker)) {
@@ -267,13 +296,19 @@ class ChunkerPropertyTest {
                     i = k;
                     continue;
                 }
-                if (i + 1 < n && lines[i].contains("|") && !lines[i].isBlank() && lines[i + 1].contains("|")
+                if (i + 1 < n
+                        && lines[i].contains("|")
+                        && !lines[i].isBlank()
+                        && lines[i + 1].contains("|")
                         && SEPARATOR.matcher(lines[i + 1]).matches()) {
                     String header = lines[i].strip() + "\n" + lines[i + 1].strip() + "\n";
                     table[i] = tables.size();
                     table[i + 1] = tables.size();
                     int k = i + 2;
-                    while (k < n && lines[k].contains("|") && !lines[k].isBlank() && !OPENER.matcher(lines[k]).matches()) {
+                    while (k < n
+                            && lines[k].contains("|")
+                            && !lines[k].isBlank()
+                            && !OPENER.matcher(lines[k]).matches()) {
                         rowHeader[k] = header;
                         firstRow[k] = k == i + 2;
                         table[k] = tables.size();
@@ -307,7 +342,10 @@ class ChunkerPropertyTest {
             return p < text.length() ? fenceOpener[lineOf(p)] : null;
         }
 
-        /** Whether {@code closer} closes the fence whose body holds position {@code p}: the same character, at least as many. */
+        /**
+         * Whether {@code closer} closes the fence whose body holds position {@code p}: the same character, at least as
+         * many.
+         */
         boolean closesFenceAround(String closer, int p) {
             String marker = p >= 0 && p < text.length() ? fenceCloser[lineOf(p)] : null;
             return marker != null && isCloser(closer, marker);
@@ -342,7 +380,10 @@ class ChunkerPropertyTest {
         }
     }
 
-    /** Whether the limits leave room for every table's header, separator and two rows, twice over (else tables may be cut like lines). */
+    /**
+     * Whether the limits leave room for every table's header, separator and two rows, twice over (else tables may be
+     * cut like lines).
+     */
     private static boolean roomForTables(Blocks blocks, ChunkLimits limits) {
         if (limits.maxLines() > 0 && limits.maxLines() < 8) return false;
         for (String[] t : blocks.tables) {
@@ -352,16 +393,22 @@ class ChunkerPropertyTest {
         return true;
     }
 
-    /** SPEC OUT-1: a table is cut only at the end of a row, and a chunk that goes on with its rows repeats its header first. */
+    /**
+     * SPEC OUT-1: a table is cut only at the end of a row, and a chunk that goes on with its rows repeats its header
+     * first.
+     */
     private static void checkTables(Blocks blocks, List<Span> spans, String context) {
         for (int k = 0; k + 1 < spans.size(); k++) {
             int end = spans.get(k).end();
             Span next = spans.get(k + 1);
             int before = blocks.tableAt(end - 1);
             if (before >= 0 && before == blocks.tableAt(next.start()) || blocks.isDataRow(next.start())) {
-                if (!blocks.isDataRow(next.start()) || blocks.isFirstRow(next.start()) || !blocks.atLineEnd(end) || !next.repeatsHeader()) {
-                    throw new AssertionError("table cut at " + end + " / " + next.start() + " without a row boundary and the header "
-                            + "repeated; " + context);
+                if (!blocks.isDataRow(next.start())
+                        || blocks.isFirstRow(next.start())
+                        || !blocks.atLineEnd(end)
+                        || !next.repeatsHeader()) {
+                    throw new AssertionError("table cut at " + end + " / " + next.start()
+                            + " without a row boundary and the header " + "repeated; " + context);
                 }
             }
             if (before >= 0 && blocks.lineOf(end - 1) == blocks.lineOf(next.start())) {
@@ -374,8 +421,12 @@ class ChunkerPropertyTest {
         BreakIterator clusters = BreakIterator.getCharacterInstance(Locale.ROOT);
         clusters.setText(text);
         for (Span s : spans) {
-            assertThat(clusters.isBoundary(s.start())).as("chunk starts inside a cluster at %d; %s", s.start(), context).isTrue();
-            assertThat(clusters.isBoundary(s.end())).as("chunk ends inside a cluster at %d; %s", s.end(), context).isTrue();
+            assertThat(clusters.isBoundary(s.start()))
+                    .as("chunk starts inside a cluster at %d; %s", s.start(), context)
+                    .isTrue();
+            assertThat(clusters.isBoundary(s.end()))
+                    .as("chunk ends inside a cluster at %d; %s", s.end(), context)
+                    .isTrue();
         }
     }
 
@@ -383,19 +434,24 @@ class ChunkerPropertyTest {
     private static void checkNoNeedlessWordSplit(String text, List<Span> spans, String context) {
         for (int k = 0; k + 1 < spans.size(); k++) {
             int end = spans.get(k).end();
-            boolean midWord = spans.get(k + 1).start() == end && !Character.isWhitespace(text.charAt(end - 1))
-                    && !Character.isWhitespace(text.charAt(end)) && CJK_SENTENCE_END.indexOf(text.charAt(end - 1)) < 0;
+            boolean midWord = spans.get(k + 1).start() == end
+                    && !Character.isWhitespace(text.charAt(end - 1))
+                    && !Character.isWhitespace(text.charAt(end))
+                    && CJK_SENTENCE_END.indexOf(text.charAt(end - 1)) < 0;
             if (!midWord) continue;
             int start = spans.get(k).start();
             for (int w = start + 1; w < end; w++) {
                 if (Character.isWhitespace(text.charAt(w)) && !nextToFenceOpener(text, w)) {
-                    throw new AssertionError("cut inside a word at " + end + " though whitespace at " + w + " was free; " + context);
+                    throw new AssertionError(
+                            "cut inside a word at " + end + " though whitespace at " + w + " was free; " + context);
                 }
             }
         }
     }
 
-    /** Whitespace in a fence opener line, or before the first content of the fence (a cut there leaves an empty fence). */
+    /**
+     * Whitespace in a fence opener line, or before the first content of the fence (a cut there leaves an empty fence).
+     */
     private static boolean nextToFenceOpener(String text, int w) {
         int lineStart = text.lastIndexOf('\n', w - 1) + 1;
         int lineEnd = text.indexOf('\n', w);

@@ -46,15 +46,16 @@ class ChunkerTest {
     @Test
     void sentenceEndMayBeFollowedByAClosingQuote() {
         assertThat(Chunker.split("He said \"stop.\" Then he left the room", limit(20)))
-                .first().isEqualTo("He said \"stop.\"");
+                .first()
+                .isEqualTo("He said \"stop.\"");
     }
 
     // SPEC OUT-1: CJK has no spaces; a full stop is still a sentence end
     @Test
     void cjkSentenceEndIsABreakWithoutWhitespace() {
         String text = "\u4eca\u65e5\u306f\u6674\u308c\u3002\u660e\u65e5\u306f\u96e8\u304c\u964d\u308b";
-        assertThat(Chunker.split(text, limit(10))).containsExactly("\u4eca\u65e5\u306f\u6674\u308c\u3002",
-                "\u660e\u65e5\u306f\u96e8\u304c\u964d\u308b");
+        assertThat(Chunker.split(text, limit(10)))
+                .containsExactly("\u4eca\u65e5\u306f\u6674\u308c\u3002", "\u660e\u65e5\u306f\u96e8\u304c\u964d\u308b");
     }
 
     // SPEC OUT-1: a limit counts what the platform counts
@@ -70,9 +71,10 @@ class ChunkerTest {
     @Test
     void telegramLimitCountsUtf16UnitsSoAnEmojiCountsTwice() {
         String emoji = "\uD83D\uDE00".repeat(3); // 3 code points, 6 UTF-16 units
-        assertThat(Chunker.split(emoji, new ChunkLimits(4, TextMeasure.utf16(), 0))).containsExactly(
-                "\uD83D\uDE00\uD83D\uDE00", "\uD83D\uDE00");
-        assertThat(Chunker.split(emoji, new ChunkLimits(4, TextMeasure.codePoints(), 0))).containsExactly(emoji);
+        assertThat(Chunker.split(emoji, new ChunkLimits(4, TextMeasure.utf16(), 0)))
+                .containsExactly("\uD83D\uDE00\uD83D\uDE00", "\uD83D\uDE00");
+        assertThat(Chunker.split(emoji, new ChunkLimits(4, TextMeasure.codePoints(), 0)))
+                .containsExactly(emoji);
     }
 
     // SPEC OUT-1: no cut inside a grapheme cluster
@@ -92,8 +94,10 @@ class ChunkerTest {
         String family = "\uD83D\uDC68\u200D\uD83D\uDC69\u200D\uD83D\uDC67";
         List<String> chunks = Chunker.split(family, limit(5));
         assertThat(String.join("", chunks)).isEqualTo(family);
-        assertThat(chunks).allSatisfy(c -> assertThat(c.length()).isLessThanOrEqualTo(5))
-                .allSatisfy(c -> assertThat(Character.isLowSurrogate(c.charAt(0))).isFalse());
+        assertThat(chunks)
+                .allSatisfy(c -> assertThat(c.length()).isLessThanOrEqualTo(5))
+                .allSatisfy(
+                        c -> assertThat(Character.isLowSurrogate(c.charAt(0))).isFalse());
     }
 
     // SPEC OUT-1: Discord's 17-line limit
@@ -113,10 +117,8 @@ class ChunkerTest {
     void splitCodeBlockIsClosedAndReopenedWithItsLanguage() {
         String text = "Intro\n\n```python\nprint(1)\nprint(2)\nprint(3)\n```\nOutro";
         List<String> chunks = Chunker.split(text, limit(36));
-        assertThat(chunks).containsExactly(
-                "Intro",
-                "```python\nprint(1)\nprint(2)\n```",
-                "```python\nprint(3)\n```\nOutro");
+        assertThat(chunks)
+                .containsExactly("Intro", "```python\nprint(1)\nprint(2)\n```", "```python\nprint(3)\n```\nOutro");
         assertThat(chunks).allSatisfy(c -> assertThat(c.length()).isLessThanOrEqualTo(36));
     }
 
@@ -125,7 +127,8 @@ class ChunkerTest {
     void longerAndTildeFencesAreReopenedAsWritten() {
         String text = "````markdown\n```js\nx()\n```\nmore text here\n````";
         List<String> chunks = Chunker.split(text, limit(30));
-        assertThat(chunks).allSatisfy(c -> assertThat(c).startsWith("````markdown\n").endsWith("\n````"));
+        assertThat(chunks)
+                .allSatisfy(c -> assertThat(c).startsWith("````markdown\n").endsWith("\n````"));
         assertThat(chunks).hasSizeGreaterThan(1);
         List<String> tilde = Chunker.split("~~~ sh\nls -la\ncd /tmp\n~~~", limit(18));
         assertThat(tilde).containsExactly("~~~ sh\nls -la\n~~~", "~~~ sh\ncd /tmp\n~~~");
@@ -160,16 +163,18 @@ class ChunkerTest {
     void tableIsSplitBetweenRowsAndTheHeaderIsRepeated() {
         String text = "| name | qty |\n|---|---|\n| apple | 1 |\n| pear | 2 |\n| plum | 3 |";
         List<String> chunks = Chunker.split(text, limit(52));
-        assertThat(chunks).containsExactly(
-                "| name | qty |\n|---|---|\n| apple | 1 |\n| pear | 2 |",
-                "| name | qty |\n|---|---|\n| plum | 3 |");
+        assertThat(chunks)
+                .containsExactly(
+                        "| name | qty |\n|---|---|\n| apple | 1 |\n| pear | 2 |",
+                        "| name | qty |\n|---|---|\n| plum | 3 |");
     }
 
     // SPEC OUT-1: the header is never separated from the first row
     @Test
     void textBeforeATableIsCutBeforeTheHeaderRatherThanAfterIt() {
         String text = "Prices:\n| name | qty |\n|---|---|\n| apple | 1 |";
-        assertThat(Chunker.split(text, limit(40))).containsExactly("Prices:", "| name | qty |\n|---|---|\n| apple | 1 |");
+        assertThat(Chunker.split(text, limit(40)))
+                .containsExactly("Prices:", "| name | qty |\n|---|---|\n| apple | 1 |");
     }
 
     // SPEC OUT-1: a row too long for a chunk with the header degrades to a plain cut, and still terminates
@@ -195,22 +200,32 @@ class ChunkerTest {
     // SPEC OUT-1: IRC sends one line per message
     @Test
     void ircHasOneLinePerMessage() {
-        assertThat(Chunker.split("one\ntwo\n\nthree", ChunkLimits.utf8Bytes(400, 1))).containsExactly("one", "two", "three");
+        assertThat(Chunker.split("one\ntwo\n\nthree", ChunkLimits.utf8Bytes(400, 1)))
+                .containsExactly("one", "two", "three");
     }
 
     // SPEC OUT-1: a limit counts what the platform counts (channels set their own numbers)
     @Test
     void limitFactoriesKeepTheirMeasureAndLineLimit() {
         ChunkLimits units = ChunkLimits.of(4096);
-        assertThat(units).extracting(ChunkLimits::maxUnits, ChunkLimits::maxLines).containsExactly(4096, 0);
+        assertThat(units)
+                .extracting(ChunkLimits::maxUnits, ChunkLimits::maxLines)
+                .containsExactly(4096, 0);
         assertThat(units.measure().units("é😀")).isEqualTo(3);
-        assertThat(ChunkLimits.defaults()).extracting(ChunkLimits::maxUnits, ChunkLimits::maxLines).containsExactly(4000, 0);
+        assertThat(ChunkLimits.defaults())
+                .extracting(ChunkLimits::maxUnits, ChunkLimits::maxLines)
+                .containsExactly(4000, 0);
         ChunkLimits bytes = ChunkLimits.utf8Bytes(350, 1);
-        assertThat(bytes).extracting(ChunkLimits::maxUnits, ChunkLimits::maxLines).containsExactly(350, 1);
+        assertThat(bytes)
+                .extracting(ChunkLimits::maxUnits, ChunkLimits::maxLines)
+                .containsExactly(350, 1);
         assertThat(bytes.measure().units("é😀")).isEqualTo(6);
-        assertThat(bytes.withMaxUnits(100)).extracting(ChunkLimits::maxUnits, ChunkLimits::maxLines).containsExactly(100, 1);
+        assertThat(bytes.withMaxUnits(100))
+                .extracting(ChunkLimits::maxUnits, ChunkLimits::maxLines)
+                .containsExactly(100, 1);
         assertThatThrownBy(() -> ChunkLimits.of(3)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> new ChunkLimits(10, TextMeasure.utf16(), -1)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new ChunkLimits(10, TextMeasure.utf16(), -1))
+                .isInstanceOf(IllegalArgumentException.class);
     }
 
     // SPEC OUT-1

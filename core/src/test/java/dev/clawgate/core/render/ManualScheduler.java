@@ -7,8 +7,8 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * A scheduler on a clock that moves only when a test says so (single-threaded tests only). The
- * inbound package has its own; that one is package-private there.
+ * A scheduler on a clock that moves only when a test says so (single-threaded tests only). The inbound package has its
+ * own; that one is package-private there.
  */
 final class ManualScheduler implements Scheduler {
     private record Task(long due, long seq, Runnable body, boolean[] cancelled) {}
@@ -28,8 +28,10 @@ final class ManualScheduler implements Scheduler {
     void advance(long ms) {
         long target = now + ms;
         while (true) {
-            Task next = tasks.stream().filter(t -> !t.cancelled()[0] && t.due() <= target)
-                    .min(Comparator.comparingLong(Task::due).thenComparingLong(Task::seq)).orElse(null);
+            Task next = tasks.stream()
+                    .filter(t -> !t.cancelled()[0] && t.due() <= target)
+                    .min(Comparator.comparingLong(Task::due).thenComparingLong(Task::seq))
+                    .orElse(null);
             if (next == null) break;
             tasks.remove(next);
             now = Math.max(now, next.due());

@@ -6,16 +6,54 @@ import java.util.Random;
 final class ReplyTexts {
     static final String FAMILY = "\uD83D\uDC68\u200D\uD83D\uDC69\u200D\uD83D\uDC67\u200D\uD83D\uDC66";
     private static final String[] WORDS = {
-            "the", "gateway", "sends", "a", "reply", "to", "Telegram", "and", "Discord", "x", "chunk", "limit",
-            "caf\u00e9", "na\u00efve", "e\u0301t\u0301e\u0301", "n\u0303o", "\u0915\u094d\u0937", "\u4e2d\u6587\u5b57",
-            "\u65e5\u672c\u8a9e\u306e\u6587", "\uD83D\uDE00", FAMILY, "\uD83C\uDDE9\uD83C\uDDEA", "\uD83D\uDC4D\uD83C\uDFFD",
-            "\uD83C\uDFF3\uFE0F\u200D\uD83C\uDF08", "3.14", "e.g.", "(ok)", "\"quoted\"", "https://example.com/a?b=c",
-            "`code`", "**bold**", "|pipe|"};
+        "the",
+        "gateway",
+        "sends",
+        "a",
+        "reply",
+        "to",
+        "Telegram",
+        "and",
+        "Discord",
+        "x",
+        "chunk",
+        "limit",
+        "caf\u00e9",
+        "na\u00efve",
+        "e\u0301t\u0301e\u0301",
+        "n\u0303o",
+        "\u0915\u094d\u0937",
+        "\u4e2d\u6587\u5b57",
+        "\u65e5\u672c\u8a9e\u306e\u6587",
+        "\uD83D\uDE00",
+        FAMILY,
+        "\uD83C\uDDE9\uD83C\uDDEA",
+        "\uD83D\uDC4D\uD83C\uDFFD",
+        "\uD83C\uDFF3\uFE0F\u200D\uD83C\uDF08",
+        "3.14",
+        "e.g.",
+        "(ok)",
+        "\"quoted\"",
+        "https://example.com/a?b=c",
+        "`code`",
+        "**bold**",
+        "|pipe|"
+    };
     private static final String[] ENDS = {". ", "! ", "? ", "\u3002", "\u2026 ", ".\" ", "; ", ", "};
     private static final String[] FENCES = {"```", "```", "~~~", "````"};
     private static final String[] LANGS = {"", "python", "js", "c++", "sh", "json"};
-    private static final String[] CODE = {"print(x)", "return a + b;", "if (x) {", "}", "let s = \"a b\";", "SELECT * FROM t;",
-            "\u4e2d = 1", "# comment \uD83D\uDE00", "x=1", "for i in range(10): pass"};
+    private static final String[] CODE = {
+        "print(x)",
+        "return a + b;",
+        "if (x) {",
+        "}",
+        "let s = \"a b\";",
+        "SELECT * FROM t;",
+        "\u4e2d = 1",
+        "# comment \uD83D\uDE00",
+        "x=1",
+        "for i in range(10): pass"
+    };
 
     private ReplyTexts() {}
 
@@ -88,7 +126,8 @@ final class ReplyTexts {
         int rows = r.nextInt(7);
         for (int i = 0; i < rows; i++) {
             sb.append("\n|");
-            for (int c = 0; c < cols; c++) sb.append(' ').append(WORDS[r.nextInt(WORDS.length)]).append(" |");
+            for (int c = 0; c < cols; c++)
+                sb.append(' ').append(WORDS[r.nextInt(WORDS.length)]).append(" |");
         }
     }
 

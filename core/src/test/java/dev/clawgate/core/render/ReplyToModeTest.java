@@ -65,7 +65,8 @@ class ReplyToModeTest {
                     ReplyToMode rest = mode.rest(sent, batch);
                     assertThat(rest).isNotEqualTo(ReplyToMode.BATCHED);
                     for (int i = 0; i < 3; i++) {
-                        assertThat(rest.repliesTo(i, false)).as("%s after %d, batch %s, part %d", mode, sent, batch, i)
+                        assertThat(rest.repliesTo(i, false))
+                                .as("%s after %d, batch %s, part %d", mode, sent, batch, i)
                                 .isEqualTo(mode.repliesTo(sent + i, batch));
                     }
                 }

@@ -39,7 +39,8 @@ class ResponsePrefixTest {
     void unknownOrMissingVariablesAreLeftAsWritten() {
         assertThat(ResponsePrefix.render("{model} {unknown} {provider} {} {1x}", "m", null, null))
                 .isEqualTo("m {unknown} {provider} {} {1x}");
-        assertThat(ResponsePrefix.render("cost: $1 {model}", "a$b\\c", null, null)).isEqualTo("cost: $1 a$b\\c");
+        assertThat(ResponsePrefix.render("cost: $1 {model}", "a$b\\c", null, null))
+                .isEqualTo("cost: $1 a$b\\c");
         assertThat(ResponsePrefix.render("", "m", "p", "n")).isEmpty();
         assertThat(ResponsePrefix.render(null, Map.of())).isEmpty();
     }

@@ -38,7 +38,8 @@ class BackgroundWorkTest {
         BackgroundWork work = new BackgroundWork("test-named", 1, 1);
         AtomicInteger virtualAndNamed = new AtomicInteger();
         work.execute(() -> {
-            if (Thread.currentThread().isVirtual() && Thread.currentThread().getName().startsWith("test-named-")) {
+            if (Thread.currentThread().isVirtual()
+                    && Thread.currentThread().getName().startsWith("test-named-")) {
                 virtualAndNamed.incrementAndGet();
             }
         });

@@ -27,7 +27,8 @@ class IncrementalSanitizerTest {
     // SPEC RP-2: plain text is not delayed
     @Test
     void plainTextIsEmittedAsItArrives() {
-        assertThat(stream(new IncrementalSanitizer(), "Hello ", "world.\nSecond", " line")).containsExactly("Hello ", "world.\n", "Second line", "");
+        assertThat(stream(new IncrementalSanitizer(), "Hello ", "world.\nSecond", " line"))
+                .containsExactly("Hello ", "world.\n", "Second line", "");
         IncrementalSanitizer s = new IncrementalSanitizer(null);
         assertThat(s.push(null)).isEmpty();
         assertThat(s.push("")).isEmpty();
@@ -36,10 +37,13 @@ class IncrementalSanitizerTest {
     // SPEC RP-2: a possible tag start is held until resolved
     @Test
     void aPossibleTagStartIsHeldUntilTheNextCharactersDecideIt() {
-        assertThat(stream(new IncrementalSanitizer(), "Answer: a <", "b> and 3 < 4", " <5", "")).containsExactly("Answer: a ", "<b> and 3 < 4", " <5", "", "");
+        assertThat(stream(new IncrementalSanitizer(), "Answer: a <", "b> and 3 < 4", " <5", ""))
+                .containsExactly("Answer: a ", "<b> and 3 < 4", " <5", "", "");
         assertThat(stream(new IncrementalSanitizer(), "Answer <tool_c")).containsExactly("Answer ", "<tool_c");
-        assertThat(stream(new IncrementalSanitizer(), "Answer <tool_call ", "x=1>secret")).containsExactly("Answer ", "", "");
-        assertThat(stream(new IncrementalSanitizer(), "Answer <bold ", "x=1>fine")).containsExactly("Answer ", "<bold x=1>fine", "");
+        assertThat(stream(new IncrementalSanitizer(), "Answer <tool_call ", "x=1>secret"))
+                .containsExactly("Answer ", "", "");
+        assertThat(stream(new IncrementalSanitizer(), "Answer <bold ", "x=1>fine"))
+                .containsExactly("Answer ", "<bold x=1>fine", "");
         assertThat(all("Answer <a <think>x</think>")).isEqualTo("Answer <a ");
         assertThat(all("x <" + "a".repeat(300))).isEqualTo("x <" + "a".repeat(300));
     }
@@ -48,15 +52,20 @@ class IncrementalSanitizerTest {
     @Test
     void reasoningToolCallsAndResultsNeverComeOut() {
         assertThat(all("Hi <thi", "nk>secret pl", "an</th", "ink> there")).isEqualTo("Hi  there");
-        assertThat(all("Hi <tool_call>{\"name\":\"shell\"}</tool", "_call> there")).isEqualTo("Hi  there");
-        assertThat(all("Hi <minimax:tool_call><invoke name='x'><parameter name='a'>1</parameter></invoke>\n</minimax:tool_call> there"))
+        assertThat(all("Hi <tool_call>{\"name\":\"shell\"}</tool", "_call> there"))
                 .isEqualTo("Hi  there");
-        assertThat(all("Hi <tool_result name=\"x\">out</tool_result> there </tool_result>")).isEqualTo("Hi  there ");
+        assertThat(all("Hi <minimax:tool_call><invoke name='x'><parameter "
+                        + "name='a'>1</parameter></invoke>\n</minimax:tool_call> there"))
+                .isEqualTo("Hi  there");
+        assertThat(all("Hi <tool_result name=\"x\">out</tool_result> there </tool_result>"))
+                .isEqualTo("Hi  there ");
         assertThat(all("Hi <think>never closed ", "and more")).isEqualTo("Hi ");
-        assertThat(all("Hi <tool_call>{\"a\":1}" + "x".repeat(100) + "<", "/tool_call>ok")).isEqualTo("Hi ok");
+        assertThat(all("Hi <tool_call>{\"a\":1}" + "x".repeat(100) + "<", "/tool_call>ok"))
+                .isEqualTo("Hi ok");
     }
 
-    // SPEC RP-4, RP-2: inline reasoning is taken out of the text and kept for the reasoning stream, wherever the pieces were cut
+    // SPEC RP-4, RP-2: inline reasoning is taken out of the text and kept for the reasoning stream, wherever the pieces
+    // were cut
     @Test
     void inlineReasoningIsDivertedToTheReasoningStreamWhereverThePiecesAreCut() {
         String text = "Hi <think>plan: greet, then 1 < 2</think>there <thinking-cap> on";
@@ -94,25 +103,33 @@ class IncrementalSanitizerTest {
     // SPEC RP-2: <tools> is decided once it closes
     @Test
     void aToolsBlockIsHeldAndDecidedWhenItCloses() {
-        assertThat(all("A <tools>{\"name\":\"shell\",\"arguments\":{}}</tools> B")).isEqualTo("A  B");
-        assertThat(all("A <tools>just a list</tools> B")).as("a declaration is protocol").isEqualTo("A  B");
+        assertThat(all("A <tools>{\"name\":\"shell\",\"arguments\":{}}</tools> B"))
+                .isEqualTo("A  B");
+        assertThat(all("A <tools>just a list</tools> B"))
+                .as("a declaration is protocol")
+                .isEqualTo("A  B");
         assertThat(all("A <tools>{\"name\":\"shell\",\"arguments\":{}}")).isEqualTo("A ");
     }
 
     // SPEC RP-2: fences and line-level protocol
     @Test
     void toolFencesAndToolLinesAreDropped() {
-        assertThat(all("Intro\n``", "`tool_call\n{\"name\":\"shell\"}\n`", "``\nAfter")).isEqualTo("Intro\nAfter");
+        assertThat(all("Intro\n``", "`tool_call\n{\"name\":\"shell\"}\n`", "``\nAfter"))
+                .isEqualTo("Intro\nAfter");
         assertThat(all("Intro\n```tool shell\n{}\n```")).isEqualTo("Intro\n");
-        assertThat(all("Intro\n```json\n{\"name\":\"shell\",\"arguments\":{}}\n```\n{\"result\":1}\nAfter")).isEqualTo("Intro\nAfter");
+        assertThat(all("Intro\n```json\n{\"name\":\"shell\",\"arguments\":{}}\n```\n{\"result\":1}\nAfter"))
+                .isEqualTo("Intro\nAfter");
         assertThat(all("Intro\n```json\n{\"name\":\"other\",\"arguments\":{}}\n```\nAfter"))
                 .isEqualTo("Intro\n```json\n{\"name\":\"other\",\"arguments\":{}}\n```\nAfter");
-        assertThat(all("Intro\n```json\n{\"a\":\"<think>x</think>\"}\n```\n")).isEqualTo("Intro\n```json\n{\"a\":\"\"}\n```\n");
+        assertThat(all("Intro\n```json\n{\"a\":\"<think>x</think>\"}\n```\n"))
+                .isEqualTo("Intro\n```json\n{\"a\":\"\"}\n```\n");
         assertThat(all("Intro\n```json\n{\"a\":1}")).isEqualTo("Intro\n```json\n{\"a\":1}");
         assertThat(all("Intro\n```python\nprint(1)\n```\n")).isEqualTo("Intro\n```python\nprint(1)\n```\n");
-        assertThat(all("Intro\n{\"name\":\"shell\",\"arguments\":{}}\n  [Tool results]\n{\"tool_call_id\":\"c\"}\n[link](x)\nEnd"))
+        assertThat(all("Intro\n{\"name\":\"shell\",\"arguments\":{}}\n  [Tool "
+                        + "results]\n{\"tool_call_id\":\"c\"}\n[link](x)\nEnd"))
                 .isEqualTo("Intro\n[link](x)\nEnd");
-        assertThat(all("Intro\nTOOL_CALL\n{tool => \"shell\"}\n/TOOL_CALL\nAfter\nTOOL_CALLS are fine\nTOOL")).isEqualTo("Intro\nAfter\nTOOL_CALLS are fine\nTOOL");
+        assertThat(all("Intro\nTOOL_CALL\n{tool => \"shell\"}\n/TOOL_CALL\nAfter\nTOOL_CALLS are fine\nTOOL"))
+                .isEqualTo("Intro\nAfter\nTOOL_CALLS are fine\nTOOL");
         assertThat(all("Intro\n``")).isEqualTo("Intro\n``");
         assertThat(all("Intro\n```tool_call\n{\"name\":\"shell\"}")).isEqualTo("Intro\n");
     }
@@ -120,7 +137,13 @@ class IncrementalSanitizerTest {
     // SPEC RP-2: leading narration and an echoed tool summary
     @Test
     void leadingNarrationAndToolSummaryAreDropped() {
-        assertThat(stream(new IncrementalSanitizer(), "[Used to", "ols: shell] ", "Let me check.\n", "\nIt is ", "sunny."))
+        assertThat(stream(
+                        new IncrementalSanitizer(),
+                        "[Used to",
+                        "ols: shell] ",
+                        "Let me check.\n",
+                        "\nIt is ",
+                        "sunny."))
                 .containsExactly("", "", "", "It is ", "sunny.", "");
         assertThat(all("Let me check that for you.")).isEqualTo("Let me check that for you.");
         assertThat(all("  Let me check.\n\n")).isEqualTo("Let me check.");
@@ -181,9 +204,13 @@ class IncrementalSanitizerTest {
     @Test
     void aFinishedStreamTakesNoMoreText() {
         IncrementalSanitizer s = new IncrementalSanitizer();
-        assertThat(s.push("x")).as("a line's first word waits: it may be a name>args call").isEmpty();
+        assertThat(s.push("x"))
+                .as("a line's first word waits: it may be a name>args call")
+                .isEmpty();
         assertThat(s.finish()).isEqualTo("x");
-        assertThatThrownBy(() -> s.push("y")).isInstanceOf(IllegalStateException.class).hasMessageContaining("finished");
+        assertThatThrownBy(() -> s.push("y"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("finished");
         assertThatThrownBy(s::finish).isInstanceOf(IllegalStateException.class);
     }
 }

@@ -11,9 +11,9 @@ import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -22,18 +22,18 @@ import org.junit.jupiter.api.TestFactory;
 class ReplySanitizerPeerCasesTest {
 
     /** A tool-call tag in any spelling or namespace, as RP-2 names them. */
-    private static final Pattern CALL_TAG = Pattern.compile(
-            "(?i)<(?:[a-z][\\w-]*:)?(?:tool_call|toolcall|tool-call|invoke)(?:[\\s=][^<>]*)?>");
+    private static final Pattern CALL_TAG =
+            Pattern.compile("(?i)<(?:[a-z][\\w-]*:)?(?:tool_call|toolcall|tool-call|invoke)(?:[\\s=][^<>]*)?>");
 
     /**
-     * The behaviour rule by which a peer case is not followed: SPEC RP-2 says the user never sees
-     * protocol text and tool-call tag blocks are removed in all four spellings, with no exception
-     * for prose that calls the block an example. A case whose expected reply still shows a
-     * tool-call tag contradicts that; it runs anyway, must show SPEC's behaviour (no tag, no call
-     * JSON, the prose kept), and is then reported as skipped with this reason.
+     * The behaviour rule by which a peer case is not followed: SPEC RP-2 says the user never sees protocol text and
+     * tool-call tag blocks are removed in all four spellings, with no exception for prose that calls the block an
+     * example. A case whose expected reply still shows a tool-call tag contradicts that; it runs anyway, must show
+     * SPEC's behaviour (no tag, no call JSON, the prose kept), and is then reported as skipped with this reason.
      */
     static boolean expectsATagBlockShown(PeerCase c) {
-        return c.expected().isTextual() && CALL_TAG.matcher(c.expected().asText()).find();
+        return c.expected().isTextual()
+                && CALL_TAG.matcher(c.expected().asText()).find();
     }
 
     // SPEC RP-2
@@ -45,9 +45,13 @@ class ReplySanitizerPeerCasesTest {
                     Set<String> tools = names(c.input().get("registered_tools"));
                     String out = ReplySanitizer.sanitize(text, tools);
                     if (expectsATagBlockShown(c)) {
-                        assertThat(CALL_TAG.matcher(out).find()).as("SPEC RP-2: no tool-call tag is shown").isFalse();
+                        assertThat(CALL_TAG.matcher(out).find())
+                                .as("SPEC RP-2: no tool-call tag is shown")
+                                .isFalse();
                         assertThat(out).doesNotContain("\"arguments\"");
-                        Assumptions.abort("peer expectation not followed: it shows a tool-call tag block, which SPEC RP-2 removes");
+                        Assumptions.abort(
+                                "peer expectation not followed: it shows a tool-call tag block, which SPEC RP-2 "
+                                        + "removes");
                     }
                     check(c, out);
                     // SPEC RP-2: whole and streamed agree on every case
@@ -69,7 +73,9 @@ class ReplySanitizerPeerCasesTest {
                 .map(c -> dynamicTest(c.displayName() + " [SPEC RP-2]", () -> {
                     String whole = ReplySanitizer.sanitize(c.input().asText(), Set.of());
                     check(c, whole);
-                    assertThat(streamedByChar(c.input().asText(), Set.of())).as("streamed char by char").isEqualTo(whole);
+                    assertThat(streamedByChar(c.input().asText(), Set.of()))
+                            .as("streamed char by char")
+                            .isEqualTo(whole);
                 }));
     }
 
@@ -77,16 +83,30 @@ class ReplySanitizerPeerCasesTest {
     @TestFactory
     Stream<DynamicTest> eachSanitisingStepMatchesItsPeerCases() {
         return Stream.of(
-                        step("strip_isolated_tool_json_artifacts",
-                                c -> ReplySanitizer.stripIsolatedToolJson(c.input().get("text").asText(),
+                        step(
+                                "strip_isolated_tool_json_artifacts",
+                                c -> ReplySanitizer.stripIsolatedToolJson(
+                                        c.input().get("text").asText(),
                                         names(c.input().get("known_tools")))),
-                        step("strip_tool_narration", c -> ReplySanitizer.stripNarration(c.input().asText())),
-                        step("strip_think_tags_inline", c -> ReplySanitizer.stripThink(c.input().asText())),
-                        step("strip_tool_summary_prefix", c -> ReplySanitizer.stripToolSummaryPrefix(c.input().asText())),
-                        step("strip_tool_result_content", c -> ReplySanitizer.stripToolResultBlocks(c.input().asText())),
+                        step(
+                                "strip_tool_narration",
+                                c -> ReplySanitizer.stripNarration(c.input().asText())),
+                        step(
+                                "strip_think_tags_inline",
+                                c -> ReplySanitizer.stripThink(c.input().asText())),
+                        step(
+                                "strip_tool_summary_prefix",
+                                c -> ReplySanitizer.stripToolSummaryPrefix(
+                                        c.input().asText())),
+                        step(
+                                "strip_tool_result_content",
+                                c -> ReplySanitizer.stripToolResultBlocks(
+                                        c.input().asText())),
                         // the peer's strip_tool_result_blocks also drops think blocks; here that is its own step
-                        step("strip_tool_result_blocks",
-                                c -> ReplySanitizer.stripToolResultBlocks(ReplySanitizer.stripThink(c.input().asText()))))
+                        step(
+                                "strip_tool_result_blocks",
+                                c -> ReplySanitizer.stripToolResultBlocks(
+                                        ReplySanitizer.stripThink(c.input().asText()))))
                 .flatMap(s -> s);
     }
 
@@ -104,13 +124,15 @@ class ReplySanitizerPeerCasesTest {
         }
         JsonNode lines = e.take("nonblank_lines_joined_with_newline");
         if (lines != null) {
-            String nonBlank = Arrays.stream(actual.split("\n")).filter(l -> !l.isBlank()).collect(Collectors.joining("\n"));
+            String nonBlank =
+                    Arrays.stream(actual.split("\n")).filter(l -> !l.isBlank()).collect(Collectors.joining("\n"));
             assertThat(nonBlank).isEqualTo(lines.asText());
         }
         JsonNode contains = e.take("contains");
         if (contains != null) for (JsonNode s : contains) assertThat(actual).contains(s.asText());
         JsonNode notContains = e.take("not_contains");
-        if (notContains != null) for (JsonNode s : notContains) assertThat(actual).doesNotContain(s.asText());
+        if (notContains != null)
+            for (JsonNode s : notContains) assertThat(actual).doesNotContain(s.asText());
         JsonNode nonEmpty = e.take("text_non_empty");
         if (nonEmpty != null) assertThat(actual.isBlank()).isEqualTo(!nonEmpty.asBoolean());
         e.assertAllChecked();

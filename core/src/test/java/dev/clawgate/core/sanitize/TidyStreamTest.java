@@ -20,7 +20,8 @@ class TidyStreamTest {
         assertThat(tidy(" \n \n\tx ")).isEqualTo("\tx ");
     }
 
-    // SPEC RP-2: up to one blank line is sent at once; more are dropped with their spaces; the next line keeps its indentation
+    // SPEC RP-2: up to one blank line is sent at once; more are dropped with their spaces; the next line keeps its
+    // indentation
     @Test
     void oneBlankLineGoesAtOnceAndMoreAreDropped() {
         TidyStream t = new TidyStream();

@@ -24,8 +24,15 @@ public final class InMemoryCronBook implements CronBook {
         lock.lock();
         try {
             if (list(job.session(), job.target().sender()).size() >= maxPerOwner) return Optional.empty();
-            CronJob stored = new CronJob(nextId++, job.session(), job.target(), job.name(), job.prompt(), job.schedule(),
-                    job.createdAt(), job.nextFireAt());
+            CronJob stored = new CronJob(
+                    nextId++,
+                    job.session(),
+                    job.target(),
+                    job.name(),
+                    job.prompt(),
+                    job.schedule(),
+                    job.createdAt(),
+                    job.nextFireAt());
             jobs.put(stored.id(), stored);
             return Optional.of(stored);
         } finally {
@@ -79,7 +86,8 @@ public final class InMemoryCronBook implements CronBook {
         lock.lock();
         try {
             List<CronJob> due = new ArrayList<>(jobs.values().stream()
-                    .filter(j -> j.nextFireAt() != null && !j.nextFireAt().isAfter(now)).toList());
+                    .filter(j -> j.nextFireAt() != null && !j.nextFireAt().isAfter(now))
+                    .toList());
             due.sort(Comparator.comparing(CronJob::nextFireAt));
             return due.subList(0, Math.min(limit, due.size()));
         } finally {
@@ -91,7 +99,10 @@ public final class InMemoryCronBook implements CronBook {
     public Optional<Instant> nextFire() {
         lock.lock();
         try {
-            return jobs.values().stream().map(CronJob::nextFireAt).filter(Objects::nonNull).min(Comparator.naturalOrder());
+            return jobs.values().stream()
+                    .map(CronJob::nextFireAt)
+                    .filter(Objects::nonNull)
+                    .min(Comparator.naturalOrder());
         } finally {
             lock.unlock();
         }
@@ -106,7 +117,10 @@ public final class InMemoryCronBook implements CronBook {
             if (next == null) {
                 jobs.remove(id);
             } else {
-                jobs.put(id, new CronJob(id, j.session(), j.target(), j.name(), j.prompt(), j.schedule(), j.createdAt(), next));
+                jobs.put(
+                        id,
+                        new CronJob(
+                                id, j.session(), j.target(), j.name(), j.prompt(), j.schedule(), j.createdAt(), next));
             }
             return true;
         } finally {

@@ -46,15 +46,29 @@ public final class InMemoryMemory implements Memory {
         Instant now = clock.instant();
         lock.lock();
         try {
-            Optional<MemoryEntry> same = entries.stream().filter(e -> e.scope().equals(scope) && e.content().equals(text)).findFirst();
+            Optional<MemoryEntry> same = entries.stream()
+                    .filter(e -> e.scope().equals(scope) && e.content().equals(text))
+                    .findFirst();
             if (same.isPresent()) {
                 MemoryEntry kept = same.get();
-                if (!kept.key().equals(key)) entries.removeIf(e -> e.scope().equals(scope) && e.key().equals(key));
-                return replace(kept, new MemoryEntry(kept.id(), scope, kept.key(), text, kept.category(), kept.createdAt(), now));
+                if (!kept.key().equals(key))
+                    entries.removeIf(e -> e.scope().equals(scope) && e.key().equals(key));
+                return replace(
+                        kept,
+                        new MemoryEntry(kept.id(), scope, kept.key(), text, kept.category(), kept.createdAt(), now));
             }
             Optional<MemoryEntry> old = find(scope, key);
             if (old.isPresent()) {
-                return replace(old.get(), new MemoryEntry(old.get().id(), scope, key, text, category, old.get().createdAt(), now));
+                return replace(
+                        old.get(),
+                        new MemoryEntry(
+                                old.get().id(),
+                                scope,
+                                key,
+                                text,
+                                category,
+                                old.get().createdAt(),
+                                now));
             }
             MemoryEntry e = new MemoryEntry(nextId++, scope, key, text, category, now, now);
             entries.add(e);
@@ -71,7 +85,8 @@ public final class InMemoryMemory implements Memory {
         lock.lock();
         try {
             var inScope = new LinkedHashSet<>(scopes);
-            List<MemoryEntry> pool = entries.stream().filter(e -> inScope.contains(e.scope())).toList();
+            List<MemoryEntry> pool =
+                    entries.stream().filter(e -> inScope.contains(e.scope())).toList();
             Map<MemoryEntry, List<String>> indexed = new HashMap<>();
             long total = 0;
             for (MemoryEntry e : pool) {
@@ -80,7 +95,9 @@ public final class InMemoryMemory implements Memory {
                 total += t.size();
             }
             Map<String, Long> withTerm = new HashMap<>();
-            for (String t : terms) withTerm.put(t, indexed.values().stream().filter(l -> l.contains(t)).count());
+            for (String t : terms)
+                withTerm.put(
+                        t, indexed.values().stream().filter(l -> l.contains(t)).count());
             var corpus = new Relevance.Corpus(pool.size(), pool.isEmpty() ? 0 : (double) total / pool.size(), withTerm);
             List<Recalled> out = new ArrayList<>();
             for (MemoryEntry e : pool) {
@@ -118,8 +135,11 @@ public final class InMemoryMemory implements Memory {
     public List<MemoryEntry> list(MemoryScope scope, int limit) {
         lock.lock();
         try {
-            return entries.stream().filter(e -> e.scope().equals(scope))
-                    .sorted(Comparator.comparing(MemoryEntry::updatedAt).reversed()).limit(limit).toList();
+            return entries.stream()
+                    .filter(e -> e.scope().equals(scope))
+                    .sorted(Comparator.comparing(MemoryEntry::updatedAt).reversed())
+                    .limit(limit)
+                    .toList();
         } finally {
             lock.unlock();
         }
@@ -129,9 +149,11 @@ public final class InMemoryMemory implements Memory {
     public int trim(MemoryScope scope, int maxEntries) {
         lock.lock();
         try {
-            List<MemoryEntry> mine = entries.stream().filter(e -> e.scope().equals(scope))
+            List<MemoryEntry> mine = entries.stream()
+                    .filter(e -> e.scope().equals(scope))
                     .sorted(Comparator.comparing((MemoryEntry e) -> !MemoryEntry.CONVERSATION.equals(e.category()))
-                            .thenComparing(MemoryEntry::updatedAt).thenComparing(MemoryEntry::id))
+                            .thenComparing(MemoryEntry::updatedAt)
+                            .thenComparing(MemoryEntry::id))
                     .toList();
             int excess = Math.max(0, mine.size() - maxEntries);
             entries.removeAll(mine.subList(0, excess));
@@ -154,7 +176,9 @@ public final class InMemoryMemory implements Memory {
     }
 
     private Optional<MemoryEntry> find(MemoryScope scope, String key) {
-        return entries.stream().filter(e -> e.scope().equals(scope) && e.key().equals(key)).findFirst();
+        return entries.stream()
+                .filter(e -> e.scope().equals(scope) && e.key().equals(key))
+                .findFirst();
     }
 
     private MemoryEntry replace(MemoryEntry old, MemoryEntry fresh) {

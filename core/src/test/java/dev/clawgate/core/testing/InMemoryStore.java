@@ -34,9 +34,9 @@ import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * A test double of the Store SPI for core's unit tests (core knows no database). It keeps the
- * same observable contract as the JDBC store: states, attempts, idempotent user messages, and a
- * log of every state change so tests can assert the order of transitions.
+ * A test double of the Store SPI for core's unit tests (core knows no database). It keeps the same observable contract
+ * as the JDBC store: states, attempts, idempotent user messages, and a log of every state change so tests can assert
+ * the order of transitions.
  */
 public final class InMemoryStore implements Store {
     private final ReentrantLock lock = new ReentrantLock();
@@ -94,7 +94,8 @@ public final class InMemoryStore implements Store {
 
     private final class Inbox implements InboxBook {
         @Override
-        public Optional<InboxRecord> record(InboundMessage message, SessionKey session, String dedupeKey, Duration ttl) {
+        public Optional<InboxRecord> record(
+                InboundMessage message, SessionKey session, String dedupeKey, Duration ttl) {
             lock.lock();
             try {
                 Instant now = clock.instant();
@@ -139,7 +140,9 @@ public final class InMemoryStore implements Store {
         public List<InboxRecord> unfinished() {
             lock.lock();
             try {
-                return inbox.values().stream().filter(r -> !r.state().isFinal() && r.state() != InboxState.BUFFERED).toList();
+                return inbox.values().stream()
+                        .filter(r -> !r.state().isFinal() && r.state() != InboxState.BUFFERED)
+                        .toList();
             } finally {
                 lock.unlock();
             }
@@ -151,11 +154,20 @@ public final class InMemoryStore implements Store {
         public boolean recordUnreadable(dev.clawgate.core.store.UnreadableInbound u) {
             lock.lock();
             try {
-                boolean seen = unreadable.stream().anyMatch(x -> x.channel().equals(u.channel())
-                        && x.account().equals(u.account()) && x.platformRef().equals(u.platformRef()));
+                boolean seen = unreadable.stream()
+                        .anyMatch(x -> x.channel().equals(u.channel())
+                                && x.account().equals(u.account())
+                                && x.platformRef().equals(u.platformRef()));
                 if (seen) return false;
-                unreadable.add(new dev.clawgate.core.store.UnreadableInbound(unreadable.size() + 1, u.channel(),
-                        u.account(), u.platformRef(), u.reason(), u.raw(), u.rawLength(), clock.instant()));
+                unreadable.add(new dev.clawgate.core.store.UnreadableInbound(
+                        unreadable.size() + 1,
+                        u.channel(),
+                        u.account(),
+                        u.platformRef(),
+                        u.reason(),
+                        u.raw(),
+                        u.rawLength(),
+                        clock.instant()));
                 while (unreadable.size() > UNREADABLE_KEPT) unreadable.removeFirst();
                 return true;
             } finally {
@@ -192,13 +204,14 @@ public final class InMemoryStore implements Store {
             try {
                 // ids grow with insertion order, so the map's order is oldest first
                 List<InboxRecord> buffered = inbox.values().stream()
-                        .filter(r -> r.state() == InboxState.BUFFERED && r.session().equals(session)).toList();
+                        .filter(r ->
+                                r.state() == InboxState.BUFFERED && r.session().equals(session))
+                        .toList();
                 return List.copyOf(buffered.subList(Math.max(0, buffered.size() - limit), buffered.size()));
             } finally {
                 lock.unlock();
             }
         }
-
     }
 
     /** Every state change, as "id:state", in order. */
@@ -228,7 +241,9 @@ public final class InMemoryStore implements Store {
             lock.lock();
             try {
                 List<TranscriptEntry> t = transcripts.computeIfAbsent(session, k -> new ArrayList<>());
-                boolean present = t.stream().anyMatch(e -> e.role() == Role.USER && Long.valueOf(inboxId).equals(e.inboxId()));
+                boolean present = t.stream()
+                        .anyMatch(e ->
+                                e.role() == Role.USER && Long.valueOf(inboxId).equals(e.inboxId()));
                 if (!present) t.add(new TranscriptEntry(nextEntry++, Role.USER, content, inboxId, clock.instant()));
             } finally {
                 lock.unlock();
@@ -240,7 +255,8 @@ public final class InMemoryStore implements Store {
             lock.lock();
             try {
                 for (UserMessage m : messages) {
-                    if (!inbox.get(m.inboxId()).state().isFinal()) inboxBook.mark(m.inboxId(), InboxState.DISPATCHED, null);
+                    if (!inbox.get(m.inboxId()).state().isFinal())
+                        inboxBook.mark(m.inboxId(), InboxState.DISPATCHED, null);
                     appendUserMessage(session, m.inboxId(), m.content());
                 }
             } finally {
@@ -252,8 +268,10 @@ public final class InMemoryStore implements Store {
         public void removeUserMessage(SessionKey session, long inboxId) {
             lock.lock();
             try {
-                transcripts.getOrDefault(session, new ArrayList<>())
-                        .removeIf(e -> e.role() == Role.USER && Long.valueOf(inboxId).equals(e.inboxId()));
+                transcripts
+                        .getOrDefault(session, new ArrayList<>())
+                        .removeIf(e ->
+                                e.role() == Role.USER && Long.valueOf(inboxId).equals(e.inboxId()));
             } finally {
                 lock.unlock();
             }
@@ -264,7 +282,8 @@ public final class InMemoryStore implements Store {
             lock.lock();
             try {
                 if (assistant != null) {
-                    transcripts.computeIfAbsent(session, k -> new ArrayList<>())
+                    transcripts
+                            .computeIfAbsent(session, k -> new ArrayList<>())
                             .add(new TranscriptEntry(nextEntry++, Role.ASSISTANT, assistant, inboxId, clock.instant()));
                 }
                 inboxBook.mark(inboxId, finalState, null);
@@ -288,7 +307,8 @@ public final class InMemoryStore implements Store {
             lock.lock();
             try {
                 List<TranscriptEntry> t = new ArrayList<>();
-                for (ChatMessage m : messages) t.add(new TranscriptEntry(nextEntry++, m.role(), m.content(), null, clock.instant()));
+                for (ChatMessage m : messages)
+                    t.add(new TranscriptEntry(nextEntry++, m.role(), m.content(), null, clock.instant()));
                 transcripts.put(session, t);
             } finally {
                 lock.unlock();
@@ -299,7 +319,8 @@ public final class InMemoryStore implements Store {
         public Optional<String> setting(SessionKey session, String name) {
             lock.lock();
             try {
-                return Optional.ofNullable(settings.getOrDefault(session, Map.of()).get(name));
+                return Optional.ofNullable(
+                        settings.getOrDefault(session, Map.of()).get(name));
             } finally {
                 lock.unlock();
             }
@@ -321,12 +342,13 @@ public final class InMemoryStore implements Store {
         public List<SessionSummary> sessions() {
             lock.lock();
             try {
-                return transcripts.entrySet().stream().map(e -> new SessionSummary(e.getKey(), e.getValue().size(), clock.instant())).toList();
+                return transcripts.entrySet().stream()
+                        .map(e -> new SessionSummary(e.getKey(), e.getValue().size(), clock.instant()))
+                        .toList();
             } finally {
                 lock.unlock();
             }
         }
-
     }
 
     private final class Pairings implements PairingBook {
@@ -336,7 +358,9 @@ public final class InMemoryStore implements Store {
             lock.lock();
             try {
                 return pairingsByCode.values().stream()
-                        .filter(p -> p.channel().equals(channel) && p.account().equals(account) && p.sender().equals(sender))
+                        .filter(p -> p.channel().equals(channel)
+                                && p.account().equals(account)
+                                && p.sender().equals(sender))
                         .filter(p -> Pairing.statusAt(p.status(), p.expiresAt(), now) == Pairing.Status.PENDING)
                         .findFirst();
             } finally {
@@ -345,11 +369,14 @@ public final class InMemoryStore implements Store {
         }
 
         @Override
-        public Pairing create(String channel, String account, String sender, String code, Instant now, Instant expiresAt) {
+        public Pairing create(
+                String channel, String account, String sender, String code, Instant now, Instant expiresAt) {
             lock.lock();
             try {
-                if (!expiresAt.isAfter(now)) throw new IllegalArgumentException("a pairing must expire after it is created");
-                if (Pairing.normaliseCode(code).isEmpty()) throw new IllegalArgumentException("a pairing code must not be blank");
+                if (!expiresAt.isAfter(now))
+                    throw new IllegalArgumentException("a pairing must expire after it is created");
+                if (Pairing.normaliseCode(code).isEmpty())
+                    throw new IllegalArgumentException("a pairing code must not be blank");
                 Optional<Pairing> existing = pending(channel, account, sender, now);
                 if (existing.isPresent()) return existing.get();
                 String key = Pairing.normaliseCode(code);
@@ -381,8 +408,14 @@ public final class InMemoryStore implements Store {
             try {
                 Instant now = clock.instant();
                 return pairingsByCode.values().stream()
-                        .map(p -> new Pairing(p.code(), p.channel(), p.account(), p.sender(),
-                                Pairing.statusAt(p.status(), p.expiresAt(), now), p.createdAt(), p.expiresAt()))
+                        .map(p -> new Pairing(
+                                p.code(),
+                                p.channel(),
+                                p.account(),
+                                p.sender(),
+                                Pairing.statusAt(p.status(), p.expiresAt(), now),
+                                p.createdAt(),
+                                p.expiresAt()))
                         .filter(p -> includeExpired || p.status() == Pairing.Status.PENDING)
                         .toList();
             } finally {
@@ -405,10 +438,13 @@ public final class InMemoryStore implements Store {
             try {
                 String key = Pairing.normaliseCode(code);
                 Pairing p = pairingsByCode.get(key);
-                if (p == null || Pairing.statusAt(p.status(), p.expiresAt(), now) != Pairing.Status.PENDING) return Optional.empty();
-                Pairing decided = new Pairing(key, p.channel(), p.account(), p.sender(), outcome, p.createdAt(), p.expiresAt());
+                if (p == null || Pairing.statusAt(p.status(), p.expiresAt(), now) != Pairing.Status.PENDING)
+                    return Optional.empty();
+                Pairing decided =
+                        new Pairing(key, p.channel(), p.account(), p.sender(), outcome, p.createdAt(), p.expiresAt());
                 pairingsByCode.put(key, decided);
-                if (outcome == Pairing.Status.APPROVED) pairedSenders.add(List.of(p.channel(), p.account(), p.sender()));
+                if (outcome == Pairing.Status.APPROVED)
+                    pairedSenders.add(List.of(p.channel(), p.account(), p.sender()));
                 return Optional.of(decided);
             } finally {
                 lock.unlock();
@@ -424,16 +460,16 @@ public final class InMemoryStore implements Store {
                 lock.unlock();
             }
         }
-
     }
 
     // --- outbox (SPEC OUT-5..OUT-7): same contract as the JDBC store
     private final class Outbox implements OutboxBook {
 
         @Override
-        public Optional<OutboxEntry> completeTurnWithReply(SessionKey session, long inboxId, String assistant, InboxState finalState,
-                                                           OutboundDraft reply) {
-            if (!finalState.isFinal()) throw new IllegalArgumentException("a turn must end in a final state, got " + finalState);
+        public Optional<OutboxEntry> completeTurnWithReply(
+                SessionKey session, long inboxId, String assistant, InboxState finalState, OutboundDraft reply) {
+            if (!finalState.isFinal())
+                throw new IllegalArgumentException("a turn must end in a final state, got " + finalState);
             if (reply.kind() == dev.clawgate.core.outbound.OutboundMessage.Kind.NOTICE) {
                 throw new IllegalArgumentException("notices are never written to the outbox");
             }
@@ -444,12 +480,16 @@ public final class InMemoryStore implements Store {
                 InboxRecord r = inbox.get(inboxId);
                 if (r == null) throw new IllegalArgumentException("no inbox record " + inboxId);
                 if (r.state().isFinal()) {
-                    return outbox.values().stream().filter(e -> e.turnId() == inboxId && e.draft().kind() == reply.kind()
-                            && e.draft().sendKey().isEmpty()).findFirst();
+                    return outbox.values().stream()
+                            .filter(e -> e.turnId() == inboxId
+                                    && e.draft().kind() == reply.kind()
+                                    && e.draft().sendKey().isEmpty())
+                            .findFirst();
                 }
                 transcriptBook.completeTurn(session, inboxId, assistant, finalState);
                 Instant now = clock.instant();
-                OutboxEntry e = new OutboxEntry(nextOutbox++, inboxId, reply, OutboxState.PENDING, 0, now, now, List.of(), now, null);
+                OutboxEntry e = new OutboxEntry(
+                        nextOutbox++, inboxId, reply, OutboxState.PENDING, 0, now, now, List.of(), now, null);
                 outbox.put(e.id(), e);
                 return Optional.of(e);
             } finally {
@@ -462,14 +502,19 @@ public final class InMemoryStore implements Store {
             if (draft.kind() == dev.clawgate.core.outbound.OutboundMessage.Kind.NOTICE) {
                 throw new IllegalArgumentException("notices are never written to the outbox");
             }
-            if (draft.sendKey().isEmpty()) throw new IllegalArgumentException("an outbox entry outside a turn's end needs a send key");
+            if (draft.sendKey().isEmpty())
+                throw new IllegalArgumentException("an outbox entry outside a turn's end needs a send key");
             lock.lock();
             try {
-                Optional<OutboxEntry> existing = outbox.values().stream().filter(e -> e.turnId() == turnId
-                        && e.draft().kind() == draft.kind() && e.draft().sendKey().equals(draft.sendKey())).findFirst();
+                Optional<OutboxEntry> existing = outbox.values().stream()
+                        .filter(e -> e.turnId() == turnId
+                                && e.draft().kind() == draft.kind()
+                                && e.draft().sendKey().equals(draft.sendKey()))
+                        .findFirst();
                 if (existing.isPresent()) return existing.get();
                 Instant now = clock.instant();
-                OutboxEntry e = new OutboxEntry(nextOutbox++, turnId, draft, OutboxState.PENDING, 0, now, now, List.of(), now, null);
+                OutboxEntry e = new OutboxEntry(
+                        nextOutbox++, turnId, draft, OutboxState.PENDING, 0, now, now, List.of(), now, null);
                 outbox.put(e.id(), e);
                 return e;
             } finally {
@@ -528,8 +573,11 @@ public final class InMemoryStore implements Store {
         public List<OutboxEntry> due(Instant now, int limit) {
             lock.lock();
             try {
-                return outbox.values().stream().filter(e -> e.state() == OutboxState.PENDING && !e.nextAttemptAt().isAfter(now))
-                        .limit(limit).toList();
+                return outbox.values().stream()
+                        .filter(e -> e.state() == OutboxState.PENDING
+                                && !e.nextAttemptAt().isAfter(now))
+                        .limit(limit)
+                        .toList();
             } finally {
                 lock.unlock();
             }
@@ -540,7 +588,9 @@ public final class InMemoryStore implements Store {
             Set<OutboxState> wanted = Set.copyOf(List.of(states));
             lock.lock();
             try {
-                return outbox.values().stream().filter(e -> wanted.contains(e.state())).toList();
+                return outbox.values().stream()
+                        .filter(e -> wanted.contains(e.state()))
+                        .toList();
             } finally {
                 lock.unlock();
             }
@@ -564,7 +614,6 @@ public final class InMemoryStore implements Store {
             if (e == null) throw new IllegalArgumentException("no outbox entry " + entryId);
             return e;
         }
-
     }
 
     @Override
@@ -580,8 +629,8 @@ public final class InMemoryStore implements Store {
     }
 
     @Override
-    public Optional<InboxRecord> claimFireAndRecord(dev.clawgate.core.cron.CronFire fire, SessionKey session, String dedupeKey,
-                                                    Duration ttl) {
+    public Optional<InboxRecord> claimFireAndRecord(
+            dev.clawgate.core.cron.CronFire fire, SessionKey session, String dedupeKey, Duration ttl) {
         lock.lock();
         try {
             // under the store's lock nothing can fail between the two, as in the one SQL transaction
@@ -598,6 +647,5 @@ public final class InMemoryStore implements Store {
     }
 
     @Override
-    public void close() {
-    }
+    public void close() {}
 }

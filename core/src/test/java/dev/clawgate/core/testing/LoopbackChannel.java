@@ -2,7 +2,6 @@ package dev.clawgate.core.testing;
 
 import dev.clawgate.core.channel.Channel;
 import dev.clawgate.core.channel.InboundSink;
-import dev.clawgate.core.channel.MessageAdapter;
 
 /** A channel whose adapter talks HTTP to a {@link LoopbackPlatform}: turn tests whose sends cross a real socket. */
 public final class LoopbackChannel implements Channel {
@@ -20,12 +19,10 @@ public final class LoopbackChannel implements Channel {
     }
 
     @Override
-    public void start(InboundSink sink) {
-    }
+    public void start(InboundSink sink) {}
 
     @Override
-    public void stop() {
-    }
+    public void stop() {}
 
     @Override
     public LoopbackAdapter messageAdapter() {

@@ -21,12 +21,11 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
- * A scripted chat platform on a loopback port, for outbox tests of core: {@code POST /send}
- * takes a JSON message and answers {@code {"id": ...}}; {@code GET /lookup?key=K} says whether a
- * message with that idempotency key arrived (200 with its id, 404); {@code POST /upload} takes a
- * media file before the message that shows it. Each send can be scripted to fail (status,
- * retry-after), to answer without an id, or to be kept but answered too late; uploads can be held
- * until released (a slow media upload).
+ * A scripted chat platform on a loopback port, for outbox tests of core: {@code POST /send} takes a JSON message and
+ * answers {@code {"id": ...}}; {@code GET /lookup?key=K} says whether a message with that idempotency key arrived (200
+ * with its id, 404); {@code POST /upload} takes a media file before the message that shows it. Each send can be
+ * scripted to fail (status, retry-after), to answer without an id, or to be kept but answered too late; uploads can be
+ * held until released (a slow media upload).
  */
 public final class LoopbackPlatform implements AutoCloseable {
     private static final ObjectMapper MAPPER = new ObjectMapper();
@@ -70,9 +69,10 @@ public final class LoopbackPlatform implements AutoCloseable {
     private final Map<String, String> delivered = new LinkedHashMap<>();
     /** Every kept message's text, duplicates included: what users saw. */
     private final List<String> seen = new java.util.ArrayList<>();
+
     private final List<Call> calls = new CopyOnWriteArrayList<>();
     private final AtomicInteger ids = new AtomicInteger();
-    private volatile Consumer<Call> onSend = c -> { };
+    private volatile Consumer<Call> onSend = c -> {};
     private volatile java.util.concurrent.CountDownLatch uploadGate = new java.util.concurrent.CountDownLatch(0);
     private final List<Integer> uploadSizes = new CopyOnWriteArrayList<>();
 
@@ -151,7 +151,6 @@ public final class LoopbackPlatform implements AutoCloseable {
         JsonNode body = MAPPER.readTree(x.getRequestBody());
         Call call = new Call("send", body, null);
         calls.add(call);
-        onSend.accept(call);
         Answer a;
         lock.lock();
         try {
@@ -164,12 +163,16 @@ public final class LoopbackPlatform implements AutoCloseable {
             id = "m-" + ids.incrementAndGet();
             lock.lock();
             try {
-                delivered.put(body.path("key").asText(), id + "|" + body.path("text").asText());
+                delivered.put(
+                        body.path("key").asText(), id + "|" + body.path("text").asText());
                 seen.add(body.path("text").asText());
             } finally {
                 lock.unlock();
             }
         }
+        // after a kept message is recorded: a listener that aborts the client sees the platform already holding it,
+        // so the client's lookup cannot overtake the keep (it did, rarely, under load)
+        onSend.accept(call);
         if (a.delayMs() > 0) {
             try {
                 Thread.sleep(a.delayMs());
@@ -177,8 +180,11 @@ public final class LoopbackPlatform implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
-        if (a.retryAfterSecs() != null) x.getResponseHeaders().add("Retry-After", a.retryAfterSecs().toString());
-        String answer = a.status() == 200 ? (a.withId() ? "{\"id\":\"" + id + "\"}" : "{}") : "{\"error\":\"scripted " + a.status() + "\"}";
+        if (a.retryAfterSecs() != null)
+            x.getResponseHeaders().add("Retry-After", a.retryAfterSecs().toString());
+        String answer = a.status() == 200
+                ? (a.withId() ? "{\"id\":\"" + id + "\"}" : "{}")
+                : "{\"error\":\"scripted " + a.status() + "\"}";
         reply(x, a.status(), answer);
     }
 

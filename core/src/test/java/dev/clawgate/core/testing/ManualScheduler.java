@@ -34,8 +34,10 @@ public final class ManualScheduler implements Scheduler {
         while (true) {
             Task next;
             synchronized (this) {
-                next = tasks.stream().filter(t -> !t.cancelled()[0] && t.due() <= target)
-                        .min(Comparator.comparingLong(Task::due).thenComparingLong(Task::seq)).orElse(null);
+                next = tasks.stream()
+                        .filter(t -> !t.cancelled()[0] && t.due() <= target)
+                        .min(Comparator.comparingLong(Task::due).thenComparingLong(Task::seq))
+                        .orElse(null);
                 if (next == null) {
                     now = target;
                     tasks.removeIf(t -> t.cancelled()[0]);

@@ -33,10 +33,15 @@ public final class RecordingChannel implements Channel {
     public volatile boolean durable = true;
     /** What the adapter answers to {@code toolSummaryInTranscript()} (SPEC RP-3). */
     public volatile boolean toolSummary = true;
-    /** What the adapter declares (SPEC OUT-4): it records everything, so by default text, quotes, threads, media and hooks. */
+    /**
+     * What the adapter declares (SPEC OUT-4): it records everything, so by default text, quotes, threads, media and
+     * hooks.
+     */
     public volatile java.util.Set<dev.clawgate.core.outbound.Capability> capabilities = java.util.EnumSet.of(
-            dev.clawgate.core.outbound.Capability.TEXT, dev.clawgate.core.outbound.Capability.REPLY_TO,
-            dev.clawgate.core.outbound.Capability.THREAD, dev.clawgate.core.outbound.Capability.MEDIA,
+            dev.clawgate.core.outbound.Capability.TEXT,
+            dev.clawgate.core.outbound.Capability.REPLY_TO,
+            dev.clawgate.core.outbound.Capability.THREAD,
+            dev.clawgate.core.outbound.Capability.MEDIA,
             dev.clawgate.core.outbound.Capability.MESSAGE_SENDING_HOOKS);
     /** When set, the next sends fail with it (then it is cleared): a platform outage. */
     public volatile dev.clawgate.core.outbound.DeliveryException failNext;
@@ -52,22 +57,24 @@ public final class RecordingChannel implements Channel {
     }
 
     @Override
-    public void start(InboundSink sink) {
-    }
+    public void start(InboundSink sink) {}
 
     @Override
-    public void stop() {
-    }
+    public void stop() {}
 
     public List<String> texts(OutboundMessage.Kind kind) {
-        return sent.stream().filter(m -> m.kind() == kind).map(OutboundMessage::text).toList();
+        return sent.stream()
+                .filter(m -> m.kind() == kind)
+                .map(OutboundMessage::text)
+                .toList();
     }
 
     @Override
     public MessageAdapter messageAdapter() {
         return new MessageAdapter() {
             @Override
-            public MessageReceipt send(OutboundMessage message, CancelToken cancel) throws dev.clawgate.core.outbound.DeliveryException {
+            public MessageReceipt send(OutboundMessage message, CancelToken cancel)
+                    throws dev.clawgate.core.outbound.DeliveryException {
                 dev.clawgate.core.outbound.DeliveryException failure = failNext;
                 if (failure != null) {
                     failNext = null;
@@ -89,7 +96,9 @@ public final class RecordingChannel implements Channel {
 
             @Override
             public dev.clawgate.core.outbound.Durability durability() {
-                return durable ? dev.clawgate.core.outbound.Durability.BEST_EFFORT : dev.clawgate.core.outbound.Durability.DISABLED;
+                return durable
+                        ? dev.clawgate.core.outbound.Durability.BEST_EFFORT
+                        : dev.clawgate.core.outbound.Durability.DISABLED;
             }
 
             @Override

@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * An in-process Provider for core's unit tests: answers from a script and records every request.
- * The wire protocol is proven against the fake OpenAI server in the providers and server tests.
+ * An in-process Provider for core's unit tests: answers from a script and records every request. The wire protocol is
+ * proven against the fake OpenAI server in the providers and server tests.
  */
 public final class ScriptedProvider implements Provider {
     /** One scripted answer: a response, or an exception to throw. */
@@ -79,7 +79,8 @@ public final class ScriptedProvider implements Provider {
     }
 
     @Override
-    public ChatResponse chat(ChatRequest request, StreamObserver observer, CancelToken cancel) throws ProviderException {
+    public ChatResponse chat(ChatRequest request, StreamObserver observer, CancelToken cancel)
+            throws ProviderException {
         requests.add(request);
         cancel.throwIfCancelled();
         Step step = script.poll();

@@ -20,26 +20,60 @@ class DialectsTest {
 
     static Stream<Arguments> dialects() {
         return Stream.of(
-                arguments("Hermes/Qwen tag", "<tool_call>\n{\"name\": \"shell\", \"arguments\": {\"command\": \"ls\"}}\n</tool_call>"),
-                arguments("tag spellings", "<toolcall>{\"name\":\"shell\",\"arguments\":{\"command\":\"ls\"}}</toolcall>"),
-                arguments("invoke with parameters", "<invoke name=\"shell\"><parameter name=\"command\">ls</parameter></invoke>"),
-                arguments("MiniMax namespace", "<minimax:tool_call>\n<invoke name=\"shell\">\n<parameter name=\"command\">ls</parameter>\n</invoke>\n</minimax:tool_call>"),
-                arguments("Qwen3-Coder function tag", "<tool_call>\n<function=shell>\n<parameter=command>\nls\n</parameter>\n</function>\n</tool_call>"),
-                arguments("tool_calls wrapper", "<tool_calls>[{\"name\":\"shell\",\"arguments\":{\"command\":\"ls\"}}]</tool_calls>"),
-                arguments("GLM arg pairs", "<tool_call>shell\n<arg_key>command</arg_key>\n<arg_value>ls</arg_value>\n</tool_call>"),
-                arguments("bracketed block", "[TOOL_CALL]{\"name\":\"shell\",\"arguments\":{\"command\":\"ls\"}}[/TOOL_CALL]"),
+                arguments(
+                        "Hermes/Qwen tag",
+                        "<tool_call>\n{\"name\": \"shell\", \"arguments\": {\"command\": \"ls\"}}\n</tool_call>"),
+                arguments(
+                        "tag spellings",
+                        "<toolcall>{\"name\":\"shell\",\"arguments\":{\"command\":\"ls\"}}</toolcall>"),
+                arguments(
+                        "invoke with parameters",
+                        "<invoke name=\"shell\"><parameter name=\"command\">ls</parameter></invoke>"),
+                arguments(
+                        "MiniMax namespace",
+                        "<minimax:tool_call>\n<invoke name=\"shell\">\n<parameter "
+                                + "name=\"command\">ls</parameter>\n</invoke>\n</minimax:tool_call>"),
+                arguments(
+                        "Qwen3-Coder function tag",
+                        "<tool_call>\n<function=shell>\n<parameter=command>\nls\n</parameter>\n</function>\n</tool_ca"
+                                + "ll>"),
+                arguments(
+                        "tool_calls wrapper",
+                        "<tool_calls>[{\"name\":\"shell\",\"arguments\":{\"command\":\"ls\"}}]</tool_calls>"),
+                arguments(
+                        "GLM arg pairs",
+                        "<tool_call>shell\n<arg_key>command</arg_key>\n<arg_value>ls</arg_value>\n</tool_call>"),
+                arguments(
+                        "bracketed block",
+                        "[TOOL_CALL]{\"name\":\"shell\",\"arguments\":{\"command\":\"ls\"}}[/TOOL_CALL]"),
                 arguments("bare block", "TOOL_CALL\n{tool => \"shell\", args => { --command \"ls\" }}\n/TOOL_CALL"),
                 arguments("tool fence", "```tool_call\n{\"name\":\"shell\",\"arguments\":{\"command\":\"ls\"}}\n```"),
                 arguments("named tool fence", "```tool shell\n{\"command\":\"ls\"}\n```"),
-                arguments("fence closed by a close tag", "```tool_call\n{\"name\":\"shell\",\"arguments\":{\"command\":\"ls\"}}\n</tool_call>"),
-                arguments("OpenAI envelope", "{\"tool_calls\":[{\"type\":\"function\",\"function\":{\"name\":\"shell\",\"arguments\":\"{\\\"command\\\":\\\"ls\\\"}\"}}]}"),
-                arguments("toolcalls envelope", "{\"toolcalls\":[{\"name\":\"shell\",\"arguments\":{\"command\":\"ls\"}}]}"),
-                arguments("function_call envelope", "{\"function_call\":{\"name\":\"shell\",\"arguments\":{\"command\":\"ls\"}}}"),
+                arguments(
+                        "fence closed by a close tag",
+                        "```tool_call\n{\"name\":\"shell\",\"arguments\":{\"command\":\"ls\"}}\n</tool_call>"),
+                arguments(
+                        "OpenAI envelope",
+                        "{\"tool_calls\":[{\"type\":\"function\",\"function\":{\"name\":\"shell\",\"arguments\":\"{\\"
+                                + "\"command\\\":\\\"ls\\\"}\"}}]}"),
+                arguments(
+                        "toolcalls envelope",
+                        "{\"toolcalls\":[{\"name\":\"shell\",\"arguments\":{\"command\":\"ls\"}}]}"),
+                arguments(
+                        "function_call envelope",
+                        "{\"function_call\":{\"name\":\"shell\",\"arguments\":{\"command\":\"ls\"}}}"),
                 arguments("Mistral", "[TOOL_CALLS][{\"name\":\"shell\",\"arguments\":{\"command\":\"ls\"}}]"),
                 arguments("Mistral v11", "[TOOL_CALLS]shell[ARGS]{\"command\":\"ls\"}"),
                 arguments("Llama python_tag", "<|python_tag|>{\"name\":\"shell\",\"parameters\":{\"command\":\"ls\"}}"),
-                arguments("DeepSeek", "<\uFF5Ctool\u2581calls\u2581begin\uFF5C><\uFF5Ctool\u2581call\u2581begin\uFF5C>function<\uFF5Ctool\u2581sep\uFF5C>shell\n```json\n{\"command\":\"ls\"}\n```<\uFF5Ctool\u2581call\u2581end\uFF5C><\uFF5Ctool\u2581calls\u2581end\uFF5C>"),
-                arguments("Kimi", "<|tool_calls_section_begin|><|tool_call_begin|>functions.shell:0<|tool_call_argument_begin|>{\"command\":\"ls\"}<|tool_call_end|><|tool_calls_section_end|>"),
+                arguments(
+                        "DeepSeek",
+                        "<\uFF5Ctool\u2581calls\u2581begin\uFF5C><\uFF5Ctool\u2581call\u2581begin\uFF5C>function"
+                                + "<\uFF5Ctool\u2581sep\uFF5C>shell\n```json\n{\"command\":\"ls\"}\n```"
+                                + "<\uFF5Ctool\u2581call\u2581end\uFF5C><\uFF5Ctool\u2581calls\u2581end\uFF5C>"),
+                arguments(
+                        "Kimi",
+                        "<|tool_calls_section_begin|><|tool_call_begin|>functions.shell:0<|tool_call_argument_begin|>"
+                                + "{\"command\":\"ls\"}<|tool_call_end|><|tool_calls_section_end|>"),
                 arguments("name>args</invoke>", "shell>ls</invoke>"));
     }
 
@@ -54,16 +88,29 @@ class DialectsTest {
             assertThat(c.name()).isEqualTo("shell");
             assertThat(c.arguments()).isEqualTo(JSON.readTree("{\"command\":\"ls\"}"));
         });
-        assertThat(parsed.visibleText()).as(dialect).contains("Before.").contains("After.").doesNotContain("ls");
-        assertThat(ReplySanitizer.sanitize(reply, TOOLS).lines().filter(l -> !l.isBlank()).toList())
-                .as(dialect).containsExactly("Before.", "After.");
+        assertThat(parsed.visibleText())
+                .as(dialect)
+                .contains("Before.")
+                .contains("After.")
+                .doesNotContain("ls");
+        assertThat(ReplySanitizer.sanitize(reply, TOOLS)
+                        .lines()
+                        .filter(l -> !l.isBlank())
+                        .toList())
+                .as(dialect)
+                .containsExactly("Before.", "After.");
     }
 
-    // SPEC RP-2, RP-4: streamed in two pieces cut anywhere, or one character at a time, the reply is exactly the whole one
+    // SPEC RP-2, RP-4: streamed in two pieces cut anywhere, or one character at a time, the reply is exactly the whole
+    // one
     @ParameterizedTest(name = "{0}")
     @MethodSource("dialects")
     void everyCuttingStreamsAsTheWholeReply(String dialect, String call) {
-        for (String reply : List.of("Before.\n" + call + "\nAfter.", call, "<think>plan</think>" + call + " x", "Hi " + call.substring(0, call.length() / 2))) {
+        for (String reply : List.of(
+                "Before.\n" + call + "\nAfter.",
+                call,
+                "<think>plan</think>" + call + " x",
+                "Hi " + call.substring(0, call.length() / 2))) {
             String whole = ReplySanitizer.sanitize(reply, TOOLS);
             for (int i = 0; i <= reply.length(); i++) {
                 var s = new dev.clawgate.core.sanitize.IncrementalSanitizer(TOOLS);
@@ -73,7 +120,9 @@ class DialectsTest {
             var s = new dev.clawgate.core.sanitize.IncrementalSanitizer(TOOLS);
             StringBuilder out = new StringBuilder();
             for (int i = 0; i < reply.length(); i++) out.append(s.push(reply.substring(i, i + 1)));
-            assertThat(out.append(s.finish()).toString()).as("%s char by char", dialect).isEqualTo(whole);
+            assertThat(out.append(s.finish()).toString())
+                    .as("%s char by char", dialect)
+                    .isEqualTo(whole);
             StringBuilder again = new StringBuilder();
             OutputScanner.scanAll(reply, ReasoningTags.DEFAULT, TOOLS).forEach(seg -> again.append(seg.source()));
             assertThat(again.toString()).isEqualTo(reply);
@@ -86,8 +135,12 @@ class DialectsTest {
     void noDialectRunsWhenItsCloseNeverComes(String dialect, String call) {
         String cut = "Before.\n" + call.substring(0, call.length() * 2 / 3);
         List<ToolCall> runnable = ToolCallParser.parse(cut, TOOLS, ReasoningTags.DEFAULT).calls().stream()
-                .filter(c -> !c.malformed()).toList();
+                .filter(c -> !c.malformed())
+                .toList();
         assertThat(runnable).as("%s cut to %s", dialect, cut).isEmpty();
-        assertThat(ReplySanitizer.sanitize(cut, TOOLS)).as(dialect).doesNotContain("command").doesNotContain("\"ls");
+        assertThat(ReplySanitizer.sanitize(cut, TOOLS))
+                .as(dialect)
+                .doesNotContain("command")
+                .doesNotContain("\"ls");
     }
 }

@@ -7,7 +7,10 @@ import dev.clawgate.core.sanitize.ReplySanitizer;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** The memoised search under the scanner: each character compared once per needle, counted exactly (SPEC AG-1: linear work). */
+/**
+ * The memoised search under the scanner: each character compared once per needle, counted exactly (SPEC AG-1: linear
+ * work).
+ */
 class FinderTest {
     // SPEC AG-1: a hit is found by comparing each start once, and asked again it costs nothing
     @Test
@@ -70,14 +73,20 @@ class FinderTest {
         assertThat(f.matchesAt("c", 1)).isFalse();
     }
 
-    // SPEC RP-2: a reply longer than the stream's buffer keeps (compaction drops what is decided) streams as it sanitises whole
+    // SPEC RP-2: a reply longer than the stream's buffer keeps (compaction drops what is decided) streams as it
+    // sanitises whole
     @Test
     void aLongStreamThatDropsItsDecidedPrefixStreamsAsWhole() {
         Set<String> tools = Set.of("shell");
         StringBuilder reply = new StringBuilder();
         for (int i = 0; i < 40; i++) {
-            reply.append("paragraph ").append(i).append(" ").append("word ".repeat(60)).append("\n\n");
-            if (i % 7 == 3) reply.append("<tool_call>{\"name\":\"shell\",\"arguments\":{\"command\":\"ls\"}}</tool_call>\n");
+            reply.append("paragraph ")
+                    .append(i)
+                    .append(" ")
+                    .append("word ".repeat(60))
+                    .append("\n\n");
+            if (i % 7 == 3)
+                reply.append("<tool_call>{\"name\":\"shell\",\"arguments\":{\"command\":\"ls\"}}</tool_call>\n");
             if (i % 9 == 4) reply.append("```tool_call\n{\"name\":\"shell\",\"arguments\":{}}\n```\n");
             if (i % 11 == 5) reply.append("<think>").append("plan ".repeat(200)).append("</think>");
         }
@@ -86,10 +95,14 @@ class FinderTest {
         for (int piece : new int[] {1, 7, 64, 5000}) {
             IncrementalSanitizer s = new IncrementalSanitizer(tools);
             StringBuilder out = new StringBuilder();
-            for (int i = 0; i < text.length(); i += piece) out.append(s.push(text.substring(i, Math.min(text.length(), i + piece))));
-            assertThat(out.append(s.finish()).toString()).as("pieces of %d", piece).isEqualTo(whole);
+            for (int i = 0; i < text.length(); i += piece)
+                out.append(s.push(text.substring(i, Math.min(text.length(), i + piece))));
+            assertThat(out.append(s.finish()).toString())
+                    .as("pieces of %d", piece)
+                    .isEqualTo(whole);
         }
         assertThat(whole).doesNotContain("tool_call").doesNotContain("plan").contains("paragraph 39");
-        assertThat(ToolCallParser.parse(text, tools, ReasoningTags.DEFAULT).calls()).hasSize(10);
+        assertThat(ToolCallParser.parse(text, tools, ReasoningTags.DEFAULT).calls())
+                .hasSize(10);
     }
 }

@@ -17,18 +17,21 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * Properties of the one scanner over generated model output (seeded, replayable: the seed is
- * printed, {@code -Dclawgate.seed=N} replays it): what runs, what shows, and that streaming in
- * any cutting equals the whole reply.
+ * Properties of the one scanner over generated model output (seeded, replayable: the seed is printed,
+ * {@code -Dclawgate.seed=N} replays it): what runs, what shows, and that streaming in any cutting equals the whole
+ * reply.
  */
 class ModelOutputPropertyTest {
     private static final Set<String> TOOLS = ModelOutput.REGISTERED;
 
     /** The secrets of the calls the agent loop would run: readable, and naming a registered tool. */
     static Set<String> ran(String text) {
-        List<ToolCall> calls = ToolCallParser.parse(text, TOOLS, ReasoningTags.DEFAULT).calls();
-        return calls.stream().filter(c -> !c.malformed() && TOOLS.contains(c.name()))
-                .map(c -> c.arguments().path("k").asText()).collect(Collectors.toSet());
+        List<ToolCall> calls =
+                ToolCallParser.parse(text, TOOLS, ReasoningTags.DEFAULT).calls();
+        return calls.stream()
+                .filter(c -> !c.malformed() && TOOLS.contains(c.name()))
+                .map(c -> c.arguments().path("k").asText())
+                .collect(Collectors.toSet());
     }
 
     // SPEC AG-1: exactly the complete, closed calls naming registered tools run; nothing else does
@@ -67,9 +70,11 @@ class ModelOutputPropertyTest {
         List<String> texts = new ArrayList<>();
         for (PeerCases.PeerCase c : PeerCases.all()) {
             if (c.input().isTextual()) texts.add(c.input().asText());
-            else if (c.input().isObject() && c.input().path("text").isTextual()) texts.add(c.input().get("text").asText());
+            else if (c.input().isObject() && c.input().path("text").isTextual())
+                texts.add(c.input().get("text").asText());
         }
-        PropertyRun.forAll("fixture texts stream as whole", r -> checkStreamEqualsBatch(texts.get(r.nextInt(texts.size())), r));
+        PropertyRun.forAll(
+                "fixture texts stream as whole", r -> checkStreamEqualsBatch(texts.get(r.nextInt(texts.size())), r));
     }
 
     // SPEC AG-1: the scanner loses and invents nothing: its segments are the input, in order, however it was cut
@@ -80,7 +85,8 @@ class ModelOutputPropertyTest {
             OutputScanner s = new OutputScanner(ReasoningTags.DEFAULT, TOOLS);
             StringBuilder again = new StringBuilder();
             List<Segment.Kind> kinds = new ArrayList<>();
-            for (String piece : ModelOutput.randomCuts(g.text(), r)) s.feed(piece).forEach(x -> again.append(x.source()));
+            for (String piece : ModelOutput.randomCuts(g.text(), r))
+                s.feed(piece).forEach(x -> again.append(x.source()));
             s.finish().forEach(x -> again.append(x.source()));
             assertThat(again.toString()).isEqualTo(g.text());
         });

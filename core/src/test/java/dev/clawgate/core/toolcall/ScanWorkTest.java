@@ -10,9 +10,12 @@ class ScanWorkTest {
     // SPEC AG-1: bodies are scanned again at most MAX_NESTING deep, and every scan gives its depth back
     @Test
     void nestingIsBoundedAndEveryLevelIsGivenBack() {
-        ToolCallParser.parse("<tool_calls><tool_call><invoke name=\"shell\">{}</invoke></tool_call></tool_calls>", Set.of("shell"),
+        ToolCallParser.parse(
+                "<tool_calls><tool_call><invoke name=\"shell\">{}</invoke></tool_call></tool_calls>",
+                Set.of("shell"),
                 ReasoningTags.DEFAULT);
-        for (int i = 0; i < ScanWork.MAX_NESTING; i++) assertThat(ScanWork.enterNested()).as("level %d", i + 1).isTrue();
+        for (int i = 0; i < ScanWork.MAX_NESTING; i++)
+            assertThat(ScanWork.enterNested()).as("level %d", i + 1).isTrue();
         assertThat(ScanWork.enterNested()).as("one level too deep").isFalse();
         for (int i = 0; i < ScanWork.MAX_NESTING; i++) ScanWork.leaveNested();
         assertThat(ScanWork.enterNested()).isTrue();

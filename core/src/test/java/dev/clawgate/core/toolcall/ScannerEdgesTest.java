@@ -9,7 +9,9 @@ import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** The edges of the scanner's grammar: near-misses, cut-off forms and empty bodies, each with what shows and what runs. */
+/**
+ * The edges of the scanner's grammar: near-misses, cut-off forms and empty bodies, each with what shows and what runs.
+ */
 class ScannerEdgesTest {
     private static final Set<String> TOOLS = Set.of("shell", "file_read");
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -43,19 +45,30 @@ class ScannerEdgesTest {
     // SPEC AG-1: a tool-call section that never closes, or holds no call, runs nothing
     @Test
     void brokenSectionsRunNothing() throws Exception {
-        assertThat(calls("<|tool_calls_section_begin|><|tool_call_begin|>functions.shell:0<|tool_call_argument_begin|>{}"))
-                .singleElement().satisfies(c -> assertThat(c.parseError()).contains("not closed"));
+        assertThat(calls("<|tool_calls_section_begin|><|tool_call_begin|>functions.shell:0<|tool_call_argument"
+                        + "_begin|>{}"))
+                .singleElement()
+                .satisfies(c -> assertThat(c.parseError()).contains("not closed"));
         assertThat(calls("<|tool_calls_section_begin|><|tool_call_begin|>shell<|tool_calls_section_end|>"))
-                .singleElement().satisfies(c -> assertThat(c.parseError()).contains("not closed"));
+                .singleElement()
+                .satisfies(c -> assertThat(c.parseError()).contains("not closed"));
         assertThat(calls("<|tool_calls_section_begin|>nothing<|tool_calls_section_end|>"))
-                .singleElement().satisfies(c -> assertThat(c.parseError()).contains("no call"));
-        assertThat(runnable("<|tool_calls_section_begin|>{\"name\":\"shell\",\"arguments\":{\"command\":\"ls\"}}<|tool_calls_section_end|>"))
-                .extracting(ToolCall::name).containsExactly("shell");
-        assertThat(runnable("<\uFF5Ctool\u2581calls\u2581begin\uFF5C><\uFF5Ctool\u2581call\u2581begin\uFF5C>shell<\uFF5Ctool\u2581sep\uFF5C>{\"command\":\"ls\"}"
-                + "<\uFF5Ctool\u2581call\u2581end\uFF5C><\uFF5Ctool\u2581call\u2581begin\uFF5C>function<\uFF5Ctool\u2581sep\uFF5C>file_read"
-                + "<\uFF5Ctool\u2581call\u2581end\uFF5C><\uFF5Ctool\u2581calls\u2581end\uFF5C>"))
-                .extracting(ToolCall::name).containsExactly("shell", "file_read");
-        assertThat(runnable("<|tool_call_begin|>functions.shell:0<|tool_call_argument_begin|>{}<|tool_call_end|>")).isEmpty();
+                .singleElement()
+                .satisfies(c -> assertThat(c.parseError()).contains("no call"));
+        assertThat(runnable("<|tool_calls_section_begin|>{\"name\":\"shell\",\"arguments\":{\"command\":\"ls\"}}<"
+                        + "|tool_calls_section_end|>"))
+                .extracting(ToolCall::name)
+                .containsExactly("shell");
+        assertThat(runnable(
+                        "<\uFF5Ctool\u2581calls\u2581begin\uFF5C><\uFF5Ctool\u2581call\u2581begin\uFF5C>shell<\uFF5Ct"
+                                + "ool\u2581sep\uFF5C>{\"command\":\"ls\"}"
+                                + "<\uFF5Ctool\u2581call\u2581end\uFF5C><\uFF5Ctool\u2581call\u2581begin\uFF5C>functi"
+                                + "on<\uFF5Ctool\u2581sep\uFF5C>file_read"
+                                + "<\uFF5Ctool\u2581call\u2581end\uFF5C><\uFF5Ctool\u2581calls\u2581end\uFF5C>"))
+                .extracting(ToolCall::name)
+                .containsExactly("shell", "file_read");
+        assertThat(runnable("<|tool_call_begin|>functions.shell:0<|tool_call_argument_begin|>{}<|tool_call_end|>"))
+                .isEmpty();
     }
 
     // SPEC AG-1, RP-2: Llama's python_tag and Mistral's prefix, whole, cut or followed by prose
@@ -63,54 +76,90 @@ class ScannerEdgesTest {
     void pythonTagAndMistralPrefixEdges() throws Exception {
         assertThat(shown("x <|python_tag|>print(1)")).isEqualTo("x print(1)");
         assertThat(shown("x <|python_tag|>  ")).isEqualTo("x ");
-        assertThat(calls("<|python_tag|>{\"name\":\"shell\",\"parameters\":{")).singleElement()
+        assertThat(calls("<|python_tag|>{\"name\":\"shell\",\"parameters\":{"))
+                .singleElement()
                 .satisfies(c -> assertThat(c.parseError()).contains("cut off"));
         assertThat(shown("x [TOOL_CALLS] hello")).isEqualTo("x  hello");
         assertThat(shown("x [TOOL_CALLS]")).isEqualTo("x ");
         assertThat(shown("x [TOOL_CALLS]sh")).isEqualTo("x sh");
         assertThat(shown("x [TOOL_CALLS]shell and more")).isEqualTo("x shell and more");
-        assertThat(calls("[TOOL_CALLS]shell[ARGS]{\"command\":")).singleElement()
+        assertThat(calls("[TOOL_CALLS]shell[ARGS]{\"command\":"))
+                .singleElement()
                 .satisfies(c -> assertThat(c.parseError()).contains("cut off"));
-        assertThat(calls("[TOOL_CALLS][{\"name\":\"shell\"")).singleElement().satisfies(c -> assertThat(c.malformed()).isTrue());
-        assertThat(runnable("[TOOL_CALLS]file_read[ARGS]{\"path\":\"a\"}").get(0).arguments()).isEqualTo(JSON.readTree("{\"path\":\"a\"}"));
+        assertThat(calls("[TOOL_CALLS][{\"name\":\"shell\""))
+                .singleElement()
+                .satisfies(c -> assertThat(c.malformed()).isTrue());
+        assertThat(runnable("[TOOL_CALLS]file_read[ARGS]{\"path\":\"a\"}")
+                        .get(0)
+                        .arguments())
+                .isEqualTo(JSON.readTree("{\"path\":\"a\"}"));
     }
 
     // SPEC AG-1: names in attributes, wrappers and short forms
     @Test
     void callNamesAndArgumentsInEveryPlaceTheyAreWritten() throws Exception {
-        assertThat(runnable("<invoke name='shell'><parameter name='command'>ls</parameter></invoke>").get(0).arguments())
+        assertThat(runnable("<invoke name='shell'><parameter name='command'>ls</parameter></invoke>")
+                        .get(0)
+                        .arguments())
                 .isEqualTo(JSON.readTree("{\"command\":\"ls\"}"));
-        assertThat(runnable("<invoke name=shell>{\"command\":\"ls\"}</invoke>").get(0).name()).isEqualTo("shell");
-        assertThat(runnable("<function=\"shell\"><parameter=\"command\">ls</parameter></function>").get(0).arguments())
+        assertThat(runnable("<invoke name=shell>{\"command\":\"ls\"}</invoke>")
+                        .get(0)
+                        .name())
+                .isEqualTo("shell");
+        assertThat(runnable("<function=\"shell\"><parameter=\"command\">ls</parameter></function>")
+                        .get(0)
+                        .arguments())
                 .isEqualTo(JSON.readTree("{\"command\":\"ls\"}"));
-        assertThat(runnable("<invoke name=\"shell\"><arg_key>command</arg_key><arg_value>ls</arg_value></invoke>").get(0).arguments())
+        assertThat(runnable("<invoke name=\"shell\"><arg_key>command</arg_key><arg_value>ls</arg_value></invoke>")
+                        .get(0)
+                        .arguments())
                 .isEqualTo(JSON.readTree("{\"command\":\"ls\"}"));
-        assertThat(runnable("<tool_calls>{\"name\":\"shell\",\"arguments\":{}}</tool_calls>")).extracting(ToolCall::name).containsExactly("shell");
-        assertThat(calls("<tool_calls>nothing here</tool_calls>")).singleElement()
+        assertThat(runnable("<tool_calls>{\"name\":\"shell\",\"arguments\":{}}</tool_calls>"))
+                .extracting(ToolCall::name)
+                .containsExactly("shell");
+        assertThat(calls("<tool_calls>nothing here</tool_calls>"))
+                .singleElement()
                 .satisfies(c -> assertThat(c.parseError()).contains("holds no call"));
-        assertThat(calls("<tool_call><arg_key>k</arg_key><arg_value>v</arg_value></tool_call>")).singleElement()
+        assertThat(calls("<tool_call><arg_key>k</arg_key><arg_value>v</arg_value></tool_call>"))
+                .singleElement()
                 .satisfies(c -> assertThat(c.malformed()).isTrue());
         assertThat(runnable("lookup>{\"q\":1}</invoke>").get(0).arguments()).isEqualTo(JSON.readTree("{\"q\":1}"));
-        assertThat(runnable("lookup>plain words</tool_call>").get(0).arguments()).isEqualTo(JSON.readTree("{\"input\":\"plain words\"}"));
+        assertThat(runnable("lookup>plain words</tool_call>").get(0).arguments())
+                .isEqualTo(JSON.readTree("{\"input\":\"plain words\"}"));
         assertThat(shown("x>5 and y<3\nok")).isEqualTo("x>5 and y<3\nok");
         assertThat(shown("x>5 and </b>\nok")).isEqualTo("x>5 and </b>\nok");
         assertThat(shown("word>text\nok")).isEqualTo("word>text\nok");
-        assertThat(calls("```tool \n{}\n```")).singleElement().satisfies(c -> assertThat(c.malformed()).isTrue());
+        assertThat(calls("```tool \n{}\n```"))
+                .singleElement()
+                .satisfies(c -> assertThat(c.malformed()).isTrue());
         // JSON that merely contains "=>" is JSON, not a perl-style block
-        assertThat(runnable("<tool_call>{\"name\":\"shell\",\"arguments\":{\"command\":\"a => b\"}}</tool_call>").get(0).arguments())
+        assertThat(runnable("<tool_call>{\"name\":\"shell\",\"arguments\":{\"command\":\"a => b\"}}</tool_call>")
+                        .get(0)
+                        .arguments())
                 .isEqualTo(JSON.readTree("{\"command\":\"a => b\"}"));
         // a wrapper around a tag around an invoke: bodies are read through nested scans
-        assertThat(runnable("<tool_calls><tool_call><invoke name=\"shell\"><parameter name=\"command\">ls</parameter></invoke></tool_call></tool_calls>"))
-                .extracting(ToolCall::name).containsExactly("shell");
+        assertThat(runnable("<tool_calls><tool_call><invoke name=\"shell\"><parameter "
+                        + "name=\"command\">ls</parameter></invoke></tool_call></tool_calls>"))
+                .extracting(ToolCall::name)
+                .containsExactly("shell");
     }
 
     // SPEC AG-1, RP-2: <tools> runs only invocations; anything else in it is a declaration, never run, never shown
     @Test
     void toolsBlocksRunOnlyInvocations() {
-        assertThat(runnable("<tools>{\"type\":\"function\",\"function\":{\"name\":\"shell\",\"arguments\":{}}}</tools>"))
-                .extracting(ToolCall::name).containsExactly("shell");
-        assertThat(runnable("<tools>{\"name\":\"shell\",\"arguments\":\"{}\"}</tools>")).extracting(ToolCall::name).containsExactly("shell");
-        for (String body : List.of("{oops}", "[]", "[1]", "{\"name\":\"shell\",\"arguments\":[]}", "{\"name\":5,\"arguments\":{}}",
+        assertThat(runnable(
+                        "<tools>{\"type\":\"function\",\"function\":{\"name\":\"shell\",\"arguments\":{}}}</tools>"))
+                .extracting(ToolCall::name)
+                .containsExactly("shell");
+        assertThat(runnable("<tools>{\"name\":\"shell\",\"arguments\":\"{}\"}</tools>"))
+                .extracting(ToolCall::name)
+                .containsExactly("shell");
+        for (String body : List.of(
+                "{oops}",
+                "[]",
+                "[1]",
+                "{\"name\":\"shell\",\"arguments\":[]}",
+                "{\"name\":5,\"arguments\":{}}",
                 "{\"name\":\"shell\",\"description\":\"d\",\"arguments\":{}}")) {
             assertThat(calls("<tools>" + body + "</tools>")).as(body).isEmpty();
             assertThat(shown("a<tools>" + body + "</tools>b")).as(body).isEqualTo("ab");
@@ -120,14 +169,19 @@ class ScannerEdgesTest {
     // SPEC RP-2: markup-less JSON lines: arrays of calls, mixed arrays, and results only after a call
     @Test
     void jsonLinesAreCallsOnlyWhenEveryElementIsARegisteredCall() {
-        assertThat(shown("a\n[{\"name\":\"shell\",\"arguments\":{}},{\"name\":\"file_read\",\"arguments\":{}}]\nb")).isEqualTo("a\nb");
-        assertThat(shown("a\n[{\"name\":\"shell\",\"arguments\":{}}, 3]\nb")).isEqualTo("a\n[{\"name\":\"shell\",\"arguments\":{}}, 3]\nb");
-        assertThat(shown("a\n{\"name\":\"shell\",\"arguments\":{}} trailing\nb")).isEqualTo("a\n{\"name\":\"shell\",\"arguments\":{}} trailing\nb");
-        assertThat(shown("a\n{\"tool_call_id\":\"1\",\"content\":\"x\"} and text\nb")).isEqualTo("a\n and text\nb");
+        assertThat(shown("a\n[{\"name\":\"shell\",\"arguments\":{}},{\"name\":\"file_read\",\"arguments\":{}}]\nb"))
+                .isEqualTo("a\nb");
+        assertThat(shown("a\n[{\"name\":\"shell\",\"arguments\":{}}, 3]\nb"))
+                .isEqualTo("a\n[{\"name\":\"shell\",\"arguments\":{}}, 3]\nb");
+        assertThat(shown("a\n{\"name\":\"shell\",\"arguments\":{}} trailing\nb"))
+                .isEqualTo("a\n{\"name\":\"shell\",\"arguments\":{}} trailing\nb");
+        assertThat(shown("a\n{\"tool_call_id\":\"1\",\"content\":\"x\"} and text\nb"))
+                .isEqualTo("a\n and text\nb");
         assertThat(shown("a\n{\"tool_call_id\":\"1\",\"content\":\"x\"}\nb")).isEqualTo("a\nb");
     }
 
-    // SPEC RP-2: the layout rule: leading blank lines go, a run of blank lines becomes one, indentation after a break stays
+    // SPEC RP-2: the layout rule: leading blank lines go, a run of blank lines becomes one, indentation after a break
+    // stays
     @Test
     void layoutIsTidiedTheSameWhateverWasRemoved() {
         assertThat(shown("  \n\nx")).isEqualTo("x");
@@ -145,7 +199,9 @@ class ScannerEdgesTest {
         assertThat(ReasoningTags.isValidName("1st")).isFalse();
         assertThat(ReasoningTags.isValidName(null)).isFalse();
         assertThat(new ReasoningTags(null).names()).isEmpty();
-        assertThat(ThinkTags.split("<think>x</think>", new ReasoningTags(Set.of())).visible()).isEqualTo("<think>x</think>");
+        assertThat(ThinkTags.split("<think>x</think>", new ReasoningTags(Set.of()))
+                        .visible())
+                .isEqualTo("<think>x</think>");
     }
 
     // SPEC AG-1: tags read at the edges of their size and form

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
 
-/** What the scanner takes for a markup tag: a name that starts with an ASCII letter, all of it within MAX_TAG on its line. */
+/**
+ * What the scanner takes for a markup tag: a name that starts with an ASCII letter, all of it within MAX_TAG on its
+ * line.
+ */
 class TagTest {
 
     // SPEC RP-2: only markup can be protocol; a '<' that does not open a tag name stays text

@@ -39,9 +39,12 @@ class ThinkTagsTest {
     void theConfiguredReasoningTagNamesAreTheOnesRemoved() {
         assertThat(ThinkTags.strip("<thinking>x</thinking>A <reasoning>y</reasoning>B <reflection>z</reflection>C"))
                 .isEqualTo("A B C");
-        assertThat(ThinkTags.split("<plan>p</plan>A", ReasoningTags.of("plan"))).isEqualTo(new ThinkTags.Split("A", "p"));
+        assertThat(ThinkTags.split("<plan>p</plan>A", ReasoningTags.of("plan")))
+                .isEqualTo(new ThinkTags.Split("A", "p"));
         assertThat(ThinkTags.strip("<thinking-cap>kept</thinking-cap>")).isEqualTo("<thinking-cap>kept</thinking-cap>");
-        assertThat(ThinkTags.split("<think>x</think>A", ReasoningTags.of("plan")).visible()).isEqualTo("<think>x</think>A");
+        assertThat(ThinkTags.split("<think>x</think>A", ReasoningTags.of("plan"))
+                        .visible())
+                .isEqualTo("<think>x</think>A");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> ReasoningTags.of("bad name"))
                 .hasMessageContaining("agent.reasoning_tags");
     }

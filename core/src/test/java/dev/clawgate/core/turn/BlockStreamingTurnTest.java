@@ -20,7 +20,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Block streaming through a turn (SPEC OUT-2): blocks while the model writes, then the final reply with only the rest. */
+/**
+ * Block streaming through a turn (SPEC OUT-2): blocks while the model writes, then the final reply with only the rest.
+ */
 class BlockStreamingTurnTest {
     private static final String P1 = "First paragraph, long enough to be a block.";
     private static final String P2 = "Second paragraph, also long enough for one.";
@@ -30,8 +32,13 @@ class BlockStreamingTurnTest {
     Path workspace;
 
     private static BlockStreaming settings(HumanDelay delay) {
-        return new BlockStreaming(BlockStreaming.BreakMode.TEXT_END, 30, 200, BlockStreaming.BreakPreference.PARAGRAPH,
-                Duration.ofMillis(1000), delay);
+        return new BlockStreaming(
+                BlockStreaming.BreakMode.TEXT_END,
+                30,
+                200,
+                BlockStreaming.BreakPreference.PARAGRAPH,
+                Duration.ofMillis(1000),
+                delay);
     }
 
     private static void streamed(ScriptedProvider p, String... deltas) {
@@ -60,13 +67,17 @@ class BlockStreamingTurnTest {
         assertThat(texts(f, OutboundMessage.Kind.FINAL)).containsExactly(P3);
         // SPEC OUT-9: no draft above the blocks
         assertThat(f.channel.streamsOpened).isEmpty();
-        assertThat(f.channel.sent).extracting(OutboundMessage::kind)
+        assertThat(f.channel.sent)
+                .extracting(OutboundMessage::kind)
                 .containsExactly(OutboundMessage.Kind.BLOCK, OutboundMessage.Kind.BLOCK, OutboundMessage.Kind.FINAL);
-        assertThat(f.store.outbox().byState(OutboxState.values())).singleElement().satisfies(e -> {
-            assertThat(e.draft().text()).isEqualTo(P3);
-            assertThat(e.state()).isEqualTo(OutboxState.SENT);
-        });
-        assertThat(f.store.transcripts().load(r.session(), 10).getLast().content()).isEqualTo(P1 + "\n\n" + P2 + "\n\n" + P3);
+        assertThat(f.store.outbox().byState(OutboxState.values()))
+                .singleElement()
+                .satisfies(e -> {
+                    assertThat(e.draft().text()).isEqualTo(P3);
+                    assertThat(e.state()).isEqualTo(OutboxState.SENT);
+                });
+        assertThat(f.store.transcripts().load(r.session(), 10).getLast().content())
+                .isEqualTo(P1 + "\n\n" + P2 + "\n\n" + P3);
         assertThat(f.store.inbox().find(r.id()).orElseThrow().state()).isEqualTo(InboxState.DONE);
     }
 
@@ -87,13 +98,15 @@ class BlockStreamingTurnTest {
 
         assertThat(f.channel.sent).extracting(OutboundMessage::text).containsExactly("bot: " + P1, P2, P3);
         assertThat(f.channel.sent).extracting(m -> m.options().replyTo()).containsExactly(true, false, false);
-        assertThat(f.store.outbox().byState(OutboxState.values())).singleElement()
+        assertThat(f.store.outbox().byState(OutboxState.values()))
+                .singleElement()
                 .satisfies(e -> assertThat(e.draft().replyTo()).isEqualTo(ReplyToMode.OFF));
     }
 
     @Test
     void blocksWaitingForTheirHumanDelayGoWithTheFinalReplyInstead() {
-        // SPEC OUT-2: human_delay pauses after the first block; when the model is done first, the rest is the final reply
+        // SPEC OUT-2: human_delay pauses after the first block; when the model is done first, the rest is the final
+        // reply
         TurnFixture f = fixture(settings(HumanDelay.natural()), ReplyToMode.OFF, null);
         f.run(f.record("alice", "tell me three things"));
 
@@ -119,8 +132,17 @@ class BlockStreamingTurnTest {
     void theFirstBlockIsCutWithItsPrefixCountedSoNoBlockOutgrowsMaxChars() {
         // SPEC OUT-2 (max_chars), OUT-3 (the prefix on the turn's first message)
         TurnFixture f = new TurnFixture(workspace, "test");
-        f.output = new ChannelOutput(ReplyToMode.OFF, "[assistant]", Map.of(), new BlockStreaming(BlockStreaming.BreakMode.TEXT_END, 30, 60,
-                BlockStreaming.BreakPreference.SENTENCE, Duration.ofMillis(1000), HumanDelay.off()));
+        f.output = new ChannelOutput(
+                ReplyToMode.OFF,
+                "[assistant]",
+                Map.of(),
+                new BlockStreaming(
+                        BlockStreaming.BreakMode.TEXT_END,
+                        30,
+                        60,
+                        BlockStreaming.BreakPreference.SENTENCE,
+                        Duration.ofMillis(1000),
+                        HumanDelay.off()));
         String sentence = "Every sentence here is exactly fifty-nine characters long. ";
         streamed(f.provider("p", "m", true, false), sentence, sentence, sentence, "The end.");
         f.run(f.record("alice", "talk"));
@@ -133,20 +155,33 @@ class BlockStreamingTurnTest {
 
     @Test
     void withReasoningOnTheReasoningGoesOutBeforeTheFirstBlock() {
-        // SPEC RP-4 on: reasoning sent as a separate block before the answer, also when the answer streams as blocks (OUT-2)
+        // SPEC RP-4 on: reasoning sent as a separate block before the answer, also when the answer streams as blocks
+        // (OUT-2)
         TurnFixture f = new TurnFixture(workspace, "test");
         f.output = new ChannelOutput(ReplyToMode.OFF, null, Map.of(), settings(HumanDelay.off()));
         ScriptedProvider p = f.provider("p", "m", true, false);
-        p.working(o -> {
-            o.onReasoningDelta("Three points, ");
-            o.onReasoningDelta("in order.");
-            for (String d : List.of(P1 + "\n\n", P2 + "\n\n", P3)) o.onTextDelta(d);
-        }, new ChatResponse(P1 + "\n\n" + P2 + "\n\n" + P3, List.of(), "Three points, in order.", new Usage(0, 0, 0), "stop"));
+        p.working(
+                o -> {
+                    o.onReasoningDelta("Three points, ");
+                    o.onReasoningDelta("in order.");
+                    for (String d : List.of(P1 + "\n\n", P2 + "\n\n", P3)) o.onTextDelta(d);
+                },
+                new ChatResponse(
+                        P1 + "\n\n" + P2 + "\n\n" + P3,
+                        List.of(),
+                        "Three points, in order.",
+                        new Usage(0, 0, 0),
+                        "stop"));
         f.run(f.record("alice", "/reasoning on"));
         f.channel.sent.clear();
         f.run(f.record("alice", "tell me three things"));
-        assertThat(f.channel.sent).extracting(OutboundMessage::kind).containsExactly(OutboundMessage.Kind.NOTICE,
-                OutboundMessage.Kind.BLOCK, OutboundMessage.Kind.BLOCK, OutboundMessage.Kind.FINAL);
+        assertThat(f.channel.sent)
+                .extracting(OutboundMessage::kind)
+                .containsExactly(
+                        OutboundMessage.Kind.NOTICE,
+                        OutboundMessage.Kind.BLOCK,
+                        OutboundMessage.Kind.BLOCK,
+                        OutboundMessage.Kind.FINAL);
         assertThat(f.channel.sent.getFirst().text()).isEqualTo("💭 Three points, in order.");
     }
 }

@@ -23,7 +23,9 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Which messages of a turn quote the inbound one, and the response prefix, as the channel receives them (SPEC OUT-3). */
+/**
+ * Which messages of a turn quote the inbound one, and the response prefix, as the channel receives them (SPEC OUT-3).
+ */
 class ReplyThreadingTest {
     /** Two paragraphs that do not fit one 4000-unit message: the reply goes out as two parts. */
     private static final String LONG = "a".repeat(3000) + "\n\n" + "b".repeat(3000);
@@ -39,7 +41,10 @@ class ReplyThreadingTest {
     }
 
     private static List<Boolean> quoted(TurnFixture f) {
-        return f.channel.sent.stream().filter(m -> m.kind() == OutboundMessage.Kind.FINAL).map(m -> m.options().replyTo()).toList();
+        return f.channel.sent.stream()
+                .filter(m -> m.kind() == OutboundMessage.Kind.FINAL)
+                .map(m -> m.options().replyTo())
+                .toList();
     }
 
     @Test
@@ -68,7 +73,8 @@ class ReplyThreadingTest {
 
     @Test
     void batchedQuotesOnlyWhenTheTurnAnswersADebouncedBatch() {
-        // SPEC OUT-3: reply_to_mode = batched: a single message needs no quote; a batch's reply quotes its last message, once
+        // SPEC OUT-3: reply_to_mode = batched: a single message needs no quote; a batch's reply quotes its last
+        // message, once
         TurnFixture single = fixture(ReplyToMode.BATCHED, LONG);
         single.run(single.record("alice", "question"));
         assertThat(quoted(single)).containsExactly(false, false);
@@ -78,7 +84,8 @@ class ReplyThreadingTest {
         InboxRecord second = batch.record("alice", "two");
         batch.run(first, second);
         assertThat(quoted(batch)).containsExactly(true, false);
-        assertThat(batch.channel.sent.getFirst().target().inReplyToMessageId()).isEqualTo(second.message().id());
+        assertThat(batch.channel.sent.getFirst().target().inReplyToMessageId())
+                .isEqualTo(second.message().id());
     }
 
     @Test
@@ -99,14 +106,17 @@ class ReplyThreadingTest {
         TurnFixture f = fixture(ReplyToMode.FIRST, LONG);
         f.channel.failNext = new DeliveryException("HTTP 503", false, null);
         f.run(f.record("alice", "question"));
-        assertThat(f.store.outbox().byState(OutboxState.PENDING)).singleElement()
+        assertThat(f.store.outbox().byState(OutboxState.PENDING))
+                .singleElement()
                 .satisfies(e -> assertThat(e.draft().replyTo()).isEqualTo(ReplyToMode.FIRST));
 
         new Outbox(f.store, Clock.offset(Clock.systemUTC(), Duration.ofMinutes(1)))
                 .recover(name -> Optional.of(f.channel.messageAdapter()), Pacer.NONE);
 
         assertThat(quoted(f)).containsExactly(true, false);
-        assertThat(f.store.outbox().byState(OutboxState.SENT)).extracting(OutboxEntry::turnId).hasSize(1);
+        assertThat(f.store.outbox().byState(OutboxState.SENT))
+                .extracting(OutboxEntry::turnId)
+                .hasSize(1);
     }
 
     @Test
@@ -126,7 +136,8 @@ class ReplyThreadingTest {
         // SPEC OUT-3: account over channel over messages.response_prefix; "" means no prefix
         TurnFixture account = fixture(ReplyToMode.OFF, "hi");
         account.responsePrefix = "global:";
-        account.output = new ChannelOutput(ReplyToMode.OFF, "channel:", Map.of(InboundMessage.DEFAULT_ACCOUNT, "account:"), null);
+        account.output = new ChannelOutput(
+                ReplyToMode.OFF, "channel:", Map.of(InboundMessage.DEFAULT_ACCOUNT, "account:"), null);
         account.run(account.record("alice", "question"));
         assertThat(account.channel.texts(OutboundMessage.Kind.FINAL)).containsExactly("account: hi");
 
@@ -154,6 +165,7 @@ class ReplyThreadingTest {
         f.responsePrefix = "bot:";
         InboxRecord r = f.record("alice", "question");
         f.run(r);
-        assertThat(f.store.transcripts().load(r.session(), 10).getLast().content()).isEqualTo("hello");
+        assertThat(f.store.transcripts().load(r.session(), 10).getLast().content())
+                .isEqualTo("hello");
     }
 }

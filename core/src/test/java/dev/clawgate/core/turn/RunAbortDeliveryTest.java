@@ -34,18 +34,22 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A run's abort (/stop, an interrupt) reaches its deliveries (SPEC OUT-11): sends still waiting in the
- * outbox are cancelled, a committed reply not yet out is suppressed, a media upload in flight is
- * aborted, and a reply whose first part is out is finished, never half-sent. Observed at the loopback
- * platform's request log and the outbox rows.
+ * A run's abort (/stop, an interrupt) reaches its deliveries (SPEC OUT-11): sends still waiting in the outbox are
+ * cancelled, a committed reply not yet out is suppressed, a media upload in flight is aborted, and a reply whose first
+ * part is out is finished, never half-sent. Observed at the loopback platform's request log and the outbox rows.
  */
 class RunAbortDeliveryTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Set<Capability> CAPS = EnumSet.of(Capability.TEXT, Capability.REPLY_TO, Capability.THREAD,
-            Capability.MEDIA, Capability.MESSAGE_SENDING_HOOKS);
+    private static final Set<Capability> CAPS = EnumSet.of(
+            Capability.TEXT,
+            Capability.REPLY_TO,
+            Capability.THREAD,
+            Capability.MEDIA,
+            Capability.MESSAGE_SENDING_HOOKS);
 
     @TempDir
     Path workspace;
+
     private final LoopbackPlatform platform;
 
     RunAbortDeliveryTest() throws IOException {
@@ -65,39 +69,54 @@ class RunAbortDeliveryTest {
     }
 
     private static ChatResponse sendCall(String text) throws Exception {
-        return new ChatResponse("", List.of(new ToolCall("c1", MessageSendTool.NAME, JSON.readTree("{\"text\":\"" + text + "\"}"))), null,
-                null, "tool_calls");
+        return new ChatResponse(
+                "",
+                List.of(new ToolCall("c1", MessageSendTool.NAME, JSON.readTree("{\"text\":\"" + text + "\"}"))),
+                null,
+                null,
+                "tool_calls");
     }
 
     private static OutboxEntry only(TurnFixture f, OutboundMessage.Kind kind) {
-        return f.store.outbox().byState(OutboxState.values()).stream().filter(e -> e.draft().kind() == kind).findFirst().orElseThrow();
+        return f.store.outbox().byState(OutboxState.values()).stream()
+                .filter(e -> e.draft().kind() == kind)
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
     void aStopWhileAMessageSendWaitsForItsRetryCancelsItAndTheRetryPassSendsNothing() throws Exception {
-        // SPEC OUT-11, AG-5: the message_send the platform refused for now (503) is cancelled with the run, not sent later
+        // SPEC OUT-11, AG-5: the message_send the platform refused for now (503) is cancelled with the run, not sent
+        // later
         TurnFixture f = fixture(4000);
         f.tools.add(new MessageSendTool());
         platform.script(Answer.status(503));
         InboxRecord r = f.record("alice", "tell the team");
         RunHandle h = f.handle(r);
-        f.provider("p", "m", true, false).answer(sendCall("build is green"))
+        f.provider("p", "m", true, false)
+                .answer(sendCall("build is green"))
                 .working(obs -> h.cancel().cancel(RunHandle.REASON_STOP), ChatResponse.text("never sent"));
 
         f.run(h);
 
-        await().untilAsserted(() -> assertThat(only(f, OutboundMessage.Kind.SEND)).satisfies(e -> {
-            assertThat(e.state()).isEqualTo(OutboxState.SUPPRESSED);
-            assertThat(e.detail()).isEqualTo("run_cancelled: " + RunHandle.REASON_STOP);
-            assertThat(e.attempts()).isEqualTo(1);
-        }));
+        await().untilAsserted(() -> assertThat(only(f, OutboundMessage.Kind.SEND))
+                .satisfies(e -> {
+                    assertThat(e.state()).isEqualTo(OutboxState.SUPPRESSED);
+                    assertThat(e.detail()).isEqualTo("run_cancelled: " + RunHandle.REASON_STOP);
+                    assertThat(e.attempts()).isEqualTo(1);
+                }));
         // the retry would be due by now: the retry pass finds nothing to send
-        int tried = new dev.clawgate.core.outbound.Outbox(f.store, Clock.offset(Clock.systemUTC(), Duration.ofMinutes(5)))
+        int tried = new dev.clawgate.core.outbound.Outbox(
+                        f.store, Clock.offset(Clock.systemUTC(), Duration.ofMinutes(5)))
                 .retryDue(name -> Optional.of(f.platform.messageAdapter()), Pacer.NONE);
         assertThat(tried).isZero();
-        assertThat(platform.calls("send")).singleElement().satisfies(c -> assertThat(c.body().path("text").asText()).isEqualTo("build is green"));
+        assertThat(platform.calls("send"))
+                .singleElement()
+                .satisfies(c -> assertThat(c.body().path("text").asText()).isEqualTo("build is green"));
         assertThat(platform.deliveredTexts()).isEmpty();
-        assertThat(f.store.outbox().byState(OutboxState.values())).extracting(e -> e.draft().kind()).containsExactly(OutboundMessage.Kind.SEND);
+        assertThat(f.store.outbox().byState(OutboxState.values()))
+                .extracting(e -> e.draft().kind())
+                .containsExactly(OutboundMessage.Kind.SEND);
         assertThat(f.store.inbox().find(r.id()).orElseThrow().state()).isEqualTo(InboxState.CANCELLED);
     }
 
@@ -139,7 +158,9 @@ class RunAbortDeliveryTest {
         h.cancel().cancel(RunHandle.REASON_STOP);
         run.join(Duration.ofSeconds(10));
 
-        assertThat(run.isAlive()).as("the run ends without waiting for the held upload").isFalse();
+        assertThat(run.isAlive())
+                .as("the run ends without waiting for the held upload")
+                .isFalse();
         assertThat(platform.uploadSizes()).containsExactly(7);
         assertThat(platform.calls("send")).isEmpty();
         assertThat(only(f, OutboundMessage.Kind.FINAL)).satisfies(e -> {
@@ -155,7 +176,8 @@ class RunAbortDeliveryTest {
         f.provider("p", "m", true, false).text("first part here.\n\nsecond part here.");
         InboxRecord r = f.record("alice", "question");
         RunHandle h = f.handle(r);
-        ((LoopbackAdapter) f.platform.messageAdapter()).onAccepted = m -> h.cancel().cancel(RunHandle.REASON_STOP);
+        ((LoopbackAdapter) f.platform.messageAdapter()).onAccepted =
+                m -> h.cancel().cancel(RunHandle.REASON_STOP);
 
         f.run(h);
 
@@ -174,13 +196,15 @@ class RunAbortDeliveryTest {
         platform.script(Answer.status(503));
         InboxRecord r = f.record("alice", "tell the team");
         RunHandle h = f.handle(r);
-        f.provider("p", "m", true, false).answer(sendCall("deploy done"))
+        f.provider("p", "m", true, false)
+                .answer(sendCall("deploy done"))
                 .working(obs -> h.cancel().cancel(RunHandle.REASON_SHUTDOWN), ChatResponse.text("never sent"));
 
         f.run(h);
 
         assertThat(only(f, OutboundMessage.Kind.SEND).state()).isEqualTo(OutboxState.PENDING);
-        int tried = new dev.clawgate.core.outbound.Outbox(f.store, Clock.offset(Clock.systemUTC(), Duration.ofMinutes(5)))
+        int tried = new dev.clawgate.core.outbound.Outbox(
+                        f.store, Clock.offset(Clock.systemUTC(), Duration.ofMinutes(5)))
                 .retryDue(name -> Optional.of(f.platform.messageAdapter()), Pacer.NONE);
         assertThat(tried).isEqualTo(1);
         assertThat(platform.deliveredTexts()).containsExactly("deploy done");

@@ -35,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
 class TurnConsolidationTest {
     @TempDir
     Path workspace;
+
     private final MemorySettings settings = MemorySettings.defaults().withConsolidation(ConsolidationMode.LLM);
     private final ExecutorService turns = Executors.newSingleThreadExecutor();
     private Consolidation consolidation;
@@ -47,8 +48,16 @@ class TurnConsolidationTest {
 
     private TurnRunner wire(TurnFixture f, ScriptedProvider p, int capacity) {
         f.memory = settings;
-        consolidation = new Consolidation(new Consolidator(f.store, f.store.memory(), () -> settings,
-                () -> Optional.of(new ModelRoute(p, "m", true))), () -> settings, capacity, Clock.systemUTC()).start();
+        consolidation = new Consolidation(
+                        new Consolidator(
+                                f.store,
+                                f.store.memory(),
+                                () -> settings,
+                                () -> Optional.of(new ModelRoute(p, "m", true))),
+                        () -> settings,
+                        capacity,
+                        Clock.systemUTC())
+                .start();
         return consolidation.after(new TurnPipeline(f.services()));
     }
 
@@ -66,13 +75,16 @@ class TurnConsolidationTest {
 
     @Test
     void theFactIsAskedForAfterTheReplyWentOutAndKeptForTheSender() throws Exception {
-        // SPEC ME-6: after a turn's final reply committed, the agent's model is asked once; ME-7 hygiene on what it says
+        // SPEC ME-6: after a turn's final reply committed, the agent's model is asked once; ME-7 hygiene on what it
+        // says
         TurnFixture f = new TurnFixture(workspace, "test");
-        ScriptedProvider p = f.provider("p", "m", true, false).text("What a lovely name!")
+        ScriptedProvider p = f.provider("p", "m", true, false)
+                .text("What a lovely name!")
                 .text("[\"The user's cat is named Pixel.\", \"What a lovely name!\"]");
         TurnRunner runner = wire(f, p, 4);
 
-        turn(runner, f.record("alice", "My cat is named Pixel and she loves tuna")).get(10, TimeUnit.SECONDS);
+        turn(runner, f.record("alice", "My cat is named Pixel and she loves tuna"))
+                .get(10, TimeUnit.SECONDS);
         await().until(() -> consolidation.stats().done() == 1);
 
         assertThat(f.channel.texts(OutboundMessage.Kind.FINAL)).containsExactly("What a lovely name!");
@@ -81,9 +93,11 @@ class TurnConsolidationTest {
         assertThat(isConsolidation(p.requests().get(1).messages())).isTrue();
         assertThat(p.requests().get(1).messages().getLast().content())
                 .isEqualTo("User:\nMy cat is named Pixel and she loves tuna\n\nAssistant:\nWhat a lovely name!");
-        assertThat(f.store.memory().all()).filteredOn(e -> e.category().equals(MemoryEntry.CORE))
+        assertThat(f.store.memory().all())
+                .filteredOn(e -> e.category().equals(MemoryEntry.CORE))
                 .extracting(MemoryEntry::key, MemoryEntry::content)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(FactExtraction.key("test", "alice", "The user's cat is named Pixel."),
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(
+                        FactExtraction.key("test", "alice", "The user's cat is named Pixel."),
                         "The user's cat is named Pixel."));
     }
 
@@ -93,16 +107,20 @@ class TurnConsolidationTest {
         TurnFixture f = new TurnFixture(workspace, "test");
         CountDownLatch entered = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        ScriptedProvider p = f.provider("p", "m", true, false).text("reply one")
-                .working(o -> {
-                    entered.countDown();
-                    try {
-                        release.await();
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                    }
-                }, ChatResponse.text("[\"The user is planning a trip to Lisbon in May.\"]"))
-                .text("reply two").text("reply three")
+        ScriptedProvider p = f.provider("p", "m", true, false)
+                .text("reply one")
+                .working(
+                        o -> {
+                            entered.countDown();
+                            try {
+                                release.await();
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                        },
+                        ChatResponse.text("[\"The user is planning a trip to Lisbon in May.\"]"))
+                .text("reply two")
+                .text("reply three")
                 .text("[\"The user is learning Portuguese for the trip.\"]");
         TurnRunner runner = wire(f, p, 1);
 
@@ -118,13 +136,18 @@ class TurnConsolidationTest {
 
         // every reply went out while consolidation was still blocked
         assertThat(release.getCount()).isEqualTo(1);
-        assertThat(f.channel.texts(OutboundMessage.Kind.FINAL)).containsExactly("reply one", "reply two", "reply three");
+        assertThat(f.channel.texts(OutboundMessage.Kind.FINAL))
+                .containsExactly("reply one", "reply two", "reply three");
         assertThat(consolidation.stats()).isEqualTo(new Consolidation.Stats(2, 1, 0, 0, 1));
 
         release.countDown();
         await().until(() -> consolidation.stats().done() == 2);
-        assertThat(f.store.memory().all()).filteredOn(e -> e.category().equals(MemoryEntry.CORE)).extracting(MemoryEntry::content)
-                .containsExactlyInAnyOrder("The user is planning a trip to Lisbon in May.", "The user is learning Portuguese for the trip.");
+        assertThat(f.store.memory().all())
+                .filteredOn(e -> e.category().equals(MemoryEntry.CORE))
+                .extracting(MemoryEntry::content)
+                .containsExactlyInAnyOrder(
+                        "The user is planning a trip to Lisbon in May.",
+                        "The user is learning Portuguese for the trip.");
         // three turns, two consolidations: the dropped turn never reached the model
         assertThat(p.requests()).hasSize(5);
         assertThat(p.requests()).filteredOn(r -> isConsolidation(r.messages())).hasSize(2);

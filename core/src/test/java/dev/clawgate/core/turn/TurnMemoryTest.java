@@ -27,7 +27,9 @@ class TurnMemoryTest {
     }
 
     private static List<ChatMessage> nonSystem(ScriptedProvider p, int request) {
-        return p.requests().get(request).messages().stream().filter(m -> m.role() != Role.SYSTEM).toList();
+        return p.requests().get(request).messages().stream()
+                .filter(m -> m.role() != Role.SYSTEM)
+                .toList();
     }
 
     @Test
@@ -40,8 +42,9 @@ class TurnMemoryTest {
 
         assertThat(system(p, 0)).doesNotContain("[Memory context]");
         String prompt = system(p, 1);
-        assertThat(prompt).endsWith("[Memory context]\n- test_alice_id-" + "My cat is named Pixel and she loves tuna".hashCode()
-                + ": My cat is named Pixel and she loves tuna");
+        assertThat(prompt)
+                .endsWith("[Memory context]\n- test_alice_id-" + "My cat is named Pixel and she loves tuna".hashCode()
+                        + ": My cat is named Pixel and she loves tuna");
         assertThat(nonSystem(p, 1)).extracting(ChatMessage::content).containsExactly("What is my cat named?");
     }
 
@@ -60,14 +63,19 @@ class TurnMemoryTest {
     void onlyTheUsersOwnWordsAreAutoSavedAndNeverTheReply() {
         // SPEC ME-1 (20 characters, key scheme, conversation category), ME-7 (no assistant text)
         TurnFixture f = new TurnFixture(workspace, "test");
-        f.provider("p", "m", true, false).text("A reply that is certainly longer than twenty characters").text("ok");
+        f.provider("p", "m", true, false)
+                .text("A reply that is certainly longer than twenty characters")
+                .text("ok");
         f.run(f.record("alice", "Remember that the deploy window is Tuesday"));
         f.run(f.record("alice", "short one"));
 
-        assertThat(f.store.memory().all()).extracting(MemoryEntry::scope, MemoryEntry::key, MemoryEntry::content, MemoryEntry::category)
-                .containsExactly(tuple(MemoryScope.sender("test", "alice"),
+        assertThat(f.store.memory().all())
+                .extracting(MemoryEntry::scope, MemoryEntry::key, MemoryEntry::content, MemoryEntry::category)
+                .containsExactly(tuple(
+                        MemoryScope.sender("test", "alice"),
                         "test_alice_id-" + "Remember that the deploy window is Tuesday".hashCode(),
-                        "Remember that the deploy window is Tuesday", MemoryEntry.CONVERSATION));
+                        "Remember that the deploy window is Tuesday",
+                        MemoryEntry.CONVERSATION));
     }
 
     @Test
@@ -93,7 +101,8 @@ class TurnMemoryTest {
         String second = system(p, 1);
         String memory = second.substring(second.indexOf("\n\n[Memory context]"));
         assertThat(memory).contains("every second Thursday");
-        assertThat(withoutDate(second.substring(0, second.length() - memory.length()))).isEqualTo(withoutDate(first));
+        assertThat(withoutDate(second.substring(0, second.length() - memory.length())))
+                .isEqualTo(withoutDate(first));
     }
 
     @Test
@@ -102,7 +111,13 @@ class TurnMemoryTest {
         TurnFixture f = new TurnFixture(workspace, "test");
         f.memory = MemorySettings.defaults().disabled();
         ScriptedProvider p = f.provider("p", "m", true, false).text("a").text("b");
-        f.store.memory().store(MemoryScope.sender("test", "alice"), "k", "the release train leaves on Thursday", MemoryEntry.CORE);
+        f.store
+                .memory()
+                .store(
+                        MemoryScope.sender("test", "alice"),
+                        "k",
+                        "the release train leaves on Thursday",
+                        MemoryEntry.CORE);
         f.run(f.record("alice", "When does the release train leave?"));
 
         assertThat(system(p, 0)).doesNotContain("[Memory context]");
@@ -117,7 +132,9 @@ class TurnMemoryTest {
         f.provider("p", "m", true, false).text("fine");
         f.run(f.record("alice", "A message long enough to be auto-saved"));
 
-        assertThat(f.channel.sent).extracting(dev.clawgate.core.outbound.OutboundMessage::text).containsExactly("fine");
+        assertThat(f.channel.sent)
+                .extracting(dev.clawgate.core.outbound.OutboundMessage::text)
+                .containsExactly("fine");
         assertThat(f.store.memory().all()).isEmpty();
     }
 

@@ -17,10 +17,10 @@ import dev.clawgate.core.store.OutboundDraft;
 import dev.clawgate.core.store.OutboxEntry;
 import dev.clawgate.core.store.OutboxState;
 import dev.clawgate.core.store.StoreException;
-import java.util.EnumSet;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -41,13 +41,15 @@ class TurnOutboxTest {
         f.run(r);
 
         assertThat(f.store.inbox().find(r.id()).orElseThrow().state()).isEqualTo(InboxState.DONE);
-        assertThat(f.store.outbox().byState(OutboxState.values())).singleElement().satisfies(e -> {
-            assertThat(e.turnId()).isEqualTo(r.id());
-            assertThat(e.state()).isEqualTo(OutboxState.SENT);
-            assertThat(e.draft().text()).isEqualTo("the answer");
-            assertThat(e.draft().kind()).isEqualTo(OutboundMessage.Kind.FINAL);
-            assertThat(e.receiptId()).isEqualTo("m1");
-        });
+        assertThat(f.store.outbox().byState(OutboxState.values()))
+                .singleElement()
+                .satisfies(e -> {
+                    assertThat(e.turnId()).isEqualTo(r.id());
+                    assertThat(e.state()).isEqualTo(OutboxState.SENT);
+                    assertThat(e.draft().text()).isEqualTo("the answer");
+                    assertThat(e.draft().kind()).isEqualTo(OutboundMessage.Kind.FINAL);
+                    assertThat(e.receiptId()).isEqualTo("m1");
+                });
         assertThat(f.channel.texts(OutboundMessage.Kind.FINAL)).containsExactly("the answer");
     }
 
@@ -59,8 +61,14 @@ class TurnOutboxTest {
         InboxRecord r = f.record("alice", "question");
         f.run(r);
 
-        Optional<OutboxEntry> again = f.store.outbox().completeTurnWithReply(r.session(), r.id(), "x", InboxState.DONE,
-                OutboundDraft.of(OutboundTarget.replyTo(r.message()), "duplicate", OutboundMessage.Kind.FINAL));
+        Optional<OutboxEntry> again = f.store
+                .outbox()
+                .completeTurnWithReply(
+                        r.session(),
+                        r.id(),
+                        "x",
+                        InboxState.DONE,
+                        OutboundDraft.of(OutboundTarget.replyTo(r.message()), "duplicate", OutboundMessage.Kind.FINAL));
         f.run(r);
 
         assertThat(again).get().extracting(OutboxEntry::state).isEqualTo(OutboxState.SENT);
@@ -76,7 +84,10 @@ class TurnOutboxTest {
         f.channel.failNext = new DeliveryException("HTTP 503", false, null);
         InboxRecord r = f.record("alice", "question");
         f.run(r);
-        assertThat(f.store.outbox().byState(OutboxState.PENDING)).singleElement().extracting(OutboxEntry::attempts).isEqualTo(1);
+        assertThat(f.store.outbox().byState(OutboxState.PENDING))
+                .singleElement()
+                .extracting(OutboxEntry::attempts)
+                .isEqualTo(1);
         assertThat(f.channel.sent).isEmpty();
 
         // the failed send is due again after its backoff (5 s ± jitter)
@@ -85,7 +96,9 @@ class TurnOutboxTest {
 
         assertThat(rec.sent()).isEqualTo(1);
         assertThat(f.channel.texts(OutboundMessage.Kind.FINAL)).containsExactly("kept");
-        assertThat(f.store.outbox().counts()).containsEntry(OutboxState.SENT, 1L).containsEntry(OutboxState.PENDING, 0L);
+        assertThat(f.store.outbox().counts())
+                .containsEntry(OutboxState.SENT, 1L)
+                .containsEntry(OutboxState.PENDING, 0L);
     }
 
     @Test
@@ -108,16 +121,21 @@ class TurnOutboxTest {
         // SPEC OUT-5, RP-1: the hook runs on the delivery path; its decision is recorded with the intent
         TurnFixture f = new TurnFixture(workspace, "test");
         f.provider("p", "m", true, false).text("hidden").text("blanked");
-        f.sendingHook = (text, target) -> text.equals("hidden") ? new SendingHook.Suppress("policy") : new SendingHook.Send("  ");
+        f.sendingHook = (text, target) ->
+                text.equals("hidden") ? new SendingHook.Suppress("policy") : new SendingHook.Send("  ");
         InboxRecord first = f.record("alice", "one");
         InboxRecord second = f.record("bob", "two");
 
         f.run(first);
         f.run(second);
 
-        assertThat(f.store.outbox().byState(OutboxState.values())).extracting(OutboxEntry::state, OutboxEntry::detail).containsExactly(
-                org.assertj.core.groups.Tuple.tuple(OutboxState.SUPPRESSED, "cancelled_by_message_sending_hook: policy"),
-                org.assertj.core.groups.Tuple.tuple(OutboxState.SUPPRESSED, "empty_after_message_sending_hook"));
+        assertThat(f.store.outbox().byState(OutboxState.values()))
+                .extracting(OutboxEntry::state, OutboxEntry::detail)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(
+                                OutboxState.SUPPRESSED, "cancelled_by_message_sending_hook: policy"),
+                        org.assertj.core.groups.Tuple.tuple(
+                                OutboxState.SUPPRESSED, "empty_after_message_sending_hook"));
         assertThat(f.channel.sent).isEmpty();
         assertThat(f.store.inbox().find(first.id()).orElseThrow().state()).isEqualTo(InboxState.DONE);
         assertThat(f.store.inbox().find(second.id()).orElseThrow().state()).isEqualTo(InboxState.DONE);
@@ -125,7 +143,8 @@ class TurnOutboxTest {
 
     private static dev.clawgate.core.config.OutboxSettings durability(Durability d) {
         var o = dev.clawgate.core.config.OutboxSettings.defaults();
-        return new dev.clawgate.core.config.OutboxSettings(d, o.maxAge(), o.resendUnknown(), o.replayPerSecond(), o.retries());
+        return new dev.clawgate.core.config.OutboxSettings(
+                d, o.maxAge(), o.resendUnknown(), o.replayPerSecond(), o.retries());
     }
 
     @Test
@@ -144,7 +163,10 @@ class TurnOutboxTest {
         // SPEC OUT-6 required: fail before any platform I/O
         TurnFixture f = new TurnFixture(workspace, "test");
         f.outbox = durability(Durability.REQUIRED);
-        f.channel.capabilities = EnumSet.of(Capability.TEXT, Capability.REPLY_TO, Capability.MESSAGE_SENDING_HOOKS,
+        f.channel.capabilities = EnumSet.of(
+                Capability.TEXT,
+                Capability.REPLY_TO,
+                Capability.MESSAGE_SENDING_HOOKS,
                 Capability.RECONCILE_UNKNOWN_SEND);
         f.provider("p", "m", true, false).text("never sent");
         f.store.failOutboxWrites = new StoreException("disk full", new java.io.IOException("No space left on device"));
@@ -176,7 +198,10 @@ class TurnOutboxTest {
         // SPEC OUT-6 required
         TurnFixture f = new TurnFixture(workspace, "test");
         f.outbox = durability(Durability.REQUIRED);
-        f.channel.capabilities = EnumSet.of(Capability.TEXT, Capability.REPLY_TO, Capability.MESSAGE_SENDING_HOOKS,
+        f.channel.capabilities = EnumSet.of(
+                Capability.TEXT,
+                Capability.REPLY_TO,
+                Capability.MESSAGE_SENDING_HOOKS,
                 Capability.RECONCILE_UNKNOWN_SEND);
         f.provider("p", "m", true, false).text("kept");
         f.run(f.record("alice", "question"));

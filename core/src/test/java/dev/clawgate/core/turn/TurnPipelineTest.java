@@ -43,15 +43,19 @@ class TurnPipelineTest {
     }
 
     private static List<String> transcript(TurnFixture f, InboxRecord r) {
-        return f.store.transcripts().load(r.session(), 50).stream().map(TranscriptEntry::content).toList();
+        return f.store.transcripts().load(r.session(), 50).stream()
+                .map(TranscriptEntry::content)
+                .toList();
     }
 
     @Test
     void aRunCountsItsAttemptInItsFirstWriteAndADroppedMessageIsNeverDispatched() {
-        // SPEC IN-4: the pipeline dispatches its own records: an agent turn with its user message, a command before it runs
+        // SPEC IN-4: the pipeline dispatches its own records: an agent turn with its user message, a command before it
+        // runs
         TurnFixture f = fixture("test");
         f.provider("p", "m", true, false).text("ok");
-        f.inboundHook = m -> m.text().contains("spam") ? new InboundHook.Cancel("looks like spam") : new InboundHook.Continue(m);
+        f.inboundHook = m ->
+                m.text().contains("spam") ? new InboundHook.Cancel("looks like spam") : new InboundHook.Continue(m);
         InboxRecord turn = f.record("alice", "question");
         InboxRecord command = f.record("alice", "/status");
         InboxRecord spam = f.record("alice", "buy spam now");
@@ -60,8 +64,13 @@ class TurnPipelineTest {
         f.run(command);
         f.run(spam);
 
-        assertThat(f.store.transitions()).containsExactly(turn.id() + ":dispatched", turn.id() + ":done",
-                command.id() + ":dispatched", command.id() + ":done", spam.id() + ":dropped_by_hook");
+        assertThat(f.store.transitions())
+                .containsExactly(
+                        turn.id() + ":dispatched",
+                        turn.id() + ":done",
+                        command.id() + ":dispatched",
+                        command.id() + ":done",
+                        spam.id() + ":dropped_by_hook");
         assertThat(f.store.inbox().find(turn.id()).orElseThrow().attempts()).isEqualTo(1);
         assertThat(transcript(f, turn)).containsExactly("question", "ok");
     }
@@ -71,7 +80,8 @@ class TurnPipelineTest {
         // SPEC IN-7
         TurnFixture f = fixture("test");
         ScriptedProvider p = f.provider("p", "m", true, false);
-        f.inboundHook = m -> m.text().contains("spam") ? new InboundHook.Cancel("looks like spam") : new InboundHook.Continue(m);
+        f.inboundHook = m ->
+                m.text().contains("spam") ? new InboundHook.Cancel("looks like spam") : new InboundHook.Continue(m);
         InboxRecord r = f.record("alice", "buy spam now");
         f.run(r);
         assertThat(f.store.inbox().find(r.id()).orElseThrow().state()).isEqualTo(InboxState.DROPPED_BY_HOOK);
@@ -98,7 +108,8 @@ class TurnPipelineTest {
         // SPEC RP-1
         TurnFixture f = fixture("test");
         f.provider("p", "m", true, false).text("secret plan").text("hello world");
-        f.sendingHook = (text, target) -> text.contains("secret") ? new SendingHook.Suppress("policy") : new SendingHook.Send(text + "!");
+        f.sendingHook = (text, target) ->
+                text.contains("secret") ? new SendingHook.Suppress("policy") : new SendingHook.Send(text + "!");
         InboxRecord first = f.record("alice", "one");
         f.run(first);
         assertThat(f.channel.sent).isEmpty();
@@ -116,7 +127,12 @@ class TurnPipelineTest {
         TurnFixture f = fixture("test");
         f.tools.add(Tool.create("echo", "echo", JSON.createObjectNode(), (a, c) -> ToolResult.ok("echoed")));
         f.provider("p", "m", true, false)
-                .answer(new ChatResponse("", List.of(new ToolCall("c1", "echo", JSON.readTree("{\"text\":\"x\"}"))), null, null, "tool_calls"))
+                .answer(new ChatResponse(
+                        "",
+                        List.of(new ToolCall("c1", "echo", JSON.readTree("{\"text\":\"x\"}"))),
+                        null,
+                        null,
+                        "tool_calls"))
                 .text("<think>private reasoning</think>Let me check that.\nThe answer is 42.");
         InboxRecord r = f.record("alice", "question");
         f.run(r);
@@ -132,7 +148,8 @@ class TurnPipelineTest {
         f.channel.toolSummary = false;
         f.tools.add(Tool.create("echo", "echo", JSON.createObjectNode(), (a, c) -> ToolResult.ok("echoed")));
         f.provider("p", "m", true, false)
-                .answer(new ChatResponse("", List.of(new ToolCall("c1", "echo", JSON.createObjectNode())), null, null, "tool_calls"))
+                .answer(new ChatResponse(
+                        "", List.of(new ToolCall("c1", "echo", JSON.createObjectNode())), null, null, "tool_calls"))
                 .text("done");
         InboxRecord r = f.record("alice", "go");
         f.run(r);
@@ -154,13 +171,18 @@ class TurnPipelineTest {
             f.run(f.record("alice", "hello"));
             List<String> info = appender.list.stream()
                     .filter(e -> e.getLevel().isGreaterOrEqual(ch.qos.logback.classic.Level.INFO))
-                    .map(ILoggingEvent::getFormattedMessage).toList();
-            assertThat(info).contains("💬 [telegram] from alice (5 chars)")
-                    .anyMatch(l -> l.startsWith("turn ") && l.contains("session=telegram_alice_alice")
+                    .map(ILoggingEvent::getFormattedMessage)
+                    .toList();
+            assertThat(info)
+                    .contains("💬 [telegram] from alice (5 chars)")
+                    .anyMatch(l -> l.startsWith("turn ")
+                            && l.contains("session=telegram_alice_alice")
                             && l.contains("outcome=REPLIED"))
                     .noneMatch(l -> l.contains("hello"));
-            assertThat(appender.list).filteredOn(e -> e.getLevel() == ch.qos.logback.classic.Level.DEBUG)
-                    .extracting(ILoggingEvent::getFormattedMessage).contains("💬 [telegram] from alice: hello");
+            assertThat(appender.list)
+                    .filteredOn(e -> e.getLevel() == ch.qos.logback.classic.Level.DEBUG)
+                    .extracting(ILoggingEvent::getFormattedMessage)
+                    .contains("💬 [telegram] from alice: hello");
         } finally {
             logger.detachAppender(appender);
             logger.setLevel(before);
@@ -184,25 +206,35 @@ class TurnPipelineTest {
     void aModelErrorRecordsAFailedTaskAndSendsAShortError() {
         // SPEC HI-6
         TurnFixture f = fixture("test");
-        f.provider("p", "m", true, false).fail(new ProviderException(ProviderException.Kind.FATAL,
-                "model not found: see https://api.example.com/v1?key=sk-abcdefghijklmnop"));
+        f.provider("p", "m", true, false)
+                .fail(new ProviderException(
+                        ProviderException.Kind.FATAL,
+                        "model not found: see https://api.example.com/v1?key=sk-abcdefghijklmnop"));
         InboxRecord r = f.record("alice", "hi");
         f.run(r);
         assertThat(transcript(f, r)).containsExactly("hi", "[Task failed]");
         assertThat(f.store.inbox().find(r.id()).orElseThrow().state()).isEqualTo(InboxState.FAILED);
-        assertThat(f.channel.texts(OutboundMessage.Kind.ERROR)).singleElement().asString()
-                .contains("model not found").doesNotContain("sk-abc").doesNotContain("https://");
+        assertThat(f.channel.texts(OutboundMessage.Kind.ERROR))
+                .singleElement()
+                .asString()
+                .contains("model not found")
+                .doesNotContain("sk-abc")
+                .doesNotContain("https://");
     }
 
     @Test
     void aVisionErrorRollsTheUserTurnBack() {
         // SPEC HI-6
         TurnFixture f = fixture("test");
-        f.provider("p", "m", true, false).fail(new ProviderException(ProviderException.Kind.VISION_UNSUPPORTED, "no images"));
+        f.provider("p", "m", true, false)
+                .fail(new ProviderException(ProviderException.Kind.VISION_UNSUPPORTED, "no images"));
         InboxRecord r = f.record("alice", "look at this");
         f.run(r);
         assertThat(transcript(f, r)).isEmpty();
-        assertThat(f.channel.texts(OutboundMessage.Kind.ERROR)).singleElement().asString().contains("cannot read images");
+        assertThat(f.channel.texts(OutboundMessage.Kind.ERROR))
+                .singleElement()
+                .asString()
+                .contains("cannot read images");
     }
 
     @Test
@@ -231,7 +263,10 @@ class TurnPipelineTest {
         h.cancel().cancel(RunHandle.REASON_TIMEOUT);
         new TurnPipeline(f.services()).run(h);
         assertThat(transcript(f, r)).containsExactly("slow job", "[Task timed out]");
-        assertThat(f.channel.texts(OutboundMessage.Kind.ERROR)).singleElement().asString().contains("took too long");
+        assertThat(f.channel.texts(OutboundMessage.Kind.ERROR))
+                .singleElement()
+                .asString()
+                .contains("took too long");
     }
 
     @Test
@@ -262,7 +297,10 @@ class TurnPipelineTest {
         assertThat(f.store.inbox().find(a.id()).orElseThrow().state()).isEqualTo(InboxState.MERGED);
         assertThat(f.store.inbox().find(b.id()).orElseThrow().state()).isEqualTo(InboxState.DONE);
         assertThat(transcript(f, b)).containsExactly("part one", "part two", "one answer");
-        assertThat(f.channel.sent).singleElement().extracting(OutboundMessage::turnId).isEqualTo(b.id());
+        assertThat(f.channel.sent)
+                .singleElement()
+                .extracting(OutboundMessage::turnId)
+                .isEqualTo(b.id());
     }
 
     @Test
@@ -272,7 +310,12 @@ class TurnPipelineTest {
         f.showToolCalls = true;
         f.tools.add(Tool.create("shell", "shell", JSON.createObjectNode(), (a, c) -> ToolResult.ok("file.txt")));
         f.provider("p", "m", true, false)
-                .answer(new ChatResponse("", List.of(new ToolCall("c1", "shell", JSON.readTree("{\"command\":\"ls /home\"}"))), null, null, "tool_calls"))
+                .answer(new ChatResponse(
+                        "",
+                        List.of(new ToolCall("c1", "shell", JSON.readTree("{\"command\":\"ls /home\"}"))),
+                        null,
+                        null,
+                        "tool_calls"))
                 .text("there is file.txt");
         f.run(f.record("alice", "what is there?"));
         assertThat(f.channel.texts(OutboundMessage.Kind.NOTICE)).containsExactly("🔧 `shell`: ls /home");
@@ -305,7 +348,8 @@ class TurnPipelineTest {
         assertThat(g1.session().sender()).isNull();
         assertThat(transcript(f, g1)).containsExactly("alice: from alice", "a", "bob: from bob", "b");
         assertThat(transcript(f, d)).containsExactly("private", "c");
-        assertThat(new SessionKey("test", "bot2", ChatType.GROUP, "room", "t1", null).display()).isEqualTo("test.bot2_room_t1");
+        assertThat(new SessionKey("test", "bot2", ChatType.GROUP, "room", "t1", null).display())
+                .isEqualTo("test.bot2_room_t1");
     }
 
     @Test
@@ -331,7 +375,8 @@ class TurnPipelineTest {
             return ToolResult.ok("looked");
         }));
         ScriptedProvider p = f.provider("p", "m", true, false)
-                .answer(new ChatResponse("", List.of(new ToolCall("c1", "look", JSON.createObjectNode())), null, null, "tool_calls"))
+                .answer(new ChatResponse(
+                        "", List.of(new ToolCall("c1", "look", JSON.createObjectNode())), null, null, "tool_calls"))
                 .text("answered both");
         new TurnPipeline(f.services()).run(h);
         assertThat(transcript(f, first)).containsExactly("first", "and also this", "[Used tools: look]\nanswered both");
@@ -347,9 +392,12 @@ class TurnPipelineTest {
         TurnFixture f = fixture("test");
         ScriptedProvider p = f.provider("p", "m", true, false).text("ok");
         InboxRecord r = f.record("alice", "latest");
-        new TurnPipeline(f.services()).run(new RunHandle(List.of(r), Instant.now(), List.of("alice: old one", "alice: older")));
+        new TurnPipeline(f.services())
+                .run(new RunHandle(List.of(r), Instant.now(), List.of("alice: old one", "alice: older")));
         String sent = p.requests().get(0).messages().get(1).content();
-        assertThat(sent).contains("2 earlier messages were dropped", "- alice: old one", "- alice: older").endsWith("latest");
+        assertThat(sent)
+                .contains("2 earlier messages were dropped", "- alice: old one", "- alice: older")
+                .endsWith("latest");
     }
 
     @Test
@@ -363,12 +411,17 @@ class TurnPipelineTest {
         f.store.inbox().mark(b2.id(), InboxState.BUFFERED, "no mention");
         f.run(f.record("room", "alice", ChatType.GROUP, "@bot what did they decide?"));
         String body = p.requests().get(0).messages().get(1).content();
-        assertThat(body).isEqualTo("[Chat messages since your last reply - for context]\nbob: lunch at noon?\ncarol: yes please\n\n"
-                + "[Current message - respond to this]\nalice: @bot what did they decide?");
+        assertThat(body)
+                .isEqualTo("[Chat messages since your last reply - for context]\nbob: lunch at noon?\ncarol: yes "
+                        + "please\n\n"
+                        + "[Current message - respond to this]\nalice: @bot what did they decide?");
         assertThat(f.store.inbox().find(b1.id()).orElseThrow().state()).isEqualTo(InboxState.MERGED);
         f.run(f.record("room", "alice", ChatType.GROUP, "@bot and now?"));
         List<ChatMessage> second = p.requests().get(1).messages();
         assertThat(second.get(second.size() - 1).content()).isEqualTo("alice: @bot and now?");
-        assertThat(second.stream().filter(m -> m.content().contains("lunch at noon?")).count()).isEqualTo(1);
+        assertThat(second.stream()
+                        .filter(m -> m.content().contains("lunch at noon?"))
+                        .count())
+                .isEqualTo(1);
     }
 }

@@ -30,7 +30,10 @@ class TypingAndReasoningTest {
 
         // at 0 s, 4 s and 8 s of a 9 s model call; none after the reply
         assertThat(typingWhenReplied).containsExactly(3);
-        assertThat(f.channel.typing).hasSize(3).allSatisfy(t -> assertThat(t.inReplyToMessageId()).isEqualTo(r.message().id()));
+        assertThat(f.channel.typing)
+                .hasSize(3)
+                .allSatisfy(t ->
+                        assertThat(t.inReplyToMessageId()).isEqualTo(r.message().id()));
         assertThat(f.channel.texts(OutboundMessage.Kind.FINAL)).containsExactly("done");
         assertThat(f.scheduler.live()).isZero();
     }
@@ -50,11 +53,14 @@ class TypingAndReasoningTest {
 
     private TurnFixture reasoningTurn(String mode) {
         TurnFixture f = new TurnFixture(workspace, "test");
-        f.provider("p", "m", true, false).working(o -> {
-            o.onReasoningDelta("Thinking about ");
-            o.onReasoningDelta("the answer.");
-            o.onTextDelta("42");
-        }, withReasoning("42", "Thinking about the answer."));
+        f.provider("p", "m", true, false)
+                .working(
+                        o -> {
+                            o.onReasoningDelta("Thinking about ");
+                            o.onReasoningDelta("the answer.");
+                            o.onTextDelta("42");
+                        },
+                        withReasoning("42", "Thinking about the answer."));
         f.run(f.record("alice", "/reasoning " + mode));
         f.run(f.record("alice", "what is the answer?"));
         return f;
@@ -93,9 +99,13 @@ class TypingAndReasoningTest {
     /** A model that reasons inline: the think block cut mid-tag across deltas, as SSE chunks cut it. */
     private TurnFixture inlineReasoningTurn(String mode) {
         TurnFixture f = new TurnFixture(workspace, "test");
-        f.provider("p", "m", true, false).working(o -> {
-            for (String d : List.of("<thi", "nk>Six times ", "seven.</th", "ink>", "4", "2")) o.onTextDelta(d);
-        }, ChatResponse.text("<think>Six times seven.</think>42"));
+        f.provider("p", "m", true, false)
+                .working(
+                        o -> {
+                            for (String d : List.of("<thi", "nk>Six times ", "seven.</th", "ink>", "4", "2"))
+                                o.onTextDelta(d);
+                        },
+                        ChatResponse.text("<think>Six times seven.</think>42"));
         f.run(f.record("alice", "/reasoning " + mode));
         f.run(f.record("alice", "what is six times seven?"));
         return f;

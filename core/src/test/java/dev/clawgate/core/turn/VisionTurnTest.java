@@ -23,13 +23,21 @@ class VisionTurnTest {
         TurnFixture vision = new TurnFixture(workspace, "test");
         ScriptedProvider sees = vision.provider("v", "m", true, true).text("a cat");
         vision.run(vision.record("alice", "what is this? [IMAGE:" + png + "]"));
-        ChatMessage sent = sees.requests().get(0).messages().stream().filter(m -> m.role() == Role.USER).reduce((a, b) -> b).orElseThrow();
-        assertThat(sent.content()).contains("[IMAGE:data:image/png;base64,iVBORw==]").doesNotContain(png.toString());
+        ChatMessage sent = sees.requests().get(0).messages().stream()
+                .filter(m -> m.role() == Role.USER)
+                .reduce((a, b) -> b)
+                .orElseThrow();
+        assertThat(sent.content())
+                .contains("[IMAGE:data:image/png;base64,iVBORw==]")
+                .doesNotContain(png.toString());
 
         TurnFixture text = new TurnFixture(workspace, "test");
         ScriptedProvider blind = text.provider("t", "m", true, false).text("no idea");
         text.run(text.record("bob", "what is this? [IMAGE:" + png + "]"));
-        ChatMessage plain = blind.requests().get(0).messages().stream().filter(m -> m.role() == Role.USER).reduce((a, b) -> b).orElseThrow();
+        ChatMessage plain = blind.requests().get(0).messages().stream()
+                .filter(m -> m.role() == Role.USER)
+                .reduce((a, b) -> b)
+                .orElseThrow();
         assertThat(plain.content()).doesNotContain("[IMAGE:");
     }
 }

@@ -16,8 +16,8 @@ import reactor.core.publisher.Mono;
 
 /**
  * Any transport, plus {@code notifications/cancelled} (SPEC AG-7, AG-2): it notes the JSON-RPC id of each
- * {@code tools/call} it sends, so a call the gateway gives up on (timeout, {@code /stop}) is cancelled on the
- * server too, not only abandoned. The SDK's client has no call for that; the id is found by the request object.
+ * {@code tools/call} it sends, so a call the gateway gives up on (timeout, {@code /stop}) is cancelled on the server
+ * too, not only abandoned. The SDK's client has no call for that; the id is found by the request object.
  */
 final class CancellingTransport implements McpClientTransport {
     private static final Logger log = LoggerFactory.getLogger(CancellingTransport.class);
@@ -45,8 +45,8 @@ final class CancellingTransport implements McpClientTransport {
     void cancel(McpSchema.CallToolRequest call, String reason) {
         Object id = ids.remove(call);
         if (id == null) return;
-        var note = new McpSchema.JSONRPCNotification(McpSchema.JSONRPC_VERSION, "notifications/cancelled",
-                Map.of("requestId", id, "reason", reason));
+        var note = new McpSchema.JSONRPCNotification(
+                McpSchema.JSONRPC_VERSION, "notifications/cancelled", Map.of("requestId", id, "reason", reason));
         delegate.sendMessage(note).subscribe(null, e -> log.debug("cancelling a call failed: {}", e.toString()));
     }
 

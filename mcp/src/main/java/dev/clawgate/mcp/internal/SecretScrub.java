@@ -6,9 +6,8 @@ import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
 /**
- * Takes credentials out of what an MCP server says before the model or a log sees it (SPEC AG-7, OP-6): the
- * values the operator gave the server from the environment or as auth headers, and anything shaped like a key
- * or a bearer token.
+ * Takes credentials out of what an MCP server says before the model or a log sees it (SPEC AG-7, OP-6): the values the
+ * operator gave the server from the environment or as auth headers, and anything shaped like a key or a bearer token.
  */
 final class SecretScrub implements UnaryOperator<String> {
     static final String MARK = "[redacted]";
@@ -21,8 +20,10 @@ final class SecretScrub implements UnaryOperator<String> {
 
     /** @param values exact secrets; the longest are replaced first, so one inside another leaves no part behind */
     SecretScrub(List<String> values) {
-        this.values = values.stream().filter(v -> v != null && v.length() >= 4)
-                .sorted(Comparator.comparingInt(String::length).reversed()).toList();
+        this.values = values.stream()
+                .filter(v -> v != null && v.length() >= 4)
+                .sorted(Comparator.comparingInt(String::length).reversed())
+                .toList();
     }
 
     @Override

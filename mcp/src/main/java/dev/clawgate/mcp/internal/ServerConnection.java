@@ -34,8 +34,8 @@ import reactor.core.publisher.Mono;
 
 /**
  * One configured MCP server over its life (SPEC AG-7): started, asked for its tools (and again on
- * {@code notifications/tools/list_changed}), pinged, and when it dies or stops answering, its tools hidden and
- * the server started again after a backoff that doubles up to a ceiling.
+ * {@code notifications/tools/list_changed}), pinged, and when it dies or stops answering, its tools hidden and the
+ * server started again after a backoff that doubles up to a ceiling.
  */
 public final class ServerConnection implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(ServerConnection.class);
@@ -45,13 +45,12 @@ public final class ServerConnection implements AutoCloseable {
     /** How soon a server is started again and how often it is pinged; tests shorten them. */
     public record Timing(Duration firstBackoff, Duration maxBackoff, Duration startTimeout, Duration pingEvery) {
         public static Timing defaults() {
-            return new Timing(Duration.ofSeconds(1), Duration.ofMinutes(1), Duration.ofSeconds(30),
-                    Duration.ofSeconds(15));
+            return new Timing(
+                    Duration.ofSeconds(1), Duration.ofMinutes(1), Duration.ofSeconds(30), Duration.ofSeconds(15));
         }
     }
 
-    private record Live(int generation, McpAsyncClient client, CancellingTransport transport,
-                        List<RemoteTool> tools) {}
+    private record Live(int generation, McpAsyncClient client, CancellingTransport transport, List<RemoteTool> tools) {}
 
     private final McpServerSettings settings;
     private final Timing timing;
@@ -102,7 +101,8 @@ public final class ServerConnection implements AutoCloseable {
 
     public McpServerStatus status() {
         Live l = live;
-        List<String> names = l == null || state != McpServerState.READY ? List.of()
+        List<String> names = l == null || state != McpServerState.READY
+                ? List.of()
                 : l.tools().stream().map(RemoteTool::name).toList();
         return new McpServerStatus(settings.name(), settings.where(), state, names, problem, restarts);
     }
@@ -120,8 +120,8 @@ public final class ServerConnection implements AutoCloseable {
         McpAsyncClient client = null;
         try {
             McpClientTransport wire = settings.stdio()
-                    ? new StdioProcessTransport(settings, MCP_JSON, scrub,
-                            code -> down(gen, "exited with code " + code))
+                    ? new StdioProcessTransport(
+                            settings, MCP_JSON, scrub, code -> down(gen, "exited with code " + code))
                     : HttpTransports.create(settings, MCP_JSON);
             CancellingTransport transport = new CancellingTransport(wire);
             client = McpClient.async(transport)
@@ -179,7 +179,8 @@ public final class ServerConnection implements AutoCloseable {
                 log.warn("mcp server {}: tool '{}' is left out: its name is taken by another", settings.name(), name);
                 continue;
             }
-            ObjectNode schema = t.inputSchema() == null ? JSON.createObjectNode().put("type", "object")
+            ObjectNode schema = t.inputSchema() == null
+                    ? JSON.createObjectNode().put("type", "object")
                     : JSON.valueToTree(t.inputSchema());
             String about = t.description() != null ? t.description() : t.title() != null ? t.title() : t.name();
             out.add(new RemoteTool(this, name, t.name(), scrub.apply(about), schema));
@@ -216,8 +217,7 @@ public final class ServerConnection implements AutoCloseable {
         Duration delay;
         lock.lock();
         try {
-            if (closed || gen != generation || state == McpServerState.RESTARTING
-                    || state == McpServerState.STOPPED) {
+            if (closed || gen != generation || state == McpServerState.RESTARTING || state == McpServerState.STOPPED) {
                 return;
             }
             old = live;
@@ -239,7 +239,10 @@ public final class ServerConnection implements AutoCloseable {
         }
         if (old != null) closeQuietly(old.client());
         if (delay != null) {
-            log.warn("mcp server {} {}; its tools are hidden, starting it again in {} ms", settings.name(), problem,
+            log.warn(
+                    "mcp server {} {}; its tools are hidden, starting it again in {} ms",
+                    settings.name(),
+                    problem,
                     delay.toMillis());
         }
     }
@@ -251,11 +254,12 @@ public final class ServerConnection implements AutoCloseable {
                     + (problem == null ? "starting" : problem) + "); try again later");
         }
         Map<String, Object> args = arguments != null && arguments.isObject()
-                ? JSON.convertValue(arguments,
-                        JSON.getTypeFactory().constructMapType(Map.class, String.class, Object.class))
+                ? JSON.convertValue(
+                        arguments, JSON.getTypeFactory().constructMapType(Map.class, String.class, Object.class))
                 : Map.of();
         McpSchema.CallToolRequest request = new McpSchema.CallToolRequest(tool.remoteName(), args);
-        CompletableFuture<McpSchema.CallToolResult> call = l.client().callTool(request).toFuture();
+        CompletableFuture<McpSchema.CallToolResult> call =
+                l.client().callTool(request).toFuture();
         AutoCloseable onCancel = cancel.onCancel(() -> {
             // the server is told first: the waiting thread forgets the request id once the future is cancelled
             l.transport().cancel(request, "the run was stopped");
@@ -264,10 +268,12 @@ public final class ServerConnection implements AutoCloseable {
         try {
             return ResultText.of(call.get(settings.timeout().toMillis(), TimeUnit.MILLISECONDS), scrub);
         } catch (TimeoutException e) {
-            l.transport().cancel(request, "timed out after " + settings.timeout().toSeconds() + " s");
+            l.transport()
+                    .cancel(request, "timed out after " + settings.timeout().toSeconds() + " s");
             call.cancel(true);
-            return ToolResult.error(tool.name() + " did not answer within " + settings.timeout().toSeconds()
-                    + " s (mcp.servers." + settings.name() + ".timeout); the call was cancelled");
+            return ToolResult.error(
+                    tool.name() + " did not answer within " + settings.timeout().toSeconds() + " s (mcp.servers."
+                            + settings.name() + ".timeout); the call was cancelled");
         } catch (CancellationException e) {
             cancel.throwIfCancelled();
             return ToolResult.error("the call was cancelled");

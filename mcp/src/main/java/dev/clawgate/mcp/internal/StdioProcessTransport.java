@@ -27,10 +27,10 @@ import reactor.core.publisher.Mono;
 import reactor.core.scheduler.Schedulers;
 
 /**
- * The stdio transport of an MCP server (SPEC AG-7): one JSON-RPC message per line on the process's stdin and
- * stdout. Written here rather than taken from the SDK so that the process gets only PATH, HOME and its configured
- * env (never the gateway's own variables, its keys among them), its stderr goes to the log at DEBUG, scrubbed,
- * its whole process tree is ended on close, and its exit is reported the moment it happens.
+ * The stdio transport of an MCP server (SPEC AG-7): one JSON-RPC message per line on the process's stdin and stdout.
+ * Written here rather than taken from the SDK so that the process gets only PATH, HOME and its configured env (never
+ * the gateway's own variables, its keys among them), its stderr goes to the log at DEBUG, scrubbed, its whole process
+ * tree is ended on close, and its exit is reported the moment it happens.
  */
 final class StdioProcessTransport implements McpClientTransport {
     private static final Logger log = LoggerFactory.getLogger(StdioProcessTransport.class);
@@ -103,7 +103,7 @@ final class StdioProcessTransport implements McpClientTransport {
 
     private void readMessages(Process p, Function<Mono<JSONRPCMessage>, Mono<JSONRPCMessage>> handler) {
         try (BufferedReader in =
-                     new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+                new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = in.readLine()) != null) {
                 if (line.isBlank()) continue;
@@ -112,12 +112,16 @@ final class StdioProcessTransport implements McpClientTransport {
                     message = McpSchema.deserializeJsonRpcMessage(json, line);
                 } catch (IOException | RuntimeException e) {
                     // a server that prints something else on stdout: skipped, the protocol goes on
-                    log.debug("mcp {}: not a JSON-RPC message on stdout ({})", settings.name(),
+                    log.debug(
+                            "mcp {}: not a JSON-RPC message on stdout ({})",
+                            settings.name(),
                             e.getClass().getSimpleName());
                     continue;
                 }
-                handler.apply(Mono.just(message)).subscribe(null,
-                        e -> log.debug("mcp {}: handling a message failed: {}", settings.name(), e.toString()));
+                handler.apply(Mono.just(message))
+                        .subscribe(
+                                null,
+                                e -> log.debug("mcp {}: handling a message failed: {}", settings.name(), e.toString()));
             }
         } catch (IOException e) {
             if (!closing) log.debug("mcp {}: stdout closed: {}", settings.name(), e.toString());
@@ -126,7 +130,7 @@ final class StdioProcessTransport implements McpClientTransport {
 
     private void readErrors(Process p) {
         try (BufferedReader err =
-                     new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
+                new BufferedReader(new InputStreamReader(p.getErrorStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = err.readLine()) != null) {
                 // SPEC OP-6: a server's stderr may quote its credentials; never shown to a user
@@ -167,8 +171,8 @@ final class StdioProcessTransport implements McpClientTransport {
                 writeLock.unlock();
             }
         } catch (IOException e) {
-            throw new IllegalStateException("cannot write to the MCP server " + settings.name() + ": " + e.getMessage(),
-                    e);
+            throw new IllegalStateException(
+                    "cannot write to the MCP server " + settings.name() + ": " + e.getMessage(), e);
         }
     }
 

@@ -18,24 +18,33 @@ class ResultTextTest {
         var result = McpSchema.CallToolResult.builder()
                 .addTextContent("first")
                 .addContent(new McpSchema.ImageContent(null, "iVBORw0KGgo=", "image/png"))
-                .addContent(new McpSchema.EmbeddedResource(null,
-                        new McpSchema.TextResourceContents("file:///a.txt", "text/plain", "inside a.txt")))
-                .addContent(new McpSchema.EmbeddedResource(null,
-                        new McpSchema.BlobResourceContents("file:///b.bin", "application/octet-stream", "AAAA")))
-                .isError(false).build();
-        assertThat(ResultText.of(result, SCRUB)).isEqualTo(ToolResult.ok(
-                "first\ndata:image/png;base64,iVBORw0KGgo=\ninside a.txt\n"
+                .addContent(new McpSchema.EmbeddedResource(
+                        null, new McpSchema.TextResourceContents("file:///a.txt", "text/plain", "inside a.txt")))
+                .addContent(new McpSchema.EmbeddedResource(
+                        null, new McpSchema.BlobResourceContents("file:///b.bin", "application/octet-stream", "AAAA")))
+                .isError(false)
+                .build();
+        assertThat(ResultText.of(result, SCRUB))
+                .isEqualTo(ToolResult.ok("first\ndata:image/png;base64,iVBORw0KGgo=\ninside a.txt\n"
                         + "[resource file:///b.bin (application/octet-stream) not kept]"));
     }
 
     @Test
     void withoutPartsTheStructuredContentIsGivenAsJsonAndAnErrorStaysAnError() {
         // SPEC AG-7
-        var structured = McpSchema.CallToolResult.builder().structuredContent(Map.of("temp", 21)).build();
+        var structured = McpSchema.CallToolResult.builder()
+                .structuredContent(Map.of("temp", 21))
+                .build();
         assertThat(ResultText.of(structured, SCRUB)).isEqualTo(ToolResult.ok("{\"temp\":21}"));
-        var failed = McpSchema.CallToolResult.builder().addTextContent("no such city").isError(true).build();
+        var failed = McpSchema.CallToolResult.builder()
+                .addTextContent("no such city")
+                .isError(true)
+                .build();
         assertThat(ResultText.of(failed, SCRUB)).isEqualTo(ToolResult.error("no such city"));
-        var empty = McpSchema.CallToolResult.builder().content(List.of()).isError(true).build();
+        var empty = McpSchema.CallToolResult.builder()
+                .content(List.of())
+                .isError(true)
+                .build();
         assertThat(ResultText.of(empty, SCRUB)).isEqualTo(ToolResult.error("the tool failed"));
     }
 
@@ -44,7 +53,8 @@ class ResultTextTest {
         // SPEC OP-6: values shorter than 4 characters are not treated as secrets (they would cut words apart)
         String out = SCRUB.apply("key s3cret-value, Authorization: Bearer abc.def-ghi_jkl, sk-proj-abcdefghijk, "
                 + "url?token=xyz123&x=1, tiny");
-        assertThat(out).doesNotContain("s3cret-value", "abc.def-ghi_jkl", "sk-proj-abcdefghijk", "xyz123", "tiny")
+        assertThat(out)
+                .doesNotContain("s3cret-value", "abc.def-ghi_jkl", "sk-proj-abcdefghijk", "xyz123", "tiny")
                 .contains("Bearer [redacted]", "token=[redacted]&x=1");
         assertThat(new SecretScrub(List.of("abc")).apply("abc")).isEqualTo("abc");
     }

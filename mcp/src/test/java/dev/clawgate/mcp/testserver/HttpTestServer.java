@@ -14,9 +14,9 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 
 /**
- * A real MCP server over streamable HTTP on a loopback port (SPEC AG-7): the SDK's servlet transport on Jetty,
- * at {@code /mcp}. It records the {@code Authorization} header of each request, can be stopped and started again
- * on the same port.
+ * A real MCP server over streamable HTTP on a loopback port (SPEC AG-7): the SDK's servlet transport on Jetty, at
+ * {@code /mcp}. It records the {@code Authorization} header of each request, can be stopped and started again on the
+ * same port.
  */
 public final class HttpTestServer implements AutoCloseable {
     private final List<String> authorizations = new CopyOnWriteArrayList<>();
@@ -33,11 +33,14 @@ public final class HttpTestServer implements AutoCloseable {
     private void startOn(int wanted) throws Exception {
         var transport = HttpServletStreamableServerTransportProvider.builder()
                 .jsonMapper(new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper()))
-                .mcpEndpoint("/mcp").build();
+                .mcpEndpoint("/mcp")
+                .build();
         AtomicReference<McpSyncServer> self = new AtomicReference<>();
-        mcp = McpServer.sync(transport).serverInfo("clawgate-test-http", "1")
+        mcp = McpServer.sync(transport)
+                .serverInfo("clawgate-test-http", "1")
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
-                .tools(TestTools.all("http", self)).build();
+                .tools(TestTools.all("http", self))
+                .build();
         self.set(mcp);
         jetty = new Server();
         ServerConnector connector = new ServerConnector(jetty);
@@ -46,11 +49,14 @@ public final class HttpTestServer implements AutoCloseable {
         jetty.addConnector(connector);
         ServletContextHandler context = new ServletContextHandler();
         context.addServlet(new ServletHolder(transport), "/*");
-        context.addFilter((request, response, chain) -> {
-            String auth = ((jakarta.servlet.http.HttpServletRequest) request).getHeader("Authorization");
-            authorizations.add(auth == null ? "" : auth);
-            chain.doFilter(request, response);
-        }, "/*", java.util.EnumSet.of(jakarta.servlet.DispatcherType.REQUEST));
+        context.addFilter(
+                (request, response, chain) -> {
+                    String auth = ((jakarta.servlet.http.HttpServletRequest) request).getHeader("Authorization");
+                    authorizations.add(auth == null ? "" : auth);
+                    chain.doFilter(request, response);
+                },
+                "/*",
+                java.util.EnumSet.of(jakarta.servlet.DispatcherType.REQUEST));
         jetty.setHandler(context);
         jetty.start();
         port = connector.getLocalPort();

@@ -27,13 +27,17 @@ public final class StdioTestServer {
         String block = System.getenv("MCP_BLOCK_FILE");
         if (block != null && Files.exists(Path.of(block))) System.exit(2);
         String pidFile = System.getenv("MCP_PID_FILE");
-        if (pidFile != null) Files.writeString(Path.of(pidFile), Long.toString(ProcessHandle.current().pid()));
+        if (pidFile != null)
+            Files.writeString(
+                    Path.of(pidFile), Long.toString(ProcessHandle.current().pid()));
         AtomicReference<McpSyncServer> self = new AtomicReference<>();
         var json = new JacksonMcpJsonMapper(new com.fasterxml.jackson.databind.ObjectMapper());
         var transport = new StdioServerTransportProvider(json, System.in, protocol);
-        self.set(McpServer.sync(transport).serverInfo("clawgate-test-stdio", "1")
+        self.set(McpServer.sync(transport)
+                .serverInfo("clawgate-test-stdio", "1")
                 .capabilities(McpSchema.ServerCapabilities.builder().tools(true).build())
-                .tools(TestTools.all("stdio", self)).build());
+                .tools(TestTools.all("stdio", self))
+                .build());
         new CountDownLatch(1).await();
     }
 
@@ -52,6 +56,7 @@ public final class StdioTestServer {
     /** The running server that wrote {@code pidFile} (its env {@code MCP_PID_FILE}), if it still runs. */
     public static java.util.Optional<ProcessHandle> running(Path pidFile) throws java.io.IOException {
         if (!Files.exists(pidFile)) return java.util.Optional.empty();
-        return ProcessHandle.of(Long.parseLong(Files.readString(pidFile).strip())).filter(ProcessHandle::isAlive);
+        return ProcessHandle.of(Long.parseLong(Files.readString(pidFile).strip()))
+                .filter(ProcessHandle::isAlive);
     }
 }

@@ -10,10 +10,10 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
 /**
- * The tools the MCP test servers offer (SPEC AG-7), the same over stdio and streamable HTTP: {@code echo},
- * {@code env} (the names of the variables the process got), {@code leak} (a result quoting the server's token),
- * {@code big} (a long result), {@code slow} (sleeps), {@code hidden}, and {@code grow}, which adds the tool
- * {@code extra} and tells the client its tool list changed.
+ * The tools the MCP test servers offer (SPEC AG-7), the same over stdio and streamable HTTP: {@code echo}, {@code env}
+ * (the names of the variables the process got), {@code leak} (a result quoting the server's token), {@code big} (a long
+ * result), {@code slow} (sleeps), {@code hidden}, and {@code grow}, which adds the tool {@code extra} and tells the
+ * client its tool list changed.
  */
 public final class TestTools {
     private TestTools() {}
@@ -25,15 +25,26 @@ public final class TestTools {
     }
 
     private static McpSchema.CallToolResult text(String text) {
-        return McpSchema.CallToolResult.builder().addTextContent(text).isError(false).build();
+        return McpSchema.CallToolResult.builder()
+                .addTextContent(text)
+                .isError(false)
+                .build();
     }
 
-    private static SyncToolSpecification tool(String name, String description, Map<String, Object> schema,
-                                              Function<Map<String, Object>, McpSchema.CallToolResult> body) {
-        McpSchema.Tool tool = McpSchema.Tool.builder().name(name).description(description).inputSchema(schema).build();
-        return SyncToolSpecification.builder().tool(tool)
-                .callHandler((exchange, request) ->
-                        body.apply(request.arguments() == null ? Map.of() : request.arguments()))
+    private static SyncToolSpecification tool(
+            String name,
+            String description,
+            Map<String, Object> schema,
+            Function<Map<String, Object>, McpSchema.CallToolResult> body) {
+        McpSchema.Tool tool = McpSchema.Tool.builder()
+                .name(name)
+                .description(description)
+                .inputSchema(schema)
+                .build();
+        return SyncToolSpecification.builder()
+                .tool(tool)
+                .callHandler(
+                        (exchange, request) -> body.apply(request.arguments() == null ? Map.of() : request.arguments()))
                 .build();
     }
 
@@ -41,15 +52,26 @@ public final class TestTools {
     public static List<SyncToolSpecification> all(String label, AtomicReference<McpSyncServer> server) {
         return List.of(
                 tool("echo", "Echoes text back", schema("text"), a -> text(label + " echo: " + a.get("text"))),
-                tool("env", "Names the environment variables this server got", schema(),
+                tool(
+                        "env",
+                        "Names the environment variables this server got",
+                        schema(),
                         a -> text(String.join(",", new TreeSet<>(System.getenv().keySet())))),
-                tool("leak", "Answers with its own token", schema(),
+                tool(
+                        "leak",
+                        "Answers with its own token",
+                        schema(),
                         a -> text("my token is " + System.getenv("MCP_TOKEN") + " and Bearer abcdefghijklmnop")),
-                tool("big", "Answers with n characters", Map.of("type", "object", "properties",
-                        Map.of("n", Map.of("type", "integer"))),
+                tool(
+                        "big",
+                        "Answers with n characters",
+                        Map.of("type", "object", "properties", Map.of("n", Map.of("type", "integer"))),
                         a -> text("y".repeat(((Number) a.get("n")).intValue()))),
-                tool("slow", "Sleeps for the given seconds", Map.of("type", "object", "properties",
-                        Map.of("seconds", Map.of("type", "integer"))), a -> {
+                tool(
+                        "slow",
+                        "Sleeps for the given seconds",
+                        Map.of("type", "object", "properties", Map.of("seconds", Map.of("type", "integer"))),
+                        a -> {
                             try {
                                 Thread.sleep(((Number) a.get("seconds")).longValue() * 1000);
                             } catch (InterruptedException e) {

@@ -12,9 +12,9 @@ import java.time.Clock;
 import java.time.Duration;
 
 /**
- * Turns the Messages API's errors ({@code {"type":"error","error":{"type","message"}}}, as an HTTP
- * answer or as an {@code error} event inside a stream) into {@link ProviderException}s of the
- * right kind. Overflow wording is core's one detector's (SPEC HI-5).
+ * Turns the Messages API's errors ({@code {"type":"error","error":{"type","message"}}}, as an HTTP answer or as an
+ * {@code error} event inside a stream) into {@link ProviderException}s of the right kind. Overflow wording is core's
+ * one detector's (SPEC HI-5).
  */
 final class AnthropicErrors extends ProviderErrors {
     AnthropicErrors(String provider, SecretRedactor redactor, Clock clock) {
@@ -28,7 +28,8 @@ final class AnthropicErrors extends ProviderErrors {
     public ProviderException fromHttp(int status, HttpHeaders headers, String body) {
         ApiError err = parse(body);
         Kind kind = kind(status, err);
-        Duration retryAfter = kind == Kind.RATE_LIMITED || kind == Kind.TRANSIENT ? RetryAfter.fromHeaders(headers, clock) : null;
+        Duration retryAfter =
+                kind == Kind.RATE_LIMITED || kind == Kind.TRANSIENT ? RetryAfter.fromHeaders(headers, clock) : null;
         return new ProviderException(kind, provider + ": HTTP " + status + describe(err), status, retryAfter, null);
     }
 
@@ -51,7 +52,7 @@ final class AnthropicErrors extends ProviderErrors {
             case "overloaded_error", "api_error", "timeout_error" -> {
                 return Kind.TRANSIENT;
             }
-            default -> { }
+            default -> {}
         }
         if (OverflowDetector.isContextOverflow(err.message())) return Kind.CONTEXT_OVERFLOW;
         if (status == 401 || status == 403) return Kind.AUTH;

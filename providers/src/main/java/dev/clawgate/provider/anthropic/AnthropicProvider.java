@@ -12,10 +12,9 @@ import java.net.http.HttpRequest;
 import java.time.Clock;
 
 /**
- * The Anthropic Messages API (SPEC SP-4): {@code POST /v1/messages}, streamed over SSE, tools sent
- * natively unless {@code native_tools = false} (SPEC SP-3), errors mapped to
- * {@link ProviderException.Kind}s (SPEC HI-5), and the HTTP exchange aborted when the run is
- * cancelled (SPEC AG-2).
+ * The Anthropic Messages API (SPEC SP-4): {@code POST /v1/messages}, streamed over SSE, tools sent natively unless
+ * {@code native_tools = false} (SPEC SP-3), errors mapped to {@link ProviderException.Kind}s (SPEC HI-5), and the HTTP
+ * exchange aborted when the run is cancelled (SPEC AG-2).
  */
 public final class AnthropicProvider extends HttpProvider {
     /** Where requests go when the settings name no base URL. */
@@ -35,7 +34,8 @@ public final class AnthropicProvider extends HttpProvider {
     AnthropicProvider(ProviderSettings settings, Clock clock) {
         // every current Claude model takes images
         super(settings, "anthropic", apiRoot(settings.baseUrl()), clock, AnthropicErrors::new, true);
-        this.maxTokens = settings.maxTokens() != null && settings.maxTokens() > 0 ? settings.maxTokens() : DEFAULT_MAX_TOKENS;
+        this.maxTokens =
+                settings.maxTokens() != null && settings.maxTokens() > 0 ? settings.maxTokens() : DEFAULT_MAX_TOKENS;
     }
 
     @Override
@@ -89,7 +89,9 @@ public final class AnthropicProvider extends HttpProvider {
         };
     }
 
-    /** The {@code .../v1} root: {@code https://api.anthropic.com} and {@code https://api.anthropic.com/v1} both work. */
+    /**
+     * The {@code .../v1} root: {@code https://api.anthropic.com} and {@code https://api.anthropic.com/v1} both work.
+     */
     static URI apiRoot(String configured) {
         String url = configured == null || configured.isBlank() ? DEFAULT_BASE_URL : configured.strip();
         while (url.endsWith("/")) url = url.substring(0, url.length() - 1);

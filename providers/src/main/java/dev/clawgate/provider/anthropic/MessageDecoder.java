@@ -10,12 +10,12 @@ import java.util.List;
 
 /** Reads a non-streamed Messages API {@code message} object. */
 final class MessageDecoder {
-    private MessageDecoder() {
-    }
+    private MessageDecoder() {}
 
     /** The response, or null when the object is not a message. */
     static ChatResponse decode(JsonNode root) {
-        if (!"message".equals(root.path("type").asText()) || !root.path("content").isArray()) return null;
+        if (!"message".equals(root.path("type").asText())
+                || !root.path("content").isArray()) return null;
         StringBuilder text = new StringBuilder();
         StringBuilder thinking = new StringBuilder();
         List<ToolCall> calls = new ArrayList<>();
@@ -23,19 +23,30 @@ final class MessageDecoder {
             switch (block.path("type").asText()) {
                 case "text" -> text.append(block.path("text").asText(""));
                 case "thinking" -> thinking.append(block.path("thinking").asText(""));
-                case "tool_use" -> calls.add(ToolCallParser.fromNode(textOrNull(block.path("id")),
-                        textOrNull(block.path("name")), block.path("input"), calls.size()));
-                default -> { /* redacted_thinking, server tool blocks: nothing the loop can use */ }
+                case "tool_use" ->
+                    calls.add(ToolCallParser.fromNode(
+                            textOrNull(block.path("id")),
+                            textOrNull(block.path("name")),
+                            block.path("input"),
+                            calls.size()));
+                default -> {
+                    /* redacted_thinking, server tool blocks: nothing the loop can use */
+                }
             }
         }
-        return new ChatResponse(text.toString(), calls, thinking.isEmpty() ? null : thinking.toString(),
-                usage(root.path("usage")), finishReason(textOrNull(root.path("stop_reason"))));
+        return new ChatResponse(
+                text.toString(),
+                calls,
+                thinking.isEmpty() ? null : thinking.toString(),
+                usage(root.path("usage")),
+                finishReason(textOrNull(root.path("stop_reason"))));
     }
 
     /** Input tokens include the prompt-cache reads and writes, which the API counts apart. */
     static Usage usage(JsonNode u) {
         if (!u.isObject()) return Usage.NONE;
-        long prompt = u.path("input_tokens").asLong(0) + u.path("cache_creation_input_tokens").asLong(0)
+        long prompt = u.path("input_tokens").asLong(0)
+                + u.path("cache_creation_input_tokens").asLong(0)
                 + u.path("cache_read_input_tokens").asLong(0);
         return new Usage(prompt, u.path("output_tokens").asLong(0), 0);
     }

@@ -12,8 +12,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Builds one answer out of the Messages API's stream events: text and thinking deltas go to the
- * observer as they come; {@code input_json_delta} fragments are joined per content block.
+ * Builds one answer out of the Messages API's stream events: text and thinking deltas go to the observer as they come;
+ * {@code input_json_delta} fragments are joined per content block.
  */
 final class MessageStreamAssembler {
     private final StreamObserver observer;
@@ -52,11 +52,15 @@ final class MessageStreamAssembler {
                 if (reason != null) stopReason = reason;
                 // the usage here is cumulative
                 JsonNode usage = event.path("usage");
-                if (usage.has("output_tokens")) outputTokens = usage.path("output_tokens").asLong(outputTokens);
-                if (usage.has("input_tokens")) inputTokens = MessageDecoder.usage(usage).promptTokens();
+                if (usage.has("output_tokens"))
+                    outputTokens = usage.path("output_tokens").asLong(outputTokens);
+                if (usage.has("input_tokens"))
+                    inputTokens = MessageDecoder.usage(usage).promptTokens();
             }
             case "message_stop" -> stopped = true;
-            default -> { /* ping, content_block_stop and event types added later */ }
+            default -> {
+                /* ping, content_block_stop and event types added later */
+            }
         }
     }
 
@@ -69,12 +73,17 @@ final class MessageStreamAssembler {
         List<ToolCall> done = new ArrayList<>();
         for (PartialCall p : calls.values()) {
             int i = done.size();
-            done.add(p.json.isEmpty()
-                    ? ToolCallParser.fromNode(p.id, p.name, p.startInput, i)
-                    : ToolCallParser.fromText(p.id, p.name, p.json.toString(), i));
+            done.add(
+                    p.json.isEmpty()
+                            ? ToolCallParser.fromNode(p.id, p.name, p.startInput, i)
+                            : ToolCallParser.fromText(p.id, p.name, p.json.toString(), i));
         }
-        return new ChatResponse(text.toString(), done, thinking.isEmpty() ? null : thinking.toString(),
-                new Usage(inputTokens, outputTokens, 0), MessageDecoder.finishReason(stopReason));
+        return new ChatResponse(
+                text.toString(),
+                done,
+                thinking.isEmpty() ? null : thinking.toString(),
+                new Usage(inputTokens, outputTokens, 0),
+                MessageDecoder.finishReason(stopReason));
     }
 
     private void start(int index, JsonNode block) {
@@ -88,7 +97,7 @@ final class MessageStreamAssembler {
                 JsonNode input = block.path("input");
                 call.startInput = input.isObject() && !input.isEmpty() ? input : null;
             }
-            default -> { }
+            default -> {}
         }
     }
 
@@ -100,7 +109,9 @@ final class MessageStreamAssembler {
                 PartialCall call = calls.get(index);
                 if (call != null) call.json.append(delta.path("partial_json").asText(""));
             }
-            default -> { /* signature_delta, citations_delta */ }
+            default -> {
+                /* signature_delta, citations_delta */
+            }
         }
     }
 

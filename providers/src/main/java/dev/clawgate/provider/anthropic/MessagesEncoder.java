@@ -16,9 +16,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Writes a {@link ChatRequest} as an Anthropic Messages request body: system messages become the
- * top-level {@code system}, tool results become {@code tool_result} blocks of a user message, and
- * consecutive messages of one role are merged so roles alternate.
+ * Writes a {@link ChatRequest} as an Anthropic Messages request body: system messages become the top-level
+ * {@code system}, tool results become {@code tool_result} blocks of a user message, and consecutive messages of one
+ * role are merged so roles alternate.
  */
 final class MessagesEncoder {
     private static final Pattern IMAGE_MARKER = Pattern.compile("\\[IMAGE:([^\\]\\s]+)]");
@@ -100,7 +100,8 @@ final class MessagesEncoder {
                 result.put("tool_use_id", m.toolCallId());
                 List<ObjectNode> parts = new ArrayList<>();
                 contentBlocks(m.content(), parts);
-                boolean onlyText = parts.stream().allMatch(p -> "text".equals(p.path("type").asText()));
+                boolean onlyText = parts.stream()
+                        .allMatch(p -> "text".equals(p.path("type").asText()));
                 if (onlyText && !m.content().isBlank()) result.put("content", m.content());
                 else if (!parts.isEmpty()) result.putArray("content").addAll(parts);
                 if (m.content().startsWith(TOOL_ERROR_PREFIX)) result.put("is_error", true);
@@ -112,9 +113,9 @@ final class MessagesEncoder {
     }
 
     /**
-     * Text and image blocks: {@code [IMAGE:...]} markers that hold a base64 data URI of a type the
-     * API takes become image blocks (SPEC AG-4: the pipeline inlined local paths, and remote URLs
-     * only when remote fetch is allowed); any other marker stays text.
+     * Text and image blocks: {@code [IMAGE:...]} markers that hold a base64 data URI of a type the API takes become
+     * image blocks (SPEC AG-4: the pipeline inlined local paths, and remote URLs only when remote fetch is allowed);
+     * any other marker stays text.
      */
     private void contentBlocks(String content, List<ObjectNode> out) {
         Matcher m = IMAGE_MARKER.matcher(content);

@@ -11,12 +11,11 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Reads an agent program's stdout, line by line as it comes. The first non-blank line decides the
- * format: a JSON object with a known {@code type} means the JSON line protocol
- * ({@code {"type":"delta","text":...}}, {@code text}, {@code tool_call} with {@code name} and
- * {@code arguments}, {@code error} with {@code message}, {@code done}); anything else is plain text,
- * passed on as it arrives. Every line is checked for overflow wording before it is passed on, so
- * the program's overflow notice never reaches the chat.
+ * Reads an agent program's stdout, line by line as it comes. The first non-blank line decides the format: a JSON object
+ * with a known {@code type} means the JSON line protocol ({@code {"type":"delta","text":...}}, {@code text},
+ * {@code tool_call} with {@code name} and {@code arguments}, {@code error} with {@code message}, {@code done});
+ * anything else is plain text, passed on as it arrives. Every line is checked for overflow wording before it is passed
+ * on, so the program's overflow notice never reaches the chat.
  */
 final class CliOutput {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -52,14 +51,15 @@ final class CliOutput {
             if (e == null) return true;
             switch (e.path("type").asText()) {
                 case "delta", "text" -> emit(e.path("text").asText(""));
-                case "tool_call" -> calls.add(ToolCallParser.fromNode(e.path("id").asText(null), e.path("name").asText(null),
-                        e.path("arguments"), calls.size()));
+                case "tool_call" ->
+                    calls.add(ToolCallParser.fromNode(
+                            e.path("id").asText(null), e.path("name").asText(null), e.path("arguments"), calls.size()));
                 case "error" -> {
                     error = e.path("message").asText("");
                     if (overflow.isOverflow(error)) overflowed = true;
                 }
                 case "done" -> done = true;
-                default -> { }
+                default -> {}
             }
             return !overflowed && !done;
         }
@@ -82,7 +82,11 @@ final class CliOutput {
         if (!t.startsWith("{")) return null;
         try {
             JsonNode n = JSON.readTree(t);
-            return n != null && n.isObject() && EVENT_TYPES.contains(n.path("type").asText()) ? n : null;
+            return n != null
+                            && n.isObject()
+                            && EVENT_TYPES.contains(n.path("type").asText())
+                    ? n
+                    : null;
         } catch (IOException e) {
             return null;
         }

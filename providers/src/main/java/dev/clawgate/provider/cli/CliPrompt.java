@@ -10,30 +10,46 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The one text a CLI agent gets on stdin or in a file: what it needs of the system prompt, then the
- * conversation, the user's newest message last.
+ * The one text a CLI agent gets on stdin or in a file: what it needs of the system prompt, then the conversation, the
+ * user's newest message last.
  *
- * <p>{@code minimal} fixes the seed's double context (seed 001 §6.2, §9.1; SPEC SP-3 beyond): an
- * agent program brings its own system prompt, workspace, bootstrap files, safety rules and runtime
- * facts, so of the gateway's sections (SPEC SP-1) only Tools, Hardware and Your Task (the gateway's
- * tools and their protocol), Channel Capabilities and Channel Context (the channel's guidance) and
- * the memory context are kept. {@code full} sends the system prompt whole.
+ * <p>{@code minimal} fixes the seed's double context (seed 001 §6.2, §9.1; SPEC SP-3 beyond): an agent program brings
+ * its own system prompt, workspace, bootstrap files, safety rules and runtime facts, so of the gateway's sections (SPEC
+ * SP-1) only Tools, Hardware and Your Task (the gateway's tools and their protocol), Channel Capabilities and Channel
+ * Context (the channel's guidance) and the memory context are kept. {@code full} sends the system prompt whole.
  */
 final class CliPrompt {
     /** SP-1's sections in order, each with the line that opens it. */
-    private static final List<String> ORDER = List.of(PromptSection.TOOLS, PromptSection.HARDWARE, PromptSection.TASK,
-            PromptSection.SAFETY, PromptSection.SKILLS, PromptSection.WORKSPACE, PromptSection.PROJECT_CONTEXT,
-            PromptSection.DATE_TIME, PromptSection.RUNTIME, PromptSection.CHANNEL_CAPABILITIES,
-            PromptSection.CHANNEL_CONTEXT, PromptSection.MEMORY);
+    private static final List<String> ORDER = List.of(
+            PromptSection.TOOLS,
+            PromptSection.HARDWARE,
+            PromptSection.TASK,
+            PromptSection.SAFETY,
+            PromptSection.SKILLS,
+            PromptSection.WORKSPACE,
+            PromptSection.PROJECT_CONTEXT,
+            PromptSection.DATE_TIME,
+            PromptSection.RUNTIME,
+            PromptSection.CHANNEL_CAPABILITIES,
+            PromptSection.CHANNEL_CONTEXT,
+            PromptSection.MEMORY);
     // the sections after the bootstrap files are found by their last opening line, so a bootstrap file
     // that happens to hold "## Runtime" cannot split the prompt early
-    private static final Set<String> AFTER_BOOTSTRAP = Set.of(PromptSection.DATE_TIME, PromptSection.RUNTIME,
-            PromptSection.CHANNEL_CAPABILITIES, PromptSection.CHANNEL_CONTEXT, PromptSection.MEMORY);
-    private static final Set<String> KEPT_WHEN_MINIMAL = Set.of(PromptSection.TOOLS, PromptSection.HARDWARE,
-            PromptSection.TASK, PromptSection.CHANNEL_CAPABILITIES, PromptSection.CHANNEL_CONTEXT, PromptSection.MEMORY);
+    private static final Set<String> AFTER_BOOTSTRAP = Set.of(
+            PromptSection.DATE_TIME,
+            PromptSection.RUNTIME,
+            PromptSection.CHANNEL_CAPABILITIES,
+            PromptSection.CHANNEL_CONTEXT,
+            PromptSection.MEMORY);
+    private static final Set<String> KEPT_WHEN_MINIMAL = Set.of(
+            PromptSection.TOOLS,
+            PromptSection.HARDWARE,
+            PromptSection.TASK,
+            PromptSection.CHANNEL_CAPABILITIES,
+            PromptSection.CHANNEL_CONTEXT,
+            PromptSection.MEMORY);
 
-    private CliPrompt() {
-    }
+    private CliPrompt() {}
 
     static String render(List<ChatMessage> messages, PromptMode mode) {
         List<String> system = new ArrayList<>();
@@ -86,7 +102,8 @@ final class CliPrompt {
             if (!KEPT_WHEN_MINIMAL.contains(names.get(i))) continue;
             if (!kept.isEmpty()) kept.append("\n\n");
             kept.append(systemPrompt, starts.get(i)[0], end);
-            while (!kept.isEmpty() && Character.isWhitespace(kept.charAt(kept.length() - 1))) kept.setLength(kept.length() - 1);
+            while (!kept.isEmpty() && Character.isWhitespace(kept.charAt(kept.length() - 1)))
+                kept.setLength(kept.length() - 1);
         }
         return kept.toString();
     }
@@ -99,15 +116,21 @@ final class CliPrompt {
         return switch (m.role()) {
             case USER -> "[User]\n" + m.content().strip();
             case ASSISTANT -> {
-                StringBuilder sb = new StringBuilder("[Assistant]\n").append(m.content().strip());
+                StringBuilder sb =
+                        new StringBuilder("[Assistant]\n").append(m.content().strip());
                 // calls it made natively are shown in the protocol it is asked to use (SPEC SP-3)
                 for (ToolCall c : m.toolCalls()) {
-                    sb.append("\n<tool_call>{\"name\": \"").append(c.name()).append("\", \"arguments\": ")
-                            .append(c.arguments()).append("}</tool_call>");
+                    sb.append("\n<tool_call>{\"name\": \"")
+                            .append(c.name())
+                            .append("\", \"arguments\": ")
+                            .append(c.arguments())
+                            .append("}</tool_call>");
                 }
                 yield sb.toString().strip();
             }
-            case TOOL -> "[Tool result: " + (m.name() == null ? "tool" : m.name()) + "]\n" + m.content().strip();
+            case TOOL ->
+                "[Tool result: " + (m.name() == null ? "tool" : m.name()) + "]\n"
+                        + m.content().strip();
             case SYSTEM -> m.content();
         };
     }

@@ -38,19 +38,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A local agent program as a model (SPEC SP-4, the seeds' Kiro path done right): each call runs
- * the configured command, hands it the prompt on stdin or in a file ({@link CliPrompt}: minimal by
- * default, SPEC SP-3 beyond), reads its answer from stdout as it comes ({@link CliOutput}), and
- * turns its own overflow wording into {@link Kind#CONTEXT_OVERFLOW} through the shared detector plus
- * the configured {@code overflow_patterns} (SPEC HI-5), so the turn compacts and retries. The
- * process tree is killed on cancellation (SPEC AG-2, {@code /stop}), on timeout and on
- * {@link #close()}. Stderr is logged (redacted, cut), never put in an error a user could see. At
- * most {@code max_processes} run at once. The program runs as configured, outside the shell tool's
- * sandbox, with only PATH, HOME and its configured {@code env}.
+ * A local agent program as a model (SPEC SP-4, the seeds' Kiro path done right): each call runs the configured command,
+ * hands it the prompt on stdin or in a file ({@link CliPrompt}: minimal by default, SPEC SP-3 beyond), reads its answer
+ * from stdout as it comes ({@link CliOutput}), and turns its own overflow wording into {@link Kind#CONTEXT_OVERFLOW}
+ * through the shared detector plus the configured {@code overflow_patterns} (SPEC HI-5), so the turn compacts and
+ * retries. The process tree is killed on cancellation (SPEC AG-2, {@code /stop}), on timeout and on {@link #close()}.
+ * Stderr is logged (redacted, cut), never put in an error a user could see. At most {@code max_processes} run at once.
+ * The program runs as configured, outside the shell tool's sandbox, with only PATH, HOME and its configured
+ * {@code env}.
  */
 public final class CliProvider implements Provider, AutoCloseable {
     /** How long a process gets between SIGTERM and SIGKILL. */
     static final Duration DEFAULT_GRACE = Duration.ofSeconds(2);
+
     private static final int MAX_STDERR = 16 * 1024;
     private static final int LOGGED_STDERR = 2000;
     private static final String PROMPT_FILE = "{prompt_file}";
@@ -80,8 +80,8 @@ public final class CliProvider implements Provider, AutoCloseable {
         this.grace = grace;
         this.slots = new Semaphore(cli.maxProcesses(), true);
         // tool calls come back as <tool_call> tags in the text: the gateway's protocol goes in the prompt (SPEC SP-3)
-        this.capabilities = new ProviderCapabilities(Boolean.TRUE.equals(settings.nativeTools()),
-                Boolean.TRUE.equals(settings.vision()), true);
+        this.capabilities = new ProviderCapabilities(
+                Boolean.TRUE.equals(settings.nativeTools()), Boolean.TRUE.equals(settings.vision()), true);
     }
 
     @Override
@@ -100,7 +100,8 @@ public final class CliProvider implements Provider, AutoCloseable {
     }
 
     @Override
-    public ChatResponse chat(ChatRequest request, StreamObserver observer, CancelToken cancel) throws ProviderException {
+    public ChatResponse chat(ChatRequest request, StreamObserver observer, CancelToken cancel)
+            throws ProviderException {
         Objects.requireNonNull(request, "request");
         StreamObserver sink = observer == null || !request.stream() ? StreamObserver.NONE : observer;
         CancelToken token = cancel == null ? CancelToken.none() : cancel;
@@ -127,8 +128,14 @@ public final class CliProvider implements Provider, AutoCloseable {
         for (Process p : running) ProcessTree.kill(p.toHandle(), grace);
     }
 
-    private ChatResponse run(List<String> command, String prompt, boolean promptInFile, StreamObserver sink,
-                             CancelToken token, long deadline) throws ProviderException {
+    private ChatResponse run(
+            List<String> command,
+            String prompt,
+            boolean promptInFile,
+            StreamObserver sink,
+            CancelToken token,
+            long deadline)
+            throws ProviderException {
         ProcessBuilder pb = new ProcessBuilder(command);
         Map<String, String> env = pb.environment();
         env.clear();
@@ -143,8 +150,12 @@ public final class CliProvider implements Provider, AutoCloseable {
             process = pb.start();
         } catch (IOException e) {
             // the command is the operator's, not a secret; the OS message says what was wrong
-            throw new ProviderException(Kind.FATAL, name + ": cannot start '" + cli.command() + "' ("
-                    + redactor.redact(e.getMessage()) + ")", 0, null, e);
+            throw new ProviderException(
+                    Kind.FATAL,
+                    name + ": cannot start '" + cli.command() + "' (" + redactor.redact(e.getMessage()) + ")",
+                    0,
+                    null,
+                    e);
         }
         running.add(process);
         LiveProcesses.add(process);
@@ -154,22 +165,30 @@ public final class CliProvider implements Provider, AutoCloseable {
             if (killed.compareAndSet(false, true)) ProcessTree.kill(process.toHandle(), grace);
         };
         BoundedText stderr = new BoundedText(MAX_STDERR);
-        Thread stderrReader = Thread.ofVirtual().name("cli-stderr-" + process.pid()).start(() -> drain(process.getErrorStream(), stderr));
-        Thread writer = Thread.ofVirtual().name("cli-stdin-" + process.pid()).start(() -> writePrompt(process, promptInFile ? null : prompt));
-        Thread watchdog = Thread.ofVirtual().name("cli-timeout-" + process.pid()).start(() -> {
-            try {
-                if (!process.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
-                    timedOut.set(true);
-                    kill.run();
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        });
-        CliOutput output = new CliOutput(sink, text -> OverflowDetector.isContextOverflow(text, cli.overflowPatterns()));
+        Thread stderrReader = Thread.ofVirtual()
+                .name("cli-stderr-" + process.pid())
+                .start(() -> drain(process.getErrorStream(), stderr));
+        Thread writer = Thread.ofVirtual()
+                .name("cli-stdin-" + process.pid())
+                .start(() -> writePrompt(process, promptInFile ? null : prompt));
+        Thread watchdog = Thread.ofVirtual()
+                .name("cli-timeout-" + process.pid())
+                .start(() -> {
+                    try {
+                        if (!process.waitFor(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                            timedOut.set(true);
+                            kill.run();
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                });
+        CliOutput output =
+                new CliOutput(sink, text -> OverflowDetector.isContextOverflow(text, cli.overflowPatterns()));
         AutoCloseable onCancel = token.onCancel(() -> Thread.ofVirtual().start(kill));
         try {
-            try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            try (BufferedReader out =
+                    new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
                 for (String line; (line = out.readLine()) != null; ) {
                     if (!output.accept(line)) break;
                 }
@@ -201,24 +220,29 @@ public final class CliProvider implements Provider, AutoCloseable {
         }
         if (output.done() && output.error() == null) return answer(output);
         if (timedOut.get()) {
-            throw new ProviderException(Kind.TRANSIENT, name + ": no answer within " + cli.timeout().toSeconds()
-                    + "s; the program was killed");
+            throw new ProviderException(
+                    Kind.TRANSIENT,
+                    name + ": no answer within " + cli.timeout().toSeconds() + "s; the program was killed");
         }
         int status = process.exitValue();
         if (output.error() != null) {
-            throw new ProviderException(Kind.TRANSIENT, name + ": the program reported an error (exit status " + status + ")");
+            throw new ProviderException(
+                    Kind.TRANSIENT, name + ": the program reported an error (exit status " + status + ")");
         }
         if (status != 0) {
-            throw new ProviderException(Kind.TRANSIENT, name + ": the program exited with status " + status
-                    + " (its stderr is in the gateway log)");
+            throw new ProviderException(
+                    Kind.TRANSIENT,
+                    name + ": the program exited with status " + status + " (its stderr is in the gateway log)");
         }
         return answer(output);
     }
 
     private ChatResponse answer(CliOutput output) throws ProviderException {
         String text = output.text().strip();
-        if (text.isEmpty() && output.calls().isEmpty()) throw new ProviderException(Kind.TRANSIENT, name + ": the program printed no answer");
-        return new ChatResponse(text, output.calls(), null, Usage.NONE, output.calls().isEmpty() ? "stop" : "tool_calls");
+        if (text.isEmpty() && output.calls().isEmpty())
+            throw new ProviderException(Kind.TRANSIENT, name + ": the program printed no answer");
+        return new ChatResponse(
+                text, output.calls(), null, Usage.NONE, output.calls().isEmpty() ? "stop" : "tool_calls");
     }
 
     private void acquireSlot(CancelToken token, long deadline) throws ProviderException {
@@ -226,8 +250,10 @@ public final class CliProvider implements Provider, AutoCloseable {
             while (!slots.tryAcquire(100, TimeUnit.MILLISECONDS)) {
                 token.throwIfCancelled();
                 if (System.nanoTime() > deadline) {
-                    throw new ProviderException(Kind.TRANSIENT, name + ": all " + cli.maxProcesses()
-                            + " processes stayed busy for " + cli.timeout().toSeconds() + "s");
+                    throw new ProviderException(
+                            Kind.TRANSIENT,
+                            name + ": all " + cli.maxProcesses() + " processes stayed busy for "
+                                    + cli.timeout().toSeconds() + "s");
                 }
             }
         } catch (InterruptedException e) {
@@ -260,12 +286,15 @@ public final class CliProvider implements Provider, AutoCloseable {
 
     private Path writePromptFile(String prompt) throws ProviderException {
         try {
-            Path f = Files.createTempFile("clawgate-prompt-", ".txt",
+            Path f = Files.createTempFile(
+                    "clawgate-prompt-",
+                    ".txt",
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             Files.writeString(f, prompt, StandardCharsets.UTF_8);
             return f;
         } catch (IOException | UnsupportedOperationException e) {
-            throw new ProviderException(Kind.TRANSIENT, name + ": cannot write the prompt file (" + e.getMessage() + ")");
+            throw new ProviderException(
+                    Kind.TRANSIENT, name + ": cannot write the prompt file (" + e.getMessage() + ")");
         }
     }
 

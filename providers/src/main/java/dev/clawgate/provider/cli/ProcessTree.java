@@ -13,15 +13,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Ends a process and everything it started: SIGTERM to the whole tree, a grace period, then
- * SIGKILL to whatever is left (a program that ignores SIGTERM included). The tree is read before
- * the root is signalled, since children of a dead parent are no longer its descendants.
+ * Ends a process and everything it started: SIGTERM to the whole tree, a grace period, then SIGKILL to whatever is left
+ * (a program that ignores SIGTERM included). The tree is read before the root is signalled, since children of a dead
+ * parent are no longer its descendants.
  */
 final class ProcessTree {
     private static final Logger log = LoggerFactory.getLogger(ProcessTree.class);
 
-    private ProcessTree() {
-    }
+    private ProcessTree() {}
 
     /** The root and all its descendants alive now, root first. */
     static List<ProcessHandle> snapshot(ProcessHandle root) {
@@ -37,7 +36,8 @@ final class ProcessTree {
         for (ProcessHandle h : tree) h.destroy();
         if (!awaitExit(tree, grace)) {
             // what the survivors started meanwhile goes too
-            List<ProcessHandle> survivors = tree.stream().filter(ProcessHandle::isAlive).toList();
+            List<ProcessHandle> survivors =
+                    tree.stream().filter(ProcessHandle::isAlive).toList();
             for (ProcessHandle h : survivors) h.descendants().forEach(tree::add);
             for (ProcessHandle h : tree) {
                 if (h.isAlive()) {
@@ -50,7 +50,9 @@ final class ProcessTree {
     }
 
     private static boolean awaitExit(Set<ProcessHandle> tree, Duration within) {
-        CompletableFuture<?>[] exits = tree.stream().filter(ProcessHandle::isAlive).map(ProcessHandle::onExit)
+        CompletableFuture<?>[] exits = tree.stream()
+                .filter(ProcessHandle::isAlive)
+                .map(ProcessHandle::onExit)
                 .toArray(CompletableFuture[]::new);
         if (exits.length == 0) return true;
         try {

@@ -14,9 +14,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * One answer built from {@code GenerateContentResponse}s: the whole body, or the chunks of a
- * stream in turn (text parts are deltas; the last chunk carries the finish reason and the usage).
- * A blocked prompt or a safety stop becomes a clear error instead of an empty reply.
+ * One answer built from {@code GenerateContentResponse}s: the whole body, or the chunks of a stream in turn (text parts
+ * are deltas; the last chunk carries the finish reason and the usage). A blocked prompt or a safety stop becomes a
+ * clear error instead of an empty reply.
  */
 final class GeminiAnswer {
     // finish reasons that mean the content was withheld, and how the error words each
@@ -48,18 +48,23 @@ final class GeminiAnswer {
     /** One response object (a whole answer, or one streamed chunk). */
     void accept(JsonNode response) {
         JsonNode feedback = response.path("promptFeedback");
-        if (feedback.path("blockReason").isTextual()) blockReason = feedback.path("blockReason").asText();
+        if (feedback.path("blockReason").isTextual())
+            blockReason = feedback.path("blockReason").asText();
         JsonNode candidate = response.path("candidates").path(0);
         if (candidate.isObject()) {
             sawCandidate = true;
             for (JsonNode part : candidate.path("content").path("parts")) part(part);
-            if (candidate.path("finishReason").isTextual()) finishReason = candidate.path("finishReason").asText();
-            if (candidate.path("finishMessage").isTextual()) finishMessage = candidate.path("finishMessage").asText();
+            if (candidate.path("finishReason").isTextual())
+                finishReason = candidate.path("finishReason").asText();
+            if (candidate.path("finishMessage").isTextual())
+                finishMessage = candidate.path("finishMessage").asText();
         }
         JsonNode u = response.path("usageMetadata");
         // the counts are totals so far, so the newest wins
         if (u.isObject()) {
-            usage = new Usage(u.path("promptTokenCount").asLong(0), u.path("candidatesTokenCount").asLong(0),
+            usage = new Usage(
+                    u.path("promptTokenCount").asLong(0),
+                    u.path("candidatesTokenCount").asLong(0),
                     u.path("thoughtsTokenCount").asLong(0));
         }
     }
@@ -75,32 +80,39 @@ final class GeminiAnswer {
             throw errors.fatal("the prompt was blocked by the API's safety filter (block reason " + blockReason + ")");
         }
         if (finishReason == null) {
-            throw errors.malformed(sawCandidate ? "the answer ended before a finish reason" : "the answer holds no candidate");
+            throw errors.malformed(
+                    sawCandidate ? "the answer ended before a finish reason" : "the answer holds no candidate");
         }
         String reason = finishReason == null ? "" : finishReason;
         String withheld = WITHHELD.get(reason);
         if (withheld != null) throw errors.fatal(withheld + " (finish reason " + reason + ")");
         switch (reason) {
             case "MALFORMED_FUNCTION_CALL", "UNEXPECTED_TOOL_CALL" ->
-                    throw errors.malformed("the model produced a function call it could not complete (finish reason "
-                            + reason + (finishMessage == null ? "" : ": " + finishMessage) + ")");
-            case "STOP", "MAX_TOKENS", "FINISH_REASON_UNSPECIFIED" -> { }
+                throw errors.malformed("the model produced a function call it could not complete (finish reason "
+                        + reason + (finishMessage == null ? "" : ": " + finishMessage) + ")");
+            case "STOP", "MAX_TOKENS", "FINISH_REASON_UNSPECIFIED" -> {}
             default -> {
                 if (text.isEmpty() && calls.isEmpty()) {
                     throw errors.fatal("the model stopped without an answer (finish reason " + reason + ")");
                 }
             }
         }
-        return new ChatResponse(text.toString(), calls, thoughts.isEmpty() ? null : thoughts.toString(), usage,
-                finishReason(reason));
+        return new ChatResponse(
+                text.toString(), calls, thoughts.isEmpty() ? null : thoughts.toString(), usage, finishReason(reason));
     }
 
     private void part(JsonNode part) {
         if (part.has("functionCall")) {
             JsonNode call = part.path("functionCall");
-            String apiId = call.path("id").isTextual() && !call.path("id").asText().isBlank() ? call.path("id").asText() : null;
-            ToolCall parsed = ToolCallParser.fromNode(apiId, call.path("name").asText(null), call.path("args"), calls.size());
-            String signature = part.path("thoughtSignature").isTextual() ? part.path("thoughtSignature").asText() : null;
+            String apiId =
+                    call.path("id").isTextual() && !call.path("id").asText().isBlank()
+                            ? call.path("id").asText()
+                            : null;
+            ToolCall parsed =
+                    ToolCallParser.fromNode(apiId, call.path("name").asText(null), call.path("args"), calls.size());
+            String signature = part.path("thoughtSignature").isTextual()
+                    ? part.path("thoughtSignature").asText()
+                    : null;
             signatures.remember(parsed.id(), apiId != null, signature);
             calls.add(parsed);
         } else if (part.path("text").isTextual()) {

@@ -19,16 +19,17 @@ import java.util.regex.Pattern;
 
 /**
  * Writes a {@link ChatRequest} as a {@code GenerateContentRequest}: system messages become the
- * {@code systemInstruction}; user and assistant messages {@code contents} of roles {@code user} and
- * {@code model}; tool calls {@code functionCall} parts and tool results {@code functionResponse}
- * parts of a user turn; {@code [IMAGE:data:...]} markers {@code inlineData} parts; tools one
- * {@code functionDeclarations} list. Consecutive turns of one role are merged so roles alternate.
+ * {@code systemInstruction}; user and assistant messages {@code contents} of roles {@code user} and {@code model}; tool
+ * calls {@code functionCall} parts and tool results {@code functionResponse} parts of a user turn;
+ * {@code [IMAGE:data:...]} markers {@code inlineData} parts; tools one {@code functionDeclarations} list. Consecutive
+ * turns of one role are merged so roles alternate.
  */
 final class GeminiEncoder {
     private static final Pattern IMAGE_MARKER = Pattern.compile("\\[IMAGE:([^\\]\\s]+)]");
     private static final Pattern DATA_URI = Pattern.compile("data:(image/[a-z+.-]+);base64,([A-Za-z0-9+/=]+)");
     // the image types the API reads (image understanding)
-    private static final Set<String> MIME_TYPES = Set.of("image/png", "image/jpeg", "image/webp", "image/heic", "image/heif");
+    private static final Set<String> MIME_TYPES =
+            Set.of("image/png", "image/jpeg", "image/webp", "image/heic", "image/heif");
     // the agent loop's convention for a failed tool (AgentLoop.runTool)
     private static final String TOOL_ERROR_PREFIX = "Error: ";
 
@@ -99,7 +100,8 @@ final class GeminiEncoder {
                     throw new IllegalArgumentException("a tool message needs the id of the call it answers");
                 }
                 String name = m.name() != null && !m.name().isBlank() ? m.name() : callNames.get(m.toolCallId());
-                if (name == null) throw new IllegalArgumentException("a tool result answers no function call of this conversation");
+                if (name == null)
+                    throw new IllegalArgumentException("a tool result answers no function call of this conversation");
                 ObjectNode response = json.createObjectNode();
                 ObjectNode fr = response.putObject("functionResponse");
                 ThoughtSignatures.Origin origin = signatures.of(m.toolCallId());
@@ -131,9 +133,9 @@ final class GeminiEncoder {
     }
 
     /**
-     * Text and {@code inlineData} parts: {@code [IMAGE:...]} markers holding a base64 data URI of a
-     * type the API reads become images (SPEC AG-4: the pipeline inlined local paths, and remote URLs
-     * only when allowed); any other marker stays text.
+     * Text and {@code inlineData} parts: {@code [IMAGE:...]} markers holding a base64 data URI of a type the API reads
+     * become images (SPEC AG-4: the pipeline inlined local paths, and remote URLs only when allowed); any other marker
+     * stays text.
      */
     private void contentParts(String content, List<ObjectNode> out) {
         Matcher m = IMAGE_MARKER.matcher(content);

@@ -15,9 +15,9 @@ import java.util.regex.Pattern;
 
 /**
  * Turns Google's error bodies ({@code {"error":{"code","message","status","details":[...]}}}) into
- * {@link ProviderException}s: the canonical {@code status} decides, the HTTP status where there is
- * none; {@code RESOURCE_EXHAUSTED} carries the {@code RetryInfo} delay (else the message's "retry in",
- * else {@code retry-after}); overflow wording is core's one detector's (SPEC HI-5).
+ * {@link ProviderException}s: the canonical {@code status} decides, the HTTP status where there is none;
+ * {@code RESOURCE_EXHAUSTED} carries the {@code RetryInfo} delay (else the message's "retry in", else
+ * {@code retry-after}); overflow wording is core's one detector's (SPEC HI-5).
  */
 final class GeminiErrors extends ProviderErrors {
     private static final String RETRY_INFO = "type.googleapis.com/google.rpc.RetryInfo";
@@ -49,8 +49,12 @@ final class GeminiErrors extends ProviderErrors {
     public ProviderException fromStreamError(JsonNode root) {
         ApiError err = fromNode(root);
         Kind kind = kind(err.code(), err);
-        return new ProviderException(kind, provider + ": error in stream" + describe(err), err.code(),
-                kind == Kind.RATE_LIMITED ? err.retryDelay() : null, null);
+        return new ProviderException(
+                kind,
+                provider + ": error in stream" + describe(err),
+                err.code(),
+                kind == Kind.RATE_LIMITED ? err.retryDelay() : null,
+                null);
     }
 
     static Kind kind(int httpStatus, ApiError err) {
@@ -69,7 +73,7 @@ final class GeminiErrors extends ProviderErrors {
             case "INVALID_ARGUMENT", "FAILED_PRECONDITION", "NOT_FOUND", "OUT_OF_RANGE", "UNIMPLEMENTED" -> {
                 return Kind.FATAL;
             }
-            default -> { }
+            default -> {}
         }
         if (httpStatus == 401 || httpStatus == 403) return Kind.AUTH;
         if (httpStatus == 429) return Kind.RATE_LIMITED;
@@ -97,8 +101,10 @@ final class GeminiErrors extends ProviderErrors {
         Duration delay = null;
         for (JsonNode d : err.path("details")) {
             String type = d.path("@type").asText("");
-            if (type.equals(RETRY_INFO)) delay = protoDuration(d.path("retryDelay").asText(""));
-            if (type.equals(ERROR_INFO) && reason.isEmpty()) reason = d.path("reason").asText("");
+            if (type.equals(RETRY_INFO))
+                delay = protoDuration(d.path("retryDelay").asText(""));
+            if (type.equals(ERROR_INFO) && reason.isEmpty())
+                reason = d.path("reason").asText("");
         }
         if (delay == null) delay = retryIn(message);
         return new ApiError(err.path("code").asInt(0), status, message, reason, delay);

@@ -15,10 +15,9 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * The Gemini API (SPEC SP-4): {@code POST models/{model}:generateContent}, and
- * {@code :streamGenerateContent?alt=sse} for streamed answers; function calling, the system
- * instruction and inline images; safety blocks and finish reasons turned into clear errors;
- * {@code RESOURCE_EXHAUSTED} with its {@code RetryInfo} delay (SPEC HI-5, AG-2 as the other
+ * The Gemini API (SPEC SP-4): {@code POST models/{model}:generateContent}, and {@code :streamGenerateContent?alt=sse}
+ * for streamed answers; function calling, the system instruction and inline images; safety blocks and finish reasons
+ * turned into clear errors; {@code RESOURCE_EXHAUSTED} with its {@code RetryInfo} delay (SPEC HI-5, AG-2 as the other
  * providers). The key travels in the {@code x-goog-api-key} header, never in the URL.
  */
 public final class GeminiProvider extends HttpProvider {
@@ -111,7 +110,8 @@ public final class GeminiProvider extends HttpProvider {
     /** The model id without the {@code models/} prefix; IllegalArgumentException when it is not a plain name. */
     static String bareModel(String model) {
         String m = model.startsWith("models/") ? model.substring("models/".length()) : model;
-        if (!MODEL.matcher(m).matches()) throw new IllegalArgumentException("the model name '" + m + "' is not a Gemini model id");
+        if (!MODEL.matcher(m).matches())
+            throw new IllegalArgumentException("the model name '" + m + "' is not a Gemini model id");
         return m;
     }
 

@@ -6,9 +6,9 @@ import java.util.Map;
 
 /**
  * What the gateway must hand back with a function call it replays to Gemini but cannot keep in a
- * {@link dev.clawgate.core.model.ToolCall}: whether the API gave the call's id (else the id is
- * ours and is not sent) and the call's {@code thoughtSignature} (thinking models refuse a replayed
- * call without it). Bounded: the oldest calls are forgotten, by which time their run is over.
+ * {@link dev.clawgate.core.model.ToolCall}: whether the API gave the call's id (else the id is ours and is not sent)
+ * and the call's {@code thoughtSignature} (thinking models refuse a replayed call without it). Bounded: the oldest
+ * calls are forgotten, by which time their run is over.
  */
 final class ThoughtSignatures {
     static final int CAPACITY = 4096;

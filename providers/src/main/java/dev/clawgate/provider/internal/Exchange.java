@@ -22,9 +22,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One HTTP exchange in flight, abortable (SPEC AG-2): when the run's token fires, the pending
- * future is cancelled and the body stream closed, so the server sees the connection go. A body
- * that stays silent longer than the timeout is closed the same way.
+ * One HTTP exchange in flight, abortable (SPEC AG-2): when the run's token fires, the pending future is cancelled and
+ * the body stream closed, so the server sees the connection go. A body that stays silent longer than the timeout is
+ * closed the same way.
  */
 public final class Exchange implements AutoCloseable {
     /** How a provider words the failures of the exchange itself (its name in front, secrets out). */
@@ -37,7 +37,8 @@ public final class Exchange implements AutoCloseable {
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(Exchange.class);
-    // SPEC OP-7: the idle watch is cancelled when the exchange closes, so a finished exchange is not kept for the whole timeout
+    // SPEC OP-7: the idle watch is cancelled when the exchange closes, so a finished exchange is not kept for the whole
+    // timeout
     private static final ScheduledExecutorService WATCHDOG = Scheduler.daemonTimer("clawgate-provider-watchdog");
 
     private final CancelToken cancel;
@@ -60,8 +61,8 @@ public final class Exchange implements AutoCloseable {
     }
 
     /** Sends the request unless the run is already cancelled. */
-    public static Exchange start(HttpClient client, HttpRequest request, CancelToken cancel, Duration timeout,
-                          Failures errors) {
+    public static Exchange start(
+            HttpClient client, HttpRequest request, CancelToken cancel, Duration timeout, Failures errors) {
         cancel.throwIfCancelled();
         return new Exchange(client, request, cancel, timeout, errors);
     }
@@ -161,16 +162,19 @@ public final class Exchange implements AutoCloseable {
     // checks for silence at the moment the timeout could first have run out, then re-arms
     private void watch(long delayNanos) {
         if (closed) return;
-        watching = WATCHDOG.schedule(() -> {
-            if (closed) return;
-            long idle = System.nanoTime() - lastActivity;
-            if (idle >= timeout.toNanos()) {
-                timedOut = true;
-                closeBody();
-            } else {
-                watch(timeout.toNanos() - idle);
-            }
-        }, Math.max(delayNanos, 1), TimeUnit.NANOSECONDS);
+        watching = WATCHDOG.schedule(
+                () -> {
+                    if (closed) return;
+                    long idle = System.nanoTime() - lastActivity;
+                    if (idle >= timeout.toNanos()) {
+                        timedOut = true;
+                        closeBody();
+                    } else {
+                        watch(timeout.toNanos() - idle);
+                    }
+                },
+                Math.max(delayNanos, 1),
+                TimeUnit.NANOSECONDS);
         if (closed) watching.cancel(false);
     }
 

@@ -28,9 +28,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A model API over HTTP, as a template: this class does the exchange, its cancellation and
- * timeout (SPEC AG-2), the error mapping (SPEC HI-5) and the streaming loop; a provider adds only
- * its wire format: where to post, how to authenticate, how to encode a request and read an answer.
+ * A model API over HTTP, as a template: this class does the exchange, its cancellation and timeout (SPEC AG-2), the
+ * error mapping (SPEC HI-5) and the streaming loop; a provider adds only its wire format: where to post, how to
+ * authenticate, how to encode a request and read an answer.
  */
 public abstract class HttpProvider implements Provider, AutoCloseable {
     protected static final ObjectMapper JSON = new ObjectMapper();
@@ -66,11 +66,16 @@ public abstract class HttpProvider implements Provider, AutoCloseable {
 
     /**
      * @param defaultName the provider's name when the settings give none
-     * @param apiRoot     what request paths are appended to
+     * @param apiRoot what request paths are appended to
      * @param visionByDefault whether the model takes images when {@code settings.vision()} does not say
      */
-    protected HttpProvider(ProviderSettings settings, String defaultName, URI apiRoot, Clock clock,
-                           ErrorsFactory errors, boolean visionByDefault) {
+    protected HttpProvider(
+            ProviderSettings settings,
+            String defaultName,
+            URI apiRoot,
+            Clock clock,
+            ErrorsFactory errors,
+            boolean visionByDefault) {
         Objects.requireNonNull(settings, "settings");
         this.name = settings.name() == null || settings.name().isBlank() ? defaultName : settings.name();
         this.apiRoot = apiRoot;
@@ -149,7 +154,8 @@ public abstract class HttpProvider implements Provider, AutoCloseable {
     @Override
     public final List<String> listModels(CancelToken cancel) throws ProviderException {
         CancelToken token = cancel == null ? CancelToken.none() : cancel;
-        HttpRequest httpRequest = request(modelsPath()).header("accept", "application/json").GET().build();
+        HttpRequest httpRequest =
+                request(modelsPath()).header("accept", "application/json").GET().build();
         try (Exchange exchange = Exchange.start(http, httpRequest, token, timeout, errors)) {
             awaitSuccess(exchange);
             return modelIds(parse(exchange.readAll(MAX_BODY), "model list"));
@@ -189,8 +195,8 @@ public abstract class HttpProvider implements Provider, AutoCloseable {
     }
 
     /**
-     * An http(s) URL with a host, from configured text: the default when there is none, trailing
-     * slashes dropped. Configuration errors never echo the URL, which may hold a key.
+     * An http(s) URL with a host, from configured text: the default when there is none, trailing slashes dropped.
+     * Configuration errors never echo the URL, which may hold a key.
      */
     protected static URI httpUrl(String configured, String defaultUrl) {
         String url = configured == null || configured.isBlank() ? defaultUrl : configured.strip();
@@ -247,14 +253,18 @@ public abstract class HttpProvider implements Provider, AutoCloseable {
         ChatResponse response = decode(parse(exchange.readAll(MAX_BODY), "response"));
         // a server that ignored stream=true still owes the observer the text
         if (streamWanted) {
-            if (response.reasoning() != null && !response.reasoning().isEmpty()) observer.onReasoningDelta(response.reasoning());
+            if (response.reasoning() != null && !response.reasoning().isEmpty())
+                observer.onReasoningDelta(response.reasoning());
             if (!response.text().isEmpty()) observer.onTextDelta(response.text());
         }
         return response;
     }
 
     private static boolean isEventStream(HttpResponse<?> response) {
-        return response.headers().firstValue("content-type").orElse("")
-                .toLowerCase(Locale.ROOT).startsWith("text/event-stream");
+        return response.headers()
+                .firstValue("content-type")
+                .orElse("")
+                .toLowerCase(Locale.ROOT)
+                .startsWith("text/event-stream");
     }
 }

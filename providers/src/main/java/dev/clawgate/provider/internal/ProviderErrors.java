@@ -11,9 +11,8 @@ import java.time.Duration;
 import java.util.function.Function;
 
 /**
- * How a provider words its failures as {@link ProviderException}s: the provider's name in front,
- * secrets out. The failures of the exchange itself are worded alike for every API; each provider
- * reads its own error bodies.
+ * How a provider words its failures as {@link ProviderException}s: the provider's name in front, secrets out. The
+ * failures of the exchange itself are worded alike for every API; each provider reads its own error bodies.
  */
 public abstract class ProviderErrors implements Exchange.Failures {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -36,15 +35,16 @@ public abstract class ProviderErrors implements Exchange.Failures {
 
     @Override
     public ProviderException transport(String what, IOException e) {
-        String detail = e.getMessage() == null ? e.getClass().getSimpleName()
+        String detail = e.getMessage() == null
+                ? e.getClass().getSimpleName()
                 : e.getClass().getSimpleName() + ": " + redactor.redact(e.getMessage());
         return new ProviderException(Kind.TRANSIENT, provider + ": " + what + " (" + detail + ")", 0, null, e);
     }
 
     @Override
     public ProviderException timeout(Duration after) {
-        return new ProviderException(Kind.TRANSIENT, provider + ": no answer within " + after.toSeconds() + "s",
-                0, null, null);
+        return new ProviderException(
+                Kind.TRANSIENT, provider + ": no answer within " + after.toSeconds() + "s", 0, null, null);
     }
 
     /** An answer we cannot read: worth another try. */
@@ -58,8 +58,8 @@ public abstract class ProviderErrors implements Exchange.Failures {
     }
 
     /**
-     * The error an answer's body describes: a JSON body through {@code fromJson}, else its first
-     * line through {@code fromText} (nothing from an HTML page, or an empty body).
+     * The error an answer's body describes: a JSON body through {@code fromJson}, else its first line through
+     * {@code fromText} (nothing from an HTML page, or an empty body).
      */
     protected static <E> E errorIn(String body, Function<JsonNode, E> fromJson, Function<String, E> fromText) {
         if (body == null || body.isBlank()) return fromText.apply("");

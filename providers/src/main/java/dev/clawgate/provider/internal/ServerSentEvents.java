@@ -38,7 +38,9 @@ public final class ServerSentEvents {
                     else data.append('\n').append(value);
                 }
                 case "event" -> type = value;
-                default -> { /* id and retry mean nothing to a one-shot completion stream */ }
+                default -> {
+                    /* id and retry mean nothing to a one-shot completion stream */
+                }
             }
         }
         return data == null ? null : new Event(type, data.toString());

@@ -8,16 +8,15 @@ import dev.clawgate.core.model.ToolCall;
 import java.util.UUID;
 
 /**
- * Makes a {@link ToolCall} from what the model sent. Broken arguments never throw: the call
- * carries a parse error that the agent loop reports back to the model (SPEC AG-1).
+ * Makes a {@link ToolCall} from what the model sent. Broken arguments never throw: the call carries a parse error that
+ * the agent loop reports back to the model (SPEC AG-1).
  */
 public final class ToolCallParser {
-    private static final ObjectMapper STRICT = new ObjectMapper()
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    private static final ObjectMapper STRICT =
+            new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     private static final int RAW_EXCERPT = 200;
 
-    private ToolCallParser() {
-    }
+    private ToolCallParser() {}
 
     public static ToolCall fromText(String id, String name, String arguments, int index) {
         String callId = id == null || id.isBlank() ? generatedId(index) : id;
@@ -28,11 +27,15 @@ public final class ToolCallParser {
         try {
             JsonNode parsed = STRICT.readTree(arguments);
             if (parsed == null || !parsed.isObject()) {
-                return new ToolCall(callId, name, null, "the arguments must be a JSON object, got: " + excerpt(arguments));
+                return new ToolCall(
+                        callId, name, null, "the arguments must be a JSON object, got: " + excerpt(arguments));
             }
             return new ToolCall(callId, name, parsed);
         } catch (JsonProcessingException e) {
-            return new ToolCall(callId, name, null,
+            return new ToolCall(
+                    callId,
+                    name,
+                    null,
                     "the arguments are not valid JSON (" + e.getOriginalMessage() + "): " + excerpt(arguments));
         }
     }
@@ -41,10 +44,12 @@ public final class ToolCallParser {
     public static ToolCall fromNode(String id, String name, JsonNode arguments, int index) {
         if (arguments != null && arguments.isObject()) {
             String callId = id == null || id.isBlank() ? generatedId(index) : id;
-            if (name == null || name.isBlank()) return new ToolCall(callId, "", null, "the tool call has no function name");
+            if (name == null || name.isBlank())
+                return new ToolCall(callId, "", null, "the tool call has no function name");
             return new ToolCall(callId, name, arguments);
         }
-        String text = arguments == null || arguments.isNull() || arguments.isMissingNode() ? null
+        String text = arguments == null || arguments.isNull() || arguments.isMissingNode()
+                ? null
                 : arguments.isTextual() ? arguments.asText() : arguments.toString();
         return fromText(id, name, text, index);
     }

@@ -54,7 +54,9 @@ final class ChatRequestEncoder {
                         ObjectNode call = calls.addObject();
                         call.put("id", c.id());
                         call.put("type", "function");
-                        call.putObject("function").put("name", c.name()).put("arguments", c.arguments().toString());
+                        call.putObject("function")
+                                .put("name", c.name())
+                                .put("arguments", c.arguments().toString());
                     }
                 }
             }
@@ -70,9 +72,9 @@ final class ChatRequestEncoder {
     }
 
     /**
-     * Plain text, or text and image parts when the text carries {@code [IMAGE:...]} markers that
-     * already hold a data URI (SPEC AG-4: the pipeline inlines local paths, and remote URLs only
-     * when remote fetch is allowed); a URL is never passed on for the API to fetch.
+     * Plain text, or text and image parts when the text carries {@code [IMAGE:...]} markers that already hold a data
+     * URI (SPEC AG-4: the pipeline inlines local paths, and remote URLs only when remote fetch is allowed); a URL is
+     * never passed on for the API to fetch.
      */
     private JsonNode userContent(String content) {
         Matcher m = IMAGE_MARKER.matcher(content);

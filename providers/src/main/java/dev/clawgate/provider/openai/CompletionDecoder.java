@@ -10,8 +10,7 @@ import java.util.List;
 
 /** Reads a non-streamed {@code chat.completion} object. */
 final class CompletionDecoder {
-    private CompletionDecoder() {
-    }
+    private CompletionDecoder() {}
 
     /** The response, or null when the object has no choice to read. */
     static ChatResponse decode(JsonNode root) {
@@ -23,12 +22,16 @@ final class CompletionDecoder {
         for (int i = 0; i < rawCalls.size(); i++) {
             JsonNode c = rawCalls.get(i);
             JsonNode fn = c.path("function");
-            calls.add(ToolCallParser.fromNode(textOrNull(c.path("id")), textOrNull(fn.path("name")),
-                    fn.path("arguments"), i));
+            calls.add(ToolCallParser.fromNode(
+                    textOrNull(c.path("id")), textOrNull(fn.path("name")), fn.path("arguments"), i));
         }
         String reasoning = textOrNull(message.path("reasoning_content"));
         if (reasoning == null) reasoning = textOrNull(message.path("reasoning"));
-        return new ChatResponse(content(message.path("content")), calls, reasoning, usage(root.path("usage")),
+        return new ChatResponse(
+                content(message.path("content")),
+                calls,
+                reasoning,
+                usage(root.path("usage")),
                 textOrNull(choice.path("finish_reason")));
     }
 
@@ -45,7 +48,9 @@ final class CompletionDecoder {
 
     static Usage usage(JsonNode u) {
         if (!u.isObject()) return Usage.NONE;
-        return new Usage(u.path("prompt_tokens").asLong(0), u.path("completion_tokens").asLong(0),
+        return new Usage(
+                u.path("prompt_tokens").asLong(0),
+                u.path("completion_tokens").asLong(0),
                 u.path("completion_tokens_details").path("reasoning_tokens").asLong(0));
     }
 

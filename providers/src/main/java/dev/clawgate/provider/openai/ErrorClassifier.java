@@ -16,16 +16,23 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Turns an OpenAI-compatible error answer into a {@link ProviderException} of the right kind
- * (ARCHITECTURE: Provider). Overflow wording is the shared detector's (SPEC HI-5), never a list
- * of our own.
+ * Turns an OpenAI-compatible error answer into a {@link ProviderException} of the right kind (ARCHITECTURE: Provider).
+ * Overflow wording is the shared detector's (SPEC HI-5), never a list of our own.
  */
 final class ErrorClassifier extends ProviderErrors {
     private static final List<String> VISION_REFUSALS = List.of(
-            "does not support image", "does not support vision", "image input is not supported",
-            "image inputs are not supported", "images are not supported", "image_url is only supported",
-            "unknown variant `image_url`", "unknown variant image_url", "vision is not supported",
-            "not a multimodal model", "multimodal is not supported", "support image input",
+            "does not support image",
+            "does not support vision",
+            "image input is not supported",
+            "image inputs are not supported",
+            "images are not supported",
+            "image_url is only supported",
+            "unknown variant `image_url`",
+            "unknown variant image_url",
+            "vision is not supported",
+            "not a multimodal model",
+            "multimodal is not supported",
+            "support image input",
             "does not support multimodal");
     private static final Pattern RETRY_HINT = Pattern.compile("(?i)(?:try again|retry)(?: after| in)\\s+"
             + "(?:(\\d+)\\s*m(?:in(?:utes?)?)?\\s*)?(\\d+(?:\\.\\d+)?)\\s*(ms|milliseconds?|s|secs?|seconds?)\\b");
@@ -44,11 +51,12 @@ final class ErrorClassifier extends ProviderErrors {
     @Override
     public ProviderException fromHttp(int status, HttpHeaders headers, String body) {
         ApiError err = parse(body);
-        String text = provider + ": HTTP " + status + (err.message().isEmpty() ? "" : ": " + redactor.redact(err.message()));
+        String text =
+                provider + ": HTTP " + status + (err.message().isEmpty() ? "" : ": " + redactor.redact(err.message()));
         Duration retryAfter = retryAfter(headers, err.message());
         Kind kind = kind(status, err);
-        return new ProviderException(kind, text, status, kind == Kind.RATE_LIMITED || kind == Kind.TRANSIENT
-                ? retryAfter : null, null);
+        return new ProviderException(
+                kind, text, status, kind == Kind.RATE_LIMITED || kind == Kind.TRANSIENT ? retryAfter : null, null);
     }
 
     /** An {@code error} object sent inside a 200 stream (OpenRouter and others do this). */
@@ -57,8 +65,8 @@ final class ErrorClassifier extends ProviderErrors {
         ApiError err = fromNode(error);
         int status = error.path("code").canConvertToInt() ? error.path("code").asInt() : 0;
         Kind kind = status >= 400 ? kind(status, err) : contentKind(err, Kind.TRANSIENT);
-        return new ProviderException(kind, provider + ": error in stream: " + redactor.redact(err.message()),
-                status, null, null);
+        return new ProviderException(
+                kind, provider + ": error in stream: " + redactor.redact(err.message()), status, null, null);
     }
 
     private static Kind kind(int status, ApiError err) {

@@ -7,15 +7,14 @@ import dev.clawgate.core.provider.ChatResponse;
 import dev.clawgate.core.provider.ProviderException;
 import dev.clawgate.core.provider.StreamObserver;
 import dev.clawgate.provider.internal.HttpProvider;
-import java.net.http.HttpRequest;
 import java.net.URI;
+import java.net.http.HttpRequest;
 import java.time.Clock;
 
 /**
- * Any OpenAI-compatible chat-completions API: OpenAI, OpenRouter, Ollama, vLLM, llama.cpp,
- * LM Studio (SPEC SP-4). Streams over SSE, sends tools natively, maps errors to
- * {@link ProviderException.Kind}s (SPEC HI-5, HI-6) and aborts the HTTP exchange when the run is
- * cancelled (SPEC AG-2).
+ * Any OpenAI-compatible chat-completions API: OpenAI, OpenRouter, Ollama, vLLM, llama.cpp, LM Studio (SPEC SP-4).
+ * Streams over SSE, sends tools natively, maps errors to {@link ProviderException.Kind}s (SPEC HI-5, HI-6) and aborts
+ * the HTTP exchange when the run is cancelled (SPEC AG-2).
  */
 public final class OpenAiProvider extends HttpProvider {
     /** Where requests go when the settings name no base URL. */
@@ -28,13 +27,19 @@ public final class OpenAiProvider extends HttpProvider {
     }
 
     OpenAiProvider(ProviderSettings settings, Clock clock) {
-        super(settings, "openai", httpUrl(settings.baseUrl(), DEFAULT_BASE_URL), clock, ErrorClassifier::new, visionByDefault(settings));
+        super(
+                settings,
+                "openai",
+                httpUrl(settings.baseUrl(), DEFAULT_BASE_URL),
+                clock,
+                ErrorClassifier::new,
+                visionByDefault(settings));
     }
 
     /**
-     * OpenAI's own API serves vision models, so images go to it unless {@code vision = false}; any
-     * other OpenAI-compatible server (Ollama, llama.cpp, vLLM, a proxy) often runs a text-only
-     * model, so there images are left out unless {@code vision = true} (SPEC AG-4, HI-3).
+     * OpenAI's own API serves vision models, so images go to it unless {@code vision = false}; any other
+     * OpenAI-compatible server (Ollama, llama.cpp, vLLM, a proxy) often runs a text-only model, so there images are
+     * left out unless {@code vision = true} (SPEC AG-4, HI-3).
      */
     static boolean visionByDefault(ProviderSettings settings) {
         if (settings.baseUrl() == null || settings.baseUrl().isBlank()) return true;
@@ -64,7 +69,8 @@ public final class OpenAiProvider extends HttpProvider {
 
     @Override
     protected ChatResponse decode(JsonNode root) throws ProviderException {
-        if (root.path("error").isObject() || root.path("error").isTextual()) throw errors().fromStreamError(root.path("error"));
+        if (root.path("error").isObject() || root.path("error").isTextual())
+            throw errors().fromStreamError(root.path("error"));
         ChatResponse response = CompletionDecoder.decode(root);
         if (response == null) throw errors().malformed("the response has no choices");
         return response;

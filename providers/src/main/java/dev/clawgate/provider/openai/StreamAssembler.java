@@ -12,8 +12,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Builds one answer out of {@code chat.completion.chunk}s: passes text and reasoning deltas to
- * the observer as they come and joins tool-call fragments by their index.
+ * Builds one answer out of {@code chat.completion.chunk}s: passes text and reasoning deltas to the observer as they
+ * come and joins tool-call fragments by their index.
  */
 final class StreamAssembler {
     private final StreamObserver observer;
@@ -66,8 +66,8 @@ final class StreamAssembler {
             PartialCall p = e.getValue();
             done.add(ToolCallParser.fromText(p.id, p.name, p.arguments.toString(), e.getKey()));
         }
-        return new ChatResponse(text.toString(), done, reasoning.isEmpty() ? null : reasoning.toString(), usage,
-                finishReason);
+        return new ChatResponse(
+                text.toString(), done, reasoning.isEmpty() ? null : reasoning.toString(), usage, finishReason);
     }
 
     // servers without an index continue the last call unless a new id starts another

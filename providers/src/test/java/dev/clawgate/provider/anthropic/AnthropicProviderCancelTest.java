@@ -22,8 +22,10 @@ import org.junit.jupiter.api.Test;
 class AnthropicProviderCancelTest {
     @AutoClose
     private final FakeAnthropicServer server = FakeAnthropicServer.start();
+
     @AutoClose
-    private final AnthropicProvider provider = new AnthropicProvider(AnthropicProviderTest.settings(server, null, null));
+    private final AnthropicProvider provider =
+            new AnthropicProvider(AnthropicProviderTest.settings(server, null, null));
 
     private static ChatRequest streamed() {
         return new ChatRequest("claude-test", List.of(ChatMessage.user("tell me a long story")), List.of(), true, null);
@@ -41,8 +43,11 @@ class AnthropicProviderCancelTest {
         // SPEC AG-2
         CancelToken cancel = new CancelToken();
         cancel.cancel("gone");
-        assertThatThrownBy(() -> chatAsync(provider, streamed(), StreamObserver.NONE, cancel).get(5, TimeUnit.SECONDS))
-                .cause().isInstanceOf(CancelledException.class).hasMessage("gone");
+        assertThatThrownBy(() -> chatAsync(provider, streamed(), StreamObserver.NONE, cancel)
+                        .get(5, TimeUnit.SECONDS))
+                .cause()
+                .isInstanceOf(CancelledException.class)
+                .hasMessage("gone");
         assertThat(server.requests()).isEmpty();
     }
 }

@@ -21,12 +21,15 @@ import org.junit.jupiter.api.Test;
 class AnthropicProviderErrorTest {
     @AutoClose
     private final FakeAnthropicServer server = FakeAnthropicServer.start();
+
     @AutoClose
-    private final AnthropicProvider provider = new AnthropicProvider(AnthropicProviderTest.settings(server, null, null));
+    private final AnthropicProvider provider =
+            new AnthropicProvider(AnthropicProviderTest.settings(server, null, null));
 
     private ProviderException fail(AnthropicProvider p, boolean stream) {
         ChatRequest req = new ChatRequest("claude-test", List.of(ChatMessage.user("hi")), List.of(), stream, null);
-        return catchThrowableOfType(ProviderException.class, () -> p.chat(req, StreamObserver.NONE, CancelToken.none()));
+        return catchThrowableOfType(
+                ProviderException.class, () -> p.chat(req, StreamObserver.NONE, CancelToken.none()));
     }
 
     private ProviderException fail(boolean stream) {
@@ -85,7 +88,9 @@ class AnthropicProviderErrorTest {
     @Test
     void anInternalServerErrorIsTransientEvenWithoutAnErrorBody() {
         // SPEC SP-4
-        server.enqueue(Reply.apiError(500, "api_error", "Internal server error"), Reply.error(502, "<html>bad gateway</html>"));
+        server.enqueue(
+                Reply.apiError(500, "api_error", "Internal server error"),
+                Reply.error(502, "<html>bad gateway</html>"));
         ProviderException e = fail(true);
         assertThat(e.kind()).isEqualTo(Kind.TRANSIENT);
         assertThat(e.httpStatus()).isEqualTo(500);
@@ -97,9 +102,14 @@ class AnthropicProviderErrorTest {
     @Test
     void promptTooLongIsAContextOverflow() {
         // SPEC HI-5: Anthropic's own wording, through core's one detector
-        server.enqueue(Reply.promptTooLong(), Reply.apiError(400, "invalid_request_error",
-                "input length and `max_tokens` exceed context limit: 178959 + 64000 > 200000, decrease input length "
-                        + "or `max_tokens` and try again"));
+        server.enqueue(
+                Reply.promptTooLong(),
+                Reply.apiError(
+                        400,
+                        "invalid_request_error",
+                        "input length and `max_tokens` exceed context limit: 178959 + 64000 > 200000, decrease input "
+                                + "length "
+                                + "or `max_tokens` and try again"));
         ProviderException e = fail(false);
         assertThat(e.kind()).isEqualTo(Kind.CONTEXT_OVERFLOW);
         assertThat(e.httpStatus()).isEqualTo(400);
@@ -111,9 +121,13 @@ class AnthropicProviderErrorTest {
     @Test
     void otherInvalidRequestsAndUnknownModelsAreFatal() {
         // SPEC SP-4
-        server.enqueue(Reply.apiError(400, "invalid_request_error", "max_tokens: 300000 > 64000, which is the maximum"),
+        server.enqueue(
+                Reply.apiError(400, "invalid_request_error", "max_tokens: 300000 > 64000, which is the maximum"),
                 Reply.apiError(404, "not_found_error", "model: claude-nope"),
-                Reply.apiError(403, "permission_error", "Your API key does not have permission to use the specified resource."));
+                Reply.apiError(
+                        403,
+                        "permission_error",
+                        "Your API key does not have permission to use the specified resource."));
         assertThat(fail(false).kind()).isEqualTo(Kind.FATAL);
         assertThat(fail(false).kind()).isEqualTo(Kind.FATAL);
         assertThat(fail(false).kind()).isEqualTo(Kind.AUTH);
@@ -125,7 +139,8 @@ class AnthropicProviderErrorTest {
         server.enqueue(Reply.text("partial answer").thenStreamError("overloaded_error", "Overloaded"));
         List<String> deltas = new CopyOnWriteArrayList<>();
         ChatRequest req = new ChatRequest("claude-test", List.of(ChatMessage.user("hi")), List.of(), true, null);
-        ProviderException e = catchThrowableOfType(ProviderException.class, () -> provider.chat(req, deltas::add, CancelToken.none()));
+        ProviderException e = catchThrowableOfType(
+                ProviderException.class, () -> provider.chat(req, deltas::add, CancelToken.none()));
         assertThat(e.kind()).isEqualTo(Kind.TRANSIENT);
         assertThat(e.getMessage()).isEqualTo("claude: error in stream: overloaded_error: Overloaded");
         assertThat(String.join("", deltas)).isEqualTo("partial answer");

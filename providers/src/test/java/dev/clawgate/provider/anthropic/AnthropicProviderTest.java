@@ -40,7 +40,8 @@ class AnthropicProviderTest {
     }
 
     static ProviderSettings settings(FakeAnthropicServer server, Boolean nativeTools, Integer maxTokens) {
-        return new ProviderSettings("claude", "anthropic", server.baseUrl(), KEY, nativeTools, "claude-test", 10, maxTokens);
+        return new ProviderSettings(
+                "claude", "anthropic", server.baseUrl(), KEY, nativeTools, "claude-test", 10, maxTokens);
     }
 
     private AnthropicProvider provider() {
@@ -54,14 +55,18 @@ class AnthropicProviderTest {
     }
 
     private static ChatRequest request(boolean stream, List<ToolSpec> tools) {
-        return new ChatRequest("claude-test", List.of(ChatMessage.system("be brief"), ChatMessage.user("hello")),
-                tools, stream, null);
+        return new ChatRequest(
+                "claude-test", List.of(ChatMessage.system("be brief"), ChatMessage.user("hello")), tools, stream, null);
     }
 
     static ToolSpec fileWrite() throws Exception {
-        return new ToolSpec("file_write", "Write a file", JSON.readTree(
-                "{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},\"content\":{\"type\":\"string\"}},"
-                        + "\"required\":[\"path\"]}"));
+        return new ToolSpec(
+                "file_write",
+                "Write a file",
+                JSON.readTree(
+                        "{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"},\"content\":{\"type\":\""
+                                + "string\"}},"
+                                + "\"required\":[\"path\"]}"));
     }
 
     @Test
@@ -85,7 +90,8 @@ class AnthropicProviderTest {
         assertThat(sent.system().asText()).isEqualTo("be brief");
         assertThat(sent.messages()).hasSize(1);
         assertThat(sent.messages().get(0).path("role").asText()).isEqualTo("user");
-        assertThat(sent.messages().get(0).path("content").get(0).path("text").asText()).isEqualTo("hello");
+        assertThat(sent.messages().get(0).path("content").get(0).path("text").asText())
+                .isEqualTo("hello");
         assertThat(sent.stream()).isFalse();
         assertThat(sent.body().has("tools")).isFalse();
     }
@@ -114,21 +120,26 @@ class AnthropicProviderTest {
         assertThat(String.join("", seen.reasoning)).isEqualTo("think hard");
         assertThat(seen.text).containsExactly("42");
         assertThat(r.reasoning()).isEqualTo("think hard");
-        assertThat(provider().chat(request(false, List.of()), seen, CancelToken.none()).reasoning()).isEqualTo("again");
+        assertThat(provider()
+                        .chat(request(false, List.of()), seen, CancelToken.none())
+                        .reasoning())
+                .isEqualTo("again");
     }
 
     @Test
     void aToolUseRoundTripSendsToolsWithInputSchemaAndTheResultInAUserMessage() throws Exception {
         // SPEC SP-4, AG-1
-        server.enqueue(Reply.text("Writing it.").withToolUses(
-                toolUse("file_write", "{\"path\":\"a.txt\",\"content\":\"x\"}").withId("toolu_01")));
+        server.enqueue(Reply.text("Writing it.")
+                .withToolUses(toolUse("file_write", "{\"path\":\"a.txt\",\"content\":\"x\"}")
+                        .withId("toolu_01")));
         AnthropicProvider p = provider();
         ChatResponse first = p.chat(request(false, List.of(fileWrite())), StreamObserver.NONE, CancelToken.none());
         JsonNode tools = server.lastRequest().tools();
         assertThat(tools).hasSize(1);
         assertThat(tools.get(0).path("name").asText()).isEqualTo("file_write");
         assertThat(tools.get(0).path("description").asText()).isEqualTo("Write a file");
-        assertThat(tools.get(0).path("input_schema").path("required").get(0).asText()).isEqualTo("path");
+        assertThat(tools.get(0).path("input_schema").path("required").get(0).asText())
+                .isEqualTo("path");
         assertThat(first.text()).isEqualTo("Writing it.");
         assertThat(first.finishReason()).isEqualTo("tool_calls");
         ToolCall call = first.toolCalls().getFirst();
@@ -137,10 +148,18 @@ class AnthropicProviderTest {
 
         // the follow-up, as the agent loop builds it: the fake rejects an unmatched or misplaced tool_result
         server.enqueue(Reply.text("Done."));
-        ChatRequest followUp = new ChatRequest("claude-test", List.of(ChatMessage.system("be brief"),
-                ChatMessage.user("hello"), ChatMessage.assistant(first.text(), first.toolCalls()),
-                ChatMessage.tool("toolu_01", "file_write", "wrote 1 byte")), List.of(fileWrite()), false, null);
-        assertThat(p.chat(followUp, StreamObserver.NONE, CancelToken.none()).text()).isEqualTo("Done.");
+        ChatRequest followUp = new ChatRequest(
+                "claude-test",
+                List.of(
+                        ChatMessage.system("be brief"),
+                        ChatMessage.user("hello"),
+                        ChatMessage.assistant(first.text(), first.toolCalls()),
+                        ChatMessage.tool("toolu_01", "file_write", "wrote 1 byte")),
+                List.of(fileWrite()),
+                false,
+                null);
+        assertThat(p.chat(followUp, StreamObserver.NONE, CancelToken.none()).text())
+                .isEqualTo("Done.");
         JsonNode msgs = server.lastRequest().messages();
         assertThat(msgs.findValuesAsText("role")).containsExactly("user", "assistant", "user");
         JsonNode assistant = msgs.get(1).path("content");
@@ -158,15 +177,18 @@ class AnthropicProviderTest {
     void streamedToolUseInputIsAssembledFromItsJsonFragments() throws Exception {
         // SPEC SP-4
         server.enqueue(Reply.toolUses(
-                toolUse("file_write", "{\"path\":\"notes/today.txt\",\"content\":\"buy milk and eggs\"}").withId("toolu_1"),
+                toolUse("file_write", "{\"path\":\"notes/today.txt\",\"content\":\"buy milk and eggs\"}")
+                        .withId("toolu_1"),
                 toolUse("file_read", "{\"path\":\"a.txt\"}").withId("toolu_2"),
                 toolUse("file_list", "").withId("toolu_3")));
         RecordingObserver seen = new RecordingObserver();
         ChatResponse r = provider().chat(request(true, List.of(fileWrite())), seen, CancelToken.none());
         assertThat(seen.text).isEmpty();
         assertThat(r.finishReason()).isEqualTo("tool_calls");
-        assertThat(r.toolCalls()).extracting(ToolCall::id, ToolCall::name).containsExactly(
-                tuple("toolu_1", "file_write"), tuple("toolu_2", "file_read"), tuple("toolu_3", "file_list"));
+        assertThat(r.toolCalls())
+                .extracting(ToolCall::id, ToolCall::name)
+                .containsExactly(
+                        tuple("toolu_1", "file_write"), tuple("toolu_2", "file_read"), tuple("toolu_3", "file_list"));
         assertThat(r.toolCalls().get(0).arguments().path("content").asText()).isEqualTo("buy milk and eggs");
         assertThat(r.toolCalls().get(1).arguments().path("path").asText()).isEqualTo("a.txt");
         assertThat(r.toolCalls().get(2).arguments().isEmpty()).isTrue();
@@ -190,17 +212,24 @@ class AnthropicProviderTest {
         // SPEC AG-4: markers the pipeline inlined hold data URIs; a remote URL is never handed to the API
         // to fetch (multimodal.allow_remote_fetch is the pipeline's to apply), nor is a local path it did not resolve
         server.enqueue(Reply.text("a cat"));
-        ChatRequest req = new ChatRequest("claude-test", List.of(ChatMessage.user(
-                "what is this [IMAGE:data:image/png;base64,iVBORw0KGgo=] and [IMAGE:https://example.com/c.jpg] "
-                        + "and [IMAGE:/local/x.png]")), List.of(), false, null);
-        assertThat(provider().chat(req, StreamObserver.NONE, CancelToken.none()).text()).isEqualTo("a cat");
+        ChatRequest req = new ChatRequest(
+                "claude-test",
+                List.of(ChatMessage.user(
+                        "what is this [IMAGE:data:image/png;base64,iVBORw0KGgo=] and [IMAGE:https://example.com/c.jpg] "
+                                + "and [IMAGE:/local/x.png]")),
+                List.of(),
+                false,
+                null);
+        assertThat(provider().chat(req, StreamObserver.NONE, CancelToken.none()).text())
+                .isEqualTo("a cat");
         JsonNode blocks = server.lastRequest().messages().get(0).path("content");
         assertThat(blocks).extracting(b -> b.path("type").asText()).containsExactly("text", "image", "text");
         JsonNode source = blocks.get(1).path("source");
         assertThat(source.path("type").asText()).isEqualTo("base64");
         assertThat(source.path("media_type").asText()).isEqualTo("image/png");
         assertThat(source.path("data").asText()).isEqualTo("iVBORw0KGgo=");
-        assertThat(blocks.get(2).path("text").asText()).isEqualTo("and [IMAGE:https://example.com/c.jpg] and [IMAGE:/local/x.png]");
+        assertThat(blocks.get(2).path("text").asText())
+                .isEqualTo("and [IMAGE:https://example.com/c.jpg] and [IMAGE:/local/x.png]");
         assertThat(server.lastRequest().bodyText()).doesNotContain("\"url\"");
     }
 
@@ -209,11 +238,20 @@ class AnthropicProviderTest {
         // SPEC SP-4, HI-3: steered messages after tool results, two system parts, an empty assistant turn
         server.enqueue(Reply.text("ok"));
         ToolCall call = new ToolCall("toolu_9", "file_read", JSON.readTree("{\"path\":\"a\"}"));
-        ChatRequest req = new ChatRequest("claude-test", List.of(
-                ChatMessage.system("part one"), ChatMessage.user("first"), ChatMessage.user("second"),
-                ChatMessage.assistant(""), ChatMessage.assistant("", List.of(call)),
-                ChatMessage.tool("toolu_9", "file_read", "Error: no such file"), ChatMessage.user("also this"),
-                ChatMessage.system("part two")), List.of(), false, null);
+        ChatRequest req = new ChatRequest(
+                "claude-test",
+                List.of(
+                        ChatMessage.system("part one"),
+                        ChatMessage.user("first"),
+                        ChatMessage.user("second"),
+                        ChatMessage.assistant(""),
+                        ChatMessage.assistant("", List.of(call)),
+                        ChatMessage.tool("toolu_9", "file_read", "Error: no such file"),
+                        ChatMessage.user("also this"),
+                        ChatMessage.system("part two")),
+                List.of(),
+                false,
+                null);
         provider().chat(req, StreamObserver.NONE, CancelToken.none());
         RecordedRequest sent = server.lastRequest();
         assertThat(sent.system().asText()).isEqualTo("part one\n\npart two");
@@ -239,7 +277,8 @@ class AnthropicProviderTest {
         // SPEC SP-3: the loop sends no tools and reads <tool_call> tags from the text
         AnthropicProvider p = provider(settings(server, false, null));
         assertThat(p.capabilities().nativeTools()).isFalse();
-        server.enqueue(Reply.text("Checking.\n<tool_call>{\"name\": \"file_read\", \"arguments\": {\"path\": \"a\"}}</tool_call>"));
+        server.enqueue(Reply.text(
+                "Checking.\n<tool_call>{\"name\": \"file_read\", \"arguments\": {\"path\": \"a\"}}</tool_call>"));
         ChatResponse r = p.chat(request(true, List.of()), StreamObserver.NONE, CancelToken.none());
         assertThat(r.toolCalls()).isEmpty();
         assertThat(r.text()).contains("<tool_call>").contains("\"file_read\"");
@@ -250,8 +289,11 @@ class AnthropicProviderTest {
     void aBlankModelFallsBackToTheConfiguredDefault() throws Exception {
         // SPEC SP-4
         server.enqueue(Reply.text("a"));
-        provider().chat(new ChatRequest("", List.of(ChatMessage.user("x")), List.of(), false, null),
-                StreamObserver.NONE, CancelToken.none());
+        provider()
+                .chat(
+                        new ChatRequest("", List.of(ChatMessage.user("x")), List.of(), false, null),
+                        StreamObserver.NONE,
+                        CancelToken.none());
         assertThat(server.lastRequest().model()).isEqualTo("claude-test");
     }
 
@@ -259,7 +301,8 @@ class AnthropicProviderTest {
     void aBaseUrlWithV1AndOneWithoutReachTheSameEndpoint() {
         // SPEC SP-4
         assertThat(AnthropicProvider.apiRoot(null).toString()).isEqualTo("https://api.anthropic.com/v1");
-        assertThat(AnthropicProvider.apiRoot("https://api.anthropic.com/v1/").toString()).isEqualTo("https://api.anthropic.com/v1");
+        assertThat(AnthropicProvider.apiRoot("https://api.anthropic.com/v1/").toString())
+                .isEqualTo("https://api.anthropic.com/v1");
         assertThat(AnthropicProvider.apiRoot("http://127.0.0.1:9/").toString()).isEqualTo("http://127.0.0.1:9/v1");
     }
 
@@ -276,8 +319,11 @@ class AnthropicProviderTest {
     @Test
     void theFactoryIsFoundThroughServiceLoaderForKindAnthropic() {
         // SPEC SP-4
-        ProviderFactory factory = ServiceLoader.load(ProviderFactory.class).stream().map(ServiceLoader.Provider::get)
-                .filter(f -> f.kind().equals("anthropic")).findFirst().orElseThrow();
+        ProviderFactory factory = ServiceLoader.load(ProviderFactory.class).stream()
+                .map(ServiceLoader.Provider::get)
+                .filter(f -> f.kind().equals("anthropic"))
+                .findFirst()
+                .orElseThrow();
         Provider p = factory.create(settings(server, null, null));
         assertThat(p).isInstanceOf(AnthropicProvider.class);
         opened.add((AnthropicProvider) p);

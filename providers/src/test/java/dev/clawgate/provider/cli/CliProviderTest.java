@@ -37,6 +37,7 @@ import org.junit.jupiter.api.io.TempDir;
 class CliProviderTest {
     @TempDir
     Path dir;
+
     private final List<CliProvider> opened = new CopyOnWriteArrayList<>();
     private final List<Long> pidsToReap = new CopyOnWriteArrayList<>();
 
@@ -51,13 +52,21 @@ class CliProviderTest {
         return dev.clawgate.testkit.cli.FakeAgentCli.script();
     }
 
-    private CliProvider provider(Map<String, String> env, Duration timeout, PromptVia via, PromptMode mode,
-                                 List<String> patterns, int maxProcesses) throws Exception {
+    private CliProvider provider(
+            Map<String, String> env,
+            Duration timeout,
+            PromptVia via,
+            PromptMode mode,
+            List<String> patterns,
+            int maxProcesses)
+            throws Exception {
         List<String> args = new ArrayList<>(List.of(script().toString()));
         if (via == PromptVia.FILE) args.addAll(List.of("--prompt-file", "{prompt_file}"));
-        CliProviderSettings cli = new CliProviderSettings("bash", args, env, dir, timeout, via, mode, patterns, maxProcesses);
-        CliProvider p = new CliProvider(new ProviderSettings("agent", "cli", null, null, null, "fake-model", 120, null, null,
-                null, cli), Duration.ofMillis(500));
+        CliProviderSettings cli =
+                new CliProviderSettings("bash", args, env, dir, timeout, via, mode, patterns, maxProcesses);
+        CliProvider p = new CliProvider(
+                new ProviderSettings("agent", "cli", null, null, null, "fake-model", 120, null, null, null, cli),
+                Duration.ofMillis(500));
         opened.add(p);
         return p;
     }
@@ -67,14 +76,22 @@ class CliProviderTest {
     }
 
     private static ChatRequest ask(String text, boolean stream) {
-        return new ChatRequest("fake-model", List.of(ChatMessage.system("## Tools\nNo tools are available in this conversation."),
-                ChatMessage.user(text)), List.of(), stream, null);
+        return new ChatRequest(
+                "fake-model",
+                List.of(
+                        ChatMessage.system("## Tools\nNo tools are available in this conversation."),
+                        ChatMessage.user(text)),
+                List.of(),
+                stream,
+                null);
     }
 
     @Test
     void theFactoryIsFoundByKind() {
         // SPEC SP-4: kind = "cli"
-        assertThat(ServiceLoader.load(ProviderFactory.class).stream().map(p -> p.get().kind())).contains("cli");
+        assertThat(ServiceLoader.load(ProviderFactory.class).stream()
+                        .map(p -> p.get().kind()))
+                .contains("cli");
     }
 
     @Test
@@ -92,14 +109,27 @@ class CliProviderTest {
         // SPEC SP-4: prompt_via = "file"; env: only PATH, HOME and what is configured
         Path pathOut = dir.resolve("path.txt");
         Path envOut = dir.resolve("env.txt");
-        CliProvider p = provider(Map.of("FAKE_AGENT_PATH_OUT", pathOut.toString(), "FAKE_AGENT_ENV_OUT", envOut.toString(),
-                "AGENT_TOKEN", "configured"), Duration.ofSeconds(60), PromptVia.FILE, PromptMode.MINIMAL, null, 4);
+        CliProvider p = provider(
+                Map.of(
+                        "FAKE_AGENT_PATH_OUT",
+                        pathOut.toString(),
+                        "FAKE_AGENT_ENV_OUT",
+                        envOut.toString(),
+                        "AGENT_TOKEN",
+                        "configured"),
+                Duration.ofSeconds(60),
+                PromptVia.FILE,
+                PromptMode.MINIMAL,
+                null,
+                4);
         ChatResponse r = p.chat(ask("from a file", false), StreamObserver.NONE, CancelToken.none());
         assertThat(r.text()).isEqualTo("You said: from a file");
         Path promptFile = Path.of(Files.readString(pathOut));
         assertThat(promptFile.getFileName().toString()).startsWith("clawgate-prompt-");
         assertThat(promptFile).doesNotExist();
-        List<String> names = Files.readAllLines(envOut).stream().map(l -> l.substring(0, Math.max(0, l.indexOf('=')))).toList();
+        List<String> names = Files.readAllLines(envOut).stream()
+                .map(l -> l.substring(0, Math.max(0, l.indexOf('='))))
+                .toList();
         assertThat(names).contains("AGENT_TOKEN", "PATH").doesNotContain("JAVA_HOME", "MAVEN_OPTS");
     }
 
@@ -113,9 +143,18 @@ class CliProviderTest {
         ToolCall call = parsed.calls().getFirst();
         assertThat(call.name()).isEqualTo("echo_tool");
         assertThat(call.arguments().path("text").asText()).isEqualTo("ping");
-        ChatResponse second = p.chat(new ChatRequest("fake-model", List.of(ChatMessage.user("please use a tool"),
-                ChatMessage.assistant(first.text()), ChatMessage.user("[Tool results]\n<tool_result name=\"echo_tool\">pong</tool_result>")),
-                List.of(), false, null), StreamObserver.NONE, CancelToken.none());
+        ChatResponse second = p.chat(
+                new ChatRequest(
+                        "fake-model",
+                        List.of(
+                                ChatMessage.user("please use a tool"),
+                                ChatMessage.assistant(first.text()),
+                                ChatMessage.user("[Tool results]\n<tool_result name=\"echo_tool\">pong</tool_result>")),
+                        List.of(),
+                        false,
+                        null),
+                StreamObserver.NONE,
+                CancelToken.none());
         assertThat(second.text()).startsWith("The tool said: pong");
     }
 
@@ -133,10 +172,14 @@ class CliProviderTest {
         RecordingObserver seen = new RecordingObserver();
         CliProvider p = provider(Map.of("FAKE_AGENT_MAX_PROMPT", "300"));
         assertThatThrownBy(() -> p.chat(ask("x".repeat(400), true), seen, CancelToken.none()))
-                .isInstanceOfSatisfying(ProviderException.class, e -> assertThat(e.kind()).isEqualTo(ProviderException.Kind.CONTEXT_OVERFLOW));
+                .isInstanceOfSatisfying(
+                        ProviderException.class,
+                        e -> assertThat(e.kind()).isEqualTo(ProviderException.Kind.CONTEXT_OVERFLOW));
         assertThat(seen.text).isEmpty();
         // the same program with a short prompt answers
-        assertThat(p.chat(ask("short", false), StreamObserver.NONE, CancelToken.none()).text()).isEqualTo("You said: short");
+        assertThat(p.chat(ask("short", false), StreamObserver.NONE, CancelToken.none())
+                        .text())
+                .isEqualTo("You said: short");
     }
 
     @Test
@@ -144,27 +187,42 @@ class CliProviderTest {
         // SPEC HI-5: overflow_patterns
         CliProvider defaults = provider(Map.of());
         assertThatThrownBy(() -> defaults.chat(ask("custom overflow", false), StreamObserver.NONE, CancelToken.none()))
-                .isInstanceOfSatisfying(ProviderException.class, e -> assertThat(e.kind()).isEqualTo(ProviderException.Kind.TRANSIENT));
-        CliProvider configured = provider(Map.of(), Duration.ofSeconds(60), PromptVia.STDIN, PromptMode.MINIMAL,
-                List.of("Context budget exhausted"), 4);
-        assertThatThrownBy(() -> configured.chat(ask("custom overflow", false), StreamObserver.NONE, CancelToken.none()))
-                .isInstanceOfSatisfying(ProviderException.class, e -> assertThat(e.kind()).isEqualTo(ProviderException.Kind.CONTEXT_OVERFLOW));
+                .isInstanceOfSatisfying(
+                        ProviderException.class, e -> assertThat(e.kind()).isEqualTo(ProviderException.Kind.TRANSIENT));
+        CliProvider configured = provider(
+                Map.of(),
+                Duration.ofSeconds(60),
+                PromptVia.STDIN,
+                PromptMode.MINIMAL,
+                List.of("Context budget exhausted"),
+                4);
+        assertThatThrownBy(
+                        () -> configured.chat(ask("custom overflow", false), StreamObserver.NONE, CancelToken.none()))
+                .isInstanceOfSatisfying(
+                        ProviderException.class,
+                        e -> assertThat(e.kind()).isEqualTo(ProviderException.Kind.CONTEXT_OVERFLOW));
     }
 
     @Test
     void stderrIsNeverPutInTheError() throws Exception {
         // SPEC HI-6: stderr is logged, never shown raw
-        assertThatThrownBy(() -> provider(Map.of()).chat(ask("fail please", false), StreamObserver.NONE, CancelToken.none()))
+        assertThatThrownBy(() ->
+                        provider(Map.of()).chat(ask("fail please", false), StreamObserver.NONE, CancelToken.none()))
                 .isInstanceOfSatisfying(ProviderException.class, e -> {
                     assertThat(e.kind()).isEqualTo(ProviderException.Kind.TRANSIENT);
-                    assertThat(e.getMessage()).contains("status 3").doesNotContain("hunter2secret").doesNotContain("upstream");
+                    assertThat(e.getMessage())
+                            .contains("status 3")
+                            .doesNotContain("hunter2secret")
+                            .doesNotContain("upstream");
                 });
     }
 
     @Test
     void aCommandThatCannotStartIsAClearFatalError() throws Exception {
-        CliProviderSettings cli = CliProviderSettings.of(dir.resolve("no-such-agent").toString(), List.of());
-        CliProvider p = new CliProvider(new ProviderSettings("agent", "cli", null, null, null, "m", 120, null, null, null, cli));
+        CliProviderSettings cli =
+                CliProviderSettings.of(dir.resolve("no-such-agent").toString(), List.of());
+        CliProvider p = new CliProvider(
+                new ProviderSettings("agent", "cli", null, null, null, "m", 120, null, null, null, cli));
         opened.add(p);
         assertThatThrownBy(() -> p.chat(ask("hi", false), StreamObserver.NONE, CancelToken.none()))
                 .isInstanceOfSatisfying(ProviderException.class, e -> {
@@ -198,8 +256,13 @@ class CliProviderTest {
     void aTimeoutKillsTheTreeAndIsTransient() throws Exception {
         // SPEC SP-4: timeout
         Path pidFile = dir.resolve("pid");
-        CliProvider p = provider(Map.of("FAKE_AGENT_PID_FILE", pidFile.toString()), Duration.ofSeconds(2), PromptVia.STDIN,
-                PromptMode.MINIMAL, null, 4);
+        CliProvider p = provider(
+                Map.of("FAKE_AGENT_PID_FILE", pidFile.toString()),
+                Duration.ofSeconds(2),
+                PromptVia.STDIN,
+                PromptMode.MINIMAL,
+                null,
+                4);
         assertThatThrownBy(() -> p.chat(ask("please sleep", false), StreamObserver.NONE, CancelToken.none()))
                 .isInstanceOfSatisfying(ProviderException.class, e -> {
                     assertThat(e.kind()).isEqualTo(ProviderException.Kind.TRANSIENT);
@@ -226,14 +289,21 @@ class CliProviderTest {
         assertGone(pids);
         assertThat(outcome.get(30, TimeUnit.SECONDS)).isInstanceOf(ProviderException.class);
         assertThatThrownBy(() -> p.chat(ask("hi", false), StreamObserver.NONE, CancelToken.none()))
-                .isInstanceOf(ProviderException.class).hasMessageContaining("shut down");
+                .isInstanceOf(ProviderException.class)
+                .hasMessageContaining("shut down");
     }
 
     @Test
     void maxProcessesBoundsConcurrentRuns() throws Exception {
         // SPEC SP-4: max_processes
         Path pidFile = dir.resolve("pid");
-        CliProvider p = provider(Map.of("FAKE_AGENT_PID_FILE", pidFile.toString()), Duration.ofSeconds(60), PromptVia.STDIN, PromptMode.MINIMAL, null, 1);
+        CliProvider p = provider(
+                Map.of("FAKE_AGENT_PID_FILE", pidFile.toString()),
+                Duration.ofSeconds(60),
+                PromptVia.STDIN,
+                PromptMode.MINIMAL,
+                null,
+                1);
         CancelToken first = new CancelToken();
         CompletableFuture<Throwable> sleeper = CompletableFuture.supplyAsync(() -> {
             try {
@@ -253,7 +323,10 @@ class CliProviderTest {
         });
         // the second run waits for the only slot (unbounded, it would answer in milliseconds)
         assertThat(second.completeOnTimeout(null, 1, TimeUnit.SECONDS).get()).isNull();
-        assertThat(ProcessHandle.current().children().filter(h -> h.info().command().orElse("").endsWith("bash")).count())
+        assertThat(ProcessHandle.current()
+                        .children()
+                        .filter(h -> h.info().command().orElse("").endsWith("bash"))
+                        .count())
                 .isEqualTo(1);
         first.cancel("/stop");
         assertThat(sleeper.get(30, TimeUnit.SECONDS)).isInstanceOf(CancelledException.class);
@@ -270,7 +343,9 @@ class CliProviderTest {
     private long[] awaitPids(Path pidFile) throws Exception {
         Path child = Path.of(pidFile + ".child");
         long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!(Files.exists(pidFile) && Files.exists(child) && !Files.readString(pidFile).isBlank())) {
+        while (!(Files.exists(pidFile)
+                && Files.exists(child)
+                && !Files.readString(pidFile).isBlank())) {
             if (System.nanoTime() > until) throw new AssertionError("the agent never wrote its pid files");
             Thread.sleep(20);
         }
@@ -278,16 +353,21 @@ class CliProviderTest {
     }
 
     private long[] readPids(Path pidFile) throws Exception {
-        long[] pids = {Long.parseLong(Files.readString(pidFile).strip()),
-                Long.parseLong(Files.readString(Path.of(pidFile + ".child")).strip())};
+        long[] pids = {
+            Long.parseLong(Files.readString(pidFile).strip()),
+            Long.parseLong(Files.readString(Path.of(pidFile + ".child")).strip())
+        };
         for (long pid : pids) pidsToReap.add(pid);
         return pids;
     }
 
     private static void assertGone(long[] pids) throws Exception {
         for (long pid : pids) {
-            ProcessHandle.of(pid).ifPresent(h -> h.onExit().orTimeout(10, TimeUnit.SECONDS).join());
-            assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("process %d", pid).isFalse();
+            ProcessHandle.of(pid)
+                    .ifPresent(h -> h.onExit().orTimeout(10, TimeUnit.SECONDS).join());
+            assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+                    .as("process %d", pid)
+                    .isFalse();
         }
     }
 }

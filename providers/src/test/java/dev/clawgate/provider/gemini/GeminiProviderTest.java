@@ -66,15 +66,20 @@ class GeminiProviderTest {
     }
 
     static ToolSpec fileRead() throws Exception {
-        return new ToolSpec("file_read", "Read a file", JSON.readTree(
-                "{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"}},\"required\":[\"path\"],"
-                        + "\"additionalProperties\":false}"));
+        return new ToolSpec(
+                "file_read",
+                "Read a file",
+                JSON.readTree(
+                        "{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"}},\"required\":[\"path\"],"
+                                + "\"additionalProperties\":false}"));
     }
 
     @Test
     void theFactoryIsFoundByKind() {
         // SPEC SP-4: kind = "gemini"
-        assertThat(ServiceLoader.load(ProviderFactory.class).stream().map(p -> p.get().kind())).contains("gemini");
+        assertThat(ServiceLoader.load(ProviderFactory.class).stream()
+                        .map(p -> p.get().kind()))
+                .contains("gemini");
     }
 
     @Test
@@ -100,7 +105,8 @@ class GeminiProviderTest {
     @Test
     void aStreamedAnswerArrivesAsDeltasOverServerSentEvents() throws Exception {
         // SPEC SP-4: streamGenerateContent with alt=sse
-        server.enqueue(Reply.text("one two three four").thought("thinking it over").usage(5, 4));
+        server.enqueue(
+                Reply.text("one two three four").thought("thinking it over").usage(5, 4));
         RecordingObserver seen = new RecordingObserver();
         ChatResponse r = provider().chat(hello(true), seen, CancelToken.none());
         assertThat(r.text()).isEqualTo("one two three four");
@@ -129,13 +135,15 @@ class GeminiProviderTest {
     void aFunctionCallRoundTripsWithItsIdNameAndThoughtSignature() throws Exception {
         // SPEC SP-4, AG-1: functionDeclarations -> functionCall -> functionResponse
         GeminiProvider provider = provider();
-        server.enqueue(Reply.functionCalls(Reply.call("file_read", "{\"path\":\"notes.txt\"}").withId("fc-1")
+        server.enqueue(
+                Reply.functionCalls(Reply.call("file_read", "{\"path\":\"notes.txt\"}")
+                        .withId("fc-1")
                         .withThoughtSignature("c2lnbmF0dXJl")),
                 Reply.text("the file says hi"));
         ChatMessage system = ChatMessage.system("use tools");
         ChatMessage user = ChatMessage.user("what is in notes.txt?");
-        ChatResponse first = provider.chat(request(false, List.of(system, user), List.of(fileRead())), StreamObserver.NONE,
-                CancelToken.none());
+        ChatResponse first = provider.chat(
+                request(false, List.of(system, user), List.of(fileRead())), StreamObserver.NONE, CancelToken.none());
         assertThat(first.finishReason()).isEqualTo("tool_calls");
         assertThat(first.toolCalls()).hasSize(1);
         ToolCall call = first.toolCalls().getFirst();
@@ -144,17 +152,34 @@ class GeminiProviderTest {
         assertThat(call.arguments().path("path").asText()).isEqualTo("notes.txt");
         JsonNode declared = server.lastRequest().functionDeclarations().getFirst();
         assertThat(declared.path("name").asText()).isEqualTo("file_read");
-        assertThat(declared.path("parametersJsonSchema").path("required").get(0).asText()).isEqualTo("path");
+        assertThat(declared.path("parametersJsonSchema").path("required").get(0).asText())
+                .isEqualTo("path");
 
-        ChatResponse second = provider.chat(request(false, List.of(system, user, ChatMessage.assistant("", List.of(call)),
-                ChatMessage.tool("fc-1", "file_read", "hi")), List.of(fileRead())), StreamObserver.NONE, CancelToken.none());
+        ChatResponse second = provider.chat(
+                request(
+                        false,
+                        List.of(
+                                system,
+                                user,
+                                ChatMessage.assistant("", List.of(call)),
+                                ChatMessage.tool("fc-1", "file_read", "hi")),
+                        List.of(fileRead())),
+                StreamObserver.NONE,
+                CancelToken.none());
         assertThat(second.text()).isEqualTo("the file says hi");
         JsonNode contents = server.lastRequest().messages();
         assertThat(contents).hasSize(3);
         JsonNode modelTurn = contents.get(1);
         assertThat(modelTurn.path("role").asText()).isEqualTo("model");
-        assertThat(modelTurn.path("parts").get(0).path("functionCall").path("id").asText()).isEqualTo("fc-1");
-        assertThat(modelTurn.path("parts").get(0).path("thoughtSignature").asText()).isEqualTo("c2lnbmF0dXJl");
+        assertThat(modelTurn
+                        .path("parts")
+                        .get(0)
+                        .path("functionCall")
+                        .path("id")
+                        .asText())
+                .isEqualTo("fc-1");
+        assertThat(modelTurn.path("parts").get(0).path("thoughtSignature").asText())
+                .isEqualTo("c2lnbmF0dXJl");
         JsonNode response = contents.get(2).path("parts").get(0).path("functionResponse");
         assertThat(contents.get(2).path("role").asText()).isEqualTo("user");
         assertThat(response.path("name").asText()).isEqualTo("file_read");
@@ -168,14 +193,23 @@ class GeminiProviderTest {
         GeminiProvider provider = provider();
         server.enqueue(Reply.functionCalls(Reply.call("file_read", "{\"path\":\"a\"}")), Reply.text("done"));
         ChatMessage user = ChatMessage.user("read a");
-        ChatResponse first = provider.chat(request(true, List.of(user), List.of(fileRead())), new RecordingObserver(),
-                CancelToken.none());
+        ChatResponse first = provider.chat(
+                request(true, List.of(user), List.of(fileRead())), new RecordingObserver(), CancelToken.none());
         ToolCall call = first.toolCalls().getFirst();
         assertThat(call.id()).isNotBlank();
-        provider.chat(request(true, List.of(user, ChatMessage.assistant("", List.of(call)),
-                ChatMessage.tool(call.id(), null, "Error: no such file")), List.of(fileRead())), new RecordingObserver(), CancelToken.none());
+        provider.chat(
+                request(
+                        true,
+                        List.of(
+                                user,
+                                ChatMessage.assistant("", List.of(call)),
+                                ChatMessage.tool(call.id(), null, "Error: no such file")),
+                        List.of(fileRead())),
+                new RecordingObserver(),
+                CancelToken.none());
         JsonNode contents = server.lastRequest().messages();
-        assertThat(contents.get(1).path("parts").get(0).path("functionCall").has("id")).isFalse();
+        assertThat(contents.get(1).path("parts").get(0).path("functionCall").has("id"))
+                .isFalse();
         JsonNode response = contents.get(2).path("parts").get(0).path("functionResponse");
         assertThat(response.path("name").asText()).isEqualTo("file_read");
         assertThat(response.path("response").path("error").asText()).isEqualTo("Error: no such file");
@@ -186,8 +220,14 @@ class GeminiProviderTest {
         // SPEC AG-4: images go to vision providers as base64
         String png = Base64.getEncoder().encodeToString(new byte[] {(byte) 0x89, 'P', 'N', 'G', 13, 10, 26, 10});
         server.enqueue(Reply.text("a tiny picture"));
-        ChatResponse r = provider().chat(request(false, List.of(ChatMessage.user("what is this? [IMAGE:data:image/png;base64,"
-                + png + "]")), List.of()), StreamObserver.NONE, CancelToken.none());
+        ChatResponse r = provider()
+                .chat(
+                        request(
+                                false,
+                                List.of(ChatMessage.user("what is this? [IMAGE:data:image/png;base64," + png + "]")),
+                                List.of()),
+                        StreamObserver.NONE,
+                        CancelToken.none());
         assertThat(r.text()).isEqualTo("a tiny picture");
         assertThat(provider().capabilities().vision()).isTrue();
         JsonNode parts = server.lastRequest().messages().get(0).path("parts");
@@ -204,7 +244,10 @@ class GeminiProviderTest {
         assertThatThrownBy(() -> provider().chat(hello(false), StreamObserver.NONE, CancelToken.none()))
                 .isInstanceOfSatisfying(ProviderException.class, e -> {
                     assertThat(e.kind()).isEqualTo(ProviderException.Kind.FATAL);
-                    assertThat(e.getMessage()).contains("blocked").contains("safety").contains("SAFETY");
+                    assertThat(e.getMessage())
+                            .contains("blocked")
+                            .contains("safety")
+                            .contains("SAFETY");
                 });
     }
 
@@ -221,7 +264,8 @@ class GeminiProviderTest {
         }
         server.enqueue(Reply.text("to be or not").finishReason("RECITATION"));
         assertThatThrownBy(() -> provider().chat(hello(false), StreamObserver.NONE, CancelToken.none()))
-                .hasMessageContaining("copyrighted").hasMessageContaining("RECITATION");
+                .hasMessageContaining("copyrighted")
+                .hasMessageContaining("RECITATION");
     }
 
     @Test
@@ -253,13 +297,15 @@ class GeminiProviderTest {
         ModelCaller caller = new ModelCaller(2, Duration.ofSeconds(1), Duration.ZERO);
         server.enqueue(Reply.rateLimited(Duration.ofMillis(200)), Reply.text("after the wait"));
         CancelToken token = CancelToken.none();
-        assertThat(caller.call(route, hello(false), StreamObserver.NONE, token).text()).isEqualTo("after the wait");
+        assertThat(caller.call(route, hello(false), StreamObserver.NONE, token).text())
+                .isEqualTo("after the wait");
         assertThat(server.generateRequests()).hasSize(2);
 
         server.reset();
         server.enqueue(Reply.rateLimited(Duration.ofSeconds(30)), Reply.text("never asked"));
         assertThatThrownBy(() -> caller.call(route, hello(false), StreamObserver.NONE, CancelToken.none()))
-                .isInstanceOfSatisfying(ProviderException.class, e -> assertThat(e.retryAfter()).isEqualTo(Duration.ofSeconds(30)));
+                .isInstanceOfSatisfying(
+                        ProviderException.class, e -> assertThat(e.retryAfter()).isEqualTo(Duration.ofSeconds(30)));
         assertThat(server.generateRequests()).hasSize(1);
     }
 
@@ -268,13 +314,17 @@ class GeminiProviderTest {
         // SPEC HI-5, HI-6
         server.enqueue(Reply.inputTooLong(), Reply.unavailable(), Reply.apiError(404, "NOT_FOUND", "no such model"));
         assertThatThrownBy(() -> provider().chat(hello(false), StreamObserver.NONE, CancelToken.none()))
-                .isInstanceOfSatisfying(ProviderException.class, e -> assertThat(e.kind()).isEqualTo(ProviderException.Kind.CONTEXT_OVERFLOW));
+                .isInstanceOfSatisfying(
+                        ProviderException.class,
+                        e -> assertThat(e.kind()).isEqualTo(ProviderException.Kind.CONTEXT_OVERFLOW));
         assertThatThrownBy(() -> provider().chat(hello(false), StreamObserver.NONE, CancelToken.none()))
-                .isInstanceOfSatisfying(ProviderException.class, e -> assertThat(e.kind()).isEqualTo(ProviderException.Kind.TRANSIENT));
+                .isInstanceOfSatisfying(
+                        ProviderException.class, e -> assertThat(e.kind()).isEqualTo(ProviderException.Kind.TRANSIENT));
         assertThatThrownBy(() -> provider().chat(hello(false), StreamObserver.NONE, CancelToken.none()))
-                .isInstanceOfSatisfying(ProviderException.class, e -> assertThat(e.kind()).isEqualTo(ProviderException.Kind.FATAL));
-        assertThatThrownBy(() -> provider(settings(server, "AIzaWRONGKEY0000000000")).chat(hello(false), StreamObserver.NONE,
-                CancelToken.none()))
+                .isInstanceOfSatisfying(
+                        ProviderException.class, e -> assertThat(e.kind()).isEqualTo(ProviderException.Kind.FATAL));
+        assertThatThrownBy(() -> provider(settings(server, "AIzaWRONGKEY0000000000"))
+                        .chat(hello(false), StreamObserver.NONE, CancelToken.none()))
                 .isInstanceOfSatisfying(ProviderException.class, e -> {
                     assertThat(e.kind()).isEqualTo(ProviderException.Kind.AUTH);
                     assertThat(e.getMessage()).doesNotContain("AIzaWRONGKEY0000000000");
@@ -285,7 +335,8 @@ class GeminiProviderTest {
     void anErrorChunkMidStreamIsClassified() {
         server.enqueue(Reply.text("some words here").thenStreamError("Internal error encountered."));
         assertThatThrownBy(() -> provider().chat(hello(true), new RecordingObserver(), CancelToken.none()))
-                .isInstanceOfSatisfying(ProviderException.class, e -> assertThat(e.kind()).isEqualTo(ProviderException.Kind.TRANSIENT));
+                .isInstanceOfSatisfying(
+                        ProviderException.class, e -> assertThat(e.kind()).isEqualTo(ProviderException.Kind.TRANSIENT));
     }
 
     @Test
@@ -297,10 +348,15 @@ class GeminiProviderTest {
     @Test
     void apiBaseWithoutAVersionGetsV1betaAndAModelWithPathCharactersIsRefused() {
         assertThat(GeminiProvider.apiRoot("http://127.0.0.1:9/").toString()).isEqualTo("http://127.0.0.1:9/v1beta");
-        assertThat(GeminiProvider.apiRoot("https://proxy.example/v1").toString()).isEqualTo("https://proxy.example/v1");
-        assertThatThrownBy(() -> provider().chat(new ChatRequest("../evil?x=1", List.of(ChatMessage.user("hi")), List.of(), false, null),
-                StreamObserver.NONE, CancelToken.none()))
-                .isInstanceOfSatisfying(ProviderException.class, e -> assertThat(e.kind()).isEqualTo(ProviderException.Kind.FATAL));
+        assertThat(GeminiProvider.apiRoot("https://proxy.example/v1").toString())
+                .isEqualTo("https://proxy.example/v1");
+        assertThatThrownBy(() -> provider()
+                        .chat(
+                                new ChatRequest("../evil?x=1", List.of(ChatMessage.user("hi")), List.of(), false, null),
+                                StreamObserver.NONE,
+                                CancelToken.none()))
+                .isInstanceOfSatisfying(
+                        ProviderException.class, e -> assertThat(e.kind()).isEqualTo(ProviderException.Kind.FATAL));
         assertThat(server.requests()).isEmpty();
     }
 
@@ -311,7 +367,8 @@ class GeminiProviderTest {
         CancelToken token = new CancelToken();
         Provider p = provider();
         StreamObserver seen = delta -> token.cancel("stop");
-        assertThatThrownBy(() -> p.chat(hello(true), seen, token)).isInstanceOf(dev.clawgate.core.run.CancelledException.class);
+        assertThatThrownBy(() -> p.chat(hello(true), seen, token))
+                .isInstanceOf(dev.clawgate.core.run.CancelledException.class);
         assertThat(server.awaitClientDisconnect(Duration.ofSeconds(10))).isTrue();
     }
 }

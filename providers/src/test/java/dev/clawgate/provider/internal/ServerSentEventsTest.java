@@ -27,9 +27,13 @@ class ServerSentEventsTest {
     @Test
     void dataLinesAreJoinedAndCommentsAndOtherFieldsIgnored() throws Exception {
         // SPEC SP-4: OpenRouter sends ": OPENROUTER PROCESSING" comments
-        List<ServerSentEvents.Event> ev = all(bytes(": keep-alive\n\ndata: {\"a\":1}\n\nid: 7\nevent: error\ndata: x\ndata:y\r\n\r\ndata: [DONE]\n\n"));
-        assertThat(ev).containsExactly(new ServerSentEvents.Event("message", "{\"a\":1}"),
-                new ServerSentEvents.Event("error", "x\ny"), new ServerSentEvents.Event("message", "[DONE]"));
+        List<ServerSentEvents.Event> ev = all(bytes(
+                ": keep-alive\n\ndata: {\"a\":1}\n\nid: 7\nevent: error\ndata: x\ndata:y\r\n\r\ndata: [DONE]\n\n"));
+        assertThat(ev)
+                .containsExactly(
+                        new ServerSentEvents.Event("message", "{\"a\":1}"),
+                        new ServerSentEvents.Event("error", "x\ny"),
+                        new ServerSentEvents.Event("message", "[DONE]"));
     }
 
     @Test
@@ -64,7 +68,9 @@ class ServerSentEventsTest {
                     return n;
                 }
             };
-            assertThat(all(dribble)).as("seed %d", seed).extracting(ServerSentEvents.Event::data)
+            assertThat(all(dribble))
+                    .as("seed %d", seed)
+                    .extracting(ServerSentEvents.Event::data)
                     .containsExactly("{\"content\":\"héllo wörld — 日本語 🙂\"}", "second");
         }
     }

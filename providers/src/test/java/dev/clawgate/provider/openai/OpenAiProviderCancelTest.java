@@ -25,6 +25,7 @@ import org.junit.jupiter.api.Test;
 class OpenAiProviderCancelTest {
     @AutoClose
     private final FakeOpenAiServer server = FakeOpenAiServer.start();
+
     @AutoClose
     private final OpenAiProvider provider = new OpenAiProvider(OpenAiProviderTest.settings(server, null));
 
@@ -43,14 +44,18 @@ class OpenAiProviderCancelTest {
     void cancellingBeforeTheFirstByteAbortsTheRequest() throws Exception {
         // SPEC AG-2
         // many small writes after the delay: the first write to a closed socket can still succeed, a later one cannot
-        server.enqueue(Reply.text("late answer ".repeat(50)).streamedInChunks(50).delayPerChunk(Duration.ofMillis(20))
+        server.enqueue(Reply.text("late answer ".repeat(50))
+                .streamedInChunks(50)
+                .delayPerChunk(Duration.ofMillis(20))
                 .delayBefore(Duration.ofMillis(1500)));
         CancelToken cancel = new CancelToken();
         CompletableFuture<ChatResponse> run = chatAsync(provider, streamed(), StreamObserver.NONE, cancel);
         server.awaitRequests(1, Duration.ofSeconds(5));
         cancel.cancel("stop");
         assertThatThrownBy(() -> run.get(2, TimeUnit.SECONDS))
-                .isInstanceOf(ExecutionException.class).cause().isInstanceOf(CancelledException.class);
+                .isInstanceOf(ExecutionException.class)
+                .cause()
+                .isInstanceOf(CancelledException.class);
         // the server only learns of it when it first writes, after its delay
         assertThat(server.awaitClientDisconnect(Duration.ofSeconds(5))).isTrue();
     }
@@ -61,7 +66,8 @@ class OpenAiProviderCancelTest {
         CancelToken cancel = new CancelToken();
         cancel.cancel("gone");
         assertThatThrownBy(() -> provider.chat(streamed(), StreamObserver.NONE, cancel))
-                .isInstanceOf(CancelledException.class).hasMessage("gone");
+                .isInstanceOf(CancelledException.class)
+                .hasMessage("gone");
         assertThatThrownBy(() -> provider.listModels(cancel)).isInstanceOf(CancelledException.class);
         assertThat(server.requests()).isEmpty();
     }
@@ -71,7 +77,8 @@ class OpenAiProviderCancelTest {
         // SPEC AG-2: cancelling after the answer must not disturb anything
         server.enqueue(Reply.text("done"));
         CancelToken cancel = new CancelToken();
-        assertThat(provider.chat(streamed(), StreamObserver.NONE, cancel).text()).isEqualTo("done");
+        assertThat(provider.chat(streamed(), StreamObserver.NONE, cancel).text())
+                .isEqualTo("done");
         cancel.cancel("late");
         assertThat(server.awaitClientDisconnect(Duration.ofMillis(200))).isFalse();
     }

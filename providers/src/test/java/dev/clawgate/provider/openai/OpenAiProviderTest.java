@@ -48,13 +48,17 @@ class OpenAiProviderTest {
     }
 
     private static ChatRequest request(boolean stream, List<ToolSpec> tools) {
-        return new ChatRequest("gpt-test", List.of(ChatMessage.system("be brief"), ChatMessage.user("hello")),
-                tools, stream, null);
+        return new ChatRequest(
+                "gpt-test", List.of(ChatMessage.system("be brief"), ChatMessage.user("hello")), tools, stream, null);
     }
 
     private static ToolSpec fileWrite() throws Exception {
-        return new ToolSpec("file_write", "Write a file", JSON.readTree(
-                "{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"}},\"required\":[\"path\"]}"));
+        return new ToolSpec(
+                "file_write",
+                "Write a file",
+                JSON.readTree(
+                        "{\"type\":\"object\",\"properties\":{\"path\":{\"type\":\"string\"}},\"required\":[\"path\"]"
+                                + "}"));
     }
 
     @Test
@@ -90,7 +94,8 @@ class OpenAiProviderTest {
         assertThat(r.finishReason()).isEqualTo("stop");
         RecordedRequest sent = server.lastRequest();
         assertThat(sent.stream()).isTrue();
-        assertThat(sent.body().path("stream_options").path("include_usage").asBoolean()).isTrue();
+        assertThat(sent.body().path("stream_options").path("include_usage").asBoolean())
+                .isTrue();
         assertThat(sent.header("accept")).isEqualTo("text/event-stream");
     }
 
@@ -104,7 +109,10 @@ class OpenAiProviderTest {
         assertThat(seen.text).containsExactly("42");
         assertThat(r.reasoning()).isEqualTo("think hard");
         server.enqueue(Reply.text("43").reasoning("again"));
-        assertThat(provider(null).chat(request(false, List.of()), seen, CancelToken.none()).reasoning()).isEqualTo("again");
+        assertThat(provider(null)
+                        .chat(request(false, List.of()), seen, CancelToken.none())
+                        .reasoning())
+                .isEqualTo("again");
     }
 
     @Test
@@ -117,19 +125,29 @@ class OpenAiProviderTest {
         assertThat(tools.get(0).path("type").asText()).isEqualTo("function");
         assertThat(tools.get(0).path("function").path("name").asText()).isEqualTo("file_write");
         assertThat(tools.get(0).path("function").path("description").asText()).isEqualTo("Write a file");
-        assertThat(tools.get(0).path("function").path("parameters").path("required").get(0).asText()).isEqualTo("path");
+        assertThat(tools.get(0)
+                        .path("function")
+                        .path("parameters")
+                        .path("required")
+                        .get(0)
+                        .asText())
+                .isEqualTo("path");
     }
 
     @Test
     void streamedNativeToolCallsAreAssembledByIndex() throws Exception {
         // SPEC SP-4
         server.enqueue(Reply.toolCalls(
-                call("file_write", "{\"path\":\"notes/today.txt\",\"content\":\"buy milk and eggs\"}").withId("call_1"),
+                call("file_write", "{\"path\":\"notes/today.txt\",\"content\":\"buy milk and eggs\"}")
+                        .withId("call_1"),
                 call("file_read", "{\"path\":\"a.txt\"}").withId("call_2")));
-        ChatResponse r = provider(null).chat(request(true, List.of(fileWrite())), StreamObserver.NONE, CancelToken.none());
+        ChatResponse r =
+                provider(null).chat(request(true, List.of(fileWrite())), StreamObserver.NONE, CancelToken.none());
         assertThat(r.finishReason()).isEqualTo("tool_calls");
-        assertThat(r.toolCalls()).extracting(ToolCall::id, ToolCall::name)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("call_1", "file_write"),
+        assertThat(r.toolCalls())
+                .extracting(ToolCall::id, ToolCall::name)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("call_1", "file_write"),
                         org.assertj.core.groups.Tuple.tuple("call_2", "file_read"));
         assertThat(r.toolCalls().get(0).arguments().path("content").asText()).isEqualTo("buy milk and eggs");
         assertThat(r.toolCalls().get(1).arguments().path("path").asText()).isEqualTo("a.txt");
@@ -139,8 +157,10 @@ class OpenAiProviderTest {
     @Test
     void nonStreamedNativeToolCallsKeepTheirTextAndArguments() throws Exception {
         // SPEC SP-4
-        server.enqueue(Reply.text("Writing it now.").withToolCalls(call("file_write", "{\"path\":\"x\"}").withId("c9")));
-        ChatResponse r = provider(null).chat(request(false, List.of(fileWrite())), StreamObserver.NONE, CancelToken.none());
+        server.enqueue(Reply.text("Writing it now.")
+                .withToolCalls(call("file_write", "{\"path\":\"x\"}").withId("c9")));
+        ChatResponse r =
+                provider(null).chat(request(false, List.of(fileWrite())), StreamObserver.NONE, CancelToken.none());
         assertThat(r.text()).isEqualTo("Writing it now.");
         assertThat(r.toolCalls()).singleElement().satisfies(c -> {
             assertThat(c.id()).isEqualTo("c9");
@@ -151,7 +171,8 @@ class OpenAiProviderTest {
     @Test
     void malformedToolArgumentsBecomeAParseErrorNotAnException() throws Exception {
         // SPEC SP-4 (AG-1: malformed calls are reported back to the model)
-        server.enqueue(Reply.toolCalls(call("shell", "{\"command\": \"ls -la").withId("bad1")),
+        server.enqueue(
+                Reply.toolCalls(call("shell", "{\"command\": \"ls -la").withId("bad1")),
                 Reply.toolCalls(call("shell", "[1,2]").withId("bad2")));
         ChatResponse streamed = provider(null).chat(request(true, List.of()), StreamObserver.NONE, CancelToken.none());
         assertThat(streamed.toolCalls()).singleElement().satisfies(c -> {
@@ -176,27 +197,40 @@ class OpenAiProviderTest {
     void aConversationWithToolTurnsIsEncodedAsTheApiExpects() throws Exception {
         // SPEC SP-4: the fake rejects what OpenAI would reject, so a 200 here proves the shape
         ToolCall earlier = new ToolCall("call_7", "file_read", JSON.readTree("{\"path\":\"a.txt\"}"));
-        ChatRequest req = new ChatRequest("gpt-test", List.of(
-                ChatMessage.system("sys"), ChatMessage.user("read a.txt"),
-                ChatMessage.assistant("", List.of(earlier)),
-                ChatMessage.tool("call_7", "file_read", "contents"),
-                ChatMessage.user("thanks [IMAGE:data:image/png;base64,iVBORw0KGgo=] and [IMAGE:/local/x.png] [IMAGE:https://example.com/c.jpg]")),
-                List.of(fileWrite()), false, 0.2);
+        ChatRequest req = new ChatRequest(
+                "gpt-test",
+                List.of(
+                        ChatMessage.system("sys"),
+                        ChatMessage.user("read a.txt"),
+                        ChatMessage.assistant("", List.of(earlier)),
+                        ChatMessage.tool("call_7", "file_read", "contents"),
+                        ChatMessage.user("thanks [IMAGE:data:image/png;base64,iVBORw0KGgo=] and [IMAGE:/local/x.png] "
+                                + "[IMAGE:https://example.com/c.jpg]")),
+                List.of(fileWrite()),
+                false,
+                0.2);
         server.enqueue(Reply.text("done"));
-        assertThat(provider(null).chat(req, StreamObserver.NONE, CancelToken.none()).text()).isEqualTo("done");
+        assertThat(provider(null)
+                        .chat(req, StreamObserver.NONE, CancelToken.none())
+                        .text())
+                .isEqualTo("done");
         JsonNode msgs = server.lastRequest().messages();
         assertThat(msgs.get(2).path("content").isNull()).isTrue();
         JsonNode call = msgs.get(2).path("tool_calls").get(0);
         assertThat(call.path("id").asText()).isEqualTo("call_7");
         assertThat(call.path("type").asText()).isEqualTo("function");
-        assertThat(JSON.readTree(call.path("function").path("arguments").asText()).path("path").asText()).isEqualTo("a.txt");
+        assertThat(JSON.readTree(call.path("function").path("arguments").asText())
+                        .path("path")
+                        .asText())
+                .isEqualTo("a.txt");
         assertThat(msgs.get(3).path("role").asText()).isEqualTo("tool");
         assertThat(msgs.get(3).path("tool_call_id").asText()).isEqualTo("call_7");
         JsonNode parts = msgs.get(4).path("content");
         assertThat(parts.findValuesAsText("type")).containsExactly("text", "image_url", "text");
         assertThat(parts.get(1).path("image_url").path("url").asText()).startsWith("data:image/png;base64,");
         // SPEC AG-4: a remote URL is never passed on for the API to fetch
-        assertThat(parts.get(2).path("text").asText()).isEqualTo("and [IMAGE:/local/x.png] [IMAGE:https://example.com/c.jpg]");
+        assertThat(parts.get(2).path("text").asText())
+                .isEqualTo("and [IMAGE:/local/x.png] [IMAGE:https://example.com/c.jpg]");
         assertThat(server.lastRequest().body().path("temperature").asDouble()).isEqualTo(0.2);
     }
 
@@ -213,8 +247,10 @@ class OpenAiProviderTest {
     void aConfiguredKeyIsSentAsBearerToken() throws Exception {
         // SPEC SP-4
         server.requireApiKey("sk-local-123456").enqueue(Reply.text("a"));
-        assertThat(provider("sk-local-123456").chat(request(false, List.of()), StreamObserver.NONE, CancelToken.none())
-                .text()).isEqualTo("a");
+        assertThat(provider("sk-local-123456")
+                        .chat(request(false, List.of()), StreamObserver.NONE, CancelToken.none())
+                        .text())
+                .isEqualTo("a");
         assertThat(server.lastRequest().header("authorization")).isEqualTo("Bearer sk-local-123456");
     }
 
@@ -222,8 +258,11 @@ class OpenAiProviderTest {
     void aBlankModelFallsBackToTheConfiguredDefault() throws Exception {
         // SPEC SP-4
         server.enqueue(Reply.text("a"));
-        provider(null).chat(new ChatRequest("", List.of(ChatMessage.user("x")), List.of(), false, null),
-                StreamObserver.NONE, CancelToken.none());
+        provider(null)
+                .chat(
+                        new ChatRequest("", List.of(ChatMessage.user("x")), List.of(), false, null),
+                        StreamObserver.NONE,
+                        CancelToken.none());
         assertThat(server.lastRequest().model()).isEqualTo("gpt-test");
     }
 
@@ -239,8 +278,11 @@ class OpenAiProviderTest {
     @Test
     void theFactoryIsFoundThroughServiceLoaderForKindOpenai() {
         // SPEC SP-4
-        ProviderFactory factory = ServiceLoader.load(ProviderFactory.class).stream().map(ServiceLoader.Provider::get)
-                .filter(f -> f.kind().equals("openai")).findFirst().orElseThrow();
+        ProviderFactory factory = ServiceLoader.load(ProviderFactory.class).stream()
+                .map(ServiceLoader.Provider::get)
+                .filter(f -> f.kind().equals("openai"))
+                .findFirst()
+                .orElseThrow();
         Provider p = factory.create(settings(server, null));
         assertThat(p).isInstanceOf(OpenAiProvider.class);
         opened.add((OpenAiProvider) p);

@@ -23,9 +23,11 @@ class StreamAssemblerTest {
     void fragmentsWithoutIndexContinueTheLastCallUntilANewIdArrives() throws Exception {
         // SPEC SP-4
         ChatResponse r = assemble(
-                "{\"choices\":[{\"delta\":{\"tool_calls\":[{\"id\":\"a\",\"function\":{\"name\":\"f\",\"arguments\":\"{\\\"x\\\":\"}}]}}]}",
+                "{\"choices\":[{\"delta\":{\"tool_calls\":[{\"id\":\"a\",\"function\":{\"name\":\"f\",\"arguments\":"
+                        + "\"{\\\"x\\\":\"}}]}}]}",
                 "{\"choices\":[{\"delta\":{\"tool_calls\":[{\"function\":{\"arguments\":\"1}\"}}]}}]}",
-                "{\"choices\":[{\"delta\":{\"tool_calls\":[{\"id\":\"b\",\"function\":{\"name\":\"g\",\"arguments\":{\"y\":2}}}]},\"finish_reason\":\"tool_calls\"}]}");
+                "{\"choices\":[{\"delta\":{\"tool_calls\":[{\"id\":\"b\",\"function\":{\"name\":\"g\",\"arguments\":{"
+                        + "\"y\":2}}}]},\"finish_reason\":\"tool_calls\"}]}");
         assertThat(r.toolCalls()).extracting(ToolCall::id).containsExactly("a", "b");
         assertThat(r.toolCalls().get(0).arguments().path("x").asInt()).isEqualTo(1);
         assertThat(r.toolCalls().get(1).arguments().path("y").asInt()).isEqualTo(2);
@@ -36,8 +38,10 @@ class StreamAssemblerTest {
     void aCallWithoutIdGetsOneAndACallWithoutNameIsMalformed() throws Exception {
         // SPEC SP-4
         ChatResponse r = assemble(
-                "{\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"name\":\"f\",\"arguments\":\"\"}}]}}]}",
-                "{\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":1,\"id\":\"z\",\"function\":{\"arguments\":\"{}\"}}]}}]}");
+                "{\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":0,\"function\":{\"name\":\"f\",\"arguments\":\""
+                        + "\"}}]}}]}",
+                "{\"choices\":[{\"delta\":{\"tool_calls\":[{\"index\":1,\"id\":\"z\",\"function\":{\"arguments\":\"{}"
+                        + "\"}}]}}]}");
         assertThat(r.toolCalls().get(0).id()).startsWith("call_0_");
         assertThat(r.toolCalls().get(0).malformed()).isFalse();
         assertThat(r.toolCalls().get(0).arguments().isEmpty()).isTrue();

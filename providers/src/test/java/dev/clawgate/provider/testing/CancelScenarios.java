@@ -20,12 +20,11 @@ import java.util.function.Predicate;
 
 /** Cancellation as every provider must honour it (SPEC AG-2), whatever its wire format. */
 public final class CancelScenarios {
-    private CancelScenarios() {
-    }
+    private CancelScenarios() {}
 
     /** Runs the chat on a virtual thread; the future fails with whatever the provider threw. */
-    public static CompletableFuture<ChatResponse> chatAsync(Provider provider, ChatRequest request,
-                                                            StreamObserver observer, CancelToken cancel) {
+    public static CompletableFuture<ChatResponse> chatAsync(
+            Provider provider, ChatRequest request, StreamObserver observer, CancelToken cancel) {
         CompletableFuture<ChatResponse> f = new CompletableFuture<>();
         Thread.ofVirtual().start(() -> {
             try {
@@ -42,8 +41,8 @@ public final class CancelScenarios {
      * {@link CancelledException} with the reason, the server sees the connection go (asked through
      * {@code awaitDisconnect}), and the rest of the stream is never reported.
      */
-    public static void cancelDuringSlowStream(Provider provider, ChatRequest streamed,
-                                              Predicate<Duration> awaitDisconnect) {
+    public static void cancelDuringSlowStream(
+            Provider provider, ChatRequest streamed, Predicate<Duration> awaitDisconnect) {
         List<String> deltas = new CopyOnWriteArrayList<>();
         CancelToken cancel = new CancelToken();
         CompletableFuture<ChatResponse> run = chatAsync(provider, streamed, deltas::add, cancel);
@@ -51,7 +50,9 @@ public final class CancelScenarios {
         cancel.cancel("user pressed stop");
         assertThatThrownBy(() -> run.get(5, TimeUnit.SECONDS))
                 .isInstanceOf(ExecutionException.class)
-                .cause().isInstanceOf(CancelledException.class).hasMessage("user pressed stop");
+                .cause()
+                .isInstanceOf(CancelledException.class)
+                .hasMessage("user pressed stop");
         assertThat(awaitDisconnect.test(Duration.ofSeconds(5))).isTrue();
         assertThat(deltas.size()).isLessThan(200);
     }

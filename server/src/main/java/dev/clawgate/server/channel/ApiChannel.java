@@ -15,8 +15,8 @@ import dev.clawgate.core.outbound.OutboundMessage;
 import dev.clawgate.core.outbound.OutboundTarget;
 import dev.clawgate.core.outbound.ReplyStream;
 import dev.clawgate.core.outbound.TurnOutcome;
-import dev.clawgate.core.run.CancelToken;
 import dev.clawgate.core.provider.Usage;
+import dev.clawgate.core.run.CancelToken;
 import dev.clawgate.core.store.StoreException;
 import io.javalin.http.Context;
 import java.io.IOException;
@@ -32,20 +32,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The OpenAI-compatible API as a channel (SPEC CH-10): {@code POST /v1/chat/completions} and
- * {@code POST /v1/responses} (each streaming SSE and not), {@code GET /v1/models} and
- * {@code GET /v1/models/{id}}. The session is {@code X-Clawgate-Session}, else {@code user} (for the
- * Responses API also the chain of {@code previous_response_id}): then only the last user message is
- * taken and the gateway owns the history (SPEC HI-1). Without one the call is stateless, as OpenAI
- * clients expect: its turn runs on the conversation the request carries, system messages included,
- * and writes no history. Connection-bound: replies go back on the waiting request. Answers carry the
- * turn's real token usage; errors come in OpenAI's envelope ({@link OpenAiWire#error}).
+ * The OpenAI-compatible API as a channel (SPEC CH-10): {@code POST /v1/chat/completions} and {@code POST /v1/responses}
+ * (each streaming SSE and not), {@code GET /v1/models} and {@code GET /v1/models/{id}}. The session is
+ * {@code X-Clawgate-Session}, else {@code user} (for the Responses API also the chain of {@code previous_response_id}):
+ * then only the last user message is taken and the gateway owns the history (SPEC HI-1). Without one the call is
+ * stateless, as OpenAI clients expect: its turn runs on the conversation the request carries, system messages included,
+ * and writes no history. Connection-bound: replies go back on the waiting request. Answers carry the turn's real token
+ * usage; errors come in OpenAI's envelope ({@link OpenAiWire#error}).
  */
 public final class ApiChannel implements Channel {
     public static final String NAME = "api";
     public static final String SESSION_HEADER = "X-Clawgate-Session";
     /** The sender of a stateless call: a lane of its own per request. */
     static final String STATELESS_PREFIX = "stateless-";
+
     private static final Logger log = LoggerFactory.getLogger(ApiChannel.class);
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -59,9 +59,12 @@ public final class ApiChannel implements Channel {
 
     /**
      * @param maxWaiting how many API requests may wait for their turns at once ({@code [dispatch] bus_capacity}); one
-     *                   more is answered 429 at once instead of holding its connection behind a full bus (SPEC DI-1)
+     *     more is answered 429 at once instead of holding its connection behind a full bus (SPEC DI-1)
      */
-    public ApiChannel(Supplier<Duration> turnBudget, Supplier<List<String>> modelNames, java.util.function.IntSupplier maxWaiting) {
+    public ApiChannel(
+            Supplier<Duration> turnBudget,
+            Supplier<List<String>> modelNames,
+            java.util.function.IntSupplier maxWaiting) {
         this.turnBudget = turnBudget;
         this.modelNames = modelNames;
         this.maxWaiting = maxWaiting;
@@ -95,7 +98,8 @@ public final class ApiChannel implements Channel {
     /** SPEC SP-1: what this channel renders, for the prompt's Channel Capabilities section. */
     @Override
     public String formatGuidance() {
-        return "API clients may show plain text or render Markdown: use light Markdown that still reads well as plain text.";
+        return "API clients may show plain text or render Markdown: use light Markdown that still reads well as plain "
+                + "text.";
     }
 
     @Override
@@ -112,8 +116,12 @@ public final class ApiChannel implements Channel {
         @Override
         public MessageReceipt send(OutboundMessage message, CancelToken cancel) throws DeliveryException {
             ApiExchange x = pending.get(String.valueOf(message.target().inReplyToMessageId()));
-            if (x == null) throw new DeliveryException("the API client is no longer waiting for this reply", true, null);
-            x.events.add(message.kind() == OutboundMessage.Kind.NOTICE ? new ApiExchange.Notice(message.text()) : new ApiExchange.Final(message.text()));
+            if (x == null)
+                throw new DeliveryException("the API client is no longer waiting for this reply", true, null);
+            x.events.add(
+                    message.kind() == OutboundMessage.Kind.NOTICE
+                            ? new ApiExchange.Notice(message.text())
+                            : new ApiExchange.Final(message.text()));
             return MessageReceipt.of("msg-" + message.turnId());
         }
 
@@ -173,7 +181,11 @@ public final class ApiChannel implements Channel {
     }
 
     private static ObjectNode model(String id) {
-        return JSON.createObjectNode().put("id", id).put("object", "model").put("created", 0).put("owned_by", "clawgate");
+        return JSON.createObjectNode()
+                .put("id", id)
+                .put("object", "model")
+                .put("created", 0)
+                .put("owned_by", "clawgate");
     }
 
     /** {@code POST /v1/chat/completions}: a turn for the last user message, answered as a chat completion. */
@@ -191,7 +203,8 @@ public final class ApiChannel implements Channel {
         }
         String model = model(ctx, req);
         if (model == null) return;
-        String session = OpenAiWire.firstNonBlank(ctx.header(SESSION_HEADER), req.path("user").asText(null));
+        String session = OpenAiWire.firstNonBlank(
+                ctx.header(SESSION_HEADER), req.path("user").asText(null));
         boolean stream = req.path("stream").asBoolean(false);
         boolean includeUsage = req.path("stream_options").path("include_usage").asBoolean(false);
         Turn turn = start(ctx, conversation, session, stream);
@@ -199,7 +212,8 @@ public final class ApiChannel implements Channel {
         try {
             String id = "chatcmpl-" + turn.id();
             if (stream) {
-                new ApiStreamWriter(ctx, id, model, OpenAiWire.fingerprint(model), includeUsage).write(turn.exchange(), deadline());
+                new ApiStreamWriter(ctx, id, model, OpenAiWire.fingerprint(model), includeUsage)
+                        .write(turn.exchange(), deadline());
             } else {
                 respondWhole(ctx, turn.exchange(), id, model);
             }
@@ -209,10 +223,10 @@ public final class ApiChannel implements Channel {
     }
 
     /**
-     * {@code POST /v1/responses} (the Responses API): {@code instructions} and {@code input} map onto a turn like
-     * chat completions. The session: the header or {@code user}, else the chain {@code previous_response_id} names,
-     * else, with {@code store} (OpenAI's default), a new chain whose later responses continue it; {@code store: false}
-     * is a stateless call.
+     * {@code POST /v1/responses} (the Responses API): {@code instructions} and {@code input} map onto a turn like chat
+     * completions. The session: the header or {@code user}, else the chain {@code previous_response_id} names, else,
+     * with {@code store} (OpenAI's default), a new chain whose later responses continue it; {@code store: false} is a
+     * stateless call.
      */
     public void responses(Context ctx) throws IOException, InterruptedException {
         JsonNode req = OpenAiWire.body(ctx);
@@ -222,7 +236,8 @@ public final class ApiChannel implements Channel {
             OpenAiWire.error(ctx, 400, "'input' must be a string or an array of input items", "input", null);
             return;
         }
-        ApiConversation conversation = ApiConversation.ofResponsesInput(req.path("instructions").asText(null), input);
+        ApiConversation conversation =
+                ApiConversation.ofResponsesInput(req.path("instructions").asText(null), input);
         if (conversation.lastUserText() == null) {
             OpenAiWire.error(ctx, 400, "no user message with text content in 'input'", "input", null);
             return;
@@ -234,13 +249,19 @@ public final class ApiChannel implements Channel {
         if (previous != null && !previous.isBlank()) {
             chain = ResponseIds.chainOf(previous);
             if (chain == null) {
-                OpenAiWire.error(ctx, 404, "Previous response with id '" + previous + "' not found.", "previous_response_id", "previous_response_not_found");
+                OpenAiWire.error(
+                        ctx,
+                        404,
+                        "Previous response with id '" + previous + "' not found.",
+                        "previous_response_id",
+                        "previous_response_not_found");
                 return;
             }
         } else {
             chain = ResponseIds.newChain();
         }
-        String session = OpenAiWire.firstNonBlank(ctx.header(SESSION_HEADER), req.path("user").asText(null));
+        String session = OpenAiWire.firstNonBlank(
+                ctx.header(SESSION_HEADER), req.path("user").asText(null));
         boolean store = req.path("store").asBoolean(true);
         if (session == null && (store || previous != null)) session = ResponseIds.SESSION_PREFIX + chain;
         boolean stream = req.path("stream").asBoolean(false);
@@ -264,22 +285,32 @@ public final class ApiChannel implements Channel {
     }
 
     /**
-     * Records the request's last user message for a turn of {@code session} (null: a stateless call on the
-     * conversation it carries); null when it was answered already (busy, refused, store down).
+     * Records the request's last user message for a turn of {@code session} (null: a stateless call on the conversation
+     * it carries); null when it was answered already (busy, refused, store down).
      */
     private Turn start(Context ctx, ApiConversation conversation, String session, boolean stream) {
         String uuid = UUID.randomUUID().toString().replace("-", "");
         String messageId = "api-" + uuid;
         if (pending.size() >= Math.max(1, maxWaiting.getAsInt())) {
             ctx.header("Retry-After", "1");
-            OpenAiWire.error(ctx, 429, "the gateway is busy: " + pending.size() + " API requests are waiting for their turns; retry shortly",
-                    null, "gateway_busy");
+            OpenAiWire.error(
+                    ctx,
+                    429,
+                    "the gateway is busy: " + pending.size()
+                            + " API requests are waiting for their turns; retry shortly",
+                    null,
+                    "gateway_busy");
             return null;
         }
         // SPEC CH-10: a stateless call gets a lane of its own (its sender), and its turn keeps no history
         String sender = session != null ? session : STATELESS_PREFIX + uuid;
-        InboundMessage msg = InboundMessage.builder().id(messageId).channel(NAME).sender(sender).replyTarget(sender)
-                .text(conversation.lastUserText()).build();
+        InboundMessage msg = InboundMessage.builder()
+                .id(messageId)
+                .channel(NAME)
+                .sender(sender)
+                .replyTarget(sender)
+                .text(conversation.lastUserText())
+                .build();
         ApiExchange x = new ApiExchange(messageId, stream, session == null ? conversation.before() : null);
         pending.put(messageId, x);
         Runnable close = () -> pending.remove(messageId);
@@ -290,7 +321,8 @@ public final class ApiChannel implements Channel {
                 accepted = sink.accept(msg);
             } catch (StoreException e) {
                 log.error("API message not recorded: {}", e.getMessage());
-                OpenAiWire.error(ctx, 503, "the gateway store is unavailable; retry", null, "store_unavailable", "server_error");
+                OpenAiWire.error(
+                        ctx, 503, "the gateway store is unavailable; retry", null, "store_unavailable", "server_error");
                 return null;
             }
             // SPEC OP-10: refused before its text was stored; answered now, not after a wait for a turn that never runs
@@ -316,11 +348,17 @@ public final class ApiChannel implements Channel {
             return;
         }
         ObjectNode body = JSON.createObjectNode();
-        body.put("id", id).put("object", "chat.completion").put("created", Instant.now().getEpochSecond()).put("model", model)
+        body.put("id", id)
+                .put("object", "chat.completion")
+                .put("created", Instant.now().getEpochSecond())
+                .put("model", model)
                 .put("system_fingerprint", OpenAiWire.fingerprint(model));
         ObjectNode choice = body.putArray("choices").addObject();
         choice.put("index", 0);
-        choice.putObject("message").put("role", "assistant").put("content", c.text()).putNull("refusal");
+        choice.putObject("message")
+                .put("role", "assistant")
+                .put("content", c.text())
+                .putNull("refusal");
         choice.putNull("logprobs");
         choice.put("finish_reason", OpenAiWire.finishReason(c.outcome()));
         body.set("usage", OpenAiWire.chatUsage(x.usage()));

@@ -6,13 +6,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What an API request carries (SPEC CH-10): the text of its last user message, and the conversation before it
- * (system and developer messages, earlier user and assistant turns) in the gateway's own shape. Chat Completions'
- * {@code messages} and the Responses API's {@code instructions} + {@code input} both read into it.
- * Tool calls and tool results the client kept in its copy are left out: the gateway's tools are its own.
+ * What an API request carries (SPEC CH-10): the text of its last user message, and the conversation before it (system
+ * and developer messages, earlier user and assistant turns) in the gateway's own shape. Chat Completions'
+ * {@code messages} and the Responses API's {@code instructions} + {@code input} both read into it. Tool calls and tool
+ * results the client kept in its copy are left out: the gateway's tools are its own.
  *
  * @param lastUserText the newest user message's text, or null when there is none with text
- * @param before       the messages before it, oldest first
+ * @param before the messages before it, oldest first
  */
 record ApiConversation(String lastUserText, List<ChatMessage> before) {
 
@@ -27,8 +27,8 @@ record ApiConversation(String lastUserText, List<ChatMessage> before) {
     }
 
     /**
-     * The Responses API: {@code instructions} as a system message, then {@code input}: a string (one user message)
-     * or a list of items ({@code {role, content}} messages, with or without {@code type: "message"}).
+     * The Responses API: {@code instructions} as a system message, then {@code input}: a string (one user message) or a
+     * list of items ({@code {role, content}} messages, with or without {@code type: "message"}).
      */
     static ApiConversation ofResponsesInput(String instructions, JsonNode input) {
         List<ChatMessage> all = new ArrayList<>();

@@ -7,7 +7,10 @@ import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 
-/** One waiting API request ({@code /v1/chat/completions} or {@code /v1/responses}): the events its turn produces, in order. */
+/**
+ * One waiting API request ({@code /v1/chat/completions} or {@code /v1/responses}): the events its turn produces, in
+ * order.
+ */
 final class ApiExchange {
     sealed interface Event permits Delta, Notice, Final, Ended {}
 
@@ -21,7 +24,10 @@ final class ApiExchange {
 
     final String messageId;
     final boolean stream;
-    /** A stateless call's conversation before its last user message (SPEC CH-10), or null when a session owns the history. */
+    /**
+     * A stateless call's conversation before its last user message (SPEC CH-10), or null when a session owns the
+     * history.
+     */
     final List<ChatMessage> carried;
     /** Bounded by one turn's output; emptied by the waiting request thread. */
     final BlockingQueue<Event> events = new LinkedBlockingQueue<>();
@@ -43,15 +49,16 @@ final class ApiExchange {
     static final String TIMED_OUT_NOTE = "⚠️ The turn did not finish in time.";
 
     /**
-     * Hands the turn's text to {@code sink} piece by piece as it comes: the streamed deltas, then notices and the
-     * final reply, each set apart by a blank line, a final reply only for what streaming did not already show
-     * (nothing appears twice). Returns how the turn ended, or null when it had not ended by {@code deadlineNanos}
-     * (then {@link #TIMED_OUT_NOTE} was written last).
+     * Hands the turn's text to {@code sink} piece by piece as it comes: the streamed deltas, then notices and the final
+     * reply, each set apart by a blank line, a final reply only for what streaming did not already show (nothing
+     * appears twice). Returns how the turn ended, or null when it had not ended by {@code deadlineNanos} (then
+     * {@link #TIMED_OUT_NOTE} was written last).
      */
     TurnOutcome stream(long deadlineNanos, TextSink sink) throws java.io.IOException, InterruptedException {
         StringBuilder shown = new StringBuilder();
         while (true) {
-            Event e = events.poll(Math.max(1, deadlineNanos - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
+            Event e = events.poll(
+                    Math.max(1, deadlineNanos - System.nanoTime()), java.util.concurrent.TimeUnit.NANOSECONDS);
             String piece;
             if (e == null) {
                 piece = separated(shown, TIMED_OUT_NOTE);

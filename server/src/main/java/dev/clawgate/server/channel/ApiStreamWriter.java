@@ -9,10 +9,9 @@ import java.io.OutputStream;
 import java.time.Instant;
 
 /**
- * Writes a turn's events as OpenAI {@code chat.completion.chunk} server-sent events. The final
- * reply adds only what streaming did not already show, so nothing appears twice. With
- * {@code stream_options.include_usage} every chunk carries {@code "usage": null} and a last chunk,
- * with no choices, the turn's usage (SPEC CH-10).
+ * Writes a turn's events as OpenAI {@code chat.completion.chunk} server-sent events. The final reply adds only what
+ * streaming did not already show, so nothing appears twice. With {@code stream_options.include_usage} every chunk
+ * carries {@code "usage": null} and a last chunk, with no choices, the turn's usage (SPEC CH-10).
  */
 final class ApiStreamWriter {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -51,7 +50,10 @@ final class ApiStreamWriter {
 
     private ObjectNode head() {
         ObjectNode c = JSON.createObjectNode();
-        c.put("id", id).put("object", "chat.completion.chunk").put("created", created).put("model", model)
+        c.put("id", id)
+                .put("object", "chat.completion.chunk")
+                .put("created", created)
+                .put("model", model)
                 .put("system_fingerprint", fingerprint);
         return c;
     }

@@ -13,15 +13,14 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The OpenAI-compatible API's wire pieces shared by Chat Completions and Responses (SPEC CH-10):
- * the request body read as a JSON object, the error envelope, usage, the system fingerprint, SSE
- * lines, and a turn's whole reply collected from its exchange.
+ * The OpenAI-compatible API's wire pieces shared by Chat Completions and Responses (SPEC CH-10): the request body read
+ * as a JSON object, the error envelope, usage, the system fingerprint, SSE lines, and a turn's whole reply collected
+ * from its exchange.
  */
 final class OpenAiWire {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private OpenAiWire() {
-    }
+    private OpenAiWire() {}
 
     /** A turn's whole reply: its notices and final text, and how it ended. */
     record Collected(String text, TurnOutcome outcome) {}
@@ -35,7 +34,7 @@ final class OpenAiWire {
             switch (e) {
                 case ApiExchange.Notice n -> append(content, n.text());
                 case ApiExchange.Final f -> append(content, f.text());
-                case ApiExchange.Delta d -> { }
+                case ApiExchange.Delta d -> {}
                 case ApiExchange.Ended end -> {
                     return new Collected(content.toString(), end.outcome());
                 }
@@ -46,7 +45,8 @@ final class OpenAiWire {
     /** Chat Completions' usage object (SPEC CH-10): the turn's tokens, summed over its model calls. */
     static ObjectNode chatUsage(Usage u) {
         ObjectNode n = JSON.createObjectNode();
-        n.put("prompt_tokens", u.promptTokens()).put("completion_tokens", u.completionTokens())
+        n.put("prompt_tokens", u.promptTokens())
+                .put("completion_tokens", u.completionTokens())
                 .put("total_tokens", u.promptTokens() + u.completionTokens());
         n.putObject("prompt_tokens_details").put("cached_tokens", 0);
         n.putObject("completion_tokens_details").put("reasoning_tokens", u.reasoningTokens());

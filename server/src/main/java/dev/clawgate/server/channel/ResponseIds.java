@@ -6,17 +6,17 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Response ids of the Responses API (SPEC CH-10): {@code resp_} + the chain's 32 hex digits + 32 of its own. A
- * chain is one conversation; {@code previous_response_id} names it, so a later request continues the session the
- * chain's first response started, across restarts, with nothing kept in memory.
+ * Response ids of the Responses API (SPEC CH-10): {@code resp_} + the chain's 32 hex digits + 32 of its own. A chain is
+ * one conversation; {@code previous_response_id} names it, so a later request continues the session the chain's first
+ * response started, across restarts, with nothing kept in memory.
  */
 final class ResponseIds {
     /** The session sender of a chain: {@code responses-} + the chain. */
     static final String SESSION_PREFIX = "responses-";
+
     private static final Pattern ID = Pattern.compile("resp_([0-9a-f]{32})[0-9a-f]{32}");
 
-    private ResponseIds() {
-    }
+    private ResponseIds() {}
 
     static String newChain() {
         return hex();
@@ -38,6 +38,7 @@ final class ResponseIds {
 
     private static String hex() {
         UUID u = UUID.randomUUID();
-        return HexFormat.of().toHexDigits(u.getMostSignificantBits()) + HexFormat.of().toHexDigits(u.getLeastSignificantBits());
+        return HexFormat.of().toHexDigits(u.getMostSignificantBits())
+                + HexFormat.of().toHexDigits(u.getLeastSignificantBits());
     }
 }

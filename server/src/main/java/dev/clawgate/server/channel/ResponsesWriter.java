@@ -12,13 +12,12 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 
 /**
- * A turn answered in the Responses API's shapes (SPEC CH-10): one {@code response} object, or its
- * stream of events as OpenAI sends them: {@code response.created}, {@code response.in_progress},
- * {@code response.output_item.added}, {@code response.content_part.added}, one
- * {@code response.output_text.delta} per piece, {@code response.output_text.done},
- * {@code response.content_part.done}, {@code response.output_item.done}, then
- * {@code response.completed} (or {@code response.incomplete} when the turn timed out), each with
- * its {@code sequence_number}. The reply is one assistant message with one {@code output_text} part.
+ * A turn answered in the Responses API's shapes (SPEC CH-10): one {@code response} object, or its stream of events as
+ * OpenAI sends them: {@code response.created}, {@code response.in_progress}, {@code response.output_item.added},
+ * {@code response.content_part.added}, one {@code response.output_text.delta} per piece,
+ * {@code response.output_text.done}, {@code response.content_part.done}, {@code response.output_item.done}, then
+ * {@code response.completed} (or {@code response.incomplete} when the turn timed out), each with its
+ * {@code sequence_number}. The reply is one assistant message with one {@code output_text} part.
  */
 final class ResponsesWriter {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -44,7 +43,8 @@ final class ResponsesWriter {
         String text = c == null ? ApiExchange.TIMED_OUT_NOTE : c.text();
         TurnOutcome outcome = c == null ? TurnOutcome.TIMED_OUT : c.outcome();
         ctx.header("X-Clawgate-Outcome", outcome.name().toLowerCase(java.util.Locale.ROOT));
-        ctx.contentType("application/json").result(response(status(outcome), text, x.usage()).toString());
+        ctx.contentType("application/json")
+                .result(response(status(outcome), text, x.usage()).toString());
     }
 
     void stream(ApiExchange x, long deadlineNanos) throws IOException, InterruptedException {
@@ -55,7 +55,10 @@ final class ResponsesWriter {
         ObjectNode started = response("in_progress", null, null);
         event(out, "response.created", JSON.createObjectNode().set("response", started));
         event(out, "response.in_progress", JSON.createObjectNode().set("response", started));
-        event(out, "response.output_item.added", JSON.createObjectNode().put("output_index", 0).set("item", item("in_progress", null)));
+        event(
+                out,
+                "response.output_item.added",
+                JSON.createObjectNode().put("output_index", 0).set("item", item("in_progress", null)));
         event(out, "response.content_part.added", part().set("part", textPart("")));
         StringBuilder shown = new StringBuilder();
         TurnOutcome ended = x.stream(deadlineNanos, piece -> delta(out, shown, piece));
@@ -63,9 +66,14 @@ final class ResponsesWriter {
         String text = shown.toString();
         event(out, "response.output_text.done", part().put("text", text));
         event(out, "response.content_part.done", part().set("part", textPart(text)));
-        event(out, "response.output_item.done", JSON.createObjectNode().put("output_index", 0).set("item", item("completed", text)));
+        event(
+                out,
+                "response.output_item.done",
+                JSON.createObjectNode().put("output_index", 0).set("item", item("completed", text)));
         String status = status(outcome);
-        event(out, status.equals("incomplete") ? "response.incomplete" : "response.completed",
+        event(
+                out,
+                status.equals("incomplete") ? "response.incomplete" : "response.completed",
                 JSON.createObjectNode().set("response", response(status, text, x.usage())));
     }
 
@@ -80,7 +88,11 @@ final class ResponsesWriter {
     /** The {@code response} object; {@code text} null while in progress (no output yet, no usage). */
     private ObjectNode response(String status, String text, Usage usage) {
         ObjectNode r = JSON.createObjectNode();
-        r.put("id", id).put("object", "response").put("created_at", created).put("status", status).put("model", model);
+        r.put("id", id)
+                .put("object", "response")
+                .put("created_at", created)
+                .put("status", status)
+                .put("model", model);
         r.putNull("error");
         if ("incomplete".equals(status)) r.putObject("incomplete_details").put("reason", "max_output_tokens");
         else r.putNull("incomplete_details");
@@ -130,7 +142,10 @@ final class ResponsesWriter {
     }
 
     private ObjectNode part() {
-        return JSON.createObjectNode().put("item_id", itemId).put("output_index", 0).put("content_index", 0);
+        return JSON.createObjectNode()
+                .put("item_id", itemId)
+                .put("output_index", 0)
+                .put("content_index", 0);
     }
 
     private void delta(OutputStream out, StringBuilder shown, String text) throws IOException {

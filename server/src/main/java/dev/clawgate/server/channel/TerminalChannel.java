@@ -25,10 +25,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Chat in the console (SPEC CH-1). The sender is the OS user, the target {@code local} (SPEC
- * HI-1). Interactive: a prompt, replies streamed as they are written. Piped: one message per
- * line, each reply printed whole; at the end of input it waits until every turn it started
- * has ended and printed, then {@link #finished()} opens.
+ * Chat in the console (SPEC CH-1). The sender is the OS user, the target {@code local} (SPEC HI-1). Interactive: a
+ * prompt, replies streamed as they are written. Piped: one message per line, each reply printed whole; at the end of
+ * input it waits until every turn it started has ended and printed, then {@link #finished()} opens.
  */
 public final class TerminalChannel implements Channel {
     public static final String NAME = "terminal";
@@ -91,8 +90,14 @@ public final class TerminalChannel implements Channel {
                 }
                 String id = "term-" + UUID.randomUUID();
                 open.add(id);
-                InboundMessage m = InboundMessage.builder().id(id).channel(NAME).sender(user).senderName(user)
-                        .replyTarget("local").text(line).build();
+                InboundMessage m = InboundMessage.builder()
+                        .id(id)
+                        .channel(NAME)
+                        .sender(user)
+                        .senderName(user)
+                        .replyTarget("local")
+                        .text(line)
+                        .build();
                 try {
                     InboundSink.Acceptance accepted = sink.accept(m);
                     // SPEC OP-10: a refused line runs no turn; say why and go on with the next one

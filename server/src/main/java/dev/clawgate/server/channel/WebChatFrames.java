@@ -8,12 +8,11 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * The web chat's JSON frames (SPEC CH-2). Client to server: {@code {type:"message", id, text}}.
- * Server to client: {@code delta}, {@code final}, {@code notice}, {@code error} (each with
- * {@code text}) and {@code done}, each carrying the {@code id} of the message it answers; the live
- * preview (SPEC OUT-9) sends {@code draft} then {@code edit} frames with the whole text so far (and
- * {@code reasoning} under {@code /reasoning stream}) and a {@code messageId}, which the {@code final}
- * frame that replaces the draft carries too.
+ * The web chat's JSON frames (SPEC CH-2). Client to server: {@code {type:"message", id, text}}. Server to client:
+ * {@code delta}, {@code final}, {@code notice}, {@code error} (each with {@code text}) and {@code done}, each carrying
+ * the {@code id} of the message it answers; the live preview (SPEC OUT-9) sends {@code draft} then {@code edit} frames
+ * with the whole text so far (and {@code reasoning} under {@code /reasoning stream}) and a {@code messageId}, which the
+ * {@code final} frame that replaces the draft carries too.
  */
 final class WebChatFrames {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -28,15 +27,15 @@ final class WebChatFrames {
     /** A frame that records nothing; {@code id} when the frame had a usable one, so the page can match the error. */
     record Invalid(String id, String reason) implements Inbound {}
 
-    private WebChatFrames() {
-    }
+    private WebChatFrames() {}
 
     static Inbound parse(String frame) {
         JsonNode node;
         try {
             node = JSON.readTree(frame);
         } catch (JsonProcessingException e) {
-            return new Invalid(null, "the frame is not JSON; send {\"type\":\"message\",\"id\":\"...\",\"text\":\"...\"}");
+            return new Invalid(
+                    null, "the frame is not JSON; send {\"type\":\"message\",\"id\":\"...\",\"text\":\"...\"}");
         }
         if (node == null || !node.isObject()) return new Invalid(null, "the frame must be a JSON object");
         JsonNode idNode = node.get("id");
@@ -49,8 +48,11 @@ final class WebChatFrames {
         }
         String type = node.path("type").asText("");
         if (!type.equals("message")) {
-            return new Invalid(id, type.isEmpty() ? "the frame has no 'type'; the only type is \"message\""
-                    : "unknown frame type '" + shorten(type) + "'; the only type is \"message\"");
+            return new Invalid(
+                    id,
+                    type.isEmpty()
+                            ? "the frame has no 'type'; the only type is \"message\""
+                            : "unknown frame type '" + shorten(type) + "'; the only type is \"message\"");
         }
         JsonNode text = node.get("text");
         if (text == null || !text.isTextual()) return new Invalid(id, "'text' must be a string");
@@ -88,7 +90,9 @@ final class WebChatFrames {
     }
 
     static String done(String id, String outcome) {
-        return frame("done", id).put("outcome", outcome.toLowerCase(Locale.ROOT)).toString();
+        return frame("done", id)
+                .put("outcome", outcome.toLowerCase(Locale.ROOT))
+                .toString();
     }
 
     private static ObjectNode frame(String type, String id) {

@@ -8,11 +8,10 @@ import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 
 /**
- * The live preview of one web chat reply (SPEC OUT-9): {@link #start} shows an empty draft at once
- * (the page shows it as {@code ...}), and later frames edit it with the whole text so far,
- * at most once per interval; with {@code /reasoning stream} (RP-4) the reasoning so far rides along
- * in the same frames. {@link #finish} drops any pending edit and hands the draft's id to the final
- * reply, which replaces the draft.
+ * The live preview of one web chat reply (SPEC OUT-9): {@link #start} shows an empty draft at once (the page shows it
+ * as {@code ...}), and later frames edit it with the whole text so far, at most once per interval; with
+ * {@code /reasoning stream} (RP-4) the reasoning so far rides along in the same frames. {@link #finish} drops any
+ * pending edit and hands the draft's id to the final reply, which replaces the draft.
  */
 final class WebChatPreview extends LiveDraftStream {
     private final String replyTo;
@@ -21,7 +20,13 @@ final class WebChatPreview extends LiveDraftStream {
     /** Written by the preview's calls (one at a time), read after {@link #finish}. */
     private volatile boolean shown;
 
-    WebChatPreview(String replyTo, String draftId, Duration interval, Scheduler scheduler, Executor io, Consumer<String> frames) {
+    WebChatPreview(
+            String replyTo,
+            String draftId,
+            Duration interval,
+            Scheduler scheduler,
+            Executor io,
+            Consumer<String> frames) {
         super(interval, scheduler, io);
         this.replyTo = replyTo;
         this.draftId = draftId;

@@ -17,15 +17,14 @@ import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 
 /**
- * {@code clawgate aot-train} (hidden): the training run behind the launcher's start-up cache. The
- * launcher runs it once per build under {@code -XX:AOTCacheOutput}; the JDK records which classes a
- * gateway loads and links and writes them to the cache when this command exits, and every later
- * {@code ./clawgate} start maps them instead of loading them again (bench/RESULTS.md: start to the
- * first poll about 1.4 s without, 0.8 s with).
+ * {@code clawgate aot-train} (hidden): the training run behind the launcher's start-up cache. The launcher runs it once
+ * per build under {@code -XX:AOTCacheOutput}; the JDK records which classes a gateway loads and links and writes them
+ * to the cache when this command exits, and every later {@code ./clawgate} start maps them instead of loading them
+ * again (bench/RESULTS.md: start to the first poll about 1.4 s without, 0.8 s with).
  *
- * <p>It starts a gateway on defaults in a throw-away folder with its HTTP server on a free loopback
- * port, asks its API for one reply (no model is configured, so the gateway answers with its own line
- * through the whole turn: inbox, dispatcher, store, outbox), and stops it.
+ * <p>It starts a gateway on defaults in a throw-away folder with its HTTP server on a free loopback port, asks its API
+ * for one reply (no model is configured, so the gateway answers with its own line through the whole turn: inbox,
+ * dispatcher, store, outbox), and stops it.
  */
 @Command(name = "aot-train", hidden = true, description = "Train the launcher's start-up cache (run by ./clawgate).")
 final class AotTrainCommand implements Callable<Integer> {
@@ -34,21 +33,30 @@ final class AotTrainCommand implements Callable<Integer> {
         Path dir = Files.createTempDirectory("clawgate-aot-");
         try {
             Path config = dir.resolve("clawgate.toml");
-            Files.writeString(config, "[gateway]\ndata_dir = \"" + dir.resolve("data").toString().replace("\\", "\\\\")
-                    + "\"\nbind = \"127.0.0.1:0\"\n");
+            Files.writeString(
+                    config,
+                    "[gateway]\ndata_dir = \"" + dir.resolve("data").toString().replace("\\", "\\\\")
+                            + "\"\nbind = \"127.0.0.1:0\"\n");
             try (Gateway gateway = Gateway.start(new ConfigLoader().load(config, Map.of()), Gateway.Options.server())) {
-                HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+                HttpClient http = HttpClient.newBuilder()
+                        .connectTimeout(Duration.ofSeconds(5))
+                        .build();
                 URI base = URI.create("http://127.0.0.1:" + gateway.httpPort());
-                HttpResponse<String> ready = http.send(HttpRequest.newBuilder(base.resolve("/readyz")).build(),
+                HttpResponse<String> ready = http.send(
+                        HttpRequest.newBuilder(base.resolve("/readyz")).build(), HttpResponse.BodyHandlers.ofString());
+                HttpResponse<String> reply = http.send(
+                        HttpRequest.newBuilder(base.resolve("/v1/chat/completions"))
+                                .header("Content-Type", "application/json")
+                                .timeout(Duration.ofSeconds(30))
+                                .POST(HttpRequest.BodyPublishers.ofString(
+                                        "{\"model\":\"clawgate\",\"user\":\"aot-training\","
+                                                + "\"messages\":[{\"role\":\"user\",\"content\":\"Hello, this "
+                                                + "is the start-up cache's training run.\"}]}"))
+                                .build(),
                         HttpResponse.BodyHandlers.ofString());
-                HttpResponse<String> reply = http.send(HttpRequest.newBuilder(base.resolve("/v1/chat/completions"))
-                        .header("Content-Type", "application/json").timeout(Duration.ofSeconds(30))
-                        .POST(HttpRequest.BodyPublishers.ofString("{\"model\":\"clawgate\",\"user\":\"aot-training\","
-                                + "\"messages\":[{\"role\":\"user\",\"content\":\"Hello, this is the start-up cache's training run.\"}]}"))
-                        .build(), HttpResponse.BodyHandlers.ofString());
                 if (ready.statusCode() != 200 || reply.statusCode() != 200) {
-                    System.err.println("clawgate aot-train: the gateway answered /readyz " + ready.statusCode() + " and the API "
-                            + reply.statusCode());
+                    System.err.println("clawgate aot-train: the gateway answered /readyz " + ready.statusCode()
+                            + " and the API " + reply.statusCode());
                     return Main.FAILURE;
                 }
             }

@@ -11,8 +11,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /**
- * {@code clawgate chat}: a conversation in this terminal (SPEC CH-1). With input piped in, one
- * message per line; at the end of input it waits for the last reply, then exits.
+ * {@code clawgate chat}: a conversation in this terminal (SPEC CH-1). With input piped in, one message per line; at the
+ * end of input it waits for the last reply, then exits.
  */
 @Command(name = "chat", description = "Chat with the agent in this terminal.")
 final class ChatCommand implements Callable<Integer> {
@@ -26,9 +26,11 @@ final class ChatCommand implements Callable<Integer> {
         // the conversation owns the console: only warnings and errors go to stderr
         ((Logger) LoggerFactory.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME)).setLevel(Level.WARN);
         boolean interactive = isTerminal();
-        TerminalChannel terminal = new TerminalChannel(System.in, System.out, interactive, System.getProperty("user.name", "user"));
+        TerminalChannel terminal =
+                new TerminalChannel(System.in, System.out, interactive, System.getProperty("user.name", "user"));
         try (DataDirLock held = DataDirLock.gateway(cfg.gateway().dataDir());
-                Gateway gateway = Gateway.start(cfg, Gateway.Options.with(terminal).withConfigFile(config.path()))) {
+                Gateway gateway =
+                        Gateway.start(cfg, Gateway.Options.with(terminal).withConfigFile(config.path()))) {
             terminal.awaitFinished();
         }
         return Main.OK;

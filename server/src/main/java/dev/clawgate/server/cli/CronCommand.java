@@ -11,7 +11,9 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Parameters;
 
 /** {@code clawgate cron list|remove}: the owner's view of every scheduled task (SPEC AG-5, OP-4). */
-@Command(name = "cron", description = "List or remove the agent's scheduled tasks.",
+@Command(
+        name = "cron",
+        description = "List or remove the agent's scheduled tasks.",
         subcommands = {CronCommand.ListJobs.class, CronCommand.Remove.class})
 final class CronCommand implements Runnable {
     @CommandLine.Spec
@@ -44,8 +46,12 @@ final class CronCommand implements Runnable {
             out.printf("%-6s  %-36s  %-24s  %-34s  %s%n", "ID", "CONVERSATION", "NEXT RUN", "SCHEDULE", "PROMPT");
             for (CronJob j : jobs) {
                 String prompt = j.prompt().replaceAll("\\s+", " ");
-                out.printf("%-6d  %-36s  %-24s  %-34s  %s%n", j.id(), j.session().display() + " by " + j.target().sender(),
-                        j.nextFireAt() == null ? "-" : j.nextFireAt().toString(), j.schedule().describe(),
+                out.printf(
+                        "%-6d  %-36s  %-24s  %-34s  %s%n",
+                        j.id(),
+                        j.session().display() + " by " + j.target().sender(),
+                        j.nextFireAt() == null ? "-" : j.nextFireAt().toString(),
+                        j.schedule().describe(),
                         prompt.length() <= 60 ? prompt : prompt.substring(0, 57) + "...");
             }
             return Main.OK;

@@ -28,11 +28,11 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 
 /**
- * {@code clawgate doctor} (SPEC OP-4): checks the config, the store, each provider (one real call
- * to its model list), each configured channel and the shell tool's sandbox (AG-8: it runs a
- * command in it) and each MCP server (AG-7: started once, its state and tools), and prints each
- * problem with its fix on one line. Exit 0 when all is well, 1 when something needs fixing, 2
- * when the config does not load; a warning (the shell runs with less protection than intended) or a note is printed but does not fail the check.
+ * {@code clawgate doctor} (SPEC OP-4): checks the config, the store, each provider (one real call to its model list),
+ * each configured channel and the shell tool's sandbox (AG-8: it runs a command in it) and each MCP server (AG-7:
+ * started once, its state and tools), and prints each problem with its fix on one line. Exit 0 when all is well, 1 when
+ * something needs fixing, 2 when the config does not load; a warning (the shell runs with less protection than
+ * intended) or a note is printed but does not fail the check.
  */
 @Command(name = "doctor", description = "Check the config, the store, the providers and the channels; say what to fix.")
 final class DoctorCommand implements Callable<Integer> {
@@ -71,7 +71,9 @@ final class DoctorCommand implements Callable<Integer> {
             cfg = config.load();
             ok("config " + config.path() + " loads");
         } catch (ConfigException e) {
-            problem("config: " + e.getMessage(), "edit the file as the message says ('clawgate init' writes a commented example)");
+            problem(
+                    "config: " + e.getMessage(),
+                    "edit the file as the message says ('clawgate init' writes a commented example)");
             out.flush();
             // README: a config error is exit 2, from every command
             return Main.USAGE;
@@ -81,7 +83,8 @@ final class DoctorCommand implements Callable<Integer> {
         checkChannels(cfg);
         checkShellSandbox(cfg);
         checkMcpServers(cfg);
-        out.println(problems == 0 ? "All checks passed." : problems + " problem" + (problems == 1 ? "" : "s") + " found.");
+        out.println(
+                problems == 0 ? "All checks passed." : problems + " problem" + (problems == 1 ? "" : "s") + " found.");
         out.flush();
         return problems == 0 ? Main.OK : Main.FAILURE;
     }
@@ -105,13 +108,17 @@ final class DoctorCommand implements Callable<Integer> {
                         + " " + newest.platformRef() + " (" + newest.reason() + "). See 'clawgate inbox'");
             }
         } catch (RuntimeException e) {
-            problem("store in " + dir + ": " + e.getMessage(), "make gateway.data_dir a writable folder (or free disk space)");
+            problem(
+                    "store in " + dir + ": " + e.getMessage(),
+                    "make gateway.data_dir a writable folder (or free disk space)");
         }
     }
 
     private void checkProviders(ClawgateConfig cfg) {
         if (cfg.providers().isEmpty()) {
-            problem("no provider is configured", "add a [providers.<name>] table with kind, base_url, api_key and model");
+            problem(
+                    "no provider is configured",
+                    "add a [providers.<name>] table with kind, base_url, api_key and model");
             return;
         }
         ConfiguredProviders built;
@@ -122,15 +129,19 @@ final class DoctorCommand implements Callable<Integer> {
             return;
         }
         for (ProviderSettings s : cfg.providers().values()) {
-            String what = "provider '" + s.name() + "' (" + s.kind() + (s.baseUrl() == null ? "" : " at " + s.baseUrl()) + ")";
+            String what = "provider '" + s.name() + "' (" + s.kind() + (s.baseUrl() == null ? "" : " at " + s.baseUrl())
+                    + ")";
             var provider = built.find(s.name());
             if (provider.isEmpty() && s.unconfigured() != null) {
-                problem(what + " is not configured: " + s.unconfigured(), "export the variable, or remove providers."
-                        + s.name() + ".api_key if the server needs no key");
+                problem(
+                        what + " is not configured: " + s.unconfigured(),
+                        "export the variable, or remove providers." + s.name() + ".api_key if the server needs no key");
                 continue;
             }
             if (provider.isEmpty()) {
-                problem(what + " has no api_key", "set providers." + s.name() + ".api_key (for example \"${OPENAI_API_KEY}\") and export it");
+                problem(
+                        what + " has no api_key",
+                        "set providers." + s.name() + ".api_key (for example \"${OPENAI_API_KEY}\") and export it");
                 continue;
             }
             probe(what, s, provider.get());
@@ -143,11 +154,17 @@ final class DoctorCommand implements Callable<Integer> {
             ok(what + " answers" + (models.isEmpty() ? "" : " (" + models.size() + " models)"));
         } catch (ProviderException e) {
             switch (e.kind()) {
-                case AUTH -> problem(what + " refused the API key", "set a valid key in providers." + s.name() + ".api_key");
-                case TRANSIENT, RATE_LIMITED -> problem(what + " is unreachable: " + e.getMessage(),
-                        "check providers." + s.name() + ".base_url and that the server is running and reachable from here");
-                default -> problem(what + " answered with an error: " + e.getMessage(),
-                        "check providers." + s.name() + ".base_url and .model");
+                case AUTH ->
+                    problem(what + " refused the API key", "set a valid key in providers." + s.name() + ".api_key");
+                case TRANSIENT, RATE_LIMITED ->
+                    problem(
+                            what + " is unreachable: " + e.getMessage(),
+                            "check providers." + s.name()
+                                    + ".base_url and that the server is running and reachable from here");
+                default ->
+                    problem(
+                            what + " answered with an error: " + e.getMessage(),
+                            "check providers." + s.name() + ".base_url and .model");
             }
         }
     }
@@ -172,11 +189,13 @@ final class DoctorCommand implements Callable<Integer> {
                 ok(what + " ready, " + s.tools().size() + " tool" + (s.tools().size() == 1 ? "" : "s")
                         + (s.tools().isEmpty() ? "" : ": " + String.join(", ", s.tools())));
                 if (s.tools().isEmpty()) {
-                    warning(what + " offers no tool",
+                    warning(
+                            what + " offers no tool",
                             "check mcp.servers." + s.name() + ".tools against the server's tool names");
                 }
             } else {
-                problem(what + " is not ready: " + s.problem(),
+                problem(
+                        what + " is not ready: " + s.problem(),
                         "check mcp.servers." + s.name() + " (command and args, or url and headers) and run it by hand");
             }
         }
@@ -189,7 +208,9 @@ final class DoctorCommand implements Callable<Integer> {
             ChannelFactory f = factories.get(c.name());
             if (f == null) {
                 if (!dev.clawgate.server.config.ChannelKeys.serverChannels().contains(c.name())) {
-                    problem("channel '" + c.name() + "' has no module here", "remove [channels." + c.name() + "] or add its module");
+                    problem(
+                            "channel '" + c.name() + "' has no module here",
+                            "remove [channels." + c.name() + "] or add its module");
                 } else {
                     ok("channel '" + c.name() + "' (served by the gateway itself)");
                 }

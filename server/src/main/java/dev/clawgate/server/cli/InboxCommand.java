@@ -16,14 +16,14 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
- * {@code clawgate inbox}: inbound records per state (SPEC IN-4) and the updates a channel could not
- * read, kept as failed with their raw payload (SPEC IN-4, CH-0: a poison message never blocks a stream);
- * {@code --raw ID} prints one payload as it came (cut to 16 KiB).
+ * {@code clawgate inbox}: inbound records per state (SPEC IN-4) and the updates a channel could not read, kept as
+ * failed with their raw payload (SPEC IN-4, CH-0: a poison message never blocks a stream); {@code --raw ID} prints one
+ * payload as it came (cut to 16 KiB).
  */
 @Command(name = "inbox", description = "Show inbound messages per state and the updates a channel could not read.")
 final class InboxCommand implements Callable<Integer> {
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'")
-            .withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter TIME =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss 'UTC'").withZone(ZoneOffset.UTC);
     private static final String ROW = "%-6s  %-10s  %-10s  %-14s  %-23s  %s%n";
     /** How many unreadable updates the overview lists. */
     static final int SHOWN = 20;
@@ -72,12 +72,14 @@ final class InboxCommand implements Callable<Integer> {
             if (u.id() != raw) continue;
             out.println(u.raw());
             if (u.rawCut()) {
-                out.println("[cut: " + u.rawLength() + " characters in all, the first " + u.raw().length() + " kept]");
+                out.println("[cut: " + u.rawLength() + " characters in all, the first "
+                        + u.raw().length() + " kept]");
             }
             return Main.OK;
         }
-        spec.commandLine().getErr().println("clawgate: there is no unreadable update " + raw
-                + "; see 'clawgate inbox'");
+        spec.commandLine()
+                .getErr()
+                .println("clawgate: there is no unreadable update " + raw + "; see 'clawgate inbox'");
         return Main.USAGE;
     }
 }

@@ -28,9 +28,13 @@ final class InitCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("clawgate: " + path + " already exists; use --force to overwrite it");
             return Main.USAGE;
         }
-        if (path.toAbsolutePath().getParent() != null) Files.createDirectories(path.toAbsolutePath().getParent());
+        if (path.toAbsolutePath().getParent() != null)
+            Files.createDirectories(path.toAbsolutePath().getParent());
         Files.writeString(path, StarterConfig.text());
-        spec.commandLine().getOut().println("Wrote " + path + ". Set a provider in it (e.g. export OPENAI_API_KEY=...), then run: ./clawgate chat");
+        spec.commandLine()
+                .getOut()
+                .println("Wrote " + path
+                        + ". Set a provider in it (e.g. export OPENAI_API_KEY=...), then run: ./clawgate chat");
         return Main.OK;
     }
 }

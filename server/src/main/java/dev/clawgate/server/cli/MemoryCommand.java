@@ -14,11 +14,12 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code clawgate memory list|search|forget} (SPEC OP-4): what the agent remembers, per scope
- * ({@code global}, {@code sender:<channel>:<sender>}, or a stored scope id), and the owner's way to
- * make it forget.
+ * {@code clawgate memory list|search|forget} (SPEC OP-4): what the agent remembers, per scope ({@code global},
+ * {@code sender:<channel>:<sender>}, or a stored scope id), and the owner's way to make it forget.
  */
-@Command(name = "memory", description = "List, search or forget what the agent remembers.",
+@Command(
+        name = "memory",
+        description = "List, search or forget what the agent remembers.",
         subcommands = {MemoryCommand.ListEntries.class, MemoryCommand.Search.class, MemoryCommand.Forget.class})
 final class MemoryCommand implements Runnable {
     @CommandLine.Spec
@@ -29,23 +30,34 @@ final class MemoryCommand implements Runnable {
         throw new CommandLine.ParameterException(spec.commandLine(), "name a memory command: list, search or forget");
     }
 
-    /** {@code global}, {@code sender:<channel>:<sender>}, or a stored scope id as 'clawgate memory search' prints it. */
+    /**
+     * {@code global}, {@code sender:<channel>:<sender>}, or a stored scope id as 'clawgate memory search' prints it.
+     */
     static MemoryScope scope(CommandLine.Model.CommandSpec spec, String raw) {
         if (raw.startsWith("sender:")) {
             String[] parts = raw.split(":", 3);
-            if (parts.length == 3 && !parts[1].isEmpty() && !parts[2].isEmpty()) return MemoryScope.sender(parts[1], parts[2]);
+            if (parts.length == 3 && !parts[1].isEmpty() && !parts[2].isEmpty())
+                return MemoryScope.sender(parts[1], parts[2]);
         }
         try {
             return MemoryScope.parse(raw);
         } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "'" + raw
-                    + "' is not a memory scope; use global, sender:<channel>:<sender>, or a scope id from 'clawgate memory search'");
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(),
+                    "'" + raw
+                            + "' is not a memory scope; use global, sender:<channel>:<sender>, or a scope id from "
+                            + "'clawgate memory search'");
         }
     }
 
     static void print(PrintWriter out, MemoryEntry e, String score) {
         String content = e.content().replace('\n', ' ');
-        out.printf("%-28s  %-12s  %-6s  %-30s  %s%n", e.key(), e.category(), score, e.scope(),
+        out.printf(
+                "%-28s  %-12s  %-6s  %-30s  %s%n",
+                e.key(),
+                e.category(),
+                score,
+                e.scope(),
                 content.length() > 100 ? content.substring(0, 100) + "…" : content);
     }
 
@@ -53,10 +65,13 @@ final class MemoryCommand implements Runnable {
     static final class ListEntries implements Callable<Integer> {
         @Mixin
         ConfigOption config;
+
         @Option(names = "--scope", description = "global (default), sender:<channel>:<sender>, or a scope id")
         String scope = "global";
+
         @Option(names = "--limit", description = "how many (default 50)")
         int limit = 50;
+
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
@@ -73,14 +88,19 @@ final class MemoryCommand implements Runnable {
         }
     }
 
-    @Command(name = "search", description = "Keyword recall across scopes, with scores in [0, 1] and each memory's scope.")
+    @Command(
+            name = "search",
+            description = "Keyword recall across scopes, with scores in [0, 1] and each memory's scope.")
     static final class Search implements Callable<Integer> {
         @Mixin
         ConfigOption config;
+
         @Parameters(paramLabel = "WORDS", arity = "1..*")
         List<String> words;
+
         @Option(names = "--scope", split = ",", description = "scopes to search (default: global)")
         List<String> scopes = List.of("global");
+
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
@@ -101,10 +121,13 @@ final class MemoryCommand implements Runnable {
     static final class Forget implements Callable<Integer> {
         @Mixin
         ConfigOption config;
+
         @Parameters(paramLabel = "KEY")
         String key;
+
         @Option(names = "--scope", description = "the memory's scope (default: global)")
         String scope = "global";
+
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
@@ -117,7 +140,10 @@ final class MemoryCommand implements Runnable {
                     return Main.OK;
                 }
             }
-            spec.commandLine().getErr().println("clawgate: no memory " + key + " in " + s + "; see 'clawgate memory list --scope " + scope + "'");
+            spec.commandLine()
+                    .getErr()
+                    .println("clawgate: no memory " + key + " in " + s + "; see 'clawgate memory list --scope " + scope
+                            + "'");
             return Main.USAGE;
         }
     }

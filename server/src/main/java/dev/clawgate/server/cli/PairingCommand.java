@@ -16,14 +16,17 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code clawgate pairing list|approve|reject}: the owner's side of the pairing codes that
- * unknown direct-message senders get under {@code dm_policy = pairing} (SPEC IN-5).
+ * {@code clawgate pairing list|approve|reject}: the owner's side of the pairing codes that unknown direct-message
+ * senders get under {@code dm_policy = pairing} (SPEC IN-5).
  */
-@Command(name = "pairing", description = "List, approve or reject pairing codes of unknown senders.",
+@Command(
+        name = "pairing",
+        description = "List, approve or reject pairing codes of unknown senders.",
         subcommands = {PairingCommand.ListCodes.class, PairingCommand.Approve.class, PairingCommand.Reject.class})
 final class PairingCommand implements Runnable {
 
-    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter TIME =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm 'UTC'").withZone(ZoneOffset.UTC);
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
@@ -39,12 +42,16 @@ final class PairingCommand implements Runnable {
 
     /** Exit 2 with one line: the code is not pending (never issued, expired or decided already). */
     static int notPending(CommandLine.Model.CommandSpec spec, String code) {
-        spec.commandLine().getErr().println("clawgate: no pending pairing code " + Pairing.normaliseCode(code)
-                + " (unknown, expired or already decided); see 'clawgate pairing list'");
+        spec.commandLine()
+                .getErr()
+                .println("clawgate: no pending pairing code " + Pairing.normaliseCode(code)
+                        + " (unknown, expired or already decided); see 'clawgate pairing list'");
         return Main.USAGE;
     }
 
-    @Command(name = "list", description = "List pending pairing codes (--all: also approved, rejected and expired ones).")
+    @Command(
+            name = "list",
+            description = "List pending pairing codes (--all: also approved, rejected and expired ones).")
     static final class ListCodes implements Callable<Integer> {
         @Mixin
         ConfigOption config;
@@ -65,10 +72,18 @@ final class PairingCommand implements Runnable {
             if (pairings.isEmpty()) {
                 out.println(all ? "No pairing codes." : "No pending pairing codes.");
             } else {
-                out.printf("%-8s  %-9s  %-12s  %-16s  %-24s  %s%n", "CODE", "STATUS", "CHANNEL", "ACCOUNT", "SENDER", "EXPIRES");
+                out.printf(
+                        "%-8s  %-9s  %-12s  %-16s  %-24s  %s%n",
+                        "CODE", "STATUS", "CHANNEL", "ACCOUNT", "SENDER", "EXPIRES");
                 for (Pairing p : pairings) {
-                    out.printf("%-8s  %-9s  %-12s  %-16s  %-24s  %s%n", p.code(), p.status().wireName(), p.channel(), p.account(),
-                            p.sender(), TIME.format(p.expiresAt()));
+                    out.printf(
+                            "%-8s  %-9s  %-12s  %-16s  %-24s  %s%n",
+                            p.code(),
+                            p.status().wireName(),
+                            p.channel(),
+                            p.account(),
+                            p.sender(),
+                            TIME.format(p.expiresAt()));
                 }
             }
             out.flush();
@@ -96,8 +111,10 @@ final class PairingCommand implements Runnable {
             if (approved.isEmpty()) {
                 return notPending(spec, code);
             }
-            spec.commandLine().getOut().println("Approved " + approved.get().code() + ": " + describe(approved.get())
-                    + " may now talk to the agent.");
+            spec.commandLine()
+                    .getOut()
+                    .println("Approved " + approved.get().code() + ": " + describe(approved.get())
+                            + " may now talk to the agent.");
             spec.commandLine().getOut().flush();
             return Main.OK;
         }
@@ -123,7 +140,9 @@ final class PairingCommand implements Runnable {
             if (rejected.isEmpty()) {
                 return notPending(spec, code);
             }
-            spec.commandLine().getOut().println("Rejected " + rejected.get().code() + " of " + describe(rejected.get()) + ".");
+            spec.commandLine()
+                    .getOut()
+                    .println("Rejected " + rejected.get().code() + " of " + describe(rejected.get()) + ".");
             spec.commandLine().getOut().flush();
             return Main.OK;
         }

@@ -15,18 +15,21 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code clawgate restore FILE} (SPEC OP-9): checks FILE (SQLite's integrity check, a Clawgate schema this version
- * knows), then replaces the database with it. Refused while a gateway runs on this data: one holds the data dir's
- * lock ({@link DataDirLock}), or something answers on {@code gateway.bind}. The database as it was is kept as
+ * knows), then replaces the database with it. Refused while a gateway runs on this data: one holds the data dir's lock
+ * ({@link DataDirLock}), or something answers on {@code gateway.bind}. The database as it was is kept as
  * {@code clawgate.db.before-restore}.
  */
 @Command(name = "restore", description = "Replace the database with a backup FILE (the gateway must be stopped).")
 final class RestoreCommand implements Callable<Integer> {
     @Mixin
     ConfigOption config;
+
     @Mixin
     StoreUrlOption store;
+
     @Parameters(paramLabel = "FILE", description = "a backup written by 'clawgate backup'")
     Path file;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -46,8 +49,11 @@ final class RestoreCommand implements Callable<Integer> {
         }
         try (DataDirLock held = lock.get()) {
             Optional<Path> before = SqliteBackup.restore(file, db);
-            spec.commandLine().getOut().println("Restored " + db + " from " + file + "."
-                    + before.map(p -> " The database as it was is in " + p + ".").orElse(""));
+            spec.commandLine()
+                    .getOut()
+                    .println("Restored " + db + " from " + file + "."
+                            + before.map(p -> " The database as it was is in " + p + ".")
+                                    .orElse(""));
             return Main.OK;
         } catch (IllegalArgumentException e) {
             spec.commandLine().getErr().println("clawgate: " + e.getMessage() + "; nothing was changed");

@@ -12,9 +12,9 @@ import picocli.CommandLine.Mixin;
 import sun.misc.Signal;
 
 /**
- * {@code clawgate run}: the gateway with its HTTP server, until stopped. SIGTERM and SIGINT stop it
- * cleanly and the exit code is 0 (README: 0 ok): a stop is not a failure, so a service manager does
- * not report one (the JVM's own handling exits 143 or 130).
+ * {@code clawgate run}: the gateway with its HTTP server, until stopped. SIGTERM and SIGINT stop it cleanly and the
+ * exit code is 0 (README: 0 ok): a stop is not a failure, so a service manager does not report one (the JVM's own
+ * handling exits 143 or 130).
  */
 @Command(name = "run", description = "Start the gateway (OpenAI-compatible API on gateway.bind).")
 final class RunCommand implements Callable<Integer> {
@@ -35,7 +35,8 @@ final class RunCommand implements Callable<Integer> {
         }
         // SPEC RT-3: edits to the file take effect without a restart (a missing file means defaults: nothing to watch)
         ConfigWatcher watcher = java.nio.file.Files.exists(config.path())
-                ? new ConfigWatcher(config.path(), gateway, System::getenv, Duration.ofSeconds(1)).start() : null;
+                ? new ConfigWatcher(config.path(), gateway, System::getenv, Duration.ofSeconds(1)).start()
+                : null;
         CountDownLatch stopped = new CountDownLatch(1);
         AtomicBoolean closed = new AtomicBoolean();
         Runnable close = () -> {

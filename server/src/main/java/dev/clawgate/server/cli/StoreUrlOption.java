@@ -12,7 +12,9 @@ final class StoreUrlOption {
     static final String PG_TOOLS = "back up PostgreSQL with its own tools: pg_dump (and pg_restore), as the README's "
             + "'Backups' section shows";
 
-    @CommandLine.Option(names = "--store-url", paramLabel = "URL",
+    @CommandLine.Option(
+            names = "--store-url",
+            paramLabel = "URL",
             description = "the database: jdbc:sqlite:<file> or jdbc:postgresql:... "
                     + "(default: clawgate.db in gateway.data_dir)")
     String url;
@@ -25,7 +27,7 @@ final class StoreUrlOption {
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
         }
-        return file.orElseThrow(() -> new CommandLine.ParameterException(spec.commandLine(),
-                "the store is PostgreSQL: " + PG_TOOLS));
+        return file.orElseThrow(
+                () -> new CommandLine.ParameterException(spec.commandLine(), "the store is PostgreSQL: " + PG_TOOLS));
     }
 }

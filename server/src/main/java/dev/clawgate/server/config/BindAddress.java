@@ -12,7 +12,8 @@ final class BindAddress {
         }
         String host = bind.substring(0, colon);
         String port = bind.substring(colon + 1);
-        if (host.startsWith("[") != host.endsWith("]") || host.equals("[]")
+        if (host.startsWith("[") != host.endsWith("]")
+                || host.equals("[]")
                 || (!host.startsWith("[") && host.contains(":"))) {
             throw new ConfigException(prefix + "is '" + bind + "'; write IPv6 hosts in brackets, e.g. [::1]:8787");
         }

@@ -18,10 +18,10 @@ import java.util.function.Consumer;
 import java.util.regex.Pattern;
 
 /**
- * The keys channels add to their {@code [channels.<name>]} tables, as each channel module declares
- * them ({@link ChannelFactory#options()}), so {@link ConfigSchema} need not list them and the server
- * names no channel module. A channel with no declared keys still has the shared access keys; any
- * other key in its table is an unknown-key error naming the nearest. Immutable: a loader is built with one.
+ * The keys channels add to their {@code [channels.<name>]} tables, as each channel module declares them
+ * ({@link ChannelFactory#options()}), so {@link ConfigSchema} need not list them and the server names no channel
+ * module. A channel with no declared keys still has the shared access keys; any other key in its table is an
+ * unknown-key error naming the nearest. Immutable: a loader is built with one.
  */
 public final class ChannelKeys {
     private static final Map<String, Scalar> TYPES = Map.of(
@@ -35,7 +35,10 @@ public final class ChannelKeys {
     /** Each channel's declared options, for {@code init} and {@code doctor}. */
     private final Map<String, List<ChannelOption>> options;
 
-    private ChannelKeys(Map<String, Table> tables, Map<String, Consumer<ChannelSettings>> checks, Map<String, List<ChannelOption>> options) {
+    private ChannelKeys(
+            Map<String, Table> tables,
+            Map<String, Consumer<ChannelSettings>> checks,
+            Map<String, List<ChannelOption>> options) {
         this.tables = Map.copyOf(tables);
         this.checks = Map.copyOf(checks);
         this.options = Map.copyOf(options);
@@ -47,7 +50,8 @@ public final class ChannelKeys {
     }
 
     /**
-     * @param keysByChannel channel name to its keys, each key to {@code "string"}, {@code "integer"}, {@code "boolean"} or {@code "list"}
+     * @param keysByChannel channel name to its keys, each key to {@code "string"}, {@code "integer"}, {@code "boolean"}
+     *     or {@code "list"}
      * @throws IllegalArgumentException for a bad channel name, key or type name, or a key every channel already has
      */
     public static ChannelKeys of(Map<String, Map<String, String>> keysByChannel) {
@@ -61,7 +65,9 @@ public final class ChannelKeys {
         return discovered(ChannelKeys.class.getClassLoader());
     }
 
-    /** The keys declared by the {@link ChannelFactory} services {@code loader} finds, and by the server's own channels. */
+    /**
+     * The keys declared by the {@link ChannelFactory} services {@code loader} finds, and by the server's own channels.
+     */
     public static ChannelKeys discovered(ClassLoader loader) {
         Map<String, List<ChannelOption>> declared = new LinkedHashMap<>(BuiltInChannelKeys.options());
         Map<String, Consumer<ChannelSettings>> checks = new LinkedHashMap<>();
@@ -124,10 +130,12 @@ public final class ChannelKeys {
         Map<String, Shape> into = merged.computeIfAbsent(channel, c -> new LinkedHashMap<>());
         keys.forEach((key, type) -> {
             if (key == null || !KEY.matcher(key).matches()) {
-                throw new IllegalArgumentException("key '" + key + "' of channel '" + channel + "' must use lower-case letters, digits and _");
+                throw new IllegalArgumentException(
+                        "key '" + key + "' of channel '" + channel + "' must use lower-case letters, digits and _");
             }
             if (ConfigSchema.CHANNEL.keys().containsKey(key)) {
-                throw new IllegalArgumentException("key '" + key + "' of channel '" + channel + "' is a key every channel has");
+                throw new IllegalArgumentException(
+                        "key '" + key + "' of channel '" + channel + "' is a key every channel has");
             }
             Scalar scalar = TYPES.get(type);
             if (scalar == null) {
@@ -141,21 +149,25 @@ public final class ChannelKeys {
     }
 
     /**
-     * Has the channel's declaration check the values read for it (SPEC CH-3: e.g. Telegram's mode and
-     * webhook secret); a bad one throws {@link IllegalArgumentException} naming the key.
+     * Has the channel's declaration check the values read for it (SPEC CH-3: e.g. Telegram's mode and webhook secret);
+     * a bad one throws {@link IllegalArgumentException} naming the key.
      */
     void check(ChannelSettings settings) {
         Consumer<ChannelSettings> declared = checks.get(settings.name());
         if (declared != null) declared.accept(settings);
     }
 
-    private static ChannelKeys build(Map<String, Map<String, Shape>> merged, Map<String, Consumer<ChannelSettings>> checks,
-                                     Map<String, List<ChannelOption>> options) {
+    private static ChannelKeys build(
+            Map<String, Map<String, Shape>> merged,
+            Map<String, Consumer<ChannelSettings>> checks,
+            Map<String, List<ChannelOption>> options) {
         Map<String, Table> tables = new LinkedHashMap<>();
         merged.forEach((channel, keys) -> {
             if (!keys.isEmpty()) tables.put(channel, new Table(keys));
         });
-        return tables.isEmpty() && checks.isEmpty() && options.isEmpty() ? NONE : new ChannelKeys(tables, checks, options);
+        return tables.isEmpty() && checks.isEmpty() && options.isEmpty()
+                ? NONE
+                : new ChannelKeys(tables, checks, options);
     }
 
     @Override

@@ -8,7 +8,6 @@ import dev.clawgate.core.config.AgentSettings;
 import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.core.config.DispatchSettings;
 import dev.clawgate.core.config.DmScope;
-import dev.clawgate.core.config.ShellSandboxMode;
 import dev.clawgate.core.config.GatewaySettings;
 import dev.clawgate.core.config.GroupScope;
 import dev.clawgate.core.config.HistorySettings;
@@ -16,6 +15,7 @@ import dev.clawgate.core.config.ProviderSettings;
 import dev.clawgate.core.config.RequestBounds;
 import dev.clawgate.core.config.RouteSettings;
 import dev.clawgate.core.config.SessionSettings;
+import dev.clawgate.core.config.ShellSandboxMode;
 import dev.clawgate.core.config.ToolSettings;
 import dev.clawgate.core.provider.ProviderFactory;
 import dev.clawgate.server.logging.LogFormat;
@@ -35,9 +35,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads {@code clawgate.toml} into a {@link ClawgateConfig}. Every key is optional and takes
- * the SPEC default; an unknown key, a value of the wrong type or out of range, or a
- * {@code ${VAR}} naming an unset variable is a {@link ConfigException} with a one-line message.
+ * Reads {@code clawgate.toml} into a {@link ClawgateConfig}. Every key is optional and takes the SPEC default; an
+ * unknown key, a value of the wrong type or out of range, or a {@code ${VAR}} naming an unset variable is a
+ * {@link ConfigException} with a one-line message.
  */
 public final class ConfigLoader {
     private static final Logger log = LoggerFactory.getLogger(ConfigLoader.class);
@@ -63,7 +63,7 @@ public final class ConfigLoader {
     }
 
     /**
-     * @param knownKinds  the accepted {@code providers.NAME.kind} values
+     * @param knownKinds the accepted {@code providers.NAME.kind} values
      * @param channelKeys the keys each channel adds to its {@code [channels.<name>]} table
      */
     public ConfigLoader(Set<String> knownKinds, ChannelKeys channelKeys) {
@@ -82,9 +82,11 @@ public final class ConfigLoader {
 
     /** Loads a file that must exist (e.g. one named with {@code --config}). */
     public ClawgateConfig load(Path file, Map<String, String> env) {
-        if (Files.isDirectory(file)) throw new ConfigException("config file " + file + " is a directory; name a .toml file");
+        if (Files.isDirectory(file))
+            throw new ConfigException("config file " + file + " is a directory; name a .toml file");
         if (!Files.exists(file)) {
-            throw new ConfigException("config file " + file + " does not exist; write one with 'clawgate init' or fix the path");
+            throw new ConfigException(
+                    "config file " + file + " does not exist; write one with 'clawgate init' or fix the path");
         }
         String text;
         try {
@@ -92,10 +94,12 @@ public final class ConfigLoader {
         } catch (CharacterCodingException e) {
             throw new ConfigException("config file " + file + " is not UTF-8 text; save it as UTF-8");
         } catch (IOException e) {
-            throw new ConfigException("cannot read config file " + file + " (" + e.getClass().getSimpleName() + "); check its permissions");
+            throw new ConfigException("cannot read config file " + file + " ("
+                    + e.getClass().getSimpleName() + "); check its permissions");
         }
         CutOffCheck.check(text, file.toString(), schema);
-        return parse(text, new ConfigSource(file.toString(), file.toAbsolutePath().getParent(), env));
+        return parse(
+                text, new ConfigSource(file.toString(), file.toAbsolutePath().getParent(), env));
     }
 
     /** Loads a file if it exists, else the defaults, with relative paths against the working directory. */
@@ -115,12 +119,24 @@ public final class ConfigLoader {
         SchemaCheck.check(root, source.file(), schema);
         TableReader r = TableReader.root(root, source);
         Map<String, ProviderSettings> providers = providers(r);
-        ClawgateConfig config = new ClawgateConfig(gateway(r.table("gateway")), agent(r.table("agent")), providers,
-                routes(r), history(r.table("history")), tools(r.table("tools")), dispatch(r.table("dispatch")),
-                session(r.table("session")), InboundSection.read(r), QueueSection.read(r.table("messages").table("queue")),
-                ChannelSection.read(r, channelKeys), OutboxSection.read(r.table("outbox")),
-                MultimodalSection.read(r.table("multimodal")), MemorySection.read(r.table("memory")), OutputSection.globalPrefix(r),
-                CronSection.read(r.table("cron")), McpSection.read(r.table("mcp")));
+        ClawgateConfig config = new ClawgateConfig(
+                gateway(r.table("gateway")),
+                agent(r.table("agent")),
+                providers,
+                routes(r),
+                history(r.table("history")),
+                tools(r.table("tools")),
+                dispatch(r.table("dispatch")),
+                session(r.table("session")),
+                InboundSection.read(r),
+                QueueSection.read(r.table("messages").table("queue")),
+                ChannelSection.read(r, channelKeys),
+                OutboxSection.read(r.table("outbox")),
+                MultimodalSection.read(r.table("multimodal")),
+                MemorySection.read(r.table("memory")),
+                OutputSection.globalPrefix(r),
+                CronSection.read(r.table("cron")),
+                McpSection.read(r.table("mcp")));
         ProviderReferences.check(config, source.file());
         LoggingSection.format(r);
         return config;
@@ -128,8 +144,8 @@ public final class ConfigLoader {
 
     /**
      * {@code logging.format} of the file {@code location} names (text when unset or when there is no file): a setting
-     * of the server's start, outside {@link ClawgateConfig}, so read from the file again after {@link #load}
-     * checked it.
+     * of the server's start, outside {@link ClawgateConfig}, so read from the file again after {@link #load} checked
+     * it.
      */
     public LogFormat logFormat(ConfigLocation location, Map<String, String> env) {
         Path file = location.path();
@@ -138,9 +154,11 @@ public final class ConfigLoader {
         try {
             text = Files.readString(file);
         } catch (IOException e) {
-            throw new ConfigException("cannot read config file " + file + " (" + e.getClass().getSimpleName() + ")");
+            throw new ConfigException(
+                    "cannot read config file " + file + " (" + e.getClass().getSimpleName() + ")");
         }
-        ConfigSource source = new ConfigSource(file.toString(), file.toAbsolutePath().getParent(), env);
+        ConfigSource source =
+                new ConfigSource(file.toString(), file.toAbsolutePath().getParent(), env);
         return LoggingSection.format(TableReader.root(parseToml(text, source.file()), source));
     }
 
@@ -152,9 +170,12 @@ public final class ConfigLoader {
             JsonLocation at = e.getLocation();
             int lineNr = at == null ? 0 : TomlSyntax.errorLine(text, at.getLineNr());
             String line = at == null ? null : TomlSyntax.line(text, lineNr);
-            String where = at == null ? "" : " at line " + lineNr + (lineNr == at.getLineNr() ? ", column " + at.getColumnNr() : "")
-                    + (line == null || line.isBlank() ? "" : " (" + TomlSyntax.quote(line) + ")");
-            throw new ConfigException("malformed TOML in " + file + where + ": " + TomlSyntax.explain(e.getOriginalMessage(), line));
+            String where = at == null
+                    ? ""
+                    : " at line " + lineNr + (lineNr == at.getLineNr() ? ", column " + at.getColumnNr() : "")
+                            + (line == null || line.isBlank() ? "" : " (" + TomlSyntax.quote(line) + ")");
+            throw new ConfigException(
+                    "malformed TOML in " + file + where + ": " + TomlSyntax.explain(e.getOriginalMessage(), line));
         }
     }
 
@@ -167,7 +188,8 @@ public final class ConfigLoader {
             BindAddress.check(bind, t.keyPath("bind"), t.file());
         }
         String token = t.string("auth_token");
-        if (token != null && token.isBlank()) throw t.error(t.keyPath("auth_token"), "is empty; set a token or remove the key");
+        if (token != null && token.isBlank())
+            throw t.error(t.keyPath("auth_token"), "is empty; set a token or remove the key");
         return new GatewaySettings(t.directory("data_dir", d.dataDir()), bind, token, owner(t), bounds(t));
     }
 
@@ -189,8 +211,12 @@ public final class ConfigLoader {
             String id = owner.get(i);
             int colon = id.indexOf(':');
             String sender = colon < 0 ? "" : id.substring(colon + 1);
-            if (colon < 0 || !ConfigSchema.isPlainName(id.substring(0, colon)) || sender.isBlank() || !sender.equals(sender.strip())) {
-                throw t.error(t.keyPath("owner") + "[" + i + "]", "must be channel:sender, e.g. \"telegram:123456789\"");
+            if (colon < 0
+                    || !ConfigSchema.isPlainName(id.substring(0, colon))
+                    || sender.isBlank()
+                    || !sender.equals(sender.strip())) {
+                throw t.error(
+                        t.keyPath("owner") + "[" + i + "]", "must be channel:sender, e.g. \"telegram:123456789\"");
             }
         }
         return owner;
@@ -219,12 +245,18 @@ public final class ConfigLoader {
                 reasoningTags(t, d.reasoningTags()));
     }
 
-    /** {@code agent.reasoning_tags}: tag names, each letters, digits, {@code _ . : -}; an empty list turns the removal off. */
-    private static dev.clawgate.core.toolcall.ReasoningTags reasoningTags(TableReader t, dev.clawgate.core.toolcall.ReasoningTags d) {
+    /**
+     * {@code agent.reasoning_tags}: tag names, each letters, digits, {@code _ . : -}; an empty list turns the removal
+     * off.
+     */
+    private static dev.clawgate.core.toolcall.ReasoningTags reasoningTags(
+            TableReader t, dev.clawgate.core.toolcall.ReasoningTags d) {
         List<String> names = t.strings("reasoning_tags", List.copyOf(d.names()));
         for (String n : names) {
             if (!dev.clawgate.core.toolcall.ReasoningTags.isValidName(n)) {
-                throw t.error("agent.reasoning_tags", "lists '" + n + "', which is not a tag name (a letter, then letters, digits, _ . : -)");
+                throw t.error(
+                        "agent.reasoning_tags",
+                        "lists '" + n + "', which is not a tag name (a letter, then letters, digits, _ . : -)");
             }
         }
         return new dev.clawgate.core.toolcall.ReasoningTags(new java.util.LinkedHashSet<>(names));
@@ -254,13 +286,16 @@ public final class ConfigLoader {
         String kind = t.string("kind");
         if (kind == null) kind = "openai";
         if (!knownKinds.contains(kind)) {
-            throw t.error(t.keyPath("kind"), "is '" + kind + "', which is not a provider kind; known kinds: "
-                    + String.join(", ", new TreeSet<>(knownKinds)));
+            throw t.error(
+                    t.keyPath("kind"),
+                    "is '" + kind + "', which is not a provider kind; known kinds: "
+                            + String.join(", ", new TreeSet<>(knownKinds)));
         }
         String baseUrl = nonBlank(t, "base_url");
         String urlKey = "base_url";
         if (t.has("api_base")) {
-            if (baseUrl != null) throw t.error(t.keyPath("api_base"), "names the same thing as base_url; set only one of them");
+            if (baseUrl != null)
+                throw t.error(t.keyPath("api_base"), "names the same thing as base_url; set only one of them");
             baseUrl = nonBlank(t, "api_base");
             urlKey = "api_base";
         }
@@ -268,22 +303,34 @@ public final class ConfigLoader {
         Integer maxTokens = t.has("max_tokens") ? t.integer("max_tokens", 0, 1, Integer.MAX_VALUE) : null;
         EnvReferences.Expansion key = t.expansion("api_key");
         String unconfigured = unconfigured(name, t, key);
-        String apiKey = unconfigured != null || key.value() == null || key.value().isBlank() ? null : key.value();
-        return new ProviderSettings(name, kind, baseUrl, apiKey, t.optionalBool("native_tools"), nonBlank(t, "model"),
-                t.integer("timeout_secs", DEFAULT_PROVIDER_TIMEOUT_SECS, 1, Integer.MAX_VALUE), maxTokens,
-                t.optionalBool("vision"), unconfigured, CliProviderSection.read(kind, t));
+        String apiKey =
+                unconfigured != null || key.value() == null || key.value().isBlank() ? null : key.value();
+        return new ProviderSettings(
+                name,
+                kind,
+                baseUrl,
+                apiKey,
+                t.optionalBool("native_tools"),
+                nonBlank(t, "model"),
+                t.integer("timeout_secs", DEFAULT_PROVIDER_TIMEOUT_SECS, 1, Integer.MAX_VALUE),
+                maxTokens,
+                t.optionalBool("vision"),
+                unconfigured,
+                CliProviderSection.read(kind, t));
     }
 
     /**
-     * SPEC OP-6, README: an {@code api_key} naming an unset (or empty) variable leaves the provider
-     * unconfigured, whatever server it points at, instead of failing the whole config; the reason, or
-     * null. A literal empty key is a provider without a key (a local server needs none).
+     * SPEC OP-6, README: an {@code api_key} naming an unset (or empty) variable leaves the provider unconfigured,
+     * whatever server it points at, instead of failing the whole config; the reason, or null. A literal empty key is a
+     * provider without a key (a local server needs none).
      */
     private static String unconfigured(String provider, TableReader t, EnvReferences.Expansion key) {
         String why = null;
         if (!key.complete()) {
             why = t.keyPath("api_key") + " refers to ${" + key.missingVariable() + "}, which is not set";
-        } else if (key.value() != null && key.value().isBlank() && t.raw("api_key").contains("${")) {
+        } else if (key.value() != null
+                && key.value().isBlank()
+                && t.raw("api_key").contains("${")) {
             why = t.keyPath("api_key") + " refers to a variable that is empty";
         }
         if (why != null) {
@@ -300,7 +347,8 @@ public final class ConfigLoader {
             String hint = nonBlank(t, "hint");
             if (hint == null) throw t.error(t.keyPath("hint"), "is missing; every [[routes]] entry needs a hint");
             List<String> keywords = t.strings("keywords", List.of());
-            if (keywords.isEmpty()) throw t.error(t.keyPath("keywords"), "is missing or empty; list the words that select this route");
+            if (keywords.isEmpty())
+                throw t.error(t.keyPath("keywords"), "is missing or empty; list the words that select this route");
             for (int i = 0; i < keywords.size(); i++) {
                 if (keywords.get(i).isBlank()) throw t.error(t.keyPath("keywords") + "[" + i + "]", "is empty");
             }
@@ -311,7 +359,8 @@ public final class ConfigLoader {
 
     private static HistorySettings history(TableReader t) {
         HistorySettings d = HistorySettings.defaults();
-        return new HistorySettings(t.integer("max_messages", d.maxMessages(), 0, Integer.MAX_VALUE),
+        return new HistorySettings(
+                t.integer("max_messages", d.maxMessages(), 0, Integer.MAX_VALUE),
                 t.longInteger("max_chars", d.maxChars(), 1, Long.MAX_VALUE));
     }
 

@@ -8,11 +8,10 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * Every key {@code clawgate.toml} may hold, declared once. The loader checks the parsed tree
- * against it before reading values, so an unknown or misspelt key is caught precisely.
- * Adding a key: declare it here, read it in {@link ConfigLoader}, document it in the starter.
- * A channel's own keys under {@code [channels.<name>]} are not listed here: they come from
- * {@link ChannelKeys} and are merged in by {@link #root(ChannelKeys)}.
+ * Every key {@code clawgate.toml} may hold, declared once. The loader checks the parsed tree against it before reading
+ * values, so an unknown or misspelt key is caught precisely. Adding a key: declare it here, read it in
+ * {@link ConfigLoader}, document it in the starter. A channel's own keys under {@code [channels.<name>]} are not listed
+ * here: they come from {@link ChannelKeys} and are merged in by {@link #root(ChannelKeys)}.
  */
 final class ConfigSchema {
     private ConfigSchema() {}
@@ -24,7 +23,10 @@ final class ConfigSchema {
     }
 
     enum Scalar implements Shape {
-        STRING("a string"), INTEGER("an integer"), BOOLEAN("true or false"), STRING_LIST("a list of strings"),
+        STRING("a string"),
+        INTEGER("an integer"),
+        BOOLEAN("true or false"),
+        STRING_LIST("a list of strings"),
         /** An integer or a decimal, e.g. {@code 0.4}. */
         NUMBER("a number"),
         /** Seconds as an integer, or a string such as {@code "2h30m"} ({@link DurationValue}). */
@@ -145,9 +147,11 @@ final class ConfigSchema {
             "allowed_groups", Scalar.STRING_LIST,
             "require_mention", Scalar.BOOLEAN);
 
-    /** The keys of each {@code [channels.<name>.accounts.<id>]}: the access keys and its own response prefix (SPEC OUT-3). */
-    static final Table ACCOUNT = withKeys(ACCESS,
-            "response_prefix", Scalar.STRING);
+    /**
+     * The keys of each {@code [channels.<name>.accounts.<id>]}: the access keys and its own response prefix (SPEC
+     * OUT-3).
+     */
+    static final Table ACCOUNT = withKeys(ACCESS, "response_prefix", Scalar.STRING);
 
     /** {@code [channels.<name>.block_streaming]} (SPEC OUT-2). */
     static final Table BLOCK_STREAMING = table(
@@ -160,102 +164,114 @@ final class ConfigSchema {
             "human_delay", Scalar.STRING);
 
     /** The keys every {@code [channels.<name>]} accepts; a channel module may add its own ({@link ChannelKeys}). */
-    static final Table CHANNEL = withKeys(ACCESS,
-            "history_limit", Scalar.INTEGER,
-            "reply_to_mode", Scalar.STRING,
-            "response_prefix", Scalar.STRING,
-            "block_streaming", BLOCK_STREAMING,
-            "accounts", new NamedTables(ACCOUNT));
+    static final Table CHANNEL = withKeys(
+            ACCESS,
+            "history_limit",
+            Scalar.INTEGER,
+            "reply_to_mode",
+            Scalar.STRING,
+            "response_prefix",
+            Scalar.STRING,
+            "block_streaming",
+            BLOCK_STREAMING,
+            "accounts",
+            new NamedTables(ACCOUNT));
 
     static final Table ROOT = table(
-            "gateway", table(
-                    "data_dir", Scalar.STRING,
-                    "bind", Scalar.STRING,
-                    "auth_token", Scalar.STRING,
-                    "owner", Scalar.STRING_LIST,
-                    "max_body_bytes", Scalar.INTEGER,
-                    "max_connections", Scalar.INTEGER,
-                    "read_timeout", Scalar.DURATION,
-                    "write_timeout", Scalar.DURATION),
-            "agent", table(
-                    "provider", Scalar.STRING,
-                    "model", Scalar.STRING,
-                    "max_tool_iterations", Scalar.INTEGER,
-                    "message_timeout_secs", Scalar.INTEGER,
-                    "timeout_scale_cap", Scalar.INTEGER,
-                    "workspace", Scalar.STRING,
-                    "show_tool_calls", Scalar.BOOLEAN,
-                    "fallback", Scalar.STRING_LIST,
-                    "skills_mode", Scalar.STRING,
-                    "reasoning_tags", Scalar.STRING_LIST),
+            "gateway",
+                    table(
+                            "data_dir", Scalar.STRING,
+                            "bind", Scalar.STRING,
+                            "auth_token", Scalar.STRING,
+                            "owner", Scalar.STRING_LIST,
+                            "max_body_bytes", Scalar.INTEGER,
+                            "max_connections", Scalar.INTEGER,
+                            "read_timeout", Scalar.DURATION,
+                            "write_timeout", Scalar.DURATION),
+            "agent",
+                    table(
+                            "provider", Scalar.STRING,
+                            "model", Scalar.STRING,
+                            "max_tool_iterations", Scalar.INTEGER,
+                            "message_timeout_secs", Scalar.INTEGER,
+                            "timeout_scale_cap", Scalar.INTEGER,
+                            "workspace", Scalar.STRING,
+                            "show_tool_calls", Scalar.BOOLEAN,
+                            "fallback", Scalar.STRING_LIST,
+                            "skills_mode", Scalar.STRING,
+                            "reasoning_tags", Scalar.STRING_LIST),
             "providers", new NamedTables(PROVIDER),
             "routes", new TableArray(ROUTE),
-            "session", table(
-                    "dm_scope", Scalar.STRING,
-                    "group_scope", Scalar.STRING),
-            "history", table(
-                    "max_messages", Scalar.INTEGER,
-                    "max_chars", Scalar.INTEGER),
-            "memory", table(
-                    "enabled", Scalar.BOOLEAN,
-                    "auto_save", Scalar.BOOLEAN,
-                    "auto_save_min_chars", Scalar.INTEGER,
-                    "recall_limit", Scalar.INTEGER,
-                    "min_relevance", Scalar.NUMBER,
-                    "context_max_entries", Scalar.INTEGER,
-                    "context_entry_chars", Scalar.INTEGER,
-                    "context_max_chars", Scalar.INTEGER,
-                    "max_entry_chars", Scalar.INTEGER,
-                    "max_entries_per_scope", Scalar.INTEGER,
-                    "conversation_max_age", Scalar.DURATION,
-                    "consolidation", Scalar.STRING,
-                    "consolidation_queue", Scalar.INTEGER),
-            "tools", table(
-                    "max_result_chars", Scalar.INTEGER,
-                    "shell_allowlist", Scalar.STRING_LIST,
-                    "shell_timeout_secs", Scalar.INTEGER,
-                    "shell_output_cap", Scalar.INTEGER,
-                    "shell_sandbox", Scalar.STRING),
-            "messages", table(
-                    "response_prefix", Scalar.STRING,
-                    "max_chars", Scalar.INTEGER,
-                    "inbound", table(
-                            "debounce_ms", Scalar.INTEGER,
-                            "by_channel", new NamedValues(Scalar.INTEGER)),
-                    "queue", table(
-                            "mode", Scalar.STRING,
-                            "by_channel", new NamedValues(Scalar.STRING),
-                            "debounce_ms", Scalar.INTEGER,
-                            "cap", Scalar.INTEGER,
-                            "drop", Scalar.STRING),
-                    "dedupe", table(
-                            "ttl_secs", Scalar.INTEGER),
-                    "group", table(
-                            "history_limit", Scalar.INTEGER)),
-            "inbox", table(
-                    "max_age", Scalar.DURATION),
-            "multimodal", table(
-                    "allow_remote_fetch", Scalar.BOOLEAN,
-                    "max_images", Scalar.INTEGER,
-                    "max_image_bytes", Scalar.INTEGER),
-            "outbox", table(
-                    "durability", Scalar.STRING,
-                    "max_age", Scalar.DURATION,
-                    "resend_unknown", Scalar.BOOLEAN,
-                    "replay_per_second", Scalar.INTEGER),
-            "cron", table(
-                    "enabled", Scalar.BOOLEAN,
-                    "max_jobs_per_session", Scalar.INTEGER,
-                    "min_interval", Scalar.DURATION,
-                    "max_age", Scalar.DURATION),
-            "dispatch", table(
-                    "max_in_flight", Scalar.INTEGER,
-                    "bus_capacity", Scalar.INTEGER),
-            "logging", table(
-                    "format", Scalar.STRING),
+            "session",
+                    table(
+                            "dm_scope", Scalar.STRING,
+                            "group_scope", Scalar.STRING),
+            "history",
+                    table(
+                            "max_messages", Scalar.INTEGER,
+                            "max_chars", Scalar.INTEGER),
+            "memory",
+                    table(
+                            "enabled", Scalar.BOOLEAN,
+                            "auto_save", Scalar.BOOLEAN,
+                            "auto_save_min_chars", Scalar.INTEGER,
+                            "recall_limit", Scalar.INTEGER,
+                            "min_relevance", Scalar.NUMBER,
+                            "context_max_entries", Scalar.INTEGER,
+                            "context_entry_chars", Scalar.INTEGER,
+                            "context_max_chars", Scalar.INTEGER,
+                            "max_entry_chars", Scalar.INTEGER,
+                            "max_entries_per_scope", Scalar.INTEGER,
+                            "conversation_max_age", Scalar.DURATION,
+                            "consolidation", Scalar.STRING,
+                            "consolidation_queue", Scalar.INTEGER),
+            "tools",
+                    table(
+                            "max_result_chars", Scalar.INTEGER,
+                            "shell_allowlist", Scalar.STRING_LIST,
+                            "shell_timeout_secs", Scalar.INTEGER,
+                            "shell_output_cap", Scalar.INTEGER,
+                            "shell_sandbox", Scalar.STRING),
+            "messages",
+                    table(
+                            "response_prefix", Scalar.STRING,
+                            "max_chars", Scalar.INTEGER,
+                            "inbound",
+                                    table("debounce_ms", Scalar.INTEGER, "by_channel", new NamedValues(Scalar.INTEGER)),
+                            "queue",
+                                    table(
+                                            "mode", Scalar.STRING,
+                                            "by_channel", new NamedValues(Scalar.STRING),
+                                            "debounce_ms", Scalar.INTEGER,
+                                            "cap", Scalar.INTEGER,
+                                            "drop", Scalar.STRING),
+                            "dedupe", table("ttl_secs", Scalar.INTEGER),
+                            "group", table("history_limit", Scalar.INTEGER)),
+            "inbox", table("max_age", Scalar.DURATION),
+            "multimodal",
+                    table(
+                            "allow_remote_fetch", Scalar.BOOLEAN,
+                            "max_images", Scalar.INTEGER,
+                            "max_image_bytes", Scalar.INTEGER),
+            "outbox",
+                    table(
+                            "durability", Scalar.STRING,
+                            "max_age", Scalar.DURATION,
+                            "resend_unknown", Scalar.BOOLEAN,
+                            "replay_per_second", Scalar.INTEGER),
+            "cron",
+                    table(
+                            "enabled", Scalar.BOOLEAN,
+                            "max_jobs_per_session", Scalar.INTEGER,
+                            "min_interval", Scalar.DURATION,
+                            "max_age", Scalar.DURATION),
+            "dispatch",
+                    table(
+                            "max_in_flight", Scalar.INTEGER,
+                            "bus_capacity", Scalar.INTEGER),
+            "logging", table("format", Scalar.STRING),
             "channels", new NamedTables(CHANNEL),
-            "mcp", table(
-                    "servers", new NamedTables(MCP_SERVER)));
+            "mcp", table("servers", new NamedTables(MCP_SERVER)));
 
     /** Placeholder for a user-chosen table name in {@link #knownPaths()}. */
     static final String NAME_PLACEHOLDER = "<name>";
@@ -292,9 +308,8 @@ final class ConfigSchema {
     }
 
     /**
-     * Every key and table path, e.g. {@code gateway}, {@code gateway.bind},
-     * {@code providers.<name>.kind}, {@code routes.hint}; a channel's own keys under its name,
-     * e.g. {@code channels.telegram.bot_token}.
+     * Every key and table path, e.g. {@code gateway}, {@code gateway.bind}, {@code providers.<name>.kind},
+     * {@code routes.hint}; a channel's own keys under its name, e.g. {@code channels.telegram.bot_token}.
      */
     static List<String> knownPaths(Table root) {
         return root == ROOT ? KNOWN_PATHS : flatten(root);
@@ -318,7 +333,7 @@ final class ConfigSchema {
                 }
                 case NamedValues v -> out.add(path + "." + NAME_PLACEHOLDER);
                 case TableArray a -> flattenInto(path, a.each(), out);
-                case Scalar s -> { }
+                case Scalar s -> {}
             }
         }
     }

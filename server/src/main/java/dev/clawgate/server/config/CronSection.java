@@ -9,7 +9,8 @@ final class CronSection {
 
     static CronSettings read(TableReader t) {
         CronSettings d = CronSettings.defaults();
-        return new CronSettings(t.bool("enabled", d.enabled()),
+        return new CronSettings(
+                t.bool("enabled", d.enabled()),
                 t.integer("max_jobs_per_session", d.maxJobsPerSession(), 1, 10_000),
                 t.duration("min_interval", d.minInterval(), Duration.ofMinutes(1)),
                 t.duration("max_age", d.maxAge(), Duration.ZERO));

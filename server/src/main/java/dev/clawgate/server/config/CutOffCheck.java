@@ -4,21 +4,21 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Refuses a config file that looks cut off (SPEC OP-6 area: a truncated file must not silently put
- * defaults in force). The TOML parser already refuses a file cut inside a token ("Premature end of
- * file"), but a file cut at a line break is valid TOML: every key after the cut simply takes its
- * default, so a {@code [tools]} table cut after its header restored the default shell allowlist.
- * What a cut leaves that is still valid TOML, and what this refuses:
+ * Refuses a config file that looks cut off (SPEC OP-6 area: a truncated file must not silently put defaults in force).
+ * The TOML parser already refuses a file cut inside a token ("Premature end of file"), but a file cut at a line break
+ * is valid TOML: every key after the cut simply takes its default, so a {@code [tools]} table cut after its header
+ * restored the default shell allowlist. What a cut leaves that is still valid TOML, and what this refuses:
+ *
  * <ul>
- * <li>an empty file (a save that wrote nothing yet);</li>
- * <li>a file whose last table header has no keys under it (cut right after {@code [tools]}), unless the
- *     table is a named entry whose presence alone means something ({@code [providers.local]},
- *     {@code [channels.telegram]});</li>
- * <li>a last line without a line break whose value a cut can shorten and leave valid: a number or a
- *     date ({@code 30} cut to {@code 3}) or an empty string ({@code """} cut to {@code ""}).</li>
+ *   <li>an empty file (a save that wrote nothing yet);
+ *   <li>a file whose last table header has no keys under it (cut right after {@code [tools]}), unless the table is a
+ *       named entry whose presence alone means something ({@code [providers.local]}, {@code [channels.telegram]});
+ *   <li>a last line without a line break whose value a cut can shorten and leave valid: a number or a date ({@code 30}
+ *       cut to {@code 3}) or an empty string ({@code """} cut to {@code ""}).
  * </ul>
- * A cut between two complete lines cannot be told from a complete file; the config watcher waits for
- * the file to hold still before it reloads.
+ *
+ * A cut between two complete lines cannot be told from a complete file; the config watcher waits for the file to hold
+ * still before it reloads.
  */
 final class CutOffCheck {
     private static final Pattern HEADER = Pattern.compile("^\\s*\\[\\[?\\s*([^\\]]+?)\\s*]]?\\s*(#.*)?$");
@@ -73,9 +73,9 @@ final class CutOffCheck {
 
     /**
      * Whether the table at {@code path} changes the config by being there, empty: a named entry such as
-     * {@code providers.local} or {@code channels.telegram}. A settings table ({@code tools}, {@code agent})
-     * does not, so one left empty at the end of the file is the mark of a cut. An unknown path counts as
-     * meaningful: the schema check names it better.
+     * {@code providers.local} or {@code channels.telegram}. A settings table ({@code tools}, {@code agent}) does not,
+     * so one left empty at the end of the file is the mark of a cut. An unknown path counts as meaningful: the schema
+     * check names it better.
      */
     private static boolean meansSomethingEmpty(String path, ConfigSchema.Table root) {
         ConfigSchema.Shape at = root;

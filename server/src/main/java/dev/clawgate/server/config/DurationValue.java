@@ -4,10 +4,9 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Duration keys such as {@code inbox.max_age} (SPEC IN-4): parts of a whole number and a unit,
- * largest unit first ({@code "90s"}, {@code "30m"}, {@code "1h"}, {@code "2h30m"}, {@code "1d 12h"}); spaces
- * between parts and before a unit are allowed.
- * Units: d, h, m, s, ms. The integer form (seconds) is read by {@link TableReader#duration}.
+ * Duration keys such as {@code inbox.max_age} (SPEC IN-4): parts of a whole number and a unit, largest unit first
+ * ({@code "90s"}, {@code "30m"}, {@code "1h"}, {@code "2h30m"}, {@code "1d 12h"}); spaces between parts and before a
+ * unit are allowed. Units: d, h, m, s, ms. The integer form (seconds) is read by {@link TableReader#duration}.
  */
 final class DurationValue {
     /** How an error message names what a duration key accepts. */
@@ -16,8 +15,12 @@ final class DurationValue {
     static final Duration MAX = Duration.ofDays(3650);
 
     private static final List<String> UNITS = List.of("d", "h", "m", "s", "ms");
-    private static final List<Duration> SIZES = List.of(Duration.ofDays(1), Duration.ofHours(1), Duration.ofMinutes(1),
-            Duration.ofSeconds(1), Duration.ofMillis(1));
+    private static final List<Duration> SIZES = List.of(
+            Duration.ofDays(1),
+            Duration.ofHours(1),
+            Duration.ofMinutes(1),
+            Duration.ofSeconds(1),
+            Duration.ofMillis(1));
 
     private DurationValue() {}
 
@@ -49,9 +52,10 @@ final class DurationValue {
             while (i < s.length() && Character.isLetter(s.charAt(i))) i++;
             String unit = s.substring(unitStart, i);
             if (unit.isEmpty()) {
-                throw new Invalid(start == 0 && i == s.length()
-                        ? "has no unit; write \"" + digits + "s\" (or the integer " + digits + ") for seconds"
-                        : "has a number without a unit; give each number one of d, h, m, s, ms");
+                throw new Invalid(
+                        start == 0 && i == s.length()
+                                ? "has no unit; write \"" + digits + "s\" (or the integer " + digits + ") for seconds"
+                                : "has a number without a unit; give each number one of d, h, m, s, ms");
             }
             int u = UNITS.indexOf(unit);
             if (u < 0) throw new Invalid("has the unknown unit '" + unit + "'; use d, h, m, s or ms");

@@ -15,7 +15,7 @@ final class EnvReferences {
     /**
      * The expanded string, or which variable was missing.
      *
-     * @param value           the expanded text; null when a variable was unset
+     * @param value the expanded text; null when a variable was unset
      * @param missingVariable the first unset variable, else null
      */
     record Expansion(String value, String missingVariable) {
@@ -45,7 +45,9 @@ final class EnvReferences {
                 if (close < 0) throw new MalformedReference("has an unterminated ${ (write $${ for a literal ${)");
                 String name = raw.substring(i + 2, close);
                 if (!NAME.matcher(name).matches()) {
-                    throw new MalformedReference("has a ${...} reference that is not a variable name (use letters, digits and _; write $${ for a literal ${)");
+                    throw new MalformedReference(
+                            "has a ${...} reference that is not a variable name (use letters, digits and _; write $${ "
+                                    + "for a literal ${)");
                 }
                 String value = env.get(name);
                 if (value == null) {

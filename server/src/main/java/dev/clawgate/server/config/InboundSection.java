@@ -7,8 +7,8 @@ import java.util.Map;
 
 /**
  * Reads {@code [messages.inbound]}, {@code [messages.dedupe]}, {@code [messages.group]},
- * {@code channels.<name>.history_limit}, {@code [inbox]} and {@code messages.max_chars}
- * (SPEC IN-1, IN-2, IN-4, IN-6, OP-10).
+ * {@code channels.<name>.history_limit}, {@code [inbox]} and {@code messages.max_chars} (SPEC IN-1, IN-2, IN-4, IN-6,
+ * OP-10).
  */
 final class InboundSection {
     private InboundSection() {}
@@ -26,12 +26,14 @@ final class InboundSection {
         Map<String, Integer> historyByChannel = new LinkedHashMap<>();
         for (var channel : root.namedTables("channels").entrySet()) {
             TableReader t = channel.getValue();
-            if (t.has("history_limit")) historyByChannel.put(channel.getKey(), t.integer("history_limit", 0, 0, Integer.MAX_VALUE));
+            if (t.has("history_limit"))
+                historyByChannel.put(channel.getKey(), t.integer("history_limit", 0, 0, Integer.MAX_VALUE));
         }
         return new InboundSettings(
                 inbound.longInteger("debounce_ms", d.debounceMs(), 0, Integer.MAX_VALUE),
                 debounceByChannel,
-                Duration.ofSeconds(messages.table("dedupe").longInteger("ttl_secs", d.dedupeTtl().toSeconds(), 1, Integer.MAX_VALUE)),
+                Duration.ofSeconds(messages.table("dedupe")
+                        .longInteger("ttl_secs", d.dedupeTtl().toSeconds(), 1, Integer.MAX_VALUE)),
                 messages.table("group").integer("history_limit", d.groupHistoryLimit(), 0, Integer.MAX_VALUE),
                 historyByChannel,
                 root.table("inbox").duration("max_age", d.inboxMaxAge(), Duration.ofSeconds(1)),

@@ -34,8 +34,8 @@ final class McpSection {
         String command = t.string("command");
         String url = t.string("url");
         if ((command == null) == (url == null)) {
-            throw t.error(t.path(),
-                    "needs either command (a program run over stdio) or url (streamable HTTP), not both");
+            throw t.error(
+                    t.path(), "needs either command (a program run over stdio) or url (streamable HTTP), not both");
         }
         if (command != null && command.isBlank()) throw t.error(t.keyPath("command"), "is empty");
         List<String> secrets = new ArrayList<>();
@@ -59,13 +59,21 @@ final class McpSection {
             if (tools.get(i).isBlank()) throw t.error(t.keyPath("tools") + "[" + i + "]", "is empty");
         }
         Duration timeout = t.duration("timeout", McpServerSettings.DEFAULT_TIMEOUT, LEAST_TIMEOUT);
-        return new McpServerSettings(name, command == null ? null : command.strip(), t.strings("args", List.of()), env,
-                url, headers, tools, timeout, secrets.stream().filter(s -> s.length() >= 4).distinct().toList());
+        return new McpServerSettings(
+                name,
+                command == null ? null : command.strip(),
+                t.strings("args", List.of()),
+                env,
+                url,
+                headers,
+                tools,
+                timeout,
+                secrets.stream().filter(s -> s.length() >= 4).distinct().toList());
     }
 
     /** A table of names to strings; a value taken from the environment is a secret. */
-    private static Map<String, String> values(TableReader t, String key, String namePattern, String what,
-                                              List<String> secrets) {
+    private static Map<String, String> values(
+            TableReader t, String key, String namePattern, String what, List<String> secrets) {
         Map<String, String> out = new LinkedHashMap<>();
         TableReader table = t.table(key);
         for (String name : table.keys()) {

@@ -24,7 +24,12 @@ final class MemorySection {
                 t.integer("max_entry_chars", d.maxEntryChars(), 1, MAX_CHARS),
                 t.integer("max_entries_per_scope", d.maxEntriesPerScope(), 1, 10_000_000),
                 t.duration("conversation_max_age", d.conversationMaxAge(), Duration.ZERO),
-                t.choice("consolidation", d.consolidation(), ConsolidationMode::parse, "a consolidation mode", "off, dedupe, llm"),
+                t.choice(
+                        "consolidation",
+                        d.consolidation(),
+                        ConsolidationMode::parse,
+                        "a consolidation mode",
+                        "off, dedupe, llm"),
                 t.integer("consolidation_queue", d.consolidationQueue(), 1, 100_000));
     }
 }

@@ -11,14 +11,18 @@ final class NearestKey {
     /**
      * The best guess for an unknown key, as a full path to show the user.
      *
-     * @param typed         the unknown key as written (one segment, e.g. {@code max_tool_iteration})
+     * @param typed the unknown key as written (one segment, e.g. {@code max_tool_iteration})
      * @param displayPrefix how the enclosing table is shown, e.g. {@code providers.openai}, {@code routes[0]}, or empty
-     * @param schemaPrefix  the enclosing table in {@link ConfigSchema#knownPaths()} form, e.g. {@code providers.<name>}
-     * @param siblings      the keys valid in the enclosing table
-     * @param knownPaths    every path of the schema, as {@link ConfigSchema#knownPaths(ConfigSchema.Table)} lists them
+     * @param schemaPrefix the enclosing table in {@link ConfigSchema#knownPaths()} form, e.g. {@code providers.<name>}
+     * @param siblings the keys valid in the enclosing table
+     * @param knownPaths every path of the schema, as {@link ConfigSchema#knownPaths(ConfigSchema.Table)} lists them
      */
-    static Optional<String> suggest(String typed, String displayPrefix, String schemaPrefix, Collection<String> siblings,
-                                    Collection<String> knownPaths) {
+    static Optional<String> suggest(
+            String typed,
+            String displayPrefix,
+            String schemaPrefix,
+            Collection<String> siblings,
+            Collection<String> knownPaths) {
         String best = null;
         int bestScore = Integer.MAX_VALUE;
         for (String sibling : siblings) {
@@ -28,7 +32,8 @@ final class NearestKey {
                 best = join(displayPrefix, sibling);
             }
         }
-        // Elsewhere in the schema: the key may sit in the wrong table (agent.bind) or be mis-nested (messages.queue_mode).
+        // Elsewhere in the schema: the key may sit in the wrong table (agent.bind) or be mis-nested
+        // (messages.queue_mode).
         String typedPath = join(schemaPrefix, typed);
         for (String known : knownPaths) {
             if (parentOf(known).equals(schemaPrefix) || typedPath.startsWith(known + ".")) continue;

@@ -11,9 +11,14 @@ final class OutboxSection {
 
     static OutboxSettings read(TableReader t) {
         OutboxSettings d = OutboxSettings.defaults();
-        Durability durability = t.choice("durability", d.durability(), OutboxSection::durability, "an outbox durability",
+        Durability durability = t.choice(
+                "durability",
+                d.durability(),
+                OutboxSection::durability,
+                "an outbox durability",
                 "best_effort, required (disabled is only for connection-bound channels)");
-        return new OutboxSettings(durability,
+        return new OutboxSettings(
+                durability,
                 t.duration("max_age", d.maxAge(), Duration.ofSeconds(1)),
                 t.bool("resend_unknown", d.resendUnknown()),
                 t.integer("replay_per_second", d.replayPerSecond(), 1, 10_000),
@@ -21,6 +26,8 @@ final class OutboxSection {
     }
 
     private static Optional<Durability> durability(String raw) {
-        return raw.equals("best_effort") || raw.equals("required") ? Optional.of(Durability.fromWire(raw)) : Optional.empty();
+        return raw.equals("best_effort") || raw.equals("required")
+                ? Optional.of(Durability.fromWire(raw))
+                : Optional.empty();
     }
 }

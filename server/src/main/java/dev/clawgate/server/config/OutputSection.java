@@ -13,9 +13,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Reads how a channel's replies are shaped (SPEC OUT-2, OUT-3): {@code reply_to_mode},
- * {@code response_prefix} (also per account), and the {@code [channels.<ch>.block_streaming]} table;
- * {@code messages.response_prefix} is read by {@link #globalPrefix}.
+ * Reads how a channel's replies are shaped (SPEC OUT-2, OUT-3): {@code reply_to_mode}, {@code response_prefix} (also
+ * per account), and the {@code [channels.<ch>.block_streaming]} table; {@code messages.response_prefix} is read by
+ * {@link #globalPrefix}.
  */
 final class OutputSection {
     private static final Pattern DELAY_RANGE = Pattern.compile("(\\d{1,6})\\s*-\\s*(\\d{1,6})");
@@ -29,7 +29,8 @@ final class OutputSection {
     }
 
     static ChannelOutput read(TableReader channel) {
-        ReplyToMode mode = channel.choice("reply_to_mode", null, OutputSection::mode, "a reply_to_mode", "off, first, all, batched");
+        ReplyToMode mode = channel.choice(
+                "reply_to_mode", null, OutputSection::mode, "a reply_to_mode", "off, first, all, batched");
         Map<String, String> accountPrefixes = new LinkedHashMap<>();
         for (var account : channel.namedTables("accounts").entrySet()) {
             String prefix = account.getValue().string("response_prefix");
@@ -48,13 +49,27 @@ final class OutputSection {
         int min = t.integer("min_chars", Math.min(d.minChars(), max), 0, MAX_BLOCK_CHARS);
         if (min > max) throw t.error(t.keyPath("min_chars"), "is " + min + ", above max_chars (" + max + ")");
         return new BlockStreaming(
-                t.choice("break", d.breakMode(), v -> parsed(() -> BlockStreaming.BreakMode.parse(v)), "a break mode",
+                t.choice(
+                        "break",
+                        d.breakMode(),
+                        v -> parsed(() -> BlockStreaming.BreakMode.parse(v)),
+                        "a break mode",
                         "text_end, message_end"),
-                min, max,
-                t.choice("break_preference", d.breakPreference(), v -> parsed(() -> BlockStreaming.BreakPreference.parse(v)),
-                        "a break preference", "paragraph, newline, sentence"),
-                Duration.ofMillis(t.longInteger("coalesce_idle_ms", d.coalesceIdle().toMillis(), 0, Integer.MAX_VALUE)),
-                t.choice("human_delay", d.humanDelay(), OutputSection::humanDelay, "a human delay",
+                min,
+                max,
+                t.choice(
+                        "break_preference",
+                        d.breakPreference(),
+                        v -> parsed(() -> BlockStreaming.BreakPreference.parse(v)),
+                        "a break preference",
+                        "paragraph, newline, sentence"),
+                Duration.ofMillis(
+                        t.longInteger("coalesce_idle_ms", d.coalesceIdle().toMillis(), 0, Integer.MAX_VALUE)),
+                t.choice(
+                        "human_delay",
+                        d.humanDelay(),
+                        OutputSection::humanDelay,
+                        "a human delay",
                         "off, natural, or a range of milliseconds such as \"500-1500\""));
     }
 
@@ -71,7 +86,9 @@ final class OutputSection {
         if (!m.matches()) return Optional.empty();
         long lo = Long.parseLong(m.group(1));
         long hi = Long.parseLong(m.group(2));
-        return lo <= hi ? Optional.of(HumanDelay.custom(Duration.ofMillis(lo), Duration.ofMillis(hi))) : Optional.empty();
+        return lo <= hi
+                ? Optional.of(HumanDelay.custom(Duration.ofMillis(lo), Duration.ofMillis(hi)))
+                : Optional.empty();
     }
 
     private static <T> Optional<T> parsed(java.util.function.Supplier<T> parse) {

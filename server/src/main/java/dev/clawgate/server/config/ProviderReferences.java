@@ -12,7 +12,8 @@ final class ProviderReferences {
         Map<String, ?> providers = config.providers();
         String chosen = config.agent().provider();
         if (chosen == null && providers.size() > 1) {
-            throw new ConfigException("'agent.provider' in " + file + " is not set and several providers are configured; set it to one of: "
+            throw new ConfigException("'agent.provider' in " + file
+                    + " is not set and several providers are configured; set it to one of: "
                     + String.join(", ", providers.keySet()));
         }
         requireKnown(chosen, "agent.provider", providers, file);
@@ -27,7 +28,8 @@ final class ProviderReferences {
 
     private static void requireKnown(String name, String keyPath, Map<String, ?> providers, String file) {
         if (name == null || providers.containsKey(name)) return;
-        String prefix = "'" + keyPath + "' in " + file + " names provider '" + name + "', but there is no [providers." + name + "]; ";
+        String prefix = "'" + keyPath + "' in " + file + " names provider '" + name + "', but there is no [providers."
+                + name + "]; ";
         if (providers.isEmpty()) throw new ConfigException(prefix + "add that table");
         String nearest = null;
         int best = Integer.MAX_VALUE;
@@ -38,7 +40,9 @@ final class ProviderReferences {
                 nearest = known;
             }
         }
-        throw new ConfigException(prefix + (nearest != null ? "did you mean '" + nearest + "'?"
-                : "configured providers: " + String.join(", ", providers.keySet())));
+        throw new ConfigException(prefix
+                + (nearest != null
+                        ? "did you mean '" + nearest + "'?"
+                        : "configured providers: " + String.join(", ", providers.keySet())));
     }
 }

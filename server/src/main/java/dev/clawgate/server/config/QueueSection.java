@@ -24,7 +24,9 @@ final class QueueSection {
             ChannelSection.checkName(byChannel, channel);
             modes.put(channel, mode(byChannel, channel, mode));
         }
-        return new QueueSettings(mode, modes,
+        return new QueueSettings(
+                mode,
+                modes,
                 queue.longInteger("debounce_ms", d.debounceMs(), 0, Integer.MAX_VALUE),
                 queue.integer("cap", d.cap(), 1, Integer.MAX_VALUE),
                 queue.choice("drop", d.drop(), DropPolicy::parse, "a drop policy", "summarize, old, new"));
@@ -34,11 +36,16 @@ final class QueueSection {
     private static QueueMode mode(TableReader t, String key, QueueMode defaultMode) {
         String raw = t.string(key);
         if (raw == null) return defaultMode;
-        QueueMode mode = QueueMode.parse(raw).orElseThrow(() -> t.error(t.keyPath(key),
-                t.shown(key, raw) + " not a queue mode; use one of " + MODES));
+        QueueMode mode = QueueMode.parse(raw)
+                .orElseThrow(
+                        () -> t.error(t.keyPath(key), t.shown(key, raw) + " not a queue mode; use one of " + MODES));
         if (QueueMode.isRetiredName(raw)) {
-            log.warn("{} in {} uses the retired queue mode '{}'; it now means 'steer' (write {} = \"steer\")",
-                    t.keyPath(key), t.file(), raw, key);
+            log.warn(
+                    "{} in {} uses the retired queue mode '{}'; it now means 'steer' (write {} = \"steer\")",
+                    t.keyPath(key),
+                    t.file(),
+                    raw,
+                    key);
         }
         return mode;
     }

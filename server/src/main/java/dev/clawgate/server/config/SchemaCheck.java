@@ -10,8 +10,8 @@ import dev.clawgate.server.config.ConfigSchema.TableArray;
 import java.util.Map;
 
 /**
- * Walks a parsed TOML tree against {@link ConfigSchema}: the first unknown key or value of the
- * wrong type becomes a {@link ConfigException}. Values are never quoted in the message.
+ * Walks a parsed TOML tree against {@link ConfigSchema}: the first unknown key or value of the wrong type becomes a
+ * {@link ConfigException}. Values are never quoted in the message.
  */
 final class SchemaCheck {
     private final String file;
@@ -23,7 +23,7 @@ final class SchemaCheck {
     }
 
     /**
-     * @param file   how messages name the config file
+     * @param file how messages name the config file
      * @param schema the root table, e.g. {@link ConfigSchema#root(ChannelKeys)}
      */
     static void check(JsonNode root, String file, Table schema) {
@@ -51,16 +51,23 @@ final class SchemaCheck {
                 table(node, t, displayPath, schemaPath, "[" + displayPath + "]");
             }
             case NamedTables n -> {
-                if (!node.isObject()) throw wrongType(displayPath, "a table of named tables ([" + displayPath + ".NAME])", node);
+                if (!node.isObject())
+                    throw wrongType(displayPath, "a table of named tables ([" + displayPath + ".NAME])", node);
                 for (Map.Entry<String, JsonNode> entry : node.properties()) {
                     String entryPath = displayPath + "." + entry.getKey();
-                    if (!entry.getValue().isObject()) throw wrongType(entryPath, "a table ([" + entryPath + "])", entry.getValue());
-                    table(entry.getValue(), n.tableFor(entry.getKey()), entryPath, schemaPath + "." + ConfigSchema.NAME_PLACEHOLDER,
+                    if (!entry.getValue().isObject())
+                        throw wrongType(entryPath, "a table ([" + entryPath + "])", entry.getValue());
+                    table(
+                            entry.getValue(),
+                            n.tableFor(entry.getKey()),
+                            entryPath,
+                            schemaPath + "." + ConfigSchema.NAME_PLACEHOLDER,
                             "[" + entryPath + "]");
                 }
             }
             case NamedValues v -> {
-                if (!node.isObject()) throw wrongType(displayPath, "a table ([" + displayPath + "]) of names to values", node);
+                if (!node.isObject())
+                    throw wrongType(displayPath, "a table ([" + displayPath + "]) of names to values", node);
                 for (Map.Entry<String, JsonNode> entry : node.properties()) {
                     scalar(entry.getValue(), v.each(), displayPath + "." + entry.getKey());
                 }
@@ -69,7 +76,8 @@ final class SchemaCheck {
                 if (!node.isArray()) throw wrongType(displayPath, "an array of tables ([[" + displayPath + "]])", node);
                 for (int i = 0; i < node.size(); i++) {
                     String entryPath = displayPath + "[" + i + "]";
-                    if (!node.get(i).isObject()) throw wrongType(entryPath, "a table ([[" + displayPath + "]])", node.get(i));
+                    if (!node.get(i).isObject())
+                        throw wrongType(entryPath, "a table ([[" + displayPath + "]])", node.get(i));
                     table(node.get(i), a.each(), entryPath, schemaPath, "[[" + displayPath + "]]");
                 }
             }
@@ -88,16 +96,20 @@ final class SchemaCheck {
         if (!ok) throw wrongType(path, scalar.description(), node);
         if (scalar == Scalar.STRING_LIST) {
             for (int i = 0; i < node.size(); i++) {
-                if (!node.get(i).isTextual()) throw wrongType(path + "[" + i + "]", Scalar.STRING.description(), node.get(i));
+                if (!node.get(i).isTextual())
+                    throw wrongType(path + "[" + i + "]", Scalar.STRING.description(), node.get(i));
             }
         }
     }
 
-    private ConfigException unknown(String key, String path, String displayPrefix, String schemaPrefix, Table table, String tableLabel) {
-        String hint = NearestKey.suggest(key, displayPrefix, schemaPrefix, table.keys().keySet(), ConfigSchema.knownPaths(schema))
+    private ConfigException unknown(
+            String key, String path, String displayPrefix, String schemaPrefix, Table table, String tableLabel) {
+        String hint = NearestKey.suggest(
+                        key, displayPrefix, schemaPrefix, table.keys().keySet(), ConfigSchema.knownPaths(schema))
                 .map(s -> "did you mean '" + s + "'?")
-                .orElseGet(() -> "valid " + ("top-level".equals(tableLabel) ? "top-level keys" : "keys in " + tableLabel)
-                        + ": " + String.join(", ", table.keys().keySet()));
+                .orElseGet(
+                        () -> "valid " + ("top-level".equals(tableLabel) ? "top-level keys" : "keys in " + tableLabel)
+                                + ": " + String.join(", ", table.keys().keySet()));
         return new ConfigException("unknown key '" + path + "' in " + file + "; " + hint);
     }
 

@@ -31,7 +31,10 @@ public final class StarterConfig {
         }
     }
 
-    /** One commented block per channel: each key with its description and default; secrets as an {@code ${ENV}} reference. */
+    /**
+     * One commented block per channel: each key with its description and default; secrets as an {@code ${ENV}}
+     * reference.
+     */
     static String channelKeys(ChannelKeys channels) {
         StringBuilder out = new StringBuilder();
         for (String channel : channels.knownChannels()) {
@@ -40,7 +43,8 @@ public final class StarterConfig {
             out.append("# The keys of the ").append(channel).append(" channel (they may also be set per account):\n");
             out.append("# [channels.").append(channel).append("]\n");
             for (ChannelOption o : channels.optionsOf(channel)) {
-                if (!o.description().isBlank()) out.append("# ").append(o.description()).append("\n");
+                if (!o.description().isBlank())
+                    out.append("# ").append(o.description()).append("\n");
                 out.append("# ").append(line(channel, o)).append("\n");
             }
         }
@@ -53,11 +57,14 @@ public final class StarterConfig {
             return o.key() + " = \"${" + env + "}\"";
         }
         if (o.defaultValue() == null) return o.key() + " = (no default; set it to use the channel)";
-        return o.key() + " = " + switch (o.type()) {
-            case STRING -> "\"" + o.defaultValue() + "\"";
-            case LIST -> o.defaultValue().isEmpty() ? "[]"
-                    : "[\"" + String.join("\", \"", o.defaultValue().split(",")) + "\"]";
-            case INTEGER, BOOLEAN -> o.defaultValue();
-        };
+        return o.key() + " = "
+                + switch (o.type()) {
+                    case STRING -> "\"" + o.defaultValue() + "\"";
+                    case LIST ->
+                        o.defaultValue().isEmpty()
+                                ? "[]"
+                                : "[\"" + String.join("\", \"", o.defaultValue().split(",")) + "\"]";
+                    case INTEGER, BOOLEAN -> o.defaultValue();
+                };
     }
 }

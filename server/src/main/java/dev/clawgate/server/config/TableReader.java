@@ -12,9 +12,9 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * Typed reads from one table of a tree that {@link SchemaCheck} has already accepted: absent
- * keys take the given default, strings have their {@code ${VAR}} references expanded, numbers
- * are range-checked. Error messages name the key, never the value.
+ * Typed reads from one table of a tree that {@link SchemaCheck} has already accepted: absent keys take the given
+ * default, strings have their {@code ${VAR}} references expanded, numbers are range-checked. Error messages name the
+ * key, never the value.
  */
 final class TableReader {
     private final JsonNode node;
@@ -98,19 +98,22 @@ final class TableReader {
     /**
      * One of a fixed set of words, e.g. a policy name.
      *
-     * @param what  how the error names the kind of value, e.g. "a DM policy"
+     * @param what how the error names the kind of value, e.g. "a DM policy"
      * @param valid the accepted words, for the error, e.g. "open, allowlist, pairing, disabled"
      */
     <T> T choice(String key, T defaultValue, Function<String, Optional<T>> parse, String what, String valid) {
         String raw = string(key);
         if (raw == null) return defaultValue;
-        return parse.apply(raw).orElseThrow(() -> error(keyPath(key), shown(key, raw) + " not " + what + "; use one of " + valid));
+        return parse.apply(raw)
+                .orElseThrow(() -> error(keyPath(key), shown(key, raw) + " not " + what + "; use one of " + valid));
     }
 
     /** How an error shows a bad word: quoted, unless it came from the environment, which may hold a secret. */
     String shown(String key, String expanded) {
         JsonNode raw = node.get(key);
-        return raw != null && raw.asText().contains("${") ? "expands to a value that is" : "is '" + expanded + "', which is";
+        return raw != null && raw.asText().contains("${")
+                ? "expands to a value that is"
+                : "is '" + expanded + "', which is";
     }
 
     /** Seconds as an integer, or a string such as {@code "2h30m"} ({@link DurationValue}), at least {@code min}. */
@@ -243,8 +246,10 @@ final class TableReader {
             throw error(keyPath, e.getMessage());
         }
         if (!x.complete()) {
-            throw error(keyPath, "refers to ${" + x.missingVariable() + "}, which is not set; set "
-                    + x.missingVariable() + " in the environment or change the value");
+            throw error(
+                    keyPath,
+                    "refers to ${" + x.missingVariable() + "}, which is not set; set " + x.missingVariable()
+                            + " in the environment or change the value");
         }
         return x.value();
     }

@@ -1,14 +1,13 @@
 package dev.clawgate.server.config;
 
 /**
- * A TOML syntax error said for people: the line it is on, quoted without its value (a value may be a
- * secret, SPEC OP-6), and what is wrong in plain words instead of the parser's token names.
+ * A TOML syntax error said for people: the line it is on, quoted without its value (a value may be a secret, SPEC
+ * OP-6), and what is wrong in plain words instead of the parser's token names.
  */
 final class TomlSyntax {
     private static final int MAX_QUOTE = 80;
 
-    private TomlSyntax() {
-    }
+    private TomlSyntax() {}
 
     /** Line {@code number} (1-based) of {@code text}, or null when there is none. */
     static String line(String text, int number) {
@@ -18,8 +17,8 @@ final class TomlSyntax {
     }
 
     /**
-     * The line the error is on: {@code number}, or, when the parser stopped past it (a blank line, the end of the
-     * file, as for a duplicate key), the last line before it with something on it.
+     * The line the error is on: {@code number}, or, when the parser stopped past it (a blank line, the end of the file,
+     * as for a duplicate key), the last line before it with something on it.
      */
     static int errorLine(String text, int number) {
         for (int n = number; n >= 1; n--) {
@@ -48,10 +47,13 @@ final class TomlSyntax {
             return "a string is not closed before the end of the line; add its closing quote";
         }
         if (m.startsWith("Unknown token")) {
-            return "the value is not a string, number, boolean, date or array; put text in double quotes, e.g. key = \"text\"";
+            return "the value is not a string, number, boolean, date or array; put text in double quotes, e.g. key = "
+                    + "\"text\"";
         }
-        if (m.startsWith("More data after value")) return "there is more after the value; write one key = value per line";
-        if (m.startsWith("Premature end of file")) return "the file ends inside an array, inline table or multi-line string; close it";
+        if (m.startsWith("More data after value"))
+            return "there is more after the value; write one key = value per line";
+        if (m.startsWith("Premature end of file"))
+            return "the file ends inside an array, inline table or multi-line string; close it";
         if (m.startsWith("Duplicate key")) return "this key is set twice; keep one";
         if (m.contains("KEY_VAL_SEP")) return "a key is missing before '='; write key = value";
         return m;

@@ -20,11 +20,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * SPEC OP-10, before any route runs: a request body over {@code gateway.max_body_bytes} is
- * answered at once from its declared length, without reading it (or as soon as a body of unknown
- * length passes the limit); a body must arrive in full within {@code gateway.read_timeout}, read
- * without holding a thread, or the request is answered 408 and its connection closed. The routes
- * then read the body from memory and never wait on a slow client.
+ * SPEC OP-10, before any route runs: a request body over {@code gateway.max_body_bytes} is answered at once from its
+ * declared length, without reading it (or as soon as a body of unknown length passes the limit); a body must arrive in
+ * full within {@code gateway.read_timeout}, read without holding a thread, or the request is answered 408 and its
+ * connection closed. The routes then read the body from memory and never wait on a slow client.
  */
 final class BodyGate extends Handler.Wrapper {
     private static final Logger log = LoggerFactory.getLogger(BodyGate.class);
@@ -36,8 +35,7 @@ final class BodyGate extends Handler.Wrapper {
     }
 
     /** A whole response. */
-    record Answer(int status, String contentType, byte[] body) {
-    }
+    record Answer(int status, String contentType, byte[] body) {}
 
     private final long maxBytes;
     private final Duration readTimeout;
@@ -45,8 +43,12 @@ final class BodyGate extends Handler.Wrapper {
     private final HeaderDeadline headers;
     private final ScheduledExecutorService timer;
 
-    BodyGate(long maxBytes, Duration readTimeout, TooLarge tooLarge, HeaderDeadline headers,
-             ScheduledExecutorService timer) {
+    BodyGate(
+            long maxBytes,
+            Duration readTimeout,
+            TooLarge tooLarge,
+            HeaderDeadline headers,
+            ScheduledExecutorService timer) {
         this.maxBytes = maxBytes;
         this.readTimeout = readTimeout;
         this.tooLarge = tooLarge;
@@ -58,8 +60,8 @@ final class BodyGate extends Handler.Wrapper {
     public boolean handle(Request request, Response response, Callback callback) throws Exception {
         Callback done = headers.started(request, callback);
         long declared = request.getLength();
-        boolean chunked = declared < 0 && request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING,
-                HttpHeaderValue.CHUNKED.asString());
+        boolean chunked = declared < 0
+                && request.getHeaders().contains(HttpHeader.TRANSFER_ENCODING, HttpHeaderValue.CHUNKED.asString());
         if (declared <= 0 && !chunked) return next(request, response, done);
         if (declared > maxBytes) {
             write(response, done, tooLarge.answer(request, maxBytes));
@@ -83,7 +85,8 @@ final class BodyGate extends Handler.Wrapper {
     }
 
     static Answer json(int status, String type, String message) {
-        return new Answer(status, "application/json", ErrorBody.of(message, type).getBytes(StandardCharsets.UTF_8));
+        return new Answer(
+                status, "application/json", ErrorBody.of(message, type).getBytes(StandardCharsets.UTF_8));
     }
 
     /** Reads one body into memory as it arrives (a demand callback per chunk), then hands the request on. */
@@ -149,10 +152,20 @@ final class BodyGate extends Handler.Wrapper {
 
         private void timedOut() {
             if (!settle()) return;
-            log.debug("{} {} from {}: body not received within {} ms", request.getMethod(),
-                    request.getHttpURI().getPath(), Request.getRemoteAddr(request), readTimeout.toMillis());
-            write(response, callback, json(HttpStatus.REQUEST_TIMEOUT_408, "timeout",
-                    "the request body did not arrive within " + readTimeout.toMillis() + " ms (gateway.read_timeout)"));
+            log.debug(
+                    "{} {} from {}: body not received within {} ms",
+                    request.getMethod(),
+                    request.getHttpURI().getPath(),
+                    Request.getRemoteAddr(request),
+                    readTimeout.toMillis());
+            write(
+                    response,
+                    callback,
+                    json(
+                            HttpStatus.REQUEST_TIMEOUT_408,
+                            "timeout",
+                            "the request body did not arrive within " + readTimeout.toMillis()
+                                    + " ms (gateway.read_timeout)"));
         }
 
         private void handOn() {

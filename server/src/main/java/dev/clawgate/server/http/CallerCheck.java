@@ -10,21 +10,18 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Who may call the gateway's own routes (SPEC OP-3): everything but {@code /healthz} and the
- * platform webhooks, which carry their own secret. A browser page of another site may not call
- * them (its {@code Origin} must be this host), without a token the {@code Host} must be a
- * loopback name (so a DNS name rebound to 127.0.0.1 cannot reach a loopback-only gateway), and a
- * request with a body must say {@code application/json}: a page can send {@code text/plain} or a
- * form to any address without asking first, JSON only after a CORS preflight this server never
+ * Who may call the gateway's own routes (SPEC OP-3): everything but {@code /healthz} and the platform webhooks, which
+ * carry their own secret. A browser page of another site may not call them (its {@code Origin} must be this host),
+ * without a token the {@code Host} must be a loopback name (so a DNS name rebound to 127.0.0.1 cannot reach a
+ * loopback-only gateway), and a request with a body must say {@code application/json}: a page can send
+ * {@code text/plain} or a form to any address without asking first, JSON only after a CORS preflight this server never
  * grants.
  */
 final class CallerCheck {
-    private CallerCheck() {
-    }
+    private CallerCheck() {}
 
     /** Why the caller is refused, as status and message; empty when it may go on. */
-    record Refusal(int status, String type, String message) {
-    }
+    record Refusal(int status, String type, String message) {}
 
     static final Refusal NO_TOKEN = new Refusal(401, "unauthorized", "missing or wrong gateway token");
 
@@ -35,8 +32,11 @@ final class CallerCheck {
             return Optional.of(new Refusal(403, "forbidden", "cross-origin requests are refused"));
         }
         if (!tokenSet && !loopbackHost(host)) {
-            return Optional.of(new Refusal(403, "forbidden", "without gateway.auth_token the gateway answers loopback "
-                    + "host names only (localhost, 127.0.0.1, [::1])"));
+            return Optional.of(new Refusal(
+                    403,
+                    "forbidden",
+                    "without gateway.auth_token the gateway answers loopback "
+                            + "host names only (localhost, 127.0.0.1, [::1])"));
         }
         return Optional.empty();
     }
@@ -48,7 +48,9 @@ final class CallerCheck {
         String type = ctx.header("Content-Type");
         String media = type == null ? "" : type.split(";", 2)[0].strip().toLowerCase(Locale.ROOT);
         if (media.equals("application/json")) return Optional.empty();
-        return Optional.of(new Refusal(415, "invalid_request_error",
+        return Optional.of(new Refusal(
+                415,
+                "invalid_request_error",
                 "send the body as application/json" + (media.isEmpty() ? "" : ", not " + shorten(media))));
     }
 

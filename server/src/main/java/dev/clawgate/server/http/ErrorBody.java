@@ -10,8 +10,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 public final class ErrorBody {
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private ErrorBody() {
-    }
+    private ErrorBody() {}
 
     public static String of(String message, String type) {
         return of(message, type, null, null);

@@ -15,10 +15,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * SPEC OP-10, slow clients: a connection gets {@code gateway.read_timeout} to deliver a whole
- * request head, from when it opens and again after each response. One that sends nothing, or
- * trickles its headers a byte at a time (which an idle timeout never catches), is closed then.
- * While a request is being handled its connection is never closed by this.
+ * SPEC OP-10, slow clients: a connection gets {@code gateway.read_timeout} to deliver a whole request head, from when
+ * it opens and again after each response. One that sends nothing, or trickles its headers a byte at a time (which an
+ * idle timeout never catches), is closed then. While a request is being handled its connection is never closed by this.
  */
 final class HeaderDeadline implements Connection.Listener {
     private static final Logger log = LoggerFactory.getLogger(HeaderDeadline.class);
@@ -138,7 +137,8 @@ final class HeaderDeadline implements Connection.Listener {
             }
             // an upgraded connection (a web chat socket) is no longer this HTTP connection: leave it be
             if (connection.getEndPoint().getConnection() != connection) return;
-            log.debug("closing a connection from {} that sent no whole request within {} ms",
+            log.debug(
+                    "closing a connection from {} that sent no whole request within {} ms",
                     connection.getEndPoint().getRemoteSocketAddress(),
                     readTimeout.toMillis());
             connection.getEndPoint().close();

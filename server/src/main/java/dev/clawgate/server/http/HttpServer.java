@@ -28,12 +28,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The gateway's one HTTP server (SPEC OP-3): the OpenAI-compatible API, the web chat, channel
- * webhooks, {@code /healthz}, {@code /readyz} and {@code /metrics} (Prometheus text format). With
- * {@code gateway.auth_token} set every path but {@code /healthz} and webhooks needs it; without one,
- * only a loopback bind starts. Every path but those two is refused to other sites' pages and, on a
- * loopback bind without a token, to non-loopback host names ({@link CallerCheck}); every path has the
- * body limit, timeouts and connection cap of SPEC OP-10 ({@link Listener}).
+ * The gateway's one HTTP server (SPEC OP-3): the OpenAI-compatible API, the web chat, channel webhooks,
+ * {@code /healthz}, {@code /readyz} and {@code /metrics} (Prometheus text format). With {@code gateway.auth_token} set
+ * every path but {@code /healthz} and webhooks needs it; without one, only a loopback bind starts. Every path but those
+ * two is refused to other sites' pages and, on a loopback bind without a token, to non-loopback host names
+ * ({@link CallerCheck}); every path has the body limit, timeouts and connection cap of SPEC OP-10 ({@link Listener}).
  */
 public final class HttpServer implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(HttpServer.class);
@@ -51,13 +50,19 @@ public final class HttpServer implements AutoCloseable {
     }
 
     /**
-     * @param bounds  the body limit, timeouts and connection cap of every route (SPEC OP-10)
+     * @param bounds the body limit, timeouts and connection cap of every route (SPEC OP-10)
      * @param webchat the web chat to serve at {@code /chat}, or null when it is disabled
      * @param metrics the meters in Prometheus' text format, served at {@code /metrics}
      */
-    public static HttpServer start(String bind, String authToken, RequestBounds bounds, ApiChannel api,
-                                   WebChatChannel webchat, List<Channel> channels, Supplier<Readiness> readiness,
-                                   Supplier<String> metrics) {
+    public static HttpServer start(
+            String bind,
+            String authToken,
+            RequestBounds bounds,
+            ApiChannel api,
+            WebChatChannel webchat,
+            List<Channel> channels,
+            Supplier<Readiness> readiness,
+            Supplier<String> metrics) {
         checkBind(bind, authToken);
         HostPort hp = HostPort.parse(bind);
         boolean tokenSet = authToken != null && !authToken.isBlank();
@@ -70,8 +75,8 @@ public final class HttpServer implements AutoCloseable {
         open.add("/healthz");
         // the caller is checked, the token not: the chat page must load to ask for it, its socket checks it itself
         Set<String> tokenFree = new HashSet<>();
-        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon()
-                .name("clawgate-http-deadlines").factory());
+        ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().daemon().name("clawgate-http-deadlines").factory());
         Javalin app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
@@ -106,9 +111,14 @@ public final class HttpServer implements AutoCloseable {
                 ObjectNode body = JSON.createObjectNode().put("ready", r.ready());
                 ObjectNode parts = body.putObject("parts");
                 r.parts().forEach(parts::put);
-                ctx.status(r.ready() ? 200 : 503).contentType("application/json").result(body.toString());
+                ctx.status(r.ready() ? 200 : 503)
+                        .contentType("application/json")
+                        .result(body.toString());
             });
-            config.routes.get("/metrics", ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8").result(metrics.get()));
+            config.routes.get(
+                    "/metrics",
+                    ctx -> ctx.contentType("text/plain; version=0.0.4; charset=utf-8")
+                            .result(metrics.get()));
             // SPEC CH-10: the OpenAI API; every route behind the same caller, token and content-type checks
             config.routes.post("/v1/chat/completions", api::chatCompletions);
             config.routes.post("/v1/responses", api::responses);
@@ -118,8 +128,13 @@ public final class HttpServer implements AutoCloseable {
                 // an API route's own 404 (an unknown model) is JSON already; an unknown /v1 path gets the envelope too
                 String type = ctx.res().getContentType();
                 if (ctx.path().startsWith("/v1/") && (type == null || !type.startsWith("application/json"))) {
-                    ctx.contentType("application/json").result(ErrorBody.of("Unknown request URL: " + ctx.method() + " " + ctx.path()
-                            + ". Please check the URL for typos.", "invalid_request_error", null, "unknown_url"));
+                    ctx.contentType("application/json")
+                            .result(ErrorBody.of(
+                                    "Unknown request URL: " + ctx.method() + " " + ctx.path()
+                                            + ". Please check the URL for typos.",
+                                    "invalid_request_error",
+                                    null,
+                                    "unknown_url"));
                 }
             });
             config.routes.exception(Exception.class, (e, ctx) -> {
@@ -166,7 +181,8 @@ public final class HttpServer implements AutoCloseable {
         ctx.queryParamMap().forEach((name, values) -> {
             if (!values.isEmpty()) query.put(name, values.getFirst());
         });
-        WebhookRoute.Response resp = r.handler().handle(new WebhookRoute.Request(headers, ctx.bodyAsBytes(), ctx.ip(), query));
+        WebhookRoute.Response resp =
+                r.handler().handle(new WebhookRoute.Request(headers, ctx.bodyAsBytes(), ctx.ip(), query));
         ctx.status(resp.status());
         if (resp.contentType() != null) ctx.contentType(resp.contentType());
         ctx.result(resp.body() == null ? new byte[0] : resp.body());
@@ -175,10 +191,13 @@ public final class HttpServer implements AutoCloseable {
     static boolean authorized(Context ctx, String token) {
         String auth = ctx.header("Authorization");
         String given = null;
-        if (auth != null && auth.regionMatches(true, 0, "Bearer ", 0, 7)) given = auth.substring(7).trim();
+        if (auth != null && auth.regionMatches(true, 0, "Bearer ", 0, 7))
+            given = auth.substring(7).trim();
         if (given == null) given = ctx.queryParam("token");
         if (given == null) given = ctx.cookie("clawgate_token");
-        return given != null && MessageDigest.isEqual(given.getBytes(StandardCharsets.UTF_8), token.getBytes(StandardCharsets.UTF_8));
+        return given != null
+                && MessageDigest.isEqual(
+                        given.getBytes(StandardCharsets.UTF_8), token.getBytes(StandardCharsets.UTF_8));
     }
 
     static boolean isLoopback(String host) {

@@ -8,8 +8,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * SPEC OP-10: the answer to a body over {@code gateway.max_body_bytes}: a platform webhook gets
- * its channel's own ({@link WebhookRoute#oversized()}), any other route a JSON 413.
+ * SPEC OP-10: the answer to a body over {@code gateway.max_body_bytes}: a platform webhook gets its channel's own
+ * ({@link WebhookRoute#oversized()}), any other route a JSON 413.
  */
 final class TooLargeAnswer implements BodyGate.TooLarge {
     private static final Logger log = LoggerFactory.getLogger(TooLargeAnswer.class);
@@ -32,17 +32,23 @@ final class TooLargeAnswer implements BodyGate.TooLarge {
     @Override
     public BodyGate.Answer answer(Request request, long limitBytes) {
         String path = request.getHttpURI().getPath();
-        log.info("{} {}: a body over gateway.max_body_bytes ({} bytes) refused unread", request.getMethod(), path,
+        log.info(
+                "{} {}: a body over gateway.max_body_bytes ({} bytes) refused unread",
+                request.getMethod(),
+                path,
                 limitBytes);
         WebhookRoute route = webhooks.get(key(request.getMethod(), path));
         if (route == null) {
-            return BodyGate.json(413, "invalid_request_error", "the request body is over the gateway's limit of "
-                    + limitBytes + " bytes (gateway.max_body_bytes)");
+            return BodyGate.json(
+                    413,
+                    "invalid_request_error",
+                    "the request body is over the gateway's limit of " + limitBytes
+                            + " bytes (gateway.max_body_bytes)");
         }
         Map<String, String> headers = new HashMap<>();
         request.getHeaders().forEach(f -> headers.put(f.getName(), f.getValue()));
-        WebhookRoute.Request headersOnly = new WebhookRoute.Request(headers, new byte[0],
-                Request.getRemoteAddr(request));
+        WebhookRoute.Request headersOnly =
+                new WebhookRoute.Request(headers, new byte[0], Request.getRemoteAddr(request));
         WebhookRoute.Response r = route.oversized().answer(headersOnly, limitBytes);
         return new BodyGate.Answer(r.status(), r.contentType(), r.body());
     }

@@ -22,9 +22,9 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.eclipse.jetty.websocket.api.Callback;
 
 /**
- * Mounts the web chat (SPEC CH-2) on the gateway's HTTP server: the page and its two files at
- * {@code /chat}, the session history at {@code /chat/history}, the socket at {@code /chat/ws}.
- * The page's files carry no data and need no token; history and socket follow SPEC OP-3.
+ * Mounts the web chat (SPEC CH-2) on the gateway's HTTP server: the page and its two files at {@code /chat}, the
+ * session history at {@code /chat/history}, the socket at {@code /chat/ws}. The page's files carry no data and need no
+ * token; history and socket follow SPEC OP-3.
  */
 final class WebChatRoutes {
     static final String PAGE = "/chat";
@@ -35,16 +35,15 @@ final class WebChatRoutes {
     private static final String ASSETS = "/dev/clawgate/server/webchat/";
     private static final String SECURITY_POLICY = "default-src 'self'; connect-src 'self'; frame-ancestors 'none'";
 
-    private WebChatRoutes() {
-    }
+    private WebChatRoutes() {}
 
     /**
-     * @param maxMessageBytes {@code gateway.max_body_bytes}: a larger socket message or frame closes the
-     *                        socket (1009, SPEC OP-10)
-     * @param tokenFree       paths the token check skips; the page's files and the socket are added to it
+     * @param maxMessageBytes {@code gateway.max_body_bytes}: a larger socket message or frame closes the socket (1009,
+     *     SPEC OP-10)
+     * @param tokenFree paths the token check skips; the page's files and the socket are added to it
      */
-    static void mount(JavalinConfig config, WebChatChannel chat, String authToken, long maxMessageBytes,
-                      Set<String> tokenFree) {
+    static void mount(
+            JavalinConfig config, WebChatChannel chat, String authToken, long maxMessageBytes, Set<String> tokenFree) {
         boolean tokenSet = authToken != null && !authToken.isBlank();
         byte[] html = asset("index.html");
         byte[] js = asset("chat.js");
@@ -66,13 +65,18 @@ final class WebChatRoutes {
             ObjectNode body = JSON.createObjectNode().put("client", client);
             ArrayNode messages = body.putArray("messages");
             for (WebChatChannel.HistoryItem item : chat.history(client)) {
-                messages.addObject().put("role", item.role().name().toLowerCase(Locale.ROOT)).put("text", item.text());
+                messages.addObject()
+                        .put("role", item.role().name().toLowerCase(Locale.ROOT))
+                        .put("text", item.text());
             }
-            ctx.header("Cache-Control", "no-store").contentType("application/json").result(body.toString());
+            ctx.header("Cache-Control", "no-store")
+                    .contentType("application/json")
+                    .result(body.toString());
         });
         config.routes.wsBeforeUpgrade(SOCKET, ctx -> {
             checkCaller(ctx, tokenSet);
-            if (tokenSet && !HttpServer.authorized(ctx, authToken)) throw new HttpResponseException(401, "missing or wrong gateway token");
+            if (tokenSet && !HttpServer.authorized(ctx, authToken))
+                throw new HttpResponseException(401, "missing or wrong gateway token");
             clientId(ctx.queryParam("client"));
         });
         Map<String, Page> open = new ConcurrentHashMap<>();
@@ -112,20 +116,27 @@ final class WebChatRoutes {
     }
 
     private static void file(Context ctx, byte[] body, String type) {
-        ctx.header("Cache-Control", "no-cache").header("X-Content-Type-Options", "nosniff")
-                .header("Content-Security-Policy", SECURITY_POLICY).contentType(type).result(body);
+        ctx.header("Cache-Control", "no-cache")
+                .header("X-Content-Type-Options", "nosniff")
+                .header("Content-Security-Policy", SECURITY_POLICY)
+                .contentType(type)
+                .result(body);
     }
 
     private static byte[] asset(String name) {
         try (InputStream in = WebChatRoutes.class.getResourceAsStream(ASSETS + name)) {
-            if (in == null) throw new IllegalStateException("web chat file missing from the class path: " + ASSETS + name);
+            if (in == null)
+                throw new IllegalStateException("web chat file missing from the class path: " + ASSETS + name);
             return in.readAllBytes();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
     }
 
-    /** One socket as the channel sees it; frames are sent one at a time and awaited, so a stuck page is closed, not queued for. */
+    /**
+     * One socket as the channel sees it; frames are sent one at a time and awaited, so a stuck page is closed, not
+     * queued for.
+     */
     private static final class Page implements WebChatChannel.Connection {
         private final WsContext ctx;
         private final String clientId;

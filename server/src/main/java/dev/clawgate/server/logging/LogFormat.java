@@ -5,7 +5,8 @@ import java.util.Optional;
 
 /** {@code logging.format} (SPEC OP-5, OP-9): readable lines, or one JSON object per line for a log collector. */
 public enum LogFormat {
-    TEXT, JSON;
+    TEXT,
+    JSON;
 
     public static Optional<LogFormat> parse(String value) {
         return switch (value.strip().toLowerCase(Locale.ROOT)) {

@@ -12,14 +12,12 @@ import ch.qos.logback.core.encoder.Encoder;
 import ch.qos.logback.core.spi.ContextAwareBase;
 
 /**
- * The gateway's logging, set up in code: one line per event on stderr (stdout belongs to the
- * terminal chat), the root level from {@code -Dclawgate.log.level} (default INFO), Jetty, Javalin
- * and HikariCP at WARN.
+ * The gateway's logging, set up in code: one line per event on stderr (stdout belongs to the terminal chat), the root
+ * level from {@code -Dclawgate.log.level} (default INFO), Jetty, Javalin and HikariCP at WARN.
  *
- * <p>Written by hand instead of a {@code logback.xml} because reading XML pulls in logback's
- * configuration model and the JDK's XML parser, about 600 classes and a quarter of the start time.
- * A {@code -Dlogback.configurationFile=...} given by the operator still wins: this configurator
- * then steps aside and logback reads that file.
+ * <p>Written by hand instead of a {@code logback.xml} because reading XML pulls in logback's configuration model and
+ * the JDK's XML parser, about 600 classes and a quarter of the start time. A {@code -Dlogback.configurationFile=...}
+ * given by the operator still wins: this configurator then steps aside and logback reads that file.
  */
 public final class StderrLogging extends ContextAwareBase implements Configurator {
     static final String PATTERN = "%d{HH:mm:ss.SSS} %-5level %logger{20} - %msg%n";

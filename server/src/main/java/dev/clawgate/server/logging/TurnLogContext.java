@@ -7,9 +7,9 @@ import java.util.stream.Collectors;
 import org.slf4j.MDC;
 
 /**
- * Puts a turn's session key, inbox id(s) and turn id in the SLF4J MDC while the turn runs on its thread, so every
- * line it logs carries them (the JSON log format writes them as fields; SPEC OP-5). The turn id is the id of the
- * run's inbox record (SPEC OUT-12); a run that took several queued messages lists their ids in {@code inbox_id}.
+ * Puts a turn's session key, inbox id(s) and turn id in the SLF4J MDC while the turn runs on its thread, so every line
+ * it logs carries them (the JSON log format writes them as fields; SPEC OP-5). The turn id is the id of the run's inbox
+ * record (SPEC OUT-12); a run that took several queued messages lists their ids in {@code inbox_id}.
  */
 public final class TurnLogContext {
     public static final String SESSION_KEY = "session_key";
@@ -35,6 +35,8 @@ public final class TurnLogContext {
         InboxRecord record = handle.record();
         MDC.put(SESSION_KEY, record.session().display());
         MDC.put(TURN_ID, Long.toString(record.id()));
-        MDC.put(INBOX_ID, handle.records().stream().map(r -> Long.toString(r.id())).collect(Collectors.joining(",")));
+        MDC.put(
+                INBOX_ID,
+                handle.records().stream().map(r -> Long.toString(r.id())).collect(Collectors.joining(",")));
     }
 }

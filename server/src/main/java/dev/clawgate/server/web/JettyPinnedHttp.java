@@ -31,10 +31,10 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
 /**
  * {@link PinnedHttp} on Jetty's HTTP client (SPEC AG-4, AG-5): each request carries the checked addresses as its tag,
- * and the client's address resolver answers with exactly those, never asking DNS itself, so the TCP connection goes
- * to an address that was checked. Everything else is the URL's: the {@code Host} header, the TLS server name (SNI)
- * and the certificate's host name check. A tag is part of Jetty's destination key, so a pooled connection is only
- * ever reused for the same checked addresses. Redirects are not followed. The client starts on first use.
+ * and the client's address resolver answers with exactly those, never asking DNS itself, so the TCP connection goes to
+ * an address that was checked. Everything else is the URL's: the {@code Host} header, the TLS server name (SNI) and the
+ * certificate's host name check. A tag is part of Jetty's destination key, so a pooled connection is only ever reused
+ * for the same checked addresses. Redirects are not followed. The client starts on first use.
  */
 public final class JettyPinnedHttp implements PinnedHttp, AutoCloseable {
     private static final int MAX_RESPONSE_HEADER_BYTES = 32 * 1024;
@@ -73,14 +73,15 @@ public final class JettyPinnedHttp implements PinnedHttp, AutoCloseable {
     }
 
     /**
-     * Jetty's resolver: the request's pinned addresses, or a failure; DNS is never asked here. Each address carries
-     * the URL's host as its name (no lookup is made for that), which TLS uses for the server name and the
-     * certificate check.
+     * Jetty's resolver: the request's pinned addresses, or a failure; DNS is never asked here. Each address carries the
+     * URL's host as its name (no lookup is made for that), which TLS uses for the server name and the certificate
+     * check.
      */
-    private static void pinned(String host, int port, Map<String, Object> context,
-                               Promise<List<InetSocketAddress>> promise) {
+    private static void pinned(
+            String host, int port, Map<String, Object> context, Promise<List<InetSocketAddress>> promise) {
         Object destination = context == null ? null : context.get(Destination.CONTEXT_KEY);
-        if (destination instanceof Destination d && d.getOrigin().getTag() instanceof Pin pin
+        if (destination instanceof Destination d
+                && d.getOrigin().getTag() instanceof Pin pin
                 && !pin.addresses().isEmpty()) {
             try {
                 List<InetSocketAddress> named = new ArrayList<>();
@@ -100,8 +101,11 @@ public final class JettyPinnedHttp implements PinnedHttp, AutoCloseable {
     public Response get(URI url, List<InetAddress> addresses, Duration timeout, long maxBytes, CancelToken cancel)
             throws IOException, InterruptedException {
         start();
-        Request request = client.newRequest(url).method(HttpMethod.GET).tag(new Pin(List.copyOf(addresses)))
-                .followRedirects(false).timeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        Request request = client.newRequest(url)
+                .method(HttpMethod.GET)
+                .tag(new Pin(List.copyOf(addresses)))
+                .followRedirects(false)
+                .timeout(timeout.toMillis(), TimeUnit.MILLISECONDS);
         InputStreamResponseListener listener = new InputStreamResponseListener();
         AutoCloseable abortOnCancel = cancel.onCancel(() -> request.abort(new IOException("cancelled")));
         try {
@@ -112,16 +116,22 @@ public final class JettyPinnedHttp implements PinnedHttp, AutoCloseable {
                 boolean cut = in.read() != -1;
                 if (cut) request.abort(new IOException("the body is longer than " + maxBytes + " bytes"));
                 String type = response.getHeaders().get(HttpHeader.CONTENT_TYPE);
-                return new Response(response.getStatus(), response.getHeaders().get(HttpHeader.LOCATION),
-                        type == null ? "" : type, body, cut);
+                return new Response(
+                        response.getStatus(),
+                        response.getHeaders().get(HttpHeader.LOCATION),
+                        type == null ? "" : type,
+                        body,
+                        cut);
             }
         } catch (TimeoutException e) {
             request.abort(e);
             throw new IOException("no answer from " + url.getHost() + " within " + timeout.toSeconds() + " s");
         } catch (ExecutionException e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
-            throw new IOException(url.getHost() + ": " + (cause.getMessage() == null ? cause.getClass().getSimpleName()
-                    : cause.getMessage()), cause);
+            throw new IOException(
+                    url.getHost() + ": "
+                            + (cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage()),
+                    cause);
         } finally {
             close(abortOnCancel);
             cancel.throwIfCancelled();

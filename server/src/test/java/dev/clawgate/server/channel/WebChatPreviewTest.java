@@ -20,15 +20,16 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The web chat's live preview on a manual clock (SPEC OUT-9, RP-4): the frames an open page gets are
- * the boundary. The preview's sends run on the test's thread, so each frame is there when the call returns.
+ * The web chat's live preview on a manual clock (SPEC OUT-9, RP-4): the frames an open page gets are the boundary. The
+ * preview's sends run on the test's thread, so each frame is there when the call returns.
  */
 class WebChatPreviewTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String CLIENT = "client-preview-01";
 
     private final ManualScheduler clock = new ManualScheduler();
-    private final AtomicReference<Map<String, String>> options = new AtomicReference<>(Map.of("preview_interval_ms", "1000"));
+    private final AtomicReference<Map<String, String>> options =
+            new AtomicReference<>(Map.of("preview_interval_ms", "1000"));
     private final List<JsonNode> frames = new CopyOnWriteArrayList<>();
     private WebChatChannel channel;
     private MessageAdapter adapter;
@@ -53,8 +54,7 @@ class WebChatPreviewTest {
             }
 
             @Override
-            public void close(int code, String reason) {
-            }
+            public void close(int code, String reason) {}
         });
         adapter = channel.messageAdapter();
     }
@@ -69,7 +69,8 @@ class WebChatPreviewTest {
 
     @Test
     void twentyDeltasInsideOneIntervalMakeOneEditAndTheNextComesOnlyAfterTheNextInterval() {
-        // SPEC OUT-9: the draft at once, then at most one edit per interval; without the limit each delta would be an edit
+        // SPEC OUT-9: the draft at once, then at most one edit per interval; without the limit each delta would be an
+        // edit
         ReplyStream s = adapter.openStream(target("m1"));
         assertThat(types()).containsExactly("draft");
         assertThat(frames.getFirst().path("text").asText()).isEmpty();
@@ -85,7 +86,9 @@ class WebChatPreviewTest {
         clock.advance(1);
         assertThat(types()).containsExactly("draft", "edit", "edit");
         assertThat(frames.get(2).path("text").asText()).endsWith("w19 more");
-        assertThat(frames).extracting(f -> f.path("messageId").asText()).containsOnly(frames.getFirst().path("messageId").asText());
+        assertThat(frames)
+                .extracting(f -> f.path("messageId").asText())
+                .containsOnly(frames.getFirst().path("messageId").asText());
     }
 
     @Test
@@ -104,10 +107,13 @@ class WebChatPreviewTest {
         assertThat(frames.get(2).path("reasoning").asText()).isEqualTo("Weigh both options.");
         assertThat(frames.get(2).path("text").asText()).isEqualTo("Option B.");
         assertThat(frames.getFirst().has("reasoning")).isFalse();
-        adapter.send(new OutboundMessage(t, "Option B, because it is cheaper.", OutboundMessage.Kind.FINAL, 1), CancelToken.none());
+        adapter.send(
+                new OutboundMessage(t, "Option B, because it is cheaper.", OutboundMessage.Kind.FINAL, 1),
+                CancelToken.none());
         JsonNode fin = frames.getLast();
         assertThat(fin.path("type").asText()).isEqualTo("final");
-        assertThat(fin.path("messageId").asText()).isEqualTo(frames.getFirst().path("messageId").asText());
+        assertThat(fin.path("messageId").asText())
+                .isEqualTo(frames.getFirst().path("messageId").asText());
         assertThat(fin.has("reasoning")).isFalse();
         clock.advance(10_000);
         assertThat(types()).containsExactly("draft", "edit", "edit", "final");
@@ -134,12 +140,17 @@ class WebChatPreviewTest {
         assertThat(adapter.textLimit()).isEqualTo(500);
         assertThat(adapter.chunkLimits().maxUnits()).isEqualTo(500);
         options.set(Map.of("text_limit", "2"));
-        assertThat(adapter.textLimit()).as("a reload that broke the key keeps the default").isEqualTo(WebChatChannel.TEXT_LIMIT);
-        assertThatThrownBy(() -> WebChatChannel.textLimit(Map.of("text_limit", "2"))).hasMessageContaining("channels.webchat.text_limit");
-        assertThatThrownBy(() -> WebChatChannel.textLimit(Map.of("text_limit", "lots"))).hasMessageContaining("must be an integer");
+        assertThat(adapter.textLimit())
+                .as("a reload that broke the key keeps the default")
+                .isEqualTo(WebChatChannel.TEXT_LIMIT);
+        assertThatThrownBy(() -> WebChatChannel.textLimit(Map.of("text_limit", "2")))
+                .hasMessageContaining("channels.webchat.text_limit");
+        assertThatThrownBy(() -> WebChatChannel.textLimit(Map.of("text_limit", "lots")))
+                .hasMessageContaining("must be an integer");
         assertThatThrownBy(() -> WebChatChannel.previewInterval(Map.of("preview_interval_ms", "-1")))
                 .hasMessageContaining("channels.webchat.preview_interval_ms");
-        assertThatThrownBy(() -> new WebChatChannel(m -> List.of(), () -> Map.of("text_limit", "1000000"), clock, Runnable::run))
+        assertThatThrownBy(() ->
+                        new WebChatChannel(m -> List.of(), () -> Map.of("text_limit", "1000000"), clock, Runnable::run))
                 .hasMessageContaining("between");
         assertThat(WebChatChannel.previewInterval(Map.of())).isEqualTo(WebChatChannel.DEFAULT_PREVIEW_INTERVAL);
     }

@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 class AotTrainCommandTest {
     @Test
     void startsAGatewayGetsAReplyFromItsApiAndLeavesNothingBehind() throws Exception {
-        // SPEC OP-4: the launcher's training run of `clawgate run`; exit 0 only when the gateway answered /readyz and its API
+        // SPEC OP-4: the launcher's training run of `clawgate run`; exit 0 only when the gateway answered /readyz and
+        // its API
         List<Path> before = trainingFolders();
 
         CliRunner.Result r = CliRunner.run("aot-train");
@@ -30,7 +31,8 @@ class AotTrainCommandTest {
 
     private static List<Path> trainingFolders() throws IOException {
         try (Stream<Path> s = Files.list(Path.of(System.getProperty("java.io.tmpdir")))) {
-            return s.filter(p -> p.getFileName().toString().startsWith("clawgate-aot-")).toList();
+            return s.filter(p -> p.getFileName().toString().startsWith("clawgate-aot-"))
+                    .toList();
         }
     }
 }

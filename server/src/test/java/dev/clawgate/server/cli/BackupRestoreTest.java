@@ -32,6 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 class BackupRestoreTest {
     @TempDir
     Path dir;
+
     Path config;
     Path dataDir;
     int port;
@@ -50,7 +51,8 @@ class BackupRestoreTest {
 
     private static void write(Store store, int i) {
         InboundMessage m = InboundMessage.direct("api", "m-" + i, "ann", "msg-" + i);
-        long id = store.inbox().record(m, KEY, null, Duration.ZERO).orElseThrow().id();
+        long id =
+                store.inbox().record(m, KEY, null, Duration.ZERO).orElseThrow().id();
         store.transcripts().dispatchWithUserMessages(KEY, List.of(new UserMessage(id, "msg-" + i)));
     }
 
@@ -103,7 +105,8 @@ class BackupRestoreTest {
             try (Store copy = Stores.open(null, dir.resolve("restored"))) {
                 List<TranscriptEntry> messages = copy.transcripts().load(KEY, 1_000_000);
                 assertThat(messages.size()).isGreaterThanOrEqualTo(before).isLessThanOrEqualTo(after);
-                for (int i = 0; i < messages.size(); i++) assertThat(messages.get(i).content()).isEqualTo("msg-" + i);
+                for (int i = 0; i < messages.size(); i++)
+                    assertThat(messages.get(i).content()).isEqualTo("msg-" + i);
             }
         }
     }
@@ -115,7 +118,9 @@ class BackupRestoreTest {
             write(store, 0);
         }
         Path backup = dir.resolve("backup.db");
-        assertThat(CliRunner.run("backup", backup.toString(), "--config", config.toString()).exit()).isZero();
+        assertThat(CliRunner.run("backup", backup.toString(), "--config", config.toString())
+                        .exit())
+                .isZero();
         try (Store store = Stores.open(null, dataDir)) {
             write(store, 1);
         }
@@ -133,9 +138,12 @@ class BackupRestoreTest {
         CliRunner.Result r = CliRunner.run("restore", backup.toString(), "--config", config.toString());
         assertThat(r.exit()).as(r.err()).isZero();
         try (Store store = Stores.open(null, dataDir)) {
-            assertThat(store.transcripts().load(KEY, 10)).extracting(TranscriptEntry::content).containsExactly("msg-0");
+            assertThat(store.transcripts().load(KEY, 10))
+                    .extracting(TranscriptEntry::content)
+                    .containsExactly("msg-0");
         }
-        assertThat(integrityCheck(dataDir.resolve("clawgate.db.before-restore"))).isEqualTo("ok");
+        assertThat(integrityCheck(dataDir.resolve("clawgate.db.before-restore")))
+                .isEqualTo("ok");
     }
 
     @Test
@@ -145,7 +153,9 @@ class BackupRestoreTest {
             write(store, 0);
         }
         Path backup = dir.resolve("backup.db");
-        assertThat(CliRunner.run("backup", backup.toString(), "--config", config.toString()).exit()).isZero();
+        assertThat(CliRunner.run("backup", backup.toString(), "--config", config.toString())
+                        .exit())
+                .isZero();
         try (ServerSocket listening = new ServerSocket(port, 50, java.net.InetAddress.getLoopbackAddress())) {
             CliRunner.Result r = CliRunner.run("restore", backup.toString(), "--config", config.toString());
             assertThat(r.exit()).isEqualTo(Main.FAILURE);
@@ -160,7 +170,9 @@ class BackupRestoreTest {
             write(store, 0);
         }
         Path backup = dir.resolve("backup.db");
-        assertThat(CliRunner.run("backup", backup.toString(), "--config", config.toString()).exit()).isZero();
+        assertThat(CliRunner.run("backup", backup.toString(), "--config", config.toString())
+                        .exit())
+                .isZero();
         byte[] bytes = Files.readAllBytes(backup);
         for (int i = 4096; i < bytes.length; i += 7) bytes[i] = (byte) 0x5a;
         Path damaged = dir.resolve("damaged.db");
@@ -190,8 +202,13 @@ class BackupRestoreTest {
         assertThat(r.err()).contains("exists");
         assertThat(Files.readString(existing)).isEqualTo("keep me");
         for (String command : List.of("backup", "restore")) {
-            CliRunner.Result pg = CliRunner.run(command, dir.resolve("x.db").toString(), "--config", config.toString(),
-                    "--store-url", "jdbc:postgresql://127.0.0.1:1/clawgate");
+            CliRunner.Result pg = CliRunner.run(
+                    command,
+                    dir.resolve("x.db").toString(),
+                    "--config",
+                    config.toString(),
+                    "--store-url",
+                    "jdbc:postgresql://127.0.0.1:1/clawgate");
             assertThat(pg.exit()).isEqualTo(Main.USAGE);
             assertThat(pg.err()).contains("PostgreSQL", "pg_dump");
         }

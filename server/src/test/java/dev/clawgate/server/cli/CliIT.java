@@ -29,8 +29,11 @@ class CliIT {
     record Result(int exit, String out, String err) {}
 
     private Result run(String stdin, String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-jar", Path.of("target", "clawgate.jar").toAbsolutePath().toString()));
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED",
+                "-jar",
+                Path.of("target", "clawgate.jar").toAbsolutePath().toString()));
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
         pb.environment().remove("CLAWGATE_CONFIG");
@@ -65,7 +68,10 @@ class CliIT {
         Result r = run("", "chat");
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err().strip().lines()).hasSize(1);
-        assertThat(r.err()).contains("agent.max_tool_iterations").doesNotContain("Exception").doesNotContain("\tat ");
+        assertThat(r.err())
+                .contains("agent.max_tool_iterations")
+                .doesNotContain("Exception")
+                .doesNotContain("\tat ");
     }
 
     @Test
@@ -85,7 +91,9 @@ class CliIT {
     void chatWithPipedInputAnswersEachLineAndExitsAfterTheLastReply() throws Exception {
         // SPEC CH-1
         try (FakeOpenAiServer model = FakeOpenAiServer.start()) {
-            model.enqueue(Reply.text("Hello from the model."), Reply.text("Second reply.").delayBefore(Duration.ofMillis(300)));
+            model.enqueue(
+                    Reply.text("Hello from the model."),
+                    Reply.text("Second reply.").delayBefore(Duration.ofMillis(300)));
             Files.writeString(dir.resolve("clawgate.toml"), """
                     [providers.local]
                     kind = "openai"
@@ -104,7 +112,9 @@ class CliIT {
         // SPEC HI-6: a one-line explanation, never a stack trace
         Result r = run("hello\n", "chat");
         assertThat(r.exit()).isEqualTo(0);
-        assertThat(r.out().strip()).startsWith("No model provider is configured").doesNotContain("\n");
+        assertThat(r.out().strip())
+                .startsWith("No model provider is configured")
+                .doesNotContain("\n");
     }
 
     @Test
@@ -116,15 +126,27 @@ class CliIT {
             port = s.getLocalPort();
         }
         Files.writeString(dir.resolve("clawgate.toml"), "[gateway]\nbind = \"127.0.0.1:" + port + "\"\n");
-        List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "--enable-native-access=ALL-UNNAMED", "-jar", Path.of("target", "clawgate.jar").toAbsolutePath().toString(), "run");
-        Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
-                .redirectOutput(dir.resolve("run.log").toFile()).start();
+        List<String> cmd = List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "--enable-native-access=ALL-UNNAMED",
+                "-jar",
+                Path.of("target", "clawgate.jar").toAbsolutePath().toString(),
+                "run");
+        Process p = new ProcessBuilder(cmd)
+                .directory(dir.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("run.log").toFile())
+                .start();
         try {
             HttpClient http = HttpClient.newHttpClient();
-            await().atMost(Duration.ofSeconds(30)).ignoreExceptionsInstanceOf(IOException.class).until(() ->
-                    http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/healthz")).build(),
-                            HttpResponse.BodyHandlers.ofString()).statusCode() == 200);
+            await().atMost(Duration.ofSeconds(30))
+                    .ignoreExceptionsInstanceOf(IOException.class)
+                    .until(() -> http.send(
+                                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/healthz"))
+                                                    .build(),
+                                            HttpResponse.BodyHandlers.ofString())
+                                    .statusCode()
+                            == 200);
             assertThat(Files.readString(dir.resolve("run.log"))).contains("http://127.0.0.1:" + port + "/v1");
         } finally {
             p.destroy();

@@ -20,8 +20,20 @@ class CronCommandTest extends StoreCommandCase {
         SessionKey s = new SessionKey("telegram", "default", ChatType.DIRECT, "42", null, sender);
         Schedule every = new Schedule.Every(Duration.ofHours(1), now);
         try (Store store = store()) {
-            return store.cron().add(new CronJob(0, s, new CronTarget("telegram", "default", ChatType.DIRECT, "42", null, sender, null),
-                    null, prompt, every, now, every.next(now).orElseThrow()), 5).orElseThrow().id();
+            return store.cron()
+                    .add(
+                            new CronJob(
+                                    0,
+                                    s,
+                                    new CronTarget("telegram", "default", ChatType.DIRECT, "42", null, sender, null),
+                                    null,
+                                    prompt,
+                                    every,
+                                    now,
+                                    every.next(now).orElseThrow()),
+                            5)
+                    .orElseThrow()
+                    .id();
         }
     }
 
@@ -49,6 +61,7 @@ class CronCommandTest extends StoreCommandCase {
         CliRunner.Result r = CliRunner.run("cron", "remove", "99", "--config", config.toString());
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err().strip()).isEqualTo("clawgate: no scheduled task 99; see 'clawgate cron list'");
-        assertThat(CliRunner.run("cron", "list", "--config", config.toString()).out()).contains("No scheduled tasks.");
+        assertThat(CliRunner.run("cron", "list", "--config", config.toString()).out())
+                .contains("No scheduled tasks.");
     }
 }

@@ -42,8 +42,12 @@ class DoctorCommandTest {
         Path file = config("http://127.0.0.1:" + closedPort() + "/v1");
         CliRunner.Result r = CliRunner.run("doctor", "--config", file.toString());
         assertThat(r.exit()).isEqualTo(1);
-        assertThat(r.out()).contains("ok       store").contains("PROBLEM  provider 'local'").contains("unreachable")
-                .contains("fix: check providers.local.base_url").contains("1 problem found.");
+        assertThat(r.out())
+                .contains("ok       store")
+                .contains("PROBLEM  provider 'local'")
+                .contains("unreachable")
+                .contains("fix: check providers.local.base_url")
+                .contains("1 problem found.");
     }
 
     @Test
@@ -54,8 +58,11 @@ class DoctorCommandTest {
             String unset = Files.readString(file).replace("sk-test-key-0000", "${CLAWGATE_TEST_KEY_NEVER_SET}");
             Files.writeString(file, unset);
             CliRunner.Result r = CliRunner.run("doctor", "--config", file.toString());
-            assertThat(r.out()).contains("PROBLEM  provider 'local'").contains("is not configured")
-                    .contains("${CLAWGATE_TEST_KEY_NEVER_SET}, which is not set").contains("fix: export the variable");
+            assertThat(r.out())
+                    .contains("PROBLEM  provider 'local'")
+                    .contains("is not configured")
+                    .contains("${CLAWGATE_TEST_KEY_NEVER_SET}, which is not set")
+                    .contains("fix: export the variable");
             assertThat(r.exit()).isEqualTo(1);
             assertThat(model.chatRequests()).isEmpty();
         }
@@ -67,12 +74,17 @@ class DoctorCommandTest {
         try (FakeOpenAiServer model = FakeOpenAiServer.start()) {
             Path file = config(model.baseUrl());
             try (dev.clawgate.core.store.Store store = dev.clawgate.store.Stores.open(null, dir.resolve("state"))) {
-                store.inbox().recordUnreadable(dev.clawgate.core.store.UnreadableInbound.of("telegram", "default", "4711",
-                        "message.date is missing or not a time", "{}"));
+                store.inbox()
+                        .recordUnreadable(dev.clawgate.core.store.UnreadableInbound.of(
+                                "telegram", "default", "4711", "message.date is missing or not a time", "{}"));
             }
             CliRunner.Result r = CliRunner.run("doctor", "--config", file.toString());
-            assertThat(r.out()).contains("note     1 inbound update could not be read").contains("telegram 4711")
-                    .contains("message.date").contains("clawgate inbox").contains("All checks passed.");
+            assertThat(r.out())
+                    .contains("note     1 inbound update could not be read")
+                    .contains("telegram 4711")
+                    .contains("message.date")
+                    .contains("clawgate inbox")
+                    .contains("All checks passed.");
             assertThat(r.exit()).isZero();
         }
     }
@@ -83,7 +95,10 @@ class DoctorCommandTest {
         try (FakeOpenAiServer model = FakeOpenAiServer.start()) {
             Path file = config(model.baseUrl());
             CliRunner.Result r = CliRunner.run("doctor", "--config", file.toString());
-            assertThat(r.out()).contains("ok       config").contains("ok       provider 'local'").contains("All checks passed.");
+            assertThat(r.out())
+                    .contains("ok       config")
+                    .contains("ok       provider 'local'")
+                    .contains("All checks passed.");
             assertThat(r.exit()).isZero();
         }
     }
@@ -94,13 +109,18 @@ class DoctorCommandTest {
         try (FakeOpenAiServer model = FakeOpenAiServer.start()) {
             Path file = config(model.baseUrl());
             CliRunner.Result r = CliRunner.run("doctor", "--config", file.toString());
-            assertThat(r.out()).contains("ok       shell sandbox: bubblewrap").contains("no network")
+            assertThat(r.out())
+                    .contains("ok       shell sandbox: bubblewrap")
+                    .contains("no network")
                     .contains("ok       shell limits per process (prlimit): 60 s of CPU")
-                    .contains("ok       shell limits per command (cgroup").contains("64 processes, 512 MiB of memory");
+                    .contains("ok       shell limits per command (cgroup")
+                    .contains("64 processes, 512 MiB of memory");
             Files.writeString(file, Files.readString(file) + "\n[tools]\nshell_sandbox = \"none\"\n");
             CliRunner.Result none = CliRunner.run("doctor", "--config", file.toString());
-            assertThat(none.out()).contains("warning  tools.shell_sandbox = \"none\": shell commands run without a")
-                    .contains("fix: remove tools.shell_sandbox").doesNotContain("shell limits");
+            assertThat(none.out())
+                    .contains("warning  tools.shell_sandbox = \"none\": shell commands run without a")
+                    .contains("fix: remove tools.shell_sandbox")
+                    .doesNotContain("shell limits");
             assertThat(none.exit()).isZero();
         }
     }
@@ -130,9 +150,16 @@ class DoctorCommandTest {
     @Test
     void aTelegramBotWhoseTokenTheBotApiAcceptsIsNamedAsAnswering() throws Exception {
         // SPEC OP-4, CH-0: doctor checks channel reachability with getMe
-        try (FakeOpenAiServer model = FakeOpenAiServer.start(); FakeTelegramServer tg = FakeTelegramServer.start("123:good-token", "clawbot")) {
-            CliRunner.Result r = CliRunner.run("doctor", "--config", telegramConfig(model.baseUrl(), "123:good-token", tg.apiBase()).toString());
-            assertThat(r.out()).contains("ok       channel telegram: bot @clawbot answers").contains("All checks passed.");
+        try (FakeOpenAiServer model = FakeOpenAiServer.start();
+                FakeTelegramServer tg = FakeTelegramServer.start("123:good-token", "clawbot")) {
+            CliRunner.Result r = CliRunner.run(
+                    "doctor",
+                    "--config",
+                    telegramConfig(model.baseUrl(), "123:good-token", tg.apiBase())
+                            .toString());
+            assertThat(r.out())
+                    .contains("ok       channel telegram: bot @clawbot answers")
+                    .contains("All checks passed.");
             assertThat(r.exit()).isZero();
             assertThat(tg.calls("getMe")).hasSize(1);
         }
@@ -141,11 +168,18 @@ class DoctorCommandTest {
     @Test
     void aRefusedTelegramTokenIsAProblemWithItsFixAndTheTokenIsNotPrinted() throws Exception {
         // SPEC OP-4, CH-0, OP-6: the fake Bot API answers an unknown token with 401
-        try (FakeOpenAiServer model = FakeOpenAiServer.start(); FakeTelegramServer tg = FakeTelegramServer.start("123:good-token", "clawbot")) {
-            CliRunner.Result r = CliRunner.run("doctor", "--config", telegramConfig(model.baseUrl(), "999:wrong-token", tg.apiBase()).toString());
+        try (FakeOpenAiServer model = FakeOpenAiServer.start();
+                FakeTelegramServer tg = FakeTelegramServer.start("123:good-token", "clawbot")) {
+            CliRunner.Result r = CliRunner.run(
+                    "doctor",
+                    "--config",
+                    telegramConfig(model.baseUrl(), "999:wrong-token", tg.apiBase())
+                            .toString());
             assertThat(r.exit()).isEqualTo(1);
-            assertThat(r.out()).contains("PROBLEM  channel telegram: the bot token was refused (401)")
-                    .contains("fix: set channels.telegram.bot_token to the token @BotFather gave you").contains("1 problem found.")
+            assertThat(r.out())
+                    .contains("PROBLEM  channel telegram: the bot token was refused (401)")
+                    .contains("fix: set channels.telegram.bot_token to the token @BotFather gave you")
+                    .contains("1 problem found.")
                     .doesNotContain("wrong-token");
         }
     }
@@ -184,7 +218,9 @@ class DoctorCommandTest {
             Path file = telegramConfig(model.baseUrl(), "123:good-token", "http://127.0.0.1:" + closedPort());
             CliRunner.Result r = CliRunner.run("doctor", "--config", file.toString());
             assertThat(r.exit()).isEqualTo(1);
-            assertThat(r.out()).contains("PROBLEM  channel telegram: the Bot API at http://127.0.0.1:").contains("is unreachable")
+            assertThat(r.out())
+                    .contains("PROBLEM  channel telegram: the Bot API at http://127.0.0.1:")
+                    .contains("is unreachable")
                     .contains("fix: check channels.telegram.api_base");
         }
     }
@@ -193,8 +229,11 @@ class DoctorCommandTest {
     void doctorDoesNotCreateTheDataDirOrTheStoreWhenNoneExistsYet() throws Exception {
         // SPEC OP-4: a check changes nothing; the store is created on first run
         try (FakeOpenAiServer model = FakeOpenAiServer.start()) {
-            CliRunner.Result r = CliRunner.run("doctor", "--config", config(model.baseUrl()).toString());
-            assertThat(r.out()).contains("ok       store in " + dir.resolve("state") + " not created yet; it is created on first run");
+            CliRunner.Result r =
+                    CliRunner.run("doctor", "--config", config(model.baseUrl()).toString());
+            assertThat(r.out())
+                    .contains("ok       store in " + dir.resolve("state")
+                            + " not created yet; it is created on first run");
             assertThat(dir.resolve("state")).doesNotExist();
             assertThat(r.exit()).isZero();
         }

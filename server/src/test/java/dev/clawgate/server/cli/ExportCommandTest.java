@@ -26,10 +26,12 @@ class ExportCommandTest extends StoreCommandCase {
     private void seed() {
         try (Store store = store()) {
             SessionKey key = new SessionKey("telegram", "main", ChatType.DIRECT, "42", null, "ann");
-            long id = store.inbox().record(InboundMessage.direct("telegram", "m-1", "ann", "hi"), key, null,
-                    Duration.ZERO)
-                    .orElseThrow().id();
-            store.transcripts().dispatchWithUserMessages(key, List.of(new UserMessage(id, "hi \"there\"\nsecond line")));
+            long id = store.inbox()
+                    .record(InboundMessage.direct("telegram", "m-1", "ann", "hi"), key, null, Duration.ZERO)
+                    .orElseThrow()
+                    .id();
+            store.transcripts()
+                    .dispatchWithUserMessages(key, List.of(new UserMessage(id, "hi \"there\"\nsecond line")));
             store.transcripts().completeTurn(key, id, "hello ann", InboxState.DONE);
             store.memory().store(MemoryScope.global(), "favourite-colour", "The owner likes green.", "core");
             store.memory().store(MemoryScope.sender("telegram", "ann"), "name", "Ann prefers short answers.", "core");
@@ -53,17 +55,21 @@ class ExportCommandTest extends StoreCommandCase {
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.out()).endsWith("\n");
         List<JsonNode> nodes = lines(r.out());
-        assertThat(nodes).extracting(n -> n.get("type").asText()).containsExactly("session", "message", "message",
-                "memory", "memory");
+        assertThat(nodes)
+                .extracting(n -> n.get("type").asText())
+                .containsExactly("session", "message", "message", "memory", "memory");
         JsonNode session = nodes.get(0);
         assertThat(session.get("channel").asText()).isEqualTo("telegram");
         assertThat(session.get("sender").asText()).isEqualTo("ann");
-        assertThat(nodes.get(1).get("session_id").asLong()).isEqualTo(session.get("id").asLong());
+        assertThat(nodes.get(1).get("session_id").asLong())
+                .isEqualTo(session.get("id").asLong());
         assertThat(nodes.get(1).get("role").asText()).isEqualTo("user");
         assertThat(nodes.get(1).get("content").asText()).isEqualTo("hi \"there\"\nsecond line");
         assertThat(nodes.get(2).get("content").asText()).isEqualTo("hello ann");
-        assertThat(nodes.get(2).get("turn_id").asLong()).isEqualTo(nodes.get(1).get("turn_id").asLong());
-        assertThat(nodes.subList(3, 5)).extracting(n -> n.get("key").asText())
+        assertThat(nodes.get(2).get("turn_id").asLong())
+                .isEqualTo(nodes.get(1).get("turn_id").asLong());
+        assertThat(nodes.subList(3, 5))
+                .extracting(n -> n.get("key").asText())
                 .containsExactlyInAnyOrder("favourite-colour", "name");
         assertThat(nodes.get(1).get("created_at").asText()).matches("\\d{4}-\\d\\d-\\d\\dT.*Z");
         assertThat(r.err()).contains("Exported 1 sessions, 2 messages and 2 memories.");

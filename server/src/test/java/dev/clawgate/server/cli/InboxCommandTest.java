@@ -39,9 +39,12 @@ class InboxCommandTest extends StoreCommandCase {
         CliRunner.Result r = CliRunner.run("inbox", "--config", config.toString(), "--raw", Long.toString(id));
 
         assertThat(r.exit()).isZero();
-        assertThat(r.out()).startsWith(huge.substring(0, 100))
+        assertThat(r.out())
+                .startsWith(huge.substring(0, 100))
                 .contains("[cut: " + huge.length() + " characters in all");
-        assertThat(CliRunner.run("inbox", "--config", config.toString(), "--raw", "999").exit()).isEqualTo(Main.USAGE);
+        assertThat(CliRunner.run("inbox", "--config", config.toString(), "--raw", "999")
+                        .exit())
+                .isEqualTo(Main.USAGE);
     }
 
     @Test

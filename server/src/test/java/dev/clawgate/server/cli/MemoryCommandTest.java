@@ -12,7 +12,8 @@ class MemoryCommandTest extends StoreCommandCase {
     @BeforeEach
     void seed() {
         try (Store store = store()) {
-            store.memory().store(MemoryScope.global(), "office_wifi", "The office wifi password is on the fridge", "core");
+            store.memory()
+                    .store(MemoryScope.global(), "office_wifi", "The office wifi password is on the fridge", "core");
             store.memory().store(MemoryScope.sender("telegram", "42"), "favourite_food", "Alice likes ramen", "core");
         }
     }
@@ -24,15 +25,21 @@ class MemoryCommandTest extends StoreCommandCase {
         assertThat(list.exit()).isZero();
         assertThat(list.out()).contains("office_wifi").doesNotContain("ramen");
 
-        CliRunner.Result search = CliRunner.run("memory", "search", "ramen", "--scope", "global,sender:telegram:42", "--config",
-                config.toString());
+        CliRunner.Result search = CliRunner.run(
+                "memory", "search", "ramen", "--scope", "global,sender:telegram:42", "--config", config.toString());
         assertThat(search.out()).contains("favourite_food").containsPattern("[01]\\.\\d\\d");
 
-        assertThat(CliRunner.run("memory", "forget", "office_wifi", "--config", config.toString()).exit()).isZero();
-        assertThat(CliRunner.run("memory", "list", "--config", config.toString()).out()).contains("No memories");
+        assertThat(CliRunner.run("memory", "forget", "office_wifi", "--config", config.toString())
+                        .exit())
+                .isZero();
+        assertThat(CliRunner.run("memory", "list", "--config", config.toString())
+                        .out())
+                .contains("No memories");
         CliRunner.Result again = CliRunner.run("memory", "forget", "office_wifi", "--config", config.toString());
         assertThat(again.exit()).isEqualTo(2);
         assertThat(again.err()).contains("no memory office_wifi");
-        assertThat(CliRunner.run("memory", "list", "--scope", "nonsense", "--config", config.toString()).exit()).isEqualTo(2);
+        assertThat(CliRunner.run("memory", "list", "--scope", "nonsense", "--config", config.toString())
+                        .exit())
+                .isEqualTo(2);
     }
 }

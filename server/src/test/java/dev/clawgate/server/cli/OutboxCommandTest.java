@@ -24,14 +24,37 @@ class OutboxCommandTest extends StoreCommandCase {
     /** A committed reply for a new turn, moved to {@code state}. */
     private long entry(String text, OutboxState state, String detail) {
         try (Store store = store()) {
-            InboundMessage m = new InboundMessage("in-" + text, "webhook", "default", "alice", "Alice", "chat-1", null, null,
-                    ChatType.DIRECT, true, Instant.now(), "question", List.of(), null);
+            InboundMessage m = new InboundMessage(
+                    "in-" + text,
+                    "webhook",
+                    "default",
+                    "alice",
+                    "Alice",
+                    "chat-1",
+                    null,
+                    null,
+                    ChatType.DIRECT,
+                    true,
+                    Instant.now(),
+                    "question",
+                    List.of(),
+                    null);
             SessionKey session = SessionKey.of(m);
-            long turn = store.inbox().record(m, session, null, Duration.ZERO).orElseThrow().id();
-            OutboxEntry e = store.outbox().completeTurnWithReply(session, turn, text, InboxState.DONE,
-                    OutboundDraft.of(OutboundTarget.replyTo(m), text, OutboundMessage.Kind.FINAL)).orElseThrow();
+            long turn = store.inbox()
+                    .record(m, session, null, Duration.ZERO)
+                    .orElseThrow()
+                    .id();
+            OutboxEntry e = store.outbox()
+                    .completeTurnWithReply(
+                            session,
+                            turn,
+                            text,
+                            InboxState.DONE,
+                            OutboundDraft.of(OutboundTarget.replyTo(m), text, OutboundMessage.Kind.FINAL))
+                    .orElseThrow();
             List<MessageReceipt> receipts = state == OutboxState.SENT ? List.of(MessageReceipt.of("p-1")) : List.of();
-            if (state != OutboxState.PENDING) store.outbox().update(e.id(), new OutboxUpdate(state, receipts, detail, 0, null));
+            if (state != OutboxState.PENDING)
+                store.outbox().update(e.id(), new OutboxUpdate(state, receipts, detail, 0, null));
             return e.id();
         }
     }
@@ -46,13 +69,18 @@ class OutboxCommandTest extends StoreCommandCase {
     void theSummaryCountsEveryStateAndListsUnknownSendsWithAHint() {
         // SPEC OUT-7: an unknown_after_send entry is reported in `clawgate outbox`
         entry("fine", OutboxState.SENT, null);
-        long unknown = entry("lost in the crash", OutboxState.UNKNOWN_AFTER_SEND, "process stopped during the send; not resent");
+        long unknown = entry(
+                "lost in the crash", OutboxState.UNKNOWN_AFTER_SEND, "process stopped during the send; not resent");
 
         CliRunner.Result r = CliRunner.run("outbox", "--config", config.toString());
 
         assertThat(r.exit()).isZero();
-        assertThat(r.out()).containsPattern("sent\\s+1").containsPattern("unknown_after_send\\s+1")
-                .contains(unknown + "").contains("process stopped during the send").contains("clawgate outbox resend");
+        assertThat(r.out())
+                .containsPattern("sent\\s+1")
+                .containsPattern("unknown_after_send\\s+1")
+                .contains(unknown + "")
+                .contains("process stopped during the send")
+                .contains("clawgate outbox resend");
         assertThat(r.out()).doesNotContain("fine");
     }
 
@@ -63,7 +91,10 @@ class OutboxCommandTest extends StoreCommandCase {
         entry("two", OutboxState.FAILED, "permanent: HTTP 403");
 
         CliRunner.Result sent = CliRunner.run("outbox", "list", "--state", "failed", "--config", config.toString());
-        assertThat(sent.out()).contains("failed").contains("permanent: HTTP 403").doesNotContain(" sent ");
+        assertThat(sent.out())
+                .contains("failed")
+                .contains("permanent: HTTP 403")
+                .doesNotContain(" sent ");
 
         CliRunner.Result bad = CliRunner.run("outbox", "list", "--state", "lost", "--config", config.toString());
         assertThat(bad.exit()).isEqualTo(2);

@@ -66,10 +66,13 @@ class PairingCommandTest extends StoreCommandCase {
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.out()).contains("ABCD2345", "telegram:alice");
         try (Store store = store()) {
-            assertThat(store.pairing().isApproved("telegram", "default", "alice")).isTrue();
+            assertThat(store.pairing().isApproved("telegram", "default", "alice"))
+                    .isTrue();
             assertThat(store.pairing().isApproved("telegram", "default", "bob")).isFalse();
-            assertThat(store.pairing().list(true)).extracting(Pairing::code, Pairing::status)
-                    .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("ABCD2345", Status.APPROVED),
+            assertThat(store.pairing().list(true))
+                    .extracting(Pairing::code, Pairing::status)
+                    .containsExactlyInAnyOrder(
+                            org.assertj.core.groups.Tuple.tuple("ABCD2345", Status.APPROVED),
                             org.assertj.core.groups.Tuple.tuple("WXYZ6789", Status.PENDING));
         }
     }
@@ -84,7 +87,8 @@ class PairingCommandTest extends StoreCommandCase {
         assertThat(r.exit()).as(r.err()).isZero();
         assertThat(r.out()).contains("Rejected ABCD2345");
         try (Store store = store()) {
-            assertThat(store.pairing().isApproved("telegram", "default", "alice")).isFalse();
+            assertThat(store.pairing().isApproved("telegram", "default", "alice"))
+                    .isFalse();
             assertThat(store.pairing().list(true)).extracting(Pairing::status).containsExactly(Status.REJECTED);
         }
     }
@@ -94,13 +98,17 @@ class PairingCommandTest extends StoreCommandCase {
         // SPEC IN-5, OP-4: exit 2 with one line when the code is unknown or expired
         seed("alice", "ABCD2345", Duration.ofMinutes(61));
         seed("bob", "WXYZ6789", Duration.ofMinutes(5));
-        assertThat(CliRunner.run("pairing", "reject", "WXYZ6789", "--config", config.toString()).exit()).isZero();
+        assertThat(CliRunner.run("pairing", "reject", "WXYZ6789", "--config", config.toString())
+                        .exit())
+                .isZero();
 
         for (String[] args : new String[][] {
-                {"pairing", "approve", "ABCD2345"}, {"pairing", "reject", "ABCD2345"},
-                {"pairing", "approve", "NOPE2345"}, {"pairing", "approve", "WXYZ6789"}}) {
-            String[] withConfig = java.util.stream.Stream.concat(java.util.Arrays.stream(args),
-                    java.util.stream.Stream.of("--config", config.toString())).toArray(String[]::new);
+            {"pairing", "approve", "ABCD2345"}, {"pairing", "reject", "ABCD2345"},
+            {"pairing", "approve", "NOPE2345"}, {"pairing", "approve", "WXYZ6789"}
+        }) {
+            String[] withConfig = java.util.stream.Stream.concat(
+                            java.util.Arrays.stream(args), java.util.stream.Stream.of("--config", config.toString()))
+                    .toArray(String[]::new);
             CliRunner.Result r = CliRunner.run(withConfig);
 
             assertThat(r.exit()).as(String.join(" ", args)).isEqualTo(Main.USAGE);
@@ -109,16 +117,22 @@ class PairingCommandTest extends StoreCommandCase {
             assertThat(r.out()).isEmpty();
         }
         try (Store store = store()) {
-            assertThat(store.pairing().isApproved("telegram", "default", "alice")).isFalse();
-            assertThat(store.pairing().list(true)).extracting(Pairing::status).containsExactly(Status.EXPIRED, Status.REJECTED);
+            assertThat(store.pairing().isApproved("telegram", "default", "alice"))
+                    .isFalse();
+            assertThat(store.pairing().list(true))
+                    .extracting(Pairing::status)
+                    .containsExactly(Status.EXPIRED, Status.REJECTED);
         }
     }
 
     @Test
     void pairingWithoutASubcommandOrCodeIsAUsageError() {
         // SPEC OP-4: usage errors are exit 2
-        assertThat(CliRunner.run("pairing", "--config", config.toString()).exit()).isEqualTo(Main.USAGE);
+        assertThat(CliRunner.run("pairing", "--config", config.toString()).exit())
+                .isEqualTo(Main.USAGE);
         assertThat(CliRunner.run("pairing").exit()).isEqualTo(Main.USAGE);
-        assertThat(CliRunner.run("pairing", "approve", "--config", config.toString()).exit()).isEqualTo(Main.USAGE);
+        assertThat(CliRunner.run("pairing", "approve", "--config", config.toString())
+                        .exit())
+                .isEqualTo(Main.USAGE);
     }
 }

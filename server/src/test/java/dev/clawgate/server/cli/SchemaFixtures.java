@@ -21,8 +21,8 @@ import java.util.List;
  * {@code src/test/resources/dev/clawgate/server/schema/vNNN.db}, the store's scripts 1..N applied and a conversation
  * (and from V006 a memory) written with that version's tables. Run once per new schema version, from server/:
  * {@code java -cp target/test-classes:<test class path> dev.clawgate.server.cli.SchemaFixtures
- * src/test/resources/dev/clawgate/server/schema}
- * and commit the new file; never rewrite an old one (it stands for databases users already have).
+ * src/test/resources/dev/clawgate/server/schema} and commit the new file; never rewrite an old one (it stands for
+ * databases users already have).
  */
 public final class SchemaFixtures {
     static final long T0 = 1_790_000_000_000L;
@@ -47,8 +47,8 @@ public final class SchemaFixtures {
         try (SqliteDatabase db = SqliteDatabase.open(file)) {
             new Migrations(Migrations.ROOT, Migrations.SCHEMA.subList(0, version)).apply(db);
         }
-        try (Connection c = DriverManager.getConnection("jdbc:sqlite:"
-                + file.toAbsolutePath()); Statement st = c.createStatement()) {
+        try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file.toAbsolutePath());
+                Statement st = c.createStatement()) {
             try (PreparedStatement s = c.prepareStatement("INSERT INTO sessions (id, channel, account, chat_type, "
                     + "reply_target, thread_id, sender, created_at, last_activity) "
                     + "VALUES (1, 'telegram', 'main', ?, '42', '', 'ann', ?, ?)")) {
@@ -68,8 +68,11 @@ public final class SchemaFixtures {
                     m.setString(1, MemoryScope.global().id());
                     m.setString(2, MEMORY_KEY);
                     m.setString(3, MEMORY);
-                    m.setString(4, HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                            .digest(MEMORY.getBytes(StandardCharsets.UTF_8))));
+                    m.setString(
+                            4,
+                            HexFormat.of()
+                                    .formatHex(MessageDigest.getInstance("SHA-256")
+                                            .digest(MEMORY.getBytes(StandardCharsets.UTF_8))));
                     m.setString(5, String.join(" ", terms));
                     m.setInt(6, terms.size());
                     m.setLong(7, T0);
@@ -79,7 +82,8 @@ public final class SchemaFixtures {
                 // V006..V009 index the bare terms; from V010 each term carries its scope's number (ScopedTerms)
                 String indexed = String.join(" ", terms);
                 if (version >= 10) {
-                    st.execute("INSERT INTO memory_scopes (id, scope) VALUES (1, '" + MemoryScope.global().id() + "')");
+                    st.execute("INSERT INTO memory_scopes (id, scope) VALUES (1, '"
+                            + MemoryScope.global().id() + "')");
                     indexed = String.join(" ", terms.stream().map(t -> "1_" + t).toList());
                 }
                 try (PreparedStatement f = c.prepareStatement("INSERT INTO memory_fts (rowid, terms) VALUES (1, ?)")) {

@@ -67,16 +67,18 @@ class SchemaUpgradeTest {
         assertThat(schemaVersion(db)).isEqualTo(version);
         try (Store store = Stores.openSqlite(db)) {
             List<TranscriptEntry> messages = store.transcripts().load(ANN, 10);
-            assertThat(messages).extracting(TranscriptEntry::content)
+            assertThat(messages)
+                    .extracting(TranscriptEntry::content)
                     .containsExactly("hello from schema " + version, "hi ann (schema " + version + ")");
             if (version >= 6) {
                 List<Recalled> found = store.memory().recall("green tea", List.of(MemoryScope.global()), 5);
                 assertThat(found).extracting(r -> r.entry().key()).containsExactly(SchemaFixtures.MEMORY_KEY);
             }
             // and it is written to as usual afterwards
-            store.memory().store(MemoryScope.global(), "after-upgrade", "Upgraded from schema " + version + ".",
-                    "core");
-            assertThat(store.memory().recall("upgraded", List.of(MemoryScope.global()), 5)).hasSize(1);
+            store.memory()
+                    .store(MemoryScope.global(), "after-upgrade", "Upgraded from schema " + version + ".", "core");
+            assertThat(store.memory().recall("upgraded", List.of(MemoryScope.global()), 5))
+                    .hasSize(1);
         }
         assertThat(schemaVersion(db)).isEqualTo(Migrations.schema().latestVersion());
     }
@@ -84,8 +86,10 @@ class SchemaUpgradeTest {
     @Test
     void everyEarlierVersionHasAFixture() {
         // SPEC OP-9: a new migration comes with the fixture of the version before it
-        earlierVersions().forEach(v -> assertThat(SchemaUpgradeTest.class.getResource(
-                "/dev/clawgate/server/schema/v%03d.db".formatted(v))).as("fixture of schema version %d", v)
+        earlierVersions()
+                .forEach(v -> assertThat(SchemaUpgradeTest.class.getResource(
+                                "/dev/clawgate/server/schema/v%03d.db".formatted(v)))
+                        .as("fixture of schema version %d", v)
                         .isNotNull());
     }
 
@@ -99,10 +103,12 @@ class SchemaUpgradeTest {
         }
         int newer = Migrations.schema().latestVersion() + 1;
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + db.toAbsolutePath())) {
-            c.createStatement().execute("INSERT INTO schema_version (version, description, applied_at) VALUES ("
-                    + newer + ", 'from_the_future', 0)");
+            c.createStatement()
+                    .execute("INSERT INTO schema_version (version, description, applied_at) VALUES (" + newer
+                            + ", 'from_the_future', 0)");
         }
-        assertThatThrownBy(() -> Stores.openSqlite(db)).isInstanceOf(StoreException.class)
+        assertThatThrownBy(() -> Stores.openSqlite(db))
+                .isInstanceOf(StoreException.class)
                 .hasMessageContaining("schema is at version " + newer)
                 .hasMessageContaining("written by a newer Clawgate");
 

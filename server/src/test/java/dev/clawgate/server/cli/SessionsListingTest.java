@@ -27,15 +27,20 @@ class SessionsListingTest {
             for (String sender : List.of("ann", longId, "stateless-0a1b")) {
                 InboundMessage m = InboundMessage.direct("api", "m-" + sender, sender, "hi");
                 SessionKey key = new SessionKey("api", null, ChatType.DIRECT, sender, null, sender);
-                long id = store.inbox().record(m, key, null, Duration.ZERO).orElseThrow().id();
+                long id = store.inbox()
+                        .record(m, key, null, Duration.ZERO)
+                        .orElseThrow()
+                        .id();
                 // a stateless call records its inbox row only; the others hold a conversation
                 if (!sender.startsWith("stateless-")) {
-                    store.transcripts().dispatchWithUserMessages(key, List.of(new dev.clawgate.core.store.UserMessage(id, "hi")));
+                    store.transcripts()
+                            .dispatchWithUserMessages(key, List.of(new dev.clawgate.core.store.UserMessage(id, "hi")));
                     store.transcripts().completeTurn(key, id, "hello", dev.clawgate.core.store.InboxState.DONE);
                 }
             }
         }
-        CliRunner.Result r = CliRunner.run("sessions", "--config", dir.resolve("clawgate.toml").toString());
+        CliRunner.Result r = CliRunner.run(
+                "sessions", "--config", dir.resolve("clawgate.toml").toString());
         assertThat(r.exit()).isZero();
         List<String> lines = r.out().lines().toList();
         assertThat(lines).hasSize(3);
@@ -43,6 +48,7 @@ class SessionsListingTest {
         assertThat(lines.subList(0, 2)).allSatisfy(l -> assertThat(l).contains("    2 messages  last "));
         // SPEC CH-10: the stateless call's session is not listed as a conversation, only counted
         assertThat(r.out()).doesNotContain("stateless-0a1b");
-        assertThat(lines.get(2)).isEqualTo("(1 more with no stored messages: stateless API calls or cleared conversations)");
+        assertThat(lines.get(2))
+                .isEqualTo("(1 more with no stored messages: stateless API calls or cleared conversations)");
     }
 }

@@ -8,7 +8,9 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.io.TempDir;
 
-/** A test of a command that reads or edits the store: a config whose data_dir is a folder this test seeds and checks. */
+/**
+ * A test of a command that reads or edits the store: a config whose data_dir is a folder this test seeds and checks.
+ */
 abstract class StoreCommandCase {
     @TempDir
     Path dir;

@@ -18,7 +18,9 @@ final class CapturedLogs implements AutoCloseable {
 
     /** Each event as "LEVEL message", formatted. */
     List<String> lines() {
-        return appender.list.stream().map(e -> e.getLevel() + " " + e.getFormattedMessage()).toList();
+        return appender.list.stream()
+                .map(e -> e.getLevel() + " " + e.getFormattedMessage())
+                .toList();
     }
 
     @Override

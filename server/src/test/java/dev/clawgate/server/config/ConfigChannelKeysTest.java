@@ -18,7 +18,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** How a channel module declares its own [channels.<name>] keys: its ChannelFactory's options() and check(), found by ChannelKeys. */
+/**
+ * How a channel module declares its own [channels.<name>] keys: its ChannelFactory's options() and check(), found by
+ * ChannelKeys.
+ */
 class ConfigChannelKeysTest {
     @TempDir
     Path dir;
@@ -32,7 +35,8 @@ class ConfigChannelKeysTest {
 
         @Override
         public List<ChannelOption> options() {
-            return List.of(ChannelOption.string("server_url", "The chat server.").withDefault("https://chat.example"),
+            return List.of(
+                    ChannelOption.string("server_url", "The chat server.").withDefault("https://chat.example"),
                     ChannelOption.integer("max_upload_mb", "The largest upload."),
                     ChannelOption.string("token", "The bot's token.").asSecret());
         }
@@ -57,32 +61,44 @@ class ConfigChannelKeysTest {
         Path services = Files.createDirectories(dir.resolve("cp/META-INF/services"));
         Files.writeString(services.resolve(ChannelFactory.class.getName()), ExampleChatFactory.class.getName() + "\n");
         ChannelKeys keys;
-        try (URLClassLoader loader = new URLClassLoader(new URL[] {dir.resolve("cp").toUri().toURL()}, getClass().getClassLoader())) {
+        try (URLClassLoader loader = new URLClassLoader(
+                new URL[] {dir.resolve("cp").toUri().toURL()}, getClass().getClassLoader())) {
             keys = ChannelKeys.discovered(loader);
         }
         // the example beside every channel the server brings (each module adds its own; none is listed here)
-        assertThat(keys.channels()).contains("examplechat").containsAll(ChannelKeys.discovered().channels())
+        assertThat(keys.channels())
+                .contains("examplechat")
+                .containsAll(ChannelKeys.discovered().channels())
                 .hasSize(ChannelKeys.discovered().channels().size() + 1);
         assertThat(keys.keysOf("examplechat")).containsExactly("server_url", "max_upload_mb", "token");
 
         ConfigFixture fixture = new ConfigFixture(dir);
-        Path file = fixture.write("[channels.examplechat]\nserver_url = \"https://chat.example\"\nmax_upload_mb = 20\n");
+        Path file =
+                fixture.write("[channels.examplechat]\nserver_url = \"https://chat.example\"\nmax_upload_mb = 20\n");
         ClawgateConfig config = new ConfigLoader(ConfigLoader.DEFAULT_KINDS, keys).load(file, Map.of());
-        assertThat(config.channel("examplechat").options()).isEqualTo(Map.of("server_url", "https://chat.example", "max_upload_mb", "20"));
+        assertThat(config.channel("examplechat").options())
+                .isEqualTo(Map.of("server_url", "https://chat.example", "max_upload_mb", "20"));
         assertThatThrownBy(() -> new ConfigLoader(ConfigLoader.DEFAULT_KINDS, ChannelKeys.none()).load(file, Map.of()))
-                .isInstanceOf(ConfigException.class).hasMessageStartingWith("unknown key 'channels.examplechat.server_url'");
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("unknown key 'channels.examplechat.server_url'");
         // the module's own check runs in the loader; a misspelt key names the declared one
         Path tooBig = fixture.write("[channels.examplechat]\nmax_upload_mb = 500\n");
         assertThatThrownBy(() -> new ConfigLoader(ConfigLoader.DEFAULT_KINDS, keys).load(tooBig, Map.of()))
-                .isInstanceOf(ConfigException.class).hasMessageStartingWith("'channels.examplechat.max_upload_mb'")
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("'channels.examplechat.max_upload_mb'")
                 .hasMessageContaining("at most 100");
         Path misspelt = fixture.write("[channels.examplechat]\nserver_ulr = \"https://chat.example\"\n");
         assertThatThrownBy(() -> new ConfigLoader(ConfigLoader.DEFAULT_KINDS, keys).load(misspelt, Map.of()))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("channels.examplechat.server_ulr")
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("channels.examplechat.server_ulr")
                 .hasMessageContaining("did you mean 'channels.examplechat.server_url'");
         // SPEC OP-4, OP-6: init documents the module's keys, a secret as an environment reference
-        assertThat(StarterConfig.channelKeys(keys)).contains("# [channels.examplechat]\n", "# The chat server.\n",
-                "# server_url = \"https://chat.example\"\n", "# token = \"${EXAMPLECHAT_TOKEN}\"");
+        assertThat(StarterConfig.channelKeys(keys))
+                .contains(
+                        "# [channels.examplechat]\n",
+                        "# The chat server.\n",
+                        "# server_url = \"https://chat.example\"\n",
+                        "# token = \"${EXAMPLECHAT_TOKEN}\"");
     }
 
     @Test
@@ -97,11 +113,13 @@ class ConfigChannelKeysTest {
         assertThat(config.channel("xmpp").options()).containsEntry("rooms", "");
         Path comma = fixture.write("[channels.irc]\nserver = \"irc.example.org\"\nchannels = [\"#a\", \"#b,#c\"]\n");
         assertThatThrownBy(() -> new ConfigLoader(ConfigLoader.DEFAULT_KINDS, keys).load(comma, Map.of()))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("channels.irc.channels[1]")
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("channels.irc.channels[1]")
                 .hasMessageContaining("comma");
         Path scalar = fixture.write("[channels.irc]\nserver = \"irc.example.org\"\nchannels = \"#a\"\n");
         assertThatThrownBy(() -> new ConfigLoader(ConfigLoader.DEFAULT_KINDS, keys).load(scalar, Map.of()))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("channels.irc.channels")
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("channels.irc.channels")
                 .hasMessageContaining("a list of strings");
         // init writes a list as TOML does
         assertThat(StarterConfig.channelKeys(keys)).contains("# channels = (no default; set it to use the channel)");
@@ -112,15 +130,34 @@ class ConfigChannelKeysTest {
         // SPEC IN-5, CH-2, CH-3, OUT-1 (every channel's text limit is configurable)
         // the channel modules the server ships are found on its class path (each module adds its own line)
         assertThat(ChannelKeys.discovered().channels()).contains("irc", "slack", "telegram", "webchat", "webhook");
-        assertThat(ChannelKeys.discovered().keysOf("irc")).containsExactlyInAnyOrder("server", "port", "tls", "nick", "username", "realname",
-                "password", "sasl_user", "sasl_password", "channels", "text_limit");
-        assertThat(ChannelKeys.discovered().keysOf("webchat")).containsExactlyInAnyOrder("enabled", "text_limit", "preview_interval_ms");
-        assertThat(ChannelKeys.discovered().keysOf("telegram")).contains("bot_token", "api_base", "mode", "webhook_secret", "stream_mode",
-                "text_limit");
-        assertThat(ChannelKeys.discovered().keysOf("webhook")).containsExactlyInAnyOrder("path", "secret", "callback_url", "reconcile",
-                "text_limit");
-        assertThat(ChannelKeys.discovered().keysOf("matrix")).containsExactlyInAnyOrder("homeserver", "access_token", "user_id",
-                "auto_join", "stream_mode", "ack_reactions", "text_limit");
+        assertThat(ChannelKeys.discovered().keysOf("irc"))
+                .containsExactlyInAnyOrder(
+                        "server",
+                        "port",
+                        "tls",
+                        "nick",
+                        "username",
+                        "realname",
+                        "password",
+                        "sasl_user",
+                        "sasl_password",
+                        "channels",
+                        "text_limit");
+        assertThat(ChannelKeys.discovered().keysOf("webchat"))
+                .containsExactlyInAnyOrder("enabled", "text_limit", "preview_interval_ms");
+        assertThat(ChannelKeys.discovered().keysOf("telegram"))
+                .contains("bot_token", "api_base", "mode", "webhook_secret", "stream_mode", "text_limit");
+        assertThat(ChannelKeys.discovered().keysOf("webhook"))
+                .containsExactlyInAnyOrder("path", "secret", "callback_url", "reconcile", "text_limit");
+        assertThat(ChannelKeys.discovered().keysOf("matrix"))
+                .containsExactlyInAnyOrder(
+                        "homeserver",
+                        "access_token",
+                        "user_id",
+                        "auto_join",
+                        "stream_mode",
+                        "ack_reactions",
+                        "text_limit");
         assertThat(ChannelKeys.none().keysOf("telegram")).isEmpty();
     }
 
@@ -130,17 +167,23 @@ class ConfigChannelKeysTest {
         ConfigFixture fixture = new ConfigFixture(dir);
         ClawgateConfig off = new ConfigLoader().load(fixture.write("[channels.webchat]\nenabled = false\n"), Map.of());
         assertThat(off.channel("webchat").options()).isEqualTo(Map.of("enabled", "false"));
-        assertThatThrownBy(() -> new ConfigLoader().load(fixture.write("[channels.webchat]\nenabeld = false\n"), Map.of()))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("channels.webchat.enabeld").hasMessageContaining("enabled");
-        assertThatThrownBy(() -> new ConfigLoader().load(fixture.write("[channels.webchat]\nenabled = \"no\"\n"), Map.of()))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("channels.webchat.enabled");
+        assertThatThrownBy(
+                        () -> new ConfigLoader().load(fixture.write("[channels.webchat]\nenabeld = false\n"), Map.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("channels.webchat.enabeld")
+                .hasMessageContaining("enabled");
+        assertThatThrownBy(() ->
+                        new ConfigLoader().load(fixture.write("[channels.webchat]\nenabled = \"no\"\n"), Map.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("channels.webchat.enabled");
     }
 
     @Test
     void badDeclarationsAreProgrammingErrorsNamingTheChannelAndKey() {
         // SPEC IN-5
         assertThatThrownBy(() -> ChannelKeys.of(Map.of("telegram", Map.of("dm_policy", "string"))))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("key 'dm_policy' of channel 'telegram' is a key every channel has");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("key 'dm_policy' of channel 'telegram' is a key every channel has");
         assertThatThrownBy(() -> ChannelKeys.of(Map.of("telegram", Map.of("accounts", "string"))))
                 .hasMessageContaining("is a key every channel has");
         assertThatThrownBy(() -> ChannelKeys.of(Map.of("telegram", Map.of("token", "secret"))))

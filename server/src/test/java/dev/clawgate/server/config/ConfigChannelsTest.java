@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 /** [channels.<name>] and [channels.<name>.accounts.<id>]: access rules, inheritance, a channel's own keys. */
 class ConfigChannelsTest extends ConfigFileCase {
     private static final ChannelKeys TELEGRAM_KEYS = ChannelKeys.of(Map.of(
-            "telegram", Map.of("bot_token", "string", "api_base", "string", "poll_timeout_secs", "integer", "webhook", "boolean")));
+            "telegram",
+            Map.of("bot_token", "string", "api_base", "string", "poll_timeout_secs", "integer", "webhook", "boolean")));
 
     private ClawgateConfig loadWithTelegramKeys(String toml, Map<String, String> env) {
         return new ConfigLoader(ConfigLoader.DEFAULT_KINDS, TELEGRAM_KEYS).load(fixture.write(toml), env);
@@ -62,9 +63,13 @@ class ConfigChannelsTest extends ConfigFileCase {
                 """);
 
         assertThat(config.channels().keySet()).containsExactly("telegram", "matrix");
-        assertThat(config.channel("telegram")).isEqualTo(new ChannelSettings("telegram",
-                new AccessSettings(DmPolicy.ALLOWLIST, List.of("111", "222"), GroupPolicy.OPEN, List.of("-100123"), false),
-                Map.of(), Map.of()));
+        assertThat(config.channel("telegram"))
+                .isEqualTo(new ChannelSettings(
+                        "telegram",
+                        new AccessSettings(
+                                DmPolicy.ALLOWLIST, List.of("111", "222"), GroupPolicy.OPEN, List.of("-100123"), false),
+                        Map.of(),
+                        Map.of()));
         assertThat(config.channel("matrix").access())
                 .isEqualTo(new AccessSettings(DmPolicy.DISABLED, List.of(), GroupPolicy.DISABLED, List.of(), true));
     }
@@ -125,11 +130,13 @@ class ConfigChannelsTest extends ConfigFileCase {
         assertThat(fixture.error("[channels.telegram]\nrequire_mention = \"no\"\n"))
                 .isEqualTo("'channels.telegram.require_mention' in " + file + " must be true or false, not a string");
         assertThat(fixture.error("[channels.telegram.accounts.a]\nallowed_groups = [\"-1\", \" \"]\n"))
-                .isEqualTo("'channels.telegram.accounts.a.allowed_groups[1]' in " + file + " is empty; list ids, or \"*\" for anyone");
+                .isEqualTo("'channels.telegram.accounts.a.allowed_groups[1]' in " + file
+                        + " is empty; list ids, or \"*\" for anyone");
         assertThat(fixture.error("[channels]\ntelegram = true\n"))
                 .isEqualTo("'channels.telegram' in " + file + " must be a table ([channels.telegram]), not a boolean");
         assertThat(fixture.error("[channels.\"tele gram\"]\n"))
-                .isEqualTo("'channels.tele gram' in " + file + " is not a channel name; use only letters, digits, - and _");
+                .isEqualTo("'channels.tele gram' in " + file
+                        + " is not a channel name; use only letters, digits, - and _");
         assertThat(fixture.error("[channels.\"\"]\n"))
                 .isEqualTo("'channels.\"\"' in " + file + " is not a channel name; use only letters, digits, - and _");
         assertThat(fixture.error("[channels.telegram.accounts.\" \"]\n"))
@@ -150,11 +157,15 @@ class ConfigChannelsTest extends ConfigFileCase {
 
             assertThat(config.channel("telegram").access().dmPolicy()).isEqualTo(DmPolicy.OPEN);
             assertThat(config.channel("telegram").access().allowedUsers()).containsExactly("111");
-            assertThat(logs.lines()).containsExactly(
-                    "WARN [channels.telegram] in " + file + " has dm_policy = \"open\" without \"*\" in allowed_users, so it admits "
-                            + "only the listed users; add \"*\" to allowed_users to admit anyone",
-                    "WARN [channels.slack] in " + file + " has dm_policy = \"open\" without \"*\" in allowed_users, so it admits "
-                            + "only the listed users (none are listed); add \"*\" to allowed_users to admit anyone");
+            assertThat(logs.lines())
+                    .containsExactly(
+                            "WARN [channels.telegram] in " + file
+                                    + " has dm_policy = \"open\" without \"*\" in allowed_users, so it admits "
+                                    + "only the listed users; add \"*\" to allowed_users to admit anyone",
+                            "WARN [channels.slack] in " + file
+                                    + " has dm_policy = \"open\" without \"*\" in allowed_users, so it admits "
+                                    + "only the listed users (none are listed); add \"*\" to allowed_users to admit "
+                                    + "anyone");
         }
     }
 
@@ -188,8 +199,11 @@ class ConfigChannelsTest extends ConfigFileCase {
                     """);
 
             assertThat(config.channel("telegram").accessFor("work").dmPolicy()).isEqualTo(DmPolicy.OPEN);
-            assertThat(logs.lines()).singleElement().asString()
-                    .startsWith("WARN [channels.telegram.accounts.work] in " + file + " has dm_policy = \"open\" without \"*\"");
+            assertThat(logs.lines())
+                    .singleElement()
+                    .asString()
+                    .startsWith("WARN [channels.telegram.accounts.work] in " + file
+                            + " has dm_policy = \"open\" without \"*\"");
         }
     }
 
@@ -206,10 +220,21 @@ class ConfigChannelsTest extends ConfigFileCase {
                 """, Map.of("TELEGRAM_BOT_TOKEN", "123:abc", "PORT", "8081"));
 
         ChannelSettings telegram = config.channel("telegram");
-        assertThat(telegram.options()).isEqualTo(Map.of("bot_token", "123:abc", "api_base", "http://127.0.0.1:8081",
-                "poll_timeout_secs", "25", "webhook", "false"));
+        assertThat(telegram.options())
+                .isEqualTo(Map.of(
+                        "bot_token",
+                        "123:abc",
+                        "api_base",
+                        "http://127.0.0.1:8081",
+                        "poll_timeout_secs",
+                        "25",
+                        "webhook",
+                        "false"));
         assertThat(telegram.access().dmPolicy()).isEqualTo(DmPolicy.ALLOWLIST);
-        assertThat(loadWithTelegramKeys("[channels.telegram]\n", Map.of()).channel("telegram").options()).isEmpty();
+        assertThat(loadWithTelegramKeys("[channels.telegram]\n", Map.of())
+                        .channel("telegram")
+                        .options())
+                .isEmpty();
     }
 
     @Test
@@ -236,7 +261,8 @@ class ConfigChannelsTest extends ConfigFileCase {
     void anUnsetVariableInAChannelKeyIsAnErrorThatNamesTheKeyNotTheSecret() {
         // SPEC OP-6
         assertThat(errorWithTelegramKeys("[channels.telegram]\nbot_token = \"${TELEGRAM_BOT_TOKEN}\"\n"))
-                .isEqualTo("'channels.telegram.bot_token' in " + file + " refers to ${TELEGRAM_BOT_TOKEN}, which is not set; "
+                .isEqualTo("'channels.telegram.bot_token' in " + file
+                        + " refers to ${TELEGRAM_BOT_TOKEN}, which is not set; "
                         + "set TELEGRAM_BOT_TOKEN in the environment or change the value");
         assertThat(errorWithTelegramKeys("[channels.telegram]\nbot_token = 123456\n"))
                 .isEqualTo("'channels.telegram.bot_token' in " + file + " must be a string, not an integer")
@@ -247,14 +273,18 @@ class ConfigChannelsTest extends ConfigFileCase {
     void anUnknownKeyInsideAChannelTableSuggestsTheNearestKeyOfThatChannel() {
         // SPEC defaults table (nearest known key), IN-5
         assertThat(errorWithTelegramKeys("[channels.telegram]\nbot_tokn = \"x\"\n"))
-                .isEqualTo("unknown key 'channels.telegram.bot_tokn' in " + file + "; did you mean 'channels.telegram.bot_token'?");
+                .isEqualTo("unknown key 'channels.telegram.bot_tokn' in " + file
+                        + "; did you mean 'channels.telegram.bot_token'?");
         assertThat(errorWithTelegramKeys("[channels.telegram]\ndm_polcy = \"open\"\n"))
-                .isEqualTo("unknown key 'channels.telegram.dm_polcy' in " + file + "; did you mean 'channels.telegram.dm_policy'?");
+                .isEqualTo("unknown key 'channels.telegram.dm_polcy' in " + file
+                        + "; did you mean 'channels.telegram.dm_policy'?");
         assertThat(errorWithTelegramKeys("[channels.telegram.accounts.work]\nallowed_user = [\"1\"]\n"))
                 .endsWith("did you mean 'channels.telegram.accounts.work.allowed_users'?");
         assertThat(errorWithTelegramKeys("[channels.telegram]\nzzz = 1\n"))
-                .isEqualTo("unknown key 'channels.telegram.zzz' in " + file + "; valid keys in [channels.telegram]: dm_policy, "
-                        + "allowed_users, group_policy, allowed_groups, require_mention, history_limit, reply_to_mode, response_prefix, "
+                .isEqualTo("unknown key 'channels.telegram.zzz' in " + file
+                        + "; valid keys in [channels.telegram]: dm_policy, "
+                        + "allowed_users, group_policy, allowed_groups, require_mention, history_limit, "
+                        + "reply_to_mode, response_prefix, "
                         + "block_streaming, accounts, "
                         + String.join(", ", TELEGRAM_KEYS.keysOf("telegram")));
     }
@@ -274,7 +304,8 @@ class ConfigChannelsTest extends ConfigFileCase {
     void theDeclaredKeysAreListedForTheWiring() {
         // SPEC IN-5
         assertThat(TELEGRAM_KEYS.channels()).containsExactly("telegram");
-        assertThat(TELEGRAM_KEYS.keysOf("telegram")).isEqualTo(Set.of("bot_token", "api_base", "poll_timeout_secs", "webhook"));
+        assertThat(TELEGRAM_KEYS.keysOf("telegram"))
+                .isEqualTo(Set.of("bot_token", "api_base", "poll_timeout_secs", "webhook"));
         assertThat(TELEGRAM_KEYS.keysOf("slack")).isEmpty();
     }
 }

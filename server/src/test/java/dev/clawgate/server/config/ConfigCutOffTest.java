@@ -7,9 +7,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * A config file cut off while it was written is refused, never loaded with defaults in place of what
- * was cut (SPEC OP-4, RT-3). The parser refuses a cut inside a value; these are the cuts that leave
- * valid TOML. Before the fix each of them loaded, and a cut [tools] table restored the default allowlist.
+ * A config file cut off while it was written is refused, never loaded with defaults in place of what was cut (SPEC
+ * OP-4, RT-3). The parser refuses a cut inside a value; these are the cuts that leave valid TOML. Before the fix each
+ * of them loaded, and a cut [tools] table restored the default allowlist.
  */
 class ConfigCutOffTest extends ConfigFileCase {
     private static final String FULL = """
@@ -25,7 +25,9 @@ class ConfigCutOffTest extends ConfigFileCase {
     void aToolsTableCutRightAfterItsHeaderIsRefusedNotDefaulted() {
         // the issue's probe: the allowlist came back as the default one
         String cut = FULL.substring(0, FULL.indexOf("[tools]") + "[tools]\n".length());
-        assertThat(fixture.error(cut)).contains("ends with the table header [tools] and no keys").contains("cut off");
+        assertThat(fixture.error(cut))
+                .contains("ends with the table header [tools] and no keys")
+                .contains("cut off");
         assertThat(fixture.error(cut.strip())).contains("[tools]");
         assertThat(fixture.load(FULL).tools().shellAllowlist()).containsExactly("ls", "cat");
         assertThat(ToolSettings.defaults().shellAllowlist()).isNotEqualTo(List.of("ls", "cat"));
@@ -48,7 +50,9 @@ class ConfigCutOffTest extends ConfigFileCase {
             boolean wholeLine = cut.endsWith("\n") || cut.endsWith("\"") || cut.endsWith("]");
             assertThat(wholeLine).as("cut at %d: %s", at, cut).isTrue();
             if (loaded.tools().shellTimeoutSecs() != ToolSettings.defaults().shellTimeoutSecs()) {
-                assertThat(loaded.tools().shellTimeoutSecs()).as("cut at %d", at).isEqualTo(45);
+                assertThat(loaded.tools().shellTimeoutSecs())
+                        .as("cut at %d", at)
+                        .isEqualTo(45);
             }
         }
     }
@@ -64,13 +68,20 @@ class ConfigCutOffTest extends ConfigFileCase {
     @Test
     void aLastValueACutCouldHaveShortenedNeedsALineBreakAfterIt() {
         // 30 cut to 3, and a triple quote cut to "" are valid TOML: without a final line break they are refused
-        assertThat(fixture.error("[tools]\nshell_timeout_secs = 3")).contains("does not end with a line break")
-                .contains("shell_timeout_secs").contains("line 2");
+        assertThat(fixture.error("[tools]\nshell_timeout_secs = 3"))
+                .contains("does not end with a line break")
+                .contains("shell_timeout_secs")
+                .contains("line 2");
         assertThat(fixture.error("[agent]\nmodel = \"\"")).contains("does not end with a line break");
-        assertThat(fixture.load("[tools]\nshell_timeout_secs = 3\n").tools().shellTimeoutSecs()).isEqualTo(3);
+        assertThat(fixture.load("[tools]\nshell_timeout_secs = 3\n").tools().shellTimeoutSecs())
+                .isEqualTo(3);
         // a value that ends in a closing quote, bracket or a comment was not shortened by the cut
-        assertThat(fixture.load("[tools]\nshell_allowlist = [\"ls\"]").tools().shellAllowlist()).containsExactly("ls");
-        assertThat(fixture.load("[tools]\nshell_timeout_secs = 30 # seconds").tools().shellTimeoutSecs()).isEqualTo(30);
+        assertThat(fixture.load("[tools]\nshell_allowlist = [\"ls\"]").tools().shellAllowlist())
+                .containsExactly("ls");
+        assertThat(fixture.load("[tools]\nshell_timeout_secs = 30 # seconds")
+                        .tools()
+                        .shellTimeoutSecs())
+                .isEqualTo(30);
     }
 
     @Test

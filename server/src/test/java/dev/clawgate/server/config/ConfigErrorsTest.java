@@ -10,7 +10,8 @@ class ConfigErrorsTest extends ConfigFileCase {
     void malformedTomlNamesTheLineAndColumn() {
         // SPEC defaults table (a config that cannot be read is a clear error), SPEC RT-3
         assertThat(fixture.error("[gateway]\nbind = \"127.0.0.1:8787\nx = 1\n"))
-                .isEqualTo("malformed TOML in " + file + " at line 2, column 23 ('bind = …'): a string is not closed before the end"
+                .isEqualTo("malformed TOML in " + file
+                        + " at line 2, column 23 ('bind = …'): a string is not closed before the end"
                         + " of the line; add its closing quote");
     }
 
@@ -18,11 +19,14 @@ class ConfigErrorsTest extends ConfigFileCase {
     void malformedTomlQuotesTheLineAndSaysWhatIsWrongInPlainWords() {
         // issue 14: not the parser's "Unknown token" alone; a table header is quoted whole (it holds no value)
         assertThat(fixture.error("[agent]\nmodel = gpt-4o\n"))
-                .isEqualTo("malformed TOML in " + file + " at line 2, column 9 ('model = …'): the value is not a string, number,"
+                .isEqualTo("malformed TOML in " + file
+                        + " at line 2, column 9 ('model = …'): the value is not a string, number,"
                         + " boolean, date or array; put text in double quotes, e.g. key = \"text\"");
         assertThat(fixture.error("[gateway\nbind = \"127.0.0.1:1\"\n"))
-                .isEqualTo("malformed TOML in " + file + " at line 1, column 9 ('[gateway'): the table header is not closed; end it with ]");
-        assertThat(fixture.error("[agent]\nmodel = \"a\"\nmodel = \"b\"\n")).contains("('model = …')", "this key is set twice; keep one");
+                .isEqualTo("malformed TOML in " + file
+                        + " at line 1, column 9 ('[gateway'): the table header is not closed; end it with ]");
+        assertThat(fixture.error("[agent]\nmodel = \"a\"\nmodel = \"b\"\n"))
+                .contains("('model = …')", "this key is set twice; keep one");
     }
 
     @Test
@@ -37,7 +41,8 @@ class ConfigErrorsTest extends ConfigFileCase {
     void aNestedUnknownKeySuggestsTheNearestKeyOfItsTable() {
         // SPEC defaults table (unknown key names the nearest known key), SPEC DI-6
         assertThat(fixture.error("[agent]\nmax_tool_iteration = 5\n"))
-                .isEqualTo("unknown key 'agent.max_tool_iteration' in " + file + "; did you mean 'agent.max_tool_iterations'?");
+                .isEqualTo("unknown key 'agent.max_tool_iteration' in " + file
+                        + "; did you mean 'agent.max_tool_iterations'?");
     }
 
     @Test
@@ -51,7 +56,8 @@ class ConfigErrorsTest extends ConfigFileCase {
     void aKeyInTheWrongTableSuggestsWhereItBelongs() {
         // SPEC defaults table, SPEC OP-3, DI-3
         assertThat(fixture.error("[agent]\nbind = \"127.0.0.1:1\"\n")).endsWith("did you mean 'gateway.bind'?");
-        assertThat(fixture.error("[messages]\nqueue_mode = \"steer\"\n")).endsWith("did you mean 'messages.queue.mode'?");
+        assertThat(fixture.error("[messages]\nqueue_mode = \"steer\"\n"))
+                .endsWith("did you mean 'messages.queue.mode'?");
         assertThat(fixture.error("max_tool_iterations = 3\n")).endsWith("did you mean 'agent.max_tool_iterations'?");
     }
 
@@ -59,8 +65,10 @@ class ConfigErrorsTest extends ConfigFileCase {
     void unknownKeysInsideProvidersAndRoutesNameTheirEntry() {
         // SPEC defaults table, SPEC RT-2
         assertThat(fixture.error("[providers.openai]\napikey = \"x\"\n"))
-                .isEqualTo("unknown key 'providers.openai.apikey' in " + file + "; did you mean 'providers.openai.api_key'?");
-        assertThat(fixture.error("[[routes]]\nhint = \"a\"\nkeywords = [\"a\"]\n[[routes]]\nhint = \"b\"\nkeyword = [\"b\"]\n"))
+                .isEqualTo("unknown key 'providers.openai.apikey' in " + file
+                        + "; did you mean 'providers.openai.api_key'?");
+        assertThat(fixture.error(
+                        "[[routes]]\nhint = \"a\"\nkeywords = [\"a\"]\n[[routes]]\nhint = \"b\"\nkeyword = [\"b\"]\n"))
                 .isEqualTo("unknown key 'routes[1].keyword' in " + file + "; did you mean 'routes[1].keywords'?");
     }
 
@@ -68,18 +76,23 @@ class ConfigErrorsTest extends ConfigFileCase {
     void anUnknownKeyWithNothingCloseListsTheValidKeysOfItsTable() {
         // SPEC defaults table, SPEC HI-2, HI-4
         assertThat(fixture.error("[history]\nretention = 3\n"))
-                .isEqualTo("unknown key 'history.retention' in " + file + "; valid keys in [history]: max_messages, max_chars");
-        assertThat(fixture.error("[agent]\nx = 1\n")).contains("; valid keys in [agent]: provider, model, max_tool_iterations");
+                .isEqualTo("unknown key 'history.retention' in " + file
+                        + "; valid keys in [history]: max_messages, max_chars");
+        assertThat(fixture.error("[agent]\nx = 1\n"))
+                .contains("; valid keys in [agent]: provider, model, max_tool_iterations");
         assertThat(fixture.error("[plugins.weather]\ntoken = \"x\"\n"))
-                .isEqualTo("unknown key 'plugins' in " + file + "; valid top-level keys: gateway, agent, providers, routes, "
-                        + "session, history, memory, tools, messages, inbox, multimodal, outbox, cron, dispatch, logging, "
+                .isEqualTo("unknown key 'plugins' in " + file
+                        + "; valid top-level keys: gateway, agent, providers, routes, "
+                        + "session, history, memory, tools, messages, inbox, multimodal, outbox, cron, dispatch, "
+                        + "logging, "
                         + "channels, mcp");
     }
 
     @Test
     void caseAndDashSlipsStillFindTheKey() {
         // SPEC defaults table
-        assertThat(fixture.error("[agent]\nShow-Tool-Calls = true\n")).endsWith("did you mean 'agent.show_tool_calls'?");
+        assertThat(fixture.error("[agent]\nShow-Tool-Calls = true\n"))
+                .endsWith("did you mean 'agent.show_tool_calls'?");
         assertThat(fixture.error("[tools]\nshell_timeout = 3\n")).endsWith("did you mean 'tools.shell_timeout_secs'?");
     }
 
@@ -126,9 +139,11 @@ class ConfigErrorsTest extends ConfigFileCase {
                 .isEqualTo("'agent.max_tool_iterations' in " + file + " must be at least 1, not -1");
         assertThat(fixture.error("[history]\nmax_messages = -5\n"))
                 .isEqualTo("'history.max_messages' in " + file + " must be at least 0, not -5");
-        assertThat(fixture.error("[dispatch]\nbus_capacity = 0\n")).contains("'dispatch.bus_capacity'", "at least 1, not 0");
+        assertThat(fixture.error("[dispatch]\nbus_capacity = 0\n"))
+                .contains("'dispatch.bus_capacity'", "at least 1, not 0");
         assertThat(fixture.error("[messages.queue]\ncap = 0\n")).contains("'messages.queue.cap'", "at least 1, not 0");
-        assertThat(fixture.error("[dispatch]\nmax_in_flight = -2\n")).contains("'dispatch.max_in_flight'", "at least 0");
+        assertThat(fixture.error("[dispatch]\nmax_in_flight = -2\n"))
+                .contains("'dispatch.max_in_flight'", "at least 0");
         assertThat(fixture.error("[tools]\nshell_output_cap = 3000000000\n"))
                 .contains("'tools.shell_output_cap'", "at most 2147483647, not 3000000000");
     }
@@ -142,7 +157,8 @@ class ConfigErrorsTest extends ConfigFileCase {
                 .isEqualTo("'gateway.bind' in " + file + " is 'localhost'; write host:port, e.g. 127.0.0.1:8787");
         assertThat(fixture.error("[gateway]\nbind = \"::1:8787\"\n")).contains("write IPv6 hosts in brackets");
         assertThat(fixture.error("[gateway]\nbind = \"127.0.0.1:http\"\n")).contains("has port 'http'");
-        assertThat(fixture.load("[gateway]\nbind = \"[::1]:0\"\n").gateway().bind()).isEqualTo("[::1]:0");
+        assertThat(fixture.load("[gateway]\nbind = \"[::1]:0\"\n").gateway().bind())
+                .isEqualTo("[::1]:0");
     }
 
     @Test
@@ -151,7 +167,8 @@ class ConfigErrorsTest extends ConfigFileCase {
         assertThat(fixture.error("[providers.x]\nbase_url = \"ftp://user:hunter2@host/v1\"\n"))
                 .contains("'providers.x.base_url'", "must be an http:// or https:// URL")
                 .doesNotContain("hunter2");
-        assertThat(fixture.error("[providers.x]\nbase_url = \"127.0.0.1:8080/v1\"\n")).contains("must be an http://");
+        assertThat(fixture.error("[providers.x]\nbase_url = \"127.0.0.1:8080/v1\"\n"))
+                .contains("must be an http://");
     }
 
     @Test

@@ -8,8 +8,10 @@ import org.junit.jupiter.api.io.TempDir;
 abstract class ConfigFileCase {
     /** A file that sets nothing: every key takes its default (an empty file is refused as cut off). */
     static final String NO_KEYS = "# every key takes its default\n";
+
     @TempDir
     Path dir;
+
     ConfigFixture fixture;
     /** The file as error messages name it. */
     String file;

@@ -17,14 +17,18 @@ class ConfigFilesTest {
     @Test
     void theEnvironmentVariableIsUsedWithoutAnOption() {
         // SPEC OP-4
-        assertThat(ConfigFiles.resolvePath(null, Map.of("CLAWGATE_CONFIG", "/env.toml"))).isEqualTo(Path.of("/env.toml"));
-        assertThat(ConfigFiles.locate(null, Map.of("CLAWGATE_CONFIG", "/env.toml")).explicit()).isTrue();
+        assertThat(ConfigFiles.resolvePath(null, Map.of("CLAWGATE_CONFIG", "/env.toml")))
+                .isEqualTo(Path.of("/env.toml"));
+        assertThat(ConfigFiles.locate(null, Map.of("CLAWGATE_CONFIG", "/env.toml"))
+                        .explicit())
+                .isTrue();
     }
 
     @Test
     void withNeitherTheFileInTheWorkingDirectoryIsUsedAndMayBeMissing() {
         // SPEC OP-4, CH-1 (zero-config start)
         assertThat(ConfigFiles.locate(null, Map.of())).isEqualTo(new ConfigLocation(Path.of("clawgate.toml"), false));
-        assertThat(ConfigFiles.locate(" ", Map.of("CLAWGATE_CONFIG", ""))).isEqualTo(new ConfigLocation(Path.of("clawgate.toml"), false));
+        assertThat(ConfigFiles.locate(" ", Map.of("CLAWGATE_CONFIG", "")))
+                .isEqualTo(new ConfigLocation(Path.of("clawgate.toml"), false));
     }
 }

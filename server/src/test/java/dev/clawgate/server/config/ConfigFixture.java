@@ -34,8 +34,10 @@ record ConfigFixture(Path dir) {
 
     String error(String toml, Map<String, String> env) {
         Path file = write(toml);
-        var thrown = assertThatThrownBy(() -> new ConfigLoader().load(file, env)).isInstanceOf(ConfigException.class)
-                .hasMessageNotContaining("\n").hasMessageContaining(file.toString());
+        var thrown = assertThatThrownBy(() -> new ConfigLoader().load(file, env))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageNotContaining("\n")
+                .hasMessageContaining(file.toString());
         return thrown.actual().getMessage();
     }
 }

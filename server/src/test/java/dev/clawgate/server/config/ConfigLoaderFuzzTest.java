@@ -10,9 +10,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * Coverage-guided fuzzing of the config loader (SPEC OP-1 config errors) with Jazzer: any file is a
- * config or a {@link ConfigException} that says what is wrong, never another exception.
- * Regression inputs (and any crash found) live in {@code ConfigLoaderFuzzTestInputs}.
+ * Coverage-guided fuzzing of the config loader (SPEC OP-1 config errors) with Jazzer: any file is a config or a
+ * {@link ConfigException} that says what is wrong, never another exception. Regression inputs (and any crash found)
+ * live in {@code ConfigLoaderFuzzTestInputs}.
  */
 class ConfigLoaderFuzzTest {
     private static final Path DIR = temp();

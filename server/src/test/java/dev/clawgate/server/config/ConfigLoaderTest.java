@@ -7,14 +7,14 @@ import dev.clawgate.core.config.AgentSettings;
 import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.core.config.DispatchSettings;
 import dev.clawgate.core.config.DropPolicy;
-import dev.clawgate.core.config.InboundSettings;
-import dev.clawgate.core.config.QueueSettings;
-import dev.clawgate.core.config.SessionSettings;
 import dev.clawgate.core.config.GatewaySettings;
 import dev.clawgate.core.config.HistorySettings;
+import dev.clawgate.core.config.InboundSettings;
 import dev.clawgate.core.config.ProviderSettings;
 import dev.clawgate.core.config.QueueMode;
+import dev.clawgate.core.config.QueueSettings;
 import dev.clawgate.core.config.RouteSettings;
+import dev.clawgate.core.config.SessionSettings;
 import dev.clawgate.core.config.ToolSettings;
 import java.nio.file.Path;
 import java.util.List;
@@ -36,10 +36,22 @@ class ConfigLoaderTest {
         ClawgateConfig d = ClawgateConfig.defaults();
         GatewaySettings g = d.gateway();
         AgentSettings a = d.agent();
-        return new ClawgateConfig(new GatewaySettings(base.resolve("data"), g.bind(), g.authToken()),
-                new AgentSettings(a.provider(), a.model(), a.maxToolIterations(), a.messageTimeoutSecs(),
-                        a.timeoutScaleCap(), base.resolve("workspace"), a.showToolCalls(), a.fallback()),
-                d.providers(), d.routes(), d.history(), d.tools(), d.dispatch());
+        return new ClawgateConfig(
+                new GatewaySettings(base.resolve("data"), g.bind(), g.authToken()),
+                new AgentSettings(
+                        a.provider(),
+                        a.model(),
+                        a.maxToolIterations(),
+                        a.messageTimeoutSecs(),
+                        a.timeoutScaleCap(),
+                        base.resolve("workspace"),
+                        a.showToolCalls(),
+                        a.fallback()),
+                d.providers(),
+                d.routes(),
+                d.history(),
+                d.tools(),
+                d.dispatch());
     }
 
     @Test
@@ -65,10 +77,14 @@ class ConfigLoaderTest {
         Path absent = dir.resolve("nope.toml");
         assertThatThrownBy(() -> new ConfigLoader().load(absent, Map.of()))
                 .isInstanceOf(ConfigException.class)
-                .hasMessage("config file " + absent + " does not exist; write one with 'clawgate init' or fix the path");
+                .hasMessage(
+                        "config file " + absent + " does not exist; write one with 'clawgate init' or fix the path");
         assertThatThrownBy(() -> new ConfigLoader().load(new ConfigLocation(absent, true), Map.of()))
                 .isInstanceOf(ConfigException.class);
-        assertThat(new ConfigLoader().load(new ConfigLocation(absent, false), Map.of()).providers()).isEmpty();
+        assertThat(new ConfigLoader()
+                        .load(new ConfigLocation(absent, false), Map.of())
+                        .providers())
+                .isEmpty();
     }
 
     @Test
@@ -140,18 +156,34 @@ class ConfigLoaderTest {
 
         ClawgateConfig config = fixture().load(toml);
 
-        assertThat(config).isEqualTo(new ClawgateConfig(
-                new GatewaySettings(Path.of("/srv/clawgate/data"), "0.0.0.0:9000", "tok"),
-                new AgentSettings("local", "llama3.1", 7, 90, 3, Path.of("/srv/clawgate/ws"), true, List.of("cloud")),
-                Map.of("local", new ProviderSettings("local", "openai", "http://127.0.0.1:11434/v1", null, false, "llama3.1", 30),
-                        "cloud", new ProviderSettings("cloud", "openai", null, "sk-test", null, "gpt-4o-mini",
-                                ConfigLoader.DEFAULT_PROVIDER_TIMEOUT_SECS)),
-                List.of(new RouteSettings("code", List.of("code", "bug"), "cloud", "gpt-4o"),
-                        new RouteSettings("chat", List.of("hello"), null, null)),
-                new HistorySettings(12, 5_000_000_000L),
-                new ToolSettings(100, List.of("ls"), 5, 200),
-                new DispatchSettings(10, 16), SessionSettings.defaults(), InboundSettings.defaults(),
-                new QueueSettings(QueueMode.COLLECT, Map.of(), 500, 3, DropPolicy.SUMMARIZE), Map.of()));
+        assertThat(config)
+                .isEqualTo(new ClawgateConfig(
+                        new GatewaySettings(Path.of("/srv/clawgate/data"), "0.0.0.0:9000", "tok"),
+                        new AgentSettings(
+                                "local", "llama3.1", 7, 90, 3, Path.of("/srv/clawgate/ws"), true, List.of("cloud")),
+                        Map.of(
+                                "local",
+                                new ProviderSettings(
+                                        "local", "openai", "http://127.0.0.1:11434/v1", null, false, "llama3.1", 30),
+                                "cloud",
+                                new ProviderSettings(
+                                        "cloud",
+                                        "openai",
+                                        null,
+                                        "sk-test",
+                                        null,
+                                        "gpt-4o-mini",
+                                        ConfigLoader.DEFAULT_PROVIDER_TIMEOUT_SECS)),
+                        List.of(
+                                new RouteSettings("code", List.of("code", "bug"), "cloud", "gpt-4o"),
+                                new RouteSettings("chat", List.of("hello"), null, null)),
+                        new HistorySettings(12, 5_000_000_000L),
+                        new ToolSettings(100, List.of("ls"), 5, 200),
+                        new DispatchSettings(10, 16),
+                        SessionSettings.defaults(),
+                        InboundSettings.defaults(),
+                        new QueueSettings(QueueMode.COLLECT, Map.of(), 500, 3, DropPolicy.SUMMARIZE),
+                        Map.of()));
         assertThat(config.providers().keySet()).containsExactly("local", "cloud");
         assertThat(config.agent().turnBudgetSecs()).isEqualTo(90 * 3);
     }
@@ -167,7 +199,8 @@ class ConfigLoaderTest {
                 """);
 
         assertThat(config.gateway().dataDir()).isEqualTo(dir.toAbsolutePath().resolve("state/db"));
-        assertThat(config.agent().workspace()).isEqualTo(dir.toAbsolutePath().getParent().resolve("sibling/ws"));
+        assertThat(config.agent().workspace())
+                .isEqualTo(dir.toAbsolutePath().getParent().resolve("sibling/ws"));
         assertThat(config.gateway().dataDir()).isAbsolute();
     }
 
@@ -186,7 +219,9 @@ class ConfigLoaderTest {
                 ClawgateConfig config = fixture().load("[messages.queue]\nmode = \"" + retired + "\"\n");
 
                 assertThat(config.queue().mode()).isEqualTo(QueueMode.STEER);
-                assertThat(logs.lines()).singleElement().asString()
+                assertThat(logs.lines())
+                        .singleElement()
+                        .asString()
                         .startsWith("WARN messages.queue.mode in ")
                         .contains("retired queue mode '" + retired + "'", "write mode = \"steer\"");
             }
@@ -198,7 +233,8 @@ class ConfigLoaderTest {
         // SPEC DI-3
         for (QueueMode mode : QueueMode.values()) {
             try (CapturedLogs logs = new CapturedLogs()) {
-                ClawgateConfig config = fixture().load("[messages.queue]\nmode = \"" + mode.name().toLowerCase() + "\"\n");
+                ClawgateConfig config = fixture()
+                        .load("[messages.queue]\nmode = \"" + mode.name().toLowerCase() + "\"\n");
                 assertThat(config.queue().mode()).isEqualTo(mode);
                 assertThat(logs.lines()).isEmpty();
             }
@@ -217,7 +253,9 @@ class ConfigLoaderTest {
     void anUnknownProviderKindIsAnErrorListingTheKnownKinds() {
         // SPEC SP-3 (OpenAI-compatible providers)
         assertThat(fixture().error("[providers.claude]\nkind = \"antropic\"\n"))
-                .contains("'providers.claude.kind'", "is 'antropic', which is not a provider kind; known kinds: anthropic, cli, gemini, openai");
+                .contains(
+                        "'providers.claude.kind'",
+                        "is 'antropic', which is not a provider kind; known kinds: anthropic, cli, gemini, openai");
     }
 
     @Test
@@ -235,10 +273,19 @@ class ConfigLoaderTest {
                 [providers.other]
                 kind = "anthropic"
                 """);
-        assertThat(config.providers().get("claude")).isEqualTo(new ProviderSettings("claude", "anthropic", null, "k",
-                null, null, ConfigLoader.DEFAULT_PROVIDER_TIMEOUT_SECS, 2048));
+        assertThat(config.providers().get("claude"))
+                .isEqualTo(new ProviderSettings(
+                        "claude",
+                        "anthropic",
+                        null,
+                        "k",
+                        null,
+                        null,
+                        ConfigLoader.DEFAULT_PROVIDER_TIMEOUT_SECS,
+                        2048));
         assertThat(config.providers().get("other").maxTokens()).isNull();
-        assertThat(fixture().error("[providers.claude]\nkind = \"anthropic\"\nmax_tokens = 0\n")).contains("max_tokens");
+        assertThat(fixture().error("[providers.claude]\nkind = \"anthropic\"\nmax_tokens = 0\n"))
+                .contains("max_tokens");
     }
 
     @Test
@@ -261,7 +308,9 @@ class ConfigLoaderTest {
     void providerNamesUsedElsewhereMustBeConfigured() {
         // SPEC RT-2
         assertThat(fixture().error("[agent]\nprovider = \"openai\"\n"))
-                .contains("'agent.provider'", "names provider 'openai', but there is no [providers.openai]; add that table");
+                .contains(
+                        "'agent.provider'",
+                        "names provider 'openai', but there is no [providers.openai]; add that table");
         assertThat(fixture().error("[agent]\nprovider = \"opneai\"\n[providers.openai]\n"))
                 .endsWith("did you mean 'openai'?");
         assertThat(fixture().error("[agent]\nfallback = [\"backup\"]\n[providers.main]\n"))
@@ -275,7 +324,9 @@ class ConfigLoaderTest {
         // SPEC RT-2
         assertThat(fixture().error("[[routes]]\nkeywords = [\"x\"]\n"))
                 .contains("'routes[0].hint'", "every [[routes]] entry needs a hint");
-        assertThat(fixture().error("[[routes]]\nhint = \"x\"\nkeywords = [\"x\"]\n[[routes]]\nhint = \"y\"\nkeywords = []\n"))
+        assertThat(fixture()
+                        .error("[[routes]]\nhint = \"x\"\nkeywords = [\"x\"]\n[[routes]]\nhint = "
+                                + "\"y\"\nkeywords = []\n"))
                 .contains("'routes[1].keywords'", "list the words that select this route");
     }
 }

@@ -40,17 +40,27 @@ class ConfigMemoryTest extends ConfigFileCase {
                 max_entries_per_scope = 50
                 conversation_max_age = "7d"
                 """).memory();
-        assertThat(m).isEqualTo(new MemorySettings(false, false, 30, 3, 0.55, 2, 500, 1_500, 2_000, 50, Duration.ofDays(7)));
-        assertThat(fixture.load("[memory]\nmin_relevance = 1\nconversation_max_age = 0\n").memory())
-                .extracting(MemorySettings::minRelevance, MemorySettings::conversationMaxAge).containsExactly(1.0, Duration.ZERO);
+        assertThat(m)
+                .isEqualTo(new MemorySettings(false, false, 30, 3, 0.55, 2, 500, 1_500, 2_000, 50, Duration.ofDays(7)));
+        assertThat(fixture.load("[memory]\nmin_relevance = 1\nconversation_max_age = 0\n")
+                        .memory())
+                .extracting(MemorySettings::minRelevance, MemorySettings::conversationMaxAge)
+                .containsExactly(1.0, Duration.ZERO);
     }
 
     @Test
     void badValuesAreErrorsNamingTheKey() {
-        assertThat(fixture.error("[memory]\nmin_relevance = 1.5\n")).contains("memory.min_relevance").contains("at most 1.0");
-        assertThat(fixture.error("[memory]\nmin_relevance = \"high\"\n")).contains("memory.min_relevance").contains("a number");
-        assertThat(fixture.error("[memory]\nrecall_limit = 0\n")).contains("memory.recall_limit").contains("at least 1");
-        assertThat(fixture.error("[memory]\nmin_relevanse = 0.5\n")).isEqualTo("unknown key 'memory.min_relevanse' in " + file + "; did you mean 'memory.min_relevance'?");
+        assertThat(fixture.error("[memory]\nmin_relevance = 1.5\n"))
+                .contains("memory.min_relevance")
+                .contains("at most 1.0");
+        assertThat(fixture.error("[memory]\nmin_relevance = \"high\"\n"))
+                .contains("memory.min_relevance")
+                .contains("a number");
+        assertThat(fixture.error("[memory]\nrecall_limit = 0\n"))
+                .contains("memory.recall_limit")
+                .contains("at least 1");
+        assertThat(fixture.error("[memory]\nmin_relevanse = 0.5\n"))
+                .isEqualTo("unknown key 'memory.min_relevanse' in " + file + "; did you mean 'memory.min_relevance'?");
     }
 
     @Test
@@ -59,11 +69,18 @@ class ConfigMemoryTest extends ConfigFileCase {
         assertThat(fixture.load(NO_KEYS).memory())
                 .extracting(MemorySettings::consolidation, MemorySettings::consolidationQueue)
                 .containsExactly(ConsolidationMode.DEDUPE, 64);
-        assertThat(fixture.load("[memory]\nconsolidation = \"llm\"\nconsolidation_queue = 8\n").memory())
-                .extracting(MemorySettings::consolidation, MemorySettings::consolidationQueue).containsExactly(ConsolidationMode.LLM, 8);
-        assertThat(fixture.load("[memory]\nconsolidation = \"OFF\"\n").memory().consolidation()).isEqualTo(ConsolidationMode.OFF);
-        assertThat(fixture.error("[memory]\nconsolidation = \"smart\"\n")).contains("memory.consolidation").contains("off, dedupe, llm");
-        assertThat(fixture.error("[memory]\nconsolidation_queue = 0\n")).contains("memory.consolidation_queue").contains("at least 1");
+        assertThat(fixture.load("[memory]\nconsolidation = \"llm\"\nconsolidation_queue = 8\n")
+                        .memory())
+                .extracting(MemorySettings::consolidation, MemorySettings::consolidationQueue)
+                .containsExactly(ConsolidationMode.LLM, 8);
+        assertThat(fixture.load("[memory]\nconsolidation = \"OFF\"\n").memory().consolidation())
+                .isEqualTo(ConsolidationMode.OFF);
+        assertThat(fixture.error("[memory]\nconsolidation = \"smart\"\n"))
+                .contains("memory.consolidation")
+                .contains("off, dedupe, llm");
+        assertThat(fixture.error("[memory]\nconsolidation_queue = 0\n"))
+                .contains("memory.consolidation_queue")
+                .contains("at least 1");
     }
 
     @Test
@@ -73,7 +90,8 @@ class ConfigMemoryTest extends ConfigFileCase {
         var edited = fixture.load("[memory]\nconsolidation = \"llm\"\nconsolidation_queue = 8\n");
         assertThat(edited.restartOnlyChanges(running)).containsExactly("memory.consolidation_queue");
         var inForce = edited.withRestartOnlyFrom(running).memory();
-        assertThat(inForce).extracting(MemorySettings::consolidation, MemorySettings::consolidationQueue)
+        assertThat(inForce)
+                .extracting(MemorySettings::consolidation, MemorySettings::consolidationQueue)
                 .containsExactly(ConsolidationMode.LLM, 64);
     }
 }

@@ -15,7 +15,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** How replies are shaped per channel: reply_to_mode, the response prefix cascade, block streaming (SPEC OUT-2, OUT-3). */
+/**
+ * How replies are shaped per channel: reply_to_mode, the response prefix cascade, block streaming (SPEC OUT-2, OUT-3).
+ */
 class ConfigOutputTest {
     @TempDir
     Path dir;
@@ -46,7 +48,8 @@ class ConfigOutputTest {
 
     @Test
     void theCascadeReachesEachLevelAndAnEmptyPrefixIsKept() {
-        // SPEC OUT-3: messages.response_prefix, channels.<ch>.response_prefix, channels.<ch>.accounts.<id>.response_prefix
+        // SPEC OUT-3: messages.response_prefix, channels.<ch>.response_prefix,
+        // channels.<ch>.accounts.<id>.response_prefix
         ClawgateConfig config = load("""
                 [messages]
                 response_prefix = "[{model}]"
@@ -67,7 +70,8 @@ class ConfigOutputTest {
     void anUnknownModeNamesTheKeyAndTheModes() {
         // SPEC OUT-3
         assertThat(error("[channels.slack]\nreply_to_mode = \"sometimes\"\n"))
-                .contains("channels.slack.reply_to_mode").contains("off, first, all, batched");
+                .contains("channels.slack.reply_to_mode")
+                .contains("off, first, all, batched");
     }
 
     @Test
@@ -83,25 +87,43 @@ class ConfigOutputTest {
                 coalesce_idle_ms = 250
                 human_delay = "300-900"
                 """);
-        assertThat(config.channel("slack").output().blockStreaming()).isEqualTo(new BlockStreaming(BlockStreaming.BreakMode.MESSAGE_END,
-                100, 500, BlockStreaming.BreakPreference.SENTENCE, Duration.ofMillis(250),
-                HumanDelay.custom(Duration.ofMillis(300), Duration.ofMillis(900))));
-        assertThat(load("[channels.slack.block_streaming]\nenabled = true\n").channel("slack").output().blockStreaming())
+        assertThat(config.channel("slack").output().blockStreaming())
+                .isEqualTo(new BlockStreaming(
+                        BlockStreaming.BreakMode.MESSAGE_END,
+                        100,
+                        500,
+                        BlockStreaming.BreakPreference.SENTENCE,
+                        Duration.ofMillis(250),
+                        HumanDelay.custom(Duration.ofMillis(300), Duration.ofMillis(900))));
+        assertThat(load("[channels.slack.block_streaming]\nenabled = true\n")
+                        .channel("slack")
+                        .output()
+                        .blockStreaming())
                 .isEqualTo(BlockStreaming.defaults());
-        assertThat(load("[channels.slack.block_streaming]\nmin_chars = 10\n").channel("slack").output().blockStreaming()).isNull();
-        assertThat(load("[channels.slack.block_streaming]\nenabled = true\nhuman_delay = \"natural\"\n").channel("slack").output()
-                .blockStreaming().humanDelay()).isEqualTo(HumanDelay.natural());
+        assertThat(load("[channels.slack.block_streaming]\nmin_chars = 10\n")
+                        .channel("slack")
+                        .output()
+                        .blockStreaming())
+                .isNull();
+        assertThat(load("[channels.slack.block_streaming]\nenabled = true\nhuman_delay = \"natural\"\n")
+                        .channel("slack")
+                        .output()
+                        .blockStreaming()
+                        .humanDelay())
+                .isEqualTo(HumanDelay.natural());
     }
 
     @Test
     void badBlockStreamingValuesNameTheKey() {
         // SPEC OUT-2
-        assertThat(error("[channels.slack.block_streaming]\nenabled = true\nbreak = \"soon\"\n")).contains("block_streaming.break");
+        assertThat(error("[channels.slack.block_streaming]\nenabled = true\nbreak = \"soon\"\n"))
+                .contains("block_streaming.break");
         assertThat(error("[channels.slack.block_streaming]\nenabled = true\nmin_chars = 900\nmax_chars = 600\n"))
                 .contains("block_streaming.min_chars");
         assertThat(error("[channels.slack.block_streaming]\nenabled = true\nhuman_delay = \"900-300\"\n"))
                 .contains("block_streaming.human_delay");
-        assertThatThrownBy(() -> load("[channels.slack.block_streaming]\nmax_char = 600\n")).isInstanceOf(ConfigException.class)
+        assertThatThrownBy(() -> load("[channels.slack.block_streaming]\nmax_char = 600\n"))
+                .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("max_chars");
     }
 }

@@ -14,8 +14,8 @@ class ConfigRequestBoundsTest extends ConfigFileCase {
         // SPEC OP-10, defaults table: messages.max_chars = 100,000
         // a comment-only file runs on the defaults (an empty one, or one ending in a bare table header, looks cut off)
         ClawgateConfig config = fixture.load("# nothing set\n");
-        assertThat(config.gateway().bounds()).isEqualTo(new RequestBounds(1024 * 1024, 512, Duration.ofSeconds(30),
-                Duration.ofSeconds(30)));
+        assertThat(config.gateway().bounds())
+                .isEqualTo(new RequestBounds(1024 * 1024, 512, Duration.ofSeconds(30), Duration.ofSeconds(30)));
         assertThat(config.inbound().maxChars()).isEqualTo(100_000);
     }
 
@@ -32,8 +32,8 @@ class ConfigRequestBoundsTest extends ConfigFileCase {
                 [messages]
                 max_chars = 20000
                 """);
-        assertThat(config.gateway().bounds()).isEqualTo(new RequestBounds(4_194_304, 64, Duration.ofSeconds(10),
-                Duration.ofSeconds(90)));
+        assertThat(config.gateway().bounds())
+                .isEqualTo(new RequestBounds(4_194_304, 64, Duration.ofSeconds(10), Duration.ofSeconds(90)));
         assertThat(config.inbound().maxChars()).isEqualTo(20_000);
     }
 
@@ -44,10 +44,10 @@ class ConfigRequestBoundsTest extends ConfigFileCase {
                 .isEqualTo("'gateway.max_body_bytes' in " + file + " must be at least 1024, not 100");
         assertThat(fixture.error("[gateway]\nmax_connections = 0\n"))
                 .isEqualTo("'gateway.max_connections' in " + file + " must be at least 1, not 0");
-        assertThat(fixture.error("[gateway]\nread_timeout = \"0s\"\n")).startsWith("'gateway.read_timeout' in "
-                + file + " must be at least");
-        assertThat(fixture.error("[gateway]\nwrite_timeout = \"soon\"\n")).startsWith("'gateway.write_timeout' in "
-                + file);
+        assertThat(fixture.error("[gateway]\nread_timeout = \"0s\"\n"))
+                .startsWith("'gateway.read_timeout' in " + file + " must be at least");
+        assertThat(fixture.error("[gateway]\nwrite_timeout = \"soon\"\n"))
+                .startsWith("'gateway.write_timeout' in " + file);
         assertThat(fixture.error("[messages]\nmax_chars = 0\n"))
                 .isEqualTo("'messages.max_chars' in " + file + " must be at least 1, not 0");
         assertThat(fixture.error("[messages]\nmax_char = 10\n")).contains("max_chars");
@@ -66,9 +66,12 @@ class ConfigRequestBoundsTest extends ConfigFileCase {
                 [messages]
                 max_chars = 10
                 """);
-        assertThat(edited.restartOnlyChanges(running)).containsExactly("gateway.max_body_bytes",
-                "gateway.max_connections",
-                "gateway.read_timeout", "gateway.write_timeout");
+        assertThat(edited.restartOnlyChanges(running))
+                .containsExactly(
+                        "gateway.max_body_bytes",
+                        "gateway.max_connections",
+                        "gateway.read_timeout",
+                        "gateway.write_timeout");
         ClawgateConfig applied = edited.withRestartOnlyFrom(running);
         assertThat(applied.gateway().bounds()).isEqualTo(running.gateway().bounds());
         assertThat(applied.inbound().maxChars()).isEqualTo(10);

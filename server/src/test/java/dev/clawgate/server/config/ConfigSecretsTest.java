@@ -15,7 +15,8 @@ class ConfigSecretsTest extends ConfigFileCase {
     @Test
     void aReferenceReadsTheEnvironmentAnywhereInAString() {
         // SPEC OP-6
-        ClawgateConfig config = fixture.load("""
+        ClawgateConfig config =
+                fixture.load("""
                 [gateway]
                 bind = "${HOST}:${PORT}"
                 auth_token = "${TOKEN}"
@@ -36,7 +37,8 @@ class ConfigSecretsTest extends ConfigFileCase {
     @Test
     void aDoubledDollarKeepsALiteralReference() {
         // SPEC OP-6
-        ClawgateConfig config = fixture.load("[tools]\nshell_allowlist = [\"$${HOME}\", \"a$b\", \"$\"]\n", Map.of("HOME", "/root"));
+        ClawgateConfig config =
+                fixture.load("[tools]\nshell_allowlist = [\"$${HOME}\", \"a$b\", \"$\"]\n", Map.of("HOME", "/root"));
         assertThat(config.tools().shellAllowlist()).containsExactly("${HOME}", "a$b", "$");
     }
 
@@ -45,14 +47,15 @@ class ConfigSecretsTest extends ConfigFileCase {
         // SPEC OP-6
         assertThat(fixture.error("[gateway]\nauth_token = \"Bearer ${CLAWGATE_TOKEN}\"\n"))
                 .isEqualTo("'gateway.auth_token' in " + dir.resolve("clawgate.toml")
-                        + " refers to ${CLAWGATE_TOKEN}, which is not set; set CLAWGATE_TOKEN in the environment or change the value");
+                        + " refers to ${CLAWGATE_TOKEN}, which is not set; set CLAWGATE_TOKEN in the "
+                        + "environment or change the value");
         assertThat(fixture.error("[[routes]]\nhint = \"a\"\nkeywords = [\"a\", \"${WORD}\"]\n"))
                 .contains("'routes[0].keywords[1]'", "${WORD}");
         // every other secret: the channels' tokens and secrets are errors too, never a channel without its secret
         assertThat(fixture.error("[channels.telegram]\nbot_token = \"${TG_TOKEN}\"\n"))
                 .contains("'channels.telegram.bot_token'", "${TG_TOKEN}", "which is not set");
         assertThat(fixture.error("[channels.telegram]\nbot_token = \"1:a\"\nmode = \"webhook\"\n"
-                + "webhook_secret = \"${TG_SECRET}\"\n"))
+                        + "webhook_secret = \"${TG_SECRET}\"\n"))
                 .contains("'channels.telegram.webhook_secret'", "${TG_SECRET}");
         assertThat(fixture.error("[channels.webhook]\nsecret = \"${HOOK_SECRET}\"\n"))
                 .contains("'channels.webhook.secret'", "${HOOK_SECRET}");
@@ -65,7 +68,8 @@ class ConfigSecretsTest extends ConfigFileCase {
                 .contains("'gateway.auth_token'", "has an unterminated ${ (write $${ for a literal ${)")
                 .doesNotContain(SECRET);
         assertThat(fixture.error("[gateway]\nauth_token = \"${" + SECRET + "}\"\n"))
-                .contains("is not a variable name").doesNotContain(SECRET);
+                .contains("is not a variable name")
+                .doesNotContain(SECRET);
     }
 
     @Test
@@ -84,11 +88,13 @@ class ConfigSecretsTest extends ConfigFileCase {
             ProviderSettings openai = config.providers().get("openai");
             assertThat(openai.apiKey()).isNull();
             assertThat(openai.kind()).isEqualTo("openai");
-            assertThat(openai.unconfigured()).isEqualTo("providers.openai.api_key refers to ${OPENAI_API_KEY}, which is"
-                    + " not set");
+            assertThat(openai.unconfigured())
+                    .isEqualTo("providers.openai.api_key refers to ${OPENAI_API_KEY}, which is" + " not set");
             assertThat(config.providers().get("local").apiKey()).isEqualTo(SECRET);
             assertThat(config.providers().get("local").unconfigured()).isNull();
-            assertThat(logs.lines()).singleElement().asString()
+            assertThat(logs.lines())
+                    .singleElement()
+                    .asString()
                     .startsWith("INFO provider 'openai' is not configured: providers.openai.api_key refers to"
                             + " ${OPENAI_API_KEY}, which is not set in ");
         }
@@ -139,15 +145,20 @@ class ConfigSecretsTest extends ConfigFileCase {
                     fixture.error("[gateway]\nauth_token = \"${TOKEN}\"\nbind = 1\n", env),
                     fixture.error("[providers.openai]\napi_key = \"${KEY}\"\nbase_url = \"${KEY}\"\n", env),
                     fixture.error("[providers.openai]\napi_key = \"${KEY}\"\nkind = \"x\"\n", env),
-                    fixture.error("[providers.openai]\napi_key = \"" + SECRET + "\"\napi_kye = \"" + SECRET + "\"\n", env),
+                    fixture.error(
+                            "[providers.openai]\napi_key = \"" + SECRET + "\"\napi_kye = \"" + SECRET + "\"\n", env),
                     fixture.error("[channels.telegram]\ndm_policy = \"${TOKEN}\"\n", env),
                     fixture.error("[messages.queue.by_channel]\ntelegram = \"x${KEY}\"\n", env),
                     fixture.error("[inbox]\nmax_age = \"${KEY}\"\n", env));
 
-            assertThat(logs.lines()).isNotEmpty().allSatisfy(line -> assertThat(line).doesNotContain(SECRET));
+            assertThat(logs.lines())
+                    .isNotEmpty()
+                    .allSatisfy(line -> assertThat(line).doesNotContain(SECRET));
             assertThat(errors).allSatisfy(message -> assertThat(message).doesNotContain(SECRET));
-            assertThat(errors.get(4)).isEqualTo("'channels.telegram.dm_policy' in " + dir.resolve("clawgate.toml")
-                    + " expands to a value that is not a DM policy; use one of open, allowlist, pairing, disabled");
+            assertThat(errors.get(4))
+                    .isEqualTo("'channels.telegram.dm_policy' in " + dir.resolve("clawgate.toml")
+                            + " expands to a value that is not a DM policy; use one of open, allowlist, "
+                            + "pairing, disabled");
         }
     }
 }

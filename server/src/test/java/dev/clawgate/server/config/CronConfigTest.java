@@ -27,15 +27,20 @@ class CronConfigTest {
     void cronKeysAreReadAndDefaultsApplyWithoutThem() throws Exception {
         // SPEC AG-5
         assertThat(load(ConfigFileCase.NO_KEYS).cron()).isEqualTo(CronSettings.defaults());
-        CronSettings c = load("[cron]\nenabled = false\nmax_jobs_per_session = 3\nmin_interval = \"15m\"\nmax_age = \"2h\"\n").cron();
+        CronSettings c =
+                load("[cron]\nenabled = false\nmax_jobs_per_session = 3\nmin_interval = \"15m\"\nmax_age = \"2h\"\n")
+                        .cron();
         assertThat(c).isEqualTo(new CronSettings(false, 3, Duration.ofMinutes(15), Duration.ofHours(2)));
     }
 
     @Test
     void anIntervalUnderAMinuteOrAnUnknownKeyIsRefusedNamingTheKey() {
         // SPEC AG-5: minimum interval; unknown keys are errors
-        assertThatThrownBy(() -> load("[cron]\nmin_interval = \"30s\"\n")).isInstanceOf(ConfigException.class)
+        assertThatThrownBy(() -> load("[cron]\nmin_interval = \"30s\"\n"))
+                .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("cron.min_interval");
-        assertThatThrownBy(() -> load("[cron]\nmax_jobs = 3\n")).isInstanceOf(ConfigException.class).hasMessageContaining("cron.max_jobs");
+        assertThatThrownBy(() -> load("[cron]\nmax_jobs = 3\n"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("cron.max_jobs");
     }
 }

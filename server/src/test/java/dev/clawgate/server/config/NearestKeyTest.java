@@ -6,7 +6,9 @@ import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
-/** The SPEC defaults table: an unknown key is an error naming the nearest known key, which the CLI reports (SPEC OP-4). */
+/**
+ * The SPEC defaults table: an unknown key is an error naming the nearest known key, which the CLI reports (SPEC OP-4).
+ */
 class NearestKeyTest {
     @Test
     void editDistanceCountsEditsAndAdjacentSwaps() {
@@ -27,7 +29,8 @@ class NearestKeyTest {
             String a = randomKey(random);
             String b = randomKey(random);
             int d = NearestKey.editDistance(a, b);
-            assertThat(d).as("seed %d: %s / %s", seed, a, b)
+            assertThat(d)
+                    .as("seed %d: %s / %s", seed, a, b)
                     .isEqualTo(NearestKey.editDistance(b, a))
                     .isBetween(Math.abs(a.length() - b.length()), Math.max(a.length(), b.length()));
         }
@@ -36,9 +39,16 @@ class NearestKeyTest {
     @Test
     void farAwayKeysAreNotSuggested() {
         // SPEC defaults table
-        assertThat(NearestKey.suggest("zzz", "history", "history", List.of("max_messages", "max_chars"), ConfigSchema.knownPaths())).isEmpty();
-        assertThat(NearestKey.suggest("max_mesages", "history", "history", List.of("max_messages", "max_chars"),
-                ConfigSchema.knownPaths())).contains("history.max_messages");
+        assertThat(NearestKey.suggest(
+                        "zzz", "history", "history", List.of("max_messages", "max_chars"), ConfigSchema.knownPaths()))
+                .isEmpty();
+        assertThat(NearestKey.suggest(
+                        "max_mesages",
+                        "history",
+                        "history",
+                        List.of("max_messages", "max_chars"),
+                        ConfigSchema.knownPaths()))
+                .contains("history.max_messages");
     }
 
     private static String randomKey(Random random) {

@@ -3,13 +3,12 @@ package dev.clawgate.server.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.clawgate.core.config.CliProviderSettings;
 import dev.clawgate.core.config.ClawgateConfig;
+import dev.clawgate.core.config.CliProviderSettings;
 import dev.clawgate.core.config.ProviderSettings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,7 +26,8 @@ class ProviderKindsConfigTest {
 
     @Test
     void aGeminiProviderTakesApiBase() throws Exception {
-        ProviderSettings p = load("""
+        ProviderSettings p =
+                load("""
                 [providers.gem]
                 kind = "gemini"
                 api_key = "${GEMINI_API_KEY}"
@@ -46,7 +46,9 @@ class ProviderKindsConfigTest {
                 kind = "gemini"
                 api_base = "http://127.0.0.1:9999/v1beta"
                 base_url = "http://127.0.0.1:9999/v1beta"
-                """, Map.of())).isInstanceOf(ConfigException.class).hasMessageContaining("providers.gem.api_base");
+                """, Map.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("providers.gem.api_base");
     }
 
     @Test
@@ -92,22 +94,35 @@ class ProviderKindsConfigTest {
         assertThat(cli.overflowPatterns()).contains("The context window has overflowed");
         assertThat(cli.timeout()).isEqualTo(CliProviderSettings.DEFAULT_TIMEOUT);
         assertThat(cli.maxProcesses()).isEqualTo(CliProviderSettings.DEFAULT_MAX_PROCESSES);
-        assertThat(new dev.clawgate.server.ConfiguredProviders(config.providers()).names()).containsExactly("agent");
+        assertThat(new dev.clawgate.server.ConfiguredProviders(config.providers()).names())
+                .containsExactly("agent");
     }
 
     @Test
     void cliMistakesAreNamedPrecisely() {
         assertThatThrownBy(() -> load("[providers.agent]\nkind = \"cli\"\n", Map.of()))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("providers.agent.command");
-        assertThatThrownBy(() -> load("[providers.agent]\nkind = \"cli\"\ncommand = \"a\"\nprompt_via = \"pipe\"\n", Map.of()))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("providers.agent.prompt_via").hasMessageContaining("stdin, file");
-        assertThatThrownBy(() -> load("[providers.agent]\nkind = \"cli\"\ncommand = \"a\"\nprompt_mode = \"tiny\"\n", Map.of()))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("minimal, full");
-        assertThatThrownBy(() -> load("[providers.agent]\nkind = \"cli\"\ncommand = \"a\"\nmax_processes = 0\n", Map.of()))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("providers.agent.max_processes");
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("providers.agent.command");
+        assertThatThrownBy(() ->
+                        load("[providers.agent]\nkind = \"cli\"\ncommand = \"a\"\nprompt_via = \"pipe\"\n", Map.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("providers.agent.prompt_via")
+                .hasMessageContaining("stdin, file");
+        assertThatThrownBy(() ->
+                        load("[providers.agent]\nkind = \"cli\"\ncommand = \"a\"\nprompt_mode = \"tiny\"\n", Map.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("minimal, full");
+        assertThatThrownBy(
+                        () -> load("[providers.agent]\nkind = \"cli\"\ncommand = \"a\"\nmax_processes = 0\n", Map.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("providers.agent.max_processes");
         assertThatThrownBy(() -> load("[providers.o]\nkind = \"openai\"\ncommand = \"a\"\n", Map.of()))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("providers.o.command").hasMessageContaining("only for kind");
-        assertThatThrownBy(() -> load("[providers.agent]\nkind = \"cli\"\ncommand = \"a\"\nprompt_modes = \"full\"\n", Map.of()))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("prompt_mode");
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("providers.o.command")
+                .hasMessageContaining("only for kind");
+        assertThatThrownBy(() ->
+                        load("[providers.agent]\nkind = \"cli\"\ncommand = \"a\"\nprompt_modes = \"full\"\n", Map.of()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("prompt_mode");
     }
 }

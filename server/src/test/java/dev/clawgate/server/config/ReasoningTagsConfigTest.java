@@ -17,16 +17,28 @@ class ReasoningTagsConfigTest {
     // SPEC RP-2, RP-4: without the key, the common names
     @Test
     void withoutTheKeyTheCommonReasoningTagNamesApply() {
-        assertThat(new ConfigFixture(dir).load("[agent]\nmodel = \"m\"\n").agent().reasoningTags()).isEqualTo(ReasoningTags.DEFAULT);
+        assertThat(new ConfigFixture(dir)
+                        .load("[agent]\nmodel = \"m\"\n")
+                        .agent()
+                        .reasoningTags())
+                .isEqualTo(ReasoningTags.DEFAULT);
         assertThat(ReasoningTags.DEFAULT.names()).contains("think", "thinking", "reasoning", "thought", "reflection");
     }
 
     // SPEC RP-2, RP-4: the configured names replace the default, case-insensitively
     @Test
     void theConfiguredNamesAreTheReasoningTags() {
-        ReasoningTags tags = new ConfigFixture(dir).load("[agent]\nreasoning_tags = [\"Plan\", \"think\"]\n").agent().reasoningTags();
+        ReasoningTags tags = new ConfigFixture(dir)
+                .load("[agent]\nreasoning_tags = [\"Plan\", \"think\"]\n")
+                .agent()
+                .reasoningTags();
         assertThat(tags.names()).isEqualTo(Set.of("plan", "think"));
-        assertThat(new ConfigFixture(dir).load("[agent]\nreasoning_tags = []\n").agent().reasoningTags().names()).isEmpty();
+        assertThat(new ConfigFixture(dir)
+                        .load("[agent]\nreasoning_tags = []\n")
+                        .agent()
+                        .reasoningTags()
+                        .names())
+                .isEmpty();
     }
 
     // SPEC RP-2: a name that cannot be a tag is a clear error naming the key
@@ -34,6 +46,7 @@ class ReasoningTagsConfigTest {
     void aNameThatCannotBeATagIsAClearError() {
         assertThatThrownBy(() -> new ConfigFixture(dir).load("[agent]\nreasoning_tags = [\"two words\"]\n"))
                 .isInstanceOf(ConfigException.class)
-                .hasMessageContaining("agent.reasoning_tags").hasMessageContaining("two words");
+                .hasMessageContaining("agent.reasoning_tags")
+                .hasMessageContaining("two words");
     }
 }

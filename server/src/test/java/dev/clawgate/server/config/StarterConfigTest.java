@@ -34,7 +34,8 @@ class StarterConfigTest {
     @Test
     void theStarterAsWrittenLoadsToTheDefaults() {
         // SPEC OP-4, SPEC defaults table
-        assertThat(new ConfigFixture(dir).load(StarterConfig.text())).isEqualTo(ConfigLoaderTest.defaultsUnder(dir.toAbsolutePath()));
+        assertThat(new ConfigFixture(dir).load(StarterConfig.text()))
+                .isEqualTo(ConfigLoaderTest.defaultsUnder(dir.toAbsolutePath()));
     }
 
     @Test
@@ -42,14 +43,27 @@ class StarterConfigTest {
         // SPEC OP-4, SPEC defaults table, DI-3, DI-6, HI-1, HI-2, HI-4, IN-1, IN-2, IN-4, IN-6
         String text = StarterConfig.text();
         String defaultsPart = text.substring(0, text.indexOf(PROVIDERS_MARKER));
-        String uncommented = defaultsPart.lines()
-                .map(line -> HEADER.matcher(line).matches() || line.matches("^# [a-z_]+ = .*$") ? line.substring(2) : line)
+        String uncommented = defaultsPart
+                .lines()
+                .map(line ->
+                        HEADER.matcher(line).matches() || line.matches("^# [a-z_]+ = .*$") ? line.substring(2) : line)
                 .collect(Collectors.joining("\n"));
-        assertThat(uncommented).contains("\n[gateway]\n", "\nmax_tool_iterations = 10\n", "\nmode = \"steer\"\n",
-                "\n[session]\n", "\ndm_scope = \"per-channel-peer\"\n", "\n[messages.queue.by_channel]\n", "\nmax_age = \"1h\"\n",
-                "\nttl_secs = 1200\n", "\nhistory_limit = 50\n", "\ndrop = \"summarize\"\n", "\nowner = []\n");
+        assertThat(uncommented)
+                .contains(
+                        "\n[gateway]\n",
+                        "\nmax_tool_iterations = 10\n",
+                        "\nmode = \"steer\"\n",
+                        "\n[session]\n",
+                        "\ndm_scope = \"per-channel-peer\"\n",
+                        "\n[messages.queue.by_channel]\n",
+                        "\nmax_age = \"1h\"\n",
+                        "\nttl_secs = 1200\n",
+                        "\nhistory_limit = 50\n",
+                        "\ndrop = \"summarize\"\n",
+                        "\nowner = []\n");
 
-        assertThat(new ConfigFixture(dir).load(uncommented)).isEqualTo(ConfigLoaderTest.defaultsUnder(dir.toAbsolutePath()));
+        assertThat(new ConfigFixture(dir).load(uncommented))
+                .isEqualTo(ConfigLoaderTest.defaultsUnder(dir.toAbsolutePath()));
     }
 
     @Test
@@ -67,12 +81,19 @@ class StarterConfigTest {
             }
         }
         List<String> known = ConfigSchema.knownPaths();
-        List<String> leaves = known.stream().filter(p -> known.stream().noneMatch(q -> q.startsWith(p + "."))).toList();
-        assertThat(leaves).contains("channels.<name>.accounts.<name>.dm_policy", "messages.queue.by_channel.<name>", "inbox.max_age");
+        List<String> leaves = known.stream()
+                .filter(p -> known.stream().noneMatch(q -> q.startsWith(p + ".")))
+                .toList();
+        assertThat(leaves)
+                .contains(
+                        "channels.<name>.accounts.<name>.dm_policy",
+                        "messages.queue.by_channel.<name>",
+                        "inbox.max_age");
 
-        assertThat(leaves).allSatisfy(leaf -> assertThat(documented)
-                .as("a documented example of %s", leaf)
-                .anyMatch(path -> asPattern(leaf).matcher(path).matches()));
+        assertThat(leaves)
+                .allSatisfy(leaf -> assertThat(documented)
+                        .as("a documented example of %s", leaf)
+                        .anyMatch(path -> asPattern(leaf).matcher(path).matches()));
     }
 
     @Test
@@ -85,8 +106,9 @@ class StarterConfigTest {
         assertThat(config.channels()).containsOnlyKeys("telegram");
         assertThat(telegram.access()).isEqualTo(AccessSettings.defaults());
         assertThat(telegram.accounts()).containsOnlyKeys("support");
-        assertThat(telegram.accessFor("support")).isEqualTo(
-                new AccessSettings(DmPolicy.ALLOWLIST, List.of("123456789"), GroupPolicy.DISABLED, List.of(), true));
+        assertThat(telegram.accessFor("support"))
+                .isEqualTo(new AccessSettings(
+                        DmPolicy.ALLOWLIST, List.of("123456789"), GroupPolicy.DISABLED, List.of(), true));
         assertThat(config.inbound().groupHistoryLimitFor("telegram")).isEqualTo(50);
     }
 
@@ -106,8 +128,15 @@ class StarterConfigTest {
         ClawgateConfig withoutKey = new ConfigFixture(dir).load(toml, Map.of());
 
         assertThat(withKey.providers()).containsOnlyKeys("openai");
-        assertThat(withKey.providers().get("openai")).isEqualTo(new ProviderSettings("openai", "openai", null, "sk-from-env",
-                null, "gpt-4o-mini", ConfigLoader.DEFAULT_PROVIDER_TIMEOUT_SECS));
+        assertThat(withKey.providers().get("openai"))
+                .isEqualTo(new ProviderSettings(
+                        "openai",
+                        "openai",
+                        null,
+                        "sk-from-env",
+                        null,
+                        "gpt-4o-mini",
+                        ConfigLoader.DEFAULT_PROVIDER_TIMEOUT_SECS));
         assertThat(withoutKey.providers().get("openai").apiKey()).isNull();
     }
 
@@ -117,16 +146,25 @@ class StarterConfigTest {
         String toml = uncommentExample(StarterConfig.text(), "# Anthropic (Claude):");
         ClawgateConfig config = new ConfigFixture(dir).load(toml, Map.of("ANTHROPIC_API_KEY", "sk-ant-from-env"));
         assertThat(config.providers()).containsOnlyKeys("anthropic");
-        assertThat(config.providers().get("anthropic")).isEqualTo(new ProviderSettings("anthropic", "anthropic", null,
-                "sk-ant-from-env", null, "claude-sonnet-4-5", ConfigLoader.DEFAULT_PROVIDER_TIMEOUT_SECS, 4096));
+        assertThat(config.providers().get("anthropic"))
+                .isEqualTo(new ProviderSettings(
+                        "anthropic",
+                        "anthropic",
+                        null,
+                        "sk-ant-from-env",
+                        null,
+                        "claude-sonnet-4-5",
+                        ConfigLoader.DEFAULT_PROVIDER_TIMEOUT_SECS,
+                        4096));
     }
 
     @ParameterizedTest
     @CsvSource({
-            "'# OpenRouter:', openrouter, https://openrouter.ai/api/v1",
-            "'# Ollama (local):', ollama, http://127.0.0.1:11434/v1",
-            "'# llama.cpp server (local):', llamacpp, http://127.0.0.1:8080/v1",
-            "'# vLLM (local):', vllm, http://127.0.0.1:8000/v1"})
+        "'# OpenRouter:', openrouter, https://openrouter.ai/api/v1",
+        "'# Ollama (local):', ollama, http://127.0.0.1:11434/v1",
+        "'# llama.cpp server (local):', llamacpp, http://127.0.0.1:8080/v1",
+        "'# vLLM (local):', vllm, http://127.0.0.1:8000/v1"
+    })
     void eachLocalAndHostedExampleLoadsWithItsEndpoint(String label, String name, String baseUrl) {
         // SPEC OP-4, SP-3
         String toml = uncommentExample(StarterConfig.text(), label);

@@ -26,11 +26,14 @@ class StderrLoggingTest {
 
         Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
         assertThat(root.getLevel()).isEqualTo(Level.INFO);
-        assertThat(root.getAppender("STDERR")).isInstanceOfSatisfying(ConsoleAppender.class,
-                a -> assertThat(a.getTarget()).isEqualTo("System.err"));
-        assertThat(context.getLogger("org.eclipse.jetty.server").getEffectiveLevel()).isEqualTo(Level.WARN);
+        assertThat(root.getAppender("STDERR"))
+                .isInstanceOfSatisfying(
+                        ConsoleAppender.class, a -> assertThat(a.getTarget()).isEqualTo("System.err"));
+        assertThat(context.getLogger("org.eclipse.jetty.server").getEffectiveLevel())
+                .isEqualTo(Level.WARN);
         assertThat(context.getLogger("com.zaxxer.hikari").getEffectiveLevel()).isEqualTo(Level.WARN);
-        assertThat(context.getLogger("dev.clawgate.server.Gateway").getEffectiveLevel()).isEqualTo(Level.INFO);
+        assertThat(context.getLogger("dev.clawgate.server.Gateway").getEffectiveLevel())
+                .isEqualTo(Level.INFO);
     }
 
     @Test
@@ -48,13 +51,15 @@ class StderrLoggingTest {
         System.setProperty("logback.configurationFile", "/etc/clawgate/logback.xml");
         LoggerContext context = new LoggerContext();
         assertThat(new StderrLogging().configure(context)).isEqualTo(ExecutionStatus.INVOKE_NEXT_IF_ANY);
-        assertThat(context.getLogger(Logger.ROOT_LOGGER_NAME).getAppender("STDERR")).isNull();
+        assertThat(context.getLogger(Logger.ROOT_LOGGER_NAME).getAppender("STDERR"))
+                .isNull();
     }
 
     @Test
     void logbackFindsItThroughServiceLoader() {
         // SPEC OP-5
-        assertThat(ServiceLoader.load(ch.qos.logback.classic.spi.Configurator.class).stream().<Class<?>>map(p -> p.type()))
+        assertThat(ServiceLoader.load(ch.qos.logback.classic.spi.Configurator.class).stream()
+                        .<Class<?>>map(p -> p.type()))
                 .contains(StderrLogging.class);
     }
 }

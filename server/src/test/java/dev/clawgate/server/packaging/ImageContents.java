@@ -23,10 +23,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The container image {@code ./mvnw -Pimage package} builds with Jib (SPEC OP-9, issue 26), read as {@code docker
- * load} reads it: its config (non-root user, entry point, the data volume, the port) and its layers; then its file
- * system unpacked layer by layer and its entry point run in a chroot as the image's user (no container runtime is
- * needed for that), answering /healthz. Run by failsafe in the image profile only.
+ * The container image {@code ./mvnw -Pimage package} builds with Jib (SPEC OP-9, issue 26), read as {@code docker load}
+ * reads it: its config (non-root user, entry point, the data volume, the port) and its layers; then its file system
+ * unpacked layer by layer and its entry point run in a chroot as the image's user (no container runtime is needed for
+ * that), answering /healthz. Run by failsafe in the image profile only.
  */
 class ImageContents {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -34,6 +34,7 @@ class ImageContents {
 
     @TempDir
     Path dir;
+
     JsonNode config;
     List<String> layers = new ArrayList<>();
 
@@ -47,7 +48,10 @@ class ImageContents {
     }
 
     private static String sh(Path cwd, String... cmd) throws Exception {
-        Process p = new ProcessBuilder(cmd).directory(cwd.toFile()).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(cmd)
+                .directory(cwd.toFile())
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes());
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).as(String.join(" ", cmd) + ": " + out).isZero();
@@ -59,14 +63,14 @@ class ImageContents {
         // SPEC OP-9
         JsonNode c = config.get("config");
         assertThat(c.get("User").asText()).isEqualTo("10001:10001");
-        assertThat(JSON.convertValue(c.get("Entrypoint"), List.class)).startsWith("java",
-                "--enable-native-access=ALL-UNNAMED",
-                "@/etc/clawgate/jvm.options").endsWith("dev.clawgate.server.cli.Main");
+        assertThat(JSON.convertValue(c.get("Entrypoint"), List.class))
+                .startsWith("java", "--enable-native-access=ALL-UNNAMED", "@/etc/clawgate/jvm.options")
+                .endsWith("dev.clawgate.server.cli.Main");
         assertThat(JSON.convertValue(c.get("Cmd"), List.class)).containsExactly("run");
         assertThat(c.get("Volumes").has("/data")).isTrue();
         assertThat(c.get("ExposedPorts").has("8787/tcp")).isTrue();
-        assertThat(JSON.convertValue(c.get("Env"), List.class)).contains("CLAWGATE_CONFIG=/etc/clawgate/clawgate.toml",
-                "PATH=/opt/java/bin");
+        assertThat(JSON.convertValue(c.get("Env"), List.class))
+                .contains("CLAWGATE_CONFIG=/etc/clawgate/clawgate.toml", "PATH=/opt/java/bin");
         assertThat(config.get("architecture").asText()).isEqualTo("amd64");
     }
 
@@ -78,10 +82,16 @@ class ImageContents {
         assertThat(comments).contains("dependencies", "project dependencies", "resources", "classes", "extra files");
         assertThat(layers).hasSize(comments.size());
         List<String> files = new ArrayList<>();
-        for (String layer : layers) files.addAll(sh(dir, "tar", "tzf", layer).lines().toList());
-        assertThat(files).contains("opt/java/bin/java", "etc/passwd", "etc/clawgate/clawgate.toml",
-                "etc/clawgate/jvm.options",
-                "app/jib-classpath-file", "lib64/ld-linux-x86-64.so.2");
+        for (String layer : layers)
+            files.addAll(sh(dir, "tar", "tzf", layer).lines().toList());
+        assertThat(files)
+                .contains(
+                        "opt/java/bin/java",
+                        "etc/passwd",
+                        "etc/clawgate/clawgate.toml",
+                        "etc/clawgate/jvm.options",
+                        "app/jib-classpath-file",
+                        "lib64/ld-linux-x86-64.so.2");
         assertThat(files).anyMatch(f -> f.matches("app/libs/sqlite-jdbc-.*\\.jar"));
         assertThat(files).anyMatch(f -> f.matches("app/libs/clawgate-store-.*\\.jar"));
         assertThat(files).noneMatch(f -> f.startsWith("bin/sh") || f.startsWith("usr/bin/"));
@@ -91,7 +101,8 @@ class ImageContents {
     void itsEntryPointStartsTheGatewayAsItsUserInItsOwnFileSystem() throws Exception {
         // SPEC OP-3, OP-9: what `docker run` would do, without a daemon: the layers in order, a chroot, the user
         Path unshare = Path.of("/usr/bin/unshare");
-        Assumptions.assumeTrue(Files.isExecutable(unshare) && "root".equals(System.getProperty("user.name")),
+        Assumptions.assumeTrue(
+                Files.isExecutable(unshare) && "root".equals(System.getProperty("user.name")),
                 "a chroot needs root and util-linux's unshare");
         Path root = Files.createDirectory(dir.resolve("rootfs"));
         for (String layer : layers) sh(dir, "tar", "xzf", layer, "-C", root.toString(), "--warning=no-unknown-keyword");
@@ -102,31 +113,50 @@ class ImageContents {
         Path conf = root.resolve("etc/clawgate/clawgate.toml");
         Files.writeString(conf, Files.readString(conf).replace("0.0.0.0:8787", "127.0.0.1:" + port));
         JsonNode c = config.get("config");
-        List<String> cmd = new ArrayList<>(List.of(unshare.toString(), "--mount", "--fork", "--pid",
+        List<String> cmd = new ArrayList<>(List.of(
+                unshare.toString(),
+                "--mount",
+                "--fork",
+                "--pid",
                 "--kill-child=SIGTERM",
-                "--mount-proc=" + root.resolve("proc"), "/usr/sbin/chroot", "--userspec=" + c.get("User").asText(),
-                        root.toString()));
+                "--mount-proc=" + root.resolve("proc"),
+                "/usr/sbin/chroot",
+                "--userspec=" + c.get("User").asText(),
+                root.toString()));
         c.get("Entrypoint").forEach(a -> cmd.add(a.asText()));
         c.get("Cmd").forEach(a -> cmd.add(a.asText()));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(dir.resolve("run.log")
-                .toFile());
+        ProcessBuilder pb = new ProcessBuilder(cmd)
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("run.log").toFile());
         pb.environment().clear();
-        c.get("Env").forEach(e -> pb.environment().put(e.asText().split("=", 2)[0], e.asText().split("=", 2)[1]));
+        c.get("Env")
+                .forEach(e -> pb.environment()
+                        .put(e.asText().split("=", 2)[0], e.asText().split("=", 2)[1]));
         pb.environment().put("CLAWGATE_AUTH_TOKEN", "image-test-token");
         Process p = pb.start();
         try {
             HttpClient http = HttpClient.newHttpClient();
-            await().atMost(Duration.ofSeconds(90)).ignoreExceptionsInstanceOf(IOException.class).until(() ->
-                    http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/healthz")).build(),
-                            HttpResponse.BodyHandlers.ofString()).statusCode() == 200);
+            await().atMost(Duration.ofSeconds(90))
+                    .ignoreExceptionsInstanceOf(IOException.class)
+                    .until(() -> http.send(
+                                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/healthz"))
+                                                    .build(),
+                                            HttpResponse.BodyHandlers.ofString())
+                                    .statusCode()
+                            == 200);
             // the gateway's own folder in the volume, owned by the image's user, private
-            assertThat(Files.getOwner(root.resolve("data/clawgate/clawgate.db")).getName()).isIn("10001", "clawgate");
+            assertThat(Files.getOwner(root.resolve("data/clawgate/clawgate.db")).getName())
+                    .isIn("10001", "clawgate");
             assertThat(Files.readString(dir.resolve("run.log")).lines().filter(l -> l.startsWith("{")))
-                    .isNotEmpty().allSatisfy(l -> assertThat(JSON.readTree(l).has("level")).isTrue());
+                    .isNotEmpty()
+                    .allSatisfy(l -> assertThat(JSON.readTree(l).has("level")).isTrue());
         } finally {
-            p.descendants().filter(h -> h.info().command().orElse("").endsWith("/java"))
+            p.descendants()
+                    .filter(h -> h.info().command().orElse("").endsWith("/java"))
                     .forEach(ProcessHandle::destroy);
-            assertThat(p.waitFor(30, TimeUnit.SECONDS)).as(Files.readString(dir.resolve("run.log"))).isTrue();
+            assertThat(p.waitFor(30, TimeUnit.SECONDS))
+                    .as(Files.readString(dir.resolve("run.log")))
+                    .isTrue();
         }
         assertThat(p.exitValue()).as(Files.readString(dir.resolve("run.log"))).isZero();
     }

@@ -23,12 +23,13 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The tarball {@code ./mvnw package} builds, as a server install uses it (SPEC OP-9, issue 26): unpacked with tar,
- * started through bin/clawgate with its own conf/clawgate.toml, answering /healthz, backed up while it runs,
- * a restore refused while it runs, stopped by SIGTERM with exit 0; the systemd unit beside it checked.
+ * started through bin/clawgate with its own conf/clawgate.toml, answering /healthz, backed up while it runs, a restore
+ * refused while it runs, stopped by SIGTERM with exit 0; the systemd unit beside it checked.
  */
 class TarballIT {
     @TempDir
     Path dir;
+
     Path home;
 
     record Result(int exit, String out, String err) {}
@@ -37,11 +38,13 @@ class TarballIT {
     void unpack() throws Exception {
         Path tarball;
         try (Stream<Path> files = Files.list(Path.of("target"))) {
-            tarball = files.filter(p -> p.getFileName().toString().matches("clawgate-.*\\.tar\\.gz")).findFirst()
+            tarball = files.filter(p -> p.getFileName().toString().matches("clawgate-.*\\.tar\\.gz"))
+                    .findFirst()
                     .orElseThrow();
         }
         Process tar = new ProcessBuilder("tar", "xzf", tarball.toAbsolutePath().toString(), "-C", dir.toString())
-                .redirectErrorStream(true).start();
+                .redirectErrorStream(true)
+                .start();
         assertThat(tar.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(tar.exitValue()).isZero();
         try (Stream<Path> top = Files.list(dir)) {
@@ -55,16 +58,21 @@ class TarballIT {
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(dir.toFile());
         Map<String, String> env = pb.environment();
         env.put("JAVA_HOME", System.getProperty("java.home"));
-        for (String unset : List.of("CLAWGATE_CONFIG", "CLAWGATE_DATA_DIR", "CLAWGATE_AOT_CACHE",
-                "OPENAI_API_KEY")) env.remove(unset);
+        for (String unset : List.of("CLAWGATE_CONFIG", "CLAWGATE_DATA_DIR", "CLAWGATE_AOT_CACHE", "OPENAI_API_KEY"))
+            env.remove(unset);
         return pb;
     }
 
     private Result run(String... args) throws Exception {
         Path out = Files.createTempFile(dir, "out", ".txt");
         Path err = Files.createTempFile(dir, "err", ".txt");
-        Process p = clawgate(args).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-        assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("clawgate %s exits", List.of(args)).isTrue();
+        Process p = clawgate(args)
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
+        assertThat(p.waitFor(120, TimeUnit.SECONDS))
+                .as("clawgate %s exits", List.of(args))
+                .isTrue();
         return new Result(p.exitValue(), Files.readString(out), Files.readString(err));
     }
 
@@ -78,10 +86,17 @@ class TarballIT {
         assertThat(Files.readString(home.resolve("conf/clawgate.toml")))
                 .contains("data_dir = \"${CLAWGATE_DATA_DIR}\"");
         String unit = Files.readString(home.resolve("systemd/clawgate.service"));
-        assertThat(unit.lines().map(String::strip).toList()).contains("ExecStart=/opt/clawgate/bin/clawgate run",
-                "User=clawgate", "ProtectSystem=strict", "ReadWritePaths=/var/lib/clawgate /var/cache/clawgate",
-                "NoNewPrivileges=yes", "Restart=on-failure", "MemoryMax=1G", "StateDirectory=clawgate",
-                "Environment=CLAWGATE_DATA_DIR=/var/lib/clawgate",
+        assertThat(unit.lines().map(String::strip).toList())
+                .contains(
+                        "ExecStart=/opt/clawgate/bin/clawgate run",
+                        "User=clawgate",
+                        "ProtectSystem=strict",
+                        "ReadWritePaths=/var/lib/clawgate /var/cache/clawgate",
+                        "NoNewPrivileges=yes",
+                        "Restart=on-failure",
+                        "MemoryMax=1G",
+                        "StateDirectory=clawgate",
+                        "Environment=CLAWGATE_DATA_DIR=/var/lib/clawgate",
                         "Environment=CLAWGATE_CONFIG=/etc/clawgate/clawgate.toml");
         Result version = run("--version");
         assertThat(version.exit()).as(version.err()).isZero();
@@ -94,12 +109,18 @@ class TarballIT {
         Path analyze = Path.of("/usr/bin/systemd-analyze");
         org.junit.jupiter.api.Assumptions.assumeTrue(Files.isExecutable(analyze), "systemd-analyze is not installed");
         Path unit = dir.resolve("clawgate.service");
-        Files.writeString(unit, Files.readString(home.resolve("systemd/clawgate.service"))
-                .replace("/opt/clawgate/", home.toString() + "/"));
-        Process p = new ProcessBuilder(analyze.toString(), "verify", unit.toString()).redirectErrorStream(true).start();
+        Files.writeString(
+                unit,
+                Files.readString(home.resolve("systemd/clawgate.service"))
+                        .replace("/opt/clawgate/", home.toString() + "/"));
+        Process p = new ProcessBuilder(analyze.toString(), "verify", unit.toString())
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes());
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(out.lines().filter(l -> l.contains("clawgate.service")).toList()).as(out).isEmpty();
+        assertThat(out.lines().filter(l -> l.contains("clawgate.service")).toList())
+                .as(out)
+                .isEmpty();
     }
 
     @Test
@@ -112,12 +133,20 @@ class TarballIT {
         Path conf = home.resolve("conf/clawgate.toml");
         Files.writeString(conf, Files.readString(conf).replace("127.0.0.1:8787", "127.0.0.1:" + port));
         Path log = dir.resolve("run.log");
-        Process gateway = clawgate("run").redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        Process gateway = clawgate("run")
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
         try {
             HttpClient http = HttpClient.newHttpClient();
-            await().atMost(Duration.ofSeconds(90)).ignoreExceptionsInstanceOf(IOException.class).until(() ->
-                    http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/healthz")).build(),
-                            HttpResponse.BodyHandlers.ofString()).statusCode() == 200);
+            await().atMost(Duration.ofSeconds(90))
+                    .ignoreExceptionsInstanceOf(IOException.class)
+                    .until(() -> http.send(
+                                            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/healthz"))
+                                                    .build(),
+                                            HttpResponse.BodyHandlers.ofString())
+                                    .statusCode()
+                            == 200);
             // the data went where bin/clawgate said: data/ beside bin/
             assertThat(home.resolve("data/clawgate.db")).isRegularFile();
             assertThat(home.resolve("data/clawgate.lock")).isRegularFile();

@@ -66,8 +66,11 @@ final class LoopbackSite implements AutoCloseable {
     private void answer(HttpExchange x, int status, String type, String body, String location) throws IOException {
         String serverName = null;
         if (x instanceof HttpsExchange https && https.getSSLSession() instanceof ExtendedSSLSession session) {
-            serverName = session.getRequestedServerNames().stream().filter(n -> n instanceof SNIHostName)
-                    .map(n -> ((SNIHostName) n).getAsciiName()).findFirst().orElse(null);
+            serverName = session.getRequestedServerNames().stream()
+                    .filter(n -> n instanceof SNIHostName)
+                    .map(n -> ((SNIHostName) n).getAsciiName())
+                    .findFirst()
+                    .orElse(null);
         }
         hits.add(new Hit(x.getRequestURI().getPath(), x.getRequestHeaders().getFirst("Host"), serverName));
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);

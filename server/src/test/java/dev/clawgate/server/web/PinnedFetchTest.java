@@ -30,9 +30,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * SSRF through the real HTTP client (SPEC AG-4, AG-5): fetches go over real sockets to two loopback sites on one
- * port. 127.0.0.2 stands in for a public web server (the tests cannot reach the internet; only here is it treated
- * as public); 127.0.0.1 is the gateway's own machine, which no fetch may ever reach.
+ * SSRF through the real HTTP client (SPEC AG-4, AG-5): fetches go over real sockets to two loopback sites on one port.
+ * 127.0.0.2 stands in for a public web server (the tests cannot reach the internet; only here is it treated as public);
+ * 127.0.0.1 is the gateway's own machine, which no fetch may ever reach.
  */
 class PinnedFetchTest {
     static final InetAddress PUBLIC_STAND_IN = address("127.0.0.2");
@@ -41,6 +41,7 @@ class PinnedFetchTest {
 
     @TempDir
     static Path keys;
+
     static Path keystore;
 
     LoopbackSite outside;
@@ -59,30 +60,51 @@ class PinnedFetchTest {
     @BeforeAll
     static void certificate() throws Exception {
         keystore = keys.resolve("site.p12");
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "keytool").toString(),
-                "-genkeypair",
-                "-alias", "site", "-keyalg", "EC", "-groupname", "secp256r1", "-dname", "CN=public.test", "-ext",
+        Process p = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "keytool")
+                                .toString(),
+                        "-genkeypair",
+                        "-alias",
+                        "site",
+                        "-keyalg",
+                        "EC",
+                        "-groupname",
+                        "secp256r1",
+                        "-dname",
+                        "CN=public.test",
+                        "-ext",
                         "SAN=dns:public.test",
-                "-validity", "2", "-keystore", keystore.toString(), "-storetype", "PKCS12", "-storepass", PASSWORD,
-                        "-keypass", PASSWORD)
-                .redirectErrorStream(true).start();
+                        "-validity",
+                        "2",
+                        "-keystore",
+                        keystore.toString(),
+                        "-storetype",
+                        "PKCS12",
+                        "-storepass",
+                        PASSWORD,
+                        "-keypass",
+                        PASSWORD)
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor()).as(out).isZero();
     }
 
     @BeforeEach
     void sites() throws Exception {
-        inside = LoopbackSite.http(new InetSocketAddress(address("127.0.0.1"), 0)).page("/", "text/plain",
-                "INSIDE-SECRET")
-                .page("/secret", "text/plain", "INSIDE-SECRET").start();
-        outside = LoopbackSite.http(new InetSocketAddress(PUBLIC_STAND_IN, inside.port())).page("/", "text/plain",
-                "public page")
+        inside = LoopbackSite.http(new InetSocketAddress(address("127.0.0.1"), 0))
+                .page("/", "text/plain", "INSIDE-SECRET")
+                .page("/secret", "text/plain", "INSIDE-SECRET")
+                .start();
+        outside = LoopbackSite.http(new InetSocketAddress(PUBLIC_STAND_IN, inside.port()))
+                .page("/", "text/plain", "public page")
                 .redirect("/to-loopback", "http://127.0.0.1:" + inside.port() + "/secret")
                 .redirect("/to-localhost", "http://localhost:" + inside.port() + "/secret")
                 .redirect("/to-mapped", "http://[::ffff:127.0.0.1]:" + inside.port() + "/secret")
                 .redirect("/to-decimal", "http://2130706433:" + inside.port() + "/secret")
                 .redirect("/to-intranet", "http://intranet.test:" + inside.port() + "/secret")
-                .redirect("/to-public", "/").start();
+                .redirect("/to-public", "/")
+                .start();
         http = new JettyPinnedHttp(new SslContextFactory.Client(), Duration.ofSeconds(2));
     }
 
@@ -98,8 +120,10 @@ class PinnedFetchTest {
     }
 
     private static String get(PublicWeb web, String url) throws Exception {
-        return new String(web.get(URI.create(url), Duration.ofSeconds(10), 10_000, CancelToken.none()).response()
-                .body(),
+        return new String(
+                web.get(URI.create(url), Duration.ofSeconds(10), 10_000, CancelToken.none())
+                        .response()
+                        .body(),
                 StandardCharsets.UTF_8);
     }
 
@@ -115,13 +139,16 @@ class PinnedFetchTest {
         assertThatThrownBy(() -> get(web, "http://localhost" + port + "/"))
                 .hasMessageContaining("refused: localhost is not a public");
         assertThat(inside.hits()).isEmpty();
-        assertThat(outside.hits()).singleElement().satisfies(h -> assertThat(h.host()).isEqualTo("localhost" + port));
+        assertThat(outside.hits())
+                .singleElement()
+                .satisfies(h -> assertThat(h.host()).isEqualTo("localhost" + port));
     }
 
     // SPEC AG-5: every redirect hop is resolved and checked again
     @Test
     void redirectsToLoopbackPrivateOrAmbiguousAddressesAreRefused() throws Exception {
-        PublicWeb web = web(host -> host.equals("site.test") ? List.of(PUBLIC_STAND_IN)
+        PublicWeb web = web(host -> host.equals("site.test")
+                ? List.of(PUBLIC_STAND_IN)
                 : host.equals("intranet.test") ? List.of(address("10.1.2.3")) : HostResolver.SYSTEM.resolve(host));
         String base = "http://site.test:" + outside.port();
         for (String path : List.of("/to-loopback", "/to-localhost", "/to-mapped", "/to-decimal", "/to-intranet")) {
@@ -136,13 +163,34 @@ class PinnedFetchTest {
     void everyLoopbackAndPrivateFormIsRefusedBeforeAnyConnection() {
         PublicWeb production = PublicWeb.of(http);
         String port = ":" + inside.port();
-        for (String host : List.of("127.0.0.1", "localhost", "LOCALHOST.", "2130706433", "0177.0.0.1", "0x7f.0.0.1",
+        for (String host : List.of(
+                "127.0.0.1",
+                "localhost",
+                "LOCALHOST.",
+                "2130706433",
+                "0177.0.0.1",
+                "0x7f.0.0.1",
                 "0x7f000001",
-                "127.1", "017700000001", "[::1]", "[::ffff:127.0.0.1]", "[::ffff:7f00:1]", "[0:0:0:0:0:ffff:127.0.0.1]",
-                "[::127.0.0.1]", "0.0.0.0", "[::]", "10.0.0.1", "172.16.0.1", "192.168.0.1", "169.254.169.254",
-                        "100.64.0.1",
-                "[fd00::1]", "[fe80::1]", "[64:ff9b::7f00:1]", "[2002:7f00:1::]")) {
-            assertThatThrownBy(() -> get(production, "http://" + host + port + "/secret")).as(host)
+                "127.1",
+                "017700000001",
+                "[::1]",
+                "[::ffff:127.0.0.1]",
+                "[::ffff:7f00:1]",
+                "[0:0:0:0:0:ffff:127.0.0.1]",
+                "[::127.0.0.1]",
+                "0.0.0.0",
+                "[::]",
+                "10.0.0.1",
+                "172.16.0.1",
+                "192.168.0.1",
+                "169.254.169.254",
+                "100.64.0.1",
+                "[fd00::1]",
+                "[fe80::1]",
+                "[64:ff9b::7f00:1]",
+                "[2002:7f00:1::]")) {
+            assertThatThrownBy(() -> get(production, "http://" + host + port + "/secret"))
+                    .as(host)
                     .hasMessageMatching("(?s).*(refused|unknown host).*");
         }
         assertThat(inside.hits()).isEmpty();
@@ -151,9 +199,11 @@ class PinnedFetchTest {
     // SPEC AG-5: a name that resolves to a private address (or to any private one among its answers) is refused
     @Test
     void namesResolvingToPrivateAddressesAreRefused() {
-        for (List<InetAddress> answer : List.of(List.of(address("192.168.1.10")), List.of(PUBLIC_STAND_IN,
-                address("127.0.0.1")),
-                List.of(address("::ffff:10.0.0.1")), List.of(address("169.254.169.254")))) {
+        for (List<InetAddress> answer : List.of(
+                List.of(address("192.168.1.10")),
+                List.of(PUBLIC_STAND_IN, address("127.0.0.1")),
+                List.of(address("::ffff:10.0.0.1")),
+                List.of(address("169.254.169.254")))) {
             PublicWeb web = web(host -> answer);
             assertThatThrownBy(() -> get(web, "http://intranet.test:" + inside.port() + "/secret"))
                     .as(answer.toString())
@@ -167,7 +217,8 @@ class PinnedFetchTest {
     @Test
     void httpsToACheckedAddressSendsTheHostsServerNameAndChecksItsCertificate() throws Exception {
         try (LoopbackSite tls = LoopbackSite.https(new InetSocketAddress(PUBLIC_STAND_IN, 0), serverContext())
-                .page("/", "text/plain", "secure page").start()) {
+                .page("/", "text/plain", "secure page")
+                .start()) {
             SslContextFactory.Client trust = new SslContextFactory.Client();
             trust.setTrustStorePath(keystore.toString());
             trust.setTrustStorePassword(PASSWORD);
@@ -203,8 +254,8 @@ class PinnedFetchTest {
     @Test
     void aBodyPastTheLimitIsCutAndMarked() throws Exception {
         PublicWeb web = web(host -> List.of(PUBLIC_STAND_IN));
-        var page = web.get(URI.create("http://site.test:" + outside.port() + "/"), Duration.ofSeconds(5), 4,
-                CancelToken.none());
+        var page = web.get(
+                URI.create("http://site.test:" + outside.port() + "/"), Duration.ofSeconds(5), 4, CancelToken.none());
         assertThat(page.response().body()).hasSize(4);
         assertThat(page.response().cut()).isTrue();
     }

@@ -2,11 +2,12 @@ package dev.clawgate.store.internal;
 
 /** What differs between the two SQL databases; everything else is written once in portable SQL. */
 public enum Dialect {
-    SQLITE("sqlite",
-            "DELETE FROM dedupe WHERE key IN (SELECT key FROM dedupe WHERE seen_at <= ? LIMIT ?)"),
+    SQLITE("sqlite", "DELETE FROM dedupe WHERE key IN (SELECT key FROM dedupe WHERE seen_at <= ? LIMIT ?)"),
     // SKIP LOCKED: nodes pruning at the same moment share the work instead of waiting on each other
-    POSTGRESQL("postgresql",
-            "DELETE FROM dedupe WHERE key IN (SELECT key FROM dedupe WHERE seen_at <= ? LIMIT ? FOR UPDATE SKIP LOCKED)");
+    POSTGRESQL(
+            "postgresql",
+            "DELETE FROM dedupe WHERE key IN (SELECT key FROM dedupe WHERE seen_at <= ? LIMIT ? FOR UPDATE SKIP "
+                    + "LOCKED)");
 
     /** An arbitrary constant: the advisory lock that serialises schema migrations across nodes. */
     private static final long MIGRATION_LOCK_KEY = 0x636c_6177_6761_7465L;

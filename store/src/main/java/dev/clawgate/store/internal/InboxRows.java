@@ -22,7 +22,9 @@ final class InboxRows {
 
     /** Final states as SQL literals: constants from the enum, never user input. */
     static final String FINAL_STATES = finalLiterals();
-    static final String OPEN_STATES = "'" + InboxState.RECEIVED.wireName() + "', '" + InboxState.DISPATCHED.wireName() + "'";
+
+    static final String OPEN_STATES =
+            "'" + InboxState.RECEIVED.wireName() + "', '" + InboxState.DISPATCHED.wireName() + "'";
 
     // the WHERE turns a fresh duplicate into "no row returned"; a stale key is refreshed and returned
     private static final String CLAIM_KEY = "INSERT INTO dedupe (key, seen_at) VALUES (?, ?)"
@@ -36,39 +38,61 @@ final class InboxRows {
             + SessionRows.KEY_COLUMNS + " FROM inbox i JOIN sessions s ON s.id = i.session_id";
 
     /** One session's buffered records, newest first; served by {@code inbox_session_state_id} (V003). */
-    static final String BUFFERED = SELECT + " WHERE " + SessionRows.KEY_MATCH
-            + " AND i.state = ? ORDER BY i.id DESC LIMIT ?";
+    static final String BUFFERED =
+            SELECT + " WHERE " + SessionRows.KEY_MATCH + " AND i.state = ? ORDER BY i.id DESC LIMIT ?";
 
     private InboxRows() {}
 
     /**
-     * Claims {@code key} at {@code now}: true when it was never seen or was last seen at or before
-     * {@code cutoff}; false for a duplicate. Also prunes a bounded batch of expired keys.
+     * Claims {@code key} at {@code now}: true when it was never seen or was last seen at or before {@code cutoff};
+     * false for a duplicate. Also prunes a bounded batch of expired keys.
      */
     static boolean claimKey(Tx tx, Dialect dialect, String key, long now, long cutoff) throws SQLException {
-        boolean claimed = tx.first(CLAIM_KEY, rs -> rs.getString(1), key, now, cutoff).isPresent();
+        boolean claimed =
+                tx.first(CLAIM_KEY, rs -> rs.getString(1), key, now, cutoff).isPresent();
         tx.update(dialect.pruneDedupeSql(), cutoff, PRUNE_BATCH);
         return claimed;
     }
 
     static long insert(Tx tx, InboundMessage m, long sessionId, String dedupeKey, String payload, long now)
             throws SQLException {
-        return tx.first(INSERT, rs -> rs.getLong(1),
-                dedupeKey, m.channel(), m.account(), m.id(), m.sender(), m.replyTarget(), m.threadId(), m.scopeId(),
-                m.chatType().wireName(), sessionId, InboxState.RECEIVED.wireName(), m.timestamp().toEpochMilli(),
-                now, now, payload).orElseThrow();
+        return tx.first(
+                        INSERT,
+                        rs -> rs.getLong(1),
+                        dedupeKey,
+                        m.channel(),
+                        m.account(),
+                        m.id(),
+                        m.sender(),
+                        m.replyTarget(),
+                        m.threadId(),
+                        m.scopeId(),
+                        m.chatType().wireName(),
+                        sessionId,
+                        InboxState.RECEIVED.wireName(),
+                        m.timestamp().toEpochMilli(),
+                        now,
+                        now,
+                        payload)
+                .orElseThrow();
     }
 
     /**
-     * Moves a record that is not final yet to {@code state}; {@code DISPATCHED} counts an attempt.
-     * Returns false, changing nothing, when the record already has a final state.
+     * Moves a record that is not final yet to {@code state}; {@code DISPATCHED} counts an attempt. Returns false,
+     * changing nothing, when the record already has a final state.
      *
      * @throws IllegalArgumentException when there is no such record
      */
     static boolean move(Tx tx, long id, InboxState state, String detail, long now) throws SQLException {
         int attempt = state == InboxState.DISPATCHED ? 1 : 0;
-        int changed = tx.update("UPDATE inbox SET state = ?, detail = ?, attempts = attempts + ?, updated_at = ?"
-                + " WHERE id = ? AND state NOT IN (" + FINAL_STATES + ")", state.wireName(), detail, attempt, now, id);
+        int changed = tx.update(
+                "UPDATE inbox SET state = ?, detail = ?, attempts = attempts + ?, updated_at = ?"
+                        + " WHERE id = ? AND state NOT IN (" + FINAL_STATES + ")",
+                state.wireName(),
+                detail,
+                attempt,
+                now,
+                id);
         if (changed == 0) {
             requireExists(tx, id);
             return false;
@@ -78,8 +102,11 @@ final class InboxRows {
 
     /** Like {@link #move} but leaves {@code detail} as it was. */
     static boolean finish(Tx tx, long id, InboxState state, long now) throws SQLException {
-        int changed = tx.update("UPDATE inbox SET state = ?, updated_at = ? WHERE id = ? AND state NOT IN ("
-                + FINAL_STATES + ")", state.wireName(), now, id);
+        int changed = tx.update(
+                "UPDATE inbox SET state = ?, updated_at = ? WHERE id = ? AND state NOT IN (" + FINAL_STATES + ")",
+                state.wireName(),
+                now,
+                id);
         if (changed == 0) {
             requireExists(tx, id);
             return false;
@@ -97,7 +124,9 @@ final class InboxRows {
 
     /** The newest {@code limit} buffered records of the session, oldest first (SPEC IN-6). */
     static List<InboxRecord> buffered(Tx tx, SessionKey key, int limit) throws SQLException {
-        List<InboxRecord> newestFirst = tx.list(BUFFERED, InboxRows::record,
+        List<InboxRecord> newestFirst = tx.list(
+                BUFFERED,
+                InboxRows::record,
                 Params.of(SessionRows.keyParams(key), InboxState.BUFFERED.wireName(), limit));
         return List.copyOf(newestFirst.reversed());
     }
@@ -107,7 +136,8 @@ final class InboxRows {
         for (InboxState state : InboxState.values()) {
             counts.put(state, 0L);
         }
-        for (Map.Entry<InboxState, Long> row : tx.list("SELECT state, COUNT(*) FROM inbox GROUP BY state",
+        for (Map.Entry<InboxState, Long> row : tx.list(
+                "SELECT state, COUNT(*) FROM inbox GROUP BY state",
                 rs -> Map.entry(InboxState.fromWire(rs.getString(1)), rs.getLong(2)))) {
             counts.put(row.getKey(), row.getValue());
         }
@@ -115,7 +145,8 @@ final class InboxRows {
     }
 
     private static void requireExists(Tx tx, long id) throws SQLException {
-        if (tx.first("SELECT id FROM inbox WHERE id = ?", rs -> rs.getLong(1), id).isEmpty()) {
+        if (tx.first("SELECT id FROM inbox WHERE id = ?", rs -> rs.getLong(1), id)
+                .isEmpty()) {
             throw new IllegalArgumentException("there is no inbox record " + id);
         }
     }
@@ -123,8 +154,13 @@ final class InboxRows {
     private static InboxRecord record(ResultSet rs) throws SQLException {
         long id = rs.getLong(1);
         SessionKey session = SessionRows.key(rs, 6);
-        return new InboxRecord(id, InboundJson.read(id, rs.getString(5)), session,
-                InboxState.fromWire(rs.getString(2)), rs.getInt(3), Instant.ofEpochMilli(rs.getLong(4)));
+        return new InboxRecord(
+                id,
+                InboundJson.read(id, rs.getString(5)),
+                session,
+                InboxState.fromWire(rs.getString(2)),
+                rs.getInt(3),
+                Instant.ofEpochMilli(rs.getLong(4)));
     }
 
     private static String finalLiterals() {

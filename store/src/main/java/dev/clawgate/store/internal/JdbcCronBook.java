@@ -16,14 +16,16 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The {@link CronBook} on either SQL dialect: the {@code cron_jobs} table (SPEC AG-5, OP-1). A job's
- * owner is its session row and sender; a fire is claimed by moving {@code next_fire_at} on with a
- * compare-and-set, so two nodes or two restarts never run one fire twice (SPEC OUT-12).
+ * The {@link CronBook} on either SQL dialect: the {@code cron_jobs} table (SPEC AG-5, OP-1). A job's owner is its
+ * session row and sender; a fire is claimed by moving {@code next_fire_at} on with a compare-and-set, so two nodes or
+ * two restarts never run one fire twice (SPEC OUT-12).
  */
 public final class JdbcCronBook implements CronBook {
-    private static final String COLUMNS = "j.id, " + SessionRows.KEY_COLUMNS + ", j.channel, j.account, j.chat_type, j.reply_target,"
-            + " j.thread_id, j.sender, j.sender_name, j.name, j.prompt, j.schedule_kind, j.schedule_spec, j.zone, j.created_at,"
-            + " j.next_fire_at";
+    private static final String COLUMNS =
+            "j.id, " + SessionRows.KEY_COLUMNS + ", j.channel, j.account, j.chat_type, j.reply_target,"
+                    + " j.thread_id, j.sender, j.sender_name, j.name, j.prompt, j.schedule_kind, j.schedule_spec, "
+                    + "j.zone, j.created_at,"
+                    + " j.next_fire_at";
     private static final String FROM = " FROM cron_jobs j JOIN sessions s ON s.id = j.session_id";
 
     private final Database db;
@@ -43,16 +45,38 @@ public final class JdbcCronBook implements CronBook {
         return db.write("cron add", tx -> {
             long sessionId = SessionRows.ensure(tx, key, clock.millis());
             // serialises adds of one session across nodes, so the limit holds (SQLite's writer is already single)
-            if (db.dialect() == Dialect.POSTGRESQL) tx.list("SELECT id FROM sessions WHERE id = ? FOR UPDATE", rs -> 0, sessionId);
-            int owned = tx.first("SELECT COUNT(*) FROM cron_jobs WHERE session_id = ? AND sender = ?", rs -> rs.getInt(1),
-                    sessionId, t.sender()).orElse(0);
+            if (db.dialect() == Dialect.POSTGRESQL)
+                tx.list("SELECT id FROM sessions WHERE id = ? FOR UPDATE", rs -> 0, sessionId);
+            int owned = tx.first(
+                            "SELECT COUNT(*) FROM cron_jobs WHERE session_id = ? AND sender = ?",
+                            rs -> rs.getInt(1),
+                            sessionId,
+                            t.sender())
+                    .orElse(0);
             if (owned >= maxPerOwner) return Optional.<CronJob>empty();
-            long id = tx.first("INSERT INTO cron_jobs (session_id, channel, account, chat_type, reply_target, thread_id, sender,"
-                            + " sender_name, name, prompt, schedule_kind, schedule_spec, zone, created_at, next_fire_at)"
-                            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id", rs -> rs.getLong(1),
-                    sessionId, t.channel(), t.account(), t.chatType().wireName(), t.replyTarget(), t.threadId(), t.sender(),
-                    t.senderName(), job.name(), job.prompt(), s.kind(), s.spec(), s.zone().getId(), job.createdAt().toEpochMilli(),
-                    job.nextFireAt() == null ? null : job.nextFireAt().toEpochMilli()).orElseThrow();
+            long id = tx.first(
+                            "INSERT INTO cron_jobs (session_id, channel, account, chat_type, reply_target, thread_id, "
+                                    + "sender,"
+                                    + " sender_name, name, prompt, schedule_kind, schedule_spec, zone, created_at, "
+                                    + "next_fire_at)"
+                                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                            rs -> rs.getLong(1),
+                            sessionId,
+                            t.channel(),
+                            t.account(),
+                            t.chatType().wireName(),
+                            t.replyTarget(),
+                            t.threadId(),
+                            t.sender(),
+                            t.senderName(),
+                            job.name(),
+                            job.prompt(),
+                            s.kind(),
+                            s.spec(),
+                            s.zone().getId(),
+                            job.createdAt().toEpochMilli(),
+                            job.nextFireAt() == null ? null : job.nextFireAt().toEpochMilli())
+                    .orElseThrow();
             return Optional.of(new CronJob(id, key, t, job.name(), job.prompt(), s, job.createdAt(), job.nextFireAt()));
         });
     }
@@ -60,8 +84,13 @@ public final class JdbcCronBook implements CronBook {
     @Override
     public List<CronJob> list(SessionKey session, String sender) {
         SessionKey key = SessionRows.normalise(session);
-        return db.read("cron list", tx -> tx.list("SELECT " + COLUMNS + FROM + " WHERE " + SessionRows.KEY_MATCH
-                + " AND j.sender = ? ORDER BY j.id", JdbcCronBook::job, Params.of(SessionRows.keyParams(key), sender)));
+        return db.read(
+                "cron list",
+                tx -> tx.list(
+                        "SELECT " + COLUMNS + FROM + " WHERE " + SessionRows.KEY_MATCH
+                                + " AND j.sender = ? ORDER BY j.id",
+                        JdbcCronBook::job,
+                        Params.of(SessionRows.keyParams(key), sender)));
     }
 
     @Override
@@ -72,9 +101,13 @@ public final class JdbcCronBook implements CronBook {
     @Override
     public boolean remove(long id, SessionKey session, String sender) {
         SessionKey key = SessionRows.normalise(session);
-        return db.write("cron remove", tx -> tx.update("DELETE FROM cron_jobs WHERE id = ? AND sender = ? AND session_id ="
-                + " (SELECT s.id FROM sessions s WHERE " + SessionRows.KEY_MATCH + ")",
-                Params.of(new Object[] {id, sender}, SessionRows.keyParams(key))) > 0);
+        return db.write(
+                "cron remove",
+                tx -> tx.update(
+                                "DELETE FROM cron_jobs WHERE id = ? AND sender = ? AND session_id ="
+                                        + " (SELECT s.id FROM sessions s WHERE " + SessionRows.KEY_MATCH + ")",
+                                Params.of(new Object[] {id, sender}, SessionRows.keyParams(key)))
+                        > 0);
     }
 
     @Override
@@ -85,17 +118,26 @@ public final class JdbcCronBook implements CronBook {
     @Override
     public List<CronJob> due(Instant now, int limit) {
         if (limit < 1) throw new IllegalArgumentException("limit must be positive, got " + limit);
-        return db.read("cron due", tx -> tx.list("SELECT " + COLUMNS + FROM
-                + " WHERE j.next_fire_at IS NOT NULL AND j.next_fire_at <= ? ORDER BY j.next_fire_at, j.id LIMIT ?",
-                JdbcCronBook::job, now.toEpochMilli(), limit));
+        return db.read(
+                "cron due",
+                tx -> tx.list(
+                        "SELECT " + COLUMNS + FROM
+                                + " WHERE j.next_fire_at IS NOT NULL AND j.next_fire_at <= ? ORDER BY j.next_fire_at, "
+                                + "j.id LIMIT ?",
+                        JdbcCronBook::job,
+                        now.toEpochMilli(),
+                        limit));
     }
 
     @Override
     public Optional<Instant> nextFire() {
-        return db.read("cron next", tx -> tx.first("SELECT MIN(next_fire_at) FROM cron_jobs", rs -> {
-            long v = rs.getLong(1);
-            return rs.wasNull() ? Optional.<Instant>empty() : Optional.of(Instant.ofEpochMilli(v));
-        })).flatMap(o -> o);
+        return db.read(
+                        "cron next",
+                        tx -> tx.first("SELECT MIN(next_fire_at) FROM cron_jobs", rs -> {
+                            long v = rs.getLong(1);
+                            return rs.wasNull() ? Optional.<Instant>empty() : Optional.of(Instant.ofEpochMilli(v));
+                        }))
+                .flatMap(o -> o);
     }
 
     @Override
@@ -108,17 +150,29 @@ public final class JdbcCronBook implements CronBook {
         long at = fireAt.toEpochMilli();
         return next == null
                 ? tx.update("DELETE FROM cron_jobs WHERE id = ? AND next_fire_at = ?", id, at) > 0
-                : tx.update("UPDATE cron_jobs SET next_fire_at = ? WHERE id = ? AND next_fire_at = ?", next.toEpochMilli(), id, at) > 0;
+                : tx.update(
+                                "UPDATE cron_jobs SET next_fire_at = ? WHERE id = ? AND next_fire_at = ?",
+                                next.toEpochMilli(),
+                                id,
+                                at)
+                        > 0;
     }
 
     private static CronJob job(ResultSet rs) throws SQLException {
         SessionKey session = SessionRows.key(rs, 2);
-        CronTarget target = new CronTarget(rs.getString(8), rs.getString(9), ChatType.fromWire(rs.getString(10)), rs.getString(11),
-                rs.getString(12), rs.getString(13), rs.getString(14));
+        CronTarget target = new CronTarget(
+                rs.getString(8),
+                rs.getString(9),
+                ChatType.fromWire(rs.getString(10)),
+                rs.getString(11),
+                rs.getString(12),
+                rs.getString(13),
+                rs.getString(14));
         Instant created = Instant.ofEpochMilli(rs.getLong(20));
         Schedule schedule = Schedule.of(rs.getString(17), rs.getString(18), ZoneId.of(rs.getString(19)), created);
         long next = rs.getLong(21);
         Instant nextFire = rs.wasNull() ? null : Instant.ofEpochMilli(next);
-        return new CronJob(rs.getLong(1), session, target, rs.getString(15), rs.getString(16), schedule, created, nextFire);
+        return new CronJob(
+                rs.getLong(1), session, target, rs.getString(15), rs.getString(16), schedule, created, nextFire);
     }
 }

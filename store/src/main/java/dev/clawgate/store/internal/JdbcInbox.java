@@ -31,8 +31,8 @@ final class JdbcInbox implements InboxBook {
     }
 
     @Override
-    public Optional<InboxRecord> record(InboundMessage message, SessionKey session, String dedupeKey,
-                                        Duration dedupeTtl) {
+    public Optional<InboxRecord> record(
+            InboundMessage message, SessionKey session, String dedupeKey, Duration dedupeTtl) {
         Objects.requireNonNull(message, "message");
         SessionKey key = SessionRows.normalise(Objects.requireNonNull(session, "session"));
         requireTtl(dedupeKey, dedupeTtl);
@@ -47,8 +47,9 @@ final class JdbcInbox implements InboxBook {
     }
 
     /** The inbox row and its dedupe key inside the caller's transaction; empty for a fresh duplicate. */
-    Optional<InboxRecord> record(Tx tx, InboundMessage message, SessionKey key, String dedupeKey, Duration dedupeTtl,
-                                 String payload) throws SQLException {
+    Optional<InboxRecord> record(
+            Tx tx, InboundMessage message, SessionKey key, String dedupeKey, Duration dedupeTtl, String payload)
+            throws SQLException {
         long now = clock.millis();
         if (dedupeKey != null && !InboxRows.claimKey(tx, db.dialect(), dedupeKey, now, now - dedupeTtl.toMillis())) {
             return Optional.empty();

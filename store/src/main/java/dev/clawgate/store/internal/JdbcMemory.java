@@ -22,15 +22,15 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The {@link Memory} on either SQL dialect, in the store's database. Recall asks the database's
- * full-text index for candidates (SQLite FTS5 ranked by {@code bm25()}, PostgreSQL
- * {@code tsvector} ranked by {@code ts_rank()}), then scores them with {@link Relevance} on
- * counts read in the same transaction (or taken from the candidates when they are all the matches),
- * so scores lie in [0, 1] and agree across dialects.
+ * The {@link Memory} on either SQL dialect, in the store's database. Recall asks the database's full-text index for
+ * candidates (SQLite FTS5 ranked by {@code bm25()}, PostgreSQL {@code tsvector} ranked by {@code ts_rank()}), then
+ * scores them with {@link Relevance} on counts read in the same transaction (or taken from the candidates when they are
+ * all the matches), so scores lie in [0, 1] and agree across dialects.
  */
 public final class JdbcMemory implements Memory {
     /** How many candidates the database hands over per recalled entry: room for the re-scoring to reorder. */
     private static final int CANDIDATES_PER_RESULT = 5;
+
     private static final int MIN_CANDIDATES = 25;
 
     private final Database db;
@@ -69,7 +69,8 @@ public final class JdbcMemory implements Memory {
                 return new MemoryEntry(e.id(), scope, key, text, category, e.createdAt(), Instant.ofEpochMilli(now));
             }
             long id = MemoryRows.insert(tx, dialect, scope, key, text, category, hash, termText, terms.size(), now);
-            return new MemoryEntry(id, scope, key, text, category, Instant.ofEpochMilli(now), Instant.ofEpochMilli(now));
+            return new MemoryEntry(
+                    id, scope, key, text, category, Instant.ofEpochMilli(now), Instant.ofEpochMilli(now));
         });
     }
 
@@ -89,21 +90,23 @@ public final class JdbcMemory implements Memory {
             Map<String, Long> withTerm = rows.size() < wanted
                     ? countedAmong(rows, terms)
                     : MemoryRows.entriesWithTerms(tx, dialect, read, terms);
-            Relevance.Corpus corpus = new Relevance.Corpus(totals[0], totals[0] == 0 ? 0 : (double) totals[1] / totals[0], withTerm);
+            Relevance.Corpus corpus =
+                    new Relevance.Corpus(totals[0], totals[0] == 0 ? 0 : (double) totals[1] / totals[0], withTerm);
             List<Recalled> scored = new ArrayList<>(rows.size());
             for (MemoryRows.Row r : rows) {
                 double score = Relevance.score(terms, r.terms(), corpus);
                 if (score > 0) scored.add(new Recalled(r.entry(), score));
             }
-            scored.sort(Comparator.comparingDouble(Recalled::score).reversed()
+            scored.sort(Comparator.comparingDouble(Recalled::score)
+                    .reversed()
                     .thenComparing(r -> r.entry().updatedAt(), Comparator.reverseOrder()));
             return List.copyOf(scored.subList(0, Math.min(limit, scored.size())));
         });
     }
 
     /**
-     * How many of {@code rows} hold each term. When the candidates are fewer than were asked for they
-     * are every entry of the scopes holding any term, so these are the scopes' counts, without a query per term.
+     * How many of {@code rows} hold each term. When the candidates are fewer than were asked for they are every entry
+     * of the scopes holding any term, so these are the scopes' counts, without a query per term.
      */
     private static Map<String, Long> countedAmong(List<MemoryRows.Row> rows, List<String> terms) {
         Map<String, Long> counts = new HashMap<>();
@@ -129,7 +132,11 @@ public final class JdbcMemory implements Memory {
     @Override
     public List<MemoryEntry> list(MemoryScope scope, int limit) {
         if (limit < 0) throw new IllegalArgumentException("limit must not be negative, got " + limit);
-        return db.read("memory list", tx -> MemoryRows.list(tx, scope, limit).stream().map(MemoryRows.Row::entry).toList());
+        return db.read(
+                "memory list",
+                tx -> MemoryRows.list(tx, scope, limit).stream()
+                        .map(MemoryRows.Row::entry)
+                        .toList());
     }
 
     @Override
@@ -145,12 +152,14 @@ public final class JdbcMemory implements Memory {
     }
 
     private static MemoryEntry withUpdated(MemoryEntry e, long now) {
-        return new MemoryEntry(e.id(), e.scope(), e.key(), e.content(), e.category(), e.createdAt(), Instant.ofEpochMilli(now));
+        return new MemoryEntry(
+                e.id(), e.scope(), e.key(), e.content(), e.category(), e.createdAt(), Instant.ofEpochMilli(now));
     }
 
     static String sha256(String text) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every JDK has SHA-256", e);
         }

@@ -34,12 +34,12 @@ final class JdbcOutbox implements OutboxBook {
     }
 
     /**
-     * {@inheritDoc} The inbox update, the assistant message and the outbox row are one transaction,
-     * so after a crash either all three exist or none does (SPEC IN-4).
+     * {@inheritDoc} The inbox update, the assistant message and the outbox row are one transaction, so after a crash
+     * either all three exist or none does (SPEC IN-4).
      */
     @Override
-    public Optional<OutboxEntry> completeTurnWithReply(SessionKey session, long inboxId, String assistantContent,
-                                                       InboxState finalState, OutboundDraft reply) {
+    public Optional<OutboxEntry> completeTurnWithReply(
+            SessionKey session, long inboxId, String assistantContent, InboxState finalState, OutboundDraft reply) {
         SessionKey key = SessionRows.normalise(Objects.requireNonNull(session, "session"));
         JdbcTranscripts.requireFinal(finalState);
         Objects.requireNonNull(reply, "reply");
@@ -105,7 +105,9 @@ final class JdbcOutbox implements OutboxBook {
 
     @Override
     public List<OutboxEntry> byState(OutboxState... states) {
-        List<OutboxState> wanted = List.of(Objects.requireNonNull(states, "states")).stream().distinct().toList();
+        List<OutboxState> wanted = List.of(Objects.requireNonNull(states, "states")).stream()
+                .distinct()
+                .toList();
         return db.read("outboxByState", tx -> OutboxRows.byState(tx, wanted));
     }
 

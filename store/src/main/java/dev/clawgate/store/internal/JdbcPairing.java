@@ -38,8 +38,10 @@ final class JdbcPairing implements PairingBook {
         if (!expiresAt.isAfter(now)) {
             throw new IllegalArgumentException("a pairing must expire after it is created");
         }
-        Optional<Pairing> created = db.write("createPairing", tx -> PairingRows.create(tx, channel, account, sender,
-                key, now.toEpochMilli(), expiresAt.toEpochMilli()));
+        Optional<Pairing> created = db.write(
+                "createPairing",
+                tx -> PairingRows.create(
+                        tx, channel, account, sender, key, now.toEpochMilli(), expiresAt.toEpochMilli()));
         return created.orElseThrow(() -> new IllegalArgumentException("pairing code already in use"));
     }
 

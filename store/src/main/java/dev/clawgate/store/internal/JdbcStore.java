@@ -19,8 +19,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@link Store} on either SQL dialect: one {@link Database} shared by the books. Each book
- * method is one {@link Database} call, so one transaction; the SQL lives in the table classes.
+ * The {@link Store} on either SQL dialect: one {@link Database} shared by the books. Each book method is one
+ * {@link Database} call, so one transaction; the SQL lives in the table classes.
  */
 public final class JdbcStore implements Store {
 
@@ -76,22 +76,26 @@ public final class JdbcStore implements Store {
     }
 
     @Override
-    public Optional<InboxRecord> claimFireAndRecord(CronFire fire, SessionKey session, String dedupeKey,
-                                                    Duration dedupeTtl) {
+    public Optional<InboxRecord> claimFireAndRecord(
+            CronFire fire, SessionKey session, String dedupeKey, Duration dedupeTtl) {
         Objects.requireNonNull(fire, "fire");
         SessionKey key = SessionRows.normalise(Objects.requireNonNull(session, "session"));
         JdbcInbox.requireTtl(dedupeKey, dedupeTtl);
         String payload = InboundJson.write(fire.message());
         // one transaction: a crash or failure leaves the fire either due or recorded, never claimed and lost
-        return db.write("claimFireAndRecord", tx -> JdbcCronBook.claim(tx, fire.jobId(), fire.fireAt(), fire.next())
-                ? inbox.record(tx, fire.message(), key, dedupeKey, dedupeTtl, payload)
-                : Optional.<InboxRecord>empty());
+        return db.write(
+                "claimFireAndRecord",
+                tx -> JdbcCronBook.claim(tx, fire.jobId(), fire.fireAt(), fire.next())
+                        ? inbox.record(tx, fire.message(), key, dedupeKey, dedupeTtl, payload)
+                        : Optional.<InboxRecord>empty());
     }
 
     @Override
     public boolean healthy() {
         try {
-            return db.read("healthy", tx -> tx.first("SELECT 1", rs -> rs.getInt(1))).orElse(0) == 1;
+            return db.read("healthy", tx -> tx.first("SELECT 1", rs -> rs.getInt(1)))
+                            .orElse(0)
+                    == 1;
         } catch (StoreException e) {
             LOG.debug("store health check failed: {}", e.getMessage());
             return false;

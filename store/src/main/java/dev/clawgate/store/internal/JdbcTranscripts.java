@@ -15,7 +15,9 @@ import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** The {@link TranscriptBook} on either SQL dialect; the SQL lives in {@link TranscriptRows} and {@link SessionRows}. */
+/**
+ * The {@link TranscriptBook} on either SQL dialect; the SQL lives in {@link TranscriptRows} and {@link SessionRows}.
+ */
 final class JdbcTranscripts implements TranscriptBook {
 
     private static final Logger LOG = LoggerFactory.getLogger(JdbcTranscripts.class);
@@ -74,8 +76,8 @@ final class JdbcTranscripts implements TranscriptBook {
     }
 
     /**
-     * {@inheritDoc} When the record already has a final state (say a /stop cancelled it), nothing is
-     * recorded: a turn that was ended elsewhere adds no assistant message (SPEC HI-6).
+     * {@inheritDoc} When the record already has a final state (say a /stop cancelled it), nothing is recorded: a turn
+     * that was ended elsewhere adds no assistant message (SPEC HI-6).
      */
     @Override
     public void completeTurn(SessionKey session, long inboxId, String assistantContent, InboxState finalState) {
@@ -111,9 +113,8 @@ final class JdbcTranscripts implements TranscriptBook {
     }
 
     /**
-     * {@inheritDoc} The transcript keeps roles and text only, so a message with tool calls or a
-     * tool-call id is refused rather than stored without them. Replaced messages lose their link
-     * to an inbox record.
+     * {@inheritDoc} The transcript keeps roles and text only, so a message with tool calls or a tool-call id is refused
+     * rather than stored without them. Replaced messages lose their link to an inbox record.
      */
     @Override
     public void replace(SessionKey session, List<ChatMessage> messages) {

@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Brings a database's schema up to the version this code knows, one numbered script at a time,
- * each in its own transaction and recorded in {@code schema_version}. A database already at a
- * newer version is refused: this code would not know what its tables mean.
+ * Brings a database's schema up to the version this code knows, one numbered script at a time, each in its own
+ * transaction and recorded in {@code schema_version}. A database already at a newer version is refused: this code would
+ * not know what its tables mean.
  */
 public final class Migrations {
 
@@ -31,10 +31,18 @@ public final class Migrations {
     }
 
     /** The schema of this version of the code, oldest first. Append; never edit a released script. */
-    public static final List<Migration> SCHEMA = List.of(new Migration(1, "init"), new Migration(2, "pairing"), new Migration(3, "buffered_index"),
-            new Migration(4, "outbox"), new Migration(5, "outbox_retries"), new Migration(6, "memory"),
-            new Migration(7, "outbox_reply_to"), new Migration(8, "cron"), new Migration(9, "outbox_payload"),
-            new Migration(10, "scoped_recall"), new Migration(11, "unreadable_inbound"));
+    public static final List<Migration> SCHEMA = List.of(
+            new Migration(1, "init"),
+            new Migration(2, "pairing"),
+            new Migration(3, "buffered_index"),
+            new Migration(4, "outbox"),
+            new Migration(5, "outbox_retries"),
+            new Migration(6, "memory"),
+            new Migration(7, "outbox_reply_to"),
+            new Migration(8, "cron"),
+            new Migration(9, "outbox_payload"),
+            new Migration(10, "scoped_recall"),
+            new Migration(11, "unreadable_inbound"));
 
     public static final String ROOT = "db";
 
@@ -86,8 +94,11 @@ public final class Migrations {
                 for (String statement : statements) {
                     tx.execute(statement);
                 }
-                tx.update("INSERT INTO schema_version (version, description, applied_at) VALUES (?, ?, ?)",
-                        migration.version(), migration.description(), System.currentTimeMillis());
+                tx.update(
+                        "INSERT INTO schema_version (version, description, applied_at) VALUES (?, ?, ?)",
+                        migration.version(),
+                        migration.description(),
+                        System.currentTimeMillis());
                 return null;
             });
         }
@@ -96,20 +107,24 @@ public final class Migrations {
 
     private void refuseNewer(int found) {
         if (found > latestVersion()) {
-            throw new StoreException("the database schema is at version " + found
-                    + " but this Clawgate knows versions up to " + latestVersion()
-                    + ": it was written by a newer Clawgate; run that version or use another database", null);
+            throw new StoreException(
+                    "the database schema is at version " + found
+                            + " but this Clawgate knows versions up to " + latestVersion()
+                            + ": it was written by a newer Clawgate; run that version or use another database",
+                    null);
         }
     }
 
     private static int currentVersion(Tx tx) throws SQLException {
-        return tx.first("SELECT COALESCE(MAX(version), 0) FROM schema_version", rs -> rs.getInt(1)).orElse(0);
+        return tx.first("SELECT COALESCE(MAX(version), 0) FROM schema_version", rs -> rs.getInt(1))
+                .orElse(0);
     }
 
     private static String readScript(String resource) {
         try (InputStream in = Migrations.class.getClassLoader().getResourceAsStream(resource)) {
             if (in == null) {
-                throw new StoreException("schema migration script " + resource + " is missing from the classpath", null);
+                throw new StoreException(
+                        "schema migration script " + resource + " is missing from the classpath", null);
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
@@ -118,8 +133,8 @@ public final class Migrations {
     }
 
     /**
-     * Splits a script into statements at semicolons that end a line; {@code --} comment lines
-     * are dropped. Scripts therefore keep one statement's semicolon at the end of its last line.
+     * Splits a script into statements at semicolons that end a line; {@code --} comment lines are dropped. Scripts
+     * therefore keep one statement's semicolon at the end of its last line.
      */
     static List<String> statements(String script) {
         List<String> statements = new ArrayList<>();

@@ -8,9 +8,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * SQLite's keyword index, {@code memory_fts} (V010): each term is indexed as
- * {@code <scope number>_<term>}, the number from {@code memory_scopes}, so a recall reads only the
- * entries of the scopes it asks for (SPEC ME-2), not every user's entries holding a common word.
+ * SQLite's keyword index, {@code memory_fts} (V010): each term is indexed as {@code <scope number>_<term>}, the number
+ * from {@code memory_scopes}, so a recall reads only the entries of the scopes it asks for (SPEC ME-2), not every
+ * user's entries holding a common word.
  */
 final class ScopedTerms {
 
@@ -18,15 +18,20 @@ final class ScopedTerms {
 
     /** The scope's number, given to it now if it has none. */
     static long number(Tx tx, MemoryScope scope) throws SQLException {
-        Optional<Long> known = tx.first("SELECT id FROM memory_scopes WHERE scope = ?", rs -> rs.getLong(1), scope.id());
+        Optional<Long> known =
+                tx.first("SELECT id FROM memory_scopes WHERE scope = ?", rs -> rs.getLong(1), scope.id());
         if (known.isPresent()) return known.get();
-        return tx.first("INSERT INTO memory_scopes (scope) VALUES (?) RETURNING id", rs -> rs.getLong(1), scope.id()).orElseThrow();
+        return tx.first("INSERT INTO memory_scopes (scope) VALUES (?) RETURNING id", rs -> rs.getLong(1), scope.id())
+                .orElseThrow();
     }
 
     /** The numbers of those of {@code scopes} that ever held an entry; the others have nothing to recall. */
     static List<Long> numbers(Tx tx, List<MemoryScope> scopes) throws SQLException {
-        return tx.list("SELECT id FROM memory_scopes WHERE scope IN (" + String.join(", ", Collections.nCopies(scopes.size(), "?"))
-                + ")", rs -> rs.getLong(1), scopes.stream().map(MemoryScope::id).toArray());
+        return tx.list(
+                "SELECT id FROM memory_scopes WHERE scope IN ("
+                        + String.join(", ", Collections.nCopies(scopes.size(), "?")) + ")",
+                rs -> rs.getLong(1),
+                scopes.stream().map(MemoryScope::id).toArray());
     }
 
     /** The indexed text of an entry of scope {@code number} with these space-separated terms. */
@@ -34,7 +39,10 @@ final class ScopedTerms {
         return terms.isEmpty() ? "" : number + "_" + terms.replace(" ", " " + number + "_");
     }
 
-    /** An FTS5 query for entries of any of the scopes holding any of the terms; terms are letters and digits, so quoting is plain. */
+    /**
+     * An FTS5 query for entries of any of the scopes holding any of the terms; terms are letters and digits, so quoting
+     * is plain.
+     */
     static String match(List<Long> numbers, List<String> terms) {
         List<String> tokens = new ArrayList<>(numbers.size() * terms.size());
         for (String t : terms) {
@@ -53,7 +61,10 @@ final class ScopedTerms {
 
     /** How many entries of the scopes hold {@code term}. */
     static long entriesWithTerm(Tx tx, List<Long> numbers, String term) throws SQLException {
-        return tx.first("SELECT COUNT(*) FROM memory_fts WHERE memory_fts MATCH ?", rs -> rs.getLong(1), match(numbers, List.of(term)))
+        return tx.first(
+                        "SELECT COUNT(*) FROM memory_fts WHERE memory_fts MATCH ?",
+                        rs -> rs.getLong(1),
+                        match(numbers, List.of(term)))
                 .orElse(0L);
     }
 }

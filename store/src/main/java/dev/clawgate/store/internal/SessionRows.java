@@ -10,9 +10,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The {@code sessions} and {@code session_settings} tables. A session key is stored as its
- * columns (SPEC HI-1), with '' for an absent thread id or sender; reading maps '' back to null,
- * so an empty thread id or sender means the same as none.
+ * The {@code sessions} and {@code session_settings} tables. A session key is stored as its columns (SPEC HI-1), with ''
+ * for an absent thread id or sender; reading maps '' back to null, so an empty thread id or sender means the same as
+ * none.
  */
 final class SessionRows {
 
@@ -38,24 +38,41 @@ final class SessionRows {
         if (!"".equals(key.threadId()) && !"".equals(key.sender())) {
             return key;
         }
-        return new SessionKey(key.channel(), key.account(), key.chatType(), key.replyTarget(),
-                emptyToNull(key.threadId()), emptyToNull(key.sender()));
+        return new SessionKey(
+                key.channel(),
+                key.account(),
+                key.chatType(),
+                key.replyTarget(),
+                emptyToNull(key.threadId()),
+                emptyToNull(key.sender()));
     }
 
     static Object[] keyParams(SessionKey key) {
-        return new Object[] {key.channel(), key.account(), key.chatType().wireName(), key.replyTarget(),
-                nullToEmpty(key.threadId()), nullToEmpty(key.sender())};
+        return new Object[] {
+            key.channel(),
+            key.account(),
+            key.chatType().wireName(),
+            key.replyTarget(),
+            nullToEmpty(key.threadId()),
+            nullToEmpty(key.sender())
+        };
     }
 
     /** Reads the six key columns starting at {@code first}. */
     static SessionKey key(ResultSet rs, int first) throws SQLException {
-        return new SessionKey(rs.getString(first), rs.getString(first + 1), ChatType.fromWire(rs.getString(first + 2)),
-                rs.getString(first + 3), emptyToNull(rs.getString(first + 4)), emptyToNull(rs.getString(first + 5)));
+        return new SessionKey(
+                rs.getString(first),
+                rs.getString(first + 1),
+                ChatType.fromWire(rs.getString(first + 2)),
+                rs.getString(first + 3),
+                emptyToNull(rs.getString(first + 4)),
+                emptyToNull(rs.getString(first + 5)));
     }
 
     /** The session's id, creating the session if needed, and marks it active at {@code now}. */
     static long touch(Tx tx, SessionKey key, long now) throws SQLException {
-        return tx.first(TOUCH, rs -> rs.getLong(1), Params.of(keyParams(key), now, now)).orElseThrow();
+        return tx.first(TOUCH, rs -> rs.getLong(1), Params.of(keyParams(key), now, now))
+                .orElseThrow();
     }
 
     /** The session's id, creating the session if needed, without counting it as activity. */
@@ -74,26 +91,37 @@ final class SessionRows {
     }
 
     static Optional<String> setting(Tx tx, SessionKey key, String name) throws SQLException {
-        return tx.first("SELECT ss.value FROM session_settings ss JOIN sessions s ON s.id = ss.session_id"
-                + " WHERE " + KEY_MATCH + " AND ss.name = ?", rs -> rs.getString(1), Params.of(keyParams(key), name));
+        return tx.first(
+                "SELECT ss.value FROM session_settings ss JOIN sessions s ON s.id = ss.session_id" + " WHERE "
+                        + KEY_MATCH + " AND ss.name = ?",
+                rs -> rs.getString(1),
+                Params.of(keyParams(key), name));
     }
 
     static void putSetting(Tx tx, SessionKey key, String name, String value, long now) throws SQLException {
         if (value == null) {
-            tx.update("DELETE FROM session_settings WHERE name = ? AND session_id IN (SELECT s.id FROM sessions s WHERE "
-                    + KEY_MATCH + ")", Params.of(new Object[] {name}, keyParams(key)));
+            tx.update(
+                    "DELETE FROM session_settings WHERE name = ? AND session_id IN (SELECT s.id FROM sessions s WHERE "
+                            + KEY_MATCH + ")",
+                    Params.of(new Object[] {name}, keyParams(key)));
             return;
         }
         long sessionId = ensure(tx, key, now);
-        tx.update("INSERT INTO session_settings (session_id, name, value) VALUES (?, ?, ?)"
-                + " ON CONFLICT (session_id, name) DO UPDATE SET value = excluded.value", sessionId, name, value);
+        tx.update(
+                "INSERT INTO session_settings (session_id, name, value) VALUES (?, ?, ?)"
+                        + " ON CONFLICT (session_id, name) DO UPDATE SET value = excluded.value",
+                sessionId,
+                name,
+                value);
     }
 
     static List<SessionSummary> summaries(Tx tx) throws SQLException {
-        return tx.list("SELECT " + KEY_COLUMNS + ", s.last_activity,"
+        return tx.list(
+                "SELECT " + KEY_COLUMNS + ", s.last_activity,"
                         + " (SELECT COUNT(*) FROM transcript t WHERE t.session_id = s.id)"
                         + " FROM sessions s ORDER BY s.last_activity DESC, s.id DESC",
-                rs -> new SessionSummary(key(rs, 1), Math.toIntExact(rs.getLong(8)), Instant.ofEpochMilli(rs.getLong(7))));
+                rs -> new SessionSummary(
+                        key(rs, 1), Math.toIntExact(rs.getLong(8)), Instant.ofEpochMilli(rs.getLong(7))));
     }
 
     private static String nullToEmpty(String s) {

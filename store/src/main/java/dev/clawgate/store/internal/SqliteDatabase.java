@@ -2,7 +2,6 @@ package dev.clawgate.store.internal;
 
 import dev.clawgate.core.store.StoreException;
 import dev.clawgate.store.PrivateFiles;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -17,11 +16,10 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.sqlite.SQLiteConfig;
 
 /**
- * One SQLite file in WAL mode. SQLite admits one writer at a time, so every write runs on a
- * single connection behind a fair {@link ReentrantLock} (waiting in the JVM is cheaper and
- * fairer than SQLite's busy-retry loop), and writes that queue up meanwhile share one commit
- * (group commit); reads use a small pool of query-only connections and see the last committed
- * state even while a write is in progress. Both sides keep their prepared statements.
+ * One SQLite file in WAL mode. SQLite admits one writer at a time, so every write runs on a single connection behind a
+ * fair {@link ReentrantLock} (waiting in the JVM is cheaper and fairer than SQLite's busy-retry loop), and writes that
+ * queue up meanwhile share one commit (group commit); reads use a small pool of query-only connections and see the last
+ * committed state even while a write is in progress. Both sides keep their prepared statements.
  */
 public final class SqliteDatabase implements Database {
 
@@ -90,10 +88,10 @@ public final class SqliteDatabase implements Database {
     }
 
     /**
-     * Group commit: a write joins the queue, and whoever holds the writer next runs everything
-     * queued (up to {@link #MAX_BATCH}) in one transaction, each work in its own savepoint, so
-     * one work's failure rolls back only that work. Every caller returns only after the
-     * transaction holding its work committed, exactly as with one transaction per write.
+     * Group commit: a write joins the queue, and whoever holds the writer next runs everything queued (up to
+     * {@link #MAX_BATCH}) in one transaction, each work in its own savepoint, so one work's failure rolls back only
+     * that work. Every caller returns only after the transaction holding its work committed, exactly as with one
+     * transaction per write.
      */
     @Override
     public <T> T write(String operation, Work<T> work) {
@@ -111,7 +109,8 @@ public final class SqliteDatabase implements Database {
     /** Runs the queued writes in one transaction; called with the write lock held. */
     private void runBatch() {
         List<PendingWrite<?>> batch = new ArrayList<>();
-        for (PendingWrite<?> p = queue.poll(); p != null; p = batch.size() < MAX_BATCH ? queue.poll() : null) batch.add(p);
+        for (PendingWrite<?> p = queue.poll(); p != null; p = batch.size() < MAX_BATCH ? queue.poll() : null)
+            batch.add(p);
         if (batch.isEmpty()) return;
         if (closed) {
             for (PendingWrite<?> p : batch) p.fail(Failures.closed(p.operation));
@@ -182,10 +181,12 @@ public final class SqliteDatabase implements Database {
                 tx.update("RELEASE w");
             } catch (Throwable t) {
                 failure = t;
-                Failures.cleanUp(() -> {
-                    tx.update("ROLLBACK TO w");
-                    tx.update("RELEASE w");
-                }, t);
+                Failures.cleanUp(
+                        () -> {
+                            tx.update("ROLLBACK TO w");
+                            tx.update("RELEASE w");
+                        },
+                        t);
             }
         }
 

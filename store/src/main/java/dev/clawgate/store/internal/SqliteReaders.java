@@ -15,10 +15,10 @@ import org.slf4j.LoggerFactory;
 import org.sqlite.SQLiteConfig;
 
 /**
- * The read side of a SQLite store: at most {@code size} query-only connections, opened when first
- * needed, each keeping its prepared statements (up to {@link #STATEMENTS}, least recently used
- * closed first) as the writer does. Preparing every read anew cost a tenth of the gateway's CPU
- * under load, most of it on the memory recall's full-text statements (bench/RESULTS.md).
+ * The read side of a SQLite store: at most {@code size} query-only connections, opened when first needed, each keeping
+ * its prepared statements (up to {@link #STATEMENTS}, least recently used closed first) as the writer does. Preparing
+ * every read anew cost a tenth of the gateway's CPU under load, most of it on the memory recall's full-text statements
+ * (bench/RESULTS.md).
  */
 final class SqliteReaders implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SqliteReaders.class);

@@ -12,8 +12,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * One unit of work on one connection. All SQL goes through prepared statements; when a
- * statement cache is given (the SQLite writer), statements are prepared once and reused.
+ * One unit of work on one connection. All SQL goes through prepared statements; when a statement cache is given (the
+ * SQLite writer), statements are prepared once and reused.
  */
 public final class Tx {
 
@@ -102,8 +102,9 @@ public final class Tx {
                 case String s -> ps.setString(index, s);
                 case Long l -> ps.setLong(index, l);
                 case Integer n -> ps.setInt(index, n);
-                default -> throw new IllegalArgumentException(
-                        "cannot bind a " + params[i].getClass().getName() + " as SQL parameter " + index);
+                default ->
+                    throw new IllegalArgumentException(
+                            "cannot bind a " + params[i].getClass().getName() + " as SQL parameter " + index);
             }
         }
     }

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The group history lookup's index (V003) on SQLite: the plan the database really picks for
- * {@link InboxRows#BUFFERED}, before and after the script.
+ * The group history lookup's index (V003) on SQLite: the plan the database really picks for {@link InboxRows#BUFFERED},
+ * before and after the script.
  */
 class BufferedIndexTest {
 
@@ -44,17 +44,22 @@ class BufferedIndexTest {
             applyScript(db); // IF NOT EXISTS: harmless when the migration already made it
 
             assertThat(plan(db)).anyMatch(step -> step.contains("inbox_session_state_id (session_id=? AND state=?)"));
-            List<String> indexes = db.read("test query", tx -> tx.list(
-                    "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'inbox' ORDER BY name",
-                    rs -> rs.getString(1)));
+            List<String> indexes = db.read(
+                    "test query",
+                    tx -> tx.list(
+                            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'inbox' ORDER BY name",
+                            rs -> rs.getString(1)));
             assertThat(indexes).containsExactly("inbox_session_state_id", "inbox_state_id");
         }
     }
 
-    /** The plan on a fresh connection: EXPLAIN does not check the schema cookie, so a pooled one may plan on a stale schema. */
+    /**
+     * The plan on a fresh connection: EXPLAIN does not check the schema cookie, so a pooled one may plan on a stale
+     * schema.
+     */
     private List<String> plan(SqliteDatabase db) {
         try (Connection c = DriverManager.getConnection("jdbc:sqlite:" + file().toAbsolutePath());
-             PreparedStatement ps = c.prepareStatement("EXPLAIN QUERY PLAN " + InboxRows.BUFFERED)) {
+                PreparedStatement ps = c.prepareStatement("EXPLAIN QUERY PLAN " + InboxRows.BUFFERED)) {
             Object[] params = Params.of(SessionRows.keyParams(ROOM), InboxState.BUFFERED.wireName(), 50);
             for (int i = 0; i < params.length; i++) {
                 ps.setObject(i + 1, params[i]);

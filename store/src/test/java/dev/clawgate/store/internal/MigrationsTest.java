@@ -48,7 +48,8 @@ class MigrationsTest {
                     .hasMessageContaining("no_such_table");
 
             assertThat(strings(db, "SELECT MAX(version) FROM schema_version")).containsExactly("2");
-            assertThat(strings(db, "SELECT name FROM sqlite_master WHERE name = 'pets'")).isEmpty();
+            assertThat(strings(db, "SELECT name FROM sqlite_master WHERE name = 'pets'"))
+                    .isEmpty();
         }
     }
 
@@ -80,7 +81,8 @@ class MigrationsTest {
     void numberingMustStartAtOneWithoutGaps() {
         // SPEC OP-1: versions are a sequence, so "newer than the code" is well defined
         assertThatThrownBy(() -> new Migrations(ROOT, List.of(PEOPLE, BROKEN)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("without gaps");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("without gaps");
         assertThatThrownBy(() -> new Migration(0, "zero")).isInstanceOf(IllegalArgumentException.class);
     }
 
@@ -104,13 +106,17 @@ class MigrationsTest {
             List<Integer> statementCounts = new java.util.ArrayList<>();
             for (Dialect dialect : Dialect.values()) {
                 String resource = m.resource(Migrations.ROOT, dialect);
-                assertThat(getClass().getClassLoader().getResource(resource)).as(resource).isNotNull();
-                List<String> statements = Migrations.statements(new String(readAll(resource), java.nio.charset.StandardCharsets.UTF_8));
+                assertThat(getClass().getClassLoader().getResource(resource))
+                        .as(resource)
+                        .isNotNull();
+                List<String> statements =
+                        Migrations.statements(new String(readAll(resource), java.nio.charset.StandardCharsets.UTF_8));
                 assertThat(statements).as(resource).isNotEmpty();
                 statementCounts.add(statements.size());
             }
             if (DIALECT_SPECIFIC.contains(m.version())) continue;
-            assertThat(statementCounts).as("V%03d has as many statements in every dialect", m.version())
+            assertThat(statementCounts)
+                    .as("V%03d has as many statements in every dialect", m.version())
                     .containsOnly(statementCounts.getFirst());
         }
     }

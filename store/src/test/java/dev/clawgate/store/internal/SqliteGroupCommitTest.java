@@ -21,12 +21,15 @@ class SqliteGroupCommitTest {
     Path dir;
 
     private static long count(SqliteDatabase db) {
-        return db.read("count", tx -> tx.first("SELECT COUNT(*) FROM t", rs -> rs.getLong(1)).orElseThrow());
+        return db.read(
+                "count",
+                tx -> tx.first("SELECT COUNT(*) FROM t", rs -> rs.getLong(1)).orElseThrow());
     }
 
     @Test
     void concurrentWritesAllCommitAndEachCallerSeesItsOwnRowAfterward() throws Exception {
-        // SPEC IN-4, OUT-5, OP-1: group commit may batch writes; none is lost and each caller returns only once its write committed
+        // SPEC IN-4, OUT-5, OP-1: group commit may batch writes; none is lost and each caller returns only once its
+        // write committed
         try (SqliteDatabase db = SqliteDatabase.open(dir.resolve("g.db"))) {
             db.write("create", tx -> tx.update("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL)"));
             int threads = 16, each = 200;
@@ -42,7 +45,8 @@ class SqliteGroupCommitTest {
                         String v = thread + ":" + i;
                         db.write("insert", tx -> tx.update("INSERT INTO t (v) VALUES (?)", v));
                         // committed on return: a separate read connection sees it
-                        if (db.read("own", tx -> tx.first("SELECT 1 FROM t WHERE v = ?", rs -> 1, v)).isPresent()) seenOwn.incrementAndGet();
+                        if (db.read("own", tx -> tx.first("SELECT 1 FROM t WHERE v = ?", rs -> 1, v))
+                                .isPresent()) seenOwn.incrementAndGet();
                     }
                     return each;
                 }));
@@ -97,9 +101,11 @@ class SqliteGroupCommitTest {
         try (SqliteDatabase db = SqliteDatabase.open(dir.resolve("r.db"))) {
             db.write("create", tx -> tx.update("CREATE TABLE t (v TEXT)"));
             assertThatThrownBy(() -> db.write("bad", tx -> {
-                tx.update("INSERT INTO t (v) VALUES ('x')");
-                throw new IllegalArgumentException("no such entry");
-            })).isInstanceOf(IllegalArgumentException.class).hasMessage("no such entry");
+                        tx.update("INSERT INTO t (v) VALUES ('x')");
+                        throw new IllegalArgumentException("no such entry");
+                    }))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("no such entry");
             assertThat(count(db)).isZero();
         }
     }

@@ -33,13 +33,15 @@ class SqliteReadersTest {
         try (SqliteReaders readers = readers("reuse.db")) {
             SqliteReaders.Reader r = readers.acquire();
             String sql = "SELECT v FROM t WHERE id = ?";
-            assertThat(new Tx(r.connection(), r.statements()).first(sql, rs -> rs.getString(1), 1L)).contains("a");
+            assertThat(new Tx(r.connection(), r.statements()).first(sql, rs -> rs.getString(1), 1L))
+                    .contains("a");
             PreparedStatement first = r.statements().get(sql);
             readers.release(r);
 
             SqliteReaders.Reader again = readers.acquire();
             assertThat(again).isSameAs(r);
-            assertThat(new Tx(again.connection(), again.statements()).first(sql, rs -> rs.getString(1), 1L)).contains("a");
+            assertThat(new Tx(again.connection(), again.statements()).first(sql, rs -> rs.getString(1), 1L))
+                    .contains("a");
             assertThat(again.statements().get(sql)).isSameAs(first);
             assertThat(first.isClosed()).isFalse();
             readers.release(again);
@@ -86,12 +88,16 @@ class SqliteReadersTest {
         SqliteDatabase db = SqliteDatabase.open(dir.resolve("query-only.db"));
         db.write("create", tx -> tx.update("CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL)"));
         assertThatThrownBy(() -> db.read("sneaky write", tx -> tx.update("INSERT INTO t (v) VALUES ('x')")))
-                .isInstanceOf(StoreException.class).hasMessageContaining("sneaky write");
-        long rows = db.read("count", tx -> tx.first("SELECT COUNT(*) FROM t", rs -> rs.getLong(1)).orElseThrow());
+                .isInstanceOf(StoreException.class)
+                .hasMessageContaining("sneaky write");
+        long rows = db.read(
+                "count",
+                tx -> tx.first("SELECT COUNT(*) FROM t", rs -> rs.getLong(1)).orElseThrow());
         assertThat(rows).isZero();
         db.close();
         assertThatThrownBy(() -> db.read("late", tx -> tx.first("SELECT 1", rs -> rs.getInt(1))))
-                .isInstanceOf(StoreException.class).hasMessageContaining("closed");
+                .isInstanceOf(StoreException.class)
+                .hasMessageContaining("closed");
     }
 
     @Test

@@ -16,8 +16,7 @@ final class AnthropicJson {
     static final ObjectMapper MAPPER = new ObjectMapper();
     private static final int INPUT_FRAGMENT = 8;
 
-    private AnthropicJson() {
-    }
+    private AnthropicJson() {}
 
     /** What one answer is identified and counted by. */
     record Envelope(String id, String model, long inputTokens, long outputTokens) {}
@@ -41,7 +40,10 @@ final class AnthropicJson {
         ObjectNode root = header(env);
         ArrayNode content = root.putArray("content");
         if (r.s.thinking() != null) {
-            content.addObject().put("type", "thinking").put("thinking", r.s.thinking()).put("signature", "fake-signature");
+            content.addObject()
+                    .put("type", "thinking")
+                    .put("thinking", r.s.thinking())
+                    .put("signature", "fake-signature");
         }
         if (r.s.text() != null) content.addObject().put("type", "text").put("text", r.s.text());
         for (Reply.ToolUse u : r.s.toolUses()) {
@@ -71,30 +73,42 @@ final class AnthropicJson {
         out.add(event(start));
         int index = 0;
         if (r.s.thinking() != null) {
-            out.add(blockStart(index, MAPPER.createObjectNode().put("type", "thinking").put("thinking", "")));
+            out.add(blockStart(
+                    index, MAPPER.createObjectNode().put("type", "thinking").put("thinking", "")));
             for (String piece : TextPieces.split(r.s.thinking(), r.s.chunks())) {
-                out.add(blockDelta(index, MAPPER.createObjectNode().put("type", "thinking_delta").put("thinking", piece)));
+                out.add(blockDelta(
+                        index,
+                        MAPPER.createObjectNode().put("type", "thinking_delta").put("thinking", piece)));
             }
-            out.add(blockDelta(index, MAPPER.createObjectNode().put("type", "signature_delta").put("signature", "fake-signature")));
+            out.add(blockDelta(
+                    index,
+                    MAPPER.createObjectNode().put("type", "signature_delta").put("signature", "fake-signature")));
             out.add(blockStop(index++));
         }
         if (r.s.text() != null) {
-            out.add(blockStart(index, MAPPER.createObjectNode().put("type", "text").put("text", "")));
+            out.add(blockStart(
+                    index, MAPPER.createObjectNode().put("type", "text").put("text", "")));
             out.add(event(MAPPER.createObjectNode().put("type", "ping")));
             for (String piece : TextPieces.split(r.s.text(), r.s.chunks())) {
-                out.add(blockDelta(index, MAPPER.createObjectNode().put("type", "text_delta").put("text", piece)));
+                out.add(blockDelta(
+                        index,
+                        MAPPER.createObjectNode().put("type", "text_delta").put("text", piece)));
             }
             out.add(blockStop(index++));
         }
         for (Reply.ToolUse u : r.s.toolUses()) {
-            ObjectNode block = MAPPER.createObjectNode().put("type", "tool_use").put("id", u.id()).put("name", u.name());
+            ObjectNode block = MAPPER.createObjectNode()
+                    .put("type", "tool_use")
+                    .put("id", u.id())
+                    .put("name", u.name());
             block.putObject("input");
             out.add(blockStart(index, block));
             // the API opens each tool input with an empty fragment
             out.add(blockDelta(index, inputDelta("")));
             String input = u.inputJson();
             for (int i = 0; i < input.length(); i += INPUT_FRAGMENT) {
-                out.add(blockDelta(index, inputDelta(input.substring(i, Math.min(input.length(), i + INPUT_FRAGMENT)))));
+                out.add(blockDelta(
+                        index, inputDelta(input.substring(i, Math.min(input.length(), i + INPUT_FRAGMENT)))));
             }
             out.add(blockStop(index++));
         }
@@ -115,7 +129,10 @@ final class AnthropicJson {
         ObjectNode root = MAPPER.createObjectNode();
         ArrayNode data = root.putArray("data");
         for (String id : ids) {
-            data.addObject().put("type", "model").put("id", id).put("display_name", id)
+            data.addObject()
+                    .put("type", "model")
+                    .put("id", id)
+                    .put("display_name", id)
                     .put("created_at", "2025-01-01T00:00:00Z");
         }
         root.put("has_more", false);
@@ -151,13 +168,15 @@ final class AnthropicJson {
     }
 
     private static Event blockStart(int index, ObjectNode block) {
-        ObjectNode e = MAPPER.createObjectNode().put("type", "content_block_start").put("index", index);
+        ObjectNode e =
+                MAPPER.createObjectNode().put("type", "content_block_start").put("index", index);
         e.set("content_block", block);
         return event(e);
     }
 
     private static Event blockDelta(int index, ObjectNode delta) {
-        ObjectNode e = MAPPER.createObjectNode().put("type", "content_block_delta").put("index", index);
+        ObjectNode e =
+                MAPPER.createObjectNode().put("type", "content_block_delta").put("index", index);
         e.set("delta", delta);
         return event(e);
     }
@@ -173,7 +192,6 @@ final class AnthropicJson {
     private static Event event(ObjectNode data) {
         return new Event(data.path("type").asText(), write(data));
     }
-
 
     static String write(JsonNode node) {
         try {

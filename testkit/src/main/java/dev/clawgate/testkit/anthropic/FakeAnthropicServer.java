@@ -10,15 +10,14 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A fake Anthropic Messages API on a free loopback port. It speaks the real HTTP + SSE wire
- * format ({@code event:} names and {@code data:} JSON), checks requests the way the API does, and
- * records each one, so the production client runs unchanged against it.
+ * A fake Anthropic Messages API on a free loopback port. It speaks the real HTTP + SSE wire format ({@code event:}
+ * names and {@code data:} JSON), checks requests the way the API does, and records each one, so the production client
+ * runs unchanged against it.
  *
- * <p>Each {@code POST /v1/messages} takes the next {@link #enqueue enqueued} reply; when the queue
- * is empty it asks the {@link #respondWith responder}, then the {@link #defaultReply default reply}
- * (out of the box: echo the last user message's text). A request needs an {@code x-api-key}
- * ({@code 401 authentication_error} otherwise): with {@link #requireApiKey} null, the default, any
- * non-empty key passes.
+ * <p>Each {@code POST /v1/messages} takes the next {@link #enqueue enqueued} reply; when the queue is empty it asks the
+ * {@link #respondWith responder}, then the {@link #defaultReply default reply} (out of the box: echo the last user
+ * message's text). A request needs an {@code x-api-key} ({@code 401 authentication_error} otherwise): with
+ * {@link #requireApiKey} null, the default, any non-empty key passes.
  */
 public final class FakeAnthropicServer extends FakeModelServer<FakeAnthropicServer, Reply, RecordedRequest> {
     static final String MESSAGES_PATH = "/v1/messages";
@@ -27,7 +26,11 @@ public final class FakeAnthropicServer extends FakeModelServer<FakeAnthropicServ
     private final AtomicLong messageIds = new AtomicLong();
 
     private FakeAnthropicServer() {
-        super("Anthropic", RecordedRequest::new, FakeAnthropicServer::echo, List.of("claude-sonnet-4-5", "claude-haiku-4-5"));
+        super(
+                "Anthropic",
+                RecordedRequest::new,
+                FakeAnthropicServer::echo,
+                List.of("claude-sonnet-4-5", "claude-haiku-4-5"));
     }
 
     /** Starts a server on a free port of 127.0.0.1. */
@@ -35,7 +38,9 @@ public final class FakeAnthropicServer extends FakeModelServer<FakeAnthropicServ
         return new FakeAnthropicServer().listening();
     }
 
-    /** {@code http://127.0.0.1:PORT}: what a client configures as its base URL (like {@code https://api.anthropic.com}). */
+    /**
+     * {@code http://127.0.0.1:PORT}: what a client configures as its base URL (like {@code https://api.anthropic.com}).
+     */
     public String baseUrl() {
         return "http://127.0.0.1:" + port();
     }
@@ -61,12 +66,21 @@ public final class FakeAnthropicServer extends FakeModelServer<FakeAnthropicServ
     private void messages(HttpExchange ex, RecordedRequest req) throws IOException, InterruptedException {
         if (!authorised(ex)) return;
         if (req.header("anthropic-version") == null) {
-            sendJson(ex, 400, Map.of(), AnthropicJson.errorBody("invalid_request_error", "anthropic-version: header is required"));
+            sendJson(
+                    ex,
+                    400,
+                    Map.of(),
+                    AnthropicJson.errorBody("invalid_request_error", "anthropic-version: header is required"));
             return;
         }
         if (req.body().isMissingNode()) {
-            sendJson(ex, 400, Map.of(), AnthropicJson.errorBody("invalid_request_error", "There was an issue with the "
-                    + "format of your request: the body is not valid JSON"));
+            sendJson(
+                    ex,
+                    400,
+                    Map.of(),
+                    AnthropicJson.errorBody(
+                            "invalid_request_error",
+                            "There was an issue with the " + "format of your request: the body is not valid JSON"));
             return;
         }
         String problem = MessagesValidation.problem(req.body());
@@ -76,14 +90,20 @@ public final class FakeAnthropicServer extends FakeModelServer<FakeAnthropicServ
         }
         Reply reply = nextReply(req.body());
         if (sentError(ex, reply.s.delivery())) return;
-        AnthropicJson.Envelope env = new AnthropicJson.Envelope("msg_fake" + messageIds.incrementAndGet(), req.model(),
+        AnthropicJson.Envelope env = new AnthropicJson.Envelope(
+                "msg_fake" + messageIds.incrementAndGet(),
+                req.model(),
                 reply.s.inputTokens() >= 0 ? reply.s.inputTokens() : estimateInput(req.body()),
                 reply.s.outputTokens() >= 0 ? reply.s.outputTokens() : estimateOutput(reply));
         Map<String, String> headers = reply.s.delivery().headers();
         if (!req.stream()) {
             if (reply.s.streamErrorType() != null) {
                 int status = reply.s.streamErrorType().equals("overloaded_error") ? 529 : 500;
-                sendJson(ex, status, headers, AnthropicJson.errorBody(reply.s.streamErrorType(), reply.s.streamErrorMessage()));
+                sendJson(
+                        ex,
+                        status,
+                        headers,
+                        AnthropicJson.errorBody(reply.s.streamErrorType(), reply.s.streamErrorMessage()));
             } else {
                 sendJson(ex, 200, headers, AnthropicJson.message(env, reply));
             }
@@ -99,7 +119,8 @@ public final class FakeAnthropicServer extends FakeModelServer<FakeAnthropicServ
         String key = ex.getRequestHeaders().getFirst("x-api-key");
         String required = requiredApiKey();
         if (key == null || key.isBlank()) {
-            sendJson(ex, 401, Map.of(), AnthropicJson.errorBody("authentication_error", "x-api-key header is required"));
+            sendJson(
+                    ex, 401, Map.of(), AnthropicJson.errorBody("authentication_error", "x-api-key header is required"));
             return false;
         }
         if (required != null && !required.equals(key)) {
@@ -110,13 +131,15 @@ public final class FakeAnthropicServer extends FakeModelServer<FakeAnthropicServ
     }
 
     private static long estimateInput(JsonNode body) {
-        long chars = body.path("system").toString().length() + body.path("messages").toString().length();
+        long chars = body.path("system").toString().length()
+                + body.path("messages").toString().length();
         return Math.max(1, chars / 4);
     }
 
     private static long estimateOutput(Reply r) {
         long chars = r.text() == null ? 0 : r.text().length();
-        for (Reply.ToolUse u : r.toolUses()) chars += u.name().length() + u.inputJson().length();
+        for (Reply.ToolUse u : r.toolUses())
+            chars += u.name().length() + u.inputJson().length();
         return Math.max(1, chars / 4);
     }
 

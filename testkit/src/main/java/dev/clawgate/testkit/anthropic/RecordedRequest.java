@@ -8,15 +8,15 @@ import java.util.Map;
 
 /**
  * One request the {@link FakeAnthropicServer} received, recorded before it was answered; {@link #header},
- * {@link #model}, {@link #stream}, {@link #messages} and {@link #lastUserText} (text blocks joined)
- * read it.
+ * {@link #model}, {@link #stream}, {@link #messages} and {@link #lastUserText} (text blocks joined) read it.
  *
- * @param headers  lower-cased names to values
+ * @param headers lower-cased names to values
  * @param bodyText the raw body
- * @param body     the parsed JSON body, or a {@link MissingNode} when the body was empty or not JSON
+ * @param body the parsed JSON body, or a {@link MissingNode} when the body was empty or not JSON
  */
-public record RecordedRequest(String method, String path, String query, Map<String, List<String>> headers,
-                              String bodyText, JsonNode body) implements ModelApiRequest {
+public record RecordedRequest(
+        String method, String path, String query, Map<String, List<String>> headers, String bodyText, JsonNode body)
+        implements ModelApiRequest {
     public RecordedRequest {
         headers = Map.copyOf(headers);
         body = body == null ? MissingNode.getInstance() : body;

@@ -9,8 +9,8 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One scripted answer of the {@link FakeAnthropicServer}. Immutable: every modifier returns a
- * copy, so a reply can be enqueued many times.
+ * One scripted answer of the {@link FakeAnthropicServer}. Immutable: every modifier returns a copy, so a reply can be
+ * enqueued many times.
  *
  * <pre>{@code
  * server.enqueue(Reply.text("hi"));
@@ -36,8 +36,17 @@ public final class Reply {
     }
 
     // one record keeps the copy-on-modify methods short; package-private for the server
-    record State(Delivery delivery, String text, String thinking, List<ToolUse> toolUses, String stopReason,
-                 int chunks, long inputTokens, long outputTokens, String streamErrorType, String streamErrorMessage) {}
+    record State(
+            Delivery delivery,
+            String text,
+            String thinking,
+            List<ToolUse> toolUses,
+            String stopReason,
+            int chunks,
+            long inputTokens,
+            long outputTokens,
+            String streamErrorType,
+            String streamErrorMessage) {}
 
     final State s;
 
@@ -77,8 +86,11 @@ public final class Reply {
 
     /** 429 {@code rate_limit_error} with a {@code retry-after} header in seconds. */
     public static Reply rateLimited(Duration retryAfter) {
-        return apiError(429, "rate_limit_error", "This request would exceed the rate limit for your organization of "
-                + "50 input tokens per minute. Please try again later.")
+        return apiError(
+                        429,
+                        "rate_limit_error",
+                        "This request would exceed the rate limit for your organization of "
+                                + "50 input tokens per minute. Please try again later.")
                 .header("retry-after", Long.toString(retryAfter.toSeconds()));
     }
 
@@ -102,30 +114,66 @@ public final class Reply {
         requireSuccess();
         List<ToolUse> all = new ArrayList<>(s.toolUses);
         all.addAll(Arrays.asList(more));
-        return new Reply(new State(s.delivery, s.text, s.thinking, List.copyOf(all), s.stopReason, s.chunks,
-                s.inputTokens, s.outputTokens, s.streamErrorType, s.streamErrorMessage));
+        return new Reply(new State(
+                s.delivery,
+                s.text,
+                s.thinking,
+                List.copyOf(all),
+                s.stopReason,
+                s.chunks,
+                s.inputTokens,
+                s.outputTokens,
+                s.streamErrorType,
+                s.streamErrorMessage));
     }
 
     /** A {@code thinking} block before the text. */
     public Reply thinking(String text) {
         requireSuccess();
-        return new Reply(new State(s.delivery, s.text, text, s.toolUses, s.stopReason, s.chunks,
-                s.inputTokens, s.outputTokens, s.streamErrorType, s.streamErrorMessage));
+        return new Reply(new State(
+                s.delivery,
+                s.text,
+                text,
+                s.toolUses,
+                s.stopReason,
+                s.chunks,
+                s.inputTokens,
+                s.outputTokens,
+                s.streamErrorType,
+                s.streamErrorMessage));
     }
 
     /** Overrides the stop reason ({@code end_turn}, or {@code tool_use} when there are tool uses). */
     public Reply stopReason(String reason) {
         requireSuccess();
-        return new Reply(new State(s.delivery, s.text, s.thinking, s.toolUses, reason, s.chunks,
-                s.inputTokens, s.outputTokens, s.streamErrorType, s.streamErrorMessage));
+        return new Reply(new State(
+                s.delivery,
+                s.text,
+                s.thinking,
+                s.toolUses,
+                reason,
+                s.chunks,
+                s.inputTokens,
+                s.outputTokens,
+                s.streamErrorType,
+                s.streamErrorMessage));
     }
 
     /** Streams the text as exactly {@code n} deltas (fewer if it is shorter); default: one per word. */
     public Reply streamedInChunks(int n) {
         requireSuccess();
         if (n < 1) throw new IllegalArgumentException("chunks must be >= 1");
-        return new Reply(new State(s.delivery, s.text, s.thinking, s.toolUses, s.stopReason, n,
-                s.inputTokens, s.outputTokens, s.streamErrorType, s.streamErrorMessage));
+        return new Reply(new State(
+                s.delivery,
+                s.text,
+                s.thinking,
+                s.toolUses,
+                s.stopReason,
+                n,
+                s.inputTokens,
+                s.outputTokens,
+                s.streamErrorType,
+                s.streamErrorMessage));
     }
 
     /** Waits this long before each streamed event (a slow model). */
@@ -141,19 +189,37 @@ public final class Reply {
     /** Fixes the reported usage; by default it is estimated at four characters per token. */
     public Reply usage(long inputTokens, long outputTokens) {
         requireSuccess();
-        return new Reply(new State(s.delivery, s.text, s.thinking, s.toolUses, s.stopReason, s.chunks,
-                inputTokens, outputTokens, s.streamErrorType, s.streamErrorMessage));
+        return new Reply(new State(
+                s.delivery,
+                s.text,
+                s.thinking,
+                s.toolUses,
+                s.stopReason,
+                s.chunks,
+                inputTokens,
+                outputTokens,
+                s.streamErrorType,
+                s.streamErrorMessage));
     }
 
     /**
-     * Ends a streamed answer with an {@code error} event after the content (no {@code message_stop}),
-     * as the API does when it becomes overloaded mid-stream; a non-streamed request gets the same
-     * error as the body of a 529 ({@code overloaded_error}) or 500.
+     * Ends a streamed answer with an {@code error} event after the content (no {@code message_stop}), as the API does
+     * when it becomes overloaded mid-stream; a non-streamed request gets the same error as the body of a 529
+     * ({@code overloaded_error}) or 500.
      */
     public Reply thenStreamError(String errorType, String message) {
         requireSuccess();
-        return new Reply(new State(s.delivery, s.text, s.thinking, s.toolUses, s.stopReason, s.chunks,
-                s.inputTokens, s.outputTokens, Objects.requireNonNull(errorType), Objects.requireNonNull(message)));
+        return new Reply(new State(
+                s.delivery,
+                s.text,
+                s.thinking,
+                s.toolUses,
+                s.stopReason,
+                s.chunks,
+                s.inputTokens,
+                s.outputTokens,
+                Objects.requireNonNull(errorType),
+                Objects.requireNonNull(message)));
     }
 
     /** Ends a streamed answer cleanly after {@code events} events, without {@code message_stop}. */
@@ -185,8 +251,17 @@ public final class Reply {
     }
 
     private Reply delivered(Delivery d) {
-        return new Reply(new State(d, s.text, s.thinking, s.toolUses, s.stopReason, s.chunks, s.inputTokens,
-                s.outputTokens, s.streamErrorType, s.streamErrorMessage));
+        return new Reply(new State(
+                d,
+                s.text,
+                s.thinking,
+                s.toolUses,
+                s.stopReason,
+                s.chunks,
+                s.inputTokens,
+                s.outputTokens,
+                s.streamErrorType,
+                s.streamErrorMessage));
     }
 
     private void requireSuccess() {
@@ -195,7 +270,8 @@ public final class Reply {
 
     @Override
     public String toString() {
-        return isError() ? "Reply[error " + status() + "]"
+        return isError()
+                ? "Reply[error " + status() + "]"
                 : "Reply[text=" + s.text + ", toolUses=" + s.toolUses + ", stop=" + effectiveStopReason() + "]";
     }
 }

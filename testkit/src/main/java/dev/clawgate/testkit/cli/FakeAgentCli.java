@@ -8,18 +8,17 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
 /**
- * A stand-in for a coding-agent CLI (the seeds' Kiro path): a bash script that reads a prompt on
- * stdin or from a file and acts like an agent program — replies, answers in the {@code <tool_call>}
- * dialect, prints the seed's overflow notice, writes to stderr and fails, or sleeps ignoring
- * SIGTERM with a child that does too. Its header lists the behaviours and the variables that steer
- * them. Run it as {@code bash <script()>}: a real process, so the production process handling runs.
+ * A stand-in for a coding-agent CLI (the seeds' Kiro path): a bash script that reads a prompt on stdin or from a file
+ * and acts like an agent program — replies, answers in the {@code <tool_call>} dialect, prints the seed's overflow
+ * notice, writes to stderr and fails, or sleeps ignoring SIGTERM with a child that does too. Its header lists the
+ * behaviours and the variables that steer them. Run it as {@code bash <script()>}: a real process, so the production
+ * process handling runs.
  */
 public final class FakeAgentCli {
     private static final String RESOURCE = "/dev/clawgate/testkit/cli/fake-agent.sh";
     private static volatile Path extracted;
 
-    private FakeAgentCli() {
-    }
+    private FakeAgentCli() {}
 
     /** The script as a file (copied out of the jar once, when the class path holds it there). */
     public static Path script() {

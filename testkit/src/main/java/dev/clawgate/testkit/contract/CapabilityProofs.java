@@ -13,10 +13,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 
 /**
- * The adapter contract harness (SPEC OUT-4): one dynamic test per declared capability and receive
- * ack policy. Each runs its proof against the platform server and fails when the proof caused no
- * platform call or asserted nothing about one; a declared capability without a proof fails, and
- * so does a proof of a capability the adapter does not declare.
+ * The adapter contract harness (SPEC OUT-4): one dynamic test per declared capability and receive ack policy. Each runs
+ * its proof against the platform server and fails when the proof caused no platform call or asserted nothing about one;
+ * a declared capability without a proof fails, and so does a proof of a capability the adapter does not declare.
  *
  * <pre>{@code
  * @TestFactory Stream<DynamicTest> capabilities() {
@@ -64,21 +63,28 @@ public final class CapabilityProofs {
         for (Capability c : declared) {
             Proof proof = proofs.get(c);
             String name = "capability " + c.specName();
-            tests.add(proof == null
-                    ? DynamicTest.dynamicTest(name, () -> { throw new AssertionError(c.specName() + " is declared but has no proof"); })
-                    : DynamicTest.dynamicTest(name, () -> runProof(c.specName(), proof)));
+            tests.add(
+                    proof == null
+                            ? DynamicTest.dynamicTest(name, () -> {
+                                throw new AssertionError(c.specName() + " is declared but has no proof");
+                            })
+                            : DynamicTest.dynamicTest(name, () -> runProof(c.specName(), proof)));
         }
         for (AckPolicy p : ackPolicies) {
             Proof proof = ackProofs.get(p);
             String name = "ack policy " + p;
-            tests.add(proof == null
-                    ? DynamicTest.dynamicTest(name, () -> { throw new AssertionError("ack policy " + p + " is declared but has no proof"); })
-                    : DynamicTest.dynamicTest(name, () -> runProof("ack policy " + p, proof)));
+            tests.add(
+                    proof == null
+                            ? DynamicTest.dynamicTest(name, () -> {
+                                throw new AssertionError("ack policy " + p + " is declared but has no proof");
+                            })
+                            : DynamicTest.dynamicTest(name, () -> runProof("ack policy " + p, proof)));
         }
         for (Capability c : proofs.keySet()) {
             if (!declared.contains(c)) {
                 tests.add(DynamicTest.dynamicTest("undeclared " + c.specName(), () -> {
-                    throw new AssertionError(c.specName() + " has a proof but is not declared: declare it or drop the proof");
+                    throw new AssertionError(
+                            c.specName() + " has a proof but is not declared: declare it or drop the proof");
                 }));
             }
         }
@@ -98,7 +104,8 @@ public final class CapabilityProofs {
         proof.run(context);
         if (context.callCount() == 0) throw new AssertionError("the proof of " + what + " caused no platform call");
         if (context.checks() == 0) {
-            throw new AssertionError("the proof of " + what + " asserted nothing about the platform calls (use verify)");
+            throw new AssertionError(
+                    "the proof of " + what + " asserted nothing about the platform calls (use verify)");
         }
     }
 }

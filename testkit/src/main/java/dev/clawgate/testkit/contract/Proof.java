@@ -1,8 +1,8 @@
 package dev.clawgate.testkit.contract;
 
 /**
- * Proves one capability (SPEC OUT-4): drives the adapter's production send path and then
- * asserts, through {@link ProofContext#verify}, what the platform received.
+ * Proves one capability (SPEC OUT-4): drives the adapter's production send path and then asserts, through
+ * {@link ProofContext#verify}, what the platform received.
  */
 @FunctionalInterface
 public interface Proof {

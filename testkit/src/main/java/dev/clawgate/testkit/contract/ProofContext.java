@@ -5,10 +5,9 @@ import java.util.List;
 import java.util.function.Consumer;
 
 /**
- * What a running proof sees: the platform calls it caused, and the one way to assert on them.
- * {@link #verify} counts its checks: the reads of recorded calls the assertion made. An assertion
- * that read no call, or that would pass just as well had the platform received nothing, checks
- * nothing about the platform and fails the proof (SPEC OUT-4).
+ * What a running proof sees: the platform calls it caused, and the one way to assert on them. {@link #verify} counts
+ * its checks: the reads of recorded calls the assertion made. An assertion that read no call, or that would pass just
+ * as well had the platform received nothing, checks nothing about the platform and fails the proof (SPEC OUT-4).
  */
 public final class ProofContext {
     private final PlatformCallLog log;
@@ -32,10 +31,10 @@ public final class ProofContext {
     }
 
     /**
-     * Asserts on the calls this proof caused. A proof that never calls this, or whose platform saw
-     * no call, fails: a capability is proven by what reached the platform, not by what the adapter
-     * says. The assertion must read the calls it is given (a count or a body), and must fail when
-     * given none: {@code calls -> {}} or {@code calls -> assertThat(calls).isNotNull()} prove nothing.
+     * Asserts on the calls this proof caused. A proof that never calls this, or whose platform saw no call, fails: a
+     * capability is proven by what reached the platform, not by what the adapter says. The assertion must read the
+     * calls it is given (a count or a body), and must fail when given none: {@code calls -> {}} or {@code calls ->
+     * assertThat(calls).isNotNull()} prove nothing.
      */
     public void verify(Consumer<List<PlatformCall>> assertion) {
         List<PlatformCall> seen = calls();
@@ -47,8 +46,9 @@ public final class ProofContext {
                     + " platform calls it was given, so it checked nothing about them");
         }
         if (passesWithNoCall(assertion)) {
-            throw new AssertionError("the proof's assertion passes even when the platform received nothing, so it checks nothing "
-                    + "about what reached the platform");
+            throw new AssertionError(
+                    "the proof's assertion passes even when the platform received nothing, so it checks nothing "
+                            + "about what reached the platform");
         }
         checks += counted.reads;
     }

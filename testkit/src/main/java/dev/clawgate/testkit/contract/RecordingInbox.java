@@ -10,9 +10,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * An inbox for listener proofs: records each message a channel hands over, deduplicated by
- * channel, account, chat and platform message id as the real inbox does (SPEC IN-1), and counts
- * every hand-over, so a proof sees both what was kept and what came twice.
+ * An inbox for listener proofs: records each message a channel hands over, deduplicated by channel, account, chat and
+ * platform message id as the real inbox does (SPEC IN-1), and counts every hand-over, so a proof sees both what was
+ * kept and what came twice.
  */
 public final class RecordingInbox implements InboundSink {
     private final ReentrantLock lock = new ReentrantLock();
@@ -26,8 +26,9 @@ public final class RecordingInbox implements InboundSink {
         try {
             handedOver.add(message);
             // a message without a platform id is not deduplicated (SPEC IN-1)
-            String key = message.id() == null ? "no-id-" + ids.get() : message.channel() + "|" + message.account() + "|"
-                    + message.replyTarget() + "|" + message.id();
+            String key = message.id() == null
+                    ? "no-id-" + ids.get()
+                    : message.channel() + "|" + message.account() + "|" + message.replyTarget() + "|" + message.id();
             if (kept.putIfAbsent(key, message) != null) return Acceptance.DUPLICATE;
             return Acceptance.recorded(ids.incrementAndGet());
         } finally {

@@ -10,12 +10,11 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 
 /**
- * Proofs for a channel whose listener holds a socket to the platform (a WebSocket gateway: Discord,
- * Slack Socket Mode, Lark, QQ; SPEC CH-0, IN-4): what the platform pushes reaches the inbox once;
- * after the platform drops the connection the listener reconnects by itself and nothing pushed
- * before or after is lost or recorded twice; stopped and started again (the supervisor's handover)
- * it takes up again, and what was pushed while it was stopped and not acknowledged comes through.
- * The proofs run in order on one channel, which they start on {@code inbox} and stop at the end.
+ * Proofs for a channel whose listener holds a socket to the platform (a WebSocket gateway: Discord, Slack Socket Mode,
+ * Lark, QQ; SPEC CH-0, IN-4): what the platform pushes reaches the inbox once; after the platform drops the connection
+ * the listener reconnects by itself and nothing pushed before or after is lost or recorded twice; stopped and started
+ * again (the supervisor's handover) it takes up again, and what was pushed while it was stopped and not acknowledged
+ * comes through. The proofs run in order on one channel, which they start on {@code inbox} and stop at the end.
  */
 public final class SocketListenerProofs {
     /** The platform end, as its fake (or a real server) lets a test drive it. */
@@ -43,19 +42,23 @@ public final class SocketListenerProofs {
     }
 
     /** @param wait how long each proof waits for the listener to take what was pushed */
-    public static SocketListenerProofs of(Channel channel, SocketPlatform platform, RecordingInbox inbox, Duration wait) {
+    public static SocketListenerProofs of(
+            Channel channel, SocketPlatform platform, RecordingInbox inbox, Duration wait) {
         return new SocketListenerProofs(channel, platform, inbox, wait);
     }
 
     public Stream<DynamicTest> tests() {
         List<DynamicTest> tests = new ArrayList<>();
         tests.add(DynamicTest.dynamicTest("what the platform pushes reaches the inbox once", this::receives));
-        tests.add(DynamicTest.dynamicTest("after a dropped connection it reconnects and loses nothing", this::survivesADrop));
+        tests.add(DynamicTest.dynamicTest(
+                "after a dropped connection it reconnects and loses nothing", this::survivesADrop));
         tests.add(DynamicTest.dynamicTest("stopped and started again it takes up where it was", this::restarts));
         return tests.stream();
     }
 
-    /** Runs every proof in order, failing at the first that does not hold; for a harness test that expects a failure. */
+    /**
+     * Runs every proof in order, failing at the first that does not hold; for a harness test that expects a failure.
+     */
     public void proveAll() throws Throwable {
         try {
             for (DynamicTest t : tests().toList()) t.getExecutable().execute();
@@ -105,7 +108,9 @@ public final class SocketListenerProofs {
     }
 
     private void awaitAllOnce(List<String> texts) {
-        awaitThat("the inbox holds " + texts, () -> texts.stream().allMatch(t -> inbox.texts().stream().anyMatch(r -> r.contains(t))));
+        awaitThat(
+                "the inbox holds " + texts,
+                () -> texts.stream().allMatch(t -> inbox.texts().stream().anyMatch(r -> r.contains(t))));
         for (String t : texts) {
             long n = inbox.texts().stream().filter(r -> r.contains(t)).count();
             if (n != 1) throw new AssertionError("'" + t + "' was recorded " + n + " times");
@@ -114,7 +119,10 @@ public final class SocketListenerProofs {
 
     private void awaitThat(String what, BooleanSupplier condition) {
         try {
-            org.awaitility.Awaitility.await(what).atMost(wait).pollInterval(Duration.ofMillis(20)).until(condition::getAsBoolean);
+            org.awaitility.Awaitility.await(what)
+                    .atMost(wait)
+                    .pollInterval(Duration.ofMillis(20))
+                    .until(condition::getAsBoolean);
         } catch (org.awaitility.core.ConditionTimeoutException e) {
             throw new AssertionError("not within " + wait.toMillis() + " ms: " + what, e);
         }

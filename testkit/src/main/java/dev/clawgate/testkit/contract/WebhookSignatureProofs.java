@@ -13,15 +13,16 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicTest;
 
 /**
- * Proofs for a channel that takes signed webhooks (SPEC IN-4, IN-5; CH-3, CH-4, CH-12): a post the
- * platform signed is taken, answered 2xx only once recorded; an unsigned post, one signed with
- * another secret, and one whose body changed after signing are refused with a 4xx, counted, and
- * never reach the inbox. The channel is started on {@code inbox}; its route is called as the server
- * would call it.
+ * Proofs for a channel that takes signed webhooks (SPEC IN-4, IN-5; CH-3, CH-4, CH-12): a post the platform signed is
+ * taken, answered 2xx only once recorded; an unsigned post, one signed with another secret, and one whose body changed
+ * after signing are refused with a 4xx, counted, and never reach the inbox. The channel is started on {@code inbox};
+ * its route is called as the server would call it.
  *
  * <pre>{@code
  * @TestFactory Stream<DynamicTest> signatures() {
- *     return WebhookSignatureProofs.of(route, platformSigner, impostorSigner, text -> body(text), inbox, channel::rejectedRequests).tests();
+ *     return WebhookSignatureProofs.of(
+ *             route, platformSigner, impostorSigner, text -> body(text), inbox, channel::rejectedRequests)
+ *         .tests();
  * }
  * }</pre>
  */
@@ -40,8 +41,13 @@ public final class WebhookSignatureProofs {
     private final LongSupplier rejected;
     private boolean signsTheBody = true;
 
-    private WebhookSignatureProofs(WebhookRoute route, Signer platform, Signer impostor, Function<String, byte[]> messageBody,
-                                   RecordingInbox inbox, LongSupplier rejected) {
+    private WebhookSignatureProofs(
+            WebhookRoute route,
+            Signer platform,
+            Signer impostor,
+            Function<String, byte[]> messageBody,
+            RecordingInbox inbox,
+            LongSupplier rejected) {
         this.route = Objects.requireNonNull(route, "route");
         this.platform = Objects.requireNonNull(platform, "platform");
         this.impostor = Objects.requireNonNull(impostor, "impostor");
@@ -51,21 +57,26 @@ public final class WebhookSignatureProofs {
     }
 
     /**
-     * @param route       the channel's webhook route, wired to {@code inbox}
-     * @param platform    signs as the platform does, with the configured secret
-     * @param impostor    signs the same way with another secret
+     * @param route the channel's webhook route, wired to {@code inbox}
+     * @param platform signs as the platform does, with the configured secret
+     * @param impostor signs the same way with another secret
      * @param messageBody a body the channel reads as one new text message with that text (a new platform id each call)
-     * @param rejected    the channel's count of refused requests ({@code Channel.rejectedRequests()})
+     * @param rejected the channel's count of refused requests ({@code Channel.rejectedRequests()})
      */
-    public static WebhookSignatureProofs of(WebhookRoute route, Signer platform, Signer impostor, Function<String, byte[]> messageBody,
-                                            RecordingInbox inbox, LongSupplier rejected) {
+    public static WebhookSignatureProofs of(
+            WebhookRoute route,
+            Signer platform,
+            Signer impostor,
+            Function<String, byte[]> messageBody,
+            RecordingInbox inbox,
+            LongSupplier rejected) {
         return new WebhookSignatureProofs(route, platform, impostor, messageBody, inbox, rejected);
     }
 
     /**
      * For a platform that proves itself with a secret token in a header (Telegram's
-     * {@code X-Telegram-Bot-Api-Secret-Token}) rather than a signature of the body: the tampered-body
-     * proof does not apply and is left out.
+     * {@code X-Telegram-Bot-Api-Secret-Token}) rather than a signature of the body: the tampered-body proof does not
+     * apply and is left out.
      */
     public WebhookSignatureProofs secretTokenOnly() {
         signsTheBody = false;
@@ -74,14 +85,21 @@ public final class WebhookSignatureProofs {
 
     public Stream<DynamicTest> tests() {
         List<DynamicTest> tests = new ArrayList<>();
-        tests.add(DynamicTest.dynamicTest("a post the platform signed is recorded, then answered 2xx", this::signedIsTaken));
-        tests.add(DynamicTest.dynamicTest("an unsigned post is refused and never recorded", () -> refused("unsigned", Map.of(), false)));
-        tests.add(DynamicTest.dynamicTest("a post signed with another secret is refused", () -> refused("impostor", null, false)));
-        if (signsTheBody) tests.add(DynamicTest.dynamicTest("a body changed after signing is refused", () -> refused("tampered", null, true)));
+        tests.add(DynamicTest.dynamicTest(
+                "a post the platform signed is recorded, then answered 2xx", this::signedIsTaken));
+        tests.add(DynamicTest.dynamicTest(
+                "an unsigned post is refused and never recorded", () -> refused("unsigned", Map.of(), false)));
+        tests.add(DynamicTest.dynamicTest(
+                "a post signed with another secret is refused", () -> refused("impostor", null, false)));
+        if (signsTheBody)
+            tests.add(DynamicTest.dynamicTest(
+                    "a body changed after signing is refused", () -> refused("tampered", null, true)));
         return tests.stream();
     }
 
-    /** Runs every proof in order, failing at the first that does not hold; for a harness test that expects a failure. */
+    /**
+     * Runs every proof in order, failing at the first that does not hold; for a harness test that expects a failure.
+     */
     public void proveAll() throws Throwable {
         for (DynamicTest t : tests().toList()) t.getExecutable().execute();
     }
@@ -91,9 +109,11 @@ public final class WebhookSignatureProofs {
         byte[] body = messageBody.apply(text);
         int before = inbox.messages().size();
         WebhookRoute.Response r = post(body, platform.headersFor(body));
-        if (r.status() / 100 != 2) throw new AssertionError("a correctly signed post got " + r.status() + ": " + bodyOf(r));
+        if (r.status() / 100 != 2)
+            throw new AssertionError("a correctly signed post got " + r.status() + ": " + bodyOf(r));
         if (inbox.messages().size() != before + 1 || !inbox.texts().getLast().contains(text)) {
-            throw new AssertionError("a correctly signed post answered " + r.status() + " but its message is not in the inbox");
+            throw new AssertionError(
+                    "a correctly signed post answered " + r.status() + " but its message is not in the inbox");
         }
     }
 
@@ -110,8 +130,8 @@ public final class WebhookSignatureProofs {
         }
         if (inbox.handOvers() != before) throw new AssertionError("the " + what + " post reached the inbox");
         if (rejected.getAsLong() != rejectedBefore + 1) {
-            throw new AssertionError("the " + what + " post was not counted as rejected (SPEC IN-5): " + rejectedBefore + " -> "
-                    + rejected.getAsLong());
+            throw new AssertionError("the " + what + " post was not counted as rejected (SPEC IN-5): " + rejectedBefore
+                    + " -> " + rejected.getAsLong());
         }
     }
 

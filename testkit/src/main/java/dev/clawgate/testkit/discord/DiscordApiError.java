@@ -4,8 +4,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
  * A REST failure in Discord's shape (developers/reference, "Error Messages";
- * developers/topics/opcodes-and-status-codes, "JSON Error Codes"): an HTTP status and
- * {@code {"message": ..., "code": ...}}, with {@code errors} for a 50035 Invalid Form Body.
+ * developers/topics/opcodes-and-status-codes, "JSON Error Codes"): an HTTP status and {@code {"message": ..., "code":
+ * ...}}, with {@code errors} for a 50035 Invalid Form Body.
  */
 final class DiscordApiError extends Exception {
     final int status;
@@ -38,12 +38,19 @@ final class DiscordApiError extends Exception {
     /** 50035 with one field error, nested as Discord nests them: {@code {"field":{"_errors":[{code,message}]}}}. */
     static DiscordApiError invalidField(String field, String errorCode, String message) {
         ObjectNode errors = DiscordWorld.JSON.createObjectNode();
-        errors.putObject(field).putArray("_errors").addObject().put("code", errorCode).put("message", message);
+        errors.putObject(field)
+                .putArray("_errors")
+                .addObject()
+                .put("code", errorCode)
+                .put("message", message);
         return new DiscordApiError(400, 50035, "Invalid Form Body", errors);
     }
 
     ObjectNode body() {
-        ObjectNode n = DiscordWorld.JSON.createObjectNode().put("message", getMessage()).put("code", code);
+        ObjectNode n = DiscordWorld.JSON
+                .createObjectNode()
+                .put("message", getMessage())
+                .put("code", code);
         if (errors != null) n.set("errors", errors);
         return n;
     }

@@ -3,8 +3,8 @@ package dev.clawgate.testkit.discord;
 /**
  * A channel of the fake (developers/resources/channel, "Channel Types").
  *
- * @param type     0 guild text, 1 DM, 11 public thread, 12 private thread
- * @param guildId  null for a DM
+ * @param type 0 guild text, 1 DM, 11 public thread, 12 private thread
+ * @param guildId null for a DM
  * @param parentId the channel a thread belongs to, else null
  * @param recipient the person of a DM, else null
  */

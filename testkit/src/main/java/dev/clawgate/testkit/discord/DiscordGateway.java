@@ -28,11 +28,10 @@ import java.util.function.Supplier;
 import org.eclipse.jetty.websocket.api.Session;
 
 /**
- * The Gateway over WebSocket with JSON encoding, as developers/events/gateway ("Connection
- * Lifecycle", "Sending Heartbeats", "Identifying", "Resuming", "Disconnecting", "Rate Limiting")
- * and developers/topics/opcodes-and-status-codes ("Gateway Opcodes", "Gateway Close Event Codes")
- * describe it. Faults (dropped sockets, zombie connections, Reconnect, Invalid Session, a late
- * READY) are set by {@link FakeDiscord}.
+ * The Gateway over WebSocket with JSON encoding, as developers/events/gateway ("Connection Lifecycle", "Sending
+ * Heartbeats", "Identifying", "Resuming", "Disconnecting", "Rate Limiting") and
+ * developers/topics/opcodes-and-status-codes ("Gateway Opcodes", "Gateway Close Event Codes") describe it. Faults
+ * (dropped sockets, zombie connections, Reconnect, Invalid Session, a late READY) are set by {@link FakeDiscord}.
  */
 final class DiscordGateway {
     static final Duration DISCORD_HEARTBEAT_INTERVAL = Duration.ofMillis(41_250);
@@ -40,6 +39,7 @@ final class DiscordGateway {
     private static final int MAX_PAYLOAD_BYTES = 4096;
     /** "120 gateway events per connection every 60 seconds" (Rate Limiting); more is close 4008. */
     private static final int SEND_LIMIT = 120;
+
     private static final Set<Integer> SESSION_ENDING = Set.of(4004, 4007, 4009, 4010, 4011, 4012, 4013, 4014);
 
     private final ReentrantLock lock;
@@ -61,8 +61,12 @@ final class DiscordGateway {
     private long lastIdentify;
     private int identifies;
 
-    DiscordGateway(ReentrantLock lock, DiscordWorld world, Supplier<String> token, Supplier<String> resumeUrl,
-                   Consumer<PlatformCall> log) {
+    DiscordGateway(
+            ReentrantLock lock,
+            DiscordWorld world,
+            Supplier<String> token,
+            Supplier<String> resumeUrl,
+            Consumer<PlatformCall> log) {
         this.lock = lock;
         this.world = world;
         this.token = token;
@@ -102,12 +106,16 @@ final class DiscordGateway {
     // ---- the socket ---------------------------------------------------------------------------
 
     void connected(String socketId, Session socket, String path, String query, Map<String, List<String>> params) {
-        Link link = new Link(allLinks.size() + 1, path, query == null ? "" : query,
+        Link link = new Link(
+                allLinks.size() + 1,
+                path,
+                query == null ? "" : query,
                 SocketWriter.start(socket, "fake-discord-gateway-" + (allLinks.size() + 1)));
         links.put(socketId, link);
         allLinks.add(link);
         String v = params.containsKey("v") ? params.get("v").getFirst() : null;
-        String encoding = params.containsKey("encoding") ? params.get("encoding").getFirst() : null;
+        String encoding =
+                params.containsKey("encoding") ? params.get("encoding").getFirst() : null;
         if (v != null && !v.equals("10") && !v.equals("9")) {
             close(link, 4012, "Invalid API version");
             return;
@@ -204,7 +212,8 @@ final class DiscordGateway {
             return;
         }
         JsonNode shard = d.path("shard");
-        if (shard.isArray() && (shard.size() != 2 || shard.get(0).asInt() >= shard.get(1).asInt())) {
+        if (shard.isArray()
+                && (shard.size() != 2 || shard.get(0).asInt() >= shard.get(1).asInt())) {
             close(link, 4010, "Invalid shard.");
             return;
         }
@@ -277,9 +286,9 @@ final class DiscordGateway {
     }
 
     /**
-     * Sends a dispatch to every live session whose intents include one of {@code intents} (0: every
-     * session). {@code payload} gets true when the session must not see message content: it lacks
-     * MESSAGE_CONTENT and {@code contentPublic} is false.
+     * Sends a dispatch to every live session whose intents include one of {@code intents} (0: every session).
+     * {@code payload} gets true when the session must not see message content: it lacks MESSAGE_CONTENT and
+     * {@code contentPublic} is false.
      */
     void dispatch(String type, int intents, boolean contentPublic, Function<Boolean, ObjectNode> payload) {
         for (GatewaySession s : sessions.values()) {
@@ -337,7 +346,8 @@ final class DiscordGateway {
 
     List<GatewayConnection> connections() {
         return allLinks.stream()
-                .map(l -> new GatewayConnection(l.number, l.path, l.query, l.closeCode, l.closedByClient)).toList();
+                .map(l -> new GatewayConnection(l.number, l.path, l.query, l.closeCode, l.closedByClient))
+                .toList();
     }
 
     int liveSessions() {
@@ -357,10 +367,10 @@ final class DiscordGateway {
     }
 
     /**
-     * "If your app fails to send a heartbeat event in time, your connection will be closed and you
-     * will be forced to Resume" (Heartbeat Interval). The reference names no close code for it; the
-     * fake uses 4000 (reconnect allowed) and keeps the session resumable. "In time" here is the
-     * interval plus a quarter of it (at least a second) for the app's own timing.
+     * "If your app fails to send a heartbeat event in time, your connection will be closed and you will be forced to
+     * Resume" (Heartbeat Interval). The reference names no close code for it; the fake uses 4000 (reconnect allowed)
+     * and keeps the session resumable. "In time" here is the interval plus a quarter of it (at least a second) for the
+     * app's own timing.
      */
     private void watchHeartbeats() {
         locked(() -> {
@@ -388,7 +398,12 @@ final class DiscordGateway {
     }
 
     private static ObjectNode op(int op) {
-        return DiscordWorld.JSON.createObjectNode().put("op", op).putNull("d").putNull("s").putNull("t");
+        return DiscordWorld.JSON
+                .createObjectNode()
+                .put("op", op)
+                .putNull("d")
+                .putNull("s")
+                .putNull("t");
     }
 
     private void locked(Runnable r) {

@@ -10,18 +10,23 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * The fake's one server on 127.0.0.1 and a free port: the HTTP API under {@code /api/v10}, the
- * attachment CDN, and the Gateway WebSocket at {@code /} (the URL of GET /gateway/bot) and at
- * {@code /resume} (READY's {@code resume_gateway_url}), so a test can tell which one an app used.
+ * The fake's one server on 127.0.0.1 and a free port: the HTTP API under {@code /api/v10}, the attachment CDN, and the
+ * Gateway WebSocket at {@code /} (the URL of GET /gateway/bot) and at {@code /resume} (READY's
+ * {@code resume_gateway_url}), so a test can tell which one an app used.
  */
 final class DiscordHttp {
     static final String CDN_CALL = "GET cdn attachment";
 
-    private DiscordHttp() {
-    }
+    private DiscordHttp() {}
 
-    static Javalin start(ReentrantLock lock, DiscordWorld world, DiscordRest rest, MessageRoutes messages,
-                         DiscordGateway gateway, Consumer<PlatformCall> log, Supplier<String> gatewayUrl) {
+    static Javalin start(
+            ReentrantLock lock,
+            DiscordWorld world,
+            DiscordRest rest,
+            MessageRoutes messages,
+            DiscordGateway gateway,
+            Consumer<PlatformCall> log,
+            Supplier<String> gatewayUrl) {
         Javalin app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;

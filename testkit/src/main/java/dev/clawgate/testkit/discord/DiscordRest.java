@@ -21,11 +21,10 @@ import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 
 /**
- * The HTTP API's transport under {@code /api/v10} (developers/reference, "HTTP API",
- * "Authentication", "Uploading Files", "Error Messages"): {@code Authorization: Bot <token>} or 401,
- * JSON or multipart ({@code payload_json} and {@code files[n]}) bodies, the rate limits of
- * {@link RateLimiter}, Discord's error shape, and the injected faults. The routes themselves are
- * {@link MessageRoutes} and the identity routes here.
+ * The HTTP API's transport under {@code /api/v10} (developers/reference, "HTTP API", "Authentication", "Uploading
+ * Files", "Error Messages"): {@code Authorization: Bot <token>} or 401, JSON or multipart ({@code payload_json} and
+ * {@code files[n]}) bodies, the rate limits of {@link RateLimiter}, Discord's error shape, and the injected faults. The
+ * routes themselves are {@link MessageRoutes} and the identity routes here.
  */
 final class DiscordRest {
     static final String API = "/api/v10";
@@ -65,8 +64,12 @@ final class DiscordRest {
     private final Map<String, ArrayDeque<Duration>> delays = new HashMap<>();
     private final Map<String, ArrayDeque<Failure>> failures = new HashMap<>();
 
-    DiscordRest(ReentrantLock lock, DiscordWorld world, RateLimiter limiter, Consumer<PlatformCall> log,
-                Supplier<String> token) {
+    DiscordRest(
+            ReentrantLock lock,
+            DiscordWorld world,
+            RateLimiter limiter,
+            Consumer<PlatformCall> log,
+            Supplier<String> token) {
         this.lock = lock;
         this.world = world;
         this.limiter = limiter;
@@ -83,13 +86,15 @@ final class DiscordRest {
     }
 
     /**
-     * Registers {@code route} ("VERB /path/{channel.id}/...") with its handler; {@code major} names the
-     * path parameter of the top-level resource its bucket is counted per.
+     * Registers {@code route} ("VERB /path/{channel.id}/...") with its handler; {@code major} names the path parameter
+     * of the top-level resource its bucket is counted per.
      */
     void mount(JavalinConfig config, String route, String major, Route handler) {
         int space = route.indexOf(' ');
-        String path = API + route.substring(space + 1).replace("{channel.id}", "{channel}")
-                .replace("{message.id}", "{message}");
+        String path = API
+                + route.substring(space + 1)
+                        .replace("{channel.id}", "{channel}")
+                        .replace("{message.id}", "{message}");
         HandlerType verb = HandlerType.findOrCreate(route.substring(0, space));
         config.routes.addHttpHandler(verb, path, ctx -> serve(ctx, route, major, handler));
     }
@@ -104,8 +109,12 @@ final class DiscordRest {
         try {
             String auth = ctx.header("Authorization");
             if (auth == null || !auth.equals("Bot " + token.get())) {
-                reply = new Reply(401, DiscordWorld.JSON.createObjectNode().put("message", "401: Unauthorized")
-                        .put("code", 0));
+                reply = new Reply(
+                        401,
+                        DiscordWorld.JSON
+                                .createObjectNode()
+                                .put("message", "401: Unauthorized")
+                                .put("code", 0));
             } else {
                 RateLimiter.Decision d = limiter.check(route, major == null ? "" : ctx.pathParam(major));
                 rateHeaders = d.headers();
@@ -123,7 +132,8 @@ final class DiscordRest {
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put(":path", ctx.path());
         headers.put(":status", Integer.toString(reply.status()));
-        if (reply.status() >= 400 && reply.body() != null) headers.put(":code", reply.body().path("code").asText());
+        if (reply.status() >= 400 && reply.body() != null)
+            headers.put(":code", reply.body().path("code").asText());
         String ua = ctx.header("User-Agent");
         if (ua != null) headers.put("user-agent", ua);
         log.accept(new PlatformCall(route, logged.toString(), headers));
@@ -131,7 +141,8 @@ final class DiscordRest {
         if (delay != null) Thread.sleep(delay);
         rateHeaders.forEach(ctx::header);
         ctx.status(reply.status());
-        if (reply.body() != null) ctx.contentType("application/json").result(reply.body().toString());
+        if (reply.body() != null)
+            ctx.contentType("application/json").result(reply.body().toString());
     }
 
     private Reply run(Context ctx, String route, Route handler, byte[] raw, ObjectNode logged) {
@@ -141,8 +152,11 @@ final class DiscordRest {
             logged.setAll(r.json());
             if (!r.files().isEmpty()) {
                 ArrayNode fs = logged.putArray("_files");
-                r.files().forEach(f -> fs.addObject().put("field", f.name()).put("filename", f.fileName())
-                        .put("size", f.bytes().length));
+                r.files()
+                        .forEach(f -> fs.addObject()
+                                .put("field", f.name())
+                                .put("filename", f.fileName())
+                                .put("size", f.bytes().length));
             }
             ArrayDeque<Failure> q = failures.get(route);
             Failure f = q == null ? null : q.poll();
@@ -161,7 +175,9 @@ final class DiscordRest {
         try {
             if (Multipart.isMultipart(type)) {
                 List<Multipart.Part> parts = Multipart.parse(type, raw);
-                files = parts.stream().filter(p -> p.name().matches("files\\[\\d+]") && p.isFile()).toList();
+                files = parts.stream()
+                        .filter(p -> p.name().matches("files\\[\\d+]") && p.isFile())
+                        .toList();
                 for (Multipart.Part p : parts) {
                     if (p.name().matches("files\\[\\d+]") && !p.isFile()) {
                         throw DiscordApiError.invalidField(p.name(), "BASE_TYPE_REQUIRED", "This field is required");
@@ -191,22 +207,43 @@ final class DiscordRest {
     // ---- identity routes (developers/events/gateway "Get Gateway Bot"; resources/user; resources/application) ----
 
     void mountIdentity(JavalinConfig config, Supplier<String> gatewayUrl, IntSupplier identifies) {
-        config.routes.get(API + "/gateway", ctx -> ctx.contentType("application/json")
-                .result(DiscordWorld.JSON.createObjectNode().put("url", gatewayUrl.get()).toString()));
+        config.routes.get(
+                API + "/gateway",
+                ctx -> ctx.contentType("application/json")
+                        .result(DiscordWorld.JSON
+                                .createObjectNode()
+                                .put("url", gatewayUrl.get())
+                                .toString()));
         mount(config, DiscordRoutes.GATEWAY_BOT, null, r -> {
-            ObjectNode n = DiscordWorld.JSON.createObjectNode().put("url", gatewayUrl.get()).put("shards", 1);
-            n.putObject("session_start_limit").put("total", 1000).put("remaining", 1000 - identifies.getAsInt())
-                    .put("reset_after", 14_400_000).put("max_concurrency", 1);
+            ObjectNode n = DiscordWorld.JSON
+                    .createObjectNode()
+                    .put("url", gatewayUrl.get())
+                    .put("shards", 1);
+            n.putObject("session_start_limit")
+                    .put("total", 1000)
+                    .put("remaining", 1000 - identifies.getAsInt())
+                    .put("reset_after", 14_400_000)
+                    .put("max_concurrency", 1);
             return Reply.ok(n);
         });
-        mount(config, DiscordRoutes.CURRENT_USER, null,
-                r -> Reply.ok(world.userJson(world.bot).put("verified", true).put("mfa_enabled", false)
+        mount(
+                config,
+                DiscordRoutes.CURRENT_USER,
+                null,
+                r -> Reply.ok(world.userJson(world.bot)
+                        .put("verified", true)
+                        .put("mfa_enabled", false)
                         .put("flags", 0)));
         mount(config, DiscordRoutes.CURRENT_APPLICATION, null, r -> {
-            ObjectNode n = DiscordWorld.JSON.createObjectNode().put("id", world.applicationId)
-                    .put("name", world.bot.username()).put("description", "").put("bot_public", false)
+            ObjectNode n = DiscordWorld.JSON
+                    .createObjectNode()
+                    .put("id", world.applicationId)
+                    .put("name", world.bot.username())
+                    .put("description", "")
+                    .put("bot_public", false)
                     .put("bot_require_code_grant", false)
-                    .put("flags", world.applicationFlags).put("approximate_guild_count", world.guilds.size());
+                    .put("flags", world.applicationFlags)
+                    .put("approximate_guild_count", world.guilds.size());
             n.set("bot", world.userJson(world.bot));
             return Reply.ok(n);
         });

@@ -1,8 +1,8 @@
 package dev.clawgate.testkit.discord;
 
 /**
- * The REST routes the fake serves, named as developers/resources/* write them (method and path
- * under {@code /api/v10}); the call log and the rate limits use these names.
+ * The REST routes the fake serves, named as developers/resources/* write them (method and path under {@code /api/v10});
+ * the call log and the rate limits use these names.
  */
 public final class DiscordRoutes {
     public static final String GATEWAY = "GET /gateway";
@@ -24,6 +24,5 @@ public final class DiscordRoutes {
     public static final String START_THREAD_FROM_MESSAGE = "POST /channels/{channel.id}/messages/{message.id}/threads";
     public static final String START_THREAD = "POST /channels/{channel.id}/threads";
 
-    private DiscordRoutes() {
-    }
+    private DiscordRoutes() {}
 }

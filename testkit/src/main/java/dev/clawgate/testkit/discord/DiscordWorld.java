@@ -16,14 +16,15 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The fake Discord: users, the bot and its application, guilds, channels, DMs, threads, messages,
- * reactions and attachments, and the JSON objects the API shows them as (developers/resources/user,
- * channel, message). Not thread-safe: {@link FakeDiscord} holds its lock around every use.
+ * The fake Discord: users, the bot and its application, guilds, channels, DMs, threads, messages, reactions and
+ * attachments, and the JSON objects the API shows them as (developers/resources/user, channel, message). Not
+ * thread-safe: {@link FakeDiscord} holds its lock around every use.
  */
 final class DiscordWorld {
     static final ObjectMapper JSON = new ObjectMapper();
     /** The first second of 2015, where Discord snowflakes count from (developers/reference, "Snowflakes"). */
     private static final long DISCORD_EPOCH = 1_420_070_400_000L;
+
     private static final Pattern MENTION = Pattern.compile("<@!?(\\d+)>");
 
     record Attachment(String id, String filename, String contentType, byte[] bytes) {}
@@ -95,8 +96,8 @@ final class DiscordWorld {
         return u;
     }
 
-    DiscordChannel addChannel(int type, String guildId, String name, String parentId, DiscordUser recipient,
-                              String id) {
+    DiscordChannel addChannel(
+            int type, String guildId, String name, String parentId, DiscordUser recipient, String id) {
         DiscordChannel c = new DiscordChannel(id == null ? snowflake() : id, type, guildId, name, parentId, recipient);
         channels.put(c.id(), new Chan(c));
         return c;
@@ -140,16 +141,18 @@ final class DiscordWorld {
     }
 
     /**
-     * Whether an app without the message content intent sees this message's content: only in DMs,
-     * its own messages, and messages that mention it (developers/events/gateway, "Message Content Intent").
+     * Whether an app without the message content intent sees this message's content: only in DMs, its own messages, and
+     * messages that mention it (developers/events/gateway, "Message Content Intent").
      */
     boolean contentVisibleWithoutIntent(Msg m) {
         return m.chan.channel.guildId() == null || m.author.id().equals(bot.id()) || m.mentions.contains(bot.id());
     }
 
     boolean contentGranted() {
-        return (applicationFlags & (GatewayIntents.FLAG_GATEWAY_MESSAGE_CONTENT
-                | GatewayIntents.FLAG_GATEWAY_MESSAGE_CONTENT_LIMITED)) != 0;
+        return (applicationFlags
+                        & (GatewayIntents.FLAG_GATEWAY_MESSAGE_CONTENT
+                                | GatewayIntents.FLAG_GATEWAY_MESSAGE_CONTENT_LIMITED))
+                != 0;
     }
 
     /** READY's payload (gateway-events, "Ready"): the bot, its guilds unavailable, the session, its resume URL. */
@@ -165,8 +168,12 @@ final class DiscordWorld {
     }
 
     ObjectNode userJson(DiscordUser u) {
-        ObjectNode n = JSON.createObjectNode().put("id", u.id()).put("username", u.username()).put("discriminator", "0")
-                .put("global_name", u.username()).putNull("avatar");
+        ObjectNode n = JSON.createObjectNode()
+                .put("id", u.id())
+                .put("username", u.username())
+                .put("discriminator", "0")
+                .put("global_name", u.username())
+                .putNull("avatar");
         if (u.bot()) n.put("bot", true);
         return n;
     }
@@ -174,19 +181,28 @@ final class DiscordWorld {
     ObjectNode channelJson(DiscordChannel c) {
         ObjectNode n = JSON.createObjectNode().put("id", c.id()).put("type", c.type());
         Chan chan = channels.get(c.id());
-        String last = chan == null || chan.messages.isEmpty() ? null : List.copyOf(chan.messages.keySet()).getLast();
+        String last = chan == null || chan.messages.isEmpty()
+                ? null
+                : List.copyOf(chan.messages.keySet()).getLast();
         n.put("last_message_id", last);
         if (c.isDm()) {
             n.putArray("recipients").add(userJson(c.recipient()));
             return n;
         }
-        n.put("guild_id", c.guildId()).put("name", c.name()).put("parent_id", c.parentId()).put("nsfw", false)
+        n.put("guild_id", c.guildId())
+                .put("name", c.name())
+                .put("parent_id", c.parentId())
+                .put("nsfw", false)
                 .put("rate_limit_per_user", 0);
         if (c.isThread()) {
-            n.put("owner_id", bot.id()).put("message_count", chan == null ? 0 : chan.messages.size())
+            n.put("owner_id", bot.id())
+                    .put("message_count", chan == null ? 0 : chan.messages.size())
                     .put("member_count", 1);
-            n.putObject("thread_metadata").put("archived", false).put("auto_archive_duration", 1440)
-                    .put("archive_timestamp", Instant.now().toString()).put("locked", false);
+            n.putObject("thread_metadata")
+                    .put("archived", false)
+                    .put("auto_archive_duration", 1440)
+                    .put("archive_timestamp", Instant.now().toString())
+                    .put("locked", false);
         } else {
             n.put("position", 0).putArray("permission_overwrites");
         }
@@ -195,8 +211,11 @@ final class DiscordWorld {
 
     /** The message object (developers/resources/message, "Message Object"); content emptied when {@code strip}. */
     ObjectNode messageJson(Msg m, boolean strip) {
-        ObjectNode n = JSON.createObjectNode().put("id", m.id).put("type", m.referenceId == null ? 0 : 19)
-                .put("content", strip ? "" : m.content).put("channel_id", m.chan.channel.id());
+        ObjectNode n = JSON.createObjectNode()
+                .put("id", m.id)
+                .put("type", m.referenceId == null ? 0 : 19)
+                .put("content", strip ? "" : m.content)
+                .put("channel_id", m.chan.channel.id());
         n.set("author", userJson(m.author));
         ArrayNode files = n.putArray("attachments");
         if (!strip) for (Attachment a : m.attachments) files.add(attachmentJson(m, a));
@@ -204,12 +223,18 @@ final class DiscordWorld {
         ArrayNode mentions = n.putArray("mentions");
         m.mentions.forEach(id -> mentions.add(userJson(users.get(id))));
         n.putArray("mention_roles");
-        n.put("pinned", false).put("mention_everyone", false).put("tts", false).put("timestamp", m.timestamp.toString())
-                .put("edited_timestamp", m.edited == null ? null : m.edited.toString()).put("flags", 0);
+        n.put("pinned", false)
+                .put("mention_everyone", false)
+                .put("tts", false)
+                .put("timestamp", m.timestamp.toString())
+                .put("edited_timestamp", m.edited == null ? null : m.edited.toString())
+                .put("flags", 0);
         n.putArray("components");
         if (m.nonce != null) n.put("nonce", m.nonce);
         if (m.referenceId != null) {
-            ObjectNode ref = n.putObject("message_reference").put("type", 0).put("message_id", m.referenceId)
+            ObjectNode ref = n.putObject("message_reference")
+                    .put("type", 0)
+                    .put("message_id", m.referenceId)
                     .put("channel_id", m.chan.channel.id());
             if (m.chan.channel.guildId() != null) ref.put("guild_id", m.chan.channel.guildId());
             Msg target = messages.get(m.referenceId);
@@ -218,8 +243,12 @@ final class DiscordWorld {
         }
         if (!m.reactions.isEmpty()) {
             ArrayNode rs = n.putArray("reactions");
-            m.reactions.forEach((emoji, who) -> rs.addObject().put("count", who.size())
-                    .put("me", who.contains(bot.id())).putObject("emoji").putNull("id").put("name", emoji));
+            m.reactions.forEach((emoji, who) -> rs.addObject()
+                    .put("count", who.size())
+                    .put("me", who.contains(bot.id()))
+                    .putObject("emoji")
+                    .putNull("id")
+                    .put("name", emoji));
         }
         return n;
     }
@@ -230,8 +259,12 @@ final class DiscordWorld {
         String guildId = m.chan.channel.guildId();
         if (guildId != null) {
             n.put("guild_id", guildId);
-            n.putObject("member").put("joined_at", m.timestamp.toString()).put("deaf", false).put("mute", false)
-                    .put("flags", 0).putArray("roles");
+            n.putObject("member")
+                    .put("joined_at", m.timestamp.toString())
+                    .put("deaf", false)
+                    .put("mute", false)
+                    .put("flags", 0)
+                    .putArray("roles");
         }
         return n;
     }
@@ -239,16 +272,25 @@ final class DiscordWorld {
     private ObjectNode attachmentJson(Msg m, Attachment a) {
         // CDN links are signed and expire (ex, is, hm); the fake serves them whatever the query says
         String expires = HexFormat.of().toHexDigits((int) (System.currentTimeMillis() / 1000 + 86_400));
-        String url = cdnBase + "/attachments/" + m.chan.channel.id() + "/" + a.id() + "/" + a.filename()
-                + "?ex=" + expires + "&is=00&hm=00";
-        return JSON.createObjectNode().put("id", a.id()).put("filename", a.filename()).put("size", a.bytes().length)
-                .put("url", url).put("proxy_url", url).put("content_type", a.contentType());
+        String url = cdnBase + "/attachments/" + m.chan.channel.id() + "/" + a.id() + "/" + a.filename() + "?ex="
+                + expires + "&is=00&hm=00";
+        return JSON.createObjectNode()
+                .put("id", a.id())
+                .put("filename", a.filename())
+                .put("size", a.bytes().length)
+                .put("url", url)
+                .put("proxy_url", url)
+                .put("content_type", a.contentType());
     }
 
     /** GUILD_CREATE: the guild with its channels and threads, sent after READY to a session with GUILDS. */
     ObjectNode guildCreate(DiscordGuild g) {
-        ObjectNode n = JSON.createObjectNode().put("id", g.id()).put("name", g.name()).put("unavailable", false)
-                .put("large", false).put("joined_at", Instant.now().toString());
+        ObjectNode n = JSON.createObjectNode()
+                .put("id", g.id())
+                .put("name", g.name())
+                .put("unavailable", false)
+                .put("large", false)
+                .put("joined_at", Instant.now().toString());
         ArrayNode chans = n.putArray("channels");
         ArrayNode threads = n.putArray("threads");
         int members = 1;
@@ -265,7 +307,16 @@ final class DiscordWorld {
     }
 
     DiscordMessage snapshot(Msg m) {
-        return new DiscordMessage(m.id, m.chan.channel.id(), m.author.id(), m.content, m.nonce, m.referenceId,
-                m.attachments.stream().map(Attachment::filename).toList(), m.reactionLog, m.edits, m.deleted);
+        return new DiscordMessage(
+                m.id,
+                m.chan.channel.id(),
+                m.author.id(),
+                m.content,
+                m.nonce,
+                m.referenceId,
+                m.attachments.stream().map(Attachment::filename).toList(),
+                m.reactionLog,
+                m.edits,
+                m.deleted);
     }
 }

@@ -17,12 +17,11 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 /**
- * A fake Discord on a free loopback port, speaking Discord's own protocols so a channel adapter
- * runs its production code against it: the HTTP API at {@link #apiBase()} with real rate-limit
- * headers and 429s, and the Gateway over WebSocket (JSON) with Hello, Identify, READY, heartbeats,
- * sequence numbers, Resume and the close codes. Tests build guilds, channels, DMs and threads, write
- * as people, inject faults (dropped sockets, zombie connections, Reconnect, Invalid Session, a late
- * READY, 429s) and read what the bot did; every request is logged for the capability harness.
+ * A fake Discord on a free loopback port, speaking Discord's own protocols so a channel adapter runs its production
+ * code against it: the HTTP API at {@link #apiBase()} with real rate-limit headers and 429s, and the Gateway over
+ * WebSocket (JSON) with Hello, Identify, READY, heartbeats, sequence numbers, Resume and the close codes. Tests build
+ * guilds, channels, DMs and threads, write as people, inject faults (dropped sockets, zombie connections, Reconnect,
+ * Invalid Session, a late READY, 429s) and read what the bot did; every request is logged for the capability harness.
  */
 public final class FakeDiscord implements PlatformCallLog, AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
@@ -147,22 +146,35 @@ public final class FakeDiscord implements PlatformCallLog, AutoCloseable {
     }
 
     /** A reply; with {@code mentionAuthor} the replied-to author is mentioned, as Discord's reply ping does. */
-    public String reply(DiscordChannel channel, DiscordUser from, String messageId, String content,
-                        boolean mentionAuthor) {
+    public String reply(
+            DiscordChannel channel, DiscordUser from, String messageId, String content, boolean mentionAuthor) {
         return write(channel, from, content, messageId, mentionAuthor, null, null, null);
     }
 
-    public String sendWithAttachment(DiscordChannel channel, DiscordUser from, String content, String filename,
-                                     String contentType, byte[] bytes) {
+    public String sendWithAttachment(
+            DiscordChannel channel,
+            DiscordUser from,
+            String content,
+            String filename,
+            String contentType,
+            byte[] bytes) {
         return write(channel, from, content, null, false, filename, contentType, bytes);
     }
 
-    private String write(DiscordChannel channel, DiscordUser from, String content, String replyTo,
-                         boolean mentionAuthor, String filename, String contentType, byte[] bytes) {
+    private String write(
+            DiscordChannel channel,
+            DiscordUser from,
+            String content,
+            String replyTo,
+            boolean mentionAuthor,
+            String filename,
+            String contentType,
+            byte[] bytes) {
         return locked(() -> {
             Chan c = world.channels.get(channel.id());
             Msg m = world.add(c, from, content, null, replyTo);
-            if (mentionAuthor && replyTo != null) m.mentions.add(world.messages.get(replyTo).author.id());
+            if (mentionAuthor && replyTo != null)
+                m.mentions.add(world.messages.get(replyTo).author.id());
             if (filename != null) world.attach(m, filename, contentType, bytes);
             messages.created(m);
             return m.id;
@@ -287,7 +299,8 @@ public final class FakeDiscord implements PlatformCallLog, AutoCloseable {
 
     /** The bytes of attachment {@code index} of message {@code messageId}, as uploaded. */
     public byte[] attachmentBytes(String messageId, int index) {
-        return locked(() -> world.messages.get(messageId).attachments.get(index).bytes().clone());
+        return locked(() ->
+                world.messages.get(messageId).attachments.get(index).bytes().clone());
     }
 
     /** How long {@code enforce_nonce} remembers a nonce (2 minutes by default: "the past few minutes"). */
@@ -318,12 +331,16 @@ public final class FakeDiscord implements PlatformCallLog, AutoCloseable {
 
     /** Every message in {@code channel}, oldest first, deleted ones marked. */
     public List<DiscordMessage> messages(DiscordChannel channel) {
-        return locked(() -> world.channels.get(channel.id()).messages.values().stream().map(world::snapshot).toList());
+        return locked(() -> world.channels.get(channel.id()).messages.values().stream()
+                .map(world::snapshot)
+                .toList());
     }
 
     /** The bot's messages in {@code channel} that are not deleted, oldest first. */
     public List<DiscordMessage> botMessages(DiscordChannel channel) {
-        return messages(channel).stream().filter(m -> m.authorId().equals(world.bot.id()) && !m.deleted()).toList();
+        return messages(channel).stream()
+                .filter(m -> m.authorId().equals(world.bot.id()) && !m.deleted())
+                .toList();
     }
 
     public DiscordMessage message(String id) {
@@ -381,7 +398,9 @@ public final class FakeDiscord implements PlatformCallLog, AutoCloseable {
         ThreadLocalRandom.current().nextBytes(secret);
         Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();
         return b64.encodeToString(world.bot.id().getBytes(java.nio.charset.StandardCharsets.US_ASCII)) + ".G"
-                + b64.encodeToString(new byte[] {(byte) ThreadLocalRandom.current().nextInt(), 1, 2, 3}).substring(0, 5)
+                + b64.encodeToString(
+                                new byte[] {(byte) ThreadLocalRandom.current().nextInt(), 1, 2, 3})
+                        .substring(0, 5)
                 + "." + b64.encodeToString(secret);
     }
 

@@ -1,8 +1,8 @@
 package dev.clawgate.testkit.discord;
 
 /**
- * Gateway intent bits and application flags, as developers/events/gateway ("List of Intents",
- * "Privileged Intents") and developers/resources/application ("Application Flags") number them.
+ * Gateway intent bits and application flags, as developers/events/gateway ("List of Intents", "Privileged Intents") and
+ * developers/resources/application ("Application Flags") number them.
  */
 public final class GatewayIntents {
     public static final int GUILDS = 1;
@@ -27,14 +27,16 @@ public final class GatewayIntents {
     /** Message content switched on in the Developer Portal (apps under 100 servers). */
     public static final int FLAG_GATEWAY_MESSAGE_CONTENT_LIMITED = 1 << 19;
 
-    private GatewayIntents() {
-    }
+    private GatewayIntents() {}
 
     /** Whether the application's flags allow every privileged intent in {@code intents}. */
     static boolean allowed(int intents, int appFlags) {
         return grants(intents, GUILD_MEMBERS, appFlags, FLAG_GATEWAY_GUILD_MEMBERS | FLAG_GATEWAY_GUILD_MEMBERS_LIMITED)
                 && grants(intents, GUILD_PRESENCES, appFlags, FLAG_GATEWAY_PRESENCE | FLAG_GATEWAY_PRESENCE_LIMITED)
-                && grants(intents, MESSAGE_CONTENT, appFlags,
+                && grants(
+                        intents,
+                        MESSAGE_CONTENT,
+                        appFlags,
                         FLAG_GATEWAY_MESSAGE_CONTENT | FLAG_GATEWAY_MESSAGE_CONTENT_LIMITED);
     }
 

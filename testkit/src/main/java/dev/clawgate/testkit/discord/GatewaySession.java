@@ -7,10 +7,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A Gateway session and the connection it is on: its intents, the sequence numbers of its
- * dispatches, and the dispatches kept for a Resume to replay (developers/events/gateway,
- * "Resuming": "replay any lost events starting from the last sequence number it received").
- * Not thread-safe: used under the fake's lock.
+ * A Gateway session and the connection it is on: its intents, the sequence numbers of its dispatches, and the
+ * dispatches kept for a Resume to replay (developers/events/gateway, "Resuming": "replay any lost events starting from
+ * the last sequence number it received"). Not thread-safe: used under the fake's lock.
  */
 final class GatewaySession {
     private static final int KEEP_FOR_REPLAY = 10_000;
@@ -27,6 +26,7 @@ final class GatewaySession {
         boolean zombie;
         /** No more dispatches here: the fake asked the app to reconnect or invalidated the session. */
         boolean paused;
+
         boolean closedByServer;
         boolean closedByClient;
         int closeCode = -1;
@@ -88,7 +88,8 @@ final class GatewaySession {
     }
 
     static String frame(String type, long seq, ObjectNode d) {
-        ObjectNode n = DiscordWorld.JSON.createObjectNode().put("op", 0).put("t", type).put("s", seq);
+        ObjectNode n =
+                DiscordWorld.JSON.createObjectNode().put("op", 0).put("t", type).put("s", seq);
         n.set("d", d);
         return n.toString();
     }

@@ -19,10 +19,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Channels, messages, reactions, typing and threads, each as its developers/resources/message or
- * channel section says (Create/Edit/Delete Message, Create Reaction, Delete Own Reaction, Trigger
- * Typing Indicator, Start Thread from Message, Start Thread without Message, Create DM), with the
- * Gateway dispatch each one fires. Called under the fake's lock.
+ * Channels, messages, reactions, typing and threads, each as its developers/resources/message or channel section says
+ * (Create/Edit/Delete Message, Create Reaction, Delete Own Reaction, Trigger Typing Indicator, Start Thread from
+ * Message, Start Thread without Message, Create DM), with the Gateway dispatch each one fires. Called under the fake's
+ * lock.
  */
 final class MessageRoutes {
     static final int CONTENT_LIMIT = 2000;
@@ -35,9 +35,9 @@ final class MessageRoutes {
     private final Map<String, NonceUse> nonces = new HashMap<>();
     final List<String> typing = new ArrayList<>();
     /**
-     * How long a nonce is checked with {@code enforce_nonce}: the reference says only "the past few
-     * minutes" (Create Message; discord-api-docs#6647: "a short duration"). Two minutes by default,
-     * so an app counting on longer is caught here.
+     * How long a nonce is checked with {@code enforce_nonce}: the reference says only "the past few minutes" (Create
+     * Message; discord-api-docs#6647: "a short duration"). Two minutes by default, so an app counting on longer is
+     * caught here.
      */
     Duration nonceWindow = Duration.ofMinutes(2);
     /**
@@ -52,7 +52,10 @@ final class MessageRoutes {
     }
 
     void mount(JavalinConfig config, DiscordRest rest) {
-        rest.mount(config, DiscordRoutes.GET_CHANNEL, "channel",
+        rest.mount(
+                config,
+                DiscordRoutes.GET_CHANNEL,
+                "channel",
                 r -> Reply.ok(world.channelJson(world.chan(r.path("channel")).channel)));
         rest.mount(config, DiscordRoutes.CREATE_DM, null, this::createDm);
         rest.mount(config, DiscordRoutes.GET_MESSAGES, "channel", this::history);
@@ -94,8 +97,11 @@ final class MessageRoutes {
             }
         }
         checkFiles(p, r.files());
-        boolean hasOther = !r.files().isEmpty() || nonEmpty(p, "embeds") || nonEmpty(p, "sticker_ids")
-                || nonEmpty(p, "components") || p.hasNonNull("poll");
+        boolean hasOther = !r.files().isEmpty()
+                || nonEmpty(p, "embeds")
+                || nonEmpty(p, "sticker_ids")
+                || nonEmpty(p, "components")
+                || p.hasNonNull("poll");
         if (content.isBlank() && !hasOther) throw new DiscordApiError(400, 50006, "Cannot send an empty message");
         String referenceId = reference(c, p.path("message_reference"));
         Msg m = world.add(c, world.bot, content, nonce, referenceId);
@@ -119,8 +125,7 @@ final class MessageRoutes {
         for (JsonNode a : p.path("attachments")) {
             String id = a.path("id").asText("");
             if (files.stream().noneMatch(f -> f.name().equals("files[" + id + "]"))) {
-                throw DiscordApiError.invalidField("attachments", "ATTACHMENT_NOT_FOUND", "Unknown attachment "
-                        + id);
+                throw DiscordApiError.invalidField("attachments", "ATTACHMENT_NOT_FOUND", "Unknown attachment " + id);
             }
         }
     }
@@ -139,7 +144,8 @@ final class MessageRoutes {
     private static String fileName(ObjectNode p, Multipart.Part f) {
         String n = f.name().substring("files[".length(), f.name().length() - 1);
         for (JsonNode a : p.path("attachments")) {
-            if (a.path("id").asText().equals(n) && a.hasNonNull("filename")) return a.get("filename").asText();
+            if (a.path("id").asText().equals(n) && a.hasNonNull("filename"))
+                return a.get("filename").asText();
         }
         return f.fileName();
     }
@@ -171,8 +177,8 @@ final class MessageRoutes {
     }
 
     /**
-     * The emoji must be URL-encoded: a Unicode emoji, or {@code name:id} for a custom one (the fake
-     * has none); anything else, a name like {@code thumbsup} included, is 10014 Unknown Emoji.
+     * The emoji must be URL-encoded: a Unicode emoji, or {@code name:id} for a custom one (the fake has none); anything
+     * else, a name like {@code thumbsup} included, is 10014 Unknown Emoji.
      */
     private Reply react(Request r, boolean add) throws DiscordApiError {
         Chan c = world.chan(r.path("channel"));
@@ -186,16 +192,25 @@ final class MessageRoutes {
             throw new DiscordApiError(400, 10014, "Unknown Emoji");
         }
         String who = world.bot.id();
-        ObjectNode d = DiscordWorld.JSON.createObjectNode().put("user_id", who).put("channel_id", c.channel.id())
+        ObjectNode d = DiscordWorld.JSON
+                .createObjectNode()
+                .put("user_id", who)
+                .put("channel_id", c.channel.id())
                 .put("message_id", m.id);
         if (c.channel.guildId() != null) d.put("guild_id", c.channel.guildId());
         d.putObject("emoji").putNull("id").put("name", emoji);
         int intent = c.channel.guildId() == null
-                ? GatewayIntents.DIRECT_MESSAGE_REACTIONS : GatewayIntents.GUILD_MESSAGE_REACTIONS;
-        if (add && m.reactions.computeIfAbsent(emoji, e -> new LinkedHashSet<>()).add(who)) {
+                ? GatewayIntents.DIRECT_MESSAGE_REACTIONS
+                : GatewayIntents.GUILD_MESSAGE_REACTIONS;
+        if (add
+                && m.reactions
+                        .computeIfAbsent(emoji, e -> new LinkedHashSet<>())
+                        .add(who)) {
             m.reactionLog.add(emoji + ":" + who);
             gateway.dispatch("MESSAGE_REACTION_ADD", intent, true, strip -> d);
-        } else if (!add && m.reactions.containsKey(emoji) && m.reactions.get(emoji).remove(who)) {
+        } else if (!add
+                && m.reactions.containsKey(emoji)
+                && m.reactions.get(emoji).remove(who)) {
             if (m.reactions.get(emoji).isEmpty()) m.reactions.remove(emoji);
             m.reactionLog.remove(emoji + ":" + who);
             gateway.dispatch("MESSAGE_REACTION_REMOVE", intent, true, strip -> d);
@@ -206,11 +221,15 @@ final class MessageRoutes {
     private Reply typing(Request r) throws DiscordApiError {
         Chan c = world.chan(r.path("channel"));
         typing.add(c.channel.id());
-        ObjectNode d = DiscordWorld.JSON.createObjectNode().put("channel_id", c.channel.id())
-                .put("user_id", world.bot.id()).put("timestamp", System.currentTimeMillis() / 1000);
+        ObjectNode d = DiscordWorld.JSON
+                .createObjectNode()
+                .put("channel_id", c.channel.id())
+                .put("user_id", world.bot.id())
+                .put("timestamp", System.currentTimeMillis() / 1000);
         if (c.channel.guildId() != null) d.put("guild_id", c.channel.guildId());
         int intent = c.channel.guildId() == null
-                ? GatewayIntents.DIRECT_MESSAGE_TYPING : GatewayIntents.GUILD_MESSAGE_TYPING;
+                ? GatewayIntents.DIRECT_MESSAGE_TYPING
+                : GatewayIntents.GUILD_MESSAGE_TYPING;
         gateway.dispatch("TYPING_START", intent, true, strip -> d);
         return Reply.noContent();
     }
@@ -239,7 +258,10 @@ final class MessageRoutes {
 
     ObjectNode startThread(Chan parent, int type, String name, String id) {
         DiscordChannel t = world.addChannel(type, parent.channel.guildId(), name, parent.channel.id(), null, id);
-        gateway.dispatch("THREAD_CREATE", GatewayIntents.GUILDS, true,
+        gateway.dispatch(
+                "THREAD_CREATE",
+                GatewayIntents.GUILDS,
+                true,
                 strip -> world.channelJson(t).put("newly_created", true));
         return world.channelJson(t);
     }
@@ -285,7 +307,10 @@ final class MessageRoutes {
     }
 
     void created(Msg m) {
-        gateway.dispatch("MESSAGE_CREATE", messageIntent(m.chan), world.contentVisibleWithoutIntent(m),
+        gateway.dispatch(
+                "MESSAGE_CREATE",
+                messageIntent(m.chan),
+                world.contentVisibleWithoutIntent(m),
                 strip -> world.messageEvent(m, strip));
     }
 
@@ -296,7 +321,10 @@ final class MessageRoutes {
     }
 
     void updated(Msg m) {
-        gateway.dispatch("MESSAGE_UPDATE", messageIntent(m.chan), world.contentVisibleWithoutIntent(m),
+        gateway.dispatch(
+                "MESSAGE_UPDATE",
+                messageIntent(m.chan),
+                world.contentVisibleWithoutIntent(m),
                 strip -> world.messageEvent(m, strip));
     }
 
@@ -305,8 +333,8 @@ final class MessageRoutes {
     }
 
     /**
-     * "Message contents (up to 2000 characters)"; counted here in UTF-16 units, which is never fewer
-     * than Discord's count, so text the fake takes fits on Discord too.
+     * "Message contents (up to 2000 characters)"; counted here in UTF-16 units, which is never fewer than Discord's
+     * count, so text the fake takes fits on Discord too.
      */
     private static DiscordApiError tooLong() {
         return DiscordApiError.invalidField("content", "BASE_TYPE_MAX_LENGTH", "Must be 2000 or fewer in length.");

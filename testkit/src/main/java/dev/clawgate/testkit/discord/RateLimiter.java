@@ -13,14 +13,13 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Discord's REST rate limits as developers/topics/rate-limits describes them: per-route buckets
- * (one bucket per route and top-level resource, some routes sharing a bucket, named by
- * {@code X-RateLimit-Bucket}), the headers on every answer ({@code X-RateLimit-Limit},
- * {@code -Remaining}, {@code -Reset}, {@code -Reset-After}, {@code -Bucket}), the global limit of
- * 50 requests per second, and 429s with {@code Retry-After}, {@code X-RateLimit-Scope},
- * {@code X-RateLimit-Global} and a body with {@code retry_after} and {@code global}. The reference
- * says not to hard-code limits; the fake's defaults are ones Discord has been seen to give.
- * Not thread-safe: called under the fake's lock.
+ * Discord's REST rate limits as developers/topics/rate-limits describes them: per-route buckets (one bucket per route
+ * and top-level resource, some routes sharing a bucket, named by {@code X-RateLimit-Bucket}), the headers on every
+ * answer ({@code X-RateLimit-Limit}, {@code -Remaining}, {@code -Reset}, {@code -Reset-After}, {@code -Bucket}), the
+ * global limit of 50 requests per second, and 429s with {@code Retry-After}, {@code X-RateLimit-Scope},
+ * {@code X-RateLimit-Global} and a body with {@code retry_after} and {@code global}. The reference says not to
+ * hard-code limits; the fake's defaults are ones Discord has been seen to give. Not thread-safe: called under the
+ * fake's lock.
  */
 final class RateLimiter {
     /** "All bots can make up to 50 requests per second to our API" (Global Rate Limit). */
@@ -112,10 +111,13 @@ final class RateLimiter {
             }
         }
         h.put("X-RateLimit-Scope", scope.name().toLowerCase(Locale.ROOT));
-        String message = scope == RateLimitScope.SHARED
-                ? "The resource is being rate limited." : "You are being rate limited.";
-        ObjectNode body = DiscordWorld.JSON.createObjectNode().put("message", message)
-                .put("retry_after", Math.round(seconds * 1000) / 1000.0).put("global", scope == RateLimitScope.GLOBAL);
+        String message =
+                scope == RateLimitScope.SHARED ? "The resource is being rate limited." : "You are being rate limited.";
+        ObjectNode body = DiscordWorld.JSON
+                .createObjectNode()
+                .put("message", message)
+                .put("retry_after", Math.round(seconds * 1000) / 1000.0)
+                .put("global", scope == RateLimitScope.GLOBAL);
         return new Decision(true, h, body);
     }
 

@@ -20,10 +20,10 @@ import java.util.List;
 import java.util.Properties;
 
 /**
- * A real IMAP (with IDLE, RFC 2177) and SMTP server for the e-mail tests: GreenMail, in process, on
- * free loopback ports (SPEC CH-9). Accounts are {@code address:password} pairs; the login is the
- * address. {@link #send} is a person's mail client: it submits a mail by SMTP to the server, which
- * delivers it to the recipient's INBOX; {@link #inbox} is what a mailbox holds, with its flags.
+ * A real IMAP (with IDLE, RFC 2177) and SMTP server for the e-mail tests: GreenMail, in process, on free loopback ports
+ * (SPEC CH-9). Accounts are {@code address:password} pairs; the login is the address. {@link #send} is a person's mail
+ * client: it submits a mail by SMTP to the server, which delivers it to the recipient's INBOX; {@link #inbox} is what a
+ * mailbox holds, with its flags.
  */
 public final class MailServer implements AutoCloseable {
     private final GreenMail mail;
@@ -35,7 +35,8 @@ public final class MailServer implements AutoCloseable {
     public static MailServer start(String... accounts) {
         GreenMail g = new GreenMail(new ServerSetup[] {
             new ServerSetup(0, "127.0.0.1", ServerSetup.PROTOCOL_SMTP).dynamicPort(),
-            new ServerSetup(0, "127.0.0.1", ServerSetup.PROTOCOL_IMAP).dynamicPort()});
+            new ServerSetup(0, "127.0.0.1", ServerSetup.PROTOCOL_IMAP).dynamicPort()
+        });
         g.start();
         for (String a : accounts) {
             int colon = a.indexOf(':');
@@ -58,26 +59,55 @@ public final class MailServer implements AutoCloseable {
     }
 
     /** A mail as a person's client writes it. */
-    public record Mail(String from, String to, String subject, String text, String html, String messageId,
+    public record Mail(
+            String from,
+            String to,
+            String subject,
+            String text,
+            String html,
+            String messageId,
             String inReplyTo,
-                       String references, byte[] attachment, String attachmentName, String attachmentType) {
+            String references,
+            byte[] attachment,
+            String attachmentName,
+            String attachmentType) {
         public static Mail text(String from, String to, String subject, String text) {
             return new Mail(from, to, subject, text, null, null, null, null, null, null, null);
         }
 
         public Mail withId(String id) {
-            return new Mail(from, to, subject, text, html, id, inReplyTo, references, attachment, attachmentName,
+            return new Mail(
+                    from,
+                    to,
+                    subject,
+                    text,
+                    html,
+                    id,
+                    inReplyTo,
+                    references,
+                    attachment,
+                    attachmentName,
                     attachmentType);
         }
 
         public Mail inReplyTo(String parent, String refs) {
-            return new Mail(from, to, subject, text, html, messageId, parent, refs, attachment, attachmentName,
-                    attachmentType);
+            return new Mail(
+                    from, to, subject, text, html, messageId, parent, refs, attachment, attachmentName, attachmentType);
         }
 
         public Mail withHtml(String body) {
-            return new Mail(from, to, subject, text, body, messageId, inReplyTo, references, attachment,
-                    attachmentName, attachmentType);
+            return new Mail(
+                    from,
+                    to,
+                    subject,
+                    text,
+                    body,
+                    messageId,
+                    inReplyTo,
+                    references,
+                    attachment,
+                    attachmentName,
+                    attachmentType);
         }
 
         public Mail withAttachment(String name, String type, byte[] bytes) {
@@ -134,8 +164,8 @@ public final class MailServer implements AutoCloseable {
             GreenMailUser user = mail.getUserManager().getUserByEmail(address);
             MailFolder inbox = mail.getManagers().getImapHostManager().getInbox(user);
             List<Stored> out = new ArrayList<>();
-            for (StoredMessage s : inbox.getMessages()) out.add(new Stored(s.getMimeMessage(), s.getFlags()
-                    .contains(Flags.Flag.SEEN)));
+            for (StoredMessage s : inbox.getMessages())
+                out.add(new Stored(s.getMimeMessage(), s.getFlags().contains(Flags.Flag.SEEN)));
             return out;
         } catch (FolderException e) {
             throw new IllegalStateException(e);

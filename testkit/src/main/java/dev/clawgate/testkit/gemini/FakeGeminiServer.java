@@ -8,20 +8,20 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A fake Gemini API ({@code generativelanguage.googleapis.com/v1beta}) on a free loopback port. It
- * speaks the real REST + SSE wire format, checks requests the way the API does, and records each
- * one, so the production client runs unchanged against it.
+ * A fake Gemini API ({@code generativelanguage.googleapis.com/v1beta}) on a free loopback port. It speaks the real REST
+ * + SSE wire format, checks requests the way the API does, and records each one, so the production client runs
+ * unchanged against it.
  *
  * <ul>
- *   <li>{@code POST /v1beta/models/{model}:generateContent}: one {@code GenerateContentResponse}.</li>
- *   <li>{@code POST /v1beta/models/{model}:streamGenerateContent?alt=sse}: {@code data:} events, one
- *       response chunk each, no event names and no end marker (the server closes the stream); without
- *       {@code alt=sse}, a JSON array of the chunks.</li>
- *   <li>{@code GET /v1beta/models}: the {@link #models} list.</li>
+ *   <li>{@code POST /v1beta/models/{model}:generateContent}: one {@code GenerateContentResponse}.
+ *   <li>{@code POST /v1beta/models/{model}:streamGenerateContent?alt=sse}: {@code data:} events, one response chunk
+ *       each, no event names and no end marker (the server closes the stream); without {@code alt=sse}, a JSON array of
+ *       the chunks.
+ *   <li>{@code GET /v1beta/models}: the {@link #models} list.
  * </ul>
- * A request needs a key in {@code x-goog-api-key} (or the {@code key} query parameter): 403
- * {@code PERMISSION_DENIED} without one; with {@link #requireApiKey} set, another key gets the API's
- * 400 {@code API_KEY_INVALID}.
+ *
+ * A request needs a key in {@code x-goog-api-key} (or the {@code key} query parameter): 403 {@code PERMISSION_DENIED}
+ * without one; with {@link #requireApiKey} set, another key gets the API's 400 {@code API_KEY_INVALID}.
  */
 public final class FakeGeminiServer extends FakeModelServer<FakeGeminiServer, Reply, RecordedRequest> {
     private FakeGeminiServer() {
@@ -51,20 +51,40 @@ public final class FakeGeminiServer extends FakeModelServer<FakeGeminiServer, Re
         } else if ("/v1beta/models".equals(req.path()) && "GET".equals(req.method())) {
             if (authorised(ex, req)) sendJson(ex, 200, Map.of(), GeminiJson.models(modelIds()));
         } else {
-            sendJson(ex, 404, Map.of(), GeminiJson.errorBody(404, "NOT_FOUND",
-                    "models/" + req.model() + " is not found for API version v1beta, or is not supported for this method.", null));
+            sendJson(
+                    ex,
+                    404,
+                    Map.of(),
+                    GeminiJson.errorBody(
+                            404,
+                            "NOT_FOUND",
+                            "models/" + req.model()
+                                    + " is not found for API version v1beta, or is not supported for this method.",
+                            null));
         }
     }
 
     private void generate(HttpExchange ex, RecordedRequest req) throws IOException, InterruptedException {
         if (!authorised(ex, req)) return;
         if (req.body().isMissingNode()) {
-            sendJson(ex, 400, Map.of(), GeminiJson.errorBody(400, "INVALID_ARGUMENT", "Invalid JSON payload received.", null));
+            sendJson(
+                    ex,
+                    400,
+                    Map.of(),
+                    GeminiJson.errorBody(400, "INVALID_ARGUMENT", "Invalid JSON payload received.", null));
             return;
         }
         if (!modelIds().contains(req.model())) {
-            sendJson(ex, 404, Map.of(), GeminiJson.errorBody(404, "NOT_FOUND", "models/" + req.model()
-                    + " is not found for API version v1beta, or is not supported for generateContent.", null));
+            sendJson(
+                    ex,
+                    404,
+                    Map.of(),
+                    GeminiJson.errorBody(
+                            404,
+                            "NOT_FOUND",
+                            "models/" + req.model()
+                                    + " is not found for API version v1beta, or is not supported for generateContent.",
+                            null));
             return;
         }
         String problem = RequestValidation.problem(req.body());
@@ -74,8 +94,12 @@ public final class FakeGeminiServer extends FakeModelServer<FakeGeminiServer, Re
         }
         Reply reply = nextReply(req.body());
         if (sentError(ex, reply.s.delivery())) return;
-        GeminiJson.Envelope env = new GeminiJson.Envelope(GeminiJson.responseId(), req.model(),
-                reply.s.promptTokens() >= 0 ? reply.s.promptTokens() : Math.max(1, req.bodyText().length() / 4),
+        GeminiJson.Envelope env = new GeminiJson.Envelope(
+                GeminiJson.responseId(),
+                req.model(),
+                reply.s.promptTokens() >= 0
+                        ? reply.s.promptTokens()
+                        : Math.max(1, req.bodyText().length() / 4),
                 reply.s.candidateTokens() >= 0 ? reply.s.candidateTokens() : estimateOutput(reply));
         Map<String, String> headers = reply.s.delivery().headers();
         if (!req.stream()) {
@@ -91,7 +115,10 @@ public final class FakeGeminiServer extends FakeModelServer<FakeGeminiServer, Re
             sendJson(ex, 200, headers, "[" + String.join(",\n", chunks) + "]");
             return;
         }
-        stream(ex, reply.s.delivery(), chunks.stream().map(c -> "data: " + c + "\r\n\r\n").toList());
+        stream(
+                ex,
+                reply.s.delivery(),
+                chunks.stream().map(c -> "data: " + c + "\r\n\r\n").toList());
     }
 
     private boolean authorised(HttpExchange ex, RecordedRequest req) throws IOException {
@@ -100,9 +127,18 @@ public final class FakeGeminiServer extends FakeModelServer<FakeGeminiServer, Re
             for (String pair : req.query().split("&")) if (pair.startsWith("key=")) key = pair.substring(4);
         }
         if (key == null || key.isBlank()) {
-            sendJson(ex, 403, Map.of(), GeminiJson.errorBody(403, "PERMISSION_DENIED", "Method doesn't allow unregistered "
-                    + "callers (callers without established identity). Please use API Key or other form of API consumer "
-                    + "identity to call this API.", null));
+            sendJson(
+                    ex,
+                    403,
+                    Map.of(),
+                    GeminiJson.errorBody(
+                            403,
+                            "PERMISSION_DENIED",
+                            "Method doesn't allow unregistered "
+                                    + "callers (callers without established identity). Please use API Key or other "
+                                    + "form of API consumer "
+                                    + "identity to call this API.",
+                            null));
             return false;
         }
         String required = requiredApiKey();

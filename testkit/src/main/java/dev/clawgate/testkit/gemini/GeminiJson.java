@@ -16,11 +16,13 @@ import java.util.UUID;
 /** The JSON documents the Gemini API sends, built from a {@link Reply}. */
 final class GeminiJson {
     static final ObjectMapper MAPPER = new ObjectMapper();
-    private static final List<String> HARM_CATEGORIES = List.of("HARM_CATEGORY_HATE_SPEECH",
-            "HARM_CATEGORY_DANGEROUS_CONTENT", "HARM_CATEGORY_HARASSMENT", "HARM_CATEGORY_SEXUALLY_EXPLICIT");
+    private static final List<String> HARM_CATEGORIES = List.of(
+            "HARM_CATEGORY_HATE_SPEECH",
+            "HARM_CATEGORY_DANGEROUS_CONTENT",
+            "HARM_CATEGORY_HARASSMENT",
+            "HARM_CATEGORY_SEXUALLY_EXPLICIT");
 
-    private GeminiJson() {
-    }
+    private GeminiJson() {}
 
     /** What one answer is identified and counted by. */
     record Envelope(String responseId, String model, long promptTokens, long candidateTokens) {}
@@ -34,12 +36,19 @@ final class GeminiJson {
             ArrayNode details = err.putArray("details");
             ObjectNode quota = details.addObject();
             quota.put("@type", "type.googleapis.com/google.rpc.QuotaFailure");
-            quota.putArray("violations").addObject()
+            quota.putArray("violations")
+                    .addObject()
                     .put("quotaMetric", "generativelanguage.googleapis.com/generate_content_free_tier_requests")
                     .put("quotaId", "GenerateRequestsPerMinutePerProjectPerModel-FreeTier");
-            details.addObject().put("@type", "type.googleapis.com/google.rpc.Help").putArray("links").addObject()
-                    .put("description", "Learn more about Gemini API quotas").put("url", "https://ai.google.dev/gemini-api/docs/rate-limits");
-            details.addObject().put("@type", "type.googleapis.com/google.rpc.RetryInfo").put("retryDelay", protoDuration(retryDelay));
+            details.addObject()
+                    .put("@type", "type.googleapis.com/google.rpc.Help")
+                    .putArray("links")
+                    .addObject()
+                    .put("description", "Learn more about Gemini API quotas")
+                    .put("url", "https://ai.google.dev/gemini-api/docs/rate-limits");
+            details.addObject()
+                    .put("@type", "type.googleapis.com/google.rpc.RetryInfo")
+                    .put("retryDelay", protoDuration(retryDelay));
         }
         return write(root);
     }
@@ -48,9 +57,14 @@ final class GeminiJson {
     static String invalidKey() {
         ObjectNode root = MAPPER.createObjectNode();
         ObjectNode err = root.putObject("error");
-        err.put("code", 400).put("message", "API key not valid. Please pass a valid API key.").put("status", "INVALID_ARGUMENT");
-        err.putArray("details").addObject().put("@type", "type.googleapis.com/google.rpc.ErrorInfo")
-                .put("reason", "API_KEY_INVALID").put("domain", "googleapis.com");
+        err.put("code", 400)
+                .put("message", "API key not valid. Please pass a valid API key.")
+                .put("status", "INVALID_ARGUMENT");
+        err.putArray("details")
+                .addObject()
+                .put("@type", "type.googleapis.com/google.rpc.ErrorInfo")
+                .put("reason", "API_KEY_INVALID")
+                .put("domain", "googleapis.com");
         return write(root);
     }
 
@@ -91,10 +105,13 @@ final class GeminiJson {
             return out;
         }
         List<ArrayNode> partGroups = new ArrayList<>();
-        if (r.s.thought() != null) partGroups.add(MAPPER.createArrayNode().add(MAPPER.createObjectNode().put("text", r.s.thought()).put("thought", true)));
+        if (r.s.thought() != null)
+            partGroups.add(MAPPER.createArrayNode()
+                    .add(MAPPER.createObjectNode().put("text", r.s.thought()).put("thought", true)));
         if (r.s.text() != null) {
             for (String piece : TextPieces.split(r.s.text(), r.s.chunks())) {
-                partGroups.add(MAPPER.createArrayNode().add(MAPPER.createObjectNode().put("text", piece)));
+                partGroups.add(
+                        MAPPER.createArrayNode().add(MAPPER.createObjectNode().put("text", piece)));
             }
         }
         // the API sends each function call whole, in one chunk
@@ -129,10 +146,16 @@ final class GeminiJson {
         ArrayNode models = root.putArray("models");
         for (String id : ids) {
             ObjectNode m = models.addObject();
-            m.put("name", "models/" + id).put("displayName", id).put("inputTokenLimit", 1048576).put("outputTokenLimit", 65536);
+            m.put("name", "models/" + id)
+                    .put("displayName", id)
+                    .put("inputTokenLimit", 1048576)
+                    .put("outputTokenLimit", 65536);
             m.putArray("supportedGenerationMethods").add("generateContent").add("countTokens");
         }
-        models.addObject().put("name", "models/text-embedding-004").putArray("supportedGenerationMethods").add("embedContent");
+        models.addObject()
+                .put("name", "models/text-embedding-004")
+                .putArray("supportedGenerationMethods")
+                .add("embedContent");
         return write(root);
     }
 
@@ -150,12 +173,14 @@ final class GeminiJson {
     private static void finish(ObjectNode candidate, Reply r) {
         String reason = r.effectiveFinishReason();
         candidate.put("finishReason", reason);
-        if (!reason.equals("STOP") && !reason.equals("MAX_TOKENS")) ratings(candidate.putArray("safetyRatings"), reason.equals("SAFETY"));
+        if (!reason.equals("STOP") && !reason.equals("MAX_TOKENS"))
+            ratings(candidate.putArray("safetyRatings"), reason.equals("SAFETY"));
     }
 
     private static void ratings(ArrayNode ratings, boolean blocked) {
         for (int i = 0; i < HARM_CATEGORIES.size(); i++) {
-            ObjectNode rating = ratings.addObject().put("category", HARM_CATEGORIES.get(i))
+            ObjectNode rating = ratings.addObject()
+                    .put("category", HARM_CATEGORIES.get(i))
                     .put("probability", blocked && i == 1 ? "HIGH" : "NEGLIGIBLE");
             if (blocked && i == 1) rating.put("blocked", true);
         }
@@ -179,11 +204,11 @@ final class GeminiJson {
         root.put("modelVersion", env.model()).put("responseId", env.responseId());
     }
 
-
     private static JsonNode parseObject(String json) {
         try {
             JsonNode n = MAPPER.readTree(json);
-            if (n == null || !n.isObject()) throw new IllegalArgumentException("function call args must be a JSON object: " + json);
+            if (n == null || !n.isObject())
+                throw new IllegalArgumentException("function call args must be a JSON object: " + json);
             return n;
         } catch (JsonProcessingException e) {
             throw new IllegalArgumentException("function call args are not JSON: " + json, e);

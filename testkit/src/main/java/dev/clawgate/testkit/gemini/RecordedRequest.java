@@ -9,15 +9,15 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * One request the {@link FakeGeminiServer} received, recorded before it was answered. The model
- * and the method come from the path ({@code /v1beta/models/{model}:{method}}); {@link #messages}
- * is the {@code contents} array.
+ * One request the {@link FakeGeminiServer} received, recorded before it was answered. The model and the method come
+ * from the path ({@code /v1beta/models/{model}:{method}}); {@link #messages} is the {@code contents} array.
  *
  * @param headers lower-cased names to values
- * @param query   the raw query string, or null
+ * @param query the raw query string, or null
  */
-public record RecordedRequest(String method, String path, String query, Map<String, List<String>> headers,
-                              String bodyText, JsonNode body) implements ModelApiRequest {
+public record RecordedRequest(
+        String method, String path, String query, Map<String, List<String>> headers, String bodyText, JsonNode body)
+        implements ModelApiRequest {
     static final Pattern MODEL_METHOD = Pattern.compile("/v1beta/models/([^/:]+):([A-Za-z]+)");
 
     public RecordedRequest {
@@ -89,7 +89,8 @@ public record RecordedRequest(String method, String path, String query, Map<Stri
             JsonNode c = contents.get(i);
             if (!"user".equals(c.path("role").asText("user"))) continue;
             StringBuilder sb = new StringBuilder();
-            for (JsonNode p : c.path("parts")) if (p.path("text").isTextual()) sb.append(p.path("text").asText());
+            for (JsonNode p : c.path("parts"))
+                if (p.path("text").isTextual()) sb.append(p.path("text").asText());
             if (!sb.isEmpty()) return sb.toString();
         }
         return null;

@@ -38,8 +38,17 @@ public final class Reply {
         }
     }
 
-    record State(Delivery delivery, String text, String thought, List<Call> calls, String finishReason,
-                 String blockReason, int chunks, long promptTokens, long candidateTokens, String streamError) {}
+    record State(
+            Delivery delivery,
+            String text,
+            String thought,
+            List<Call> calls,
+            String finishReason,
+            String blockReason,
+            int chunks,
+            long promptTokens,
+            long candidateTokens,
+            String streamError) {}
 
     final State s;
 
@@ -67,9 +76,13 @@ public final class Reply {
         return new Call(null, name, argsJson, null);
     }
 
-    /** No candidate at all: {@code promptFeedback.blockReason} ({@code SAFETY}, {@code OTHER}, {@code PROHIBITED_CONTENT}, ...). */
+    /**
+     * No candidate at all: {@code promptFeedback.blockReason} ({@code SAFETY}, {@code OTHER},
+     * {@code PROHIBITED_CONTENT}, ...).
+     */
     public static Reply promptBlocked(String blockReason) {
-        return new Reply(new State(Delivery.OK, null, null, List.of(), null, Objects.requireNonNull(blockReason), 0, -1, -1, null));
+        return new Reply(new State(
+                Delivery.OK, null, null, List.of(), null, Objects.requireNonNull(blockReason), 0, -1, -1, null));
     }
 
     /** An HTTP error with exactly this body (as {@code application/json}). */
@@ -84,9 +97,14 @@ public final class Reply {
 
     /** 429 {@code RESOURCE_EXHAUSTED} with a {@code RetryInfo} detail whose {@code retryDelay} is {@code delay}. */
     public static Reply rateLimited(Duration delay) {
-        return error(429, GeminiJson.errorBody(429, "RESOURCE_EXHAUSTED",
-                "You exceeded your current quota, please check your plan and billing details. Please retry in "
-                        + GeminiJson.protoDuration(delay) + ".", delay));
+        return error(
+                429,
+                GeminiJson.errorBody(
+                        429,
+                        "RESOURCE_EXHAUSTED",
+                        "You exceeded your current quota, please check your plan and billing details. Please retry in "
+                                + GeminiJson.protoDuration(delay) + ".",
+                        delay));
     }
 
     /** 503 {@code UNAVAILABLE}: the model is overloaded. */
@@ -96,7 +114,9 @@ public final class Reply {
 
     /** 400 {@code INVALID_ARGUMENT} as the API words a prompt over the model's input limit. */
     public static Reply inputTooLong() {
-        return apiError(400, "INVALID_ARGUMENT",
+        return apiError(
+                400,
+                "INVALID_ARGUMENT",
                 "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).");
     }
 
@@ -108,15 +128,36 @@ public final class Reply {
     /** A {@code thought: true} part before the text (a thinking model's summary). */
     public Reply thought(String text) {
         requireSuccess();
-        return new Reply(new State(s.delivery, s.text, text, s.calls, s.finishReason, s.blockReason, s.chunks,
-                s.promptTokens, s.candidateTokens, s.streamError));
+        return new Reply(new State(
+                s.delivery,
+                s.text,
+                text,
+                s.calls,
+                s.finishReason,
+                s.blockReason,
+                s.chunks,
+                s.promptTokens,
+                s.candidateTokens,
+                s.streamError));
     }
 
-    /** Overrides the finish reason ({@code STOP} by default): {@code MAX_TOKENS}, {@code SAFETY}, {@code RECITATION}, ... */
+    /**
+     * Overrides the finish reason ({@code STOP} by default): {@code MAX_TOKENS}, {@code SAFETY}, {@code RECITATION},
+     * ...
+     */
     public Reply finishReason(String reason) {
         requireSuccess();
-        return new Reply(new State(s.delivery, s.text, s.thought, s.calls, reason, s.blockReason, s.chunks,
-                s.promptTokens, s.candidateTokens, s.streamError));
+        return new Reply(new State(
+                s.delivery,
+                s.text,
+                s.thought,
+                s.calls,
+                reason,
+                s.blockReason,
+                s.chunks,
+                s.promptTokens,
+                s.candidateTokens,
+                s.streamError));
     }
 
     /** Adds function calls after the text. */
@@ -124,30 +165,66 @@ public final class Reply {
         requireSuccess();
         List<Call> all = new java.util.ArrayList<>(s.calls);
         all.addAll(Arrays.asList(more));
-        return new Reply(new State(s.delivery, s.text, s.thought, List.copyOf(all), s.finishReason, s.blockReason,
-                s.chunks, s.promptTokens, s.candidateTokens, s.streamError));
+        return new Reply(new State(
+                s.delivery,
+                s.text,
+                s.thought,
+                List.copyOf(all),
+                s.finishReason,
+                s.blockReason,
+                s.chunks,
+                s.promptTokens,
+                s.candidateTokens,
+                s.streamError));
     }
 
     /** Streams the text as exactly {@code n} chunks (fewer if it is shorter); default: one per word. */
     public Reply streamedInChunks(int n) {
         requireSuccess();
         if (n < 1) throw new IllegalArgumentException("chunks must be >= 1");
-        return new Reply(new State(s.delivery, s.text, s.thought, s.calls, s.finishReason, s.blockReason, n,
-                s.promptTokens, s.candidateTokens, s.streamError));
+        return new Reply(new State(
+                s.delivery,
+                s.text,
+                s.thought,
+                s.calls,
+                s.finishReason,
+                s.blockReason,
+                n,
+                s.promptTokens,
+                s.candidateTokens,
+                s.streamError));
     }
 
     /** Fixes the reported usage; by default it is estimated at four characters per token. */
     public Reply usage(long promptTokens, long candidateTokens) {
         requireSuccess();
-        return new Reply(new State(s.delivery, s.text, s.thought, s.calls, s.finishReason, s.blockReason, s.chunks,
-                promptTokens, candidateTokens, s.streamError));
+        return new Reply(new State(
+                s.delivery,
+                s.text,
+                s.thought,
+                s.calls,
+                s.finishReason,
+                s.blockReason,
+                s.chunks,
+                promptTokens,
+                candidateTokens,
+                s.streamError));
     }
 
     /** Ends a streamed answer with an {@code error} chunk (a 500 {@code INTERNAL} body when not streamed). */
     public Reply thenStreamError(String message) {
         requireSuccess();
-        return new Reply(new State(s.delivery, s.text, s.thought, s.calls, s.finishReason, s.blockReason, s.chunks,
-                s.promptTokens, s.candidateTokens, Objects.requireNonNull(message)));
+        return new Reply(new State(
+                s.delivery,
+                s.text,
+                s.thought,
+                s.calls,
+                s.finishReason,
+                s.blockReason,
+                s.chunks,
+                s.promptTokens,
+                s.candidateTokens,
+                Objects.requireNonNull(message)));
     }
 
     public Reply delayPerChunk(Duration delay) {
@@ -181,8 +258,17 @@ public final class Reply {
     }
 
     private Reply delivered(Delivery d) {
-        return new Reply(new State(d, s.text, s.thought, s.calls, s.finishReason, s.blockReason, s.chunks,
-                s.promptTokens, s.candidateTokens, s.streamError));
+        return new Reply(new State(
+                d,
+                s.text,
+                s.thought,
+                s.calls,
+                s.finishReason,
+                s.blockReason,
+                s.chunks,
+                s.promptTokens,
+                s.candidateTokens,
+                s.streamError));
     }
 
     private void requireSuccess() {
@@ -191,7 +277,8 @@ public final class Reply {
 
     @Override
     public String toString() {
-        return isError() ? "Reply[error " + s.delivery.status() + "]"
+        return isError()
+                ? "Reply[error " + s.delivery.status() + "]"
                 : "Reply[text=" + s.text + ", calls=" + s.calls + ", finish=" + effectiveFinishReason() + "]";
     }
 }

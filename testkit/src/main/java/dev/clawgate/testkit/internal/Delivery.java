@@ -7,14 +7,19 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * How a fake model server delivers one scripted reply, whatever the API: an error status and body
- * or 200, extra headers, pauses, and where a stream is cut short.
+ * How a fake model server delivers one scripted reply, whatever the API: an error status and body or 200, extra
+ * headers, pauses, and where a stream is cut short.
  *
- * @param errorBody     the body of an error answer; null on success
+ * @param errorBody the body of an error answer; null on success
  * @param truncateAfter how many stream events to send before ending cleanly; -1 for all
  */
-public record Delivery(int status, String errorBody, Map<String, String> headers, Duration delayBefore,
-                       Duration delayPerChunk, int truncateAfter) {
+public record Delivery(
+        int status,
+        String errorBody,
+        Map<String, String> headers,
+        Duration delayBefore,
+        Duration delayPerChunk,
+        int truncateAfter) {
     /** A 200 answer, sent at once and in full. */
     public static final Delivery OK = new Delivery(200, null, Map.of(), Duration.ZERO, Duration.ZERO, -1);
 
@@ -26,7 +31,8 @@ public record Delivery(int status, String errorBody, Map<String, String> headers
 
     /** An HTTP error with exactly this body, whatever the stream flag. */
     public static Delivery error(int status, String body) {
-        if (status < 400 || status > 599) throw new IllegalArgumentException("error status must be 4xx or 5xx: " + status);
+        if (status < 400 || status > 599)
+            throw new IllegalArgumentException("error status must be 4xx or 5xx: " + status);
         return new Delivery(status, body == null ? "" : body, Map.of(), Duration.ZERO, Duration.ZERO, -1);
     }
 

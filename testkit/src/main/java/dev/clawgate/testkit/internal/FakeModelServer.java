@@ -25,10 +25,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What the fake model servers share: a loopback HTTP server, the scripted replies (queue, then
- * responder, then default), the request log and the disconnects. Each fake adds only its API's
- * routes, checks and wire format. The JDK's HTTP server is used because it gives each streamed
- * event its own flush and reports a closed connection as a failed write.
+ * What the fake model servers share: a loopback HTTP server, the scripted replies (queue, then responder, then
+ * default), the request log and the disconnects. Each fake adds only its API's routes, checks and wire format. The
+ * JDK's HTTP server is used because it gives each streamed event its own flush and reports a closed connection as a
+ * failed write.
  *
  * @param <S> the fake itself, so that the scripting methods chain
  * @param <R> its reply type
@@ -54,11 +54,11 @@ public abstract class FakeModelServer<S extends FakeModelServer<S, R, Q>, R, Q e
     /**
      * Binds a free port of 127.0.0.1; {@link #listening()} starts serving.
      *
-     * @param api  the API's name in messages ({@code OpenAI}, {@code Anthropic})
+     * @param api the API's name in messages ({@code OpenAI}, {@code Anthropic})
      * @param echo the built-in default reply, from the request body
      */
-    protected FakeModelServer(String api, ModelApiRequest.Factory<Q> recorded, Function<JsonNode, R> echo,
-                              List<String> models) {
+    protected FakeModelServer(
+            String api, ModelApiRequest.Factory<Q> recorded, Function<JsonNode, R> echo, List<String> models) {
         this.api = api;
         this.recorded = recorded;
         this.echo = echo;
@@ -98,8 +98,8 @@ public abstract class FakeModelServer<S extends FakeModelServer<S, R, Q>, R, Q e
     }
 
     /**
-     * Answers requests the queue does not cover, from the parsed request body. Returning null
-     * falls through to the default reply.
+     * Answers requests the queue does not cover, from the parsed request body. Returning null falls through to the
+     * default reply.
      */
     public S respondWith(Function<JsonNode, R> responder) {
         this.responder = responder;
@@ -147,7 +147,8 @@ public abstract class FakeModelServer<S extends FakeModelServer<S, R, Q>, R, Q e
     public List<Q> awaitRequests(int n, Duration timeout) {
         boolean reached = requestLog.awaitRequests(n, timeout);
         List<Q> all = requests();
-        if (!reached) throw new AssertionError("expected " + n + " requests within " + timeout + " but got " + all.size());
+        if (!reached)
+            throw new AssertionError("expected " + n + " requests within " + timeout + " but got " + all.size());
         return all;
     }
 
@@ -157,8 +158,8 @@ public abstract class FakeModelServer<S extends FakeModelServer<S, R, Q>, R, Q e
     }
 
     /**
-     * True once a client closed the connection during an answer (a write or flush failed). A
-     * closed connection is noticed at the next write, so slow streams report it one event later.
+     * True once a client closed the connection during an answer (a write or flush failed). A closed connection is
+     * noticed at the next write, so slow streams report it one event later.
      */
     public boolean awaitClientDisconnect(Duration timeout) {
         return requestLog.awaitDisconnect(timeout);
@@ -266,8 +267,13 @@ public abstract class FakeModelServer<S extends FakeModelServer<S, R, Q>, R, Q e
                 log.debug("request body is not JSON: {}", e.getMessage());
             }
         }
-        Q req = recorded.create(ex.getRequestMethod(), ex.getRequestURI().getPath(), ex.getRequestURI().getRawQuery(),
-                headers, bodyText, body);
+        Q req = recorded.create(
+                ex.getRequestMethod(),
+                ex.getRequestURI().getPath(),
+                ex.getRequestURI().getRawQuery(),
+                headers,
+                bodyText,
+                body);
         requestLog.add(req);
         return req;
     }

@@ -10,8 +10,13 @@ public interface ModelApiRequest {
     /** How a fake server makes its own recorded-request type (a record's constructor). */
     @FunctionalInterface
     interface Factory<Q extends ModelApiRequest> {
-        Q create(String method, String path, String query, Map<String, List<String>> headers, String bodyText,
-                 JsonNode body);
+        Q create(
+                String method,
+                String path,
+                String query,
+                Map<String, List<String>> headers,
+                String bodyText,
+                JsonNode body);
     }
 
     /** Lower-cased header names to values. */
@@ -56,7 +61,8 @@ public interface ModelApiRequest {
             if (content.isTextual()) return content.asText();
             StringBuilder sb = new StringBuilder();
             for (JsonNode part : content) {
-                if ("text".equals(part.path("type").asText())) sb.append(part.path("text").asText());
+                if ("text".equals(part.path("type").asText()))
+                    sb.append(part.path("text").asText());
             }
             return sb.toString();
         }

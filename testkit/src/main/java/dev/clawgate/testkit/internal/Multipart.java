@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A {@code multipart/form-data} body (RFC 7578) read part by part, bytes untouched, so a fake can
- * tell exactly what a client uploaded under which field name.
+ * A {@code multipart/form-data} body (RFC 7578) read part by part, bytes untouched, so a fake can tell exactly what a
+ * client uploaded under which field name.
  */
 public final class Multipart {
     /** One part: its field name, the file name when it is a file, its declared type, and its bytes. */
@@ -29,8 +29,7 @@ public final class Multipart {
         }
     }
 
-    private Multipart() {
-    }
+    private Multipart() {}
 
     /** Whether {@code contentType} announces a multipart form. */
     public static boolean isMultipart(String contentType) {

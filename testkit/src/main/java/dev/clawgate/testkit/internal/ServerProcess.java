@@ -14,10 +14,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real server from Debian's packages run by a test (ngircd, prosody): its command, its own temp
- * directory with config and logs, a free loopback port; started and ready once the port takes a
- * connection, killed abruptly (SIGKILL) and started again for restart tests, and removed with its
- * directory at close.
+ * A real server from Debian's packages run by a test (ngircd, prosody): its command, its own temp directory with config
+ * and logs, a free loopback port; started and ready once the port takes a connection, killed abruptly (SIGKILL) and
+ * started again for restart tests, and removed with its directory at close.
  */
 public final class ServerProcess implements AutoCloseable {
     private final String name;
@@ -29,11 +28,11 @@ public final class ServerProcess implements AutoCloseable {
     private Process process;
 
     /**
-     * @param logFiles    the files in {@code dir} the server writes, read for failure messages; the first takes its output
+     * @param logFiles the files in {@code dir} the server writes, read for failure messages; the first takes its output
      * @param startWithin how long it may take to listen
      */
-    public ServerProcess(String name, Path dir, int port, List<String> command, List<String> logFiles,
-                         Duration startWithin) {
+    public ServerProcess(
+            String name, Path dir, int port, List<String> command, List<String> logFiles, Duration startWithin) {
         this.name = name;
         this.dir = dir;
         this.port = port;
@@ -53,7 +52,8 @@ public final class ServerProcess implements AutoCloseable {
     public void launch() throws IOException {
         process = new ProcessBuilder(command)
                 .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve(logFiles.getFirst()).toFile()))
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(
+                        dir.resolve(logFiles.getFirst()).toFile()))
                 .start();
         Instant deadline = Instant.now().plus(startWithin);
         while (Instant.now().isBefore(deadline)) {
@@ -65,8 +65,8 @@ public final class ServerProcess implements AutoCloseable {
                 sleep(50);
             }
         }
-        throw new IllegalStateException(name + " did not listen on port " + port + " within "
-                + startWithin.toSeconds() + " s: " + log());
+        throw new IllegalStateException(
+                name + " did not listen on port " + port + " within " + startWithin.toSeconds() + " s: " + log());
     }
 
     /** Kills the server abruptly (SIGKILL): every client connection is cut without a word. */
@@ -90,7 +90,11 @@ public final class ServerProcess implements AutoCloseable {
                 Path p = dir.resolve(file);
                 if (Files.exists(p)) b.append(Files.readString(p));
             } catch (IOException e) {
-                b.append("(").append(file).append(" unreadable: ").append(e.getMessage()).append(")");
+                b.append("(")
+                        .append(file)
+                        .append(" unreadable: ")
+                        .append(e.getMessage())
+                        .append(")");
             }
         }
         return b.toString();

@@ -8,9 +8,9 @@ import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.Session;
 
 /**
- * The server side of one WebSocket as a fake platform writes it: frames go out one at a time in
- * the order they were queued (a sequence number given under a lock is sent in that order), from
- * a virtual thread, so nobody queuing a frame ever blocks on a slow client.
+ * The server side of one WebSocket as a fake platform writes it: frames go out one at a time in the order they were
+ * queued (a sequence number given under a lock is sent in that order), from a virtual thread, so nobody queuing a frame
+ * ever blocks on a slow client.
  */
 public final class SocketWriter {
     private static final int MAX_QUEUED = 10_000;

@@ -9,8 +9,7 @@ import java.util.regex.Pattern;
 public final class TextPieces {
     private static final Pattern WORD = Pattern.compile("\\s*\\S+\\s*$|\\s*\\S+");
 
-    private TextPieces() {
-    }
+    private TextPieces() {}
 
     /** {@code n} nearly equal pieces, never splitting a code point, or one piece per word when {@code n} is 0. */
     public static List<String> split(String text, int n) {

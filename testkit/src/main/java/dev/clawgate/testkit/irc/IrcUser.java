@@ -19,10 +19,9 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 
 /**
- * A person on IRC, as a test drives one: a raw-socket client (RFC 2812) that registers a nick,
- * joins channels, says things and records, byte for byte, every line the server sends it. Its
- * {@link #calls()} are the PRIVMSG and NOTICE lines it received, so the capability harness checks
- * what really reached a user through the server.
+ * A person on IRC, as a test drives one: a raw-socket client (RFC 2812) that registers a nick, joins channels, says
+ * things and records, byte for byte, every line the server sends it. Its {@link #calls()} are the PRIVMSG and NOTICE
+ * lines it received, so the capability harness checks what really reached a user through the server.
  */
 public final class IrcUser implements PlatformCallLog, AutoCloseable {
     /** One line as it came off the wire, with its length in bytes (CRLF excluded). */
@@ -60,7 +59,8 @@ public final class IrcUser implements PlatformCallLog, AutoCloseable {
     }
 
     private void read() {
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8))) {
+        try (BufferedReader in =
+                new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line; (line = in.readLine()) != null; ) {
                 lines.add(new RawLine(line, line.getBytes(StandardCharsets.UTF_8).length));
                 if (line.startsWith("PING ")) send("PONG " + line.substring(5));
@@ -98,17 +98,24 @@ public final class IrcUser implements PlatformCallLog, AutoCloseable {
         return List.copyOf(lines);
     }
 
-    /** The PRIVMSG lines from {@code fromNick} to {@code target} (a channel, or this user's nick for a query), oldest first. */
+    /**
+     * The PRIVMSG lines from {@code fromNick} to {@code target} (a channel, or this user's nick for a query), oldest
+     * first.
+     */
     public List<RawLine> privmsgs(String fromNick, String target) {
         String head = ":" + fromNick + "!";
         String command = " PRIVMSG " + target + " :";
-        return lines.stream().filter(l -> l.text().startsWith(head) && l.text().contains(command)).toList();
+        return lines.stream()
+                .filter(l -> l.text().startsWith(head) && l.text().contains(command))
+                .toList();
     }
 
     /** The texts of {@link #privmsgs}. */
     public List<String> texts(String fromNick, String target) {
         String command = " PRIVMSG " + target + " :";
-        return privmsgs(fromNick, target).stream().map(l -> l.text().substring(l.text().indexOf(command) + command.length())).toList();
+        return privmsgs(fromNick, target).stream()
+                .map(l -> l.text().substring(l.text().indexOf(command) + command.length()))
+                .toList();
     }
 
     /** Waits up to 20 s for a line matching {@code condition}. */
@@ -134,7 +141,9 @@ public final class IrcUser implements PlatformCallLog, AutoCloseable {
         List<PlatformCall> calls = new ArrayList<>();
         for (RawLine l : lines) {
             String[] words = l.text().split(" ", 3);
-            if (words.length >= 2 && (words[1].equals("PRIVMSG") || words[1].equals("NOTICE")) && l.text().startsWith(":")
+            if (words.length >= 2
+                    && (words[1].equals("PRIVMSG") || words[1].equals("NOTICE"))
+                    && l.text().startsWith(":")
                     && l.text().contains("!")) {
                 calls.add(new PlatformCall(words[1], l.text(), Map.of("bytes", Integer.toString(l.bytes()))));
             }

@@ -9,15 +9,15 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Debian's real IRC server, {@code ngircd}, run by a test in the foreground ({@code -n}) on a free
- * loopback port with its own config file in a temp dir (SPEC CH-7: IRC is tested against a real
- * server, not a fake). {@link #kill()} and {@link #restart()} stop it abruptly and bring it back on
- * the same port, as a server restart does to a connected client. Without ngircd installed,
- * {@link #start} fails saying how to install it: these tests never skip.
+ * Debian's real IRC server, {@code ngircd}, run by a test in the foreground ({@code -n}) on a free loopback port with
+ * its own config file in a temp dir (SPEC CH-7: IRC is tested against a real server, not a fake). {@link #kill()} and
+ * {@link #restart()} stop it abruptly and bring it back on the same port, as a server restart does to a connected
+ * client. Without ngircd installed, {@link #start} fails saying how to install it: these tests never skip.
  */
 public final class Ngircd implements AutoCloseable {
     /** Where Debian's package puts it. */
     public static final Path BINARY = Path.of("/usr/sbin/ngircd");
+
     public static final String SERVER_NAME = "irc.clawgate.test";
 
     private final Path dir;
@@ -27,16 +27,25 @@ public final class Ngircd implements AutoCloseable {
     private Ngircd(Path dir, int port) {
         this.dir = dir;
         this.port = port;
-        this.server = new ServerProcess("ngircd", dir, port,
-                List.of(BINARY.toString(), "-n", "-f", dir.resolve("ngircd.conf").toString()),
-                List.of("ngircd.log"), Duration.ofSeconds(10));
+        this.server = new ServerProcess(
+                "ngircd",
+                dir,
+                port,
+                List.of(
+                        BINARY.toString(),
+                        "-n",
+                        "-f",
+                        dir.resolve("ngircd.conf").toString()),
+                List.of("ngircd.log"),
+                Duration.ofSeconds(10));
     }
 
     /** Starts ngircd on a free port, its config and log in a new temp dir. */
     public static Ngircd start() {
         if (!Files.isExecutable(BINARY)) {
-            throw new IllegalStateException(BINARY + " is missing: install Debian's ngircd (apt-get install -y ngircd); "
-                    + "the IRC tests run against the real server and never skip");
+            throw new IllegalStateException(
+                    BINARY + " is missing: install Debian's ngircd (apt-get install -y ngircd); "
+                            + "the IRC tests run against the real server and never skip");
         }
         try {
             Path dir = Files.createTempDirectory("ngircd-test");

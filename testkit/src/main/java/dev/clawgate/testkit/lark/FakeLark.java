@@ -29,15 +29,14 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * A fake Lark/Feishu open platform on a loopback port ({@link #apiBase()}, the channel's {@code api_base}): the
- * tenant token endpoint ({@code expire} in seconds), {@code im/v1} messages (create, reply, update; a repeated
- * {@code uuid} gives the first message back, no second one), image upload and message resources, reactions, the
- * bot's info, injected errors; and the event pusher, which POSTs v2.0 events (signed with {@code X-Lark-Signature}
- * and encrypted when an {@code encrypt_key} is set) to the gateway and redelivers until it answers 200. Calls are
- * logged ({@link #calls()}) by name: {@code tenant_access_token}, {@code messages.create}, {@code messages.reply},
- * {@code messages.update}, {@code images.upload}, {@code messages.resources}, {@code reactions.create},
- * {@code reactions.delete}, {@code messages.delete} (a recall), {@code bot.info}, and {@value #WEBHOOK_ANSWER} for
- * the gateway's answers.
+ * A fake Lark/Feishu open platform on a loopback port ({@link #apiBase()}, the channel's {@code api_base}): the tenant
+ * token endpoint ({@code expire} in seconds), {@code im/v1} messages (create, reply, update; a repeated {@code uuid}
+ * gives the first message back, no second one), image upload and message resources, reactions, the bot's info, injected
+ * errors; and the event pusher, which POSTs v2.0 events (signed with {@code X-Lark-Signature} and encrypted when an
+ * {@code encrypt_key} is set) to the gateway and redelivers until it answers 200. Calls are logged ({@link #calls()})
+ * by name: {@code tenant_access_token}, {@code messages.create}, {@code messages.reply}, {@code messages.update},
+ * {@code images.upload}, {@code messages.resources}, {@code reactions.create}, {@code reactions.delete},
+ * {@code messages.delete} (a recall), {@code bot.info}, and {@value #WEBHOOK_ANSWER} for the gateway's answers.
  */
 public final class FakeLark implements PlatformCallLog, AutoCloseable {
     public static final String WEBHOOK_ANSWER = "webhook_answer";
@@ -65,8 +64,10 @@ public final class FakeLark implements PlatformCallLog, AutoCloseable {
     private final AtomicLong ids = new AtomicLong();
     private final HttpServer http;
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
-    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient client = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2))
+            .build();
     private volatile URI target;
     private volatile boolean closed;
     private volatile Duration retryMin = Duration.ofMillis(20);
@@ -74,8 +75,14 @@ public final class FakeLark implements PlatformCallLog, AutoCloseable {
     private volatile int retryAttempts = 50;
 
     /** A message the bot sent; {@code edits} are the contents of later updates, in order. */
-    public record Sent(String messageId, String chatId, String msgType, String content, String parentId, String uuid,
-                       List<String> edits) {}
+    public record Sent(
+            String messageId,
+            String chatId,
+            String msgType,
+            String content,
+            String parentId,
+            String uuid,
+            List<String> edits) {}
 
     public record Reaction(String reactionId, String messageId, String emojiType, boolean removed) {}
 
@@ -161,7 +168,8 @@ public final class FakeLark implements PlatformCallLog, AutoCloseable {
     /** A user's text; {@code mentions} are open ids mentioned ({@code @_user_N} placed before the text). */
     public String userSendsText(String openId, String chatId, String chatType, String text, String... mentions) {
         StringBuilder t = new StringBuilder();
-        for (int i = 0; i < mentions.length; i++) t.append("@_user_").append(i + 1).append(' ');
+        for (int i = 0; i < mentions.length; i++)
+            t.append("@_user_").append(i + 1).append(' ');
         return userSends(openId, chatId, chatType, "text", LarkEvents.text(t + text), mentions);
     }
 
@@ -175,18 +183,33 @@ public final class FakeLark implements PlatformCallLog, AutoCloseable {
     }
 
     /** Any message type with its content JSON (e.g. a {@code post}); its message id. */
-    public String userSends(String openId, String chatId, String chatType, String msgType, String content,
-                            String... mentions) {
+    public String userSends(
+            String openId, String chatId, String chatType, String msgType, String content, String... mentions) {
         String messageId = "om_" + UUID.randomUUID().toString().replace("-", "");
         pushMessage(messageId, openId, chatId, chatType, msgType, content, mentions);
         return messageId;
     }
 
-    private void pushMessage(String messageId, String openId, String chatId, String chatType, String type,
-                             String content, String... mentions) {
+    private void pushMessage(
+            String messageId,
+            String openId,
+            String chatId,
+            String chatType,
+            String type,
+            String content,
+            String... mentions) {
         locked(() -> chatOfMessage.put(messageId, chatId));
-        push(LarkEvents.messageReceive("ev_" + ids.incrementAndGet() + "_" + System.nanoTime(), verificationToken,
-                appId, messageId, openId, chatId, chatType, type, content, mentions));
+        push(LarkEvents.messageReceive(
+                "ev_" + ids.incrementAndGet() + "_" + System.nanoTime(),
+                verificationToken,
+                appId,
+                messageId,
+                openId,
+                chatId,
+                chatType,
+                type,
+                content,
+                mentions));
     }
 
     /** Pushes an event body (encrypted when an encrypt key is set) until answered 200; its delivery id. */
@@ -216,8 +239,12 @@ public final class FakeLark implements PlatformCallLog, AutoCloseable {
 
     /** The bytes the platform posts for an event's JSON: {@code {"encrypt": ...}} when an encrypt key is set. */
     public byte[] body(String json) {
-        String out = encryptKey == null ? json
-                : LarkEvents.JSON.createObjectNode().put("encrypt", LarkCrypto.encrypt(encryptKey, json)).toString();
+        String out = encryptKey == null
+                ? json
+                : LarkEvents.JSON
+                        .createObjectNode()
+                        .put("encrypt", LarkCrypto.encrypt(encryptKey, json))
+                        .toString();
         return out.getBytes(StandardCharsets.UTF_8);
     }
 
@@ -226,23 +253,30 @@ public final class FakeLark implements PlatformCallLog, AutoCloseable {
         if (encryptKey == null) return Map.of();
         String ts = Long.toString(Instant.now().getEpochSecond());
         String nonce = UUID.randomUUID().toString();
-        return Map.of(LarkCrypto.TIMESTAMP, ts, LarkCrypto.NONCE, nonce,
-                LarkCrypto.SIGNATURE, LarkCrypto.sign(ts, nonce, encryptKey, body));
+        return Map.of(
+                LarkCrypto.TIMESTAMP,
+                ts,
+                LarkCrypto.NONCE,
+                nonce,
+                LarkCrypto.SIGNATURE,
+                LarkCrypto.sign(ts, nonce, encryptKey, body));
     }
 
     /** One POST with exactly these headers, no redelivery. */
     public Answer postOnce(byte[] body, Map<String, String> headers) throws IOException, InterruptedException {
-        HttpRequest.Builder b = HttpRequest.newBuilder(target).timeout(Duration.ofSeconds(30))
+        HttpRequest.Builder b = HttpRequest.newBuilder(target)
+                .timeout(Duration.ofSeconds(30))
                 .header("Content-Type", "application/json; charset=utf-8");
         headers.forEach(b::header);
-        HttpResponse<String> r = client.send(b.POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = client.send(
+                b.POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
         return new Answer(r.statusCode(), r.body());
     }
 
     /** The url_verification handshake the console sends when the request URL is saved. */
     public Answer verifyUrl(String challenge) throws IOException, InterruptedException {
-        byte[] body = body(LarkEvents.urlVerification(challenge, verificationToken).toString());
+        byte[] body =
+                body(LarkEvents.urlVerification(challenge, verificationToken).toString());
         return postOnce(body, signedHeaders(body));
     }
 
@@ -254,8 +288,8 @@ public final class FakeLark implements PlatformCallLog, AutoCloseable {
             try {
                 Answer a = postOnce(body, signedHeaders(body));
                 status = a.status();
-                calls.add(new PlatformCall(WEBHOOK_ANSWER, a.body(), Map.of(":status", Integer.toString(status),
-                        "delivery-id", id)));
+                calls.add(new PlatformCall(
+                        WEBHOOK_ANSWER, a.body(), Map.of(":status", Integer.toString(status), "delivery-id", id)));
             } catch (IOException e) {
                 status = -1;
             } catch (InterruptedException e) {
@@ -281,8 +315,10 @@ public final class FakeLark implements PlatformCallLog, AutoCloseable {
 
     /** What a chat shows of the bot: its messages not recalled, each as its latest content. */
     public List<String> visible(String chatId) {
-        return locked(() -> sent.stream().filter(s -> s.chatId().equals(chatId) && !recalled.contains(s.messageId()))
-                .map(s -> s.edits().isEmpty() ? s.content() : s.edits().getLast()).toList());
+        return locked(() -> sent.stream()
+                .filter(s -> s.chatId().equals(chatId) && !recalled.contains(s.messageId()))
+                .map(s -> s.edits().isEmpty() ? s.content() : s.edits().getLast())
+                .toList());
     }
 
     public List<Reaction> reactions() {
@@ -324,13 +360,15 @@ public final class FakeLark implements PlatformCallLog, AutoCloseable {
 
     /** False when the bot sent no such message (or it is recalled already). */
     boolean recall(String messageId) {
-        return locked(() -> sent.stream().anyMatch(s -> s.messageId().equals(messageId))
-                && recalled.add(messageId));
+        return locked(() -> sent.stream().anyMatch(s -> s.messageId().equals(messageId)) && recalled.add(messageId));
     }
 
     Failure takeFailure(String call) {
         return locked(() -> {
-            Failure f = failures.stream().filter(x -> x.call().equals(call)).findFirst().orElse(null);
+            Failure f = failures.stream()
+                    .filter(x -> x.call().equals(call))
+                    .findFirst()
+                    .orElse(null);
             if (f != null) failures.remove(f);
             return f;
         });
@@ -357,7 +395,10 @@ public final class FakeLark implements PlatformCallLog, AutoCloseable {
         return locked(() -> {
             if (uuid != null && byUuid.containsKey(uuid)) {
                 String known = byUuid.get(uuid);
-                return sent.stream().filter(s -> s.messageId().equals(known)).findFirst().orElseThrow();
+                return sent.stream()
+                        .filter(s -> s.messageId().equals(known))
+                        .findFirst()
+                        .orElseThrow();
             }
             String id = "om_" + UUID.randomUUID().toString().replace("-", "");
             Sent s = new Sent(id, chatId, type, content, parentId, uuid, new CopyOnWriteArrayList<>());
@@ -371,7 +412,10 @@ public final class FakeLark implements PlatformCallLog, AutoCloseable {
     /** 200, 404 (no such message of the bot) or 429 (edited {@value LarkOpenApi#MAX_EDITS} times already). */
     int edit(String messageId, String type, String content) {
         return locked(() -> {
-            Sent s = sent.stream().filter(x -> x.messageId().equals(messageId)).findFirst().orElse(null);
+            Sent s = sent.stream()
+                    .filter(x -> x.messageId().equals(messageId))
+                    .findFirst()
+                    .orElse(null);
             if (s == null || !s.msgType().equals(type) || recalled.contains(messageId)) return 404;
             if (s.edits().size() >= LarkOpenApi.MAX_EDITS) return 429;
             s.edits().add(content);
@@ -396,8 +440,10 @@ public final class FakeLark implements PlatformCallLog, AutoCloseable {
     }
 
     void unreact(String messageId, String reactionId) {
-        locked(() -> reactions.replaceAll(r -> r.reactionId().equals(reactionId) && r.messageId().equals(messageId)
-                ? new Reaction(r.reactionId(), r.messageId(), r.emojiType(), true) : r));
+        locked(() -> reactions.replaceAll(
+                r -> r.reactionId().equals(reactionId) && r.messageId().equals(messageId)
+                        ? new Reaction(r.reactionId(), r.messageId(), r.emojiType(), true)
+                        : r));
     }
 
     private void locked(Runnable r) {

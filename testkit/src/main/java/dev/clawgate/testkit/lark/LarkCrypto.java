@@ -11,14 +11,14 @@ import javax.crypto.spec.IvParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * The platform's side of Lark/Feishu event security (open platform, "Event subscription": encrypted push and
- * signature check), written apart from the gateway's verifier on purpose.
+ * The platform's side of Lark/Feishu event security (open platform, "Event subscription": encrypted push and signature
+ * check), written apart from the gateway's verifier on purpose.
  *
  * <ul>
- *   <li>Signature: {@code X-Lark-Signature} is the hex SHA-256 of {@code timestamp + nonce + encrypt_key + body},
- *       with {@code X-Lark-Request-Timestamp} and {@code X-Lark-Request-Nonce}.</li>
- *   <li>Encryption: the body is {@code {"encrypt": base64(iv(16) + AES-256-CBC/PKCS7(json))}}, the key the SHA-256
- *       of {@code encrypt_key}.</li>
+ *   <li>Signature: {@code X-Lark-Signature} is the hex SHA-256 of {@code timestamp + nonce + encrypt_key + body}, with
+ *       {@code X-Lark-Request-Timestamp} and {@code X-Lark-Request-Nonce}.
+ *   <li>Encryption: the body is {@code {"encrypt": base64(iv(16) + AES-256-CBC/PKCS7(json))}}, the key the SHA-256 of
+ *       {@code encrypt_key}.
  * </ul>
  */
 public final class LarkCrypto {
@@ -58,7 +58,7 @@ public final class LarkCrypto {
     }
 
     private static SecretKeySpec key(String encryptKey) throws GeneralSecurityException {
-        return new SecretKeySpec(MessageDigest.getInstance("SHA-256")
-                .digest(encryptKey.getBytes(StandardCharsets.UTF_8)), "AES");
+        return new SecretKeySpec(
+                MessageDigest.getInstance("SHA-256").digest(encryptKey.getBytes(StandardCharsets.UTF_8)), "AES");
     }
 }

@@ -16,21 +16,40 @@ public final class LarkEvents {
     private LarkEvents() {}
 
     /** One user's message event; {@code mentions} are open ids of users (or the bot) mentioned, in order. */
-    public static ObjectNode messageReceive(String eventId, String token, String appId, String messageId,
-                                            String senderOpenId, String chatId, String chatType, String msgType,
-                                            String content, String... mentions) {
+    public static ObjectNode messageReceive(
+            String eventId,
+            String token,
+            String appId,
+            String messageId,
+            String senderOpenId,
+            String chatId,
+            String chatType,
+            String msgType,
+            String content,
+            String... mentions) {
         ObjectNode root = JSON.createObjectNode().put("schema", "2.0");
-        root.putObject("header").put("event_id", eventId).put("token", token)
+        root.putObject("header")
+                .put("event_id", eventId)
+                .put("token", token)
                 .put("create_time", Long.toString(System.currentTimeMillis()))
-                .put("event_type", "im.message.receive_v1").put("tenant_key", "tenant-fake").put("app_id", appId);
+                .put("event_type", "im.message.receive_v1")
+                .put("tenant_key", "tenant-fake")
+                .put("app_id", appId);
         ObjectNode event = root.putObject("event");
         ObjectNode sender = event.putObject("sender");
-        sender.putObject("sender_id").put("open_id", senderOpenId).put("union_id", "on_" + senderOpenId)
+        sender.putObject("sender_id")
+                .put("open_id", senderOpenId)
+                .put("union_id", "on_" + senderOpenId)
                 .put("user_id", senderOpenId.replace("ou_", "u"));
         sender.put("sender_type", "user").put("tenant_key", "tenant-fake");
-        ObjectNode m = event.putObject("message").put("message_id", messageId).put("root_id", "")
-                .put("parent_id", "").put("create_time", Long.toString(System.currentTimeMillis()))
-                .put("chat_id", chatId).put("chat_type", chatType).put("message_type", msgType)
+        ObjectNode m = event.putObject("message")
+                .put("message_id", messageId)
+                .put("root_id", "")
+                .put("parent_id", "")
+                .put("create_time", Long.toString(System.currentTimeMillis()))
+                .put("chat_id", chatId)
+                .put("chat_type", chatType)
+                .put("message_type", msgType)
                 .put("content", content);
         ArrayNode ms = m.putArray("mentions");
         for (int i = 0; i < mentions.length; i++) {
@@ -53,7 +72,9 @@ public final class LarkEvents {
 
     /** The url_verification request: {@code {"challenge", "token", "type": "url_verification"}}. */
     public static ObjectNode urlVerification(String challenge, String token) {
-        return JSON.createObjectNode().put("challenge", challenge).put("token", token)
+        return JSON.createObjectNode()
+                .put("challenge", challenge)
+                .put("token", token)
                 .put("type", "url_verification");
     }
 }

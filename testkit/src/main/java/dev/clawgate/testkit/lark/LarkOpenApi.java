@@ -14,9 +14,9 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The open platform's HTTP API under {@code /open-apis} as the fake serves it. Every answer is
- * {@code {"code": 0, "msg": "success", "data": ...}} or an error {@code code} with {@code msg}: 99991663 (tenant
- * token invalid or expired), 99991661 (no token), 99991400 (rate limited, HTTP 429), 230072 (edited too often).
+ * The open platform's HTTP API under {@code /open-apis} as the fake serves it. Every answer is {@code {"code": 0,
+ * "msg": "success", "data": ...}} or an error {@code code} with {@code msg}: 99991663 (tenant token invalid or
+ * expired), 99991661 (no token), 99991400 (rate limited, HTTP 429), 230072 (edited too often).
  */
 final class LarkOpenApi {
     private static final Pattern REPLY = Pattern.compile("/open-apis/im/v1/messages/([^/]+)/reply");
@@ -39,7 +39,8 @@ final class LarkOpenApi {
             String name = name(verb, path);
             Map<String, String> headers = new LinkedHashMap<>();
             ex.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(java.util.Locale.ROOT), v.getFirst()));
-            String shown = name.equals("images.upload") ? "<multipart " + body.length + " bytes>"
+            String shown = name.equals("images.upload")
+                    ? "<multipart " + body.length + " bytes>"
                     : new String(body, StandardCharsets.UTF_8);
             headers.put(":query", String.valueOf(ex.getRequestURI().getQuery()));
             fake.log(new PlatformCall(name, shown, headers));
@@ -52,14 +53,18 @@ final class LarkOpenApi {
             }
             if (name.equals("tenant_access_token")) {
                 JsonNode b = LarkEvents.JSON.readTree(body);
-                if (!fake.appId.equals(b.path("app_id").asText()) || !fake.appSecret.equals(b.path("app_secret")
-                        .asText())) {
+                if (!fake.appId.equals(b.path("app_id").asText())
+                        || !fake.appSecret.equals(b.path("app_secret").asText())) {
                     error(ex, 400, 10014, "app secret invalid");
                     return;
                 }
                 String token = fake.issueToken();
-                ObjectNode r = LarkEvents.JSON.createObjectNode().put("code", 0).put("msg", "ok")
-                        .put("tenant_access_token", token).put("expire", fake.expireSeconds);
+                ObjectNode r = LarkEvents.JSON
+                        .createObjectNode()
+                        .put("code", 0)
+                        .put("msg", "ok")
+                        .put("tenant_access_token", token)
+                        .put("expire", fake.expireSeconds);
                 send(ex, 200, r);
                 return;
             }
@@ -69,8 +74,11 @@ final class LarkOpenApi {
                 return;
             }
             if (!fake.tokenValid(auth.substring(7))) {
-                error(ex, 400, 99991663, "Invalid access token for authorization. Please make a request with token "
-                        + "attached.");
+                error(
+                        ex,
+                        400,
+                        99991663,
+                        "Invalid access token for authorization. Please make a request with token " + "attached.");
                 return;
             }
             route(ex, name, path, body);
@@ -96,7 +104,9 @@ final class LarkOpenApi {
         switch (name) {
             case "bot.info" -> {
                 ObjectNode r = ok(null);
-                r.putObject("bot").put("open_id", fake.botOpenId).put("app_name", "Fake Bot")
+                r.putObject("bot")
+                        .put("open_id", fake.botOpenId)
+                        .put("app_name", "Fake Bot")
                         .put("activate_status", 2);
                 send(ex, 200, r);
             }
@@ -122,22 +132,30 @@ final class LarkOpenApi {
                     error(ex, 400, 230001, "invalid message content or receive_id");
                     return;
                 }
-                if (type.equals("image") && fake.image(LarkEvents.JSON.readTree(content).path("image_key").asText())
-                        == null) {
+                if (type.equals("image")
+                        && fake.image(LarkEvents.JSON
+                                        .readTree(content)
+                                        .path("image_key")
+                                        .asText())
+                                == null) {
                     error(ex, 400, 230001, "image_key not found");
                     return;
                 }
-                FakeLark.Sent s = fake.record(chat, type, content, parent, b.path("uuid").asText(null));
+                FakeLark.Sent s =
+                        fake.record(chat, type, content, parent, b.path("uuid").asText(null));
                 send(ex, 200, ok(messageData(s)));
             }
             case "messages.update" -> {
                 Matcher m = ONE.matcher(path);
                 m.matches();
                 JsonNode b = LarkEvents.JSON.readTree(body);
-                int r = fake.edit(m.group(1), b.path("msg_type").asText(), b.path("content").asText());
+                int r = fake.edit(
+                        m.group(1),
+                        b.path("msg_type").asText(),
+                        b.path("content").asText());
                 if (r == 404) error(ex, 400, 230011, "The message was not found.");
-                else if (r == 429) error(ex, 400, 230072, "The message has reached the number of times it can be "
-                        + "edited.");
+                else if (r == 429)
+                    error(ex, 400, 230072, "The message has reached the number of times it can be " + "edited.");
                 else send(ex, 200, ok(null));
             }
             case "messages.delete" -> {
@@ -171,7 +189,11 @@ final class LarkOpenApi {
             case "reactions.create" -> {
                 Matcher m = REACTIONS.matcher(path);
                 m.matches();
-                String emoji = LarkEvents.JSON.readTree(body).path("reaction_type").path("emoji_type").asText();
+                String emoji = LarkEvents.JSON
+                        .readTree(body)
+                        .path("reaction_type")
+                        .path("emoji_type")
+                        .asText();
                 String id = fake.react(m.group(1), emoji);
                 ObjectNode data = LarkEvents.JSON.createObjectNode().put("reaction_id", id);
                 data.putObject("reaction_type").put("emoji_type", emoji);
@@ -188,11 +210,16 @@ final class LarkOpenApi {
     }
 
     private ObjectNode messageData(FakeLark.Sent s) {
-        ObjectNode d = LarkEvents.JSON.createObjectNode().put("message_id", s.messageId())
+        ObjectNode d = LarkEvents.JSON
+                .createObjectNode()
+                .put("message_id", s.messageId())
                 .put("root_id", s.parentId() == null ? "" : s.parentId())
-                .put("parent_id", s.parentId() == null ? "" : s.parentId()).put("msg_type", s.msgType())
-                .put("create_time", Long.toString(Instant.now().toEpochMilli())).put("chat_id", s.chatId())
-                .put("deleted", false).put("updated", false);
+                .put("parent_id", s.parentId() == null ? "" : s.parentId())
+                .put("msg_type", s.msgType())
+                .put("create_time", Long.toString(Instant.now().toEpochMilli()))
+                .put("chat_id", s.chatId())
+                .put("deleted", false)
+                .put("updated", false);
         d.putObject("sender").put("id", fake.appId).put("id_type", "app_id").put("sender_type", "app");
         d.putObject("body").put("content", s.content());
         return d;
@@ -232,7 +259,10 @@ final class LarkOpenApi {
 
         private static byte[] part(String contentType, byte[] body, String name) {
             if (contentType == null || !contentType.contains("boundary=")) return null;
-            String boundary = "--" + contentType.substring(contentType.indexOf("boundary=") + 9).replace("\"", "");
+            String boundary = "--"
+                    + contentType
+                            .substring(contentType.indexOf("boundary=") + 9)
+                            .replace("\"", "");
             String latin = new String(body, StandardCharsets.ISO_8859_1);
             ArrayList<String> parts = new ArrayList<>(java.util.List.of(latin.split(Pattern.quote(boundary))));
             for (String p : parts) {

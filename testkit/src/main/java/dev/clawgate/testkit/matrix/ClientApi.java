@@ -18,11 +18,10 @@ import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * The HTTP side: routes {@code /_matrix/...} paths to endpoints, authenticates the access token
- * (the {@code Authorization: Bearer} header, or the deprecated {@code access_token} query
- * parameter), applies injected failures and stalls, logs every call, and writes the answer.
- * Unknown paths get 404 {@code M_UNRECOGNIZED}, a known path with the wrong method 405
- * (Client-Server API, "API standards").
+ * The HTTP side: routes {@code /_matrix/...} paths to endpoints, authenticates the access token (the
+ * {@code Authorization: Bearer} header, or the deprecated {@code access_token} query parameter), applies injected
+ * failures and stalls, logs every call, and writes the answer. Unknown paths get 404 {@code M_UNRECOGNIZED}, a known
+ * path with the wrong method 405 (Client-Server API, "API standards").
  */
 final class ClientApi {
     private final Homeserver hs;
@@ -53,11 +52,13 @@ final class ClientApi {
     }
 
     void failNext(String endpoint, MatrixError error) {
-        hs.locked(() -> failures.computeIfAbsent(endpoint, e -> new ArrayDeque<>()).add(error));
+        hs.locked(() ->
+                failures.computeIfAbsent(endpoint, e -> new ArrayDeque<>()).add(error));
     }
 
     void stallNext(String endpoint, Duration delay) {
-        hs.locked(() -> stalls.computeIfAbsent(endpoint, e -> new ArrayDeque<>()).add(delay));
+        hs.locked(
+                () -> stalls.computeIfAbsent(endpoint, e -> new ArrayDeque<>()).add(delay));
     }
 
     void handle(HttpExchange ex) {
@@ -85,8 +86,14 @@ final class ClientApi {
         }
     }
 
-    private Answer serve(String method, List<String> segments, Map<String, String> query, byte[] body,
-                         Map<String, String> headers, HttpExchange ex) throws MatrixError, InterruptedException {
+    private Answer serve(
+            String method,
+            List<String> segments,
+            Map<String, String> query,
+            byte[] body,
+            Map<String, String> headers,
+            HttpExchange ex)
+            throws MatrixError, InterruptedException {
         Route route = route(method, segments);
         Login login = null;
         MatrixError refused = null;
@@ -104,8 +111,8 @@ final class ClientApi {
             return q == null ? null : q.poll();
         });
         if (injected != null) throw injected;
-        Answer answer = route.endpoint().handle(new Exchange(route.name(), method, segments, query, body, headers,
-                login));
+        Answer answer =
+                route.endpoint().handle(new Exchange(route.name(), method, segments, query, body, headers, login));
         Duration stall = hs.locked(() -> {
             ArrayDeque<Duration> q = stalls.get(route.name());
             return q == null ? null : q.poll();
@@ -116,7 +123,8 @@ final class ClientApi {
 
     private Login authenticate(Map<String, String> headers, Map<String, String> query) throws MatrixError {
         String auth = headers.get("authorization");
-        String token = auth != null && auth.regionMatches(true, 0, "Bearer ", 0, 7) ? auth.substring(7).strip()
+        String token = auth != null && auth.regionMatches(true, 0, "Bearer ", 0, 7)
+                ? auth.substring(7).strip()
                 : query.get("access_token");
         if (token == null || token.isEmpty()) throw MatrixError.missingToken();
         Login login = hs.locked(() -> hs.logins.get(token));
@@ -124,19 +132,22 @@ final class ClientApi {
         return login;
     }
 
-    private void record(String name, String method, HttpExchange ex, byte[] body, Map<String, String> headers,
-            Login login) {
+    private void record(
+            String name, String method, HttpExchange ex, byte[] body, Map<String, String> headers, Login login) {
         Map<String, String> h = new LinkedHashMap<>();
         h.put(":method", method);
         String rawQuery = ex.getRequestURI().getRawQuery();
         String shownQuery = rawQuery == null ? "" : rawQuery.replaceAll("(^|&)access_token=[^&]*", "");
-        h.put(":path", ex.getRequestURI().getRawPath() + (shownQuery.isEmpty() ? "" : "?" + shownQuery
-                .replaceFirst("^&", "")));
+        h.put(
+                ":path",
+                ex.getRequestURI().getRawPath()
+                        + (shownQuery.isEmpty() ? "" : "?" + shownQuery.replaceFirst("^&", "")));
         if (login != null) h.put("device", login.deviceId());
         String type = headers.get("content-type");
         if (type != null) h.put("content-type", type);
         boolean text = body.length > 0 && (type == null || type.startsWith("application/json"));
-        String shown = text ? new String(body, StandardCharsets.UTF_8)
+        String shown = text
+                ? new String(body, StandardCharsets.UTF_8)
                 : body.length == 0 ? "" : "{\"size\":" + body.length + "}";
         calls.add(new PlatformCall(name, shown, h));
     }
@@ -151,13 +162,17 @@ final class ClientApi {
                 default -> throw MatrixError.unrecognized(404);
             };
         }
-        if (s.size() >= 4 && s.get(0).equals("_matrix") && s.get(1).equals("media") && s.get(2).equals("v3")) {
+        if (s.size() >= 4
+                && s.get(0).equals("_matrix")
+                && s.get(1).equals("media")
+                && s.get(2).equals("v3")) {
             return switch (s.get(3)) {
                 case "upload" -> on(method, "POST", "upload", true, media::upload);
                 // Matrix 1.11 "Content repository": unauthenticated downloads are frozen; new media is not served here
-                case "download", "thumbnail" -> on(method, "GET", "legacy_download", false, x -> {
-                    throw MatrixError.notFound("Not found: use the authenticated media endpoints");
-                });
+                case "download", "thumbnail" ->
+                    on(method, "GET", "legacy_download", false, x -> {
+                        throw MatrixError.notFound("Not found: use the authenticated media endpoints");
+                    });
                 default -> throw MatrixError.unrecognized(404);
             };
         }
@@ -167,8 +182,8 @@ final class ClientApi {
     private Route v3(String method, List<String> r) throws MatrixError {
         int n = r.size();
         if (n == 1 && r.get(0).equals("sync")) return on(method, "GET", "sync", true, sync::sync);
-        if (n == 1 && r.get(0).equals("joined_rooms")) return on(method, "GET", "joined_rooms", true,
-                reads::joinedRooms);
+        if (n == 1 && r.get(0).equals("joined_rooms"))
+            return on(method, "GET", "joined_rooms", true, reads::joinedRooms);
         if (n == 2 && r.get(0).equals("account") && r.get(1).equals("whoami")) {
             return on(method, "GET", "whoami", true, reads::whoami);
         }
@@ -177,28 +192,52 @@ final class ClientApi {
             if (n == 3 && r.get(2).equals("filter")) return on(method, "POST", "filter", true, sync::createFilter);
             if (n == 4 && r.get(2).equals("filter")) return on(method, "GET", "filter", true, sync::getFilter);
             if (n == 4 && r.get(2).equals("account_data")) {
-                return method.equals("PUT") ? on(method, "PUT", "account_data", true, reads::putAccountData)
+                return method.equals("PUT")
+                        ? on(method, "PUT", "account_data", true, reads::putAccountData)
                         : on(method, "GET", "account_data", true, reads::getAccountData);
             }
         }
         if (n >= 3 && r.get(0).equals("rooms")) {
             String op = r.get(2);
             switch (op) {
-                case "send": if (n == 5) return on(method, "PUT", "send", true, rooms::send); break;
-                case "redact": if (n == 5) return on(method, "PUT", "redact", true, rooms::redact); break;
-                case "typing": if (n == 4) return on(method, "PUT", "typing", true, rooms::typing); break;
-                case "receipt": if (n == 5) return on(method, "POST", "receipt", true, rooms::receipt); break;
-                case "read_markers": if (n == 3) return on(method, "POST", "read_markers", true,
-                        rooms::readMarkers); break;
-                case "join": if (n == 3) return on(method, "POST", "join", true, rooms::join); break;
-                case "leave": if (n == 3) return on(method, "POST", "leave", true, rooms::leave); break;
-                case "state": if (n <= 5) return on(method, "GET", "state", true, reads::state); break;
-                case "joined_members": if (n == 3) return on(method, "GET", "joined_members", true,
-                        reads::joinedMembers); break;
-                case "members": if (n == 3) return on(method, "GET", "members", true, reads::members); break;
-                case "messages": if (n == 3) return on(method, "GET", "messages", true, reads::messages); break;
-                case "event": if (n == 4) return on(method, "GET", "event", true, reads::event); break;
-                default: break;
+                case "send":
+                    if (n == 5) return on(method, "PUT", "send", true, rooms::send);
+                    break;
+                case "redact":
+                    if (n == 5) return on(method, "PUT", "redact", true, rooms::redact);
+                    break;
+                case "typing":
+                    if (n == 4) return on(method, "PUT", "typing", true, rooms::typing);
+                    break;
+                case "receipt":
+                    if (n == 5) return on(method, "POST", "receipt", true, rooms::receipt);
+                    break;
+                case "read_markers":
+                    if (n == 3) return on(method, "POST", "read_markers", true, rooms::readMarkers);
+                    break;
+                case "join":
+                    if (n == 3) return on(method, "POST", "join", true, rooms::join);
+                    break;
+                case "leave":
+                    if (n == 3) return on(method, "POST", "leave", true, rooms::leave);
+                    break;
+                case "state":
+                    if (n <= 5) return on(method, "GET", "state", true, reads::state);
+                    break;
+                case "joined_members":
+                    if (n == 3) return on(method, "GET", "joined_members", true, reads::joinedMembers);
+                    break;
+                case "members":
+                    if (n == 3) return on(method, "GET", "members", true, reads::members);
+                    break;
+                case "messages":
+                    if (n == 3) return on(method, "GET", "messages", true, reads::messages);
+                    break;
+                case "event":
+                    if (n == 4) return on(method, "GET", "event", true, reads::event);
+                    break;
+                default:
+                    break;
             }
         }
         throw MatrixError.unrecognized(404);
@@ -228,8 +267,9 @@ final class ClientApi {
     private static com.fasterxml.jackson.databind.node.ObjectNode versions() {
         var n = Homeserver.JSON.createObjectNode();
         var v = n.putArray("versions");
-        for (String s : List.of("v1.1", "v1.2", "v1.3", "v1.4", "v1.5", "v1.6", "v1.7", "v1.8", "v1.9", "v1.10",
-                "v1.11")) v.add(s);
+        for (String s :
+                List.of("v1.1", "v1.2", "v1.3", "v1.4", "v1.5", "v1.6", "v1.7", "v1.8", "v1.9", "v1.10", "v1.11"))
+            v.add(s);
         n.putObject("unstable_features");
         return n;
     }

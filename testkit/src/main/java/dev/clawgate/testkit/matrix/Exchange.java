@@ -7,11 +7,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * One authenticated request as an endpoint sees it: the route's name, the decoded path segments,
- * the query, the raw body and the login whose token it carried (null on unauthenticated routes).
+ * One authenticated request as an endpoint sees it: the route's name, the decoded path segments, the query, the raw
+ * body and the login whose token it carried (null on unauthenticated routes).
  */
-record Exchange(String name, String method, List<String> segments, Map<String, String> query, byte[] body,
-                Map<String, String> headers, Login login) {
+record Exchange(
+        String name,
+        String method,
+        List<String> segments,
+        Map<String, String> query,
+        byte[] body,
+        Map<String, String> headers,
+        Login login) {
 
     String segment(int i) {
         return segments.get(i);
@@ -44,7 +50,8 @@ record Exchange(String name, String method, List<String> segments, Map<String, S
         }
 
         static Answer error(MatrixError e) {
-            Map<String, String> h = e.retryAfterMs == null ? Map.of()
+            Map<String, String> h = e.retryAfterMs == null
+                    ? Map.of()
                     // Matrix 1.10 (MSC4041): the Retry-After header, in whole seconds, besides retry_after_ms
                     : Map.of("Retry-After", Long.toString((e.retryAfterMs + 999) / 1000));
             return new Answer(e.status, e.body().toString().getBytes(StandardCharsets.UTF_8), "application/json", h);

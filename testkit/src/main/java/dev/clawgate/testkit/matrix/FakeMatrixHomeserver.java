@@ -18,14 +18,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A fake Matrix homeserver speaking the Client-Server API on a free loopback port, for one bot
- * account: {@code /sync} long polling with {@code since} tokens and filters, rooms (joined,
- * invited, left), {@code m.direct} account data, sends idempotent per device and transaction id
- * within a retention window, redactions, relations (edits, reactions, threads), typing, receipts,
- * encrypted-room markers and the authenticated media repository. Tests build the world (users,
- * rooms, what users write) and read what the bot did, with edits resolved; every request is in
- * the call log ({@link #calls()}), named by endpoint ({@code sync}, {@code send}, {@code redact},
- * {@code typing}, {@code receipt}, {@code join}, {@code upload}, {@code download}...).
+ * A fake Matrix homeserver speaking the Client-Server API on a free loopback port, for one bot account: {@code /sync}
+ * long polling with {@code since} tokens and filters, rooms (joined, invited, left), {@code m.direct} account data,
+ * sends idempotent per device and transaction id within a retention window, redactions, relations (edits, reactions,
+ * threads), typing, receipts, encrypted-room markers and the authenticated media repository. Tests build the world
+ * (users, rooms, what users write) and read what the bot did, with edits resolved; every request is in the call log
+ * ({@link #calls()}), named by endpoint ({@code sync}, {@code send}, {@code redact}, {@code typing}, {@code receipt},
+ * {@code join}, {@code upload}, {@code download}...).
  */
 public final class FakeMatrixHomeserver implements PlatformCallLog, AutoCloseable {
     public static final String DEFAULT_SERVER_NAME = "clawgate.test";
@@ -52,8 +51,8 @@ public final class FakeMatrixHomeserver implements PlatformCallLog, AutoCloseabl
     }
 
     public static FakeMatrixHomeserver start(String serverName, String botLocalpart) {
-        if (!botLocalpart.matches("[a-z0-9._=/-]+")) throw new IllegalArgumentException("not a user id localpart: "
-                + botLocalpart);
+        if (!botLocalpart.matches("[a-z0-9._=/-]+"))
+            throw new IllegalArgumentException("not a user id localpart: " + botLocalpart);
         try {
             return new FakeMatrixHomeserver(serverName, botLocalpart);
         } catch (IOException e) {
@@ -84,12 +83,14 @@ public final class FakeMatrixHomeserver implements PlatformCallLog, AutoCloseabl
         return hs.locked(() -> hs.newLogin("CLAWBOT" + String.format("%02d", hs.logins.size() + 1)));
     }
 
-    /** A refreshed token of the same device ("Refreshing access tokens"): transactions carry over, the old token stops
-     * working. */
+    /**
+     * A refreshed token of the same device ("Refreshing access tokens"): transactions carry over, the old token stops
+     * working.
+     */
     public Login refresh(Login old) {
         return hs.locked(() -> {
-            if (hs.logins.remove(old.accessToken()) == null) throw new IllegalArgumentException("not a live login: "
-                    + old);
+            if (hs.logins.remove(old.accessToken()) == null)
+                throw new IllegalArgumentException("not a live login: " + old);
             return hs.newLogin(old.deviceId());
         });
     }
@@ -126,8 +127,14 @@ public final class FakeMatrixHomeserver implements PlatformCallLog, AutoCloseabl
             Room r = hs.createRoom(creator, name, true);
             String alias = "#" + aliasLocalpart + ":" + hs.serverName;
             hs.aliases.put(alias, r.id);
-            hs.append(r, creator.userId(), "m.room.canonical_alias", "", Homeserver.JSON.createObjectNode()
-                    .put("alias", alias), null, null);
+            hs.append(
+                    r,
+                    creator.userId(),
+                    "m.room.canonical_alias",
+                    "",
+                    Homeserver.JSON.createObjectNode().put("alias", alias),
+                    null,
+                    null);
             return new MatrixRoom(r.id, name);
         });
     }
@@ -176,8 +183,10 @@ public final class FakeMatrixHomeserver implements PlatformCallLog, AutoCloseabl
 
     // ---- failures and time ---------------------------------------------------------------------
 
-    /** The next call of {@code endpoint} gets 429 {@code M_LIMIT_EXCEEDED} with {@code retry_after_ms} and {@code
-     * Retry-After}. */
+    /**
+     * The next call of {@code endpoint} gets 429 {@code M_LIMIT_EXCEEDED} with {@code retry_after_ms} and
+     * {@code Retry-After}.
+     */
     public void rateLimitNext(String endpoint, Duration retryAfter) {
         api.failNext(endpoint, MatrixError.limitExceeded(retryAfter.toMillis()));
     }
@@ -187,14 +196,16 @@ public final class FakeMatrixHomeserver implements PlatformCallLog, AutoCloseabl
         api.failNext(endpoint, new MatrixError(status, errcode, error));
     }
 
-    /** The next call of {@code endpoint} is carried out, then answered only after {@code delay}: an ambiguous outcome.
-     * */
+    /**
+     * The next call of {@code endpoint} is carried out, then answered only after {@code delay}: an ambiguous outcome.
+     */
     public void stallNext(String endpoint, Duration delay) {
         api.stallNext(endpoint, delay);
     }
 
-    /** How long a transaction id is remembered (implementation-defined; Synapse keeps it about 30 minutes, the
-     * default). */
+    /**
+     * How long a transaction id is remembered (implementation-defined; Synapse keeps it about 30 minutes, the default).
+     */
     public void transactionRetention(Duration retention) {
         hs.locked(() -> hs.transactionRetention = retention);
     }
@@ -242,13 +253,15 @@ public final class FakeMatrixHomeserver implements PlatformCallLog, AutoCloseabl
     /** The bot's messages in a room as a reader sees them: edits applied, the edit events themselves left out. */
     public List<SentEvent> botMessages(MatrixRoom room) {
         return hs.locked(() -> SentEvents.by(hs, hs.bot.userId(), room.roomId()).stream()
-                .filter(e -> e.type().equals("m.room.message") && !"m.replace".equals(e.relType())).toList());
+                .filter(e -> e.type().equals("m.room.message") && !"m.replace".equals(e.relType()))
+                .toList());
     }
 
     /** The bot's reactions in a room that still stand (not redacted). */
     public List<SentEvent> botReactions(MatrixRoom room) {
         return hs.locked(() -> SentEvents.by(hs, hs.bot.userId(), room.roomId()).stream()
-                .filter(e -> e.type().equals("m.reaction") && !e.redacted()).toList());
+                .filter(e -> e.type().equals("m.reaction") && !e.redacted())
+                .toList());
     }
 
     /** Any event, resolved (edits applied), e.g. to see that a user's message was redacted. */

@@ -18,10 +18,9 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The homeserver's state: rooms and their events, logins, transactions, filters, account data,
- * ephemeral events (typing, receipts) and the media repository. Everything that changes what a
- * {@code /sync} would return advances {@link #position} and wakes waiting long polls. Not
- * thread-safe by itself: callers hold {@link #lock}.
+ * The homeserver's state: rooms and their events, logins, transactions, filters, account data, ephemeral events
+ * (typing, receipts) and the media repository. Everything that changes what a {@code /sync} would return advances
+ * {@link #position} and wakes waiting long polls. Not thread-safe by itself: callers hold {@link #lock}.
  */
 final class Homeserver {
     static final ObjectMapper JSON = new ObjectMapper();
@@ -117,10 +116,14 @@ final class Homeserver {
         return l;
     }
 
-    StoredEvent append(Room room, String sender, String type, String stateKey, ObjectNode content, String device,
-            String txnId) {
-        ObjectNode e = JSON.createObjectNode().put("type", type).put("event_id", newEventId()).put("sender", sender)
-                .put("origin_server_ts", now()).put("room_id", room.id);
+    StoredEvent append(
+            Room room, String sender, String type, String stateKey, ObjectNode content, String device, String txnId) {
+        ObjectNode e = JSON.createObjectNode()
+                .put("type", type)
+                .put("event_id", newEventId())
+                .put("sender", sender)
+                .put("origin_server_ts", now())
+                .put("room_id", room.id);
         if (stateKey != null) e.put("state_key", stateKey);
         e.set("content", content);
         e.putObject("unsigned");
@@ -144,18 +147,46 @@ final class Homeserver {
     Room createRoom(MatrixUser creator, String name, boolean isPublic) {
         Room room = new Room("!" + opaque("room", 18) + ":" + serverName);
         rooms.put(room.id, room);
-        append(room, creator.userId(), "m.room.create", "", JSON.createObjectNode().put("room_version", ROOM_VERSION),
-                null, null);
+        append(
+                room,
+                creator.userId(),
+                "m.room.create",
+                "",
+                JSON.createObjectNode().put("room_version", ROOM_VERSION),
+                null,
+                null);
         setMembership(room, creator.userId(), creator.userId(), "join", null);
-        ObjectNode levels = JSON.createObjectNode().put("events_default", 0).put("state_default", 50).put("redact", 50);
+        ObjectNode levels = JSON.createObjectNode()
+                .put("events_default", 0)
+                .put("state_default", 50)
+                .put("redact", 50);
         levels.putObject("users").put(creator.userId(), 100);
         append(room, creator.userId(), "m.room.power_levels", "", levels, null, null);
-        append(room, creator.userId(), "m.room.join_rules", "",
-                JSON.createObjectNode().put("join_rule", isPublic ? "public" : "invite"), null, null);
-        append(room, creator.userId(), "m.room.history_visibility", "",
-                JSON.createObjectNode().put("history_visibility", "shared"), null, null);
-        if (name != null) append(room, creator.userId(), "m.room.name", "", JSON.createObjectNode().put("name", name),
-                null, null);
+        append(
+                room,
+                creator.userId(),
+                "m.room.join_rules",
+                "",
+                JSON.createObjectNode().put("join_rule", isPublic ? "public" : "invite"),
+                null,
+                null);
+        append(
+                room,
+                creator.userId(),
+                "m.room.history_visibility",
+                "",
+                JSON.createObjectNode().put("history_visibility", "shared"),
+                null,
+                null);
+        if (name != null)
+            append(
+                    room,
+                    creator.userId(),
+                    "m.room.name",
+                    "",
+                    JSON.createObjectNode().put("name", name),
+                    null,
+                    null);
         return room;
     }
 
@@ -174,21 +205,24 @@ final class Homeserver {
 
     /** Synapse's wording for an event sent to a room the sender is not joined to. */
     void requireJoined(Room room, String userId) throws MatrixError {
-        if (!"join".equals(room.membership(userId))) throw MatrixError.forbidden("User " + userId + " not in room "
-                + room.id);
+        if (!"join".equals(room.membership(userId)))
+            throw MatrixError.forbidden("User " + userId + " not in room " + room.id);
     }
 
-    /** The event as a client sees it (ClientEvent): {@code unsigned.age}, and the transaction id for the sending
-     * device only. */
+    /**
+     * The event as a client sees it (ClientEvent): {@code unsigned.age}, and the transaction id for the sending device
+     * only.
+     */
     ObjectNode clientEvent(StoredEvent e, String forDevice, boolean withRoomId) {
         ObjectNode copy = e.event().deepCopy();
         if (!withRoomId) copy.remove("room_id");
         ObjectNode unsigned = (ObjectNode) copy.get("unsigned");
-        unsigned.put("age", Math.max(0, now() - e.event().path("origin_server_ts").asLong()));
+        unsigned.put(
+                "age", Math.max(0, now() - e.event().path("origin_server_ts").asLong()));
         // Client-Server API, "Transaction identifiers" / ClientEvent.unsigned.transaction_id: only for the sending
         // device
-        if (e.txnId() != null && e.deviceId() != null && e.deviceId().equals(forDevice)) unsigned
-                .put("transaction_id", e.txnId());
+        if (e.txnId() != null && e.deviceId() != null && e.deviceId().equals(forDevice))
+            unsigned.put("transaction_id", e.txnId());
         return copy;
     }
 
@@ -214,12 +248,13 @@ final class Homeserver {
             case "m.room.member" -> Set.of("membership", "join_authorised_via_users_server");
             case "m.room.create" -> Set.of("creator", "room_version", "m.federate", "predecessor", "type");
             case "m.room.join_rules" -> Set.of("join_rule", "allow");
-            case "m.room.power_levels" -> Set.of("ban", "events", "events_default", "kick", "redact", "state_default",
-                    "users", "users_default");
+            case "m.room.power_levels" ->
+                Set.of("ban", "events", "events_default", "kick", "redact", "state_default", "users", "users_default");
             case "m.room.history_visibility" -> Set.of("history_visibility");
             default -> Set.of();
         };
         content.retain(keep);
-        ((ObjectNode) target.event().get("unsigned")).set("redacted_because", redaction.event().deepCopy());
+        ((ObjectNode) target.event().get("unsigned"))
+                .set("redacted_because", redaction.event().deepCopy());
     }
 }

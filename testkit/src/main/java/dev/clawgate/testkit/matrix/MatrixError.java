@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * A Client-Server API error: the HTTP status and the standard error body {@code {"errcode","error"}}
- * (Client-Server API, "Standard error response"). A 429 carries {@code retry_after_ms}; a 401
- * {@code M_UNKNOWN_TOKEN} carries {@code soft_logout}.
+ * A Client-Server API error: the HTTP status and the standard error body {@code {"errcode","error"}} (Client-Server
+ * API, "Standard error response"). A 429 carries {@code retry_after_ms}; a 401 {@code M_UNKNOWN_TOKEN} carries
+ * {@code soft_logout}.
  */
 final class MatrixError extends Exception {
     final int status;
@@ -62,7 +62,8 @@ final class MatrixError extends Exception {
     }
 
     ObjectNode body() {
-        ObjectNode n = JsonNodeFactory.instance.objectNode().put("errcode", errcode).put("error", getMessage());
+        ObjectNode n =
+                JsonNodeFactory.instance.objectNode().put("errcode", errcode).put("error", getMessage());
         if (retryAfterMs != null) n.put("retry_after_ms", retryAfterMs);
         if (errcode.equals("M_UNKNOWN_TOKEN")) n.put("soft_logout", false);
         return n;

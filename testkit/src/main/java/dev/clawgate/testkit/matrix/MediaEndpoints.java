@@ -4,11 +4,11 @@ import dev.clawgate.testkit.matrix.Exchange.Answer;
 import java.util.Map;
 
 /**
- * The content repository (Client-Server API, "Content repository", Matrix 1.11 authenticated
- * media): {@code POST /_matrix/media/v3/upload} answers {@code {"content_uri":"mxc://server/id"}};
- * {@code GET /_matrix/client/v1/media/download/{serverName}/{mediaId}[/{fileName}]},
- * {@code .../thumbnail/...} and {@code .../config} need the access token. The unauthenticated
- * {@code /_matrix/media/v3/download} is frozen: it serves nothing uploaded here (404).
+ * The content repository (Client-Server API, "Content repository", Matrix 1.11 authenticated media): {@code POST
+ * /_matrix/media/v3/upload} answers {@code {"content_uri":"mxc://server/id"}}; {@code GET
+ * /_matrix/client/v1/media/download/{serverName}/{mediaId}[/{fileName}]}, {@code .../thumbnail/...} and
+ * {@code .../config} need the access token. The unauthenticated {@code /_matrix/media/v3/download} is frozen: it serves
+ * nothing uploaded here (404).
  */
 final class MediaEndpoints {
     private final Homeserver hs;
@@ -17,17 +17,18 @@ final class MediaEndpoints {
         this.hs = hs;
     }
 
-    /** {@code filename} query parameter, {@code Content-Type} header, raw bytes; 413 {@code M_TOO_LARGE} past the
-     * limit. */
+    /**
+     * {@code filename} query parameter, {@code Content-Type} header, raw bytes; 413 {@code M_TOO_LARGE} past the limit.
+     */
     Answer upload(Exchange x) throws MatrixError {
         String type = x.header("content-type") == null ? "application/octet-stream" : x.header("content-type");
         return hs.locked(() -> {
-            if (x.body().length > hs.maxUploadBytes) throw new MatrixError(413, "M_TOO_LARGE",
-                    "Upload request body is too large");
+            if (x.body().length > hs.maxUploadBytes)
+                throw new MatrixError(413, "M_TOO_LARGE", "Upload request body is too large");
             String id = hs.newMediaId();
             hs.media.put(id, new Homeserver.Media(id, x.body(), type, x.query("filename")));
-            return Answer.json(Homeserver.JSON.createObjectNode().put("content_uri", "mxc://" + hs.serverName + "/"
-                    + id));
+            return Answer.json(
+                    Homeserver.JSON.createObjectNode().put("content_uri", "mxc://" + hs.serverName + "/" + id));
         });
     }
 
@@ -41,16 +42,16 @@ final class MediaEndpoints {
         String name = x.segments().size() > 7 ? x.segment(7) : m.fileName();
         // "Content-Disposition": inline only for types safe to show; attachment otherwise
         boolean inline = m.contentType().startsWith("image/") || m.contentType().startsWith("text/plain");
-        String disposition = (inline ? "inline" : "attachment") + (name == null ? "" : "; filename=\"" + name
-                .replace("\"", "") + "\"");
+        String disposition = (inline ? "inline" : "attachment")
+                + (name == null ? "" : "; filename=\"" + name.replace("\"", "") + "\"");
         return new Answer(200, m.bytes(), m.contentType(), Map.of("Content-Disposition", disposition));
     }
 
     /** The fake does not scale images: a thumbnail of an image is the image; other content cannot be thumbnailed. */
     Answer thumbnail(Exchange x) throws MatrixError {
         Homeserver.Media m = find(x);
-        if (!m.contentType().startsWith("image/")) throw new MatrixError(400, "M_UNKNOWN",
-                "Cannot generate thumbnails for this content");
+        if (!m.contentType().startsWith("image/"))
+            throw new MatrixError(400, "M_UNKNOWN", "Cannot generate thumbnails for this content");
         return new Answer(200, m.bytes(), m.contentType(), Map.of("Content-Disposition", "inline"));
     }
 

@@ -39,7 +39,8 @@ final class Room {
     List<String> members(String membership) {
         List<String> out = new ArrayList<>();
         state.values().forEach(e -> {
-            if (e.type().equals("m.room.member") && membership.equals(e.content().path("membership").asText())) {
+            if (e.type().equals("m.room.member")
+                    && membership.equals(e.content().path("membership").asText())) {
                 out.add(e.stateKey());
             }
         });

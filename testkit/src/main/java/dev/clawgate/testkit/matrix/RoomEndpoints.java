@@ -6,9 +6,9 @@ import dev.clawgate.testkit.matrix.Exchange.Answer;
 import java.util.Set;
 
 /**
- * What the bot does in rooms (Client-Server API, "Room participation" and modules): send events
- * with transaction ids, redact, typing notifications, receipts and read markers, join and leave.
- * Path segments: {@code _matrix/client/v3/rooms/{roomId}/...}, so the room id is segment 4.
+ * What the bot does in rooms (Client-Server API, "Room participation" and modules): send events with transaction ids,
+ * redact, typing notifications, receipts and read markers, join and leave. Path segments:
+ * {@code _matrix/client/v3/rooms/{roomId}/...}, so the room id is segment 4.
  */
 final class RoomEndpoints {
     private static final Set<String> RECEIPT_TYPES = Set.of("m.read", "m.read.private", "m.fully_read");
@@ -22,10 +22,10 @@ final class RoomEndpoints {
     }
 
     /**
-     * {@code PUT /rooms/{roomId}/send/{eventType}/{txnId}}. "Transaction identifiers": a request
-     * with the same transaction id on the same endpoint path from the same device is a
-     * retransmission and gets the original answer (the same {@code event_id}), for as long as the
-     * server retains the transaction (implementation-defined; {@link Homeserver#transactionRetention}).
+     * {@code PUT /rooms/{roomId}/send/{eventType}/{txnId}}. "Transaction identifiers": a request with the same
+     * transaction id on the same endpoint path from the same device is a retransmission and gets the original answer
+     * (the same {@code event_id}), for as long as the server retains the transaction (implementation-defined;
+     * {@link Homeserver#transactionRetention}).
      */
     Answer send(Exchange x) throws MatrixError {
         String roomId = x.segment(4), type = x.segment(6), txnId = x.segment(7);
@@ -36,13 +36,18 @@ final class RoomEndpoints {
             if (earlier != null) return eventId(earlier);
             Room room = joinedRoom(roomId, x.login());
             if (room.sendingForbidden) {
-                throw MatrixError
-                        .forbidden("You don't have permission to post that to the room. "
-                                + "user_level (0) < send_level (50)");
+                throw MatrixError.forbidden(
+                        "You don't have permission to post that to the room. " + "user_level (0) < send_level (50)");
             }
             checkRelation(room, type, content, x.login().userId());
-            StoredEvent e = hs.append(room, x.login().userId(), type, null, (ObjectNode) content, x.login()
-                    .deviceId(), txnId);
+            StoredEvent e = hs.append(
+                    room,
+                    x.login().userId(),
+                    type,
+                    null,
+                    (ObjectNode) content,
+                    x.login().deviceId(),
+                    txnId);
             hs.rememberTransaction(key, e.eventId());
             return eventId(e.eventId());
         });
@@ -56,9 +61,13 @@ final class RoomEndpoints {
         if ("m.annotation".equals(relType)) {
             String key = rel.path("key").asText(null);
             for (StoredEvent e : room.events) {
-                if (e.sender().equals(sender) && e.type().equals(type) && !e.redacted() && "m.annotation".equals(e
-                        .relType())
-                        && target != null && target.equals(e.relatedEventId()) && key != null
+                if (e.sender().equals(sender)
+                        && e.type().equals(type)
+                        && !e.redacted()
+                        && "m.annotation".equals(e.relType())
+                        && target != null
+                        && target.equals(e.relatedEventId())
+                        && key != null
                         && key.equals(e.relatesTo().path("key").asText(null))) {
                     // "Avoiding duplicate annotations": 400 M_DUPLICATE_ANNOTATION
                     throw new MatrixError(400, "M_DUPLICATE_ANNOTATION", "Can't send same reaction twice");
@@ -83,15 +92,27 @@ final class RoomEndpoints {
             if (earlier != null) return eventId(earlier);
             Room room = joinedRoom(roomId, x.login());
             StoredEvent target = hs.eventsById.get(targetId);
-            if (target != null && target.roomId().equals(roomId) && !target.sender().equals(x.login().userId())
-                    && powerLevel(room, x.login().userId()) < room.state("m.room.power_levels", "").content()
-                            .path("redact").asInt(50)) {
+            if (target != null
+                    && target.roomId().equals(roomId)
+                    && !target.sender().equals(x.login().userId())
+                    && powerLevel(room, x.login().userId())
+                            < room.state("m.room.power_levels", "")
+                                    .content()
+                                    .path("redact")
+                                    .asInt(50)) {
                 throw MatrixError.forbidden("You don't have permission to redact events");
             }
             ObjectNode content = Homeserver.JSON.createObjectNode();
-            if (body.path("reason").isTextual()) content.put("reason", body.path("reason").asText());
-            StoredEvent redaction = hs.append(room, x.login().userId(), "m.room.redaction", null, content,
-                    x.login().deviceId(), txnId);
+            if (body.path("reason").isTextual())
+                content.put("reason", body.path("reason").asText());
+            StoredEvent redaction = hs.append(
+                    room,
+                    x.login().userId(),
+                    "m.room.redaction",
+                    null,
+                    content,
+                    x.login().deviceId(),
+                    txnId);
             redaction.event().put("redacts", targetId); // room versions up to 10: top-level "redacts"
             if (target != null && target.roomId().equals(roomId)) hs.redact(target, redaction);
             hs.rememberTransaction(key, redaction.eventId());
@@ -99,8 +120,10 @@ final class RoomEndpoints {
         });
     }
 
-    /** {@code PUT /rooms/{roomId}/typing/{userId}} ("Typing Notifications"); shows as an {@code m.typing} ephemeral
-     * event. */
+    /**
+     * {@code PUT /rooms/{roomId}/typing/{userId}} ("Typing Notifications"); shows as an {@code m.typing} ephemeral
+     * event.
+     */
     Answer typing(Exchange x) throws MatrixError {
         String roomId = x.segment(4), userId = x.segment(6);
         JsonNode body = x.json();
@@ -130,8 +153,9 @@ final class RoomEndpoints {
         hs.addEphemeral(roomId, ev);
     }
 
-    /** {@code POST /rooms/{roomId}/receipt/{receiptType}/{eventId}} ("Receipts"), with the optional {@code thread_id}.
-     * */
+    /**
+     * {@code POST /rooms/{roomId}/receipt/{receiptType}/{eventId}} ("Receipts"), with the optional {@code thread_id}.
+     */
     Answer receipt(Exchange x) throws MatrixError {
         String roomId = x.segment(4), type = x.segment(6), eventId = x.segment(7);
         JsonNode body = x.json();
@@ -140,8 +164,8 @@ final class RoomEndpoints {
         if (thread != null && type.equals("m.fully_read")) {
             throw MatrixError.invalidParam("thread_id is not allowed for m.fully_read");
         }
-        if (thread != null && !thread.equals("main") && !thread.startsWith("$")) throw MatrixError
-                .invalidParam("Invalid thread_id");
+        if (thread != null && !thread.equals("main") && !thread.startsWith("$"))
+            throw MatrixError.invalidParam("Invalid thread_id");
         return hs.locked(() -> {
             joinedRoom(roomId, x.login());
             addReceipt(roomId, eventId, type, thread, x.login().userId());
@@ -156,8 +180,13 @@ final class RoomEndpoints {
         return hs.locked(() -> {
             joinedRoom(roomId, x.login());
             for (String type : new String[] {"m.fully_read", "m.read", "m.read.private"}) {
-                if (body.path(type).isTextual()) addReceipt(roomId, body.path(type).asText(), type, null, x.login()
-                        .userId());
+                if (body.path(type).isTextual())
+                    addReceipt(
+                            roomId,
+                            body.path(type).asText(),
+                            type,
+                            null,
+                            x.login().userId());
             }
             return Answer.json(Homeserver.JSON.createObjectNode());
         });
@@ -167,7 +196,11 @@ final class RoomEndpoints {
         hs.receiptLog.add(new ReadReceipt(roomId, eventId, type, thread));
         if (type.equals("m.fully_read")) return; // a read marker is room account data, not a receipt EDU
         ObjectNode ev = Homeserver.JSON.createObjectNode().put("type", "m.receipt");
-        ObjectNode r = ev.putObject("content").putObject(eventId).putObject(type).putObject(userId).put("ts", hs.now());
+        ObjectNode r = ev.putObject("content")
+                .putObject(eventId)
+                .putObject(type)
+                .putObject(userId)
+                .put("ts", hs.now());
         if (thread != null) r.put("thread_id", thread);
         hs.addEphemeral(roomId, ev);
     }
@@ -181,11 +214,15 @@ final class RoomEndpoints {
             if (room == null) throw MatrixError.notFound("No known servers for " + target);
             String user = x.login().userId();
             String membership = room.membership(user);
-            boolean open = "public".equals(room.state("m.room.join_rules", "").content().path("join_rule").asText());
+            boolean open = "public"
+                    .equals(room.state("m.room.join_rules", "")
+                            .content()
+                            .path("join_rule")
+                            .asText());
             if ("ban".equals(membership)) throw MatrixError.forbidden("You are banned from this room");
             if (!"join".equals(membership)) {
-                if (!"invite".equals(membership) && !open) throw MatrixError
-                        .forbidden("You are not invited to this room.");
+                if (!"invite".equals(membership) && !open)
+                    throw MatrixError.forbidden("You are not invited to this room.");
                 hs.setMembership(room, user, user, "join", null);
             }
             return Answer.json(Homeserver.JSON.createObjectNode().put("room_id", room.id));
@@ -199,8 +236,8 @@ final class RoomEndpoints {
             Room room = hs.room(roomId);
             String user = x.login().userId();
             String m = room.membership(user);
-            if (!"join".equals(m) && !"invite".equals(m)) throw MatrixError.forbidden("User " + user + " not in room "
-                    + roomId);
+            if (!"join".equals(m) && !"invite".equals(m))
+                throw MatrixError.forbidden("User " + user + " not in room " + roomId);
             hs.setMembership(room, user, user, "leave", null);
             return Answer.json(Homeserver.JSON.createObjectNode());
         });
@@ -215,7 +252,9 @@ final class RoomEndpoints {
 
     static int powerLevel(Room room, String userId) {
         JsonNode levels = room.state("m.room.power_levels", "").content();
-        return levels.path("users").path(userId).asInt(levels.path("users_default").asInt(0));
+        return levels.path("users")
+                .path(userId)
+                .asInt(levels.path("users_default").asInt(0));
     }
 
     /** Scope of a transaction id: the device and the endpoint path (which holds room, event type and txn id). */

@@ -8,9 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * What the bot reads outside {@code /sync}: room state, members, the paginated timeline
- * ({@code /messages}), single events, relations ({@code /_matrix/client/v1/rooms/.../relations}),
- * joined rooms, {@code whoami}, and global account data such as {@code m.direct}.
+ * What the bot reads outside {@code /sync}: room state, members, the paginated timeline ({@code /messages}), single
+ * events, relations ({@code /_matrix/client/v1/rooms/.../relations}), joined rooms, {@code whoami}, and global account
+ * data such as {@code m.direct}.
  */
 final class RoomReads {
     private final Homeserver hs;
@@ -20,8 +20,11 @@ final class RoomReads {
     }
 
     Answer whoami(Exchange x) {
-        return Answer.json(Homeserver.JSON.createObjectNode().put("user_id", x.login().userId())
-                .put("device_id", x.login().deviceId()).put("is_guest", false));
+        return Answer.json(Homeserver.JSON
+                .createObjectNode()
+                .put("user_id", x.login().userId())
+                .put("device_id", x.login().deviceId())
+                .put("is_guest", false));
     }
 
     Answer joinedRooms(Exchange x) {
@@ -35,14 +38,18 @@ final class RoomReads {
         });
     }
 
-    /** {@code GET /rooms/{roomId}/state[/{eventType}[/{stateKey}]]}: all state, or one event's content (404 when
-     * absent). */
+    /**
+     * {@code GET /rooms/{roomId}/state[/{eventType}[/{stateKey}]]}: all state, or one event's content (404 when
+     * absent).
+     */
     Answer state(Exchange x) throws MatrixError {
         return hs.locked(() -> {
             Room room = memberRoom(x);
             if (x.segments().size() == 6) {
                 ArrayNode all = Homeserver.JSON.createArrayNode();
-                room.state.values().forEach(e -> all.add(hs.clientEvent(e, x.login().deviceId(), true)));
+                room.state
+                        .values()
+                        .forEach(e -> all.add(hs.clientEvent(e, x.login().deviceId(), true)));
                 return Answer.json(all);
             }
             StoredEvent e = room.state(x.segment(6), x.segments().size() > 7 ? x.segment(7) : "");
@@ -56,8 +63,8 @@ final class RoomReads {
             Room room = memberRoom(x);
             ObjectNode n = Homeserver.JSON.createObjectNode();
             ObjectNode joined = n.putObject("joined");
-            for (String u : room.members("join")) joined.putObject(u).put("display_name", hs.displayNames.get(u))
-                    .putNull("avatar_url");
+            for (String u : room.members("join"))
+                joined.putObject(u).put("display_name", hs.displayNames.get(u)).putNull("avatar_url");
             return Answer.json(n);
         });
     }
@@ -72,7 +79,8 @@ final class RoomReads {
                 if (!e.type().equals("m.room.member")) continue;
                 String m = e.content().path("membership").asText();
                 if (x.query("membership") != null && !x.query("membership").equals(m)) continue;
-                if (x.query("not_membership") != null && x.query("not_membership").equals(m)) continue;
+                if (x.query("not_membership") != null
+                        && x.query("not_membership").equals(m)) continue;
                 chunk.add(hs.clientEvent(e, x.login().deviceId(), true));
             }
             return Answer.json(n);
@@ -89,10 +97,10 @@ final class RoomReads {
     }
 
     /**
-     * {@code GET /rooms/{roomId}/messages} ("Syncing", pagination): {@code dir} is required,
-     * {@code from} is a {@code next_batch} or {@code prev_batch} token (absent: the end for
-     * {@code b}, the start for {@code f}), {@code to} the token to stop at, {@code limit} defaults
-     * to 10, {@code filter} is a RoomEventFilter. {@code end} is left out when there is nothing more.
+     * {@code GET /rooms/{roomId}/messages} ("Syncing", pagination): {@code dir} is required, {@code from} is a
+     * {@code next_batch} or {@code prev_batch} token (absent: the end for {@code b}, the start for {@code f}),
+     * {@code to} the token to stop at, {@code limit} defaults to 10, {@code filter} is a RoomEventFilter. {@code end}
+     * is left out when there is nothing more.
      */
     Answer messages(Exchange x) throws MatrixError {
         String dir = x.query("dir");
@@ -101,11 +109,13 @@ final class RoomReads {
         SyncFilter.EventFilter filter = new SyncFilter.EventFilter(jsonParam(x.query("filter")));
         return hs.locked(() -> {
             Room room = memberRoom(x);
-            long from = x.query("from") == null ? (dir.equals("b") ? hs.position : 0) : SyncEndpoint.parseToken(x
-                    .query("from"));
+            long from = x.query("from") == null
+                    ? (dir.equals("b") ? hs.position : 0)
+                    : SyncEndpoint.parseToken(x.query("from"));
             // "to": the token to stop at (a sync's since, when a client fills the gap a limited timeline left)
-            long to = x.query("to") == null ? (dir.equals("b") ? -1 : hs.position) : SyncEndpoint.parseToken(x.query(
-                    "to"));
+            long to = x.query("to") == null
+                    ? (dir.equals("b") ? -1 : hs.position)
+                    : SyncEndpoint.parseToken(x.query("to"));
             List<StoredEvent> all = filter.apply(dir.equals("b") ? room.between(to, from) : room.between(from, to));
             List<StoredEvent> page = new ArrayList<>();
             if (dir.equals("b")) for (int i = all.size() - 1; i >= 0 && page.size() < limit; i--) page.add(all.get(i));
@@ -122,9 +132,9 @@ final class RoomReads {
     }
 
     /**
-     * {@code GET /_matrix/client/v1/rooms/{roomId}/relations/{eventId}[/{relType}[/{eventType}]]}
-     * ("Relationships"): the child events of a parent, newest first unless {@code dir=f}, paginated
-     * by {@code limit} with a {@code next_batch} token. A redacted child lost its relation and is gone.
+     * {@code GET /_matrix/client/v1/rooms/{roomId}/relations/{eventId}[/{relType}[/{eventType}]]} ("Relationships"):
+     * the child events of a parent, newest first unless {@code dir=f}, paginated by {@code limit} with a
+     * {@code next_batch} token. A redacted child lost its relation and is gone.
      */
     Answer relations(Exchange x) throws MatrixError {
         String parentId = x.segment(6);
@@ -156,8 +166,8 @@ final class RoomReads {
 
     /** {@code PUT /user/{userId}/account_data/{type}} ("Client Config"): only for oneself. */
     Answer putAccountData(Exchange x) throws MatrixError {
-        if (!x.segment(4).equals(x.login().userId())) throw MatrixError
-                .forbidden("Cannot add account data for other users.");
+        if (!x.segment(4).equals(x.login().userId()))
+            throw MatrixError.forbidden("Cannot add account data for other users.");
         JsonNode content = x.json();
         return hs.locked(() -> {
             hs.putAccountData(x.segment(6), (ObjectNode) content);
@@ -166,8 +176,8 @@ final class RoomReads {
     }
 
     Answer getAccountData(Exchange x) throws MatrixError {
-        if (!x.segment(4).equals(x.login().userId())) throw MatrixError
-                .forbidden("Cannot get account data for other users.");
+        if (!x.segment(4).equals(x.login().userId()))
+            throw MatrixError.forbidden("Cannot get account data for other users.");
         return hs.locked(() -> {
             Homeserver.AccountData d = hs.accountData.get(x.segment(6));
             if (d == null) throw MatrixError.notFound("Account data not found");

@@ -3,16 +3,24 @@ package dev.clawgate.testkit.matrix;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * An event the bot sent, as the room shows it now: {@code content} as sent, {@code current} with
- * the latest valid replacement ({@code m.new_content} of an {@code m.replace} edit) applied, and
- * empty once redacted ("Event replacements", "Redactions").
+ * An event the bot sent, as the room shows it now: {@code content} as sent, {@code current} with the latest valid
+ * replacement ({@code m.new_content} of an {@code m.replace} edit) applied, and empty once redacted ("Event
+ * replacements", "Redactions").
  *
- * @param txnId    the transaction id it was sent with
+ * @param txnId the transaction id it was sent with
  * @param deviceId the device (login) that sent it
- * @param edits    how many valid replacements it has
+ * @param edits how many valid replacements it has
  */
-public record SentEvent(String eventId, String roomId, String type, String txnId, String deviceId,
-                        JsonNode content, JsonNode current, int edits, boolean redacted) {
+public record SentEvent(
+        String eventId,
+        String roomId,
+        String type,
+        String txnId,
+        String deviceId,
+        JsonNode content,
+        JsonNode current,
+        int edits,
+        boolean redacted) {
 
     public String body() {
         return text(current, "body");

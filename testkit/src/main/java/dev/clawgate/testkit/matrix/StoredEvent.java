@@ -4,9 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 
 /**
- * An event as the homeserver keeps it: its place in the stream, the event in client format
- * (redaction edits it in place) and, for events sent through the API, the device and transaction
- * id that sent it (echoed as {@code unsigned.transaction_id} to that device only).
+ * An event as the homeserver keeps it: its place in the stream, the event in client format (redaction edits it in
+ * place) and, for events sent through the API, the device and transaction id that sent it (echoed as
+ * {@code unsigned.transaction_id} to that device only).
  */
 record StoredEvent(long position, String roomId, ObjectNode event, String deviceId, String txnId) {
     String eventId() {

@@ -10,11 +10,11 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * {@code GET /sync} and the filter endpoints (Client-Server API, "Syncing" and "Filtering").
- * Tokens are stream positions: {@code next_batch} is {@code s<position>}; an incremental sync
- * returns what changed after its {@code since}. Without {@code since} (or with
- * {@code full_state=true}) it answers at once; with it, it blocks until something the filter lets
- * through arrives or {@code timeout} milliseconds pass, then answers empty with the same position.
+ * {@code GET /sync} and the filter endpoints (Client-Server API, "Syncing" and "Filtering"). Tokens are stream
+ * positions: {@code next_batch} is {@code s<position>}; an incremental sync returns what changed after its
+ * {@code since}. Without {@code since} (or with {@code full_state=true}) it answers at once; with it, it blocks until
+ * something the filter lets through arrives or {@code timeout} milliseconds pass, then answers empty with the same
+ * position.
  */
 final class SyncEndpoint {
     private final Homeserver hs;
@@ -30,15 +30,15 @@ final class SyncEndpoint {
 
     /** Synapse answers an unparseable stream token with 400; the spec leaves its form to the server. */
     static long parseToken(String token) throws MatrixError {
-        if (token == null || !token.matches("s\\d{1,18}")) throw MatrixError.invalidParam("Invalid stream token: "
-                + token);
+        if (token == null || !token.matches("s\\d{1,18}"))
+            throw MatrixError.invalidParam("Invalid stream token: " + token);
         return Long.parseLong(token.substring(1));
     }
 
     /** {@code POST /user/{userId}/filter}: stores the filter, answers {@code {"filter_id"}}; only for oneself. */
     Answer createFilter(Exchange x) throws MatrixError {
-        if (!x.segment(4).equals(x.login().userId())) throw MatrixError
-                .forbidden("Can only create filters for your own user");
+        if (!x.segment(4).equals(x.login().userId()))
+            throw MatrixError.forbidden("Can only create filters for your own user");
         JsonNode definition = x.json();
         SyncFilter.parse(definition);
         return hs.locked(() -> {
@@ -94,7 +94,9 @@ final class SyncEndpoint {
 
     private static boolean isEmpty(ObjectNode r) {
         JsonNode rooms = r.path("rooms");
-        return rooms.path("join").isEmpty() && rooms.path("invite").isEmpty() && rooms.path("leave").isEmpty()
+        return rooms.path("join").isEmpty()
+                && rooms.path("invite").isEmpty()
+                && rooms.path("leave").isEmpty()
                 && r.path("account_data").path("events").isEmpty();
     }
 
@@ -123,13 +125,16 @@ final class SyncEndpoint {
                         leave.set(room.id, left(room, after, member.position(), filter, login));
                     }
                 }
-                default -> { }
+                default -> {}
             }
         }
         ArrayNode accountData = r.putObject("account_data").putArray("events");
         for (Map.Entry<String, Homeserver.AccountData> d : hs.accountData.entrySet()) {
             if (d.getValue().position() > after && filter.accountData.allows(d.getKey(), me)) {
-                accountData.addObject().put("type", d.getKey()).set("content", d.getValue().content());
+                accountData
+                        .addObject()
+                        .put("type", d.getKey())
+                        .set("content", d.getValue().content());
             }
         }
         r.putObject("presence").putArray("events");
@@ -143,17 +148,20 @@ final class SyncEndpoint {
         boolean limited = events.size() > limit;
         List<StoredEvent> timeline = limited ? events.subList(events.size() - limit, events.size()) : events;
         long start = timeline.isEmpty() ? now + 1 : timeline.getFirst().position();
-        List<StoredEvent> state = full ? room.stateBefore(start) : limited ? room.stateChangesBetween(after, start)
-                : List.of();
+        List<StoredEvent> state =
+                full ? room.stateBefore(start) : limited ? room.stateChangesBetween(after, start) : List.of();
         state = filter.state.apply(state);
         ArrayNode ephemeral = ephemeral(room, full ? -1 : after, filter);
         if (!full && timeline.isEmpty() && state.isEmpty() && ephemeral.isEmpty()) return null;
         ObjectNode n = Homeserver.JSON.createObjectNode();
         ObjectNode summary = n.putObject("summary");
-        summary.put("m.joined_member_count", room.members("join").size()).put("m.invited_member_count", room
-                .members("invite").size());
+        summary.put("m.joined_member_count", room.members("join").size())
+                .put("m.invited_member_count", room.members("invite").size());
         ArrayNode heroes = summary.putArray("m.heroes");
-        room.members("join").stream().filter(u -> !u.equals(login.userId())).limit(5).forEach(heroes::add);
+        room.members("join").stream()
+                .filter(u -> !u.equals(login.userId()))
+                .limit(5)
+                .forEach(heroes::add);
         n.putObject("state").set("events", events(state, filter, login));
         ObjectNode tl = n.putObject("timeline");
         tl.set("events", events(timeline, filter, login));
@@ -168,12 +176,21 @@ final class SyncEndpoint {
         ObjectNode n = Homeserver.JSON.createObjectNode();
         ArrayNode stripped = n.putObject("invite_state").putArray("events");
         for (StoredEvent e : room.state.values()) {
-            boolean describes = List.of("m.room.create", "m.room.name", "m.room.join_rules", "m.room.encryption",
-                    "m.room.canonical_alias", "m.room.avatar").contains(e.type());
-            boolean member = e.type().equals("m.room.member") && !"leave".equals(e.content().path("membership")
-                    .asText());
+            boolean describes = List.of(
+                            "m.room.create",
+                            "m.room.name",
+                            "m.room.join_rules",
+                            "m.room.encryption",
+                            "m.room.canonical_alias",
+                            "m.room.avatar")
+                    .contains(e.type());
+            boolean member = e.type().equals("m.room.member")
+                    && !"leave".equals(e.content().path("membership").asText());
             if (!describes && !member) continue;
-            stripped.addObject().put("type", e.type()).put("state_key", e.stateKey()).put("sender", e.sender())
+            stripped.addObject()
+                    .put("type", e.type())
+                    .put("state_key", e.stateKey())
+                    .put("sender", e.sender())
                     .set("content", e.content());
         }
         return n;
@@ -187,8 +204,8 @@ final class SyncEndpoint {
         List<StoredEvent> timeline = limited ? events.subList(events.size() - limit, events.size()) : events;
         long start = timeline.isEmpty() ? leftAt + 1 : timeline.getFirst().position();
         ObjectNode n = Homeserver.JSON.createObjectNode();
-        n.putObject("state").set("events", events(filter.state.apply(room.stateChangesBetween(after, start)), filter,
-                login));
+        n.putObject("state")
+                .set("events", events(filter.state.apply(room.stateChangesBetween(after, start)), filter, login));
         ObjectNode tl = n.putObject("timeline");
         tl.set("events", events(timeline, filter, login));
         tl.put("limited", limited).put("prev_batch", token(start - 1));
@@ -206,7 +223,8 @@ final class SyncEndpoint {
             if (e.event().path("type").asText().equals("m.typing")) typing = e.event();
             else receipts.add(e.event());
         }
-        if (typing != null && !(after < 0 && typing.path("content").path("user_ids").isEmpty())
+        if (typing != null
+                && !(after < 0 && typing.path("content").path("user_ids").isEmpty())
                 && filter.ephemeral.allows("m.typing", "")) {
             out.add(typing);
         }

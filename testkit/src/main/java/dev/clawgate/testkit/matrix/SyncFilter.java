@@ -7,16 +7,16 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * A filter as {@code POST /user/{userId}/filter} takes it and {@code /sync?filter=} applies it
- * (Client-Server API, "Filtering"): {@code room.rooms}/{@code not_rooms}, {@code room.include_leave},
- * the {@code room.timeline}, {@code room.state} and {@code room.ephemeral} event filters (types,
- * not_types, senders, not_senders, {@code limit}), the top-level {@code account_data} filter and
- * {@code event_fields}. Types may use {@code *} as a wildcard. Presence, lazy loading and
- * {@code event_format} are accepted and not applied (the fake has no presence, members are few).
+ * A filter as {@code POST /user/{userId}/filter} takes it and {@code /sync?filter=} applies it (Client-Server API,
+ * "Filtering"): {@code room.rooms}/{@code not_rooms}, {@code room.include_leave}, the {@code room.timeline},
+ * {@code room.state} and {@code room.ephemeral} event filters (types, not_types, senders, not_senders, {@code limit}),
+ * the top-level {@code account_data} filter and {@code event_fields}. Types may use {@code *} as a wildcard. Presence,
+ * lazy loading and {@code event_format} are accepted and not applied (the fake has no presence, members are few).
  */
 final class SyncFilter {
     /** Synapse's default timeline limit when a filter gives none. */
     static final int DEFAULT_TIMELINE_LIMIT = 10;
+
     static final SyncFilter NONE = new SyncFilter(Homeserver.JSON.createObjectNode());
 
     private final JsonNode root;
@@ -85,8 +85,8 @@ final class SyncFilter {
         }
 
         boolean allows(String type, String sender) {
-            return allows(n.path("types"), n.path("not_types"), type) && allows(n.path("senders"), n
-                    .path("not_senders"), sender);
+            return allows(n.path("types"), n.path("not_types"), type)
+                    && allows(n.path("senders"), n.path("not_senders"), sender);
         }
 
         List<StoredEvent> apply(List<StoredEvent> events) {

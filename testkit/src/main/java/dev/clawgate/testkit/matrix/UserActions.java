@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.util.Base64;
 
 /**
- * What one (non-bot) user does, as {@code homeserver.as(alice)}: each call writes the event a
- * real client would send and returns its event id. The user must be joined to the room.
+ * What one (non-bot) user does, as {@code homeserver.as(alice)}: each call writes the event a real client would send
+ * and returns its event id. The user must be joined to the room.
  */
 public final class UserActions {
     private final Homeserver hs;
@@ -21,11 +21,15 @@ public final class UserActions {
         return send(room, "m.room.message", message("m.text", body));
     }
 
-    /** A formatted message ("m.room.message msgtypes": {@code format: org.matrix.custom.html} beside a plain {@code
-     * body}). */
+    /**
+     * A formatted message ("m.room.message msgtypes": {@code format: org.matrix.custom.html} beside a plain
+     * {@code body}).
+     */
     public String sendHtml(MatrixRoom room, String body, String html) {
-        return send(room, "m.room.message", message("m.text", body).put("format", "org.matrix.custom.html")
-                .put("formatted_body", html));
+        return send(
+                room,
+                "m.room.message",
+                message("m.text", body).put("format", "org.matrix.custom.html").put("formatted_body", html));
     }
 
     public String sendEvent(MatrixRoom room, String type, String contentJson) {
@@ -46,7 +50,9 @@ public final class UserActions {
     /** A message in the thread rooted at {@code rootId} ("Threading"), with the reply fallback clients send. */
     public String sendInThread(MatrixRoom room, String rootId, String body) {
         ObjectNode c = message("m.text", body);
-        ObjectNode rel = c.putObject("m.relates_to").put("rel_type", "m.thread").put("event_id", rootId)
+        ObjectNode rel = c.putObject("m.relates_to")
+                .put("rel_type", "m.thread")
+                .put("event_id", rootId)
                 .put("is_falling_back", true);
         rel.putObject("m.in_reply_to").put("event_id", rootId);
         return send(room, "m.room.message", c);
@@ -55,7 +61,10 @@ public final class UserActions {
     /** An {@code m.reaction} annotation ("Event annotations and reactions"). */
     public String react(MatrixRoom room, String eventId, String key) {
         ObjectNode c = Homeserver.JSON.createObjectNode();
-        c.putObject("m.relates_to").put("rel_type", "m.annotation").put("event_id", eventId).put("key", key);
+        c.putObject("m.relates_to")
+                .put("rel_type", "m.annotation")
+                .put("event_id", eventId)
+                .put("key", key);
         return send(room, "m.reaction", c);
     }
 
@@ -71,8 +80,8 @@ public final class UserActions {
         return hs.locked(() -> {
             Room r = joined(room);
             StoredEvent target = hs.eventsById.get(eventId);
-            StoredEvent redaction = hs.append(r, user.userId(), "m.room.redaction", null, Homeserver.JSON
-                    .createObjectNode(), null, null);
+            StoredEvent redaction = hs.append(
+                    r, user.userId(), "m.room.redaction", null, Homeserver.JSON.createObjectNode(), null, null);
             redaction.event().put("redacts", eventId);
             if (target != null && target.roomId().equals(r.id)) hs.redact(target, redaction);
             return redaction.eventId();
@@ -101,12 +110,18 @@ public final class UserActions {
 
     /** An {@code m.room.encrypted} Megolm event: ciphertext the bot cannot read ("End-to-end encryption"). */
     public String sendEncrypted(MatrixRoom room) {
-        ObjectNode c = Homeserver.JSON.createObjectNode().put("algorithm", "m.megolm.v1.aes-sha2")
-                .put("ciphertext", Base64.getEncoder().withoutPadding().encodeToString(("opaque:" + System.nanoTime())
-                        .getBytes(
-                        java.nio.charset.StandardCharsets.UTF_8)))
+        ObjectNode c = Homeserver.JSON
+                .createObjectNode()
+                .put("algorithm", "m.megolm.v1.aes-sha2")
+                .put(
+                        "ciphertext",
+                        Base64.getEncoder()
+                                .withoutPadding()
+                                .encodeToString(("opaque:" + System.nanoTime())
+                                        .getBytes(java.nio.charset.StandardCharsets.UTF_8)))
                 .put("device_id", "DEVICE" + user.localpart().toUpperCase(java.util.Locale.ROOT))
-                .put("sender_key", "curve25519:" + user.localpart()).put("session_id", "session-" + user.localpart());
+                .put("sender_key", "curve25519:" + user.localpart())
+                .put("session_id", "session-" + user.localpart());
         return send(room, "m.room.encrypted", c);
     }
 
@@ -118,8 +133,10 @@ public final class UserActions {
         });
     }
 
-    /** Invites the bot; {@code isDirect} marks the invite as a DM ({@code is_direct} on the member event, "Direct
-     * Messaging"). */
+    /**
+     * Invites the bot; {@code isDirect} marks the invite as a DM ({@code is_direct} on the member event, "Direct
+     * Messaging").
+     */
     public void inviteBot(MatrixRoom room, boolean isDirect) {
         hs.locked(() -> {
             Room r = joined(room);
@@ -134,8 +151,14 @@ public final class UserActions {
 
     /** Turns encryption on: the {@code m.room.encryption} state event with the Megolm algorithm. */
     public void enableEncryption(MatrixRoom room) {
-        hs.locked(() -> hs.append(joined(room), user.userId(), "m.room.encryption", "",
-                Homeserver.JSON.createObjectNode().put("algorithm", "m.megolm.v1.aes-sha2"), null, null));
+        hs.locked(() -> hs.append(
+                joined(room),
+                user.userId(),
+                "m.room.encryption",
+                "",
+                Homeserver.JSON.createObjectNode().put("algorithm", "m.megolm.v1.aes-sha2"),
+                null,
+                null));
     }
 
     public void join(MatrixRoom room) {
@@ -147,7 +170,8 @@ public final class UserActions {
     }
 
     private String send(MatrixRoom room, String type, ObjectNode content) {
-        return hs.locked(() -> hs.append(joined(room), user.userId(), type, null, content, null, null).eventId());
+        return hs.locked(() -> hs.append(joined(room), user.userId(), type, null, content, null, null)
+                .eventId());
     }
 
     private Room joined(MatrixRoom room) {

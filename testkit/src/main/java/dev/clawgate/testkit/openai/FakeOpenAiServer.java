@@ -10,14 +10,13 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * A fake OpenAI-compatible chat-completions server on a free loopback port. It speaks the real
- * HTTP + SSE wire format, so the production client runs unchanged against it.
+ * A fake OpenAI-compatible chat-completions server on a free loopback port. It speaks the real HTTP + SSE wire format,
+ * so the production client runs unchanged against it.
  *
- * <p>Each {@code POST /v1/chat/completions} takes the next {@link #enqueue enqueued} reply; when
- * the queue is empty it asks the {@link #respondWith responder}, then falls back to the
- * {@link #defaultReply default reply} (by default: echo the last user message). Every request is
- * recorded before it is answered. With a {@link #requireApiKey key} set, a request without
- * {@code Authorization: Bearer <key>} gets OpenAI's 401; with null, the default, any is accepted.
+ * <p>Each {@code POST /v1/chat/completions} takes the next {@link #enqueue enqueued} reply; when the queue is empty it
+ * asks the {@link #respondWith responder}, then falls back to the {@link #defaultReply default reply} (by default: echo
+ * the last user message). Every request is recorded before it is answered. With a {@link #requireApiKey key} set, a
+ * request without {@code Authorization: Bearer <key>} gets OpenAI's 401; with null, the default, any is accepted.
  */
 public final class FakeOpenAiServer extends FakeModelServer<FakeOpenAiServer, Reply, RecordedRequest> {
     static final String CHAT_PATH = "/v1/chat/completions";
@@ -52,16 +51,27 @@ public final class FakeOpenAiServer extends FakeModelServer<FakeOpenAiServer, Re
         } else if (MODELS_PATH.equals(path) && "GET".equals(ex.getRequestMethod())) {
             if (authorised(ex)) sendJson(ex, 200, Map.of(), OpenAiJson.models(modelIds(), created()));
         } else {
-            sendJson(ex, 404, Map.of(), OpenAiJson.errorBody("Unknown request URL: " + ex.getRequestMethod()
-                    + " " + path + ".", "invalid_request_error", null, "unknown_url"));
+            sendJson(
+                    ex,
+                    404,
+                    Map.of(),
+                    OpenAiJson.errorBody(
+                            "Unknown request URL: " + ex.getRequestMethod() + " " + path + ".",
+                            "invalid_request_error",
+                            null,
+                            "unknown_url"));
         }
     }
 
     private void chat(HttpExchange ex, RecordedRequest req) throws IOException, InterruptedException {
         if (!authorised(ex)) return;
         if (req.body().isMissingNode()) {
-            sendJson(ex, 400, Map.of(), OpenAiJson.errorBody("We could not parse the JSON body of your request.",
-                    "invalid_request_error", null, null));
+            sendJson(
+                    ex,
+                    400,
+                    Map.of(),
+                    OpenAiJson.errorBody(
+                            "We could not parse the JSON body of your request.", "invalid_request_error", null, null));
             return;
         }
         String problem = RequestValidation.problem(req.body());
@@ -71,15 +81,19 @@ public final class FakeOpenAiServer extends FakeModelServer<FakeOpenAiServer, Re
         }
         Reply reply = nextReply(req.body());
         if (sentError(ex, reply.delivery)) return;
-        OpenAiJson.Envelope env = new OpenAiJson.Envelope("chatcmpl-fake" + completionIds.incrementAndGet(),
-                created(), req.model(), reply.promptTokens >= 0 ? reply.promptTokens : estimatePrompt(req.body()),
+        OpenAiJson.Envelope env = new OpenAiJson.Envelope(
+                "chatcmpl-fake" + completionIds.incrementAndGet(),
+                created(),
+                req.model(),
+                reply.promptTokens >= 0 ? reply.promptTokens : estimatePrompt(req.body()),
                 reply.completionTokens >= 0 ? reply.completionTokens : estimateCompletion(reply));
         if (!req.stream()) {
             if (reply.streamError != null) sendJson(ex, 500, reply.delivery.headers(), reply.streamError);
             else sendJson(ex, 200, reply.delivery.headers(), OpenAiJson.completion(env, reply));
             return;
         }
-        boolean includeUsage = req.body().path("stream_options").path("include_usage").asBoolean(false);
+        boolean includeUsage =
+                req.body().path("stream_options").path("include_usage").asBoolean(false);
         List<String> frames = OpenAiJson.chunks(env, reply, includeUsage).stream()
                 .map(data -> "data: " + data + "\n\n")
                 .toList();
@@ -91,11 +105,19 @@ public final class FakeOpenAiServer extends FakeModelServer<FakeOpenAiServer, Re
         if (key == null) return true;
         String auth = ex.getRequestHeaders().getFirst("authorization");
         if (("Bearer " + key).equals(auth)) return true;
-        sendJson(ex, 401, Map.of(), OpenAiJson.errorBody(auth == null
-                ? "You didn't provide an API key. You need to provide your API key in an Authorization header "
-                  + "using Bearer auth (i.e. Authorization: Bearer YOUR_KEY)."
-                : "Incorrect API key provided: " + auth.substring(Math.min(auth.length(), 7)) + ".",
-                "invalid_request_error", null, auth == null ? null : "invalid_api_key"));
+        sendJson(
+                ex,
+                401,
+                Map.of(),
+                OpenAiJson.errorBody(
+                        auth == null
+                                ? "You didn't provide an API key. You need to provide your API key in an "
+                                        + "Authorization header "
+                                        + "using Bearer auth (i.e. Authorization: Bearer YOUR_KEY)."
+                                : "Incorrect API key provided: " + auth.substring(Math.min(auth.length(), 7)) + ".",
+                        "invalid_request_error",
+                        null,
+                        auth == null ? null : "invalid_api_key"));
         return false;
     }
 
@@ -105,7 +127,8 @@ public final class FakeOpenAiServer extends FakeModelServer<FakeOpenAiServer, Re
 
     private static long estimatePrompt(JsonNode body) {
         long chars = 0;
-        for (JsonNode m : body.path("messages")) chars += m.path("content").toString().length();
+        for (JsonNode m : body.path("messages"))
+            chars += m.path("content").toString().length();
         return Math.max(1, chars / 4);
     }
 

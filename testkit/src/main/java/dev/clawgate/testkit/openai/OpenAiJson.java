@@ -15,8 +15,7 @@ final class OpenAiJson {
     static final ObjectMapper MAPPER = new ObjectMapper();
     private static final int ARGUMENT_FRAGMENT = 8;
 
-    private OpenAiJson() {
-    }
+    private OpenAiJson() {}
 
     /** What one answer is identified and counted by. */
     record Envelope(String id, long created, String model, long promptTokens, long completionTokens) {}
@@ -116,11 +115,14 @@ final class OpenAiJson {
         root.put("object", "list");
         ArrayNode data = root.putArray("data");
         for (String id : ids) {
-            data.addObject().put("id", id).put("object", "model").put("created", created).put("owned_by", "clawgate-fake");
+            data.addObject()
+                    .put("id", id)
+                    .put("object", "model")
+                    .put("created", created)
+                    .put("owned_by", "clawgate-fake");
         }
         return write(root);
     }
-
 
     private static void callHeader(ObjectNode delta, int index, Reply.Call c) {
         ObjectNode call = delta.putArray("tool_calls").addObject();
@@ -131,7 +133,8 @@ final class OpenAiJson {
     }
 
     private static void addArguments(List<String> out, Envelope env, int index, Reply.Call c, boolean includeUsage) {
-        int pieces = (c.arguments().codePointCount(0, c.arguments().length()) + ARGUMENT_FRAGMENT - 1) / ARGUMENT_FRAGMENT;
+        int pieces =
+                (c.arguments().codePointCount(0, c.arguments().length()) + ARGUMENT_FRAGMENT - 1) / ARGUMENT_FRAGMENT;
         for (String fragment : TextPieces.split(c.arguments(), Math.max(pieces, 1))) {
             ObjectNode delta = MAPPER.createObjectNode();
             ObjectNode call = delta.putArray("tool_calls").addObject();

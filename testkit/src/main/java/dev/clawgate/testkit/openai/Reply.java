@@ -9,8 +9,8 @@ import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * One scripted answer of the {@link FakeOpenAiServer}. Immutable: every {@code with...}-style
- * method returns a copy, so a reply can be enqueued many times.
+ * One scripted answer of the {@link FakeOpenAiServer}. Immutable: every {@code with...}-style method returns a copy, so
+ * a reply can be enqueued many times.
  *
  * <pre>{@code
  * server.enqueue(Reply.text("hi"));
@@ -45,8 +45,16 @@ public final class Reply {
     final long completionTokens;
     final String streamError;
 
-    private Reply(Delivery delivery, String content, String reasoning, List<Call> calls, String finishReason,
-                  int chunks, long promptTokens, long completionTokens, String streamError) {
+    private Reply(
+            Delivery delivery,
+            String content,
+            String reasoning,
+            List<Call> calls,
+            String finishReason,
+            int chunks,
+            long promptTokens,
+            long completionTokens,
+            String streamError) {
         this.delivery = delivery;
         this.content = content;
         this.reasoning = reasoning;
@@ -74,24 +82,27 @@ public final class Reply {
     }
 
     /**
-     * A tool call with a fresh id ({@code call_fake1}, {@code call_fake2}, ...); {@code argumentsJson}
-     * is sent as-is, so it may be malformed on purpose.
+     * A tool call with a fresh id ({@code call_fake1}, {@code call_fake2}, ...); {@code argumentsJson} is sent as-is,
+     * so it may be malformed on purpose.
      */
     public static Call call(String name, String argumentsJson) {
         return new Call("call_fake" + CALL_IDS.incrementAndGet(), name, argumentsJson);
     }
 
     /**
-     * Prompt-guided mode (SPEC SP-3): plain text content in which each call is written as
-     * {@code <tool_call>{"name": ..., "arguments": ...}</tool_call>}; no native tool calls.
+     * Prompt-guided mode (SPEC SP-3): plain text content in which each call is written as {@code <tool_call>{"name":
+     * ..., "arguments": ...}</tool_call>}; no native tool calls.
      */
     public static Reply textWithToolCallTags(String lead, Call... calls) {
         StringBuilder sb = new StringBuilder(lead == null ? "" : lead);
         for (Call c : calls) {
             if (!sb.isEmpty()) sb.append('\n');
             String args = c.arguments().isBlank() ? "{}" : c.arguments();
-            sb.append("<tool_call>\n{\"name\": \"").append(c.name()).append("\", \"arguments\": ")
-                    .append(args).append("}\n</tool_call>");
+            sb.append("<tool_call>\n{\"name\": \"")
+                    .append(c.name())
+                    .append("\", \"arguments\": ")
+                    .append(args)
+                    .append("}\n</tool_call>");
         }
         return text(sb.toString());
     }
@@ -113,15 +124,24 @@ public final class Reply {
 
     /** OpenAI's real answer to a prompt that does not fit: 400, code {@code context_length_exceeded}. */
     public static Reply contextLengthExceeded() {
-        return error(400, OpenAiJson.errorBody("This model's maximum context length is 128000 tokens. However, your "
-                + "messages resulted in 131072 tokens. Please reduce the length of the messages.",
-                "invalid_request_error", "messages", "context_length_exceeded"));
+        return error(
+                400,
+                OpenAiJson.errorBody(
+                        "This model's maximum context length is 128000 tokens. However, your "
+                                + "messages resulted in 131072 tokens. Please reduce the length of the messages.",
+                        "invalid_request_error",
+                        "messages",
+                        "context_length_exceeded"));
     }
 
     /** 429 as OpenAI sends it, with a {@code retry-after} header in seconds. */
     public static Reply rateLimited(Duration retryAfter) {
-        return apiError(429, "Rate limit reached for requests. Please try again in " + retryAfter.toSeconds() + "s.",
-                "requests", "rate_limit_exceeded").header("retry-after", Long.toString(retryAfter.toSeconds()));
+        return apiError(
+                        429,
+                        "Rate limit reached for requests. Please try again in " + retryAfter.toSeconds() + "s.",
+                        "requests",
+                        "rate_limit_exceeded")
+                .header("retry-after", Long.toString(retryAfter.toSeconds()));
     }
 
     /** Adds (or replaces) a response header. */
@@ -134,30 +154,30 @@ public final class Reply {
         requireSuccess();
         List<Call> all = new ArrayList<>(calls);
         all.addAll(Arrays.asList(more));
-        return new Reply(delivery, content, reasoning, all, finishReason, chunks,
-                promptTokens, completionTokens, streamError);
+        return new Reply(
+                delivery, content, reasoning, all, finishReason, chunks, promptTokens, completionTokens, streamError);
     }
 
     /** Reasoning text, sent as {@code reasoning_content} (before the content when streaming). */
     public Reply reasoning(String text) {
         requireSuccess();
-        return new Reply(delivery, content, text, calls, finishReason, chunks,
-                promptTokens, completionTokens, streamError);
+        return new Reply(
+                delivery, content, text, calls, finishReason, chunks, promptTokens, completionTokens, streamError);
     }
 
     /** Overrides the finish reason ({@code stop}, or {@code tool_calls} when there are calls). */
     public Reply finishReason(String reason) {
         requireSuccess();
-        return new Reply(delivery, content, reasoning, calls, reason, chunks,
-                promptTokens, completionTokens, streamError);
+        return new Reply(
+                delivery, content, reasoning, calls, reason, chunks, promptTokens, completionTokens, streamError);
     }
 
     /** Streams the content as exactly {@code n} deltas (fewer if the text is shorter); default: one per word. */
     public Reply streamedInChunks(int n) {
         requireSuccess();
         if (n < 1) throw new IllegalArgumentException("chunks must be >= 1");
-        return new Reply(delivery, content, reasoning, calls, finishReason, n,
-                promptTokens, completionTokens, streamError);
+        return new Reply(
+                delivery, content, reasoning, calls, finishReason, n, promptTokens, completionTokens, streamError);
     }
 
     /** Waits this long before each streamed event (a slow model). */
@@ -177,15 +197,14 @@ public final class Reply {
     }
 
     /**
-     * Ends a streamed answer with {@code data: {"error":{"message","code"}}} and no {@code [DONE]},
-     * as OpenRouter does when the upstream fails mid-stream; a non-streamed request gets the
-     * same error object as the body of a 500.
+     * Ends a streamed answer with {@code data: {"error":{"message","code"}}} and no {@code [DONE]}, as OpenRouter does
+     * when the upstream fails mid-stream; a non-streamed request gets the same error object as the body of a 500.
      */
     public Reply thenStreamError(String message, String code) {
         requireSuccess();
         String error = OpenAiJson.errorBody(message, "server_error", null, code);
-        return new Reply(delivery, content, reasoning, calls, finishReason, chunks,
-                promptTokens, completionTokens, error);
+        return new Reply(
+                delivery, content, reasoning, calls, finishReason, chunks, promptTokens, completionTokens, error);
     }
 
     /** Ends a streamed answer cleanly after {@code events} events, with no finish reason and no {@code [DONE]}. */
@@ -217,7 +236,8 @@ public final class Reply {
     }
 
     private Reply delivered(Delivery d) {
-        return new Reply(d, content, reasoning, calls, finishReason, chunks, promptTokens, completionTokens, streamError);
+        return new Reply(
+                d, content, reasoning, calls, finishReason, chunks, promptTokens, completionTokens, streamError);
     }
 
     private void requireSuccess() {
@@ -226,7 +246,8 @@ public final class Reply {
 
     @Override
     public String toString() {
-        return isError() ? "Reply[error " + status() + "]"
+        return isError()
+                ? "Reply[error " + status() + "]"
                 : "Reply[content=" + content + ", calls=" + calls + ", finish=" + effectiveFinishReason() + "]";
     }
 }

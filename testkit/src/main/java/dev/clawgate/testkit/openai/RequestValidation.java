@@ -4,14 +4,13 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.util.Set;
 
 /**
- * The checks OpenAI makes before it answers, so a client that builds a request the real API
- * would reject fails against the fake too. Returns an error message, or null when valid.
+ * The checks OpenAI makes before it answers, so a client that builds a request the real API would reject fails against
+ * the fake too. Returns an error message, or null when valid.
  */
 final class RequestValidation {
     private static final Set<String> ROLES = Set.of("system", "developer", "user", "assistant", "tool");
 
-    private RequestValidation() {
-    }
+    private RequestValidation() {}
 
     static String problem(JsonNode body) {
         if (!body.isObject()) return "The request body must be a JSON object.";
@@ -29,10 +28,13 @@ final class RequestValidation {
             if (!tools.isArray()) return "'tools' must be an array";
             for (int i = 0; i < tools.size(); i++) {
                 JsonNode t = tools.get(i);
-                if (!"function".equals(t.path("type").asText())) return "Invalid 'tools[" + i + "].type': expected 'function'";
-                if (!t.path("function").path("name").isTextual()) return "Missing required parameter: 'tools[" + i + "].function.name'";
+                if (!"function".equals(t.path("type").asText()))
+                    return "Invalid 'tools[" + i + "].type': expected 'function'";
+                if (!t.path("function").path("name").isTextual())
+                    return "Missing required parameter: 'tools[" + i + "].function.name'";
                 JsonNode params = t.path("function").path("parameters");
-                if (!params.isMissingNode() && !params.isObject()) return "Invalid 'tools[" + i + "].function.parameters': expected an object";
+                if (!params.isMissingNode() && !params.isObject())
+                    return "Invalid 'tools[" + i + "].function.parameters': expected an object";
             }
         }
         JsonNode stream = body.path("stream");
@@ -54,7 +56,8 @@ final class RequestValidation {
             case "assistant" -> {
                 JsonNode calls = m.path("tool_calls");
                 if (calls.isMissingNode() || calls.isEmpty()) {
-                    if (content.isMissingNode() || content.isNull()) return "assistant messages need 'content' or 'tool_calls'";
+                    if (content.isMissingNode() || content.isNull())
+                        return "assistant messages need 'content' or 'tool_calls'";
                     break;
                 }
                 if (!calls.isArray()) return "'tool_calls' must be an array";
@@ -62,7 +65,8 @@ final class RequestValidation {
                     if (!c.path("id").isTextual()) return "tool call without an 'id'";
                     if (!"function".equals(c.path("type").asText())) return "tool call 'type' must be 'function'";
                     if (!c.path("function").path("name").isTextual()) return "tool call without 'function.name'";
-                    if (!c.path("function").path("arguments").isTextual()) return "'function.arguments' must be a string";
+                    if (!c.path("function").path("arguments").isTextual())
+                        return "'function.arguments' must be a string";
                 }
             }
             default -> {

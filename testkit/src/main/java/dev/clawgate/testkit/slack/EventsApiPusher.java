@@ -23,12 +23,12 @@ import java.util.concurrent.Semaphore;
 import java.util.function.Consumer;
 
 /**
- * Slack's side of the Events API over HTTP (docs.slack.dev/apis/events-api): every event POSTed as
- * JSON to the Request URL, signed ({@link SlackSignature}), and retried when the app does not
- * answer 2xx within 3 seconds ("Responding to events", "Failure conditions"): up to three retries
- * carrying {@code X-Slack-Retry-Num} and {@code X-Slack-Retry-Reason}, none when a failing answer
- * carries {@code X-Slack-No-Retry: 1}. Slack's schedule is "nearly immediately, after 1 minute, after
- * 5 minutes"; the fake keeps the order but compresses the waits (see {@link #retryDelays}).
+ * Slack's side of the Events API over HTTP (docs.slack.dev/apis/events-api): every event POSTed as JSON to the Request
+ * URL, signed ({@link SlackSignature}), and retried when the app does not answer 2xx within 3 seconds ("Responding to
+ * events", "Failure conditions"): up to three retries carrying {@code X-Slack-Retry-Num} and
+ * {@code X-Slack-Retry-Reason}, none when a failing answer carries {@code X-Slack-No-Retry: 1}. Slack's schedule is
+ * "nearly immediately, after 1 minute, after 5 minutes"; the fake keeps the order but compresses the waits (see
+ * {@link #retryDelays}).
  */
 final class EventsApiPusher {
     static final Duration SLACK_ACK_TIMEOUT = Duration.ofSeconds(3);
@@ -41,7 +41,8 @@ final class EventsApiPusher {
     private final SlackSignature signature;
     private final ExecutorService executor;
     private final Consumer<PlatformCall> calls;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final Semaphore inFlight = new Semaphore(MAX_IN_FLIGHT);
     private final List<EventDelivery> deliveries = new CopyOnWriteArrayList<>();
     private final List<ObjectNode> waiting = new ArrayList<>();
@@ -98,7 +99,8 @@ final class EventsApiPusher {
     private void deliver(ObjectNode callback) {
         byte[] body = callback.toString().getBytes(StandardCharsets.UTF_8);
         String eventId = callback.path("event_id").asText(null);
-        String type = callback.path("event").path("type").asText(callback.path("type").asText());
+        String type =
+                callback.path("event").path("type").asText(callback.path("type").asText());
         String reason = null;
         List<Duration> delays = retryDelays;
         for (int attempt = 0; attempt <= delays.size() && !closed; attempt++) {
@@ -144,14 +146,15 @@ final class EventsApiPusher {
     }
 
     /**
-     * One signed POST, as Slack sends it: JSON, the two signing headers, and the retry headers when
-     * {@code retryNum > 0}. The app's answer is logged as a platform call.
+     * One signed POST, as Slack sends it: JSON, the two signing headers, and the retry headers when {@code retryNum >
+     * 0}. The app's answer is logged as a platform call.
      */
     Answer post(byte[] body, long timestamp, String signatureHeader, int retryNum, String retryReason)
             throws IOException, InterruptedException {
         URI url = target;
         if (url == null) throw new IllegalStateException("no Request URL: call deliverEventsTo(url) first");
-        HttpRequest.Builder b = HttpRequest.newBuilder(url).timeout(ackTimeout)
+        HttpRequest.Builder b = HttpRequest.newBuilder(url)
+                .timeout(ackTimeout)
                 .header("Content-Type", "application/json")
                 .header("User-Agent", "Slackbot 1.0 (+https://api.slack.com/robots)")
                 .header(SlackSignature.TIMESTAMP_HEADER, Long.toString(timestamp))
@@ -175,12 +178,15 @@ final class EventsApiPusher {
 
     /**
      * Slack's check of a new Request URL (docs.slack.dev/reference/events/url_verification): a signed
-     * {@code url_verification} with a random {@code challenge}, which the app must echo — as plain
-     * text, form, or JSON {@code {"challenge": ...}}. Returns whether it did.
+     * {@code url_verification} with a random {@code challenge}, which the app must echo — as plain text, form, or JSON
+     * {@code {"challenge": ...}}. Returns whether it did.
      */
     boolean verifyUrl(String verificationToken) throws IOException, InterruptedException {
         String challenge = UUID.randomUUID().toString().replace("-", "");
-        ObjectNode n = SlackWorld.JSON.createObjectNode().put("token", verificationToken).put("challenge", challenge)
+        ObjectNode n = SlackWorld.JSON
+                .createObjectNode()
+                .put("token", verificationToken)
+                .put("challenge", challenge)
                 .put("type", "url_verification");
         byte[] body = n.toString().getBytes(StandardCharsets.UTF_8);
         long ts = System.currentTimeMillis() / 1000;
@@ -189,7 +195,8 @@ final class EventsApiPusher {
         String text = a.body().strip();
         if (text.equals(challenge) || text.equals("challenge=" + challenge)) return true;
         try {
-            return challenge.equals(SlackWorld.JSON.readTree(text).path("challenge").asText());
+            return challenge.equals(
+                    SlackWorld.JSON.readTree(text).path("challenge").asText());
         } catch (IOException notJson) {
             return false;
         }

@@ -20,12 +20,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * A fake Slack on a free loopback port, speaking Slack's own protocols so a channel adapter runs
- * its production code against it: the Web API at {@link #apiBase()} ({@code /api/<method>}), the
- * external file upload URLs and private file URLs, the Events API pushed to a Request URL (signed,
- * retried), and Socket Mode over a WebSocket. Tests build a workspace (people, channels, DMs,
- * threads), write as people, inject faults (429s, late answers, errors, dropped sockets) and read
- * what the bot did; every call the fake receives is logged for the capability harness.
+ * A fake Slack on a free loopback port, speaking Slack's own protocols so a channel adapter runs its production code
+ * against it: the Web API at {@link #apiBase()} ({@code /api/<method>}), the external file upload URLs and private file
+ * URLs, the Events API pushed to a Request URL (signed, retried), and Socket Mode over a WebSocket. Tests build a
+ * workspace (people, channels, DMs, threads), write as people, inject faults (429s, late answers, errors, dropped
+ * sockets) and read what the bot did; every call the fake receives is logged for the capability harness.
  */
 public final class FakeSlack implements PlatformCallLog, AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
@@ -53,7 +52,15 @@ public final class FakeSlack implements PlatformCallLog, AutoCloseable {
         assistant = new SlackAssistant(world, methods);
         socket = new SocketModeServer(world.appId, calls::add);
         pusher = new EventsApiPusher(new SlackSignature(secrets.signingSecret()), executor, calls::add);
-        api = new SlackWebApi(lock, methods, files, assistant, socket, this::publish, calls::add, secrets.botToken(),
+        api = new SlackWebApi(
+                lock,
+                methods,
+                files,
+                assistant,
+                socket,
+                this::publish,
+                calls::add,
+                secrets.botToken(),
                 secrets.appToken());
         http = SlackHttp.start(api, files, socket, lock, calls::add, secrets.botToken(), this::apiBase, this::wsBase);
         world.baseUrl(root());
@@ -128,8 +135,10 @@ public final class FakeSlack implements PlatformCallLog, AutoCloseable {
 
     /** The DM between {@code person} and the bot ({@code channel_type} {@code im}); there is one per person. */
     public SlackChannel dm(SlackUser person) {
-        return locked(() -> world.conversations.values().stream().map(c -> c.channel)
-                .filter(c -> c.isIm() && c.peer().id().equals(person.id())).findFirst()
+        return locked(() -> world.conversations.values().stream()
+                .map(c -> c.channel)
+                .filter(c -> c.isIm() && c.peer().id().equals(person.id()))
+                .findFirst()
                 .orElseGet(() -> world.conversation("D", person.name(), "im", person, true)));
     }
 
@@ -150,8 +159,8 @@ public final class FakeSlack implements PlatformCallLog, AutoCloseable {
     }
 
     /** A person shares a file with an optional text ({@code file_share}, {@code files[]} with private URLs). */
-    public String postFile(SlackChannel channel, SlackUser from, String name, String mimetype, byte[] bytes,
-                           String text) {
+    public String postFile(
+            SlackChannel channel, SlackUser from, String name, String mimetype, byte[] bytes, String text) {
         return say(channel, from, text == null ? "" : text, null, new FileShare(name, mimetype, bytes));
     }
 
@@ -236,7 +245,9 @@ public final class FakeSlack implements PlatformCallLog, AutoCloseable {
 
     /** Sends event {@code eventId} again as a retry after a lost ack: HTTP with retry headers, or an envelope. */
     public void redeliver(String eventId) throws IOException, InterruptedException {
-        ObjectNode cb = published.stream().filter(e -> eventId.equals(e.path("event_id").asText())).findFirst()
+        ObjectNode cb = published.stream()
+                .filter(e -> eventId.equals(e.path("event_id").asText()))
+                .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no event " + eventId));
         if (socketMode) {
             socket.deliver(cb);
@@ -248,8 +259,8 @@ public final class FakeSlack implements PlatformCallLog, AutoCloseable {
     }
 
     /**
-     * One POST of raw bytes to the Request URL with the given timestamp and signature header (null:
-     * none), no retry: for proving that a bad signature or a stale timestamp is refused.
+     * One POST of raw bytes to the Request URL with the given timestamp and signature header (null: none), no retry:
+     * for proving that a bad signature or a stale timestamp is refused.
      */
     public EventAnswer pushOnce(byte[] body, long timestamp, String signature)
             throws IOException, InterruptedException {
@@ -339,20 +350,26 @@ public final class FakeSlack implements PlatformCallLog, AutoCloseable {
 
     /** Every message in {@code channel} (thread replies included), oldest first, deleted ones marked. */
     public List<SlackMessage> messages(SlackChannel channel) {
-        return locked(() -> world.conversations.get(channel.id()).posts.values().stream().map(world::snapshot)
+        return locked(() -> world.conversations.get(channel.id()).posts.values().stream()
+                .map(world::snapshot)
                 .toList());
     }
 
     /** The bot's messages in {@code channel} that are not deleted, oldest first. */
     public List<SlackMessage> botMessages(SlackChannel channel) {
-        return messages(channel).stream().filter(m -> world.bot.id().equals(m.user()) && !m.deleted()).toList();
+        return messages(channel).stream()
+                .filter(m -> world.bot.id().equals(m.user()) && !m.deleted())
+                .toList();
     }
 
     public SlackMessage message(SlackChannel channel, String ts) {
-        return locked(() -> world.snapshot(world.conversations.get(channel.id()).posts.get(ts)));
+        return locked(
+                () -> world.snapshot(world.conversations.get(channel.id()).posts.get(ts)));
     }
 
-    /** The status the app's {@code assistant.threads.setStatus} shows in the thread of {@code threadTs} now, or null. */
+    /**
+     * The status the app's {@code assistant.threads.setStatus} shows in the thread of {@code threadTs} now, or null.
+     */
     public String threadStatus(SlackChannel channel, String threadTs) {
         return locked(() -> assistant.statusOf(channel.id(), threadTs));
     }
@@ -412,5 +429,4 @@ public final class FakeSlack implements PlatformCallLog, AutoCloseable {
     public String toString() {
         return "FakeSlack[" + apiBase() + ", bot=" + world.bot.id() + "]";
     }
-
 }

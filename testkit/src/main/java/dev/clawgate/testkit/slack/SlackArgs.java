@@ -11,10 +11,10 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * One Web API call's arguments, read the ways Slack accepts them (docs.slack.dev/apis/web-api,
- * "POST bodies"): a query string, {@code application/x-www-form-urlencoded}, or
- * {@code application/json}. The token comes from {@code Authorization: Bearer} or, outside JSON,
- * from a {@code token} argument — Slack does not read a token from a JSON body.
+ * One Web API call's arguments, read the ways Slack accepts them (docs.slack.dev/apis/web-api, "POST bodies"): a query
+ * string, {@code application/x-www-form-urlencoded}, or {@code application/json}. The token comes from
+ * {@code Authorization: Bearer} or, outside JSON, from a {@code token} argument — Slack does not read a token from a
+ * JSON body.
  */
 final class SlackArgs {
     final Map<String, JsonNode> values = new LinkedHashMap<>();

@@ -9,9 +9,9 @@ import java.util.Map;
 /**
  * {@code assistant.threads.setStatus} (docs.slack.dev/reference/methods/assistant.threads.setStatus): required
  * {@code channel_id}, {@code thread_ts} and {@code status}; errors {@code channel_not_found} and
- * {@code invalid_thread_ts}. The status shows until the app replies in the thread, until an empty status clears
- * it, or for two minutes. Since the {@code chat:write} scope change (changelog 2026-03-05) any thread the app is
- * in may carry one, not only an AI app's assistant threads in its DM. Called under the fake's lock.
+ * {@code invalid_thread_ts}. The status shows until the app replies in the thread, until an empty status clears it, or
+ * for two minutes. Since the {@code chat:write} scope change (changelog 2026-03-05) any thread the app is in may carry
+ * one, not only an AI app's assistant threads in its DM. Called under the fake's lock.
  */
 final class SlackAssistant {
     private static final long TIMEOUT_MS = 120_000;

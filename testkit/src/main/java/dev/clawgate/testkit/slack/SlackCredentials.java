@@ -4,13 +4,16 @@ import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * A fresh app's secrets, shaped like Slack's: a bot token {@code xoxb-...}, an app-level token
- * {@code xapp-1-<app id>-...}, the signing secret, and the legacy verification token sent in events.
+ * A fresh app's secrets, shaped like Slack's: a bot token {@code xoxb-...}, an app-level token {@code xapp-1-<app
+ * id>-...}, the signing secret, and the legacy verification token sent in events.
  */
 record SlackCredentials(String botToken, String appToken, String signingSecret, String verificationToken) {
     static SlackCredentials fresh(String appId) {
-        return new SlackCredentials("xoxb-" + digits(12) + "-" + digits(13) + "-" + hex(12),
-                "xapp-1-" + appId + "-" + digits(13) + "-" + hex(32), hex(16), hex(12));
+        return new SlackCredentials(
+                "xoxb-" + digits(12) + "-" + digits(13) + "-" + hex(12),
+                "xapp-1-" + appId + "-" + digits(13) + "-" + hex(32),
+                hex(16),
+                hex(12));
     }
 
     private static String digits(int n) {

@@ -14,10 +14,9 @@ import java.util.UUID;
 
 /**
  * Files: the external upload flow (docs.slack.dev/reference/methods/files.getUploadURLExternal,
- * files.completeUploadExternal: ask for an upload URL, POST the bytes there raw or multipart,
- * then complete, which shares the file), {@code files.info}, and the private download URL, which
- * needs the bot token (docs.slack.dev/messaging/working-with-files, "Authentication").
- * Called under the fake's lock.
+ * files.completeUploadExternal: ask for an upload URL, POST the bytes there raw or multipart, then complete, which
+ * shares the file), {@code files.info}, and the private download URL, which needs the bot token
+ * (docs.slack.dev/messaging/working-with-files, "Authentication"). Called under the fake's lock.
  */
 final class SlackFiles {
     private final SlackWorld world;
@@ -41,13 +40,15 @@ final class SlackFiles {
         StoredFile f = world.newFile(name, mimeType(name), length, world.bot.id());
         String ticket = UUID.randomUUID().toString().replace("-", "");
         uploads.put(ticket, f.id);
-        return SlackWorld.JSON.createObjectNode().put("upload_url", baseUrl + "/upload/v1/" + ticket)
+        return SlackWorld.JSON
+                .createObjectNode()
+                .put("upload_url", baseUrl + "/upload/v1/" + ticket)
                 .put("file_id", f.id);
     }
 
     /**
-     * The POST to an upload URL: the bytes raw, or the first file part of a multipart form. Returns
-     * the stored file's id, or null when the URL is unknown.
+     * The POST to an upload URL: the bytes raw, or the first file part of a multipart form. Returns the stored file's
+     * id, or null when the URL is unknown.
      */
     String receive(String ticket, String contentType, byte[] body) throws Multipart.Malformed {
         String id = uploads.remove(ticket);
@@ -83,8 +84,8 @@ final class SlackFiles {
         if (target != null) {
             String threadTs = a.text("thread_ts");
             String comment = a.text("initial_comment");
-            Post p = world.add(target, world.bot, comment == null ? "" : comment,
-                    threadTs == null ? null : threadTs.strip());
+            Post p = world.add(
+                    target, world.bot, comment == null ? "" : comment, threadTs == null ? null : threadTs.strip());
             done.forEach(f -> p.fileIds.add(f.id));
             fx.events.addAll(events.forNewMessage(target, p));
         }

@@ -15,8 +15,8 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * The fake's one HTTP server, on 127.0.0.1 and a free port: the Web API, the upload URLs, the
- * private file URLs, and the Socket Mode WebSocket at {@code /link}.
+ * The fake's one HTTP server, on 127.0.0.1 and a free port: the Web API, the upload URLs, the private file URLs, and
+ * the Socket Mode WebSocket at {@code /link}.
  */
 final class SlackHttp {
     static final String UPLOAD_CALL = "POST upload_url";
@@ -25,12 +25,17 @@ final class SlackHttp {
     private static final String SIGN_IN_PAGE = "<!DOCTYPE html><html><head><title>Slack</title></head>"
             + "<body><h1>Sign in to your workspace</h1></body></html>";
 
-    private SlackHttp() {
-    }
+    private SlackHttp() {}
 
-    static Javalin start(SlackWebApi api, SlackFiles files, SocketModeServer socket, ReentrantLock lock,
-                         Consumer<PlatformCall> log, String botToken, Supplier<String> apiBase,
-                         Supplier<String> wsBase) {
+    static Javalin start(
+            SlackWebApi api,
+            SlackFiles files,
+            SocketModeServer socket,
+            ReentrantLock lock,
+            Consumer<PlatformCall> log,
+            String botToken,
+            Supplier<String> apiBase,
+            Supplier<String> wsBase) {
         Javalin app = Javalin.create(config -> {
             config.startup.showJavalinBanner = false;
             config.startup.showOldJavalinVersionWarning = false;
@@ -47,7 +52,9 @@ final class SlackHttp {
             config.routes.post("/upload/v1/{ticket}", ctx -> upload(ctx, files, lock, log));
             config.routes.get("/files-pri/{key}/{name}", ctx -> download(ctx, files, lock, log, botToken));
             config.routes.get("/files-pri/{key}/download/{name}", ctx -> download(ctx, files, lock, log, botToken));
-            config.routes.get("/signin", ctx -> ctx.contentType("text/html; charset=utf-8").result(SIGN_IN_PAGE));
+            config.routes.get(
+                    "/signin",
+                    ctx -> ctx.contentType("text/html; charset=utf-8").result(SIGN_IN_PAGE));
             config.routes.wsBeforeUpgrade("/link", ctx -> {
                 // each URL from apps.connections.open opens one connection
                 if (!socket.spend(ctx.queryParam("ticket"))) throw new HttpResponseException(401, "invalid ticket");
@@ -86,18 +93,22 @@ final class SlackHttp {
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put(":status", Integer.toString(status));
         if (ctx.contentType() != null) headers.put("content-type", ctx.contentType());
-        String logged = SlackWorld.JSON.createObjectNode().put("file_id", fileId).put("size", body.length).toString();
+        String logged = SlackWorld.JSON
+                .createObjectNode()
+                .put("file_id", fileId)
+                .put("size", body.length)
+                .toString();
         log.accept(new PlatformCall(UPLOAD_CALL, logged, headers));
         ctx.status(status).contentType("text/plain").result(status == 200 ? "OK - " + body.length : "upload refused");
     }
 
     /**
-     * A private file URL needs {@code Authorization: Bearer <bot token>}. Without it Slack does not
-     * serve the file: its web front sends the client to a sign-in page (an HTML answer, not the
-     * bytes), which is what a client that forgot the token gets here too.
+     * A private file URL needs {@code Authorization: Bearer <bot token>}. Without it Slack does not serve the file: its
+     * web front sends the client to a sign-in page (an HTML answer, not the bytes), which is what a client that forgot
+     * the token gets here too.
      */
-    private static void download(Context ctx, SlackFiles files, ReentrantLock lock, Consumer<PlatformCall> log,
-                                 String botToken) {
+    private static void download(
+            Context ctx, SlackFiles files, ReentrantLock lock, Consumer<PlatformCall> log, String botToken) {
         String auth = ctx.header("Authorization");
         boolean authorized = auth != null && auth.equals("Bearer " + botToken);
         String key = ctx.pathParam("key");
@@ -115,7 +126,8 @@ final class SlackHttp {
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put(":status", Integer.toString(status));
         headers.put(":token", auth == null ? "none" : authorized ? "bot" : "invalid");
-        String logged = SlackWorld.JSON.createObjectNode().put("path", ctx.path()).toString();
+        String logged =
+                SlackWorld.JSON.createObjectNode().put("path", ctx.path()).toString();
         log.accept(new PlatformCall(DOWNLOAD_CALL, logged, headers));
         if (status == 302) {
             ctx.redirect("/signin?redir=" + URLEncoder.encode(ctx.path(), StandardCharsets.UTF_8));

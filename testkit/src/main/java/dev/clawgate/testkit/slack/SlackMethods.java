@@ -20,6 +20,7 @@ final class SlackMethods {
     static final int TEXT_TRUNCATED_AT = 40_000;
     /** Emoji names as reactions.add takes them: no colons, optionally a skin tone. */
     private static final String CURSOR_PREFIX = "next_ts:";
+
     private static final Pattern REACTION = Pattern.compile("[a-z0-9_+'\\-]+(::skin-tone-[2-6])?");
 
     /** What one call produced besides its result: events to publish once the lock is released, warnings. */
@@ -39,9 +40,15 @@ final class SlackMethods {
 
     /** auth.test: who the token is (the adapter learns the bot's user id here). */
     ObjectNode authTest() {
-        return SlackWorld.JSON.createObjectNode().put("url", "https://" + world.teamDomain + ".slack.com/")
-                .put("team", "Clawgate Fake").put("user", world.bot.name()).put("team_id", world.teamId)
-                .put("user_id", world.bot.id()).put("bot_id", world.bot.botId()).put("is_enterprise_install", false);
+        return SlackWorld.JSON
+                .createObjectNode()
+                .put("url", "https://" + world.teamDomain + ".slack.com/")
+                .put("team", "Clawgate Fake")
+                .put("user", world.bot.name())
+                .put("team_id", world.teamId)
+                .put("user_id", world.bot.id())
+                .put("bot_id", world.bot.botId())
+                .put("is_enterprise_install", false);
     }
 
     /** A conversation the bot may post in: {@code is_archived}, or {@code not_in_channel} for a public one it left. */
@@ -77,7 +84,10 @@ final class SlackMethods {
         p.blocks = blocks;
         p.metadata = metadata;
         fx.events.addAll(events.forNewMessage(c, p));
-        ObjectNode r = SlackWorld.JSON.createObjectNode().put("channel", c.channel.id()).put("ts", p.ts);
+        ObjectNode r = SlackWorld.JSON
+                .createObjectNode()
+                .put("channel", c.channel.id())
+                .put("ts", p.ts);
         r.set("message", world.messageJson(p, true));
         return r;
     }
@@ -98,7 +108,10 @@ final class SlackMethods {
         p.editedTs = world.nextTs();
         p.edits++;
         if (c.botMember) fx.events.add(events.changed(c, p, previous));
-        ObjectNode r = SlackWorld.JSON.createObjectNode().put("channel", c.channel.id()).put("ts", p.ts)
+        ObjectNode r = SlackWorld.JSON
+                .createObjectNode()
+                .put("channel", c.channel.id())
+                .put("ts", p.ts)
                 .put("text", p.text);
         r.set("message", world.messageJson(p, true));
         return r;
@@ -164,10 +177,16 @@ final class SlackMethods {
     ObjectNode info(SlackArgs a) throws SlackApiError {
         Conversation c = visible(a.text("channel"));
         SlackChannel ch = c.channel;
-        ObjectNode n = SlackWorld.JSON.createObjectNode().put("id", ch.id()).put("name", ch.name())
+        ObjectNode n = SlackWorld.JSON
+                .createObjectNode()
+                .put("id", ch.id())
+                .put("name", ch.name())
                 .put("is_channel", "channel".equals(ch.type()) || "group".equals(ch.type()))
-                .put("is_group", false).put("is_im", ch.isIm()).put("is_mpim", "mpim".equals(ch.type()))
-                .put("is_private", !"channel".equals(ch.type())).put("is_archived", c.archived)
+                .put("is_group", false)
+                .put("is_im", ch.isIm())
+                .put("is_mpim", "mpim".equals(ch.type()))
+                .put("is_private", !"channel".equals(ch.type()))
+                .put("is_archived", c.archived)
                 .put("is_member", c.botMember);
         if (ch.peer() != null) n.put("user", ch.peer().id());
         ObjectNode r = SlackWorld.JSON.createObjectNode();
@@ -218,7 +237,9 @@ final class SlackMethods {
     private static JsonNode metadata(SlackArgs a) throws SlackApiError {
         JsonNode m = a.json("metadata", "invalid_metadata_format");
         if (m == null) return null;
-        if (!m.isObject() || !m.path("event_type").isTextual() || !m.path("event_payload").isObject()) {
+        if (!m.isObject()
+                || !m.path("event_type").isTextual()
+                || !m.path("event_payload").isObject()) {
             throw new SlackApiError("invalid_metadata_schema");
         }
         return m;

@@ -15,19 +15,34 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
- * {@code /api/<method>}: the Web API's transport (docs.slack.dev/apis/web-api): the token checks
- * ({@code not_authed}, {@code invalid_auth}, {@code token_revoked}, {@code account_inactive},
- * {@code not_allowed_token_type}), the JSON envelope ({@code ok}, {@code error}, {@code warning},
- * {@code response_metadata}), 429 with {@code Retry-After} (docs.slack.dev/apis/web-api/rate-limits),
- * and the injected faults; the methods themselves are {@link SlackMethods} and {@link SlackFiles}.
+ * {@code /api/<method>}: the Web API's transport (docs.slack.dev/apis/web-api): the token checks ({@code not_authed},
+ * {@code invalid_auth}, {@code token_revoked}, {@code account_inactive}, {@code not_allowed_token_type}), the JSON
+ * envelope ({@code ok}, {@code error}, {@code warning}, {@code response_metadata}), 429 with {@code Retry-After}
+ * (docs.slack.dev/apis/web-api/rate-limits), and the injected faults; the methods themselves are {@link SlackMethods}
+ * and {@link SlackFiles}.
  */
 final class SlackWebApi {
-    static final Set<String> METHODS = Set.of("auth.test", "chat.postMessage", "chat.update", "chat.delete",
-            "reactions.add", "reactions.remove", "conversations.history", "conversations.replies", "conversations.info",
-            "apps.connections.open", "files.getUploadURLExternal", "files.completeUploadExternal", "files.info",
+    static final Set<String> METHODS = Set.of(
+            "auth.test",
+            "chat.postMessage",
+            "chat.update",
+            "chat.delete",
+            "reactions.add",
+            "reactions.remove",
+            "conversations.history",
+            "conversations.replies",
+            "conversations.info",
+            "apps.connections.open",
+            "files.getUploadURLExternal",
+            "files.completeUploadExternal",
+            "files.info",
             "assistant.threads.setStatus");
 
-    enum TokenState { ACTIVE, REVOKED, INACTIVE }
+    enum TokenState {
+        ACTIVE,
+        REVOKED,
+        INACTIVE
+    }
 
     /** A rolling window of calls, for automatic per-method limits. */
     private record Limit(int permits, Duration window, ArrayDeque<Long> calls) {}
@@ -48,8 +63,16 @@ final class SlackWebApi {
     private final Map<String, Limit> limits = new HashMap<>();
     private final Map<String, ArrayDeque<Long>> windows = new HashMap<>();
 
-    SlackWebApi(ReentrantLock lock, SlackMethods methods, SlackFiles files, SlackAssistant assistant, SocketModeServer socket,
-                Consumer<List<ObjectNode>> publish, Consumer<PlatformCall> log, String botToken, String appToken) {
+    SlackWebApi(
+            ReentrantLock lock,
+            SlackMethods methods,
+            SlackFiles files,
+            SlackAssistant assistant,
+            SocketModeServer socket,
+            Consumer<List<ObjectNode>> publish,
+            Consumer<PlatformCall> log,
+            String botToken,
+            String appToken) {
         this.lock = lock;
         this.methods = methods;
         this.files = files;
@@ -66,7 +89,8 @@ final class SlackWebApi {
     }
 
     void rateLimitNext(String method, int retryAfterSeconds) {
-        locked(() -> rateLimited.computeIfAbsent(method, m -> new ArrayDeque<>()).add(retryAfterSeconds));
+        locked(() ->
+                rateLimited.computeIfAbsent(method, m -> new ArrayDeque<>()).add(retryAfterSeconds));
     }
 
     void delayNext(String method, Duration delay) {
@@ -91,8 +115,8 @@ final class SlackWebApi {
             return;
         }
         String token = args.headerToken != null ? args.headerToken : args.paramToken;
-        String kind = token == null ? "none"
-                : token.equals(botToken) ? "bot" : token.equals(appToken) ? "app" : "invalid";
+        String kind =
+                token == null ? "none" : token.equals(botToken) ? "bot" : token.equals(appToken) ? "app" : "invalid";
         if (!METHODS.contains(method)) {
             SlackApiError unknown = new SlackApiError("unknown_method");
             finish(ctx, method, args.logBody(), kind, 200, error(unknown, args, false), null);
@@ -150,9 +174,8 @@ final class SlackWebApi {
     }
 
     /**
-     * apps.connections.open takes only the app-level token, and only in the Authorization header
-     * (its reference page: "passing it as a POST parameter will result in an error"); every other
-     * method here takes the bot token.
+     * apps.connections.open takes only the app-level token, and only in the Authorization header (its reference page:
+     * "passing it as a POST parameter will result in an error"); every other method here takes the bot token.
      */
     private SlackApiError authorize(String method, SlackArgs a, String kind) {
         if (kind.equals("none")) return new SlackApiError("not_authed");
@@ -218,8 +241,9 @@ final class SlackWebApi {
         }
     }
 
-    private void finish(Context ctx, String method, String logBody, String tokenKind, int status, ObjectNode body,
-                        Duration delay) throws InterruptedException {
+    private void finish(
+            Context ctx, String method, String logBody, String tokenKind, int status, ObjectNode body, Duration delay)
+            throws InterruptedException {
         Map<String, String> headers = new LinkedHashMap<>();
         headers.put(":token", tokenKind);
         headers.put(":status", Integer.toString(status));

@@ -16,8 +16,8 @@ import java.util.TreeMap;
 import java.util.UUID;
 
 /**
- * The fake workspace: people, the bot, conversations, messages (keyed by {@code ts}), reactions and
- * files. Not thread-safe: {@link FakeSlack} holds its lock around every use.
+ * The fake workspace: people, the bot, conversations, messages (keyed by {@code ts}), reactions and files. Not
+ * thread-safe: {@link FakeSlack} holds its lock around every use.
  */
 final class SlackWorld {
     static final ObjectMapper JSON = new ObjectMapper();
@@ -113,8 +113,8 @@ final class SlackWorld {
     }
 
     /**
-     * A new message timestamp: Unix seconds, a dot, six digits, unique and increasing across the
-     * workspace (a message is identified by channel + ts; docs.slack.dev/messaging, "Message timestamps").
+     * A new message timestamp: Unix seconds, a dot, six digits, unique and increasing across the workspace (a message
+     * is identified by channel + ts; docs.slack.dev/messaging, "Message timestamps").
      */
     String nextTs() {
         long micros = Math.max(System.currentTimeMillis() * 1000, lastMicros + 1);
@@ -190,9 +190,14 @@ final class SlackWorld {
     }
 
     ObjectNode fileJson(StoredFile f) {
-        ObjectNode n = JSON.createObjectNode().put("id", f.id).put("created", System.currentTimeMillis() / 1000)
-                .put("name", f.name).put("title", f.title).put("mimetype", f.mimetype)
-                .put("filetype", extension(f.name)).put("user", f.user)
+        ObjectNode n = JSON.createObjectNode()
+                .put("id", f.id)
+                .put("created", System.currentTimeMillis() / 1000)
+                .put("name", f.name)
+                .put("title", f.title)
+                .put("mimetype", f.mimetype)
+                .put("filetype", extension(f.name))
+                .put("user", f.user)
                 .put("size", f.bytes == null ? f.declaredLength : f.bytes.length)
                 .put("url_private", baseUrl + filePath(f))
                 .put("url_private_download", baseUrl + "/files-pri/" + teamId + "-" + f.id + "/download/" + f.name)
@@ -208,7 +213,10 @@ final class SlackWorld {
 
     /** The message as the Web API returns it (history, replies, the {@code message} of a post). */
     ObjectNode messageJson(Post p, boolean withMetadata) {
-        ObjectNode m = JSON.createObjectNode().put("type", "message").put("user", p.user).put("text", p.text)
+        ObjectNode m = JSON.createObjectNode()
+                .put("type", "message")
+                .put("user", p.user)
+                .put("text", p.text)
                 .put("ts", p.ts);
         m.put("team", teamId);
         if (p.botId != null) {
@@ -233,7 +241,10 @@ final class SlackWorld {
         if (!p.reactions.isEmpty()) {
             ArrayNode rs = m.putArray("reactions");
             p.reactions.forEach((name, who) -> {
-                ArrayNode users = rs.addObject().put("name", name).put("count", who.size()).putArray("users");
+                ArrayNode users = rs.addObject()
+                        .put("name", name)
+                        .put("count", who.size())
+                        .putArray("users");
                 who.forEach(users::add);
             });
         }
@@ -242,13 +253,24 @@ final class SlackWorld {
     }
 
     SlackMessage snapshot(Post p) {
-        return new SlackMessage(p.channel, p.ts, p.threadTs, p.user, p.botId, p.text,
-                p.metadata == null ? null : p.metadata.toString(), p.fileIds, p.reactionLog, p.edits, p.deleted);
+        return new SlackMessage(
+                p.channel,
+                p.ts,
+                p.threadTs,
+                p.user,
+                p.botId,
+                p.text,
+                p.metadata == null ? null : p.metadata.toString(),
+                p.fileIds,
+                p.reactionLog,
+                p.edits,
+                p.deleted);
     }
 
     /** Adds {@code name} by {@code user}; false when that user already reacted so. */
     boolean react(Post p, String name, String user) {
-        boolean added = p.reactions.computeIfAbsent(name, n -> new LinkedHashSet<>()).add(user);
+        boolean added =
+                p.reactions.computeIfAbsent(name, n -> new LinkedHashSet<>()).add(user);
         if (added) p.reactionLog.add(name + ":" + user);
         return added;
     }

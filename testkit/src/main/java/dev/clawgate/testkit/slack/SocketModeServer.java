@@ -21,12 +21,11 @@ import java.util.function.Consumer;
 import org.eclipse.jetty.websocket.api.Session;
 
 /**
- * Slack's Socket Mode (docs.slack.dev/apis/events-api/using-socket-mode): {@code apps.connections.open}
- * hands out a single-use WebSocket URL; each connection is greeted with {@code hello}; events come
- * as {@code events_api} envelopes the app acknowledges by sending back their {@code envelope_id};
- * an envelope not acknowledged in time is sent again, on any open connection, with
- * {@code retry_attempt} and {@code retry_reason} (up to three retries, as over HTTP); Slack asks the
- * app to reconnect with a {@code disconnect} message ({@code warning}, {@code refresh_requested},
+ * Slack's Socket Mode (docs.slack.dev/apis/events-api/using-socket-mode): {@code apps.connections.open} hands out a
+ * single-use WebSocket URL; each connection is greeted with {@code hello}; events come as {@code events_api} envelopes
+ * the app acknowledges by sending back their {@code envelope_id}; an envelope not acknowledged in time is sent again,
+ * on any open connection, with {@code retry_attempt} and {@code retry_reason} (up to three retries, as over HTTP);
+ * Slack asks the app to reconnect with a {@code disconnect} message ({@code warning}, {@code refresh_requested},
  * {@code link_disabled}) before it closes the socket. At most 10 connections per app.
  */
 final class SocketModeServer {
@@ -95,9 +94,11 @@ final class SocketModeServer {
         locked(() -> {
             Conn conn = new Conn(++connectionsMade, SocketWriter.start(session, "fake-slack-socket-" + sessionId));
             open.put(sessionId, conn);
-            ObjectNode hello = SlackWorld.JSON.createObjectNode().put("type", "hello")
-                    .put("num_connections", open.size());
-            hello.putObject("debug_info").put("host", "applink-fake-" + conn.number).put("build_number", 1)
+            ObjectNode hello =
+                    SlackWorld.JSON.createObjectNode().put("type", "hello").put("num_connections", open.size());
+            hello.putObject("debug_info")
+                    .put("host", "applink-fake-" + conn.number)
+                    .put("build_number", 1)
                     .put("approximate_connection_time", 18060);
             hello.putObject("connection_info").put("app_id", appId);
             conn.writer.send(hello.toString());
@@ -146,8 +147,8 @@ final class SocketModeServer {
     void disconnectAll(String reason, Duration closeAfter) {
         List<Conn> conns = locked(() -> List.copyOf(open.values()));
         for (Conn c : conns) c.writer.send(disconnect(reason));
-        timer.schedule(() -> conns.forEach(c -> c.writer.close(1000, reason)), closeAfter.toMillis(),
-                TimeUnit.MILLISECONDS);
+        timer.schedule(
+                () -> conns.forEach(c -> c.writer.close(1000, reason)), closeAfter.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     /** Drops every connection's TCP stream without a close frame. */
@@ -178,7 +179,8 @@ final class SocketModeServer {
     }
 
     private String disconnect(String reason) {
-        ObjectNode d = SlackWorld.JSON.createObjectNode().put("type", "disconnect").put("reason", reason);
+        ObjectNode d =
+                SlackWorld.JSON.createObjectNode().put("type", "disconnect").put("reason", reason);
         d.putObject("debug_info").put("host", "applink-fake");
         return d.toString();
     }
@@ -193,7 +195,9 @@ final class SocketModeServer {
     private void send(Pending p, Conn c) {
         ObjectNode env = SlackWorld.JSON.createObjectNode().put("envelope_id", p.envelopeId);
         env.set("payload", p.payload);
-        env.put("type", "events_api").put("accepts_response_payload", false).put("retry_attempt", p.attempts)
+        env.put("type", "events_api")
+                .put("accepts_response_payload", false)
+                .put("retry_attempt", p.attempts)
                 .put("retry_reason", p.attempts == 0 ? "" : "timeout");
         p.deadline = System.nanoTime() + ackTimeout.toNanos();
         unacked.put(p.envelopeId, p);

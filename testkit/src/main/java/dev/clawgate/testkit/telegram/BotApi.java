@@ -20,14 +20,25 @@ import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * The fake Telegram's HTTP face: {@code POST /bot<token>/<method>} answered from the {@link BotWorld}
- * and the {@link UpdateFeed}, {@code GET /file/bot<token>/<path>} for downloads, with the failures
- * and stalls a test injected, every call logged in order with its arrival time.
+ * The fake Telegram's HTTP face: {@code POST /bot<token>/<method>} answered from the {@link BotWorld} and the
+ * {@link UpdateFeed}, {@code GET /file/bot<token>/<path>} for downloads, with the failures and stalls a test injected,
+ * every call logged in order with its arrival time.
  */
 final class BotApi implements HttpHandler {
-    private static final Set<String> METHODS = Set.of("getMe", "getUpdates", "setWebhook", "deleteWebhook",
-            "getWebhookInfo", "sendMessage", "editMessageText", "deleteMessage", "sendPhoto", "sendDocument", "getFile",
-            "setMessageReaction", "sendChatAction");
+    private static final Set<String> METHODS = Set.of(
+            "getMe",
+            "getUpdates",
+            "setWebhook",
+            "deleteWebhook",
+            "getWebhookInfo",
+            "sendMessage",
+            "editMessageText",
+            "deleteMessage",
+            "sendPhoto",
+            "sendDocument",
+            "getFile",
+            "setMessageReaction",
+            "sendChatAction");
 
     private final String token;
     private final ReentrantLock lock;
@@ -121,7 +132,8 @@ final class BotApi implements HttpHandler {
                 result = method.equals("getUpdates") ? poll(request) : locked(() -> call(method, request));
                 reply = BotRequest.JSON.createObjectNode().put("ok", true);
                 reply.set("result", result);
-                if (method.endsWith("Webhook")) reply.put("description", method.equals("setWebhook") ? "Webhook was set" : "Webhook was deleted");
+                if (method.endsWith("Webhook"))
+                    reply.put("description", method.equals("setWebhook") ? "Webhook was set" : "Webhook was deleted");
             } catch (BadRequest e) {
                 answer(ex, e.code, error(e));
                 return;
@@ -146,11 +158,13 @@ final class BotApi implements HttpHandler {
 
     private JsonNode call(String method, BotRequest r) throws BadRequest {
         return switch (method) {
-            case "getMe" -> world.userJson(world.bot).put("can_join_groups", true).put("can_read_all_group_messages", false);
+            case "getMe" ->
+                world.userJson(world.bot).put("can_join_groups", true).put("can_read_all_group_messages", false);
             case "setWebhook" -> feed.setWebhook(r);
             case "deleteWebhook" -> feed.deleteWebhook(r);
             case "getWebhookInfo" -> feed.webhookInfo();
-            case "sendMessage" -> world.send(r, "text", r.get("text") == null ? "" : r.get("text"), r.get("parse_mode"), null, null);
+            case "sendMessage" ->
+                world.send(r, "text", r.get("text") == null ? "" : r.get("text"), r.get("parse_mode"), null, null);
             case "sendPhoto", "sendDocument" -> media(method, r);
             case "editMessageText" -> world.edit(r);
             case "deleteMessage" -> {
@@ -177,8 +191,18 @@ final class BotApi implements HttpHandler {
         String caption = r.get("caption") == null ? "" : r.get("caption");
         ObjectNode m = world.send(r, field, caption, r.get("parse_mode"), upload.fileName(), upload.bytes());
         String id = world.registerFile(upload.bytes(), field + "s", upload.fileName());
-        if (field.equals("photo")) m.putArray("photo").addObject().put("file_id", id).put("file_unique_id", "u" + id).put("width", 90).put("height", 90);
-        else m.putObject("document").put("file_id", id).put("file_unique_id", "u" + id).put("file_name", upload.fileName());
+        if (field.equals("photo"))
+            m.putArray("photo")
+                    .addObject()
+                    .put("file_id", id)
+                    .put("file_unique_id", "u" + id)
+                    .put("width", 90)
+                    .put("height", 90);
+        else
+            m.putObject("document")
+                    .put("file_id", id)
+                    .put("file_unique_id", "u" + id)
+                    .put("file_name", upload.fileName());
         return m;
     }
 
@@ -197,7 +221,13 @@ final class BotApi implements HttpHandler {
             answer(ex, 401, error(new BadRequest(401, "Unauthorized", null)));
             return;
         }
-        record(new PlatformCall("downloadFile", BotRequest.JSON.createObjectNode().put("file_path", rest.substring(slash + 1)).toString(), Map.of()));
+        record(new PlatformCall(
+                "downloadFile",
+                BotRequest.JSON
+                        .createObjectNode()
+                        .put("file_path", rest.substring(slash + 1))
+                        .toString(),
+                Map.of()));
         byte[] bytes = locked(() -> world.fileBytes.get(rest.substring(slash + 1)));
         if (bytes == null) {
             answer(ex, 404, error(new BadRequest(404, "Not Found", null)));
@@ -217,7 +247,11 @@ final class BotApi implements HttpHandler {
     }
 
     private static ObjectNode error(BadRequest e) {
-        ObjectNode n = BotRequest.JSON.createObjectNode().put("ok", false).put("error_code", e.code).put("description", e.getMessage());
+        ObjectNode n = BotRequest.JSON
+                .createObjectNode()
+                .put("ok", false)
+                .put("error_code", e.code)
+                .put("description", e.getMessage());
         if (e.retryAfter != null) n.putObject("parameters").put("retry_after", e.retryAfter);
         return n;
     }

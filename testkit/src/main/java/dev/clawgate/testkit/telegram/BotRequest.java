@@ -13,8 +13,8 @@ import java.util.Map;
 
 /**
  * One Bot API call's parameters, read the three ways the Bot API accepts them: a JSON body,
- * {@code application/x-www-form-urlencoded}, or {@code multipart/form-data} (uploads). Values are
- * kept as strings; objects and arrays as their JSON text, as a form field would carry them.
+ * {@code application/x-www-form-urlencoded}, or {@code multipart/form-data} (uploads). Values are kept as strings;
+ * objects and arrays as their JSON text, as a form field would carry them.
  */
 final class BotRequest {
     static final ObjectMapper JSON = new ObjectMapper();
@@ -37,7 +37,12 @@ final class BotRequest {
                 throw new BadRequest("Bad Request: can't parse JSON object");
             }
             if (root == null || !root.isObject()) throw new BadRequest("Bad Request: can't parse JSON object");
-            root.properties().forEach(e -> r.params.put(e.getKey(), e.getValue().isValueNode() ? e.getValue().asText() : e.getValue().toString()));
+            root.properties()
+                    .forEach(e -> r.params.put(
+                            e.getKey(),
+                            e.getValue().isValueNode()
+                                    ? e.getValue().asText()
+                                    : e.getValue().toString()));
         } else if (type.startsWith("multipart/form-data")) {
             String boundary = boundary(contentType);
             if (boundary == null) throw new BadRequest("Bad Request: multipart body without a boundary");

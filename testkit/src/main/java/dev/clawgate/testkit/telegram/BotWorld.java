@@ -16,17 +16,18 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The fake's chats, messages and files, and the Bot API methods that change them. Not
- * thread-safe: {@link FakeTelegramServer} holds its lock around every call.
+ * The fake's chats, messages and files, and the Bot API methods that change them. Not thread-safe:
+ * {@link FakeTelegramServer} holds its lock around every call.
  */
 final class BotWorld {
     static final int TEXT_LIMIT = 4096;
     static final int CAPTION_LIMIT = 1024;
     private static final Pattern MENTION = Pattern.compile("@[A-Za-z0-9_]{3,}");
     /** The emoji a bot may react with (Bot API ReactionTypeEmoji); others are REACTION_INVALID. */
-    static final Set<String> REACTIONS = Set.of("👍", "👎", "❤", "🔥", "🥰", "👏", "😁", "🤔", "🤯", "😱", "🤬", "😢", "🎉", "🤩",
-            "🤮", "💩", "🙏", "👌", "🕊", "🤡", "🥱", "🥴", "😍", "🐳", "💯", "🤣", "⚡", "🍌", "🏆", "💔", "🤨", "😐", "🍓", "🍾",
-            "💋", "😈", "😴", "😭", "🤓", "👻", "👀", "🎃", "🙈", "😇", "😨", "🤝", "✍", "🤗", "🫡", "🎅", "🎄", "☃", "💅", "🤪",
+    static final Set<String> REACTIONS = Set.of(
+            "👍", "👎", "❤", "🔥", "🥰", "👏", "😁", "🤔", "🤯", "😱", "🤬", "😢", "🎉", "🤩", "🤮", "💩", "🙏", "👌",
+            "🕊", "🤡", "🥱", "🥴", "😍", "🐳", "💯", "🤣", "⚡", "🍌", "🏆", "💔", "🤨", "😐", "🍓", "🍾", "💋", "😈",
+            "😴", "😭", "🤓", "👻", "👀", "🎃", "🙈", "😇", "😨", "🤝", "✍", "🤗", "🫡", "🎅", "🎄", "☃", "💅", "🤪",
             "🗿", "🆒", "💘", "🙉", "🦄", "😘", "💊", "🙊", "😎", "👾", "🤷", "😡");
 
     final TelegramUser bot;
@@ -34,6 +35,7 @@ final class BotWorld {
     final Set<Long> blockedBy = new HashSet<>();
     /** chat id → message id → the message JSON as Telegram would return it. */
     final Map<Long, Map<Long, ObjectNode>> messages = new HashMap<>();
+
     final Map<String, SentMessage> sent = new LinkedHashMap<>();
     final Map<String, List<String>> reactions = new HashMap<>();
     final Map<String, String> chatActions = new LinkedHashMap<>();
@@ -59,7 +61,11 @@ final class BotWorld {
     }
 
     ObjectNode userJson(TelegramUser u) {
-        ObjectNode n = BotRequest.JSON.createObjectNode().put("id", u.id()).put("is_bot", u.isBot()).put("first_name", u.firstName());
+        ObjectNode n = BotRequest.JSON
+                .createObjectNode()
+                .put("id", u.id())
+                .put("is_bot", u.isBot())
+                .put("first_name", u.firstName());
         if (u.username() != null) n.put("username", u.username());
         return n;
     }
@@ -98,7 +104,11 @@ final class BotWorld {
         m.put(field, text);
         ArrayNode entities = BotRequest.JSON.createArrayNode();
         Matcher mm = MENTION.matcher(text);
-        while (mm.find()) entities.addObject().put("type", "mention").put("offset", mm.start()).put("length", mm.end() - mm.start());
+        while (mm.find())
+            entities.addObject()
+                    .put("type", "mention")
+                    .put("offset", mm.start())
+                    .put("length", mm.end() - mm.start());
         if (!entities.isEmpty()) m.set(entitiesField, entities);
     }
 
@@ -106,8 +116,14 @@ final class BotWorld {
         String id = "file-" + nextFile.getAndIncrement();
         String path = pathPrefix + "/" + id + "_" + name;
         fileBytes.put(path, bytes);
-        files.put(id, BotRequest.JSON.createObjectNode().put("file_id", id).put("file_unique_id", "u" + id)
-                .put("file_size", bytes.length).put("file_path", path));
+        files.put(
+                id,
+                BotRequest.JSON
+                        .createObjectNode()
+                        .put("file_id", id)
+                        .put("file_unique_id", "u" + id)
+                        .put("file_size", bytes.length)
+                        .put("file_path", path));
         return id;
     }
 
@@ -122,30 +138,53 @@ final class BotWorld {
         }
         TelegramChat c = chats.get(id);
         if (c == null) throw new BadRequest("Bad Request: chat not found");
-        if (c.isPrivate() && blockedBy.contains(c.peer().id())) throw new BadRequest(403, "Forbidden: bot was blocked by the user", null);
+        if (c.isPrivate() && blockedBy.contains(c.peer().id()))
+            throw new BadRequest(403, "Forbidden: bot was blocked by the user", null);
         return c;
     }
 
     /** {@code sendMessage}, {@code sendPhoto}, {@code sendDocument}: the shared part of a new bot message. */
-    ObjectNode send(BotRequest r, String kind, String text, String parseMode, String fileName, byte[] bytes) throws BadRequest {
+    ObjectNode send(BotRequest r, String kind, String text, String parseMode, String fileName, byte[] bytes)
+            throws BadRequest {
         TelegramChat chat = chat(r);
         String visible = TelegramMarkup.visibleText(text, parseMode);
         int limit = kind.equals("text") ? TEXT_LIMIT : CAPTION_LIMIT;
         if (kind.equals("text") && visible.isBlank()) throw new BadRequest("Bad Request: message text is empty");
-        if (visible.length() > limit) throw new BadRequest(kind.equals("text") ? "Bad Request: message is too long" : "Bad Request: message caption is too long");
+        if (visible.length() > limit)
+            throw new BadRequest(
+                    kind.equals("text")
+                            ? "Bad Request: message is too long"
+                            : "Bad Request: message caption is too long");
         Long thread = r.optionalLong("message_thread_id");
-        if (thread != null && chat.forum() && !topics.getOrDefault(chat.id(), Set.of()).contains(thread)) {
+        if (thread != null
+                && chat.forum()
+                && !topics.getOrDefault(chat.id(), Set.of()).contains(thread)) {
             throw new BadRequest("Bad Request: message thread not found");
         }
         if (!chat.forum()) thread = null; // outside forums Telegram ignores it for sends
         Long replyTo = replyTarget(r, chat);
         ObjectNode m = newMessage(chat, bot, thread, thread != null);
-        if (replyTo != null) m.set("reply_to_message", messages.get(chat.id()).get(replyTo).deepCopy());
+        if (replyTo != null)
+            m.set("reply_to_message", messages.get(chat.id()).get(replyTo).deepCopy());
         if (kind.equals("text")) m.put("text", visible);
         else if (!visible.isEmpty()) m.put("caption", visible);
         long id = m.get("message_id").asLong();
-        sent.put(key(chat.id(), id), new SentMessage(chat.id(), id, kind, visible, text, parseMode, thread, replyTo,
-                r.flag("disable_notification"), 0, false, fileName, bytes));
+        sent.put(
+                key(chat.id(), id),
+                new SentMessage(
+                        chat.id(),
+                        id,
+                        kind,
+                        visible,
+                        text,
+                        parseMode,
+                        thread,
+                        replyTo,
+                        r.flag("disable_notification"),
+                        0,
+                        false,
+                        fileName,
+                        bytes));
         return m;
     }
 
@@ -153,7 +192,8 @@ final class BotWorld {
         JsonNode params = r.json("reply_parameters");
         Long id = params != null ? (Long) params.path("message_id").asLong() : r.optionalLong("reply_to_message_id");
         if (id == null) return null;
-        boolean lenient = params != null && params.path("allow_sending_without_reply").asBoolean(false);
+        boolean lenient =
+                params != null && params.path("allow_sending_without_reply").asBoolean(false);
         if (!messages.getOrDefault(chat.id(), Map.of()).containsKey(id)) {
             if (lenient) return null;
             throw new BadRequest("Bad Request: message to be replied not found");
@@ -172,8 +212,9 @@ final class BotWorld {
         if (visible.isBlank()) throw new BadRequest("Bad Request: message text is empty");
         if (visible.length() > TEXT_LIMIT) throw new BadRequest("Bad Request: MESSAGE_TOO_LONG");
         if (visible.equals(old.text()) && text.equals(old.rawText())) {
-            throw new BadRequest("Bad Request: message is not modified: specified new message content and reply markup are exactly "
-                    + "the same as a current content and reply markup of the message");
+            throw new BadRequest(
+                    "Bad Request: message is not modified: specified new message content and reply markup are exactly "
+                            + "the same as a current content and reply markup of the message");
         }
         sent.put(key(chat.id(), id), old.edited(visible, text, parseMode));
         ObjectNode m = messages.get(chat.id()).get(id);
@@ -194,13 +235,15 @@ final class BotWorld {
     void react(BotRequest r) throws BadRequest {
         TelegramChat chat = chat(r);
         long id = r.requiredLong("message_id");
-        if (!messages.getOrDefault(chat.id(), Map.of()).containsKey(id)) throw new BadRequest("Bad Request: message to react not found");
+        if (!messages.getOrDefault(chat.id(), Map.of()).containsKey(id))
+            throw new BadRequest("Bad Request: message to react not found");
         JsonNode list = r.json("reaction");
         List<String> emoji = new ArrayList<>();
         if (list != null) {
             for (JsonNode n : list) {
                 String e = n.path("emoji").asText();
-                if (!"emoji".equals(n.path("type").asText()) || !REACTIONS.contains(e)) throw new BadRequest("Bad Request: REACTION_INVALID");
+                if (!"emoji".equals(n.path("type").asText()) || !REACTIONS.contains(e))
+                    throw new BadRequest("Bad Request: REACTION_INVALID");
                 emoji.add(e);
             }
         }
@@ -210,22 +253,39 @@ final class BotWorld {
     void chatAction(BotRequest r) throws BadRequest {
         TelegramChat chat = chat(r);
         String action = r.get("action");
-        if (action == null || !Set.of("typing", "upload_photo", "record_video", "upload_video", "record_voice", "upload_voice",
-                "upload_document", "choose_sticker", "find_location", "record_video_note", "upload_video_note").contains(action)) {
+        if (action == null
+                || !Set.of(
+                                "typing",
+                                "upload_photo",
+                                "record_video",
+                                "upload_video",
+                                "record_voice",
+                                "upload_voice",
+                                "upload_document",
+                                "choose_sticker",
+                                "find_location",
+                                "record_video_note",
+                                "upload_video_note")
+                        .contains(action)) {
             throw new BadRequest("Bad Request: wrong parameter action in request");
         }
         chatActionLog.add(chat.id() + ":" + action);
     }
 
-    /** Drops all but the newest {@code keep} messages of each chat, with their sent entries and reactions, and the typing log. */
+    /**
+     * Drops all but the newest {@code keep} messages of each chat, with their sent entries and reactions, and the
+     * typing log.
+     */
     void forgetBefore(int keep) {
         Map<Long, Long> firstKept = new HashMap<>();
         nextMessageId.forEach((chat, next) -> firstKept.put(chat, next.get() - keep));
-        messages.forEach((chat, inChat) -> inChat.keySet().removeIf(id -> id < firstKept.getOrDefault(chat, Long.MIN_VALUE)));
+        messages.forEach((chat, inChat) ->
+                inChat.keySet().removeIf(id -> id < firstKept.getOrDefault(chat, Long.MIN_VALUE)));
         sent.values().removeIf(m -> m.messageId() < firstKept.getOrDefault(m.chatId(), Long.MIN_VALUE));
         reactions.keySet().removeIf(k -> {
             int colon = k.lastIndexOf(':');
-            return Long.parseLong(k.substring(colon + 1)) < firstKept.getOrDefault(Long.parseLong(k.substring(0, colon)), Long.MIN_VALUE);
+            return Long.parseLong(k.substring(colon + 1))
+                    < firstKept.getOrDefault(Long.parseLong(k.substring(0, colon)), Long.MIN_VALUE);
         });
         chatActionLog.clear();
     }

@@ -20,12 +20,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * A fake Telegram Bot API on a free loopback port: {@code POST /bot<token>/<method>} with JSON,
- * form or multipart bodies, answered {@code {"ok":true,"result":...}} or
- * {@code {"ok":false,"error_code":...,"description":...,"parameters":{...}}} like the real one, and
- * files at {@code GET /file/bot<token>/<path>}. Tests create users and chats, write messages as
- * users ({@code getUpdates} long polling, or pushed to the webhook with its secret header), inject
- * failures, and read what the bot sent; every call is logged for the capability harness.
+ * A fake Telegram Bot API on a free loopback port: {@code POST /bot<token>/<method>} with JSON, form or multipart
+ * bodies, answered {@code {"ok":true,"result":...}} or
+ * {@code {"ok":false,"error_code":...,"description":...,"parameters":{...}}} like the real one, and files at {@code GET
+ * /file/bot<token>/<path>}. Tests create users and chats, write messages as users ({@code getUpdates} long polling, or
+ * pushed to the webhook with its secret header), inject failures, and read what the bot sent; every call is logged for
+ * the capability harness.
  */
 public final class FakeTelegramServer implements PlatformCallLog, AutoCloseable {
     private final HttpServer http;
@@ -38,7 +38,10 @@ public final class FakeTelegramServer implements PlatformCallLog, AutoCloseable 
     /** One webhook POST the fake made: the update and the status the bot answered (or -1 when unreachable). */
     public record WebhookPush(long updateId, int status) {}
 
-    /** Told of every call the fake answered with {@code "ok":true}, on the request's thread, before the answer is written. */
+    /**
+     * Told of every call the fake answered with {@code "ok":true}, on the request's thread, before the answer is
+     * written.
+     */
     @FunctionalInterface
     public interface CallObserver {
         /** @param result the call's {@code result}, e.g. the sent message of a {@code sendMessage}; do not modify it */
@@ -57,7 +60,8 @@ public final class FakeTelegramServer implements PlatformCallLog, AutoCloseable 
 
     /** Starts the fake for a bot whose token is {@code <bot id>:<secret>} and whose username is {@code botUsername}. */
     public static FakeTelegramServer start(String token, String botUsername) {
-        if (!token.matches("\\d+:[A-Za-z0-9_-]+")) throw new IllegalArgumentException("a bot token looks like 123456:ABC-def");
+        if (!token.matches("\\d+:[A-Za-z0-9_-]+"))
+            throw new IllegalArgumentException("a bot token looks like 123456:ABC-def");
         try {
             return new FakeTelegramServer(token, botUsername);
         } catch (IOException e) {
@@ -96,8 +100,13 @@ public final class FakeTelegramServer implements PlatformCallLog, AutoCloseable 
     /** Opens a forum topic; returns its {@code message_thread_id} (the id of the topic's service message). */
     public long createTopic(TelegramChat forum, String name) {
         return locked(() -> {
-            long id = world.newMessage(forum, world.bot, null, false).put("forum_topic_created", name).get("message_id").asLong();
-            world.topics.computeIfAbsent(forum.id(), c -> new java.util.HashSet<>()).add(id);
+            long id = world.newMessage(forum, world.bot, null, false)
+                    .put("forum_topic_created", name)
+                    .get("message_id")
+                    .asLong();
+            world.topics
+                    .computeIfAbsent(forum.id(), c -> new java.util.HashSet<>())
+                    .add(id);
             return id;
         });
     }
@@ -120,9 +129,17 @@ public final class FakeTelegramServer implements PlatformCallLog, AutoCloseable 
         return inject(chat, from, null, false, null, m -> world.setText(m, "text", "entities", text));
     }
 
-    /** A reply to one of the bot's (or anyone's) messages; outside forums it carries the thread of replies, not a topic. */
+    /**
+     * A reply to one of the bot's (or anyone's) messages; outside forums it carries the thread of replies, not a topic.
+     */
     public long replyTo(TelegramChat chat, TelegramUser from, long messageId, String text) {
-        return inject(chat, from, chat.forum() ? null : messageId, false, messageId, m -> world.setText(m, "text", "entities", text));
+        return inject(
+                chat,
+                from,
+                chat.forum() ? null : messageId,
+                false,
+                messageId,
+                m -> world.setText(m, "text", "entities", text));
     }
 
     public long sendTopicText(TelegramChat forum, long threadId, TelegramUser from, String text) {
@@ -133,24 +150,34 @@ public final class FakeTelegramServer implements PlatformCallLog, AutoCloseable 
         return inject(chat, from, null, false, null, m -> {
             String id = world.registerFile(jpeg, "photos", "photo.jpg");
             ArrayNode sizes = m.putArray("photo");
-            sizes.addObject().put("file_id", id).put("file_unique_id", "u" + id).put("width", 90).put("height", 90).put("file_size", jpeg.length);
+            sizes.addObject()
+                    .put("file_id", id)
+                    .put("file_unique_id", "u" + id)
+                    .put("width", 90)
+                    .put("height", 90)
+                    .put("file_size", jpeg.length);
             if (caption != null) world.setText(m, "caption", "caption_entities", caption);
         });
     }
 
-    public long sendDocument(TelegramChat chat, TelegramUser from, String fileName, String mimeType, byte[] bytes, String caption) {
+    public long sendDocument(
+            TelegramChat chat, TelegramUser from, String fileName, String mimeType, byte[] bytes, String caption) {
         return inject(chat, from, null, false, null, m -> {
             String id = world.registerFile(bytes, "documents", fileName);
-            m.putObject("document").put("file_id", id).put("file_unique_id", "u" + id).put("file_name", fileName)
-                    .put("mime_type", mimeType).put("file_size", bytes.length);
+            m.putObject("document")
+                    .put("file_id", id)
+                    .put("file_unique_id", "u" + id)
+                    .put("file_name", fileName)
+                    .put("mime_type", mimeType)
+                    .put("file_size", bytes.length);
             if (caption != null) world.setText(m, "caption", "caption_entities", caption);
         });
     }
 
     /**
-     * Delivers an update exactly as {@code build} writes it, given the next update id, which it may
-     * use as {@code update_id} or not: a malformed update, to test that a poison message never blocks
-     * the stream. It is queued under that id (getUpdates) or pushed (webhook) like any other.
+     * Delivers an update exactly as {@code build} writes it, given the next update id, which it may use as
+     * {@code update_id} or not: a malformed update, to test that a poison message never blocks the stream. It is queued
+     * under that id (getUpdates) or pushed (webhook) like any other.
      *
      * @return the update id it was given
      */
@@ -186,16 +213,25 @@ public final class FakeTelegramServer implements PlatformCallLog, AutoCloseable 
         return locked(feed::lastId);
     }
 
-    private long inject(TelegramChat chat, TelegramUser from, Long threadId, boolean topic, Long replyTo,
-                        java.util.function.Consumer<ObjectNode> content) {
+    private long inject(
+            TelegramChat chat,
+            TelegramUser from,
+            Long threadId,
+            boolean topic,
+            Long replyTo,
+            java.util.function.Consumer<ObjectNode> content) {
         ObjectNode update = locked(() -> {
             ObjectNode m = world.newMessage(chat, from, threadId, topic);
-            if (replyTo != null) m.set("reply_to_message", world.messages.get(chat.id()).get(replyTo).deepCopy());
+            if (replyTo != null)
+                m.set(
+                        "reply_to_message",
+                        world.messages.get(chat.id()).get(replyTo).deepCopy());
             content.accept(m);
             long id = feed.nextId();
             ObjectNode u = BotRequest.JSON.createObjectNode().put("update_id", id);
             u.set("message", m);
-            // under the same lock as the id: a poll must never see update N+1 before N (its offset would skip N for good)
+            // under the same lock as the id: a poll must never see update N+1 before N (its offset would skip N for
+            // good)
             feed.add(id, u);
             return u;
         });
@@ -208,10 +244,10 @@ public final class FakeTelegramServer implements PlatformCallLog, AutoCloseable 
     }
 
     /**
-     * Forgets what a long run piles up, so the fake's memory stays flat: the call log, updates
-     * already confirmed by an offset, the typing log, and all but the newest {@code keepPerChat}
-     * messages of each chat (with what the bot sent and reacted there). A later reply to a
-     * forgotten message fails as on Telegram ("message to be replied not found").
+     * Forgets what a long run piles up, so the fake's memory stays flat: the call log, updates already confirmed by an
+     * offset, the typing log, and all but the newest {@code keepPerChat} messages of each chat (with what the bot sent
+     * and reacted there). A later reply to a forgotten message fails as on Telegram ("message to be replied not
+     * found").
      */
     public void forgetHistory(int keepPerChat) {
         if (keepPerChat < 1) throw new IllegalArgumentException("keepPerChat must be at least 1");
@@ -243,7 +279,10 @@ public final class FakeTelegramServer implements PlatformCallLog, AutoCloseable 
         api.failNext(method, new BadRequest(code, description, retryAfter));
     }
 
-    /** The next call of {@code method} is processed, then answered only after {@code delay} (a client timeout is ambiguous). */
+    /**
+     * The next call of {@code method} is processed, then answered only after {@code delay} (a client timeout is
+     * ambiguous).
+     */
     public void stallNext(String method, Duration delay) {
         api.stallNext(method, delay);
     }
@@ -280,7 +319,8 @@ public final class FakeTelegramServer implements PlatformCallLog, AutoCloseable 
         List<PlatformCall> all = both.getKey();
         List<java.time.Instant> times = both.getValue();
         List<java.time.Instant> out = new ArrayList<>();
-        for (int i = 0; i < Math.min(all.size(), times.size()); i++) if (all.get(i).method().equals(method)) out.add(times.get(i));
+        for (int i = 0; i < Math.min(all.size(), times.size()); i++)
+            if (all.get(i).method().equals(method)) out.add(times.get(i));
         return out;
     }
 
@@ -290,7 +330,9 @@ public final class FakeTelegramServer implements PlatformCallLog, AutoCloseable 
     }
 
     public List<SentMessage> sentTo(TelegramChat chat) {
-        return sent().stream().filter(m -> m.chatId() == chat.id() && !m.deleted()).toList();
+        return sent().stream()
+                .filter(m -> m.chatId() == chat.id() && !m.deleted())
+                .toList();
     }
 
     /** The reactions the bot set on a message, in order. */

@@ -8,14 +8,29 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * What Telegram does with {@code parse_mode}: parses the markup and keeps the visible text, or
- * refuses the message with {@code 400 Bad Request: can't parse entities: ...} as the real Bot API
- * does for malformed HTML or unescaped MarkdownV2.
+ * What Telegram does with {@code parse_mode}: parses the markup and keeps the visible text, or refuses the message with
+ * {@code 400 Bad Request: can't parse entities: ...} as the real Bot API does for malformed HTML or unescaped
+ * MarkdownV2.
  */
 final class TelegramMarkup {
     private static final String PREFIX = "Bad Request: can't parse entities: ";
-    private static final Set<String> HTML_TAGS = Set.of("b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "span",
-            "tg-spoiler", "a", "code", "pre", "blockquote", "tg-emoji");
+    private static final Set<String> HTML_TAGS = Set.of(
+            "b",
+            "strong",
+            "i",
+            "em",
+            "u",
+            "ins",
+            "s",
+            "strike",
+            "del",
+            "span",
+            "tg-spoiler",
+            "a",
+            "code",
+            "pre",
+            "blockquote",
+            "tg-emoji");
     private static final String MD_RESERVED = "_*[]()~`>#+-=|{}.!";
 
     private TelegramMarkup() {}
@@ -44,18 +59,20 @@ final class TelegramMarkup {
                 boolean closing = inner.startsWith("/");
                 String name = (closing ? inner.substring(1) : inner).split("[\\s=]", 2)[0].toLowerCase(Locale.ROOT);
                 if (name.isEmpty() || !HTML_TAGS.contains(name)) {
-                    throw new BadRequest(PREFIX + (closing ? "Unsupported end tag" : "Unsupported start tag") + " \"" + name
-                            + "\" at byte offset " + offset(s, i));
+                    throw new BadRequest(PREFIX + (closing ? "Unsupported end tag" : "Unsupported start tag") + " \""
+                            + name + "\" at byte offset " + offset(s, i));
                 }
                 if (closing) {
                     if (open.isEmpty() || !open.peek().equals(name)) {
-                        throw new BadRequest(PREFIX + "Unmatched end tag at byte offset " + offset(s, i) + ", expected \"</"
-                                + (open.isEmpty() ? "" : open.peek()) + ">\", found \"</" + name + ">\"");
+                        throw new BadRequest(
+                                PREFIX + "Unmatched end tag at byte offset " + offset(s, i) + ", expected \"</"
+                                        + (open.isEmpty() ? "" : open.peek()) + ">\", found \"</" + name + ">\"");
                     }
                     open.pop();
                 } else {
                     if (name.equals("a") && !inner.contains("href=")) {
-                        throw new BadRequest(PREFIX + "Can't find attribute href of tag \"a\" at byte offset " + offset(s, i));
+                        throw new BadRequest(
+                                PREFIX + "Can't find attribute href of tag \"a\" at byte offset " + offset(s, i));
                     }
                     open.push(name);
                 }
@@ -76,7 +93,8 @@ final class TelegramMarkup {
                 i++;
             }
         }
-        if (!open.isEmpty()) throw new BadRequest(PREFIX + "Can't find end tag corresponding to start tag \"" + open.peek() + "\"");
+        if (!open.isEmpty())
+            throw new BadRequest(PREFIX + "Can't find end tag corresponding to start tag \"" + open.peek() + "\"");
         return out.toString();
     }
 
@@ -115,12 +133,14 @@ final class TelegramMarkup {
                 if (!open.isEmpty() && open.peek() == c) open.pop();
                 else open.push(c);
             } else if (MD_RESERVED.indexOf(c) >= 0) {
-                throw new BadRequest(PREFIX + "Character '" + c + "' is reserved and must be escaped with the preceding '\\'");
+                throw new BadRequest(
+                        PREFIX + "Character '" + c + "' is reserved and must be escaped with the preceding '\\'");
             } else {
                 out.append(c);
             }
         }
-        if (code || !open.isEmpty()) throw new BadRequest(PREFIX + "Can't find end of the entity starting at byte offset 0");
+        if (code || !open.isEmpty())
+            throw new BadRequest(PREFIX + "Can't find end of the entity starting at byte offset 0");
         return out.toString();
     }
 

@@ -22,10 +22,10 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * How updates reach the bot in the fake Telegram: queued for {@code getUpdates} long polling until
- * an offset confirms them, or pushed to the webhook set by {@code setWebhook} (with its secret
- * header, retried while the bot answers non-2xx), never both. Guarded by the server's lock: every
- * method but {@link #pushes()} is called holding it (the pushes run on their own threads).
+ * How updates reach the bot in the fake Telegram: queued for {@code getUpdates} long polling until an offset confirms
+ * them, or pushed to the webhook set by {@code setWebhook} (with its secret header, retried while the bot answers
+ * non-2xx), never both. Guarded by the server's lock: every method but {@link #pushes()} is called holding it (the
+ * pushes run on their own threads).
  */
 final class UpdateFeed {
     private static final long MAX_POLL_SECONDS = 50;
@@ -33,7 +33,8 @@ final class UpdateFeed {
     private final ReentrantLock lock;
     private final Condition updatesArrived;
     private final ExecutorService executor;
-    private final HttpClient pusher = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient pusher =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final TreeMap<Long, ObjectNode> pending = new TreeMap<>();
     private final Map<Long, ObjectNode> all = new HashMap<>();
     private final List<WebhookPush> pushes = new CopyOnWriteArrayList<>();
@@ -82,12 +83,14 @@ final class UpdateFeed {
         for (int attempt = 0; attempt < 5 && !closed; attempt++) {
             int status;
             try {
-                HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
+                HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url))
+                        .timeout(Duration.ofSeconds(30))
                         .header("Content-Type", "application/json")
                         .POST(HttpRequest.BodyPublishers.ofString(update.toString()));
                 String secret = secret();
                 if (secret != null) b.header("X-Telegram-Bot-Api-Secret-Token", secret);
-                status = pusher.send(b.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+                status = pusher.send(b.build(), HttpResponse.BodyHandlers.discarding())
+                        .statusCode();
             } catch (IOException e) {
                 status = -1;
             } catch (InterruptedException e) {
@@ -142,7 +145,10 @@ final class UpdateFeed {
         return BotRequest.JSON.createObjectNode().put("url", webhookUrl).put("pending_update_count", pending.size());
     }
 
-    /** Long polling: confirms updates below {@code offset}, then answers at once or when one arrives, within {@code timeout}. */
+    /**
+     * Long polling: confirms updates below {@code offset}, then answers at once or when one arrives, within
+     * {@code timeout}.
+     */
     JsonNode poll(BotRequest r) throws BadRequest, InterruptedException {
         Long offset = r.optionalLong("offset");
         Long limit = r.optionalLong("limit");
@@ -150,8 +156,11 @@ final class UpdateFeed {
         long wait = TimeUnit.SECONDS.toNanos(Math.min(MAX_POLL_SECONDS, timeout == null ? 0 : timeout));
         long deadline = System.nanoTime() + wait;
         if (!webhookUrl.isEmpty()) {
-            throw new BadRequest(409, "Conflict: can't use getUpdates method while webhook is active;"
-                    + " use deleteWebhook to delete the webhook first", null);
+            throw new BadRequest(
+                    409,
+                    "Conflict: can't use getUpdates method while webhook is active;"
+                            + " use deleteWebhook to delete the webhook first",
+                    null);
         }
         if (offset != null && offset > 0) {
             pending.headMap(offset).clear();

@@ -4,15 +4,15 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * How the platform answers one reply posted to its callback: a status, optionally after a delay,
- * or no answer at all (the connection is closed). Whether the platform keeps the reply is separate
- * from what the gateway hears, so a test can script a reply that arrived but whose answer did not.
+ * How the platform answers one reply posted to its callback: a status, optionally after a delay, or no answer at all
+ * (the connection is closed). Whether the platform keeps the reply is separate from what the gateway hears, so a test
+ * can script a reply that arrived but whose answer did not.
  *
- * @param status     the HTTP status, when one is sent
+ * @param status the HTTP status, when one is sent
  * @param retryAfter sent as {@code Retry-After} in whole seconds, or null
- * @param keep       whether the platform keeps (counts, shows, can look up) the reply
- * @param delay      how long the platform waits before answering
- * @param hangUp     close the connection instead of answering
+ * @param keep whether the platform keeps (counts, shows, can look up) the reply
+ * @param delay how long the platform waits before answering
+ * @param hangUp close the connection instead of answering
  */
 public record CallbackAnswer(int status, Duration retryAfter, boolean keep, Duration delay, boolean hangUp) {
     public CallbackAnswer {
@@ -30,7 +30,9 @@ public record CallbackAnswer(int status, Duration retryAfter, boolean keep, Dura
         return new CallbackAnswer(429, Objects.requireNonNull(retryAfter, "retryAfter"), false, Duration.ZERO, false);
     }
 
-    /** Keeps the reply but answers 200 only after {@code delay}: a client with a shorter timeout cannot know it arrived. */
+    /**
+     * Keeps the reply but answers 200 only after {@code delay}: a client with a shorter timeout cannot know it arrived.
+     */
     public static CallbackAnswer acceptedButLate(Duration delay) {
         return new CallbackAnswer(200, null, true, delay, false);
     }

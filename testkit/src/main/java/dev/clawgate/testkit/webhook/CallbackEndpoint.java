@@ -2,9 +2,9 @@ package dev.clawgate.testkit.webhook;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.clawgate.testkit.contract.PlatformCall;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.clawgate.testkit.contract.PlatformCall;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -28,11 +28,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The platform's callback. {@code POST /callback} records every reply the gateway sends, then
- * answers with the next scripted {@link CallbackAnswer} (200 with {@code {"id": "reply-N"}} by
- * default); it deduplicates nothing, so a reply sent twice is kept and counted twice.
- * {@code GET /callback?idempotency_key=K}, signed over the raw query string, looks a reply up:
- * 200 with the id of the first kept reply carrying K, or 404.
+ * The platform's callback. {@code POST /callback} records every reply the gateway sends, then answers with the next
+ * scripted {@link CallbackAnswer} (200 with {@code {"id": "reply-N"}} by default); it deduplicates nothing, so a reply
+ * sent twice is kept and counted twice. {@code GET /callback?idempotency_key=K}, signed over the raw query string,
+ * looks a reply up: 200 with the id of the first kept reply carrying K, or 404.
  */
 final class CallbackEndpoint implements AutoCloseable {
     static final String PATH = "/callback";
@@ -51,7 +50,7 @@ final class CallbackEndpoint implements AutoCloseable {
     private final AtomicLong replyIds = new AtomicLong();
     private final AtomicInteger unreadable = new AtomicInteger();
     private final AtomicInteger lookups = new AtomicInteger();
-    private volatile Consumer<CallbackReply> listener = r -> { };
+    private volatile Consumer<CallbackReply> listener = r -> {};
 
     CallbackEndpoint(PlatformSignature signature, Clock clock, Consumer<PlatformCall> calls) throws IOException {
         this.signature = signature;
@@ -123,8 +122,17 @@ final class CallbackEndpoint implements AutoCloseable {
         String id = a.keep() ? "reply-" + replyIds.incrementAndGet() : null;
         // kept before any answer, so a lookup during a late answer finds it, as on a real platform
         if (id != null && key != null) firstIdByKey.putIfAbsent(key, id);
-        CallbackReply reply = new CallbackReply(n.path("turn_id").asLong(), text(n, "in_reply_to"), text(n, "chat"),
-                text(n, "thread"), text(n, "text"), text(n, "kind"), key, clock.instant(), recordedStatus(a), signed);
+        CallbackReply reply = new CallbackReply(
+                n.path("turn_id").asLong(),
+                text(n, "in_reply_to"),
+                text(n, "chat"),
+                text(n, "thread"),
+                text(n, "text"),
+                text(n, "kind"),
+                key,
+                clock.instant(),
+                recordedStatus(a),
+                signed);
         replies.add(reply);
         listener.accept(reply);
         if (!a.delay().isZero() && !pause(a)) return;
@@ -132,7 +140,9 @@ final class CallbackEndpoint implements AutoCloseable {
             // closing an exchange whose headers were never sent drops the connection: the client sees a reset
             return;
         }
-        if (a.retryAfter() != null) ex.getResponseHeaders().set("Retry-After", Long.toString(a.retryAfter().toSeconds()));
+        if (a.retryAfter() != null)
+            ex.getResponseHeaders()
+                    .set("Retry-After", Long.toString(a.retryAfter().toSeconds()));
         answer(ex, a.status(), id != null ? "{\"id\":\"" + id + "\"}" : "{\"error\":\"scripted\"}");
     }
 
@@ -175,9 +185,14 @@ final class CallbackEndpoint implements AutoCloseable {
 
     private static PlatformCall call(HttpExchange ex, String body, String signatureHeader) {
         Map<String, String> headers = new LinkedHashMap<>();
-        headers.put(":path", ex.getRequestURI().getRawPath() + (ex.getRequestURI().getRawQuery() == null ? ""
-                : "?" + ex.getRequestURI().getRawQuery()));
-        if (signatureHeader != null) headers.put(PlatformSignature.HEADER.toLowerCase(java.util.Locale.ROOT), signatureHeader);
+        headers.put(
+                ":path",
+                ex.getRequestURI().getRawPath()
+                        + (ex.getRequestURI().getRawQuery() == null
+                                ? ""
+                                : "?" + ex.getRequestURI().getRawQuery()));
+        if (signatureHeader != null)
+            headers.put(PlatformSignature.HEADER.toLowerCase(java.util.Locale.ROOT), signatureHeader);
         return new PlatformCall(ex.getRequestMethod() + " " + PATH, body, headers);
     }
 
@@ -185,7 +200,8 @@ final class CallbackEndpoint implements AutoCloseable {
         if (rawQuery == null) return null;
         for (String pair : rawQuery.split("&")) {
             int eq = pair.indexOf('=');
-            if (eq > 0 && pair.substring(0, eq).equals(name)) return URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+            if (eq > 0 && pair.substring(0, eq).equals(name))
+                return URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
         }
         return null;
     }

@@ -31,14 +31,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A chat platform speaking the generic webhook protocol on loopback. It delivers scripted
- * messages to the gateway's webhook URL, signed, retrying each with a short backoff until it
- * gets a 2xx, as a real platform does after timeouts, 5xx or a refused connection (the gateway
- * may be down while a crash test restarts it); messages of one chat and sender go in order. It
- * serves the callback URL and records every reply, deduplicating nothing, and answers lookups of
- * replies by idempotency key. A 4xx other than 408/429 is final: the message is given up, as
- * platforms do. As a {@link PlatformCallLog} it lists every callback request it received and every
- * answer (ack) it got from the gateway, for the capability harness.
+ * A chat platform speaking the generic webhook protocol on loopback. It delivers scripted messages to the gateway's
+ * webhook URL, signed, retrying each with a short backoff until it gets a 2xx, as a real platform does after timeouts,
+ * 5xx or a refused connection (the gateway may be down while a crash test restarts it); messages of one chat and sender
+ * go in order. It serves the callback URL and records every reply, deduplicating nothing, and answers lookups of
+ * replies by idempotency key. A 4xx other than 408/429 is final: the message is given up, as platforms do. As a
+ * {@link PlatformCallLog} it lists every callback request it received and every answer (ack) it got from the gateway,
+ * for the capability harness.
  */
 public final class FakeWebhookPlatform implements PlatformCallLog, AutoCloseable {
     /** The {@link PlatformCall#method} of a reply posted to the callback. */
@@ -46,8 +45,8 @@ public final class FakeWebhookPlatform implements PlatformCallLog, AutoCloseable
     /** The {@link PlatformCall#method} of a lookup by idempotency key. */
     public static final String CALLBACK_LOOKUP = "GET " + CallbackEndpoint.PATH;
     /**
-     * The {@link PlatformCall#method} of the gateway's answer to one of the platform's posts: the
-     * body is the answer's, header {@code :status} its status, {@code message-id} the message posted.
+     * The {@link PlatformCall#method} of the gateway's answer to one of the platform's posts: the body is the answer's,
+     * header {@code :status} its status, {@code message-id} the message posted.
      */
     public static final String GATEWAY_ANSWER = "answer to POST";
 
@@ -81,7 +80,10 @@ public final class FakeWebhookPlatform implements PlatformCallLog, AutoCloseable
         this.signature = new PlatformSignature(secret);
         this.callback = new CallbackEndpoint(signature, Clock.systemUTC(), calls::add);
         this.concurrentPosts = new Semaphore(maxConcurrentPosts);
-        this.http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(2)).build();
+        this.http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(2))
+                .build();
     }
 
     /** Starts the callback server on a free port of 127.0.0.1; at most 32 posts to the gateway at once. */
@@ -136,7 +138,9 @@ public final class FakeWebhookPlatform implements PlatformCallLog, AutoCloseable
 
     /** One post of raw bytes with the given signature header (null: none), no retry. */
     public Response post(byte[] body, String signatureHeader) throws IOException, InterruptedException {
-        HttpRequest.Builder b = HttpRequest.newBuilder(webhook).timeout(REQUEST_TIMEOUT).header("Content-Type", "application/json")
+        HttpRequest.Builder b = HttpRequest.newBuilder(webhook)
+                .timeout(REQUEST_TIMEOUT)
+                .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body));
         if (signatureHeader != null) b.header(PlatformSignature.HEADER, signatureHeader);
         HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
@@ -205,8 +209,12 @@ public final class FakeWebhookPlatform implements PlatformCallLog, AutoCloseable
         posts.incrementAndGet();
         concurrentPosts.acquire();
         try {
-            HttpRequest req = HttpRequest.newBuilder(webhook).timeout(REQUEST_TIMEOUT).header("Content-Type", "application/json")
-                    .header(PlatformSignature.HEADER, header).POST(HttpRequest.BodyPublishers.ofByteArray(body)).build();
+            HttpRequest req = HttpRequest.newBuilder(webhook)
+                    .timeout(REQUEST_TIMEOUT)
+                    .header("Content-Type", "application/json")
+                    .header(PlatformSignature.HEADER, header)
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                    .build();
             HttpResponse<String> r = http.send(req, HttpResponse.BodyHandlers.ofString());
             recordAnswer(m.id(), r);
             if (r.statusCode() / 100 != 2) failedPosts.incrementAndGet();
@@ -274,14 +282,17 @@ public final class FakeWebhookPlatform implements PlatformCallLog, AutoCloseable
 
     /** Final replies per answered message id, counting only those the platform accepted. */
     public Map<String, Long> finalRepliesPerMessage() {
-        return replies().stream().filter(r -> r.isFinal() && r.accepted() && r.inReplyTo() != null)
+        return replies().stream()
+                .filter(r -> r.isFinal() && r.accepted() && r.inReplyTo() != null)
                 .collect(Collectors.groupingBy(CallbackReply::inReplyTo, LinkedHashMap::new, Collectors.counting()));
     }
 
     /** Final replies the platform kept per idempotency key: more than one is a duplicate the platform showed twice. */
     public Map<String, Long> finalRepliesPerKey() {
-        return replies().stream().filter(r -> r.isFinal() && r.accepted() && r.idempotencyKey() != null)
-                .collect(Collectors.groupingBy(CallbackReply::idempotencyKey, LinkedHashMap::new, Collectors.counting()));
+        return replies().stream()
+                .filter(r -> r.isFinal() && r.accepted() && r.idempotencyKey() != null)
+                .collect(Collectors.groupingBy(
+                        CallbackReply::idempotencyKey, LinkedHashMap::new, Collectors.counting()));
     }
 
     /** Lookups by idempotency key the gateway made, answered or not. */
@@ -307,8 +318,8 @@ public final class FakeWebhookPlatform implements PlatformCallLog, AutoCloseable
     }
 
     /**
-     * Answers the next callbacks as scripted, in order, then 200 again: e.g. a reply kept but answered
-     * too late ({@link CallbackAnswer#acceptedButLate}), so the gateway cannot tell whether it arrived.
+     * Answers the next callbacks as scripted, in order, then 200 again: e.g. a reply kept but answered too late
+     * ({@link CallbackAnswer#acceptedButLate}), so the gateway cannot tell whether it arrived.
      */
     public FakeWebhookPlatform scriptCallbacks(CallbackAnswer... answers) {
         callback.script(answers);
@@ -316,8 +327,8 @@ public final class FakeWebhookPlatform implements PlatformCallLog, AutoCloseable
     }
 
     /**
-     * Calls {@code listener} with each reply as it arrives, before the gateway gets its answer, so
-     * a test can see what happened up to that moment (it runs on the callback's handler thread).
+     * Calls {@code listener} with each reply as it arrives, before the gateway gets its answer, so a test can see what
+     * happened up to that moment (it runs on the callback's handler thread).
      */
     public FakeWebhookPlatform onReply(Consumer<CallbackReply> listener) {
         callback.onReply(Objects.requireNonNull(listener));

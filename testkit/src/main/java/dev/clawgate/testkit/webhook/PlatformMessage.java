@@ -6,11 +6,19 @@ import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /**
- * One message the fake platform posts to the gateway, in the generic webhook's JSON shape.
- * Optional fields are null when absent.
+ * One message the fake platform posts to the gateway, in the generic webhook's JSON shape. Optional fields are null
+ * when absent.
  */
-public record PlatformMessage(String id, String sender, String senderName, String chat, String chatType, String thread,
-                              Boolean mentioned, String text, Long timestamp) {
+public record PlatformMessage(
+        String id,
+        String sender,
+        String senderName,
+        String chat,
+        String chatType,
+        String thread,
+        Boolean mentioned,
+        String text,
+        Long timestamp) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public PlatformMessage {

@@ -28,7 +28,9 @@ public final class PlatformSignature {
     }
 
     public boolean matches(byte[] body, String header) {
-        return header != null && MessageDigest.isEqual(sign(body).getBytes(StandardCharsets.US_ASCII),
-                header.strip().getBytes(StandardCharsets.US_ASCII));
+        return header != null
+                && MessageDigest.isEqual(
+                        sign(body).getBytes(StandardCharsets.US_ASCII),
+                        header.strip().getBytes(StandardCharsets.US_ASCII));
     }
 }

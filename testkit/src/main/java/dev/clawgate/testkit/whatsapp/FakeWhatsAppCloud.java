@@ -22,19 +22,19 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
- * A fake WhatsApp Cloud API: the Graph API on a free loopback port ({@link #apiBase()}, the
- * channel's {@code api_base}) and Meta's webhook pusher, which POSTs signed notifications of what
- * users write, and of the status of what the business sent, to the gateway. Tests create contacts
- * and groups, write as users, inject Graph errors (24-hour window, rate limits, token), move the
- * clock, and read what the business sent. Calls are logged ({@link #calls()}) as {@code messages},
- * {@code media_upload}, {@code media_url}, {@code media_download}, {@code media_delete},
- * {@code phone_number}, and the
- * gateway's answers to pushes as {@value #WEBHOOK_ANSWER}.
+ * A fake WhatsApp Cloud API: the Graph API on a free loopback port ({@link #apiBase()}, the channel's {@code api_base})
+ * and Meta's webhook pusher, which POSTs signed notifications of what users write, and of the status of what the
+ * business sent, to the gateway. Tests create contacts and groups, write as users, inject Graph errors (24-hour window,
+ * rate limits, token), move the clock, and read what the business sent. Calls are logged ({@link #calls()}) as
+ * {@code messages}, {@code media_upload}, {@code media_url}, {@code media_download}, {@code media_delete},
+ * {@code phone_number}, and the gateway's answers to pushes as {@value #WEBHOOK_ANSWER}.
  */
 public final class FakeWhatsAppCloud implements PlatformCallLog, AutoCloseable {
     public static final String API_VERSION = "v21.0";
-    /** The {@link PlatformCall#method} of the gateway's answer to a webhook push; headers {@code :status}, {@code
-     * delivery-id}. */
+    /**
+     * The {@link PlatformCall#method} of the gateway's answer to a webhook push; headers {@code :status},
+     * {@code delivery-id}.
+     */
     public static final String WEBHOOK_ANSWER = "webhook_answer";
 
     private final CloudState st;
@@ -97,16 +97,17 @@ public final class FakeWhatsAppCloud implements PlatformCallLog, AutoCloseable {
         return this;
     }
 
-    /** Redelivery pauses double from {@code min} to {@code max}; a notification is given up after {@code maxAttempts}.
-     * */
+    /**
+     * Redelivery pauses double from {@code min} to {@code max}; a notification is given up after {@code maxAttempts}.
+     */
     public FakeWhatsAppCloud retryBackoff(Duration min, Duration max, int maxAttempts) {
         pusher.backoff(min, max, maxAttempts);
         return this;
     }
 
     /** Meta's subscription check: {@code GET ?hub.mode=subscribe&hub.verify_token=...&hub.challenge=...}. */
-    public Answer verifyWebhook(URI webhook, String verifyToken, String challenge) throws IOException,
-            InterruptedException {
+    public Answer verifyWebhook(URI webhook, String verifyToken, String challenge)
+            throws IOException, InterruptedException {
         WebhookPusher.Answer a = pusher.verify(webhook, "subscribe", verifyToken, challenge);
         return new Answer(a.status(), a.body());
     }
@@ -143,8 +144,9 @@ public final class FakeWhatsAppCloud implements PlatformCallLog, AutoCloseable {
     public WhatsAppGroup group(String subject, WhatsAppContact... participants) {
         return st.locked(() -> {
             String raw = "capi_group:" + st.displayPhoneNumber + ":" + (st.groups.size() + 1) + ":" + System.nanoTime();
-            String id = java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(raw
-                    .getBytes(StandardCharsets.UTF_8));
+            String id = java.util.Base64.getUrlEncoder()
+                    .withoutPadding()
+                    .encodeToString(raw.getBytes(StandardCharsets.UTF_8));
             WhatsAppGroup g = new WhatsAppGroup(id, subject, List.of(participants));
             st.groups.put(id, g);
             return g;
@@ -170,21 +172,26 @@ public final class FakeWhatsAppCloud implements PlatformCallLog, AutoCloseable {
     }
 
     public String sendDocument(WhatsAppContact from, String fileName, String mimeType, byte[] bytes, String caption) {
-        return inbound(from, null, "document", m -> media(m.putObject("document").put("filename", fileName), bytes,
-                mimeType,
-                fileName, caption));
+        return inbound(
+                from,
+                null,
+                "document",
+                m -> media(m.putObject("document").put("filename", fileName), bytes, mimeType, fileName, caption));
     }
 
     /** A voice note ({@code voice: true}) or an audio file. */
     public String sendAudio(WhatsAppContact from, byte[] bytes, String mimeType, boolean voice) {
-        return inbound(from, null, "audio", m -> media(m.putObject("audio").put("voice", voice), bytes, mimeType,
-                null, null));
+        return inbound(
+                from, null, "audio", m -> media(m.putObject("audio").put("voice", voice), bytes, mimeType, null, null));
     }
 
     /** A reaction on {@code wamid}; an empty emoji removes it. */
     public String react(WhatsAppContact from, String wamid, String emoji) {
-        return inbound(from, null, "reaction", m -> m.putObject("reaction").put("message_id", wamid).put("emoji",
-                emoji));
+        return inbound(
+                from,
+                null,
+                "reaction",
+                m -> m.putObject("reaction").put("message_id", wamid).put("emoji", emoji));
     }
 
     /** A text in a group: the message carries {@code group_id}; {@code from} and the contact are the participant. */
@@ -208,8 +215,17 @@ public final class FakeWhatsAppCloud implements PlatformCallLog, AutoCloseable {
             if (group == null) st.lastInboundMillis.put(from.waId(), st.now()); // opens the customer-service window
             return payloads.messages(from, List.of(m));
         });
-        pusher.push(group == null ? from.waId() : group.groupId(), payload.toString().getBytes(StandardCharsets.UTF_8));
-        return payload.path("entry").get(0).path("changes").get(0).path("value").path("messages").get(0).path("id")
+        pusher.push(
+                group == null ? from.waId() : group.groupId(),
+                payload.toString().getBytes(StandardCharsets.UTF_8));
+        return payload.path("entry")
+                .get(0)
+                .path("changes")
+                .get(0)
+                .path("value")
+                .path("messages")
+                .get(0)
+                .path("id")
                 .asText();
     }
 
@@ -242,12 +258,27 @@ public final class FakeWhatsAppCloud implements PlatformCallLog, AutoCloseable {
         ObjectNode payload = st.locked(() -> {
             OutboundMessage m = st.sent.get(wamid);
             if (m == null) throw new IllegalArgumentException("no sent message " + wamid);
-            st.sent.put(wamid, new OutboundMessage(m.wamid(), m.recipientType(), m.to(), m.type(), m.request(), status,
-                    error == null ? null : error.code()));
+            st.sent.put(
+                    wamid,
+                    new OutboundMessage(
+                            m.wamid(),
+                            m.recipientType(),
+                            m.to(),
+                            m.type(),
+                            m.request(),
+                            status,
+                            error == null ? null : error.code()));
             return payloads.status(m, status, st.nowSeconds(), error);
         });
-        String lane = payload.path("entry").get(0).path("changes").get(0).path("value").path("statuses").get(0)
-                .path("recipient_id").asText();
+        String lane = payload.path("entry")
+                .get(0)
+                .path("changes")
+                .get(0)
+                .path("value")
+                .path("statuses")
+                .get(0)
+                .path("recipient_id")
+                .asText();
         if (pusher.hasTarget()) pusher.push(lane, payload.toString().getBytes(StandardCharsets.UTF_8));
     }
 
@@ -255,13 +286,13 @@ public final class FakeWhatsAppCloud implements PlatformCallLog, AutoCloseable {
 
     /** The next call of {@code endpoint} ({@code messages}, {@code media_upload}...) fails with {@code error}. */
     public void failNext(String endpoint, GraphError error) {
-        st.locked(() -> st.failures.computeIfAbsent(endpoint, e -> new ArrayDeque<>()).add(error));
+        st.locked(() ->
+                st.failures.computeIfAbsent(endpoint, e -> new ArrayDeque<>()).add(error));
     }
 
     /**
-     * How a send outside the 24-hour window fails: by default asynchronously, as the Cloud API
-     * reports 131047 (accepted with a wamid, then a {@code failed} status webhook); or synchronously,
-     * in the Graph error envelope.
+     * How a send outside the 24-hour window fails: by default asynchronously, as the Cloud API reports 131047 (accepted
+     * with a wamid, then a {@code failed} status webhook); or synchronously, in the Graph error envelope.
      */
     public void windowErrorsSynchronous(boolean synchronous) {
         st.locked(() -> st.windowErrorsSynchronous = synchronous);
@@ -304,12 +335,14 @@ public final class FakeWhatsAppCloud implements PlatformCallLog, AutoCloseable {
     }
 
     public List<OutboundMessage> sentTo(WhatsAppContact contact) {
-        return sent().stream().filter(m -> m.recipientType().equals("individual") && m.to().equals(contact.waId()))
+        return sent().stream()
+                .filter(m -> m.recipientType().equals("individual") && m.to().equals(contact.waId()))
                 .toList();
     }
 
     public List<OutboundMessage> sentTo(WhatsAppGroup group) {
-        return sent().stream().filter(m -> m.recipientType().equals("group") && m.to().equals(group.groupId()))
+        return sent().stream()
+                .filter(m -> m.recipientType().equals("group") && m.to().equals(group.groupId()))
                 .toList();
     }
 

@@ -18,10 +18,10 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * The Graph API side: {@code POST /{version}/{phone_number_id}/messages} ("Send messages"),
- * {@code POST /{version}/{phone_number_id}/media}, {@code GET} and {@code DELETE /{version}/{media_id}}
- * ("Media"), and the media download URL, which needs the same bearer token. Every call is logged
- * before it is answered; injected failures come first.
+ * The Graph API side: {@code POST /{version}/{phone_number_id}/messages} ("Send messages"), {@code POST
+ * /{version}/{phone_number_id}/media}, {@code GET} and {@code DELETE /{version}/{media_id}} ("Media"), and the media
+ * download URL, which needs the same bearer token. Every call is logged before it is answered; injected failures come
+ * first.
  */
 final class GraphApi {
     static final int TEXT_LIMIT = 4096;
@@ -29,16 +29,35 @@ final class GraphApi {
     static final String DOWNLOAD_PATH = "/whatsapp_business/attachments/";
     /** "Supported media types" with their size limits. */
     private static final Map<String, Long> MEDIA_LIMITS = Map.ofEntries(
-            Map.entry("image/jpeg", 5L << 20), Map.entry("image/png", 5L << 20), Map.entry("image/webp", 500L << 10),
-            Map.entry("audio/ogg", 16L << 20), Map.entry("audio/mpeg", 16L << 20), Map.entry("audio/mp4", 16L << 20),
-            Map.entry("audio/aac", 16L << 20), Map.entry("audio/amr", 16L << 20), Map.entry("video/mp4", 16L << 20),
-            Map.entry("video/3gpp", 16L << 20), Map.entry("application/pdf", 100L << 20), Map.entry("text/plain",
-                    100L << 20),
-            Map.entry("application/msword", 100L << 20), Map.entry("application/vnd.ms-excel", 100L << 20),
+            Map.entry("image/jpeg", 5L << 20),
+            Map.entry("image/png", 5L << 20),
+            Map.entry("image/webp", 500L << 10),
+            Map.entry("audio/ogg", 16L << 20),
+            Map.entry("audio/mpeg", 16L << 20),
+            Map.entry("audio/mp4", 16L << 20),
+            Map.entry("audio/aac", 16L << 20),
+            Map.entry("audio/amr", 16L << 20),
+            Map.entry("video/mp4", 16L << 20),
+            Map.entry("video/3gpp", 16L << 20),
+            Map.entry("application/pdf", 100L << 20),
+            Map.entry("text/plain", 100L << 20),
+            Map.entry("application/msword", 100L << 20),
+            Map.entry("application/vnd.ms-excel", 100L << 20),
             Map.entry("application/vnd.openxmlformats-officedocument.wordprocessingml.document", 100L << 20),
             Map.entry("application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", 100L << 20));
-    private static final Set<String> SEND_TYPES = Set.of("text", "image", "document", "audio", "video", "sticker",
-            "reaction", "template", "location", "contacts", "interactive");
+
+    private static final Set<String> SEND_TYPES = Set.of(
+            "text",
+            "image",
+            "document",
+            "audio",
+            "video",
+            "sticker",
+            "reaction",
+            "template",
+            "location",
+            "contacts",
+            "interactive");
 
     private final CloudState st;
     private final Consumer<PlatformCall> calls;
@@ -51,10 +70,14 @@ final class GraphApi {
         }
     }
 
-    /** @param accepted told of each accepted message after it is answered, with the failure to report for it (or null)
-     * */
-    GraphApi(CloudState st, Consumer<PlatformCall> calls, Supplier<String> origin, BiConsumer<OutboundMessage,
-            GraphError> accepted) {
+    /**
+     * @param accepted told of each accepted message after it is answered, with the failure to report for it (or null)
+     */
+    GraphApi(
+            CloudState st,
+            Consumer<PlatformCall> calls,
+            Supplier<String> origin,
+            BiConsumer<OutboundMessage, GraphError> accepted) {
         this.st = st;
         this.calls = calls;
         this.origin = origin;
@@ -72,10 +95,18 @@ final class GraphApi {
             for (String s : path.split("/")) if (!s.isEmpty()) segs.add(URLDecoder.decode(s, StandardCharsets.UTF_8));
             Answer a;
             try {
-                a = serve(method, path, segs, query, body, contentType, ex.getRequestHeaders()
-                        .getFirst("Authorization"));
+                a = serve(
+                        method,
+                        path,
+                        segs,
+                        query,
+                        body,
+                        contentType,
+                        ex.getRequestHeaders().getFirst("Authorization"));
             } catch (GraphFailure f) {
-                byte[] b = f.error.envelope("A" + Long.toHexString(System.nanoTime())).toString()
+                byte[] b = f.error
+                        .envelope("A" + Long.toHexString(System.nanoTime()))
+                        .toString()
                         .getBytes(StandardCharsets.UTF_8);
                 a = new Answer(f.error.httpStatus(), b, "application/json", null);
             }
@@ -89,8 +120,15 @@ final class GraphApi {
         }
     }
 
-    private Answer serve(String method, String path, List<String> segs, Map<String, String> query, byte[] body,
-                         String contentType, String authorization) throws GraphFailure {
+    private Answer serve(
+            String method,
+            String path,
+            List<String> segs,
+            Map<String, String> query,
+            byte[] body,
+            String contentType,
+            String authorization)
+            throws GraphFailure {
         String found = endpoint(method, path, segs);
         String name = found.equals("media_url") && segs.get(1).equals(st.phoneNumberId) ? "phone_number" : found;
         record(name, method, path, query, body, contentType);
@@ -108,8 +146,14 @@ final class GraphApi {
                     yield Answer.json(WebhookPayloads.JSON.createObjectNode().put("success", true), null);
                 }
                 case "media_download" -> download(query.get("mid"));
-                default -> throw new GraphFailure(new GraphError(400, 2500, null, "OAuthException",
-                        "Unknown path components: " + path, "Unknown path components"));
+                default ->
+                    throw new GraphFailure(new GraphError(
+                            400,
+                            2500,
+                            null,
+                            "OAuthException",
+                            "Unknown path components: " + path,
+                            "Unknown path components"));
             };
         });
     }
@@ -126,15 +170,25 @@ final class GraphApi {
 
     private void authenticate(String authorization, Map<String, String> query) throws GraphFailure {
         String token = authorization != null && authorization.regionMatches(true, 0, "Bearer ", 0, 7)
-                ? authorization.substring(7).strip() : query.get("access_token");
+                ? authorization.substring(7).strip()
+                : query.get("access_token");
         if (token == null || token.isEmpty()) {
-            throw new GraphFailure(new GraphError(400, 2500, null, "OAuthException",
+            throw new GraphFailure(new GraphError(
+                    400,
+                    2500,
+                    null,
+                    "OAuthException",
                     "An active access token must be used to query information about the current user.",
-                            "No access token"));
+                    "No access token"));
         }
         if (!token.equals(st.accessToken)) {
-            throw new GraphFailure(new GraphError(401, 190, null, "OAuthException",
-                    "Invalid OAuth access token - Cannot parse access token", "Invalid OAuth access token"));
+            throw new GraphFailure(new GraphError(
+                    401,
+                    190,
+                    null,
+                    "OAuthException",
+                    "Invalid OAuth access token - Cannot parse access token",
+                    "Invalid OAuth access token"));
         }
         if (st.locked(() -> st.tokenExpired)) throw new GraphFailure(GraphError.tokenExpired());
     }
@@ -142,19 +196,19 @@ final class GraphApi {
     private Answer messages(String phoneNumberId, byte[] raw) throws GraphFailure {
         if (!phoneNumberId.equals(st.phoneNumberId)) throw unknownObject("post", phoneNumberId);
         JsonNode b = json(raw);
-        if (!"whatsapp".equals(b.path("messaging_product")
-                .asText())) throw invalid("The parameter messaging_product is required.");
+        if (!"whatsapp".equals(b.path("messaging_product").asText()))
+            throw invalid("The parameter messaging_product is required.");
         if ("read".equals(b.path("status").asText())) return markRead(b);
         String recipientType = b.path("recipient_type").asText("individual");
-        if (!recipientType.equals("individual") && !recipientType
-                .equals("group")) throw invalid("Invalid recipient_type");
+        if (!recipientType.equals("individual") && !recipientType.equals("group"))
+            throw invalid("Invalid recipient_type");
         String to = b.path("to").asText(null);
         if (to == null || to.isBlank()) throw invalid("The parameter to is required.");
         String type = b.path("type").asText("text");
         if (!SEND_TYPES.contains(type)) throw invalid("Param type must be one of " + SEND_TYPES);
         validateContent(type, b);
-        if (b.has("context") && !b.path("context").path("message_id")
-                .isTextual()) throw invalid("Param context['message_id'] is required");
+        if (b.has("context") && !b.path("context").path("message_id").isTextual())
+            throw invalid("Param context['message_id'] is required");
         GraphError asyncFailure = null;
         if (recipientType.equals("group")) {
             if (!st.groups.containsKey(to)) throw invalid("Param to is not a valid group id");
@@ -189,15 +243,20 @@ final class GraphApi {
                 }
             }
             case "image", "document", "audio", "video", "sticker" -> {
-                if (c.has("id") == c.has("link")) throw invalid("Param " + type
-                        + " must have exactly one of id or link");
+                if (c.has("id") == c.has("link"))
+                    throw invalid("Param " + type + " must have exactly one of id or link");
                 if (c.has("id") && !st.media.containsKey(c.path("id").asText())) {
-                    throw new GraphFailure(new GraphError(400, 131053, null, "OAuthException", "Media upload error",
+                    throw new GraphFailure(new GraphError(
+                            400,
+                            131053,
+                            null,
+                            "OAuthException",
+                            "Media upload error",
                             "Media id " + c.path("id").asText() + " is not a valid uploaded media"));
                 }
                 if (c.path("caption").asText("").length() > CAPTION_LIMIT) {
-                    throw invalid("Param " + type + "['caption'] must be at most " + CAPTION_LIMIT
-                            + " characters long.");
+                    throw invalid(
+                            "Param " + type + "['caption'] must be at most " + CAPTION_LIMIT + " characters long.");
                 }
             }
             case "reaction" -> {
@@ -207,7 +266,7 @@ final class GraphApi {
             case "template" -> {
                 if (!c.path("name").isTextual()) throw invalid("Param template['name'] is required");
             }
-            default -> { }
+            default -> {}
         }
     }
 
@@ -224,25 +283,33 @@ final class GraphApi {
     private Answer upload(String phoneNumberId, String contentType, byte[] body) throws GraphFailure {
         if (!phoneNumberId.equals(st.phoneNumberId)) throw unknownObject("post", phoneNumberId);
         MultipartForm form = MultipartForm.parse(contentType, body);
-        if (!"whatsapp".equals(form.fields
-                .get("messaging_product"))) throw invalid("The parameter messaging_product is required.");
+        if (!"whatsapp".equals(form.fields.get("messaging_product")))
+            throw invalid("The parameter messaging_product is required.");
         MultipartForm.Part file = form.files.get("file");
         if (file == null) throw invalid("The parameter file is required.");
-        String type = form.fields.getOrDefault("type", file.contentType()).split(";")[0].strip();
+        String type = form.fields
+                .getOrDefault("type", file.contentType())
+                .split(";")[0]
+                .strip();
         Long limit = MEDIA_LIMITS.get(type);
-        if (limit == null) throw invalid("Param file must be a file with one of the following types: " + MEDIA_LIMITS
-                .keySet());
-        if (file.bytes().length > limit) throw invalid("Param file is too large: at most " + limit + " bytes for "
-                + type);
+        if (limit == null)
+            throw invalid("Param file must be a file with one of the following types: " + MEDIA_LIMITS.keySet());
+        if (file.bytes().length > limit)
+            throw invalid("Param file is too large: at most " + limit + " bytes for " + type);
         CloudState.Media m = st.addMedia(file.bytes(), type, file.fileName());
         return Answer.json(WebhookPayloads.JSON.createObjectNode().put("id", m.id()), null);
     }
 
     /** {@code GET /{phone_number_id}} ("WhatsApp Business Phone Number"): its display number, name and rating. */
     private Answer phoneNumber() {
-        return Answer.json(WebhookPayloads.JSON.createObjectNode()
-                .put("display_phone_number", "+" + st.displayPhoneNumber).put("verified_name", "Clawgate Test")
-                .put("quality_rating", "GREEN").put("id", st.phoneNumberId), null);
+        return Answer.json(
+                WebhookPayloads.JSON
+                        .createObjectNode()
+                        .put("display_phone_number", "+" + st.displayPhoneNumber)
+                        .put("verified_name", "Clawgate Test")
+                        .put("quality_rating", "GREEN")
+                        .put("id", st.phoneNumberId),
+                null);
     }
 
     /** {@code GET /{media_id}}: the download URL (valid 5 minutes), MIME type, SHA-256 and size. */
@@ -252,30 +319,40 @@ final class GraphApi {
         st.mediaUrlIssuedMillis.put(id, st.now());
         String url = origin.get() + DOWNLOAD_PATH + "?mid=" + id + "&ext=" + st.nowSeconds() + "&hash="
                 + m.sha256Hex().substring(0, 16);
-        return Answer.json(WebhookPayloads.JSON.createObjectNode().put("messaging_product", "whatsapp").put("url", url)
-                .put("mime_type", m.mimeType()).put("sha256", m.sha256Hex()).put("file_size", m.bytes().length)
-                        .put("id", id), null);
+        return Answer.json(
+                WebhookPayloads.JSON
+                        .createObjectNode()
+                        .put("messaging_product", "whatsapp")
+                        .put("url", url)
+                        .put("mime_type", m.mimeType())
+                        .put("sha256", m.sha256Hex())
+                        .put("file_size", m.bytes().length)
+                        .put("id", id),
+                null);
     }
 
     private Answer download(String id) throws GraphFailure {
         Long issued = id == null ? null : st.mediaUrlIssuedMillis.get(id);
         CloudState.Media m = id == null ? null : st.media.get(id);
         if (m == null || issued == null || st.now() - issued > CloudState.MEDIA_URL_LIFETIME.toMillis()) {
-            throw new GraphFailure(new GraphError(404, 100, null, "OAuthException", "Media URL expired or unknown",
-                    "Retrieve the media URL again"));
+            throw new GraphFailure(new GraphError(
+                    404, 100, null, "OAuthException", "Media URL expired or unknown", "Retrieve the media URL again"));
         }
         return new Answer(200, m.bytes(), m.mimeType(), null);
     }
 
-    private void record(String name, String method, String path, Map<String, String> query, byte[] body,
-            String contentType) {
+    private void record(
+            String name, String method, String path, Map<String, String> query, byte[] body, String contentType) {
         Map<String, String> h = new LinkedHashMap<>();
         h.put(":method", method);
         h.put(":path", path);
         if (query.containsKey("mid")) h.put("mid", query.get("mid"));
         if (contentType != null) h.put("content-type", contentType);
-        String shown = body.length == 0 ? "" : contentType != null && contentType.startsWith("application/json")
-                ? new String(body, StandardCharsets.UTF_8) : "{\"size\":" + body.length + "}";
+        String shown = body.length == 0
+                ? ""
+                : contentType != null && contentType.startsWith("application/json")
+                        ? new String(body, StandardCharsets.UTF_8)
+                        : "{\"size\":" + body.length + "}";
         calls.accept(new PlatformCall(name, shown, h));
     }
 
@@ -295,10 +372,15 @@ final class GraphApi {
 
     /** Graph's answer for an id it does not know (code 100, subcode 33). */
     private static GraphFailure unknownObject(String verb, String id) {
-        return new GraphFailure(new GraphError(400, 100, 33, "GraphMethodException", "Unsupported " + verb
-                + " request. Object with ID '"
-                + id + "' does not exist, cannot be loaded due to missing permissions, "
-                + "or does not support this operation",
+        return new GraphFailure(new GraphError(
+                400,
+                100,
+                33,
+                "GraphMethodException",
+                "Unsupported " + verb
+                        + " request. Object with ID '"
+                        + id + "' does not exist, cannot be loaded due to missing permissions, "
+                        + "or does not support this operation",
                 "Unsupported " + verb + " request"));
     }
 
@@ -308,7 +390,8 @@ final class GraphApi {
         for (String pair : raw.split("&")) {
             int eq = pair.indexOf('=');
             if (pair.isEmpty()) continue;
-            q.put(URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8),
+            q.put(
+                    URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8),
                     eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
         }
         return q;

@@ -8,9 +8,9 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Meta's webhook signature (Graph API webhooks, "Validate payloads"): {@code X-Hub-Signature-256:
- * sha256=<hex>}, the HMAC-SHA256 of the raw request body keyed with the app secret. Written on the
- * platform's side, apart from the gateway's verifier on purpose.
+ * Meta's webhook signature (Graph API webhooks, "Validate payloads"): {@code X-Hub-Signature-256: sha256=<hex>}, the
+ * HMAC-SHA256 of the raw request body keyed with the app secret. Written on the platform's side, apart from the
+ * gateway's verifier on purpose.
  */
 public final class MetaSignature {
     public static final String HEADER = "X-Hub-Signature-256";
@@ -32,7 +32,9 @@ public final class MetaSignature {
     }
 
     public boolean matches(byte[] rawBody, String header) {
-        return header != null && MessageDigest.isEqual(sign(rawBody).getBytes(StandardCharsets.US_ASCII),
-                header.strip().getBytes(StandardCharsets.US_ASCII));
+        return header != null
+                && MessageDigest.isEqual(
+                        sign(rawBody).getBytes(StandardCharsets.US_ASCII),
+                        header.strip().getBytes(StandardCharsets.US_ASCII));
     }
 }

@@ -17,9 +17,11 @@ final class MultipartForm {
         String boundary = null;
         for (String p : contentType == null ? new String[0] : contentType.split(";")) {
             String s = p.strip();
-            if (s.toLowerCase(Locale.ROOT).startsWith("boundary=")) boundary = s.substring(9).replace("\"", "");
+            if (s.toLowerCase(Locale.ROOT).startsWith("boundary="))
+                boundary = s.substring(9).replace("\"", "");
         }
-        if (contentType == null || !contentType.toLowerCase(Locale.ROOT).startsWith("multipart/form-data")
+        if (contentType == null
+                || !contentType.toLowerCase(Locale.ROOT).startsWith("multipart/form-data")
                 || boundary == null) {
             throw new GraphFailure(GraphError.invalidParameter("The request must be multipart/form-data"));
         }
@@ -32,11 +34,13 @@ final class MultipartForm {
             if (pos + 1 < body.length && body[pos] == '-' && body[pos + 1] == '-') return f;
             pos += 2;
             int headersEnd = indexOf(body, "\r\n\r\n".getBytes(StandardCharsets.ISO_8859_1), pos);
-            int next = headersEnd < 0 ? -1 : indexOf(body, ("\r\n--" + boundary)
-                    .getBytes(StandardCharsets.ISO_8859_1), headersEnd + 4);
+            int next = headersEnd < 0
+                    ? -1
+                    : indexOf(body, ("\r\n--" + boundary).getBytes(StandardCharsets.ISO_8859_1), headersEnd + 4);
             if (next < 0) throw new GraphFailure(GraphError.invalidParameter("Malformed multipart part"));
-            f.add(new String(body, pos, headersEnd - pos, StandardCharsets.UTF_8), Arrays.copyOfRange(body, headersEnd
-                    + 4, next));
+            f.add(
+                    new String(body, pos, headersEnd - pos, StandardCharsets.UTF_8),
+                    Arrays.copyOfRange(body, headersEnd + 4, next));
             pos = next + 2;
         }
     }

@@ -5,16 +5,22 @@ import com.fasterxml.jackson.databind.JsonNode;
 /**
  * A message the business sent with {@code POST /{phone_number_id}/messages} and the fake accepted.
  *
- * @param wamid         the id the fake answered with
+ * @param wamid the id the fake answered with
  * @param recipientType {@code individual} or {@code group}
- * @param to            the {@code to} field: a wa_id or a group id
- * @param request       the request body as sent
- * @param status        the last status the fake reported for it ({@code accepted}, {@code sent}, {@code delivered},
- *                      {@code read} or {@code failed})
- * @param errorCode     the error code of a {@code failed} status, or null
+ * @param to the {@code to} field: a wa_id or a group id
+ * @param request the request body as sent
+ * @param status the last status the fake reported for it ({@code accepted}, {@code sent}, {@code delivered},
+ *     {@code read} or {@code failed})
+ * @param errorCode the error code of a {@code failed} status, or null
  */
-public record OutboundMessage(String wamid, String recipientType, String to, String type, JsonNode request,
-                              String status, Integer errorCode) {
+public record OutboundMessage(
+        String wamid,
+        String recipientType,
+        String to,
+        String type,
+        JsonNode request,
+        String status,
+        Integer errorCode) {
 
     /** {@code text.body}, or the caption of media, or null. */
     public String text() {
@@ -43,6 +49,8 @@ public record OutboundMessage(String wamid, String recipientType, String to, Str
 
     /** The message a reaction is on, or null. */
     public String reactionTo() {
-        return type.equals("reaction") ? request.path("reaction").path("message_id").asText() : null;
+        return type.equals("reaction")
+                ? request.path("reaction").path("message_id").asText()
+                : null;
     }
 }

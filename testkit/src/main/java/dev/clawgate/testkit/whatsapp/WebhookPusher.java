@@ -20,18 +20,19 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 
 /**
- * Meta's side of the webhook: POSTs each notification, signed with {@code X-Hub-Signature-256},
- * to the target, and redelivers it with a growing pause until the target answers 200 (Graph API
- * webhooks: a notification that is not answered 200 is retried). Notifications of one lane (one
- * customer or group) go in order. Also drives the subscription handshake
- * ({@code GET ?hub.mode=subscribe&hub.verify_token=...&hub.challenge=...}).
+ * Meta's side of the webhook: POSTs each notification, signed with {@code X-Hub-Signature-256}, to the target, and
+ * redelivers it with a growing pause until the target answers 200 (Graph API webhooks: a notification that is not
+ * answered 200 is retried). Notifications of one lane (one customer or group) go in order. Also drives the subscription
+ * handshake ({@code GET ?hub.mode=subscribe&hub.verify_token=...&hub.challenge=...}).
  */
 final class WebhookPusher {
     private final MetaSignature signature;
     private final Consumer<PlatformCall> calls;
     private final ExecutorService executor;
-    private final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(2))
+            .build();
     private final Map<String, LinkedBlockingQueue<Delivery>> lanes = new ConcurrentHashMap<>();
     private final Map<String, Delivery> deliveries = new LinkedHashMap<>();
     private final AtomicLong ids = new AtomicLong();
@@ -102,8 +103,8 @@ final class WebhookPusher {
         synchronized (deliveries) {
             for (Delivery d : deliveries.values()) {
                 synchronized (d.attempts) {
-                    out.add(new WebhookDelivery(d.id, new String(d.body, StandardCharsets.UTF_8), d.attempts,
-                            d.accepted));
+                    out.add(new WebhookDelivery(
+                            d.id, new String(d.body, StandardCharsets.UTF_8), d.attempts, d.accepted));
                 }
             }
         }
@@ -112,8 +113,10 @@ final class WebhookPusher {
 
     /** One POST, no retry, with the given signature header (null: none). */
     Answer postOnce(byte[] body, String signatureHeader) throws IOException, InterruptedException {
-        HttpRequest.Builder b = HttpRequest.newBuilder(target).timeout(Duration.ofSeconds(30))
-                .header("Content-Type", "application/json").header("User-Agent", "facebookexternalua")
+        HttpRequest.Builder b = HttpRequest.newBuilder(target)
+                .timeout(Duration.ofSeconds(30))
+                .header("Content-Type", "application/json")
+                .header("User-Agent", "facebookexternalua")
                 .POST(HttpRequest.BodyPublishers.ofByteArray(body));
         if (signatureHeader != null) b.header(MetaSignature.HEADER, signatureHeader);
         HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
@@ -121,12 +124,16 @@ final class WebhookPusher {
     }
 
     /** The verification request Meta sends when the webhook is subscribed. */
-    Answer verify(URI webhook, String mode, String verifyToken, String challenge) throws IOException,
-            InterruptedException {
-        String q = "hub.mode=" + enc(mode) + "&hub.verify_token=" + enc(verifyToken) + "&hub.challenge="
-                + enc(challenge);
+    Answer verify(URI webhook, String mode, String verifyToken, String challenge)
+            throws IOException, InterruptedException {
+        String q =
+                "hub.mode=" + enc(mode) + "&hub.verify_token=" + enc(verifyToken) + "&hub.challenge=" + enc(challenge);
         URI uri = URI.create(webhook + (webhook.getRawQuery() == null ? "?" : "&") + q);
-        HttpResponse<String> r = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).GET().build(),
+        HttpResponse<String> r = http.send(
+                HttpRequest.newBuilder(uri)
+                        .timeout(Duration.ofSeconds(30))
+                        .GET()
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         return new Answer(r.statusCode(), r.body());
     }

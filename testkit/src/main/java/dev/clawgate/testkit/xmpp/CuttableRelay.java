@@ -13,9 +13,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A loopback TCP relay between a client and a real server, whose connections a test can cut at once
- * ({@link #cutAll()}): the network dropping under a client while the server keeps running, so the
- * server may still hold the session (XEP-0198 hibernation, an IMAP mailbox) when the client comes
- * back. New connections are relayed again right after the cut.
+ * ({@link #cutAll()}): the network dropping under a client while the server keeps running, so the server may still hold
+ * the session (XEP-0198 hibernation, an IMAP mailbox) when the client comes back. New connections are relayed again
+ * right after the cut.
  */
 public final class CuttableRelay implements AutoCloseable {
     private final ServerSocket listener;
@@ -71,7 +71,8 @@ public final class CuttableRelay implements AutoCloseable {
 
     private void pump(Socket from, Socket to) {
         byte[] buf = new byte[8192];
-        try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+        try (InputStream in = from.getInputStream();
+                OutputStream out = to.getOutputStream()) {
             int n;
             while ((n = in.read(buf)) >= 0) {
                 out.write(buf, 0, n);

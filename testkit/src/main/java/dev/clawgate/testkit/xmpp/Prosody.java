@@ -9,12 +9,11 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * Debian's real XMPP server, {@code prosody}, run by a test in the foreground ({@code -F}) on a free
- * loopback port with its own config, data dir and accounts (SPEC CH-8: XMPP is tested against a real
- * server, not a fake). It runs as the current user; its accounts are written as prosody's own
- * {@code internal_plain} account files before it starts. {@link #restart()} kills it and brings it
- * back on the same port with the same data (offline messages kept), as a server restart does to a
- * connected client. Without prosody installed, {@link #start} fails saying how to install it.
+ * Debian's real XMPP server, {@code prosody}, run by a test in the foreground ({@code -F}) on a free loopback port with
+ * its own config, data dir and accounts (SPEC CH-8: XMPP is tested against a real server, not a fake). It runs as the
+ * current user; its accounts are written as prosody's own {@code internal_plain} account files before it starts.
+ * {@link #restart()} kills it and brings it back on the same port with the same data (offline messages kept), as a
+ * server restart does to a connected client. Without prosody installed, {@link #start} fails saying how to install it.
  */
 public final class Prosody implements AutoCloseable {
     public static final Path BINARY = Path.of("/usr/bin/prosody");
@@ -28,9 +27,17 @@ public final class Prosody implements AutoCloseable {
     private Prosody(Path dir, int port) {
         this.dir = dir;
         this.port = port;
-        this.server = new ServerProcess("prosody", dir, port,
-                List.of(BINARY.toString(), "-F", "--config", dir.resolve("prosody.cfg.lua").toString()),
-                List.of("prosody.out", "prosody.log"), Duration.ofSeconds(20));
+        this.server = new ServerProcess(
+                "prosody",
+                dir,
+                port,
+                List.of(
+                        BINARY.toString(),
+                        "-F",
+                        "--config",
+                        dir.resolve("prosody.cfg.lua").toString()),
+                List.of("prosody.out", "prosody.log"),
+                Duration.ofSeconds(20));
     }
 
     /** Starts prosody with one account per {@code user:password} pair, e.g. {@code "bot:secret"}. */
@@ -105,8 +112,10 @@ public final class Prosody implements AutoCloseable {
     private void addAccount(String user, String password) throws IOException {
         Path accounts = dir.resolve("data").resolve(DOMAIN).resolve("accounts");
         Files.createDirectories(accounts);
-        Files.writeString(accounts.resolve(user + ".dat"),
-                "return {\n\t[\"password\"] = \"" + password.replace("\\", "\\\\").replace("\"", "\\\"") + "\";\n};\n");
+        Files.writeString(
+                accounts.resolve(user + ".dat"),
+                "return {\n\t[\"password\"] = \""
+                        + password.replace("\\", "\\\\").replace("\"", "\\\"") + "\";\n};\n");
     }
 
     /** Kills the server abruptly (SIGKILL): every client connection is cut without a word. */

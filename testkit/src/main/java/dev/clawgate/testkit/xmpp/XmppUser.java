@@ -20,10 +20,10 @@ import org.jxmpp.jid.impl.JidCreate;
 import org.jxmpp.jid.parts.Resourcepart;
 
 /**
- * A person on XMPP, as a test drives one: a second Smack client logged in to the test's prosody. It
- * sends chat and room messages and records every message stanza it receives; its {@link #calls()} are
- * the messages with a body ({@code method} is the type, {@code body} the text, headers {@code id} and
- * {@code from}), so the capability harness checks what reached a user through the server.
+ * A person on XMPP, as a test drives one: a second Smack client logged in to the test's prosody. It sends chat and room
+ * messages and records every message stanza it receives; its {@link #calls()} are the messages with a body
+ * ({@code method} is the type, {@code body} the text, headers {@code id} and {@code from}), so the capability harness
+ * checks what reached a user through the server.
  */
 public final class XmppUser implements PlatformCallLog, AutoCloseable {
     private final Prosody server;
@@ -50,16 +50,20 @@ public final class XmppUser implements PlatformCallLog, AutoCloseable {
         try {
             if (connection != null) connection.instantShutdown();
             XMPPTCPConnection c = new XMPPTCPConnection(XMPPTCPConnectionConfiguration.builder()
-                    .setUsernameAndPassword(user, password).setXmppDomain(Prosody.DOMAIN).setHost(server.host())
+                    .setUsernameAndPassword(user, password)
+                    .setXmppDomain(Prosody.DOMAIN)
+                    .setHost(server.host())
                     .setPort(server.port())
-                    .setSecurityMode(SecurityMode.disabled).setResource("test").build());
+                    .setSecurityMode(SecurityMode.disabled)
+                    .setResource("test")
+                    .build());
             ReconnectionManager.getInstanceFor(c).disableAutomaticReconnection();
             c.addSyncStanzaListener(s -> received.add((Message) s), StanzaTypeFilter.MESSAGE);
             c.connect().login();
             connection = c;
         } catch (Exception e) {
-            throw new IllegalStateException("user " + user + " cannot log in to prosody: " + e + "\n" + server.log(),
-                    e);
+            throw new IllegalStateException(
+                    "user " + user + " cannot log in to prosody: " + e + "\n" + server.log(), e);
         }
     }
 
@@ -75,10 +79,14 @@ public final class XmppUser implements PlatformCallLog, AutoCloseable {
     /** Sends a one-to-one chat message with the given stanza id (null: a fresh one), as a client resending it would. */
     public String sayWithId(String toBareJid, String text, String id) {
         try {
-            var factory = id == null ? connection.getStanzaFactory()
+            var factory = id == null
+                    ? connection.getStanzaFactory()
                     : new org.jivesoftware.smack.packet.StanzaFactory(() -> id);
-            Message m = factory.buildMessageStanza().to(JidCreate.entityBareFrom(toBareJid)).ofType(Message.Type.chat)
-                    .setBody(text).build();
+            Message m = factory.buildMessageStanza()
+                    .to(JidCreate.entityBareFrom(toBareJid))
+                    .ofType(Message.Type.chat)
+                    .setBody(text)
+                    .build();
             connection.sendStanza(m);
             return m.getStanzaId();
         } catch (Exception e) {
@@ -89,10 +97,12 @@ public final class XmppUser implements PlatformCallLog, AutoCloseable {
     /** Joins (creating when needed) a room as {@code nick}. */
     public MultiUserChat join(String roomJid, String nick) {
         try {
-            MultiUserChat muc = MultiUserChatManager.getInstanceFor(connection)
-                    .getMultiUserChat(JidCreate.entityBareFrom(roomJid));
-            MultiUserChat.MucCreateConfigFormHandle h = muc.createOrJoin(
-                    muc.getEnterConfigurationBuilder(Resourcepart.from(nick)).requestNoHistory().build());
+            MultiUserChat muc =
+                    MultiUserChatManager.getInstanceFor(connection).getMultiUserChat(JidCreate.entityBareFrom(roomJid));
+            MultiUserChat.MucCreateConfigFormHandle h =
+                    muc.createOrJoin(muc.getEnterConfigurationBuilder(Resourcepart.from(nick))
+                            .requestNoHistory()
+                            .build());
             if (h != null) h.makeInstant();
             return muc;
         } catch (Exception e) {
@@ -119,7 +129,8 @@ public final class XmppUser implements PlatformCallLog, AutoCloseable {
         List<String> states = new ArrayList<>();
         for (Message m : received) {
             for (var e : m.getExtensions()) {
-                if (e instanceof ChatStateExtension state) states.add(state.getChatState().name());
+                if (e instanceof ChatStateExtension state)
+                    states.add(state.getChatState().name());
             }
         }
         return states;
@@ -129,8 +140,9 @@ public final class XmppUser implements PlatformCallLog, AutoCloseable {
     public List<String> textsFrom(String fromBareJid) {
         List<String> texts = new ArrayList<>();
         for (Message m : received) {
-            if (m.getBody() != null && m.getFrom() != null && m.getFrom().asBareJid().toString()
-                    .equals(fromBareJid)) texts.add(m.getBody());
+            if (m.getBody() != null
+                    && m.getFrom() != null
+                    && m.getFrom().asBareJid().toString().equals(fromBareJid)) texts.add(m.getBody());
         }
         return texts;
     }
@@ -140,7 +152,9 @@ public final class XmppUser implements PlatformCallLog, AutoCloseable {
         List<PlatformCall> calls = new ArrayList<>();
         for (Message m : received) {
             if (m.getBody() == null) continue;
-            calls.add(new PlatformCall(m.getType().name(), m.getBody(),
+            calls.add(new PlatformCall(
+                    m.getType().name(),
+                    m.getBody(),
                     Map.of("id", String.valueOf(m.getStanzaId()), "from", String.valueOf(m.getFrom()))));
         }
         return calls;

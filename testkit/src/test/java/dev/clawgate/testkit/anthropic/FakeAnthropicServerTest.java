@@ -27,7 +27,8 @@ class FakeAnthropicServerTest {
 
     private HttpResponse<String> post(String body, boolean withKey) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(server.baseUrl() + "/v1/messages"))
-                .header("content-type", "application/json").header("anthropic-version", "2023-06-01")
+                .header("content-type", "application/json")
+                .header("anthropic-version", "2023-06-01")
                 .POST(HttpRequest.BodyPublishers.ofString(body));
         if (withKey) b.header("x-api-key", "k");
         return HTTP.send(b.build(), HttpResponse.BodyHandlers.ofString());
@@ -62,9 +63,12 @@ class FakeAnthropicServerTest {
     @Test
     void aStreamIsNamedEventsFromMessageStartToMessageStop() throws Exception {
         // SPEC SP-4
-        server.enqueue(Reply.text("a b").withToolUses(Reply.toolUse("f", "{\"x\":1}").withId("toolu_1")));
-        HttpResponse<String> r = post("{\"model\":\"m\",\"max_tokens\":10,\"stream\":true,"
-                + "\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}", true);
+        server.enqueue(
+                Reply.text("a b").withToolUses(Reply.toolUse("f", "{\"x\":1}").withId("toolu_1")));
+        HttpResponse<String> r = post(
+                "{\"model\":\"m\",\"max_tokens\":10,\"stream\":true,"
+                        + "\"messages\":[{\"role\":\"user\",\"content\":\"hi\"}]}",
+                true);
         assertThat(r.headers().firstValue("content-type").orElse("")).startsWith("text/event-stream");
         List<String> names = new ArrayList<>();
         StringBuilder partial = new StringBuilder();
@@ -76,9 +80,20 @@ class FakeAnthropicServerTest {
                 partial.append(d.path("delta").path("partial_json").asText(""));
             }
         }
-        assertThat(names).containsExactly("message_start", "content_block_start", "ping", "content_block_delta",
-                "content_block_delta", "content_block_stop", "content_block_start", "content_block_delta",
-                "content_block_delta", "content_block_stop", "message_delta", "message_stop");
+        assertThat(names)
+                .containsExactly(
+                        "message_start",
+                        "content_block_start",
+                        "ping",
+                        "content_block_delta",
+                        "content_block_delta",
+                        "content_block_stop",
+                        "content_block_start",
+                        "content_block_delta",
+                        "content_block_delta",
+                        "content_block_stop",
+                        "message_delta",
+                        "message_stop");
         assertThat(partial).hasToString("{\"x\":1}");
     }
 
@@ -100,25 +115,35 @@ class FakeAnthropicServerTest {
         assertThat(invalid(body("[{\"role\":\"system\",\"content\":\"a\"}]"))).contains("top-level `system`");
         assertThat(invalid(body("[{\"role\":\"user\",\"content\":[{\"type\":\"text\",\"text\":\"\"}]}]")))
                 .contains("text content blocks must be non-empty");
-        assertThat(invalid(body("[{\"role\":\"user\",\"content\":\"a\"},{\"role\":\"assistant\",\"content\":\"b\"},"
-                + "{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_use_id\":\"toolu_x\",\"content\":\"r\"}]}]")))
+        assertThat(invalid(body("[{\"role\":\"user\",\"content\":\"a\"},{\"role\":\"assistant\",\"content\":"
+                        + "\"b\"},"
+                        + "{\"role\":\"user\",\"content\":[{\"type\":\"tool_result\",\"tool_u"
+                        + "se_id\":\"toolu_x\",\"content\":\"r\"}]}]")))
                 .contains("unexpected `tool_use_id`", "toolu_x");
-        assertThat(invalid(body("[{\"role\":\"user\",\"content\":\"a\"},{\"role\":\"assistant\",\"content\":[{\"type\":"
-                + "\"tool_use\",\"id\":\"toolu_1\",\"name\":\"f\",\"input\":{}}]},{\"role\":\"user\",\"content\":\"next\"}]")))
+        assertThat(invalid(body("[{\"role\":\"user\",\"content\":\"a\"},{\"role\":\"assistant\",\"content\":["
+                        + "{\"type\":"
+                        + "\"tool_use\",\"id\":\"toolu_1\",\"name\":\"f\",\"input\":{}}]},{\""
+                        + "role\":\"user\",\"content\":\"next\"}]")))
                 .contains("`tool_use` ids were found without `tool_result` blocks", "toolu_1");
         assertThat(invalid("{\"model\":\"m\",\"max_tokens\":10,\"messages\":[{\"role\":\"user\",\"content\":\"a\"}],"
-                + "\"tools\":[{\"name\":\"f\",\"parameters\":{}}]}")).isEqualTo("tools.0.input_schema: Field required");
+                        + "\"tools\":[{\"name\":\"f\",\"parameters\":{}}]}"))
+                .isEqualTo("tools.0.input_schema: Field required");
         assertThat(invalid(body("[{\"role\":\"user\",\"content\":[{\"type\":\"image\",\"source\":{\"type\":\"base64\","
-                + "\"media_type\":\"image/bmp\",\"data\":\"AA==\"}}]}]"))).contains("media_type");
+                        + "\"media_type\":\"image/bmp\",\"data\":\"AA==\"}}]}]")))
+                .contains("media_type");
     }
 
     @Test
     void aToolResultAnsweringThePreviousToolUseIsAccepted() throws Exception {
         // SPEC SP-4
-        HttpResponse<String> r = post(body("[{\"role\":\"user\",\"content\":\"a\"},{\"role\":\"assistant\",\"content\":"
-                + "[{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"f\",\"input\":{}}]},{\"role\":\"user\",\"content\":"
-                + "[{\"type\":\"tool_result\",\"tool_use_id\":\"toolu_1\",\"content\":\"r\",\"is_error\":false},"
-                + "{\"type\":\"text\",\"text\":\"go on\"}]}]"), true);
+        HttpResponse<String> r = post(
+                body("[{\"role\":\"user\",\"content\":\"a\"},{\"role\":\"assistant\",\"content\":"
+                        + "[{\"type\":\"tool_use\",\"id\":\"toolu_1\",\"name\":\"f\",\"input\":{}}]},{\"role\":\"user"
+                        + "\",\"content\":"
+                        + "[{\"type\":\"tool_result\",\"tool_use_id\":\"toolu_1\",\"content\":\"r\",\"is_error\":fals"
+                        + "e},"
+                        + "{\"type\":\"text\",\"text\":\"go on\"}]}]"),
+                true);
         assertThat(r.statusCode()).isEqualTo(200);
     }
 
@@ -129,8 +154,10 @@ class FakeAnthropicServerTest {
         HttpResponse<String> limited = post(body("[{\"role\":\"user\",\"content\":\"a\"}]"), true);
         assertThat(limited.statusCode()).isEqualTo(429);
         assertThat(limited.headers().firstValue("retry-after")).contains("4");
-        assertThat(JSON.readTree(limited.body()).path("error").path("type").asText()).isEqualTo("rate_limit_error");
-        assertThat(post(body("[{\"role\":\"user\",\"content\":\"a\"}]"), true).statusCode()).isEqualTo(529);
+        assertThat(JSON.readTree(limited.body()).path("error").path("type").asText())
+                .isEqualTo("rate_limit_error");
+        assertThat(post(body("[{\"role\":\"user\",\"content\":\"a\"}]"), true).statusCode())
+                .isEqualTo(529);
         assertThat(server.messageRequests()).hasSize(2);
     }
 }

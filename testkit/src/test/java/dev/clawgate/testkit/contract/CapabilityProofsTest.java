@@ -36,9 +36,11 @@ class CapabilityProofsTest {
         var tests = CapabilityProofs.of(Set.of(Capability.TEXT), Set.of(), () -> log)
                 .prove(Capability.TEXT, p -> {
                     platformCall("sendMessage");
-                    p.verify(calls -> assertThat(calls).extracting(PlatformCall::method).containsExactly("sendMessage"));
+                    p.verify(calls ->
+                            assertThat(calls).extracting(PlatformCall::method).containsExactly("sendMessage"));
                 })
-                .tests().toList();
+                .tests()
+                .toList();
         assertThat(tests).hasSize(1);
         assertThat(outcome(tests.get(0))).isNull();
     }
@@ -46,16 +48,20 @@ class CapabilityProofsTest {
     @Test
     void aProofThatCausedNoPlatformCallFails() {
         var tests = CapabilityProofs.of(Set.of(Capability.TEXT), Set.of(), () -> log)
-                .prove(Capability.TEXT, p -> { })
-                .tests().toList();
-        assertThat(outcome(tests.get(0))).isInstanceOf(AssertionError.class).hasMessageContaining("caused no platform call");
+                .prove(Capability.TEXT, p -> {})
+                .tests()
+                .toList();
+        assertThat(outcome(tests.get(0)))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("caused no platform call");
     }
 
     @Test
     void aProofThatAssertedNothingFails() {
         var tests = CapabilityProofs.of(Set.of(Capability.TEXT), Set.of(), () -> log)
                 .prove(Capability.TEXT, p -> platformCall("sendMessage"))
-                .tests().toList();
+                .tests()
+                .toList();
         assertThat(outcome(tests.get(0))).isInstanceOf(AssertionError.class).hasMessageContaining("asserted nothing");
     }
 
@@ -65,10 +71,13 @@ class CapabilityProofsTest {
         var tests = CapabilityProofs.of(Set.of(Capability.TEXT), Set.of(), () -> log)
                 .prove(Capability.TEXT, p -> {
                     platformCall("sendMessage");
-                    p.verify(calls -> { });
+                    p.verify(calls -> {});
                 })
-                .tests().toList();
-        assertThat(outcome(tests.get(0))).isInstanceOf(AssertionError.class).hasMessageContaining("read none of the 1 platform calls");
+                .tests()
+                .toList();
+        assertThat(outcome(tests.get(0)))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("read none of the 1 platform calls");
     }
 
     @Test
@@ -83,8 +92,12 @@ class CapabilityProofsTest {
                     platformCall("sendMessage");
                     p.verify(calls -> assertThat(1 + 1).isEqualTo(2));
                 })
-                .tests().toList();
-        assertThat(tests).allSatisfy(t -> assertThat(outcome(t)).isInstanceOf(AssertionError.class).hasMessageContaining("read none"));
+                .tests()
+                .toList();
+        assertThat(tests)
+                .allSatisfy(t -> assertThat(outcome(t))
+                        .isInstanceOf(AssertionError.class)
+                        .hasMessageContaining("read none"));
     }
 
     @Test
@@ -95,8 +108,10 @@ class CapabilityProofsTest {
                     platformCall("sendMessage");
                     p.verify(calls -> assertThat(calls).noneMatch(c -> c.body().contains("secret")));
                 })
-                .tests().toList();
-        assertThat(outcome(tests.get(0))).isInstanceOf(AssertionError.class)
+                .tests()
+                .toList();
+        assertThat(outcome(tests.get(0)))
+                .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("passes even when the platform received nothing");
     }
 
@@ -104,8 +119,9 @@ class CapabilityProofsTest {
     void callsBeforeTheProofDoNotCount() {
         platformCall("getMe");
         var tests = CapabilityProofs.of(Set.of(Capability.TEXT), Set.of(), () -> log)
-                .prove(Capability.TEXT, p -> p.verify(calls -> { }))
-                .tests().toList();
+                .prove(Capability.TEXT, p -> p.verify(calls -> {}))
+                .tests()
+                .toList();
         assertThat(outcome(tests.get(0))).isInstanceOf(AssertionError.class).hasMessageContaining("no platform call");
     }
 
@@ -116,37 +132,56 @@ class CapabilityProofsTest {
                     platformCall("sendMessage");
                     p.verify(calls -> assertThat(calls.get(0).body()).contains("message_thread_id"));
                 })
-                .tests().toList();
+                .tests()
+                .toList();
         assertThat(outcome(tests.get(0))).isInstanceOf(AssertionError.class).hasMessageContaining("message_thread_id");
     }
 
     @Test
     void aDeclaredCapabilityOrAckPolicyWithoutAProofFails() {
-        var tests = CapabilityProofs.of(Set.of(Capability.TEXT, Capability.SILENT), Set.of(AckPolicy.AFTER_RECEIVE_RECORD), () -> log)
+        var tests = CapabilityProofs.of(
+                        Set.of(Capability.TEXT, Capability.SILENT), Set.of(AckPolicy.AFTER_RECEIVE_RECORD), () -> log)
                 .prove(Capability.TEXT, p -> {
                     platformCall("sendMessage");
-                    p.verify(calls -> assertThat(calls).extracting(PlatformCall::method).containsExactly("sendMessage"));
+                    p.verify(calls ->
+                            assertThat(calls).extracting(PlatformCall::method).containsExactly("sendMessage"));
                 })
-                .tests().toList();
-        assertThat(tests).extracting(DynamicTest::getDisplayName)
+                .tests()
+                .toList();
+        assertThat(tests)
+                .extracting(DynamicTest::getDisplayName)
                 .containsExactlyInAnyOrder("capability text", "capability silent", "ack policy AFTER_RECEIVE_RECORD");
-        assertThat(tests.stream().filter(t -> t.getDisplayName().equals("capability silent")).map(CapabilityProofsTest::outcome))
-                .singleElement().asString().contains("silent is declared but has no proof");
-        assertThat(tests.stream().filter(t -> t.getDisplayName().startsWith("ack")).map(CapabilityProofsTest::outcome))
-                .singleElement().asString().contains("has no proof");
+        assertThat(tests.stream()
+                        .filter(t -> t.getDisplayName().equals("capability silent"))
+                        .map(CapabilityProofsTest::outcome))
+                .singleElement()
+                .asString()
+                .contains("silent is declared but has no proof");
+        assertThat(tests.stream()
+                        .filter(t -> t.getDisplayName().startsWith("ack"))
+                        .map(CapabilityProofsTest::outcome))
+                .singleElement()
+                .asString()
+                .contains("has no proof");
     }
 
     @Test
     void aProofOfAnUndeclaredCapabilityFails() {
         var tests = CapabilityProofs.of(Set.of(), Set.of(), () -> log)
-                .prove(Capability.RECONCILE_UNKNOWN_SEND, p -> { })
-                .tests().toList();
-        assertThat(tests).singleElement().extracting(CapabilityProofsTest::outcome).asString().contains("not declared");
+                .prove(Capability.RECONCILE_UNKNOWN_SEND, p -> {})
+                .tests()
+                .toList();
+        assertThat(tests)
+                .singleElement()
+                .extracting(CapabilityProofsTest::outcome)
+                .asString()
+                .contains("not declared");
     }
 
     @Test
     void twoProofsOfOneCapabilityAreRefused() {
-        var harness = CapabilityProofs.of(Set.of(Capability.TEXT), Set.of(), () -> log).prove(Capability.TEXT, p -> { });
-        assertThatThrownBy(() -> harness.prove(Capability.TEXT, p -> { })).hasMessageContaining("two proofs");
+        var harness = CapabilityProofs.of(Set.of(Capability.TEXT), Set.of(), () -> log)
+                .prove(Capability.TEXT, p -> {});
+        assertThatThrownBy(() -> harness.prove(Capability.TEXT, p -> {})).hasMessageContaining("two proofs");
     }
 }

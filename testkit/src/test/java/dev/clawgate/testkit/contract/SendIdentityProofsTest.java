@@ -39,9 +39,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The send-identity proofs against a Matrix homeserver (sends idempotent by transaction id) and a
- * line protocol that names no message (SPEC OUT-5, OUT-7, OUT-8): they pass for adapters that do it
- * right and fail for ones that do not.
+ * The send-identity proofs against a Matrix homeserver (sends idempotent by transaction id) and a line protocol that
+ * names no message (SPEC OUT-5, OUT-7, OUT-8): they pass for adapters that do it right and fail for ones that do not.
  */
 class SendIdentityProofsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -63,11 +62,16 @@ class SendIdentityProofsTest {
     }
 
     private OutboundMessage fresh(String replyTarget) {
-        return new OutboundMessage(new OutboundTarget("test", null, replyTarget, null, null), "hello " + turns.get(),
-                OutboundMessage.Kind.FINAL, turns.incrementAndGet());
+        return new OutboundMessage(
+                new OutboundTarget("test", null, replyTarget, null, null),
+                "hello " + turns.get(),
+                OutboundMessage.Kind.FINAL,
+                turns.incrementAndGet());
     }
 
-    /** Sends with {@code PUT .../send/m.room.message/{txnId}}; reconciles by the echoed {@code unsigned.transaction_id}. */
+    /**
+     * Sends with {@code PUT .../send/m.room.message/{txnId}}; reconciles by the echoed {@code unsigned.transaction_id}.
+     */
     private final class MatrixSender implements MessageAdapter {
         private final HttpClient http = HttpClient.newHttpClient();
         private final boolean stableTxnIds;
@@ -84,17 +88,27 @@ class SendIdentityProofsTest {
         @Override
         public MessageReceipt send(OutboundMessage m, CancelToken cancel) throws DeliveryException {
             String txn = stableTxnIds ? m.idempotencyKey() : UUID.randomUUID().toString();
-            JsonNode answer = call("PUT", "/_matrix/client/v3/rooms/" + enc(m.target().replyTarget()) + "/send/m.room.message/" + enc(txn),
-                    JSON.createObjectNode().put("msgtype", "m.text").put("body", m.text()).toString());
+            JsonNode answer = call(
+                    "PUT",
+                    "/_matrix/client/v3/rooms/" + enc(m.target().replyTarget()) + "/send/m.room.message/" + enc(txn),
+                    JSON.createObjectNode()
+                            .put("msgtype", "m.text")
+                            .put("body", m.text())
+                            .toString());
             return MessageReceipt.of(answer.path("event_id").asText());
         }
 
         @Override
         public Reconciliation reconcileUnknownSend(OutboundMessage m, CancelToken cancel) throws DeliveryException {
-            JsonNode page = call("GET", "/_matrix/client/v3/rooms/" + enc(m.target().replyTarget()) + "/messages?dir=b&limit=50", null);
+            JsonNode page = call(
+                    "GET",
+                    "/_matrix/client/v3/rooms/" + enc(m.target().replyTarget()) + "/messages?dir=b&limit=50",
+                    null);
             for (JsonNode e : page.path("chunk")) {
-                if (m.idempotencyKey().equals(e.path("unsigned").path("transaction_id").asText(null))) {
-                    return new Reconciliation.Found(MessageReceipt.of(e.path("event_id").asText()));
+                if (m.idempotencyKey()
+                        .equals(e.path("unsigned").path("transaction_id").asText(null))) {
+                    return new Reconciliation.Found(
+                            MessageReceipt.of(e.path("event_id").asText()));
                 }
             }
             return new Reconciliation.NotSent();
@@ -104,9 +118,12 @@ class SendIdentityProofsTest {
             try {
                 HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(hs.baseUrl() + path))
                         .header("Authorization", "Bearer " + hs.botLogin().accessToken());
-                b.method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+                b.method(
+                        method,
+                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
                 HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-                if (r.statusCode() != 200) throw new DeliveryException(method + " " + path + ": " + r.statusCode(), true, null);
+                if (r.statusCode() != 200)
+                    throw new DeliveryException(method + " " + path + ": " + r.statusCode(), true, null);
                 return JSON.readTree(r.body());
             } catch (IOException e) {
                 throw new DeliveryException(e.toString(), false, e);
@@ -123,15 +140,23 @@ class SendIdentityProofsTest {
 
     @Test
     void aMatrixSenderUsingTheIdempotencyKeyAsTransactionIdPassesTheReconcileProof() throws Exception {
-        SendIdentityProofs.reconcileByClientId(new MatrixSender(true), () -> fresh(room.roomId()), hs,
+        SendIdentityProofs.reconcileByClientId(
+                new MatrixSender(true),
+                () -> fresh(room.roomId()),
+                hs,
                 () -> hs.botMessages(room).size());
         assertThat(hs.botMessages(room)).hasSize(1);
     }
 
     @Test
     void aSenderWithAFreshTransactionIdPerAttemptFailsIt() {
-        assertThatThrownBy(() -> SendIdentityProofs.reconcileByClientId(new MatrixSender(false), () -> fresh(room.roomId()), hs,
-                () -> hs.botMessages(room).size())).isInstanceOf(AssertionError.class).hasMessageContaining("reconcile after the send");
+        assertThatThrownBy(() -> SendIdentityProofs.reconcileByClientId(
+                        new MatrixSender(false),
+                        () -> fresh(room.roomId()),
+                        hs,
+                        () -> hs.botMessages(room).size()))
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("reconcile after the send");
     }
 
     /** A line protocol server (as IRC or an SMTP relay): takes one line per message and names none of them. */
@@ -143,8 +168,9 @@ class SendIdentityProofsTest {
             server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
             Thread.ofVirtual().start(() -> {
                 while (!server.isClosed()) {
-                    try (Socket s = server.accept(); BufferedReader in = new BufferedReader(new InputStreamReader(s.getInputStream(),
-                            StandardCharsets.UTF_8))) {
+                    try (Socket s = server.accept();
+                            BufferedReader in = new BufferedReader(
+                                    new InputStreamReader(s.getInputStream(), StandardCharsets.UTF_8))) {
                         String line;
                         while ((line = in.readLine()) != null) calls.add(new PlatformCall("PRIVMSG", line, null));
                     } catch (IOException closed) {
@@ -169,8 +195,10 @@ class SendIdentityProofsTest {
     private static MessageAdapter lineSender(LineServer server, boolean namesTheMessage) {
         return (m, cancel) -> {
             int before = server.calls.size();
-            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.server.getLocalPort()); OutputStream out = s.getOutputStream()) {
-                out.write(("PRIVMSG " + m.target().replyTarget() + " :" + m.text() + "\r\n").getBytes(StandardCharsets.UTF_8));
+            try (Socket s = new Socket(InetAddress.getLoopbackAddress(), server.server.getLocalPort());
+                    OutputStream out = s.getOutputStream()) {
+                out.write(("PRIVMSG " + m.target().replyTarget() + " :" + m.text() + "\r\n")
+                        .getBytes(StandardCharsets.UTF_8));
             } catch (IOException e) {
                 throw new DeliveryException(e.toString(), false, e);
             }
@@ -183,15 +211,19 @@ class SendIdentityProofsTest {
     void aLineSenderThatNamesEachPayloadByItsKeyPassesTheNoMessageIdProof() throws Exception {
         try (LineServer irc = new LineServer()) {
             SendIdentityProofs.withoutMessageIds(lineSender(irc, true), () -> fresh("#room"), irc);
-            assertThat(irc.calls()).hasSize(3).allSatisfy(c -> assertThat(c.body()).startsWith("PRIVMSG #room :hello"));
+            assertThat(irc.calls())
+                    .hasSize(3)
+                    .allSatisfy(c -> assertThat(c.body()).startsWith("PRIVMSG #room :hello"));
         }
     }
 
     @Test
     void aLineSenderWhoseReceiptsHaveNoIdentityFailsIt() throws Exception {
         try (LineServer irc = new LineServer()) {
-            assertThatThrownBy(() -> SendIdentityProofs.withoutMessageIds(lineSender(irc, false), () -> fresh("#room"), irc))
-                    .isInstanceOf(AssertionError.class).hasMessageContaining("adapter_returned_no_identity");
+            assertThatThrownBy(() ->
+                            SendIdentityProofs.withoutMessageIds(lineSender(irc, false), () -> fresh("#room"), irc))
+                    .isInstanceOf(AssertionError.class)
+                    .hasMessageContaining("adapter_returned_no_identity");
         }
     }
 }

@@ -31,9 +31,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The socket listener proofs against Slack's Socket Mode (a WebSocket gateway) on the fake: a
- * listener that acknowledges an envelope only once the inbox took its message and reconnects by
- * itself passes; one that acknowledges first and never reconnects fails (SPEC CH-0, IN-4).
+ * The socket listener proofs against Slack's Socket Mode (a WebSocket gateway) on the fake: a listener that
+ * acknowledges an envelope only once the inbox took its message and reconnects by itself passes; one that acknowledges
+ * first and never reconnects fails (SPEC CH-0, IN-4).
  */
 class SocketListenerProofsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -81,7 +81,9 @@ class SocketListenerProofsTest {
                     first = false;
                     try {
                         CompletableFuture<Void> closed = new CompletableFuture<>();
-                        socket.set(http.newWebSocketBuilder().buildAsync(URI.create(openUrl()), new Frames(sink, closed)).join());
+                        socket.set(http.newWebSocketBuilder()
+                                .buildAsync(URI.create(openUrl()), new Frames(sink, closed))
+                                .join());
                         closed.join();
                     } catch (RuntimeException | IOException e) {
                         if (!running) return;
@@ -93,8 +95,11 @@ class SocketListenerProofsTest {
         }
 
         private String openUrl() throws IOException, InterruptedException {
-            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(slack.apiBase() + "/apps.connections.open"))
-                    .header("Authorization", "Bearer " + slack.appToken()).POST(HttpRequest.BodyPublishers.noBody()).build(),
+            HttpResponse<String> r = http.send(
+                    HttpRequest.newBuilder(URI.create(slack.apiBase() + "/apps.connections.open"))
+                            .header("Authorization", "Bearer " + slack.appToken())
+                            .POST(HttpRequest.BodyPublishers.noBody())
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             return JSON.readTree(r.body()).path("url").asText();
         }
@@ -143,11 +148,27 @@ class SocketListenerProofsTest {
                 if ("events_api".equals(n.path("type").asText())) {
                     JsonNode e = n.path("payload").path("event");
                     if ("message".equals(e.path("type").asText())) {
-                        sink.accept(new InboundMessage(e.path("ts").asText(), "slack-test", null, e.path("user").asText(), null,
-                                e.path("channel").asText(), null, null, ChatType.GROUP, true, Instant.now(), e.path("text").asText(),
-                                List.of(), null));
+                        sink.accept(new InboundMessage(
+                                e.path("ts").asText(),
+                                "slack-test",
+                                null,
+                                e.path("user").asText(),
+                                null,
+                                e.path("channel").asText(),
+                                null,
+                                null,
+                                ChatType.GROUP,
+                                true,
+                                Instant.now(),
+                                e.path("text").asText(),
+                                List.of(),
+                                null));
                     }
-                    ws.sendText(JSON.createObjectNode().put("envelope_id", n.path("envelope_id").asText()).toString(), true);
+                    ws.sendText(
+                            JSON.createObjectNode()
+                                    .put("envelope_id", n.path("envelope_id").asText())
+                                    .toString(),
+                            true);
                 } else if ("disconnect".equals(n.path("type").asText())) {
                     ws.abort();
                     closed.complete(null);
@@ -192,7 +213,8 @@ class SocketListenerProofsTest {
     @Test
     void aListenerThatReconnectsAndAcknowledgesAfterTheInboxPassesEveryProof() throws Throwable {
         RecordingInbox inbox = new RecordingInbox();
-        SocketListenerProofs.of(new SocketModeListener(true), platform(), inbox, Duration.ofSeconds(15)).proveAll();
+        SocketListenerProofs.of(new SocketModeListener(true), platform(), inbox, Duration.ofSeconds(15))
+                .proveAll();
         assertThat(inbox.texts()).hasSize(11);
         assertThat(slack.unacknowledgedEnvelopes()).isZero();
     }
@@ -200,7 +222,10 @@ class SocketListenerProofsTest {
     @Test
     void aListenerThatDoesNotReconnectFailsTheDropProof() {
         RecordingInbox inbox = new RecordingInbox();
-        assertThatThrownBy(() -> SocketListenerProofs.of(new SocketModeListener(false), platform(), inbox, Duration.ofSeconds(3)).proveAll())
-                .isInstanceOf(AssertionError.class).hasMessageContaining("reconnects after the drop");
+        assertThatThrownBy(() -> SocketListenerProofs.of(
+                                new SocketModeListener(false), platform(), inbox, Duration.ofSeconds(3))
+                        .proveAll())
+                .isInstanceOf(AssertionError.class)
+                .hasMessageContaining("reconnects after the drop");
     }
 }

@@ -20,7 +20,10 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
-/** The webhook signature proofs hold for a route that checks Meta's X-Hub-Signature-256, and fail for one that does not (SPEC IN-5). */
+/**
+ * The webhook signature proofs hold for a route that checks Meta's X-Hub-Signature-256, and fail for one that does not
+ * (SPEC IN-5).
+ */
 class WebhookSignatureProofsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String SECRET = "app-secret-of-the-test";
@@ -39,8 +42,21 @@ class WebhookSignatureProofsTest {
             }
             try {
                 JsonNode n = JSON.readTree(request.body());
-                inbox.accept(new InboundMessage(n.path("id").asText(), "meta-test", null, "alice", null, "alice", null, null,
-                        ChatType.DIRECT, true, Instant.now(), n.path("text").asText(), List.of(), null));
+                inbox.accept(new InboundMessage(
+                        n.path("id").asText(),
+                        "meta-test",
+                        null,
+                        "alice",
+                        null,
+                        "alice",
+                        null,
+                        null,
+                        ChatType.DIRECT,
+                        true,
+                        Instant.now(),
+                        n.path("text").asText(),
+                        List.of(),
+                        null));
                 return WebhookRoute.Response.text(200, "ok");
             } catch (IOException e) {
                 return WebhookRoute.Response.text(400, "not JSON");
@@ -49,12 +65,21 @@ class WebhookSignatureProofsTest {
     }
 
     private byte[] body(String text) {
-        return JSON.createObjectNode().put("id", "m" + ids.incrementAndGet()).put("text", text).toString().getBytes(StandardCharsets.UTF_8);
+        return JSON.createObjectNode()
+                .put("id", "m" + ids.incrementAndGet())
+                .put("text", text)
+                .toString()
+                .getBytes(StandardCharsets.UTF_8);
     }
 
     private WebhookSignatureProofs proofs(WebhookRoute route) {
-        return WebhookSignatureProofs.of(route, b -> Map.of(MetaSignature.HEADER, new MetaSignature(SECRET).sign(b)),
-                b -> Map.of(MetaSignature.HEADER, new MetaSignature("another-secret").sign(b)), this::body, inbox, rejected::get);
+        return WebhookSignatureProofs.of(
+                route,
+                b -> Map.of(MetaSignature.HEADER, new MetaSignature(SECRET).sign(b)),
+                b -> Map.of(MetaSignature.HEADER, new MetaSignature("another-secret").sign(b)),
+                this::body,
+                inbox,
+                rejected::get);
     }
 
     @TestFactory
@@ -64,14 +89,16 @@ class WebhookSignatureProofsTest {
 
     @Test
     void aRouteThatTakesUnsignedPostsFailsTheProofs() {
-        assertThatThrownBy(() -> proofs(route(false, false)).proveAll()).isInstanceOf(AssertionError.class)
+        assertThatThrownBy(() -> proofs(route(false, false)).proveAll())
+                .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("unsigned post got 200");
         assertThat(inbox.messages()).hasSize(2);
     }
 
     @Test
     void aRouteThatDoesNotCountRefusalsFailsTheProofs() {
-        assertThatThrownBy(() -> proofs(route(true, false)).proveAll()).isInstanceOf(AssertionError.class)
+        assertThatThrownBy(() -> proofs(route(true, false)).proveAll())
+                .isInstanceOf(AssertionError.class)
                 .hasMessageContaining("was not counted as rejected");
     }
 }

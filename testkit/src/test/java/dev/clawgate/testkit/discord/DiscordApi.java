@@ -22,8 +22,8 @@ final class DiscordApi {
     }
 
     HttpResponse<String> call(String method, String path, String json) throws IOException, InterruptedException {
-        HttpRequest.BodyPublisher body = json == null
-                ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json);
+        HttpRequest.BodyPublisher body =
+                json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json);
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(discord.apiBase() + path))
                 .header("Authorization", "Bot " + discord.botToken())
                 .header("User-Agent", "DiscordBot (https://example.test, 1.0)")

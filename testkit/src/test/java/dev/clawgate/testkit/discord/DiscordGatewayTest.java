@@ -15,14 +15,15 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The fake Gateway speaks Discord's protocol (SPEC CH-5): developers/events/gateway (Hello,
- * heartbeats, Identify, READY, Resume, disconnects, intents, message content) and
- * developers/topics/opcodes-and-status-codes (opcodes, close codes). The app is a plain JDK
- * WebSocket client here.
+ * The fake Gateway speaks Discord's protocol (SPEC CH-5): developers/events/gateway (Hello, heartbeats, Identify,
+ * READY, Resume, disconnects, intents, message content) and developers/topics/opcodes-and-status-codes (opcodes, close
+ * codes). The app is a plain JDK WebSocket client here.
  */
 class DiscordGatewayTest {
-    private static final int INTENTS = GatewayIntents.GUILDS | GatewayIntents.GUILD_MESSAGES
-            | GatewayIntents.DIRECT_MESSAGES | GatewayIntents.MESSAGE_CONTENT;
+    private static final int INTENTS = GatewayIntents.GUILDS
+            | GatewayIntents.GUILD_MESSAGES
+            | GatewayIntents.DIRECT_MESSAGES
+            | GatewayIntents.MESSAGE_CONTENT;
     private FakeDiscord discord;
     private DiscordApi api;
     private DiscordUser alice;
@@ -80,11 +81,14 @@ class DiscordGatewayTest {
             assertThat(ready.path("s").asLong()).isEqualTo(1);
             assertThat(ready.path("d").path("session_id").asText()).isNotBlank();
             assertThat(ready.path("d").path("resume_gateway_url").asText()).isEqualTo(discord.gatewayUrl() + "/resume");
-            assertThat(ready.path("d").path("user").path("id").asText()).isEqualTo(discord.bot().id());
-            assertThat(ready.path("d").path("guilds").get(0).path("unavailable").asBoolean()).isTrue();
+            assertThat(ready.path("d").path("user").path("id").asText())
+                    .isEqualTo(discord.bot().id());
+            assertThat(ready.path("d").path("guilds").get(0).path("unavailable").asBoolean())
+                    .isTrue();
             JsonNode guild = nextDispatch(ws);
             assertThat(guild.path("t").asText()).isEqualTo("GUILD_CREATE");
-            assertThat(guild.path("d").path("channels").get(0).path("id").asText()).isEqualTo(general.id());
+            assertThat(guild.path("d").path("channels").get(0).path("id").asText())
+                    .isEqualTo(general.id());
             discord.send(general, alice, "one");
             discord.send(discord.dm(alice), alice, "two");
             JsonNode first = nextDispatch(ws);
@@ -152,7 +156,8 @@ class DiscordGatewayTest {
             discord.dropGatewayConnections();
             // the fake cut the connection without a close frame: the server side ends it as 1006, not closed
             // by the client; the client sees 1006 when it notices (the JDK client may not, under load)
-            await().atMost(WAIT).until(() -> discord.gatewayConnections().getFirst().closeCode() == 1006);
+            await().atMost(WAIT)
+                    .until(() -> discord.gatewayConnections().getFirst().closeCode() == 1006);
             assertThat(discord.gatewayConnections().getFirst().closedByClient()).isFalse();
             assertThat(ws.closeCodeWithin(Duration.ofSeconds(2))).isIn(null, 1006);
         }
@@ -169,7 +174,9 @@ class DiscordGatewayTest {
             discord.send(general, alice, "live");
             assertThat(nextDispatch(ws).path("s").asLong()).isEqualTo(seq + 4);
         }
-        assertThat(discord.gatewayConnections()).extracting(GatewayConnection::path).containsExactly("/", "/resume");
+        assertThat(discord.gatewayConnections())
+                .extracting(GatewayConnection::path)
+                .containsExactly("/", "/resume");
     }
 
     @Test
@@ -297,7 +304,8 @@ class DiscordGatewayTest {
     void anIdentifyTooSoonAfterAnotherGetsAnInvalidSession() throws Exception {
         // SPEC CH-5: max_concurrency 1 per 5 seconds; over it, "Discord will respond with a Invalid Session"
         discord.identifyWindow(Duration.ofSeconds(5));
-        try (WsProbe first = api.connect(discord.gatewayUrl()); WsProbe second = api.connect(discord.gatewayUrl())) {
+        try (WsProbe first = api.connect(discord.gatewayUrl());
+                WsProbe second = api.connect(discord.gatewayUrl())) {
             ready(first, INTENTS);
             second.send(identify(discord.botToken(), INTENTS));
             JsonNode refused = nextDispatch(second);

@@ -13,9 +13,9 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Rate limits as developers/topics/rate-limits describes them (SPEC CH-5): the headers on every
- * answer, per-route buckets per top-level resource, shared buckets, the global limit, and 429s with
- * {@code Retry-After}, {@code X-RateLimit-Scope}, {@code retry_after} and {@code global}.
+ * Rate limits as developers/topics/rate-limits describes them (SPEC CH-5): the headers on every answer, per-route
+ * buckets per top-level resource, shared buckets, the global limit, and 429s with {@code Retry-After},
+ * {@code X-RateLimit-Scope}, {@code retry_after} and {@code global}.
  */
 class DiscordRateLimitTest {
     private FakeDiscord discord;
@@ -68,7 +68,9 @@ class DiscordRateLimitTest {
         assertThat(body.path("retry_after").asDouble()).isGreaterThan(0.0);
         assertThat(body.path("global").asBoolean()).isFalse();
         assertThat(discord.botMessages(general)).hasSize(5);
-        assertThat(post(discord.textChannel(discord.guild("other"), "elsewhere")).statusCode()).isEqualTo(200);
+        assertThat(post(discord.textChannel(discord.guild("other"), "elsewhere"))
+                        .statusCode())
+                .isEqualTo(200);
     }
 
     @Test
@@ -85,8 +87,8 @@ class DiscordRateLimitTest {
     void theReactionRoutesShareOneBucket() throws Exception {
         // SPEC CH-5: "per-route limits will be shared across a set of similar endpoints"
         String id = discord.send(general, discord.user("alice"), "hi");
-        String path = "/channels/" + general.id() + "/messages/" + id + "/reactions/" + URLEncoder.encode("✅",
-                StandardCharsets.UTF_8) + "/@me";
+        String path = "/channels/" + general.id() + "/messages/" + id + "/reactions/"
+                + URLEncoder.encode("✅", StandardCharsets.UTF_8) + "/@me";
         discord.routeLimit(DiscordRoutes.CREATE_REACTION, "reactions", 1, Duration.ofSeconds(30));
         discord.routeLimit(DiscordRoutes.DELETE_REACTION, "reactions", 1, Duration.ofSeconds(30));
         HttpResponse<String> put = api.call("PUT", path, null);
@@ -110,7 +112,8 @@ class DiscordRateLimitTest {
         HttpResponse<String> global = post(general);
         assertThat(header(global, "X-RateLimit-Global")).isEqualTo("true");
         assertThat(header(global, "X-RateLimit-Scope")).isEqualTo("global");
-        assertThat(DiscordApi.JSON.readTree(global.body()).path("global").asBoolean()).isTrue();
+        assertThat(DiscordApi.JSON.readTree(global.body()).path("global").asBoolean())
+                .isTrue();
         assertThat(discord.botMessages(general)).isEmpty();
         assertThat(discord.calls()).extracting(c -> c.headers().get(":status")).containsExactly("429", "429");
     }

@@ -15,10 +15,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The fake's HTTP API answers as Discord's reference says (SPEC CH-5): developers/resources/message
- * (Create, Edit, Delete Message; reactions; message_reference; nonce and enforce_nonce),
- * developers/resources/channel (typing, threads), developers/reference ("Uploading Files",
- * "Authentication"), developers/topics/opcodes-and-status-codes ("JSON Error Codes").
+ * The fake's HTTP API answers as Discord's reference says (SPEC CH-5): developers/resources/message (Create, Edit,
+ * Delete Message; reactions; message_reference; nonce and enforce_nonce), developers/resources/channel (typing,
+ * threads), developers/reference ("Uploading Files", "Authentication"), developers/topics/opcodes-and-status-codes
+ * ("JSON Error Codes").
  */
 class FakeDiscordRestTest {
     private FakeDiscord discord;
@@ -54,16 +54,22 @@ class FakeDiscordRestTest {
     @Test
     void aMissingOrWrongBotTokenIsUnauthorized() throws Exception {
         // SPEC CH-5: doctor checks the token with /users/@me
-        HttpRequest noToken = HttpRequest.newBuilder(URI.create(discord.apiBase() + "/users/@me")).GET().build();
+        HttpRequest noToken = HttpRequest.newBuilder(URI.create(discord.apiBase() + "/users/@me"))
+                .GET()
+                .build();
         HttpResponse<String> r = api.http.send(noToken, HttpResponse.BodyHandlers.ofString());
         assertThat(r.statusCode()).isEqualTo(401);
         assertThat(body(r).path("message").asText()).isEqualTo("401: Unauthorized");
-        assertThat(api.json("GET", "/users/@me", null).path("id").asText()).isEqualTo(discord.bot().id());
+        assertThat(api.json("GET", "/users/@me", null).path("id").asText())
+                .isEqualTo(discord.bot().id());
         String old = discord.botToken();
         discord.resetToken();
         HttpRequest stale = HttpRequest.newBuilder(URI.create(discord.apiBase() + "/users/@me"))
-                .header("Authorization", "Bot " + old).GET().build();
-        assertThat(api.http.send(stale, HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(401);
+                .header("Authorization", "Bot " + old)
+                .GET()
+                .build();
+        assertThat(api.http.send(stale, HttpResponse.BodyHandlers.ofString()).statusCode())
+                .isEqualTo(401);
     }
 
     @Test
@@ -71,14 +77,23 @@ class FakeDiscordRestTest {
         // SPEC CH-5: GET /gateway/bot gives the URL; the application's flags say whether content is granted
         JsonNode gw = api.json("GET", "/gateway/bot", null);
         assertThat(gw.path("url").asText()).isEqualTo(discord.gatewayUrl());
-        assertThat(gw.path("session_start_limit").path("max_concurrency").asInt()).isEqualTo(1);
-        HttpRequest open = HttpRequest.newBuilder(URI.create(discord.apiBase() + "/gateway")).GET().build();
-        assertThat(DiscordApi.JSON.readTree(api.http.send(open, HttpResponse.BodyHandlers.ofString()).body())
-                .path("url").asText()).isEqualTo(discord.gatewayUrl());
+        assertThat(gw.path("session_start_limit").path("max_concurrency").asInt())
+                .isEqualTo(1);
+        HttpRequest open = HttpRequest.newBuilder(URI.create(discord.apiBase() + "/gateway"))
+                .GET()
+                .build();
+        assertThat(DiscordApi.JSON
+                        .readTree(api.http
+                                .send(open, HttpResponse.BodyHandlers.ofString())
+                                .body())
+                        .path("url")
+                        .asText())
+                .isEqualTo(discord.gatewayUrl());
         int flags = api.json("GET", "/applications/@me", null).path("flags").asInt();
         assertThat(flags & GatewayIntents.FLAG_GATEWAY_MESSAGE_CONTENT_LIMITED).isNotZero();
         discord.messageContentEnabled(false);
-        assertThat(api.json("GET", "/applications/@me", null).path("flags").asInt()).isZero();
+        assertThat(api.json("GET", "/applications/@me", null).path("flags").asInt())
+                .isZero();
     }
 
     @Test
@@ -90,16 +105,25 @@ class FakeDiscordRestTest {
         HttpResponse<String> tooLong = create(general, "{\"content\":\"" + "x".repeat(2001) + "\"}");
         assertThat(tooLong.statusCode()).isEqualTo(400);
         assertThat(body(tooLong).path("code").asInt()).isEqualTo(50035);
-        assertThat(body(tooLong).path("errors").path("content").path("_errors").get(0).path("code").asText())
+        assertThat(body(tooLong)
+                        .path("errors")
+                        .path("content")
+                        .path("_errors")
+                        .get(0)
+                        .path("code")
+                        .asText())
                 .isEqualTo("BASE_TYPE_MAX_LENGTH");
-        assertThat(create(general, "{\"content\":\"" + "x".repeat(2000) + "\"}").statusCode()).isEqualTo(200);
-        assertThat(body(create(general, "{\"content\":\"\"}")).path("code").asInt()).isEqualTo(50006);
+        assertThat(create(general, "{\"content\":\"" + "x".repeat(2000) + "\"}").statusCode())
+                .isEqualTo(200);
+        assertThat(body(create(general, "{\"content\":\"\"}")).path("code").asInt())
+                .isEqualTo(50006);
         HttpResponse<String> unknown = api.call("POST", "/channels/42/messages", "{\"content\":\"x\"}");
         assertThat(unknown.statusCode()).isEqualTo(404);
         assertThat(body(unknown).path("code").asInt()).isEqualTo(10003);
         DiscordChannel hidden = discord.textChannel(discord.guild("other"), "secret");
         discord.denyAccess(hidden);
-        assertThat(body(create(hidden, "{\"content\":\"x\"}")).path("code").asInt()).isEqualTo(50001);
+        assertThat(body(create(hidden, "{\"content\":\"x\"}")).path("code").asInt())
+                .isEqualTo(50001);
         DiscordChannel dm = discord.dm(alice);
         discord.closeDms(alice);
         HttpResponse<String> closed = create(dm, "{\"content\":\"x\"}");
@@ -112,15 +136,21 @@ class FakeDiscordRestTest {
     void aReplyCarriesItsReferenceAndAnUnknownTargetFailsUnlessAllowed() throws Exception {
         // SPEC CH-5: replies use message_reference; fail_if_not_exists defaults to true
         String asked = discord.send(general, alice, "question");
-        JsonNode r = body(create(general, "{\"content\":\"answer\",\"message_reference\":{\"message_id\":\"" + asked
-                + "\"}}"));
+        JsonNode r = body(
+                create(general, "{\"content\":\"answer\",\"message_reference\":{\"message_id\":\"" + asked + "\"}}"));
         assertThat(r.path("type").asInt()).isEqualTo(19);
         assertThat(r.path("referenced_message").path("id").asText()).isEqualTo(asked);
         String missing = "{\"content\":\"x\",\"message_reference\":{\"message_id\":\"1\"}}";
-        assertThat(body(create(general, missing)).path("errors").path("message_reference").path("_errors").get(0)
-                .path("code").asText()).isEqualTo("MESSAGE_REFERENCE_UNKNOWN_MESSAGE");
-        String lenient = "{\"content\":\"y\",\"message_reference\":"
-                + "{\"message_id\":\"1\",\"fail_if_not_exists\":false}}";
+        assertThat(body(create(general, missing))
+                        .path("errors")
+                        .path("message_reference")
+                        .path("_errors")
+                        .get(0)
+                        .path("code")
+                        .asText())
+                .isEqualTo("MESSAGE_REFERENCE_UNKNOWN_MESSAGE");
+        String lenient =
+                "{\"content\":\"y\",\"message_reference\":" + "{\"message_id\":\"1\",\"fail_if_not_exists\":false}}";
         assertThat(body(create(general, lenient)).has("message_reference")).isFalse();
     }
 
@@ -133,19 +163,27 @@ class FakeDiscordRestTest {
                 + "{\"content\":\"chart\",\"attachments\":[{\"id\":0,\"filename\":\"chart.png\"}]}\r\n"
                 + "--" + boundary + "\r\nContent-Disposition: form-data; name=\"files[0]\"; filename=\"upload.bin\"\r\n"
                 + "Content-Type: image/png\r\n\r\nPNGDATA\r\n--" + boundary + "--\r\n";
-        HttpRequest r = HttpRequest.newBuilder(URI.create(discord.apiBase() + "/channels/" + general.id()
-                + "/messages"))
-                .header("Authorization", "Bot " + discord.botToken()).header("Content-Type",
-                        "multipart/form-data; boundary=" + boundary)
-                .POST(HttpRequest.BodyPublishers.ofString(form)).build();
-        JsonNode m = DiscordApi.JSON.readTree(api.http.send(r, HttpResponse.BodyHandlers.ofString()).body());
+        HttpRequest r = HttpRequest.newBuilder(
+                        URI.create(discord.apiBase() + "/channels/" + general.id() + "/messages"))
+                .header("Authorization", "Bot " + discord.botToken())
+                .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                .POST(HttpRequest.BodyPublishers.ofString(form))
+                .build();
+        JsonNode m = DiscordApi.JSON.readTree(
+                api.http.send(r, HttpResponse.BodyHandlers.ofString()).body());
         JsonNode file = m.path("attachments").get(0);
         assertThat(file.path("filename").asText()).isEqualTo("chart.png");
         assertThat(file.path("size").asInt()).isEqualTo(7);
-        HttpResponse<String> cdn = api.http.send(HttpRequest.newBuilder(URI.create(file.path("url").asText())).build(),
+        HttpResponse<String> cdn = api.http.send(
+                HttpRequest.newBuilder(URI.create(file.path("url").asText())).build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(cdn.body()).isEqualTo("PNGDATA");
-        assertThat(discord.calls(DiscordRoutes.CREATE_MESSAGE).getFirst().path("_files").get(0).path("field").asText())
+        assertThat(discord.calls(DiscordRoutes.CREATE_MESSAGE)
+                        .getFirst()
+                        .path("_files")
+                        .get(0)
+                        .path("field")
+                        .asText())
                 .isEqualTo("files[0]");
     }
 
@@ -162,11 +200,13 @@ class FakeDiscordRestTest {
         create(general, loose);
         create(general, loose);
         assertThat(discord.botMessages(general)).hasSize(3);
-        await().atMost(Duration.ofSeconds(5)).pollDelay(Duration.ofMillis(450))
+        await().atMost(Duration.ofSeconds(5))
+                .pollDelay(Duration.ofMillis(450))
                 .until(() -> !body(create(general, send)).path("id").asText().equals(first));
         assertThat(discord.botMessages(general)).hasSize(4);
-        assertThat(body(create(general, "{\"content\":\"x\",\"nonce\":\"" + "n".repeat(26) + "\"}")).path("code")
-                .asInt())
+        assertThat(body(create(general, "{\"content\":\"x\",\"nonce\":\"" + "n".repeat(26) + "\"}"))
+                        .path("code")
+                        .asInt())
                 .isEqualTo(50035);
     }
 
@@ -176,7 +216,8 @@ class FakeDiscordRestTest {
         // not a new message
         String send = "{\"content\":\"gone\",\"nonce\":\"turn-9\",\"enforce_nonce\":true}";
         String id = body(create(general, send)).path("id").asText();
-        assertThat(api.call("DELETE", "/channels/" + general.id() + "/messages/" + id, null).statusCode())
+        assertThat(api.call("DELETE", "/channels/" + general.id() + "/messages/" + id, null)
+                        .statusCode())
                 .isEqualTo(204);
         HttpResponse<String> again = create(general, send);
         assertThat(again.statusCode()).isEqualTo(404);
@@ -188,15 +229,18 @@ class FakeDiscordRestTest {
     void aLateAnswerStillCreatesTheMessageOnceAndAnInjectedFailureCreatesNone() throws Exception {
         // SPEC CH-5, OUT-5: a send whose answer is late took effect; OUT-7: a refused one did not
         discord.delayNext(DiscordRoutes.CREATE_MESSAGE, Duration.ofSeconds(2));
-        HttpRequest late = HttpRequest.newBuilder(URI.create(discord.apiBase() + "/channels/" + general.id()
-                + "/messages"))
-                .timeout(Duration.ofMillis(300)).header("Authorization", "Bot " + discord.botToken())
+        HttpRequest late = HttpRequest.newBuilder(
+                        URI.create(discord.apiBase() + "/channels/" + general.id() + "/messages"))
+                .timeout(Duration.ofMillis(300))
+                .header("Authorization", "Bot " + discord.botToken())
                 .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"content\":\"late\"}")).build();
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> api.http.send(late,
-                HttpResponse.BodyHandlers.ofString()))
+                .POST(HttpRequest.BodyPublishers.ofString("{\"content\":\"late\"}"))
+                .build();
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> api.http.send(late, HttpResponse.BodyHandlers.ofString()))
                 .isInstanceOf(java.net.http.HttpTimeoutException.class);
-        await().atMost(Duration.ofSeconds(5)).until(() -> discord.botMessages(general).size() == 1);
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> discord.botMessages(general).size() == 1);
         discord.failNext(DiscordRoutes.CREATE_MESSAGE, 500, 0, "500: Internal Server Error");
         assertThat(create(general, "{\"content\":\"x\"}").statusCode()).isEqualTo(500);
         assertThat(discord.botMessages(general)).hasSize(1);
@@ -212,11 +256,15 @@ class FakeDiscordRestTest {
         assertThat(discord.message(id).edits()).isEqualTo(1);
         String theirs = discord.send(general, alice, "mine");
         assertThat(api.json("PATCH", "/channels/" + general.id() + "/messages/" + theirs, "{\"content\":\"x\"}")
-                .path("code").asInt()).isEqualTo(50005);
-        assertThat(api.call("DELETE", "/channels/" + general.id() + "/messages/" + theirs, null).statusCode())
+                        .path("code")
+                        .asInt())
+                .isEqualTo(50005);
+        assertThat(api.call("DELETE", "/channels/" + general.id() + "/messages/" + theirs, null)
+                        .statusCode())
                 .isEqualTo(403);
-        assertThat(api.json("PATCH", "/channels/" + general.id() + "/messages/123", "{\"content\":\"x\"}").path("code")
-                .asInt())
+        assertThat(api.json("PATCH", "/channels/" + general.id() + "/messages/123", "{\"content\":\"x\"}")
+                        .path("code")
+                        .asInt())
                 .isEqualTo(10008);
     }
 
@@ -227,7 +275,8 @@ class FakeDiscordRestTest {
         String path = "/channels/" + general.id() + "/messages/" + id + "/reactions/";
         String eyes = URLEncoder.encode("👀", StandardCharsets.UTF_8);
         assertThat(api.call("PUT", path + eyes + "/@me", null).statusCode()).isEqualTo(204);
-        assertThat(discord.message(id).reactions()).containsExactly("👀:" + discord.bot().id());
+        assertThat(discord.message(id).reactions())
+                .containsExactly("👀:" + discord.bot().id());
         HttpResponse<String> named = api.call("PUT", path + "eyes/@me", null);
         assertThat(named.statusCode()).isEqualTo(400);
         assertThat(body(named).path("code").asInt()).isEqualTo(10014);
@@ -238,7 +287,9 @@ class FakeDiscordRestTest {
     @Test
     void typingIsAcceptedWithoutABody() throws Exception {
         // SPEC CH-5: typing by Trigger Typing Indicator
-        assertThat(api.call("POST", "/channels/" + general.id() + "/typing", null).statusCode()).isEqualTo(204);
+        assertThat(api.call("POST", "/channels/" + general.id() + "/typing", null)
+                        .statusCode())
+                .isEqualTo(204);
         assertThat(discord.typing()).containsExactly(general.id());
     }
 
@@ -246,19 +297,22 @@ class FakeDiscordRestTest {
     void aThreadStartsOnceFromAMessageAndTakesItsId() throws Exception {
         // SPEC CH-5: threads (channel, "Start Thread from Message", "Start Thread without Message")
         String id = discord.send(general, alice, "let's discuss");
-        HttpResponse<String> t = api.call("POST", "/channels/" + general.id() + "/messages/" + id + "/threads",
-                "{\"name\":\"talk\"}");
+        HttpResponse<String> t =
+                api.call("POST", "/channels/" + general.id() + "/messages/" + id + "/threads", "{\"name\":\"talk\"}");
         assertThat(t.statusCode()).isEqualTo(201);
         assertThat(body(t).path("id").asText()).isEqualTo(id);
         assertThat(body(t).path("type").asInt()).isEqualTo(DiscordChannel.PUBLIC_THREAD);
         assertThat(body(t).path("parent_id").asText()).isEqualTo(general.id());
-        HttpResponse<String> again = api.call("POST", "/channels/" + general.id() + "/messages/" + id + "/threads",
-                "{\"name\":\"x\"}");
+        HttpResponse<String> again =
+                api.call("POST", "/channels/" + general.id() + "/messages/" + id + "/threads", "{\"name\":\"x\"}");
         assertThat(body(again).path("code").asInt()).isEqualTo(160004);
         assertThat(create(new DiscordChannel(id, 11, null, null, null, null), "{\"content\":\"in thread\"}")
-                .statusCode()).isEqualTo(200);
+                        .statusCode())
+                .isEqualTo(200);
         DiscordChannel dm = discord.dm(alice);
-        assertThat(api.json("POST", "/channels/" + dm.id() + "/threads", "{\"name\":\"x\"}").path("code").asInt())
+        assertThat(api.json("POST", "/channels/" + dm.id() + "/threads", "{\"name\":\"x\"}")
+                        .path("code")
+                        .asInt())
                 .isEqualTo(50024);
     }
 
@@ -269,11 +323,14 @@ class FakeDiscordRestTest {
         discord.send(general, alice, discord.bot().mention() + " you there?");
         discord.messageContentEnabled(false);
         JsonNode history = api.json("GET", "/channels/" + general.id() + "/messages?limit=10", null);
-        assertThat(history).extracting(m -> m.path("content").asText()).containsExactly(discord.bot().mention()
-                + " you there?", "");
+        assertThat(history)
+                .extracting(m -> m.path("content").asText())
+                .containsExactly(discord.bot().mention() + " you there?", "");
         discord.messageContentEnabled(true);
-        assertThat(api.json("GET", "/channels/" + general.id() + "/messages?limit=1", null).get(0).path("content")
-                .asText())
+        assertThat(api.json("GET", "/channels/" + general.id() + "/messages?limit=1", null)
+                        .get(0)
+                        .path("content")
+                        .asText())
                 .contains("you there?");
     }
 }

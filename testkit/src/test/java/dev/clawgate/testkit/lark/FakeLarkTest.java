@@ -38,15 +38,19 @@ class FakeLarkTest {
     }
 
     private JsonNode call(String verb, String path, String token, String body) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(lark.apiBase() + path))
-                .header("Content-Type", "application/json");
+        HttpRequest.Builder b =
+                HttpRequest.newBuilder(URI.create(lark.apiBase() + path)).header("Content-Type", "application/json");
         if (token != null) b.header("Authorization", "Bearer " + token);
         b.method(verb, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
-        return LarkEvents.JSON.readTree(http.send(b.build(), HttpResponse.BodyHandlers.ofString()).body());
+        return LarkEvents.JSON.readTree(
+                http.send(b.build(), HttpResponse.BodyHandlers.ofString()).body());
     }
 
     private String token() throws Exception {
-        JsonNode t = call("POST", "/open-apis/auth/v3/tenant_access_token/internal", null,
+        JsonNode t = call(
+                "POST",
+                "/open-apis/auth/v3/tenant_access_token/internal",
+                null,
                 "{\"app_id\":\"cli_test\",\"app_secret\":\"secret\"}");
         assertThat(t.path("expire").asInt()).isEqualTo(7200);
         return t.path("tenant_access_token").asText();
@@ -55,14 +59,27 @@ class FakeLarkTest {
     @Test
     void tokensAreCheckedAndRevocable() throws Exception {
         // SPEC CH-11: a wrong secret gets no token; a revoked token answers 99991663
-        assertThat(call("POST", "/open-apis/auth/v3/tenant_access_token/internal", null,
-                "{\"app_id\":\"cli_test\",\"app_secret\":\"nope\"}").path("code").asInt()).isNotZero();
+        assertThat(call(
+                                "POST",
+                                "/open-apis/auth/v3/tenant_access_token/internal",
+                                null,
+                                "{\"app_id\":\"cli_test\",\"app_secret\":\"nope\"}")
+                        .path("code")
+                        .asInt())
+                .isNotZero();
         String t = token();
-        assertThat(call("GET", "/open-apis/bot/v3/info", t, null).path("bot").path("open_id").asText())
+        assertThat(call("GET", "/open-apis/bot/v3/info", t, null)
+                        .path("bot")
+                        .path("open_id")
+                        .asText())
                 .isEqualTo(lark.botOpenId());
-        assertThat(call("GET", "/open-apis/bot/v3/info", null, null).path("code").asInt()).isEqualTo(99991661);
+        assertThat(call("GET", "/open-apis/bot/v3/info", null, null)
+                        .path("code")
+                        .asInt())
+                .isEqualTo(99991661);
         lark.invalidateTokens();
-        assertThat(call("GET", "/open-apis/bot/v3/info", t, null).path("code").asInt()).isEqualTo(99991663);
+        assertThat(call("GET", "/open-apis/bot/v3/info", t, null).path("code").asInt())
+                .isEqualTo(99991663);
     }
 
     @Test
@@ -78,14 +95,19 @@ class FakeLarkTest {
         assertThat(lark.sent()).hasSize(1);
         String edit = "{\"msg_type\":\"text\",\"content\":\"{\\\"text\\\":\\\"more\\\"}\"}";
         for (int i = 0; i < 20; i++) {
-            assertThat(call("PUT", "/open-apis/im/v1/messages/" + id, t, edit).path("code").asInt()).isZero();
+            assertThat(call("PUT", "/open-apis/im/v1/messages/" + id, t, edit)
+                            .path("code")
+                            .asInt())
+                    .isZero();
         }
-        assertThat(call("PUT", "/open-apis/im/v1/messages/" + id, t, edit).path("code").asInt()).isEqualTo(230072);
+        assertThat(call("PUT", "/open-apis/im/v1/messages/" + id, t, edit)
+                        .path("code")
+                        .asInt())
+                .isEqualTo(230072);
         lark.failNext("messages.reply", 429, 99991400, "request trigger frequency limit");
         JsonNode limited = call("POST", "/open-apis/im/v1/messages/" + id + "/reply", t, body);
         assertThat(limited.path("code").asInt()).isEqualTo(99991400);
-        JsonNode reply = call("POST", "/open-apis/im/v1/messages/" + id + "/reply", t,
-                body.replace("u-1", "u-2"));
+        JsonNode reply = call("POST", "/open-apis/im/v1/messages/" + id + "/reply", t, body.replace("u-1", "u-2"));
         assertThat(reply.path("data").path("parent_id").asText()).isEqualTo(id);
     }
 
@@ -114,9 +136,13 @@ class FakeLarkTest {
         assertThat(event.path("header").path("event_type").asText()).isEqualTo("im.message.receive_v1");
         assertThat(event.path("header").path("token").asText()).isEqualTo("vtoken");
         JsonNode m = event.path("event").path("message");
-        assertThat(LarkEvents.JSON.readTree(m.path("content").asText()).path("text").asText())
+        assertThat(LarkEvents.JSON
+                        .readTree(m.path("content").asText())
+                        .path("text")
+                        .asText())
                 .isEqualTo("@_user_1 hello");
-        assertThat(m.path("mentions").path(0).path("id").path("open_id").asText()).isEqualTo(lark.botOpenId());
+        assertThat(m.path("mentions").path(0).path("id").path("open_id").asText())
+                .isEqualTo(lark.botOpenId());
         assertThat(plain.get(1)).isEqualTo(plain.get(0));
     }
 

@@ -43,17 +43,20 @@ final class PlainClient {
     }
 
     Response put(String path, String json) throws IOException, InterruptedException {
-        return send(request(path).header("Content-Type", "application/json").PUT(HttpRequest.BodyPublishers
-                .ofString(json)));
+        return send(request(path)
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(json)));
     }
 
     Response post(String path, String json) throws IOException, InterruptedException {
-        return send(request(path).header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers
-                .ofString(json)));
+        return send(request(path)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)));
     }
 
     Response upload(String fileName, String type, byte[] bytes) throws IOException, InterruptedException {
-        return send(request("/_matrix/media/v3/upload?filename=" + enc(fileName)).header("Content-Type", type)
+        return send(request("/_matrix/media/v3/upload?filename=" + enc(fileName))
+                .header("Content-Type", type)
                 .POST(HttpRequest.BodyPublishers.ofByteArray(bytes)));
     }
 

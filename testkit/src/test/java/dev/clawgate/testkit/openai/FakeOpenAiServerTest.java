@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
 class FakeOpenAiServerTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private final FakeOpenAiServer server = FakeOpenAiServer.start();
-    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    private final HttpClient client =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
 
     @AfterEach
     void stop() {
@@ -33,9 +34,12 @@ class FakeOpenAiServerTest {
     }
 
     private HttpResponse<String> post(String body) throws Exception {
-        return client.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/chat/completions"))
-                .header("content-type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        return client.send(
+                HttpRequest.newBuilder(URI.create(server.baseUrl() + "/chat/completions"))
+                        .header("content-type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private static String chat(boolean stream, boolean usage) {
@@ -76,7 +80,8 @@ class FakeOpenAiServerTest {
         assertThat(choice.path("message").path("content").asText()).isEqualTo("hi");
         assertThat(choice.path("finish_reason").asText()).isEqualTo("stop");
         assertThat(body.path("usage").path("total_tokens").asLong())
-                .isEqualTo(body.path("usage").path("prompt_tokens").asLong() + body.path("usage").path("completion_tokens").asLong());
+                .isEqualTo(body.path("usage").path("prompt_tokens").asLong()
+                        + body.path("usage").path("completion_tokens").asLong());
     }
 
     @Test
@@ -88,7 +93,13 @@ class FakeOpenAiServerTest {
         List<JsonNode> ev = events(r.body());
         assertThat(ev.getLast()).isNull();
         assertThat(ev.getFirst().path("object").asText()).isEqualTo("chat.completion.chunk");
-        assertThat(ev.getFirst().path("choices").get(0).path("delta").path("role").asText()).isEqualTo("assistant");
+        assertThat(ev.getFirst()
+                        .path("choices")
+                        .get(0)
+                        .path("delta")
+                        .path("role")
+                        .asText())
+                .isEqualTo("assistant");
         StringBuilder text = new StringBuilder();
         for (JsonNode e : ev.subList(0, ev.size() - 1)) {
             if (e.path("choices").isEmpty()) continue;
@@ -120,7 +131,8 @@ class FakeOpenAiServerTest {
         server.enqueue(Reply.text("abcdefghij").streamedInChunks(4));
         List<JsonNode> ev = events(post(chat(true, false)).body());
         List<String> deltas = new ArrayList<>();
-        for (JsonNode e : ev.subList(1, ev.size() - 2)) deltas.add(e.path("choices").get(0).path("delta").path("content").asText());
+        for (JsonNode e : ev.subList(1, ev.size() - 2))
+            deltas.add(e.path("choices").get(0).path("delta").path("content").asText());
         assertThat(deltas).hasSize(4);
         assertThat(String.join("", deltas)).isEqualTo("abcdefghij");
     }
@@ -129,13 +141,16 @@ class FakeOpenAiServerTest {
     void streamedToolCallsCarryIndexIdAndNameThenArgumentFragments() throws Exception {
         // SPEC SP-4
         String args = "{\"path\":\"notes/a.txt\",\"content\":\"hello world\"}";
-        server.enqueue(Reply.toolCalls(call("file_write", args).withId("call_a"), call("file_read", "{\"path\":\"b\"}").withId("call_b")));
+        server.enqueue(Reply.toolCalls(
+                call("file_write", args).withId("call_a"),
+                call("file_read", "{\"path\":\"b\"}").withId("call_b")));
         List<JsonNode> ev = events(post(chat(true, false)).body());
         JsonNode first = ev.getFirst().path("choices").get(0).path("delta");
         assertThat(first.path("role").asText()).isEqualTo("assistant");
         assertThat(first.path("content").isNull()).isTrue();
         assertThat(first.path("tool_calls").get(0).path("id").asText()).isEqualTo("call_a");
-        assertThat(first.path("tool_calls").get(0).path("function").path("name").asText()).isEqualTo("file_write");
+        assertThat(first.path("tool_calls").get(0).path("function").path("name").asText())
+                .isEqualTo("file_write");
         StringBuilder[] assembled = {new StringBuilder(), new StringBuilder()};
         String[] names = new String[2];
         int argumentChunks = 0;
@@ -151,14 +166,22 @@ class FakeOpenAiServerTest {
         assertThat(assembled[0]).hasToString(args);
         assertThat(assembled[1]).hasToString("{\"path\":\"b\"}");
         assertThat(argumentChunks).isGreaterThan(2);
-        assertThat(ev.get(ev.size() - 2).path("choices").get(0).path("finish_reason").asText()).isEqualTo("tool_calls");
+        assertThat(ev.get(ev.size() - 2)
+                        .path("choices")
+                        .get(0)
+                        .path("finish_reason")
+                        .asText())
+                .isEqualTo("tool_calls");
     }
 
     @Test
     void nonStreamedToolCallsHaveStringArgumentsAndNullContent() throws Exception {
         // SPEC SP-4
         server.enqueue(Reply.toolCalls(call("shell", "{not json").withId("call_x")));
-        JsonNode msg = JSON.readTree(post(chat(false, false)).body()).path("choices").get(0).path("message");
+        JsonNode msg = JSON.readTree(post(chat(false, false)).body())
+                .path("choices")
+                .get(0)
+                .path("message");
         assertThat(msg.path("content").isNull()).isTrue();
         JsonNode tc = msg.path("tool_calls").get(0);
         assertThat(tc.path("id").asText()).isEqualTo("call_x");
@@ -171,16 +194,21 @@ class FakeOpenAiServerTest {
     void toolCallTagsArePlainTextContent() throws Exception {
         // SPEC SP-3
         server.enqueue(Reply.textWithToolCallTags("Let me look.", call("file_read", "{\"path\":\"a\"}")));
-        JsonNode msg = JSON.readTree(post(chat(false, false)).body()).path("choices").get(0).path("message");
+        JsonNode msg = JSON.readTree(post(chat(false, false)).body())
+                .path("choices")
+                .get(0)
+                .path("message");
         assertThat(msg.has("tool_calls")).isFalse();
         assertThat(msg.path("content").asText())
-                .isEqualTo("Let me look.\n<tool_call>\n{\"name\": \"file_read\", \"arguments\": {\"path\":\"a\"}}\n</tool_call>");
+                .isEqualTo("Let me look.\n<tool_call>\n{\"name\": \"file_read\", \"arguments\": "
+                        + "{\"path\":\"a\"}}\n</tool_call>");
     }
 
     @Test
     void errorRepliesKeepStatusHeadersAndBodyEvenWhenStreaming() throws Exception {
         // SPEC HI-5
-        server.enqueue(Reply.error(429, "{\"error\":{\"message\":\"slow down\"}}").header("retry-after", "2"),
+        server.enqueue(
+                Reply.error(429, "{\"error\":{\"message\":\"slow down\"}}").header("retry-after", "2"),
                 Reply.contextLengthExceeded());
         HttpResponse<String> r = post(chat(true, true));
         assertThat(r.statusCode()).isEqualTo(429);
@@ -198,7 +226,12 @@ class FakeOpenAiServerTest {
     void emptyQueueAsksTheResponderThenEchoesTheLastUserMessage() throws Exception {
         // SPEC SP-4
         server.respondWith(body -> body.path("model").asText().equals("special") ? Reply.text("from responder") : null);
-        assertThat(JSON.readTree(post(chat(false, false)).body()).path("choices").get(0).path("message").path("content").asText())
+        assertThat(JSON.readTree(post(chat(false, false)).body())
+                        .path("choices")
+                        .get(0)
+                        .path("message")
+                        .path("content")
+                        .asText())
                 .isEqualTo("hello there");
         String special = "{\"model\":\"special\",\"messages\":[{\"role\":\"user\",\"content\":\"x\"}]}";
         assertThat(post(special).body()).contains("from responder");
@@ -210,18 +243,24 @@ class FakeOpenAiServerTest {
     void requestsTheRealApiWouldRejectGetA400() throws Exception {
         // SPEC SP-4
         HttpResponse<String> r = post("{\"model\":\"m\",\"messages\":[{\"role\":\"assistant\",\"content\":null,"
-                + "\"tool_calls\":[{\"id\":\"c\",\"type\":\"function\",\"function\":{\"name\":\"f\",\"arguments\":{}}}]}]}");
+                + "\"tool_calls\":[{\"id\":\"c\",\"type\":\"function\",\"function\":{\"name\":\"f\",\"argumen"
+                + "ts\":{}}}]}]}");
         assertThat(r.statusCode()).isEqualTo(400);
         assertThat(r.body()).contains("arguments").contains("must be a string");
         assertThat(post("not json").statusCode()).isEqualTo(400);
-        assertThat(post("{\"model\":\"m\",\"messages\":[{\"role\":\"tool\",\"content\":\"x\"}]}").body()).contains("tool_call_id");
+        assertThat(post("{\"model\":\"m\",\"messages\":[{\"role\":\"tool\",\"content\":\"x\"}]}")
+                        .body())
+                .contains("tool_call_id");
     }
 
     @Test
     void everyRequestIsRecordedWithHeadersAndParsedBody() throws Exception {
         // SPEC SP-4
-        client.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/chat/completions"))
-                .header("Authorization", "Bearer k1").POST(HttpRequest.BodyPublishers.ofString(chat(true, false))).build(),
+        client.send(
+                HttpRequest.newBuilder(URI.create(server.baseUrl() + "/chat/completions"))
+                        .header("Authorization", "Bearer k1")
+                        .POST(HttpRequest.BodyPublishers.ofString(chat(true, false)))
+                        .build(),
                 HttpResponse.BodyHandlers.discarding());
         List<RecordedRequest> reqs = server.awaitRequests(1, Duration.ofSeconds(5));
         RecordedRequest r = reqs.getFirst();
@@ -239,13 +278,18 @@ class FakeOpenAiServerTest {
     void modelsAreListedInOpenAiFormatAndUnknownPathsAre404() throws Exception {
         // SPEC SP-4
         server.models("a", "b");
-        HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/models")).build(),
+        HttpResponse<String> r = client.send(
+                HttpRequest.newBuilder(URI.create(server.baseUrl() + "/models")).build(),
                 HttpResponse.BodyHandlers.ofString());
         JsonNode body = JSON.readTree(r.body());
         assertThat(body.path("object").asText()).isEqualTo("list");
         assertThat(body.path("data").findValuesAsText("id")).containsExactly("a", "b");
-        assertThat(client.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/nope")).build(),
-                HttpResponse.BodyHandlers.ofString()).statusCode()).isEqualTo(404);
+        assertThat(client.send(
+                                HttpRequest.newBuilder(URI.create(server.baseUrl() + "/nope"))
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofString())
+                        .statusCode())
+                .isEqualTo(404);
     }
 
     @Test
@@ -254,15 +298,19 @@ class FakeOpenAiServerTest {
         server.requireApiKey("sk-right");
         HttpResponse<String> r = post(chat(false, false));
         assertThat(r.statusCode()).isEqualTo(401);
-        assertThat(JSON.readTree(r.body()).path("error").path("message").asText()).contains("didn't provide an API key");
+        assertThat(JSON.readTree(r.body()).path("error").path("message").asText())
+                .contains("didn't provide an API key");
     }
 
     @Test
     void aClientThatClosesASlowStreamIsSeenAsADisconnect() throws Exception {
         // SPEC AG-2
         server.enqueue(Reply.text("x".repeat(200)).streamedInChunks(200).delayPerChunk(Duration.ofMillis(20)));
-        HttpResponse<InputStream> r = client.send(HttpRequest.newBuilder(URI.create(server.baseUrl() + "/chat/completions"))
-                .POST(HttpRequest.BodyPublishers.ofString(chat(true, false))).build(), HttpResponse.BodyHandlers.ofInputStream());
+        HttpResponse<InputStream> r = client.send(
+                HttpRequest.newBuilder(URI.create(server.baseUrl() + "/chat/completions"))
+                        .POST(HttpRequest.BodyPublishers.ofString(chat(true, false)))
+                        .build(),
+                HttpResponse.BodyHandlers.ofInputStream());
         BufferedReader reader = new BufferedReader(new InputStreamReader(r.body(), StandardCharsets.UTF_8));
         assertThat(reader.readLine()).startsWith("data: ");
         assertThat(server.disconnects()).isZero();
@@ -282,11 +330,19 @@ class FakeOpenAiServerTest {
     @Test
     void aStreamErrorEndsTheStreamWithAnErrorObjectAndNoDone() throws Exception {
         // SPEC HI-5
-        server.enqueue(Reply.text("par tial").thenStreamError("upstream died", "502"), Reply.text("x").thenStreamError("e", "c"));
+        server.enqueue(
+                Reply.text("par tial").thenStreamError("upstream died", "502"),
+                Reply.text("x").thenStreamError("e", "c"));
         List<JsonNode> ev = events(post(chat(true, false)).body());
         assertThat(ev.getLast()).isNotNull();
         assertThat(ev.getLast().path("error").path("message").asText()).isEqualTo("upstream died");
-        assertThat(ev.get(1).path("choices").get(0).path("delta").path("content").asText()).isEqualTo("par");
+        assertThat(ev.get(1)
+                        .path("choices")
+                        .get(0)
+                        .path("delta")
+                        .path("content")
+                        .asText())
+                .isEqualTo("par");
         assertThat(post(chat(false, false)).statusCode()).isEqualTo(500);
     }
 

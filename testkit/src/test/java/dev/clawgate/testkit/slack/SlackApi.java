@@ -29,18 +29,21 @@ final class SlackApi {
     }
 
     JsonNode json(String method, String token, String json) throws IOException, InterruptedException {
-        return JSON.readTree(send(method, token, "application/json; charset=utf-8", json).body());
+        return JSON.readTree(
+                send(method, token, "application/json; charset=utf-8", json).body());
     }
 
     /** A form call; {@code token} goes in the Authorization header when not null. */
     JsonNode form(String method, String token, Map<String, String> args) throws IOException, InterruptedException {
-        return JSON.readTree(send(method, token, "application/x-www-form-urlencoded", encode(args)).body());
+        return JSON.readTree(send(method, token, "application/x-www-form-urlencoded", encode(args))
+                .body());
     }
 
     HttpResponse<String> send(String method, String token, String contentType, String body)
             throws IOException, InterruptedException {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(slack.apiBase() + "/" + method))
-                .header("Content-Type", contentType).POST(HttpRequest.BodyPublishers.ofString(body));
+                .header("Content-Type", contentType)
+                .POST(HttpRequest.BodyPublishers.ofString(body));
         if (token != null) b.header("Authorization", "Bearer " + token);
         return http.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
@@ -53,8 +56,8 @@ final class SlackApi {
 
     static String encode(Map<String, String> args) {
         StringJoiner j = new StringJoiner("&");
-        args.forEach((k, v) -> j.add(URLEncoder.encode(k, StandardCharsets.UTF_8) + "=" + URLEncoder.encode(v,
-                StandardCharsets.UTF_8)));
+        args.forEach((k, v) -> j.add(
+                URLEncoder.encode(k, StandardCharsets.UTF_8) + "=" + URLEncoder.encode(v, StandardCharsets.UTF_8)));
         return j.toString();
     }
 }

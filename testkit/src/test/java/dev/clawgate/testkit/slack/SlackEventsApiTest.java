@@ -19,8 +19,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The fake pushes the Events API as Slack does (SPEC CH-4): docs.slack.dev/apis/events-api
- * (callback fields, "Responding to events" within 3 s, "Failure conditions" and retries),
+ * The fake pushes the Events API as Slack does (SPEC CH-4): docs.slack.dev/apis/events-api (callback fields,
+ * "Responding to events" within 3 s, "Failure conditions" and retries),
  * docs.slack.dev/authentication/verifying-requests-from-slack (the v0 signature),
  * docs.slack.dev/reference/events/message and app_mention. The app is a plain HTTP server here.
  */
@@ -65,15 +65,16 @@ class SlackEventsApiTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> app.received().size() == 1);
         Received r = app.received().getFirst();
         String ts = r.headers().get("x-slack-request-timestamp");
-        assertThat(Long.parseLong(ts)).isCloseTo(System.currentTimeMillis() / 1000,
-                org.assertj.core.data.Offset.offset(5L));
-        assertThat(r.headers().get("x-slack-signature")).isEqualTo(expectedSignature(slack.signingSecret(), ts,
-                r.body()));
+        assertThat(Long.parseLong(ts))
+                .isCloseTo(System.currentTimeMillis() / 1000, org.assertj.core.data.Offset.offset(5L));
+        assertThat(r.headers().get("x-slack-signature"))
+                .isEqualTo(expectedSignature(slack.signingSecret(), ts, r.body()));
         assertThat(r.headers().get("content-type")).startsWith("application/json");
         JsonNode cb = json(r);
         assertThat(cb.path("type").asText()).isEqualTo("event_callback");
         assertThat(cb.path("event_id").asText()).startsWith("Ev");
-        assertThat(cb.path("authorizations").get(0).path("user_id").asText()).isEqualTo(slack.bot().id());
+        assertThat(cb.path("authorizations").get(0).path("user_id").asText())
+                .isEqualTo(slack.bot().id());
         JsonNode event = cb.path("event");
         assertThat(event.path("type").asText()).isEqualTo("message");
         assertThat(event.path("channel_type").asText()).isEqualTo("im");
@@ -105,9 +106,11 @@ class SlackEventsApiTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> app.received().size() == 3);
         List<Received> got = app.received();
         assertThat(got).extracting(r -> r.headers().get("x-slack-retry-num")).containsExactly(null, "1", "2");
-        assertThat(got).extracting(r -> r.headers().get("x-slack-retry-reason")).containsExactly(null, "http_error",
-                "http_error");
-        assertThat(got).extracting(r -> jsonUnchecked(r).path("event_id").asText())
+        assertThat(got)
+                .extracting(r -> r.headers().get("x-slack-retry-reason"))
+                .containsExactly(null, "http_error", "http_error");
+        assertThat(got)
+                .extracting(r -> jsonUnchecked(r).path("event_id").asText())
                 .containsOnly(json(got.getFirst()).path("event_id").asText());
         await().atMost(Duration.ofSeconds(10)).until(() -> slack.deliveries().size() == 3);
         assertThat(slack.deliveries()).extracting(EventDelivery::accepted).containsExactly(false, false, true);
@@ -134,7 +137,9 @@ class SlackEventsApiTest {
         app.answer(r -> Answer.status(500));
         slack.post(general, alice, "two");
         await().atMost(Duration.ofSeconds(5)).until(() -> slack.deliveries().size() == 5);
-        assertThat(slack.deliveries().subList(1, 5)).extracting(EventDelivery::retryNum).containsExactly(0, 1, 2, 3);
+        assertThat(slack.deliveries().subList(1, 5))
+                .extracting(EventDelivery::retryNum)
+                .containsExactly(0, 1, 2, 3);
         assertThat(app.received()).hasSize(5);
     }
 
@@ -143,15 +148,23 @@ class SlackEventsApiTest {
         // SPEC CH-4, IN-1: one mention, two events (different event_id, same channel and ts)
         String ts = slack.post(general, alice, "hey " + slack.bot().mention() + " what's up");
         await().atMost(Duration.ofSeconds(5)).until(() -> app.received().size() == 2);
-        List<JsonNode> callbacks = app.received().stream().map(SlackEventsApiTest::jsonUnchecked).toList();
-        assertThat(callbacks).extracting(c -> c.path("event").path("type").asText())
+        List<JsonNode> callbacks =
+                app.received().stream().map(SlackEventsApiTest::jsonUnchecked).toList();
+        assertThat(callbacks)
+                .extracting(c -> c.path("event").path("type").asText())
                 .containsExactlyInAnyOrder("message", "app_mention");
-        assertThat(callbacks).extracting(c -> c.path("event").path("ts").asText()).containsOnly(ts);
-        assertThat(callbacks).extracting(c -> c.path("event").path("channel").asText()).containsOnly(general.id());
-        assertThat(callbacks.get(0).path("event_id").asText()).isNotEqualTo(callbacks.get(1).path("event_id").asText());
+        assertThat(callbacks)
+                .extracting(c -> c.path("event").path("ts").asText())
+                .containsOnly(ts);
+        assertThat(callbacks)
+                .extracting(c -> c.path("event").path("channel").asText())
+                .containsOnly(general.id());
+        assertThat(callbacks.get(0).path("event_id").asText())
+                .isNotEqualTo(callbacks.get(1).path("event_id").asText());
         slack.mentionBeforeMessage(true);
         slack.post(general, alice, slack.bot().mention() + " again");
-        assertThat(slack.events().subList(2, 4)).extracting(e -> e.path("event").path("type").asText())
+        assertThat(slack.events().subList(2, 4))
+                .extracting(e -> e.path("event").path("type").asText())
                 .containsExactly("app_mention", "message");
     }
 
@@ -161,7 +174,9 @@ class SlackEventsApiTest {
         slack.post(slack.dm(alice), alice, slack.bot().mention() + " hi");
         slack.post(slack.channelWithoutBot("random"), alice, slack.bot().mention() + " hi");
         await().atMost(Duration.ofSeconds(5)).until(() -> app.received().size() == 1);
-        assertThat(slack.events()).extracting(e -> e.path("event").path("type").asText()).containsExactly("message");
+        assertThat(slack.events())
+                .extracting(e -> e.path("event").path("type").asText())
+                .containsExactly("message");
     }
 
     @Test
@@ -173,7 +188,8 @@ class SlackEventsApiTest {
         slack.edit(general, ts, "fixed");
         slack.delete(general, ts);
         await().atMost(Duration.ofSeconds(5)).until(() -> app.received().size() == 5);
-        List<JsonNode> events = slack.events().stream().map(e -> e.path("event")).toList();
+        List<JsonNode> events =
+                slack.events().stream().map(e -> e.path("event")).toList();
         assertThat(events.get(0).path("bot_id").asText()).isEqualTo(slack.bot().botId());
         assertThat(events.get(1).has("bot_id")).isFalse();
         assertThat(events.get(2).path("thread_ts").asText()).isEqualTo(ts);

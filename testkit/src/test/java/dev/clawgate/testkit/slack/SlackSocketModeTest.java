@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Socket Mode as Slack's reference describes it (SPEC CH-4): docs.slack.dev/apis/events-api/using-socket-mode
  * (apps.connections.open, {@code hello}, {@code events_api} envelopes acknowledged by {@code envelope_id},
- * {@code disconnect} with a reason, unacknowledged envelopes sent again with {@code retry_attempt}).
- * The app is a plain JDK WebSocket client here.
+ * {@code disconnect} with a reason, unacknowledged envelopes sent again with {@code retry_attempt}). The app is a plain
+ * JDK WebSocket client here.
  */
 class SlackSocketModeTest {
     private static final Duration WAIT = Duration.ofSeconds(20); // an upper bound only: a loaded CI machine is slow
@@ -39,7 +39,9 @@ class SlackSocketModeTest {
     }
 
     private String socketUrl() throws Exception {
-        return api.json("apps.connections.open", slack.appToken(), "{}").path("url").asText();
+        return api.json("apps.connections.open", slack.appToken(), "{}")
+                .path("url")
+                .asText();
     }
 
     private static void ack(WsProbe ws, JsonNode envelope) {
@@ -62,8 +64,10 @@ class SlackSocketModeTest {
             assertThat(env.path("payload").path("event").path("ts").asText()).isEqualTo(ts);
             ack(ws, env);
             await().atMost(WAIT).until(() -> slack.unacknowledgedEnvelopes() == 0);
-            assertThat(slack.calls()).filteredOn(c -> c.method().equals("socket ack"))
-                    .extracting(c -> c.headers().get("envelope-id")).containsExactly(env.path("envelope_id").asText());
+            assertThat(slack.calls())
+                    .filteredOn(c -> c.method().equals("socket ack"))
+                    .extracting(c -> c.headers().get("envelope-id"))
+                    .containsExactly(env.path("envelope_id").asText());
         }
     }
 
@@ -78,8 +82,8 @@ class SlackSocketModeTest {
             JsonNode again = ws.nextJson(WAIT);
             assertThat(again.path("retry_attempt").asInt()).isEqualTo(1);
             assertThat(again.path("retry_reason").asText()).isEqualTo("timeout");
-            assertThat(again.path("payload").path("event_id").asText()).isEqualTo(first.path("payload")
-                    .path("event_id").asText());
+            assertThat(again.path("payload").path("event_id").asText())
+                    .isEqualTo(first.path("payload").path("event_id").asText());
             ack(ws, again);
             await().atMost(WAIT).until(() -> slack.unacknowledgedEnvelopes() == 0);
             assertThat(ws.poll(Duration.ofMillis(500))).isNull();
@@ -124,8 +128,8 @@ class SlackSocketModeTest {
         try (WsProbe next = WsProbe.connect(socketUrl())) {
             assertThat(next.nextJson(WAIT).path("type").asText()).isEqualTo("hello");
             JsonNode again = next.nextJson(WAIT);
-            assertThat(again.path("payload").path("event_id").asText()).isEqualTo(lost.path("payload").path("event_id")
-                    .asText());
+            assertThat(again.path("payload").path("event_id").asText())
+                    .isEqualTo(lost.path("payload").path("event_id").asText());
             assertThat(again.path("retry_attempt").asInt()).isEqualTo(1);
             ack(next, again);
             await().atMost(WAIT).until(() -> slack.unacknowledgedEnvelopes() == 0);

@@ -69,7 +69,8 @@ class FakeWebhookPlatformTest {
         byte[] data = "what do ya want for nothing?".getBytes(StandardCharsets.US_ASCII);
         assertThat(sig.sign(data)).isEqualTo("sha256=5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
         assertThat(sig.matches(data, sig.sign(data))).isTrue();
-        assertThat(sig.matches("what do ya want for nothing!".getBytes(StandardCharsets.US_ASCII), sig.sign(data))).isFalse();
+        assertThat(sig.matches("what do ya want for nothing!".getBytes(StandardCharsets.US_ASCII), sig.sign(data)))
+                .isFalse();
     }
 
     @Test
@@ -77,8 +78,11 @@ class FakeWebhookPlatformTest {
         // SPEC IN-4: a 503 makes the platform retry; the 2xx is the ack
         AtomicInteger calls = new AtomicInteger();
         URI url = fakeGateway(0, () -> calls.incrementAndGet() <= 2 ? 503 : 200);
-        platform = FakeWebhookPlatform.start(SECRET).deliverTo(url).retryBackoff(Duration.ofMillis(5), Duration.ofMillis(20));
-        platform.deliver(new PlatformMessage("m-1", "alice", "Alice", "room-1", "group", "t-1", true, "hello", 1_700_000_000_000L));
+        platform = FakeWebhookPlatform.start(SECRET)
+                .deliverTo(url)
+                .retryBackoff(Duration.ofMillis(5), Duration.ofMillis(20));
+        platform.deliver(new PlatformMessage(
+                "m-1", "alice", "Alice", "room-1", "group", "t-1", true, "hello", 1_700_000_000_000L));
 
         await().atMost(Duration.ofSeconds(10)).until(() -> platform.accepted() == 1);
         assertThat(platform.attempts("m-1")).isEqualTo(3);
@@ -100,7 +104,8 @@ class FakeWebhookPlatformTest {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = s.getLocalPort();
         }
-        platform = FakeWebhookPlatform.start(SECRET).deliverTo(URI.create("http://127.0.0.1:" + port + "/webhooks/generic"))
+        platform = FakeWebhookPlatform.start(SECRET)
+                .deliverTo(URI.create("http://127.0.0.1:" + port + "/webhooks/generic"))
                 .retryBackoff(Duration.ofMillis(5), Duration.ofMillis(20));
         platform.deliver(PlatformMessage.direct("m-1", "bob", "first"), PlatformMessage.direct("m-2", "bob", "second"));
         await().atMost(Duration.ofSeconds(10)).until(() -> platform.failedPosts() >= 3);
@@ -132,13 +137,16 @@ class FakeWebhookPlatformTest {
         URI url = fakeGateway(0, () -> 200);
         platform = FakeWebhookPlatform.start(SECRET, 4).deliverTo(url);
         List<PlatformMessage> all = new java.util.ArrayList<>();
-        for (int s = 0; s < 10; s++) for (int i = 0; i < 5; i++) all.add(PlatformMessage.direct("s" + s + "-" + i, "s" + s, "t"));
+        for (int s = 0; s < 10; s++)
+            for (int i = 0; i < 5; i++) all.add(PlatformMessage.direct("s" + s + "-" + i, "s" + s, "t"));
         platform.deliver(all);
 
         await().atMost(Duration.ofSeconds(10)).until(() -> platform.accepted() == 50);
         for (int s = 0; s < 10; s++) {
             String prefix = "s" + s + "-";
-            assertThat(platform.acceptedIds().stream().filter(id -> id.startsWith(prefix)).toList())
+            assertThat(platform.acceptedIds().stream()
+                            .filter(id -> id.startsWith(prefix))
+                            .toList())
                     .containsExactly(prefix + 0, prefix + 1, prefix + 2, prefix + 3, prefix + 4);
         }
         assertThat(platform.scheduled()).isEqualTo(50);
@@ -151,16 +159,27 @@ class FakeWebhookPlatformTest {
         List<CallbackReply> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
         platform = FakeWebhookPlatform.start(SECRET).scriptCallbackStatuses(500).onReply(heard::add);
         HttpClient client = HttpClient.newHttpClient();
-        String reply = "{\"chat\":\"c\",\"thread\":null,\"text\":\"hi\",\"in_reply_to\":\"m-9\",\"turn_id\":7,\"kind\":\"final\"}";
+        String reply =
+                "{\"chat\":\"c\",\"thread\":null,\"text\":\"hi\",\"in_reply_to\":\"m-9\",\"turn_id\":7,\"kind\":\"fin"
+                        + "al\"}";
         byte[] bytes = reply.getBytes(StandardCharsets.UTF_8);
-        HttpResponse<String> first = client.send(HttpRequest.newBuilder(URI.create(platform.callbackUrl()))
-                .header("X-Clawgate-Signature", platform.sign(bytes)).POST(HttpRequest.BodyPublishers.ofByteArray(bytes)).build(),
+        HttpResponse<String> first = client.send(
+                HttpRequest.newBuilder(URI.create(platform.callbackUrl()))
+                        .header("X-Clawgate-Signature", platform.sign(bytes))
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(bytes))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
-        HttpResponse<String> second = client.send(HttpRequest.newBuilder(URI.create(platform.callbackUrl()))
-                .header("X-Clawgate-Signature", "sha256=00").POST(HttpRequest.BodyPublishers.ofByteArray(bytes)).build(),
+        HttpResponse<String> second = client.send(
+                HttpRequest.newBuilder(URI.create(platform.callbackUrl()))
+                        .header("X-Clawgate-Signature", "sha256=00")
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(bytes))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
-        HttpResponse<String> junk = client.send(HttpRequest.newBuilder(URI.create(platform.callbackUrl()))
-                .POST(HttpRequest.BodyPublishers.ofString("nope")).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> junk = client.send(
+                HttpRequest.newBuilder(URI.create(platform.callbackUrl()))
+                        .POST(HttpRequest.BodyPublishers.ofString("nope"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
 
         assertThat(first.statusCode()).isEqualTo(500);
         assertThat(second.statusCode()).isEqualTo(200);
@@ -178,19 +197,25 @@ class FakeWebhookPlatformTest {
         assertThat(heard).isEqualTo(replies);
     }
 
-    private static final String KEYED = "{\"chat\":\"c\",\"text\":\"hi\",\"in_reply_to\":\"m-5\",\"turn_id\":5,\"kind\":\"final\","
-            + "\"idempotency_key\":\"clawgate-5-final-0\"}";
+    private static final String KEYED =
+            "{\"chat\":\"c\",\"text\":\"hi\",\"in_reply_to\":\"m-5\",\"turn_id\":5,\"kind\":\"final\","
+                    + "\"idempotency_key\":\"clawgate-5-final-0\"}";
 
     private HttpResponse<String> postReply(HttpClient client, String json, Duration timeout) throws Exception {
         byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
-        return client.send(HttpRequest.newBuilder(URI.create(platform.callbackUrl())).timeout(timeout)
-                .header("X-Clawgate-Signature", platform.sign(bytes)).POST(HttpRequest.BodyPublishers.ofByteArray(bytes)).build(),
+        return client.send(
+                HttpRequest.newBuilder(URI.create(platform.callbackUrl()))
+                        .timeout(timeout)
+                        .header("X-Clawgate-Signature", platform.sign(bytes))
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(bytes))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
     }
 
     private HttpResponse<String> lookup(HttpClient client, String key, boolean signed) throws Exception {
         String query = "idempotency_key=" + key;
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(platform.callbackUrl() + "?" + query)).GET();
+        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(platform.callbackUrl() + "?" + query))
+                .GET();
         b.header("X-Clawgate-Signature", signed ? platform.sign(query.getBytes(StandardCharsets.UTF_8)) : "sha256=00");
         return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
     }
@@ -198,7 +223,8 @@ class FakeWebhookPlatformTest {
     @Test
     void aReplyKeptButAnsweredTooLateTimesTheClientOutAndCanBeLookedUpByItsKey() throws Exception {
         // SPEC OUT-7: an ambiguous send: the platform has the message, the client cannot know; reconcile finds it
-        platform = FakeWebhookPlatform.start(SECRET).scriptCallbacks(CallbackAnswer.acceptedButLate(Duration.ofSeconds(3)));
+        platform = FakeWebhookPlatform.start(SECRET)
+                .scriptCallbacks(CallbackAnswer.acceptedButLate(Duration.ofSeconds(3)));
         HttpClient client = HttpClient.newHttpClient();
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> postReply(client, KEYED, Duration.ofMillis(300)))
                 .isInstanceOf(java.net.http.HttpTimeoutException.class);
@@ -218,8 +244,11 @@ class FakeWebhookPlatformTest {
         platform = FakeWebhookPlatform.start(SECRET).scriptCallbacks(CallbackAnswer.acceptedThenHangUp());
         HttpClient client = HttpClient.newHttpClient();
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> postReply(client, KEYED, Duration.ofSeconds(5)))
-                .isInstanceOf(IOException.class).isNotInstanceOf(java.net.http.HttpTimeoutException.class);
-        assertThat(platform.replies()).singleElement().satisfies(r -> assertThat(r.accepted()).isTrue());
+                .isInstanceOf(IOException.class)
+                .isNotInstanceOf(java.net.http.HttpTimeoutException.class);
+        assertThat(platform.replies())
+                .singleElement()
+                .satisfies(r -> assertThat(r.accepted()).isTrue());
         assertThat(lookup(client, "clawgate-5-final-0", true).statusCode()).isEqualTo(200);
     }
 
@@ -238,7 +267,10 @@ class FakeWebhookPlatformTest {
         assertThat(JSON.readTree(second.body()).path("id").asText()).isEqualTo("reply-2");
         assertThat(platform.finalRepliesPerKey()).containsExactly(java.util.Map.entry("clawgate-5-final-0", 2L));
         assertThat(platform.finalRepliesPerMessage()).containsExactly(java.util.Map.entry("m-5", 2L));
-        assertThat(JSON.readTree(lookup(client, "clawgate-5-final-0", true).body()).path("id").asText()).isEqualTo("reply-1");
+        assertThat(JSON.readTree(lookup(client, "clawgate-5-final-0", true).body())
+                        .path("id")
+                        .asText())
+                .isEqualTo("reply-1");
     }
 
     @Test
@@ -251,10 +283,17 @@ class FakeWebhookPlatformTest {
         postReply(client, KEYED, Duration.ofSeconds(5));
         lookup(client, "clawgate-5-final-0", true);
 
-        assertThat(platform.calls()).extracting(dev.clawgate.testkit.contract.PlatformCall::method)
-                .containsExactly(FakeWebhookPlatform.GATEWAY_ANSWER, FakeWebhookPlatform.CALLBACK_POST, FakeWebhookPlatform.CALLBACK_LOOKUP);
-        assertThat(platform.calls().get(0).headers()).containsEntry(":status", "200").containsEntry("message-id", "m-1");
+        assertThat(platform.calls())
+                .extracting(dev.clawgate.testkit.contract.PlatformCall::method)
+                .containsExactly(
+                        FakeWebhookPlatform.GATEWAY_ANSWER,
+                        FakeWebhookPlatform.CALLBACK_POST,
+                        FakeWebhookPlatform.CALLBACK_LOOKUP);
+        assertThat(platform.calls().get(0).headers())
+                .containsEntry(":status", "200")
+                .containsEntry("message-id", "m-1");
         assertThat(platform.calls().get(1).body()).isEqualTo(KEYED);
-        assertThat(platform.calls().get(2).headers()).containsEntry(":path", "/callback?idempotency_key=clawgate-5-final-0");
+        assertThat(platform.calls().get(2).headers())
+                .containsEntry(":path", "/callback?idempotency_key=clawgate-5-final-0");
     }
 }

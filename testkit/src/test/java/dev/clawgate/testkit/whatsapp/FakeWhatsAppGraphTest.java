@@ -43,15 +43,16 @@ class FakeWhatsAppGraphTest {
     }
 
     private Reply call(String method, String path, String json, String token) throws Exception {
-        HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(path.startsWith("http") ? path : wa.apiBase()
-                + path));
+        HttpRequest.Builder b =
+                HttpRequest.newBuilder(URI.create(path.startsWith("http") ? path : wa.apiBase() + path));
         if (token != null) b.header("Authorization", "Bearer " + token);
         if (json != null) b.header("Content-Type", "application/json");
-        b.method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers
-                .ofString(json));
+        b.method(
+                method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
         HttpResponse<byte[]> r = http.send(b.build(), HttpResponse.BodyHandlers.ofByteArray());
-        JsonNode n = r.headers().firstValue("Content-Type").orElse("").startsWith("application/json") ? JSON
-                .readTree(r.body()) : null;
+        JsonNode n = r.headers().firstValue("Content-Type").orElse("").startsWith("application/json")
+                ? JSON.readTree(r.body())
+                : null;
         return new Reply(r.statusCode(), n, r.body());
     }
 
@@ -67,7 +68,12 @@ class FakeWhatsAppGraphTest {
     private List<JsonNode> statuses() throws Exception {
         List<JsonNode> out = new java.util.ArrayList<>();
         for (WebhookReceiver.Received r : gateway.posts) {
-            JsonNode s = JSON.readTree(r.body()).path("entry").get(0).path("changes").get(0).path("value")
+            JsonNode s = JSON.readTree(r.body())
+                    .path("entry")
+                    .get(0)
+                    .path("changes")
+                    .get(0)
+                    .path("value")
                     .path("statuses");
             if (s.isArray()) out.add(s.get(0));
         }
@@ -93,7 +99,8 @@ class FakeWhatsAppGraphTest {
         JsonNode sent = statuses().getFirst();
         assertThat(sent.path("id").asText()).isEqualTo(wamid);
         assertThat(sent.path("recipient_id").asText()).isEqualTo(alice.waId());
-        assertThat(sent.path("conversation").path("origin").path("type").asText()).isEqualTo("service");
+        assertThat(sent.path("conversation").path("origin").path("type").asText())
+                .isEqualTo("service");
         wa.markRead(wamid);
         await().until(() -> statuses().size() == 3);
         assertThat(wa.sentTo(alice).getFirst().status()).isEqualTo("read");
@@ -108,7 +115,12 @@ class FakeWhatsAppGraphTest {
         JsonNode failed = statuses().getFirst();
         assertThat(failed.path("status").asText()).isEqualTo("failed");
         assertThat(failed.path("errors").get(0).path("code").asInt()).isEqualTo(131047);
-        assertThat(failed.path("errors").get(0).path("error_data").path("details").asText()).contains("24 hours");
+        assertThat(failed.path("errors")
+                        .get(0)
+                        .path("error_data")
+                        .path("details")
+                        .asText())
+                .contains("24 hours");
 
         wa.windowErrorsSynchronous(true);
         Reply refused = send(text(alice.waId(), "again"));
@@ -122,7 +134,12 @@ class FakeWhatsAppGraphTest {
         wa.sendText(alice, "now I wrote");
         assertThat(send(text(alice.waId(), "inside")).status()).isEqualTo(200);
         wa.advanceClock(Duration.ofHours(25));
-        assertThat(send(text(alice.waId(), "too late")).json().path("error").path("code").asInt()).isEqualTo(131047);
+        assertThat(send(text(alice.waId(), "too late"))
+                        .json()
+                        .path("error")
+                        .path("code")
+                        .asInt())
+                .isEqualTo(131047);
     }
 
     @Test
@@ -134,7 +151,12 @@ class FakeWhatsAppGraphTest {
         JsonNode throughput = send(text(alice.waId(), "a")).json().path("error");
         assertThat(throughput.path("code").asInt()).isEqualTo(130429);
         assertThat(throughput.path("error_subcode").asInt()).isEqualTo(2494055);
-        assertThat(send(text(alice.waId(), "b")).json().path("error").path("code").asInt()).isEqualTo(131056);
+        assertThat(send(text(alice.waId(), "b"))
+                        .json()
+                        .path("error")
+                        .path("code")
+                        .asInt())
+                .isEqualTo(131056);
         assertThat(send(text(alice.waId(), "c")).status()).isEqualTo(200);
 
         Reply wrong = call("POST", "/" + wa.phoneNumberId() + "/messages", text(alice.waId(), "d"), "other");
@@ -153,11 +175,17 @@ class FakeWhatsAppGraphTest {
         assertThat(send(text(alice.waId(), "x".repeat(4096))).status()).isEqualTo(200);
         Reply tooLong = send(text(alice.waId(), "x".repeat(4097)));
         assertThat(tooLong.json().path("error").path("code").asInt()).isEqualTo(100);
-        assertThat(send("{\"to\":\"" + alice.waId() + "\",\"text\":{\"body\":\"x\"}}").json().path("error")
-                .path("code").asInt())
+        assertThat(send("{\"to\":\"" + alice.waId() + "\",\"text\":{\"body\":\"x\"}}")
+                        .json()
+                        .path("error")
+                        .path("code")
+                        .asInt())
                 .isEqualTo(100);
-        assertThat(call("POST", "/999/messages", text(alice.waId(), "x"), TOKEN).json().path("error")
-                .path("error_subcode").asInt())
+        assertThat(call("POST", "/999/messages", text(alice.waId(), "x"), TOKEN)
+                        .json()
+                        .path("error")
+                        .path("error_subcode")
+                        .asInt())
                 .isEqualTo(33);
     }
 
@@ -168,18 +196,20 @@ class FakeWhatsAppGraphTest {
         String boundary = "b0undary";
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         body.writeBytes(("--" + boundary
-                + "\r\nContent-Disposition: form-data; name=\"messaging_product\"\r\n\r\nwhatsapp\r\n"
-                + "--" + boundary + "\r\nContent-Disposition: form-data; name=\"type\"\r\n\r\nimage/png\r\n"
-                + "--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.png\"\r\n"
-                + "Content-Type: image/png\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+                        + "\r\nContent-Disposition: form-data; name=\"messaging_product\"\r\n\r\nwhatsapp\r\n"
+                        + "--" + boundary + "\r\nContent-Disposition: form-data; name=\"type\"\r\n\r\nimage/png\r\n"
+                        + "--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.png\"\r\n"
+                        + "Content-Type: image/png\r\n\r\n")
+                .getBytes(StandardCharsets.UTF_8));
         body.writeBytes(new byte[] {(byte) 0x89, 'P', 'N', 'G'});
         body.writeBytes(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
-        HttpResponse<String> up = http.send(HttpRequest.newBuilder(URI.create(wa.apiBase() + "/" + wa.phoneNumberId()
-                + "/media"))
-                .header("Authorization", "Bearer " + TOKEN).header("Content-Type", "multipart/form-data; boundary="
-                        + boundary)
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())).build(), HttpResponse.BodyHandlers
-                        .ofString());
+        HttpResponse<String> up = http.send(
+                HttpRequest.newBuilder(URI.create(wa.apiBase() + "/" + wa.phoneNumberId() + "/media"))
+                        .header("Authorization", "Bearer " + TOKEN)
+                        .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray()))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         String mediaId = JSON.readTree(up.body()).path("id").asText();
         assertThat(wa.media(mediaId)).containsExactly(0x89, 'P', 'N', 'G');
         Reply image = send("{\"messaging_product\":\"whatsapp\",\"to\":\"" + alice.waId() + "\",\"type\":\"image\","
@@ -187,7 +217,12 @@ class FakeWhatsAppGraphTest {
         assertThat(image.status()).isEqualTo(200);
         assertThat(wa.sentTo(alice).getFirst().mediaId()).isEqualTo(mediaId);
         assertThat(send("{\"messaging_product\":\"whatsapp\",\"to\":\"" + alice.waId() + "\",\"type\":\"image\","
-                + "\"image\":{\"id\":\"404\"}}").json().path("error").path("code").asInt()).isEqualTo(131053);
+                                + "\"image\":{\"id\":\"404\"}}")
+                        .json()
+                        .path("error")
+                        .path("code")
+                        .asInt())
+                .isEqualTo(131053);
 
         Reply meta = call("GET", "/" + mediaId, null, TOKEN);
         assertThat(meta.json().path("mime_type").asText()).isEqualTo("image/png");
@@ -205,11 +240,14 @@ class FakeWhatsAppGraphTest {
         // SPEC CH-12: reactions for ack reactions; groups with recipient_type group (ME-2)
         String asked = wa.sendText(alice, "hello");
         assertThat(send("{\"messaging_product\":\"whatsapp\",\"to\":\"" + alice.waId() + "\",\"type\":\"reaction\","
-                + "\"reaction\":{\"message_id\":\"" + asked + "\",\"emoji\":\"👀\"}}").status()).isEqualTo(200);
+                                + "\"reaction\":{\"message_id\":\"" + asked + "\",\"emoji\":\"👀\"}}")
+                        .status())
+                .isEqualTo(200);
         assertThat(wa.sentTo(alice).getFirst().emoji()).isEqualTo("👀");
         assertThat(wa.sentTo(alice).getFirst().reactionTo()).isEqualTo(asked);
         JsonNode read = send("{\"messaging_product\":\"whatsapp\",\"status\":\"read\",\"message_id\":\"" + asked + "\","
-                + "\"typing_indicator\":{\"type\":\"text\"}}").json();
+                        + "\"typing_indicator\":{\"type\":\"text\"}}")
+                .json();
         assertThat(read.path("success").asBoolean()).isTrue();
         assertThat(wa.readMarks()).containsExactly(asked);
         assertThat(wa.typingIndicators()).containsExactly(asked);
@@ -220,12 +258,15 @@ class FakeWhatsAppGraphTest {
         assertThat(group.json().path("contacts").get(0).path("input").asText()).isEqualTo(team.groupId());
         assertThat(group.json().path("contacts").get(0).has("wa_id")).isFalse();
         assertThat(wa.sentTo(team)).extracting(OutboundMessage::text).containsExactly("hi all");
-        await().until(() -> statuses().stream().anyMatch(s -> s.path("recipient_type").asText().equals("group")));
+        await().until(() -> statuses().stream()
+                .anyMatch(s -> s.path("recipient_type").asText().equals("group")));
         WhatsAppContact stranger = wa.contact("15550000000", "Nobody");
         assertThat(send(text("19999999999", "who?")).status()).isEqualTo(200);
-        await().until(() -> statuses().stream().anyMatch(s -> s.path("errors").path(0).path("code").asInt() == 131026));
+        await().until(() -> statuses().stream()
+                .anyMatch(s -> s.path("errors").path(0).path("code").asInt() == 131026));
         assertThat(stranger.waId()).isNotEqualTo("19999999999");
     }
+
     @Test
     void thePhoneNumberNodeAnswersItsFieldsToTheTokenOnly() throws Exception {
         // SPEC CH-12, OP-4: GET /{phone_number_id} ("WhatsApp Business Phone Number"), what doctor reads

@@ -70,7 +70,8 @@ class FakeWhatsAppWebhookTest {
         JsonNode v = value(r);
         assertThat(v.path("metadata").path("phone_number_id").asText()).isEqualTo(wa.phoneNumberId());
         assertThat(v.path("contacts").get(0).path("wa_id").asText()).isEqualTo(alice.waId());
-        assertThat(v.path("contacts").get(0).path("profile").path("name").asText()).isEqualTo("Alice");
+        assertThat(v.path("contacts").get(0).path("profile").path("name").asText())
+                .isEqualTo("Alice");
         JsonNode m = v.path("messages").get(0);
         assertThat(m.path("id").asText()).isEqualTo(wamid).startsWith("wamid.");
         assertThat(m.path("from").asText()).isEqualTo(alice.waId());
@@ -78,8 +79,9 @@ class FakeWhatsAppWebhookTest {
         assertThat(m.path("text").path("body").asText()).isEqualTo("hello 👋 ünïcode");
         assertThat(m.path("timestamp").asText()).matches("\\d+");
         await().until(() -> wa.deliveries().getFirst().accepted());
-        assertThat(wa.calls()).anyMatch(c -> c.method().equals(FakeWhatsAppCloud.WEBHOOK_ANSWER)
-                && c.headers().get(":status").equals("200"));
+        assertThat(wa.calls())
+                .anyMatch(c -> c.method().equals(FakeWhatsAppCloud.WEBHOOK_ANSWER)
+                        && c.headers().get(":status").equals("200"));
     }
 
     @Test
@@ -87,15 +89,18 @@ class FakeWhatsAppWebhookTest {
         // SPEC CH-12: Meta redelivers what was not acknowledged with 200; the gateway dedupes by message id
         gateway.answerNext(500, 401);
         wa.sendText(alice, "again?");
-        await().until(() -> !wa.deliveries().isEmpty() && wa.deliveries().getFirst().accepted());
+        await().until(() ->
+                !wa.deliveries().isEmpty() && wa.deliveries().getFirst().accepted());
         assertThat(wa.deliveries().getFirst().attempts()).containsExactly(500, 401, 200);
         assertThat(gateway.posts).hasSize(3);
-        assertThat(gateway.posts).extracting(WebhookReceiver.Received::text).containsOnly(gateway.posts.getFirst()
-                .text());
+        assertThat(gateway.posts)
+                .extracting(WebhookReceiver.Received::text)
+                .containsOnly(gateway.posts.getFirst().text());
 
         String duplicate = wa.redeliver(wa.deliveries().getFirst().id());
         await().until(() -> gateway.posts.size() == 4);
-        assertThat(gateway.posts.get(3).text()).isEqualTo(gateway.posts.getFirst().text());
+        assertThat(gateway.posts.get(3).text())
+                .isEqualTo(gateway.posts.getFirst().text());
         assertThat(duplicate).isNotEqualTo(wa.deliveries().getFirst().id());
     }
 
@@ -131,9 +136,19 @@ class FakeWhatsAppWebhookTest {
         assertThat(image.path("caption").asText()).isEqualTo("a cat");
         assertThat(wa.media(image.path("id").asText())).containsExactly(1, 2, 3);
         assertThat(image.path("sha256").asText()).isNotBlank();
-        assertThat(value(gateway.posts.get(2)).path("messages").get(0).path("document").path("filename").asText())
+        assertThat(value(gateway.posts.get(2))
+                        .path("messages")
+                        .get(0)
+                        .path("document")
+                        .path("filename")
+                        .asText())
                 .isEqualTo("report.pdf");
-        assertThat(value(gateway.posts.get(3)).path("messages").get(0).path("audio").path("voice").asBoolean())
+        assertThat(value(gateway.posts.get(3))
+                        .path("messages")
+                        .get(0)
+                        .path("audio")
+                        .path("voice")
+                        .asBoolean())
                 .isTrue();
         JsonNode reaction = value(gateway.posts.get(4)).path("messages").get(0).path("reaction");
         assertThat(reaction.path("message_id").asText()).isEqualTo(first);

@@ -14,9 +14,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 
 /**
- * A minimal webhook endpoint standing in for the gateway: it records every POST (raw body and
- * signature header), answers the scripted statuses (then 200), and answers the verification GET
- * by echoing {@code hub.challenge} when {@code hub.verify_token} matches, 403 otherwise.
+ * A minimal webhook endpoint standing in for the gateway: it records every POST (raw body and signature header),
+ * answers the scripted statuses (then 200), and answers the verification GET by echoing {@code hub.challenge} when
+ * {@code hub.verify_token} matches, 403 otherwise.
  */
 final class WebhookReceiver implements AutoCloseable {
     record Received(byte[] body, String signature) {
@@ -57,7 +57,7 @@ final class WebhookReceiver implements AutoCloseable {
                         case "hub.mode" -> mode = v;
                         case "hub.verify_token" -> token = v;
                         case "hub.challenge" -> challenge = v;
-                        default -> { }
+                        default -> {}
                     }
                 }
                 boolean ok = "subscribe".equals(mode) && verifyToken.equals(token) && challenge != null;
@@ -66,8 +66,8 @@ final class WebhookReceiver implements AutoCloseable {
                 if (b.length > 0) ex.getResponseBody().write(b);
                 return;
             }
-            posts.add(new Received(ex.getRequestBody().readAllBytes(), ex.getRequestHeaders()
-                    .getFirst("X-Hub-Signature-256")));
+            posts.add(new Received(
+                    ex.getRequestBody().readAllBytes(), ex.getRequestHeaders().getFirst("X-Hub-Signature-256")));
             Integer status = script.poll();
             ex.sendResponseHeaders(status == null ? 200 : status, -1);
         }

@@ -1,7 +1,7 @@
 package dev.clawgate.channel.discord;
 
-import dev.clawgate.core.run.CancelToken;
 import dev.clawgate.core.channel.AckReactionCalls;
+import dev.clawgate.core.run.CancelToken;
 import dev.clawgate.core.store.InboxState;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -11,9 +11,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Ack reactions (SPEC RP-5) with Create Reaction / Delete Own Reaction: 👀 when a message is received, then, when core
- * settles it, 👀 taken away and ✅ for done or ⚠️ for failed or expired; any other final state only takes 👀 away.
- * The emoji is URL-encoded in the path, as Discord requires. The calls of one message run in order on the I/O
- * executor, never on the caller's thread.
+ * settles it, 👀 taken away and ✅ for done or ⚠️ for failed or expired; any other final state only takes 👀 away. The
+ * emoji is URL-encoded in the path, as Discord requires. The calls of one message run in order on the I/O executor,
+ * never on the caller's thread.
  */
 final class AckReactions {
     private static final Logger log = LoggerFactory.getLogger(AckReactions.class);
@@ -45,15 +45,18 @@ final class AckReactions {
         return o == null ? null : o == AckReactionCalls.Outcome.DONE ? DONE : FAILED;
     }
 
-
     private static void react(DiscordBot bot, String verb, String channel, String id, String emoji) {
-        String path = "/channels/" + channel + "/messages/" + id + "/reactions/" + URLEncoder.encode(emoji,
-                StandardCharsets.UTF_8) + "/@me";
+        String path = "/channels/" + channel + "/messages/" + id + "/reactions/"
+                + URLEncoder.encode(emoji, StandardCharsets.UTF_8) + "/@me";
         try {
             bot.api.call(verb, verb + " " + ROUTE, channel, path, null, CancelToken.none());
         } catch (DiscordApiException e) {
-            log.debug("discord [{}]: reaction {} not {}: {}", bot.account.id(), emoji, verb.equals("PUT") ? "added"
-                    : "removed", e.getMessage());
+            log.debug(
+                    "discord [{}]: reaction {} not {}: {}",
+                    bot.account.id(),
+                    emoji,
+                    verb.equals("PUT") ? "added" : "removed",
+                    e.getMessage());
         } catch (RuntimeException e) {
             log.warn("discord [{}]: reaction {} failed: {}", bot.account.id(), emoji, e.toString());
         }

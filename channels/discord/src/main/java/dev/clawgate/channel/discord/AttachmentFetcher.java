@@ -21,9 +21,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Downloads the images a message carries (SPEC OUT-13, MD-1): each attachment whose {@code content_type} is an image
- * and whose {@code size} is within the bound is fetched from its CDN {@code url} (signed links that expire, so they
- * are fetched when the message arrives) into {@code <data dir>/media/discord}, readable by the owner only, and handed
- * to the turn as a local file. Anything else (a document, a large file, a failed download) stays a mention in the text.
+ * and whose {@code size} is within the bound is fetched from its CDN {@code url} (signed links that expire, so they are
+ * fetched when the message arrives) into {@code <data dir>/media/discord}, readable by the owner only, and handed to
+ * the turn as a local file. Anything else (a document, a large file, a failed download) stays a mention in the text.
  */
 final class AttachmentFetcher {
     private static final Logger log = LoggerFactory.getLogger(AttachmentFetcher.class);
@@ -52,7 +52,9 @@ final class AttachmentFetcher {
             String id = a.path("id").asText("");
             String url = a.path("url").asText("");
             long size = a.path("size").asLong(Long.MAX_VALUE);
-            if (!type.startsWith("image/") || !MessageReader.snowflake(id) || size > MAX_BYTES
+            if (!type.startsWith("image/")
+                    || !MessageReader.snowflake(id)
+                    || size > MAX_BYTES
                     || !url.startsWith("http")) continue;
             try {
                 Path file = download(id, a.path("filename").asText("image"), URI.create(url));
@@ -76,8 +78,8 @@ final class AttachmentFetcher {
             Files.setLastModifiedTime(target, java.nio.file.attribute.FileTime.from(java.time.Instant.now()));
             return target;
         }
-        HttpResponse<InputStream> r = http.send(HttpRequest.newBuilder(url).timeout(TIMEOUT).GET().build(),
-                HttpResponse.BodyHandlers.ofInputStream());
+        HttpResponse<InputStream> r = http.send(
+                HttpRequest.newBuilder(url).timeout(TIMEOUT).GET().build(), HttpResponse.BodyHandlers.ofInputStream());
         Path partial = dir.resolve(id + ".part");
         try (InputStream in = r.body()) {
             if (r.statusCode() != 200) throw new IOException("the CDN answered " + r.statusCode());

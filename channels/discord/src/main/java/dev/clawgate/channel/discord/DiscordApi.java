@@ -28,12 +28,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link DiscordApiException.Reach#UNKNOWN}).
  *
  * <p>Rate limits (developers/topics/rate-limits; SPEC CH-5, OUT-7): each answer's {@code X-RateLimit-Bucket},
- * {@code -Limit}, {@code -Remaining} and {@code -Reset-After} are kept per bucket and top-level resource (the
- * channel id), routes naming the same bucket share it; no request is sent into an exhausted bucket, it waits for the
- * reset instead, and no more than 50 requests a second leave over all routes (the bot's global limit). A 429 (the
- * bot's, a shared resource's, or the global limit, {@code X-RateLimit-Global}) was not executed: the wait it names
- * is kept (globally for a global one) and the request made again after it. A wait longer than {@code maxWait} is not
- * waited here: the call fails as rate limited, and the outbox retries after it.
+ * {@code -Limit}, {@code -Remaining} and {@code -Reset-After} are kept per bucket and top-level resource (the channel
+ * id), routes naming the same bucket share it; no request is sent into an exhausted bucket, it waits for the reset
+ * instead, and no more than 50 requests a second leave over all routes (the bot's global limit). A 429 (the bot's, a
+ * shared resource's, or the global limit, {@code X-RateLimit-Global}) was not executed: the wait it names is kept
+ * (globally for a global one) and the request made again after it. A wait longer than {@code maxWait} is not waited
+ * here: the call fails as rate limited, and the outbox retries after it.
  */
 final class DiscordApi {
     static final ObjectMapper JSON = new ObjectMapper();
@@ -64,6 +64,7 @@ final class DiscordApi {
     private long globalUntil;
     /** When the requests of the last second left: Discord allows a bot 50 a second over all routes. */
     private final java.util.ArrayDeque<Long> recent = new java.util.ArrayDeque<>();
+
     private int inFlight;
 
     DiscordApi(URI apiBase, String token, HttpClient http, Duration callTimeout, Duration maxWait) {
@@ -75,7 +76,9 @@ final class DiscordApi {
     }
 
     static HttpClient client() {
-        return HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).followRedirects(HttpClient.Redirect.NEVER)
+        return HttpClient.newBuilder()
+                .connectTimeout(CONNECT_TIMEOUT)
+                .followRedirects(HttpClient.Redirect.NEVER)
                 .build();
     }
 
@@ -88,26 +91,34 @@ final class DiscordApi {
     }
 
     /**
-     * One request of {@code route} (e.g. {@code POST /channels/{channel.id}/messages}) at {@code path}, counted in
-     * the bucket of {@code route} and {@code major}. {@code cancel} aborts it (SPEC OUT-11): while it waits for a
-     * bucket or before it leaves, with {@link dev.clawgate.core.run.CancelledException}; in flight, the outcome is
-     * unknown.
+     * One request of {@code route} (e.g. {@code POST /channels/{channel.id}/messages}) at {@code path}, counted in the
+     * bucket of {@code route} and {@code major}. {@code cancel} aborts it (SPEC OUT-11): while it waits for a bucket or
+     * before it leaves, with {@link dev.clawgate.core.run.CancelledException}; in flight, the outcome is unknown.
      *
      * @return the answer's JSON, or an empty object for 204 No Content
      */
-    JsonNode call(String verb, String route, String major, String path, JsonNode body,
-            CancelToken cancel) throws DiscordApiException {
-        return body == null ? call(verb, route, major, path, null, null, cancel)
-                : call(verb, route, major, path, "application/json", body.toString().getBytes(StandardCharsets.UTF_8),
+    JsonNode call(String verb, String route, String major, String path, JsonNode body, CancelToken cancel)
+            throws DiscordApiException {
+        return body == null
+                ? call(verb, route, major, path, null, null, cancel)
+                : call(
+                        verb,
+                        route,
+                        major,
+                        path,
+                        "application/json",
+                        body.toString().getBytes(StandardCharsets.UTF_8),
                         cancel);
     }
 
     /** As {@link #call(String, String, String, String, JsonNode, CancelToken)}, with a body of {@code type}. */
-    JsonNode call(String verb, String route, String major, String path, String type, byte[] body,
-            CancelToken cancel) throws DiscordApiException {
+    JsonNode call(String verb, String route, String major, String path, String type, byte[] body, CancelToken cancel)
+            throws DiscordApiException {
         for (int attempt = 0; ; attempt++) {
-            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(apiBase + path)).timeout(callTimeout)
-                    .header("Authorization", "Bot " + token).header("User-Agent", USER_AGENT);
+            HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(apiBase + path))
+                    .timeout(callTimeout)
+                    .header("Authorization", "Bot " + token)
+                    .header("User-Agent", USER_AGENT);
             if (body != null) {
                 b.header("Content-Type", type).method(verb, HttpRequest.BodyPublishers.ofByteArray(body));
             } else {
@@ -125,17 +136,26 @@ final class DiscordApi {
             if (r.statusCode() == 429) {
                 Duration wait = limited(route, major, r, answer);
                 if (attempt + 1 < MAX_429 && wait.compareTo(maxWait) <= 0) continue;
-                throw new DiscordApiException(route + " rate limited by Discord: retry after " + wait.toMillis()
-                        + " ms",
-                        DiscordApiException.Reach.ANSWERED, 429, 0, wait, null);
+                throw new DiscordApiException(
+                        route + " rate limited by Discord: retry after " + wait.toMillis() + " ms",
+                        DiscordApiException.Reach.ANSWERED,
+                        429,
+                        0,
+                        wait,
+                        null);
             }
             learn(route, major, r);
             if (r.statusCode() >= 200 && r.statusCode() < 300) return answer == null ? JSON.createObjectNode() : answer;
             int code = answer == null ? 0 : answer.path("code").asInt(0);
             String message = answer == null ? "" : answer.path("message").asText("");
-            throw new DiscordApiException(route + " failed: HTTP " + r.statusCode() + (code == 0 ? "" : " code " + code)
-                    + (message.isEmpty() ? "" : " " + redact(message)), DiscordApiException.Reach.ANSWERED,
-                            r.statusCode(), code, null, null);
+            throw new DiscordApiException(
+                    route + " failed: HTTP " + r.statusCode() + (code == 0 ? "" : " code " + code)
+                            + (message.isEmpty() ? "" : " " + redact(message)),
+                    DiscordApiException.Reach.ANSWERED,
+                    r.statusCode(),
+                    code,
+                    null,
+                    null);
         }
     }
 
@@ -175,17 +195,25 @@ final class DiscordApi {
             }
             Duration d = Duration.ofNanos(wait);
             if (d.compareTo(maxWait) > 0) {
-                throw new DiscordApiException(route + " not sent: its rate-limit bucket resets in " + d.toMillis()
-                        + " ms",
-                        DiscordApiException.Reach.NOT_SENT, 429, 0, d, null);
+                throw new DiscordApiException(
+                        route + " not sent: its rate-limit bucket resets in " + d.toMillis() + " ms",
+                        DiscordApiException.Reach.NOT_SENT,
+                        429,
+                        0,
+                        d,
+                        null);
             }
             try {
                 if (cancel.await(Math.max(1, d.toMillis()), TimeUnit.MILLISECONDS)) cancel.throwIfCancelled();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new DiscordApiException(route + " interrupted while waiting for its bucket",
-                        DiscordApiException.Reach.NOT_SENT, 0, 0,
-                        null, e);
+                throw new DiscordApiException(
+                        route + " interrupted while waiting for its bucket",
+                        DiscordApiException.Reach.NOT_SENT,
+                        0,
+                        0,
+                        null,
+                        e);
             }
         }
     }
@@ -236,10 +264,14 @@ final class DiscordApi {
 
     /** A 429: the wait it names, kept for the bucket or for every route when it is global. */
     private Duration limited(String route, String major, HttpResponse<String> r, JsonNode body) {
-        double seconds = body != null && body.has("retry_after") ? body.get("retry_after").asDouble(1) : number(r,
-                "Retry-After", 1);
+        double seconds = body != null && body.has("retry_after")
+                ? body.get("retry_after").asDouble(1)
+                : number(r, "Retry-After", 1);
         boolean global = (body != null && body.path("global").asBoolean(false))
-                || r.headers().firstValue("X-RateLimit-Global").map("true"::equalsIgnoreCase).orElse(false);
+                || r.headers()
+                        .firstValue("X-RateLimit-Global")
+                        .map("true"::equalsIgnoreCase)
+                        .orElse(false);
         long wait = (long) (Math.max(0.001, seconds) * 1e9);
         lock.lock();
         try {
@@ -284,19 +316,26 @@ final class DiscordApi {
         return s == null || token == null ? s : s.replace(token, "<token>");
     }
 
-    private HttpResponse<String> exchange(String route, HttpRequest request,
-            CancelToken cancel) throws DiscordApiException {
-        CompletableFuture<HttpResponse<String>> call = http.sendAsync(request,
-                HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    private HttpResponse<String> exchange(String route, HttpRequest request, CancelToken cancel)
+            throws DiscordApiException {
+        CompletableFuture<HttpResponse<String>> call =
+                http.sendAsync(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         AutoCloseable abortOnCancel = cancel.onCancel(() -> call.cancel(true));
         try {
             return call.get();
         } catch (ExecutionException e) {
             if (e.getCause() instanceof CancellationException) throw aborted(route, cancel);
             if (e.getCause() instanceof IOException io) throw failure(route, io);
-            throw new DiscordApiException(route + " failed: " + (e.getCause() == null ? e
-                    : e.getCause()).getClass().getSimpleName(),
-                    DiscordApiException.Reach.UNKNOWN, 0, 0, null, e.getCause());
+            throw new DiscordApiException(
+                    route + " failed: "
+                            + (e.getCause() == null ? e : e.getCause())
+                                    .getClass()
+                                    .getSimpleName(),
+                    DiscordApiException.Reach.UNKNOWN,
+                    0,
+                    0,
+                    null,
+                    e.getCause());
         } catch (CancellationException e) {
             throw aborted(route, cancel);
         } catch (InterruptedException e) {
@@ -314,17 +353,27 @@ final class DiscordApi {
     }
 
     private static DiscordApiException aborted(String route, CancelToken cancel) {
-        return new DiscordApiException(route + " aborted in flight: the run was cancelled (" + cancel.reason()
-                + "); Discord may have it",
-                DiscordApiException.Reach.UNKNOWN, 0, 0, null, null);
+        return new DiscordApiException(
+                route + " aborted in flight: the run was cancelled (" + cancel.reason() + "); Discord may have it",
+                DiscordApiException.Reach.UNKNOWN,
+                0,
+                0,
+                null,
+                null);
     }
 
     private DiscordApiException failure(String route, IOException e) {
-        boolean notSent = e instanceof HttpConnectTimeoutException || e instanceof ConnectException
-                || e.getCause() instanceof UnresolvedAddressException || e.getCause() instanceof ConnectException;
+        boolean notSent = e instanceof HttpConnectTimeoutException
+                || e instanceof ConnectException
+                || e.getCause() instanceof UnresolvedAddressException
+                || e.getCause() instanceof ConnectException;
         String what = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : " " + redact(e.getMessage()));
-        return new DiscordApiException(route + (notSent ? " could not reach " : " got no answer from ")
-                + apiBase.getHost() + ": " + what,
-                notSent ? DiscordApiException.Reach.NOT_SENT : DiscordApiException.Reach.UNKNOWN, 0, 0, null, null);
+        return new DiscordApiException(
+                route + (notSent ? " could not reach " : " got no answer from ") + apiBase.getHost() + ": " + what,
+                notSent ? DiscordApiException.Reach.NOT_SENT : DiscordApiException.Reach.UNKNOWN,
+                0,
+                0,
+                null,
+                null);
     }
 }

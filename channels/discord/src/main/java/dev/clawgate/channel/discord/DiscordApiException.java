@@ -5,8 +5,8 @@ import java.time.Duration;
 import java.util.Set;
 
 /**
- * An HTTP API call that failed: Discord's answer (a status with {@code {"code": ..., "message": ...}}, or a 429
- * with {@code retry_after}), or no answer. The message never holds the token.
+ * An HTTP API call that failed: Discord's answer (a status with {@code {"code": ..., "message": ...}}, or a 429 with
+ * {@code retry_after}), or no answer. The message never holds the token.
  */
 final class DiscordApiException extends Exception {
     enum Reach {
@@ -20,9 +20,9 @@ final class DiscordApiException extends Exception {
 
     /**
      * JSON error codes that say the request cannot succeed as it is (SPEC OUT-7;
-     * developers/topics/opcodes-and-status-codes,
-     * "JSON Error Codes"): Unknown Channel, Unknown Message, Unknown User, Missing Access, Cannot send messages to this
-     * user, Missing Permissions, Invalid Form Body, and the like. Every 4xx but 429 is permanent in any case.
+     * developers/topics/opcodes-and-status-codes, "JSON Error Codes"): Unknown Channel, Unknown Message, Unknown User,
+     * Missing Access, Cannot send messages to this user, Missing Permissions, Invalid Form Body, and the like. Every
+     * 4xx but 429 is permanent in any case.
      */
     static final Set<Integer> PERMANENT_CODES = Set.of(10003, 10008, 10013, 50001, 50007, 50013, 50035, 50006, 160004);
 
@@ -76,10 +76,10 @@ final class DiscordApiException extends Exception {
     DeliveryException toDelivery(String what) {
         String message = what + ": " + getMessage();
         if (reach == Reach.UNKNOWN) return new DeliveryException(message, DeliveryException.Kind.AMBIGUOUS, null, this);
-        if (rateLimited()) return DeliveryException.rateLimited(message, retryAfter == null ? Duration.ofSeconds(1)
-                : retryAfter);
-        if (reach == Reach.NOT_SENT || status >= 500) return new DeliveryException(message,
-                DeliveryException.Kind.TRANSIENT, null, this);
+        if (rateLimited())
+            return DeliveryException.rateLimited(message, retryAfter == null ? Duration.ofSeconds(1) : retryAfter);
+        if (reach == Reach.NOT_SENT || status >= 500)
+            return new DeliveryException(message, DeliveryException.Kind.TRANSIENT, null, this);
         return new DeliveryException(message, DeliveryException.Kind.PERMANENT, null, this);
     }
 }

@@ -53,10 +53,15 @@ public final class DiscordChannel implements Channel {
 
     /** A channel that keeps its Gateway sessions and its nonce log under {@code dataDir} (null: in memory). */
     public DiscordChannel(List<DiscordAccount> accounts, java.nio.file.Path dataDir) {
-        this(accounts, task -> Thread.ofVirtual().name("discord-io").start(task),
+        this(
+                accounts,
+                task -> Thread.ofVirtual().name("discord-io").start(task),
                 DiscordMessageAdapter.MAX_INLINE_RATE_WAIT,
-                DiscordAccount.CALL_TIMEOUT, GatewayClient.Timing.DISCORD, Timers.PREVIEW,
-                        DiscordAccount.PREVIEW_INTERVAL, dataDir);
+                DiscordAccount.CALL_TIMEOUT,
+                GatewayClient.Timing.DISCORD,
+                Timers.PREVIEW,
+                DiscordAccount.PREVIEW_INTERVAL,
+                dataDir);
     }
 
     /** The gateway's shared preview timer: a daemon thread that only hands work on. */
@@ -65,37 +70,50 @@ public final class DiscordChannel implements Channel {
     }
 
     /**
-     * @param io           runs reaction, typing and preview calls off the caller's thread
-     * @param maxRateWait  the longest wait for a rate-limit bucket inside one call
-     * @param callTimeout  how long an HTTP API call may wait for its answer; past it the outcome is unknown
+     * @param io runs reaction, typing and preview calls off the caller's thread
+     * @param maxRateWait the longest wait for a rate-limit bucket inside one call
+     * @param callTimeout how long an HTTP API call may wait for its answer; past it the outcome is unknown
      */
-    DiscordChannel(List<DiscordAccount> accounts, Executor io, Duration maxRateWait, Duration callTimeout,
+    DiscordChannel(
+            List<DiscordAccount> accounts,
+            Executor io,
+            Duration maxRateWait,
+            Duration callTimeout,
             GatewayClient.Timing timing,
-                   Scheduler previewTimer, Duration previewInterval) {
+            Scheduler previewTimer,
+            Duration previewInterval) {
         this(accounts, io, maxRateWait, callTimeout, timing, previewTimer, previewInterval, null);
     }
 
     /** @param dataDir where sessions and the nonce log are kept across restarts, or null to keep them in memory */
-    DiscordChannel(List<DiscordAccount> accounts, Executor io, Duration maxRateWait, Duration callTimeout,
+    DiscordChannel(
+            List<DiscordAccount> accounts,
+            Executor io,
+            Duration maxRateWait,
+            Duration callTimeout,
             GatewayClient.Timing timing,
-                   Scheduler previewTimer, Duration previewInterval, java.nio.file.Path dataDir) {
+            Scheduler previewTimer,
+            Duration previewInterval,
+            java.nio.file.Path dataDir) {
         HttpClient http = DiscordApi.client();
         for (DiscordAccount a : accounts) {
-            DiscordBot bot = new DiscordBot(a, new DiscordApi(a.apiBase(), a.botToken(), http, callTimeout,
-                    maxRateWait));
+            DiscordBot bot =
+                    new DiscordBot(a, new DiscordApi(a.apiBase(), a.botToken(), http, callTimeout, maxRateWait));
             bots.put(a.id(), bot);
             MessageReader reader = new MessageReader(bot);
             readers.put(a.id(), reader);
             seen.put(a.id(), bounded());
-            SessionFile kept = dataDir == null ? null : new SessionFile(dataDir.resolve("discord").resolve(a.id()
-                    + ".session"));
-            gateways.put(a.id(), new GatewayClient(bot, (type, d) -> dispatch(bot, reader, type, d), http, timing,
-                    kept));
+            SessionFile kept = dataDir == null
+                    ? null
+                    : new SessionFile(dataDir.resolve("discord").resolve(a.id() + ".session"));
+            gateways.put(
+                    a.id(), new GatewayClient(bot, (type, d) -> dispatch(bot, reader, type, d), http, timing, kept));
         }
         this.adapter = new DiscordMessageAdapter(bots, io, previewTimer, previewInterval);
-        this.fetcher = new AttachmentFetcher(http, dataDir == null ? null
-                : dataDir.resolve("media").resolve("discord"));
-        if (dataDir != null) adapter.nonceLog(new NonceLog(dataDir.resolve("discord").resolve("nonces")));
+        this.fetcher = new AttachmentFetcher(
+                http, dataDir == null ? null : dataDir.resolve("media").resolve("discord"));
+        if (dataDir != null)
+            adapter.nonceLog(new NonceLog(dataDir.resolve("discord").resolve("nonces")));
     }
 
     private static Set<String> bounded() {
@@ -132,9 +150,11 @@ public final class DiscordChannel implements Channel {
                     log.error(fix);
                     throw new IllegalStateException(fix);
                 }
-                log.error("discord [{}]: cannot reach the HTTP API at {} ({}); the Gateway loop keeps trying",
+                log.error(
+                        "discord [{}]: cannot reach the HTTP API at {} ({}); the Gateway loop keeps trying",
                         bot.account.id(),
-                        bot.account.apiBase(), e.getMessage());
+                        bot.account.apiBase(),
+                        e.getMessage());
             }
             gateways.get(bot.account.id()).start();
         }
@@ -146,7 +166,7 @@ public final class DiscordChannel implements Channel {
             case "GUILD_CREATE" -> reader.guildCreated(d);
             case "THREAD_CREATE" -> reader.threadCreated(d);
             case "MESSAGE_CREATE" -> message(bot, reader, d);
-            default -> { }
+            default -> {}
         }
     }
 
@@ -157,18 +177,28 @@ public final class DiscordChannel implements Channel {
         Set<String> known = seen.get(bot.account.id());
         if (known.contains(id)) return;
         switch (reader.read(d)) {
-            case MessageReader.Reading.Ignored ignored -> { }
+            case MessageReader.Reading.Ignored ignored -> {}
             case MessageReader.Reading.Unreadable u ->
-                    to.unreadable(UnreadableInbound.of(MessageReader.CHANNEL, bot.account.id(), id, u.reason(),
-                            d.toString()));
+                to.unreadable(
+                        UnreadableInbound.of(MessageReader.CHANNEL, bot.account.id(), id, u.reason(), d.toString()));
             case MessageReader.Reading.Message m -> {
                 InboundMessage in = m.message();
                 List<Attachment> images = fetcher.fetch(bot.account.id(), d.path("attachments"));
                 if (!images.isEmpty()) {
-                    in = new InboundMessage(in.id(), in.channel(), in.account(), in.sender(), in.senderName(),
+                    in = new InboundMessage(
+                            in.id(),
+                            in.channel(),
+                            in.account(),
+                            in.sender(),
+                            in.senderName(),
                             in.replyTarget(),
-                            in.threadId(), in.scopeId(), in.chatType(), in.mentioned(), in.timestamp(), in.text(),
-                                    images,
+                            in.threadId(),
+                            in.scopeId(),
+                            in.chatType(),
+                            in.mentioned(),
+                            in.timestamp(),
+                            in.text(),
+                            images,
                             in.rawPayload());
                 }
                 try {
@@ -176,8 +206,12 @@ public final class DiscordChannel implements Channel {
                 } catch (StoreException | IllegalStateException retry) {
                     throw retry;
                 } catch (RuntimeException refused) {
-                    to.unreadable(UnreadableInbound.of(MessageReader.CHANNEL, bot.account.id(), id,
-                            "the gateway could not take it: " + refused, d.toString()));
+                    to.unreadable(UnreadableInbound.of(
+                            MessageReader.CHANNEL,
+                            bot.account.id(),
+                            id,
+                            "the gateway could not take it: " + refused,
+                            d.toString()));
                 }
             }
         }
@@ -196,7 +230,8 @@ public final class DiscordChannel implements Channel {
         if (sink.get() == null) return ChannelHealth.down("not started");
         List<String> problems = new ArrayList<>();
         gateways.forEach((id, g) -> {
-            if (!g.health().healthy()) problems.add((bots.size() == 1 ? "" : id + ": ") + g.health().detail());
+            if (!g.health().healthy())
+                problems.add((bots.size() == 1 ? "" : id + ": ") + g.health().detail());
         });
         return problems.isEmpty() ? ChannelHealth.UP : ChannelHealth.down(String.join("; ", problems));
     }

@@ -40,18 +40,23 @@ public final class DiscordChannelFactory implements ChannelFactory {
     @Override
     public List<ChannelOption> options() {
         return List.of(
-                ChannelOption.string("bot_token", "The bot's token (Developer Portal, Bot, Reset Token).").asSecret(),
-                ChannelOption.string("api_base",
-                        "The HTTP API root (a proxy, or a test double).").withDefault(DiscordSettings.DEFAULT_API_BASE),
+                ChannelOption.string("bot_token", "The bot's token (Developer Portal, Bot, Reset Token).")
+                        .asSecret(),
+                ChannelOption.string("api_base", "The HTTP API root (a proxy, or a test double).")
+                        .withDefault(DiscordSettings.DEFAULT_API_BASE),
                 ChannelOption.string("gateway_url", "The Gateway WebSocket URL; unset: asked from GET /gateway/bot."),
-                ChannelOption.bool("message_content",
-                        "Request the Message Content intent (enable it in the Developer Portal); "
-                        + "false: only DMs and mentions carry content.").withDefault(true),
-                ChannelOption.string("stream_mode",
-                        "off, or preview: a draft edited with Edit Message while the reply is generated.")
+                ChannelOption.bool(
+                                "message_content",
+                                "Request the Message Content intent (enable it in the Developer Portal); "
+                                        + "false: only DMs and mentions carry content.")
+                        .withDefault(true),
+                ChannelOption.string(
+                                "stream_mode",
+                                "off, or preview: a draft edited with Edit Message while the reply is generated.")
                         .withDefault("off"),
-                ChannelOption.bool("ack_reactions",
-                        "React to each message: eyes when received, then a check mark or a warning.")
+                ChannelOption.bool(
+                                "ack_reactions",
+                                "React to each message: eyes when received, then a check mark or a warning.")
                         .withDefault(false),
                 ChannelOption.integer("text_limit", "The longest message sent, in characters (Discord allows 2000).")
                         .withDefault(DiscordAccount.MAX_TEXT));

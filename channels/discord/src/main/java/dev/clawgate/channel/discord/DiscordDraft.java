@@ -12,9 +12,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A live preview of one reply in a Discord channel (SPEC OUT-9, {@code stream_mode = "preview"}): {@link #start}
- * posts a {@code ...} draft at once (Create Message), and later calls edit it with the text so far (Edit Message), at
- * most once per interval (Edit Message's bucket allows about 5 per 5 s; a 429 holds the preview off for its wait).
+ * A live preview of one reply in a Discord channel (SPEC OUT-9, {@code stream_mode = "preview"}): {@link #start} posts
+ * a {@code ...} draft at once (Create Message), and later calls edit it with the text so far (Edit Message), at most
+ * once per interval (Edit Message's bucket allows about 5 per 5 s; a 429 holds the preview off for its wait).
  * {@link #finish} drops pending updates and hands the draft's id to the finaliser.
  */
 final class DiscordDraft extends LiveDraftStream {
@@ -51,12 +51,20 @@ final class DiscordDraft extends LiveDraftStream {
         body.putObject("allowed_mentions").putArray("parse");
         try {
             if (id == null) {
-                JsonNode sent = bot.api.call("POST", DiscordMessageAdapter.CREATE, channel, "/channels/" + channel
-                        + "/messages", body,
+                JsonNode sent = bot.api.call(
+                        "POST",
+                        DiscordMessageAdapter.CREATE,
+                        channel,
+                        "/channels/" + channel + "/messages",
+                        body,
                         CancelToken.none());
                 id = sent.path("id").asText(null);
             } else {
-                bot.api.call("PATCH", DiscordMessageAdapter.EDIT, channel, "/channels/" + channel + "/messages/" + id,
+                bot.api.call(
+                        "PATCH",
+                        DiscordMessageAdapter.EDIT,
+                        channel,
+                        "/channels/" + channel + "/messages/" + id,
                         body,
                         CancelToken.none());
             }

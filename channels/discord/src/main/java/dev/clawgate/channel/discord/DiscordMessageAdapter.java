@@ -42,9 +42,9 @@ import org.slf4j.LoggerFactory;
  * ({@code allowed_mentions}). Live preview by Edit Message, typing by Trigger Typing Indicator, ack reactions (RP-5).
  *
  * <p>SPEC OUT-7: every Create Message carries a {@code nonce} made from the payload's idempotency key with
- * {@code enforce_nonce}, so Discord answers a repeat within a few minutes with the message it already has. A send
- * whose answer is lost is ambiguous; reconcile sends it again with the same nonce only while its first attempt (kept
- * in {@link NonceLog}) is recent, which finds the message or makes the one, and says unknown past that. 429s wait for
+ * {@code enforce_nonce}, so Discord answers a repeat within a few minutes with the message it already has. A send whose
+ * answer is lost is ambiguous; reconcile sends it again with the same nonce only while its first attempt (kept in
+ * {@link NonceLog}) is recent, which finds the message or makes the one, and says unknown past that. 429s wait for
  * their bucket (in {@link DiscordApi}); 4xx answers (Unknown Channel, Missing Access, Cannot send messages to this
  * user) fail at once.
  */
@@ -72,12 +72,23 @@ final class DiscordMessageAdapter implements MessageAdapter {
         this.previewInterval = previewInterval;
         this.reactions = new AckReactions(io);
         // BATCH: a reply's text and media payloads go in order, each with its own receipt (SPEC OUT-5)
-        Set<Capability> c = EnumSet.of(Capability.TEXT, Capability.MEDIA, Capability.BATCH, Capability.REPLY_TO,
-                Capability.THREAD, Capability.MESSAGE_SENDING_HOOKS, Capability.RECONCILE_UNKNOWN_SEND);
+        Set<Capability> c = EnumSet.of(
+                Capability.TEXT,
+                Capability.MEDIA,
+                Capability.BATCH,
+                Capability.REPLY_TO,
+                Capability.THREAD,
+                Capability.MESSAGE_SENDING_HOOKS,
+                Capability.RECONCILE_UNKNOWN_SEND);
         if (bots.values().stream().anyMatch(b -> b.account.preview())) {
-            c.addAll(EnumSet.of(Capability.DRAFT_PREVIEW, Capability.PREVIEW_FINALIZATION, Capability.FINAL_EDIT,
+            c.addAll(EnumSet.of(
+                    Capability.DRAFT_PREVIEW,
+                    Capability.PREVIEW_FINALIZATION,
+                    Capability.FINAL_EDIT,
                     Capability.PREVIEW_RECEIPT,
-                    Capability.NORMAL_FALLBACK, Capability.DISCARD_PENDING, Capability.RETAIN_ON_AMBIGUOUS_FAILURE));
+                    Capability.NORMAL_FALLBACK,
+                    Capability.DISCARD_PENDING,
+                    Capability.RETAIN_ON_AMBIGUOUS_FAILURE));
         }
         this.capabilities = Set.copyOf(c);
     }
@@ -117,14 +128,20 @@ final class DiscordMessageAdapter implements MessageAdapter {
         DiscordBot bot = bot(target);
         String channel = target.replyTarget();
         if (!MessageReader.snowflake(channel)) {
-            throw new DeliveryException("discord: \"" + shown(channel) + "\" is not a channel id",
-                    DeliveryException.Kind.PERMANENT, null, null);
+            throw new DeliveryException(
+                    "discord: \"" + shown(channel) + "\" is not a channel id",
+                    DeliveryException.Kind.PERMANENT,
+                    null,
+                    null);
         }
         if (message.text().length() > bot.account.textLimit()) {
-            throw new DeliveryException("discord: a payload of " + message.text().length()
-                    + " UTF-16 units is over account "
-                    + bot.account.id() + "'s text_limit of " + bot.account.textLimit(),
-                            DeliveryException.Kind.PERMANENT, null, null);
+            throw new DeliveryException(
+                    "discord: a payload of " + message.text().length()
+                            + " UTF-16 units is over account "
+                            + bot.account.id() + "'s text_limit of " + bot.account.textLimit(),
+                    DeliveryException.Kind.PERMANENT,
+                    null,
+                    null);
         }
         DiscordDraft draft = endsTheTurn(message) ? drafts.remove(target) : null;
         String draftId = draft == null ? null : draft.finish();
@@ -132,8 +149,8 @@ final class DiscordMessageAdapter implements MessageAdapter {
         // a reply with files goes as a new message with them: the draft above it goes (normalFallback)
         if (draftId != null && (media || message.text().isBlank())) deleteMessage(bot, channel, draftId);
         if (message.text().isBlank() && !media) {
-            return new MessageReceipt(null, List.of(), List.of(), target.threadId(), null, null, null, Instant.now(),
-                    null);
+            return new MessageReceipt(
+                    null, List.of(), List.of(), target.threadId(), null, null, null, Instant.now(), null);
         }
         if (draftId != null && !media && finalEdit(bot, channel, draftId, message.text(), cancel)) {
             return receipt(draftId, target, null, null);
@@ -143,8 +160,8 @@ final class DiscordMessageAdapter implements MessageAdapter {
 
     /**
      * Create Message with the payload's nonce, enforced; the first attempt is logged before the request leaves. With
-     * media (SPEC OUT-13) the local files are uploaded in the same request (multipart, {@link DiscordUpload}) and a
-     * URL goes as a link in the content (Discord embeds it), so a payload is one message either way.
+     * media (SPEC OUT-13) the local files are uploaded in the same request (multipart, {@link DiscordUpload}) and a URL
+     * goes as a link in the content (Discord embeds it), so a payload is one message either way.
      */
     private MessageReceipt post(DiscordBot bot, OutboundMessage message, CancelToken cancel) throws DeliveryException {
         OutboundTarget target = message.target();
@@ -157,33 +174,49 @@ final class DiscordMessageAdapter implements MessageAdapter {
             else local.add(m);
         }
         if (content.length() > bot.account.textLimit()) {
-            throw new DeliveryException("discord: the payload with its media links is over account "
-                    + bot.account.id() + "'s text_limit", DeliveryException.Kind.PERMANENT, null, null);
+            throw new DeliveryException(
+                    "discord: the payload with its media links is over account " + bot.account.id() + "'s text_limit",
+                    DeliveryException.Kind.PERMANENT,
+                    null,
+                    null);
         }
         List<DiscordUpload.File> files;
         try {
             files = DiscordUpload.read(local);
         } catch (IOException | java.nio.file.InvalidPathException e) {
-            throw new DeliveryException("discord: media not uploaded: " + e.getMessage(),
-                    DeliveryException.Kind.PERMANENT, null, e);
+            throw new DeliveryException(
+                    "discord: media not uploaded: " + e.getMessage(), DeliveryException.Kind.PERMANENT, null, e);
         }
-        ObjectNode body = DiscordApi.JSON.createObjectNode().put("content", content.toString()).put("nonce",
-                nonce).put("enforce_nonce", true);
-        body.putObject("allowed_mentions").put("replied_user", false).putArray("parse").add("users");
+        ObjectNode body = DiscordApi.JSON
+                .createObjectNode()
+                .put("content", content.toString())
+                .put("nonce", nonce)
+                .put("enforce_nonce", true);
+        body.putObject("allowed_mentions")
+                .put("replied_user", false)
+                .putArray("parse")
+                .add("users");
         String replyTo = message.options().replyTo() && MessageReader.snowflake(target.inReplyToMessageId())
-                ? target.inReplyToMessageId() : null;
-        if (replyTo != null) body.putObject("message_reference").put("message_id", replyTo).put("fail_if_not_exists",
-                false);
+                ? target.inReplyToMessageId()
+                : null;
+        if (replyTo != null)
+            body.putObject("message_reference").put("message_id", replyTo).put("fail_if_not_exists", false);
         DiscordUpload upload = files.isEmpty() ? null : DiscordUpload.of(body, files);
         nonces.attempt(nonce, Instant.now());
         try {
             String path = "/channels/" + channel + "/messages";
-            JsonNode sent = upload == null ? bot.api.call("POST", CREATE, channel, path, body, cancel)
+            JsonNode sent = upload == null
+                    ? bot.api.call("POST", CREATE, channel, path, body, cancel)
                     : bot.api.call("POST", CREATE, channel, path, upload.contentType(), upload.body(), cancel);
             String id = sent.path("id").asText(null);
-            String referenced = sent.path("message_reference").path("message_id").asText(null);
-            return receipt(id, target, referenced, sent.toString(), message.media().isEmpty()
-                    ? MessageReceipt.PartKind.TEXT : MessageReceipt.PartKind.MEDIA);
+            String referenced =
+                    sent.path("message_reference").path("message_id").asText(null);
+            return receipt(
+                    id,
+                    target,
+                    referenced,
+                    sent.toString(),
+                    message.media().isEmpty() ? MessageReceipt.PartKind.TEXT : MessageReceipt.PartKind.MEDIA);
         } catch (DiscordApiException e) {
             throw e.toDelivery("Create Message");
         }
@@ -193,11 +226,19 @@ final class DiscordMessageAdapter implements MessageAdapter {
         return receipt(id, target, replyTo, raw, MessageReceipt.PartKind.TEXT);
     }
 
-    private static MessageReceipt receipt(String id, OutboundTarget target, String replyTo, String raw,
-            MessageReceipt.PartKind kind) {
+    private static MessageReceipt receipt(
+            String id, OutboundTarget target, String replyTo, String raw, MessageReceipt.PartKind kind) {
         List<MessageReceipt.Part> parts = id == null ? List.of() : List.of(new MessageReceipt.Part(kind, id));
-        return new MessageReceipt(id, id == null ? List.of() : List.of(id), parts, target.threadId(), replyTo, id, id,
-                Instant.now(), raw);
+        return new MessageReceipt(
+                id,
+                id == null ? List.of() : List.of(id),
+                parts,
+                target.threadId(),
+                replyTo,
+                id,
+                id,
+                Instant.now(),
+                raw);
     }
 
     /**
@@ -211,13 +252,14 @@ final class DiscordMessageAdapter implements MessageAdapter {
         String nonce = nonce(message);
         var first = nonces.firstAttempt(nonce);
         if (first.isEmpty()) {
-            return nonces.persistent() ? new Reconciliation.NotSent()
+            return nonces.persistent()
+                    ? new Reconciliation.NotSent()
                     : new Reconciliation.Unknown("no attempt of nonce " + nonce + " is known to this process");
         }
         Duration age = Duration.between(first.get(), Instant.now());
         if (age.compareTo(NonceLog.TRUSTED) > 0) {
-            return new Reconciliation.Unknown("first sent " + age.toSeconds()
-                    + " s ago: past the minutes Discord checks a nonce");
+            return new Reconciliation.Unknown(
+                    "first sent " + age.toSeconds() + " s ago: past the minutes Discord checks a nonce");
         }
         return new Reconciliation.Found(post(bot(message.target()), message, cancel));
     }
@@ -228,7 +270,8 @@ final class DiscordMessageAdapter implements MessageAdapter {
         if (key.length() <= NONCE_MAX) return key;
         try {
             byte[] d = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
-            return "cg-" + Base64.getUrlEncoder().withoutPadding().encodeToString(d).substring(0, NONCE_MAX - 3);
+            return "cg-"
+                    + Base64.getUrlEncoder().withoutPadding().encodeToString(d).substring(0, NONCE_MAX - 3);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 unavailable", e);
         }
@@ -243,26 +286,36 @@ final class DiscordMessageAdapter implements MessageAdapter {
      * outcome is unknown (retainOnAmbiguousFailure). False when Discord refused it: the draft is deleted and the reply
      * posted normally (normalFallback). An abort before the edit deletes the draft (SPEC OUT-11).
      */
-    private boolean finalEdit(DiscordBot bot, String channel, String draftId, String text,
-            CancelToken cancel) throws DeliveryException {
+    private boolean finalEdit(DiscordBot bot, String channel, String draftId, String text, CancelToken cancel)
+            throws DeliveryException {
         try {
-            bot.api.call("PATCH", EDIT, channel, "/channels/" + channel + "/messages/" + draftId,
-                    DiscordApi.JSON.createObjectNode().put("content", text), cancel);
+            bot.api.call(
+                    "PATCH",
+                    EDIT,
+                    channel,
+                    "/channels/" + channel + "/messages/" + draftId,
+                    DiscordApi.JSON.createObjectNode().put("content", text),
+                    cancel);
             return true;
         } catch (CancelledException e) {
             deleteMessage(bot, channel, draftId);
             throw e;
         } catch (DiscordApiException e) {
-            if (e.reach() == DiscordApiException.Reach.UNKNOWN
-                    && cancel.isCancelled()) throw e.toDelivery("final edit of the draft");
+            if (e.reach() == DiscordApiException.Reach.UNKNOWN && cancel.isCancelled())
+                throw e.toDelivery("final edit of the draft");
             if (e.reach() == DiscordApiException.Reach.UNKNOWN) {
-                log.warn("discord [{}]: final edit of draft {} got no answer; keeping the draft rather than risking "
-                        + "a duplicate: {}",
-                        bot.account.id(), draftId, e.getMessage());
+                log.warn(
+                        "discord [{}]: final edit of draft {} got no answer; keeping the draft rather than risking "
+                                + "a duplicate: {}",
+                        bot.account.id(),
+                        draftId,
+                        e.getMessage());
                 return true;
             }
-            log.info("discord [{}]: final edit of draft {} failed ({}); posting the reply as a new message",
-                    bot.account.id(), draftId,
+            log.info(
+                    "discord [{}]: final edit of draft {} failed ({}); posting the reply as a new message",
+                    bot.account.id(),
+                    draftId,
                     e.getMessage());
             deleteMessage(bot, channel, draftId);
             return false;
@@ -271,16 +324,15 @@ final class DiscordMessageAdapter implements MessageAdapter {
 
     static void deleteMessage(DiscordBot bot, String channel, String id) {
         try {
-            bot.api.call("DELETE", DELETE, channel, "/channels/" + channel + "/messages/" + id, null,
-                    CancelToken.none());
+            bot.api.call(
+                    "DELETE", DELETE, channel, "/channels/" + channel + "/messages/" + id, null, CancelToken.none());
         } catch (DiscordApiException e) {
             log.info("discord [{}]: draft {} not deleted: {}", bot.account.id(), id, e.getMessage());
         }
     }
 
     /**
-     * SPEC OUT-9: with {@code stream_mode = "preview"}, a {@code ...} draft at once in the reply's channel, then
-     * edits.
+     * SPEC OUT-9: with {@code stream_mode = "preview"}, a {@code ...} draft at once in the reply's channel, then edits.
      */
     @Override
     public ReplyStream openStream(OutboundTarget target) {
@@ -333,7 +385,11 @@ final class DiscordMessageAdapter implements MessageAdapter {
         if (bot == null || !MessageReader.snowflake(channel)) return;
         io.execute(() -> {
             try {
-                bot.api.call("POST", "POST /channels/{channel.id}/typing", channel, "/channels/" + channel + "/typing",
+                bot.api.call(
+                        "POST",
+                        "POST /channels/{channel.id}/typing",
+                        channel,
+                        "/channels/" + channel + "/typing",
                         null,
                         CancelToken.none());
             } catch (DiscordApiException e) {
@@ -345,7 +401,9 @@ final class DiscordMessageAdapter implements MessageAdapter {
     @Override
     public void received(OutboundTarget target) {
         DiscordBot bot = bots.get(target.account());
-        if (bot != null && bot.account.ackReactions() && MessageReader.snowflake(target.inReplyToMessageId())
+        if (bot != null
+                && bot.account.ackReactions()
+                && MessageReader.snowflake(target.inReplyToMessageId())
                 && MessageReader.snowflake(target.replyTarget())) {
             reactions.received(bot, target.replyTarget(), target.inReplyToMessageId());
         }
@@ -354,7 +412,9 @@ final class DiscordMessageAdapter implements MessageAdapter {
     @Override
     public void settled(OutboundTarget target, InboxState state) {
         DiscordBot bot = bots.get(target.account());
-        if (bot != null && bot.account.ackReactions() && MessageReader.snowflake(target.inReplyToMessageId())
+        if (bot != null
+                && bot.account.ackReactions()
+                && MessageReader.snowflake(target.inReplyToMessageId())
                 && MessageReader.snowflake(target.replyTarget())) {
             reactions.settled(bot, target.replyTarget(), target.inReplyToMessageId(), state);
         }
@@ -362,8 +422,9 @@ final class DiscordMessageAdapter implements MessageAdapter {
 
     private DiscordBot bot(OutboundTarget target) throws DeliveryException {
         DiscordBot bot = bots.get(target.account());
-        if (bot == null) throw new DeliveryException("discord has no account '" + target.account() + "'",
-                DeliveryException.Kind.PERMANENT, null, null);
+        if (bot == null)
+            throw new DeliveryException(
+                    "discord has no account '" + target.account() + "'", DeliveryException.Kind.PERMANENT, null, null);
         return bot;
     }
 

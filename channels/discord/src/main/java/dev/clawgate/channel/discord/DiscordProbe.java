@@ -47,20 +47,25 @@ final class DiscordProbe {
     private static ChannelProbe.Finding me(DiscordApi api, DiscordAccount a, String who, String key) {
         try {
             JsonNode me = api.get("GET /users/@me", "/users/@me");
-            return new ChannelProbe.Finding("bot " + me.path("username").asText("?") + " (" + me.path("id").asText("?")
-                    + ") answers" + who, null);
+            return new ChannelProbe.Finding(
+                    "bot " + me.path("username").asText("?") + " ("
+                            + me.path("id").asText("?") + ") answers" + who,
+                    null);
         } catch (DiscordApiException e) {
             if (e.authRefused()) {
-                return new ChannelProbe.Finding("Discord refused the bot token (401)" + who,
+                return new ChannelProbe.Finding(
+                        "Discord refused the bot token (401)" + who,
                         "set " + key + ".bot_token to the bot's token (Developer Portal, Bot, Reset Token)");
             }
             if (e.reach() != DiscordApiException.Reach.ANSWERED) {
-                return new ChannelProbe.Finding("the Discord API at " + a.apiBase() + " is unreachable" + who + " ("
-                        + api.redact(e.getMessage())
-                        + ")", "check " + key + ".api_base and that this machine can reach it (proxy, firewall, DNS)");
+                return new ChannelProbe.Finding(
+                        "the Discord API at " + a.apiBase() + " is unreachable" + who + " ("
+                                + api.redact(e.getMessage())
+                                + ")",
+                        "check " + key + ".api_base and that this machine can reach it (proxy, firewall, DNS)");
             }
-            return new ChannelProbe.Finding("GET /users/@me at " + a.apiBase() + " failed" + who + ": "
-                    + api.redact(e.getMessage()),
+            return new ChannelProbe.Finding(
+                    "GET /users/@me at " + a.apiBase() + " failed" + who + ": " + api.redact(e.getMessage()),
                     "check " + key + ".api_base: it must be Discord's HTTP API (default "
                             + DiscordSettings.DEFAULT_API_BASE + ")");
         }
@@ -69,56 +74,68 @@ final class DiscordProbe {
     /** The Message Content intent, as the application's flags say (SPEC CH-5: the "never answers" failure). */
     private static ChannelProbe.Finding content(DiscordApi api, DiscordAccount a, String who, String key) {
         try {
-            int flags = api.get("GET /applications/@me", "/applications/@me").path("flags").asInt(0);
-            String state = (flags & FLAG_MESSAGE_CONTENT) != 0 ? "granted"
+            int flags = api.get("GET /applications/@me", "/applications/@me")
+                    .path("flags")
+                    .asInt(0);
+            String state = (flags & FLAG_MESSAGE_CONTENT) != 0
+                    ? "granted"
                     : (flags & FLAG_MESSAGE_CONTENT_LIMITED) != 0
-                            ? "limited (enabled in the Developer Portal, under 100 servers)" : "absent";
-            if (!state.equals("absent")) return new ChannelProbe.Finding("the Message Content intent is " + state + who,
-                    null);
+                            ? "limited (enabled in the Developer Portal, under 100 servers)"
+                            : "absent";
+            if (!state.equals("absent"))
+                return new ChannelProbe.Finding("the Message Content intent is " + state + who, null);
             if (!a.messageContent()) {
-                return new ChannelProbe.Finding("the Message Content intent is absent and message_content = false" + who
-                        + ": only DMs and mentions carry content", null);
+                return new ChannelProbe.Finding(
+                        "the Message Content intent is absent and message_content = false" + who
+                                + ": only DMs and mentions carry content",
+                        null);
             }
-            return new ChannelProbe.Finding("the Message Content intent is absent" + who
-                    + ": the Gateway will close with 4014 "
-                    + "(Disallowed intents) and the bot will never answer",
-                            "enable \"Message Content Intent\" in the Developer Portal "
-                    + "(Bot, Privileged Gateway Intents), or set " + key
+            return new ChannelProbe.Finding(
+                    "the Message Content intent is absent" + who
+                            + ": the Gateway will close with 4014 "
+                            + "(Disallowed intents) and the bot will never answer",
+                    "enable \"Message Content Intent\" in the Developer Portal "
+                            + "(Bot, Privileged Gateway Intents), or set " + key
                             + ".message_content = false and keep require_mention = true "
-                    + "(DMs and mentions still carry content)");
+                            + "(DMs and mentions still carry content)");
         } catch (DiscordApiException e) {
-            return new ChannelProbe.Finding("could not read the application's flags" + who + ": "
-                    + api.redact(e.getMessage()),
+            return new ChannelProbe.Finding(
+                    "could not read the application's flags" + who + ": " + api.redact(e.getMessage()),
                     "check that " + key + ".bot_token belongs to a bot application");
         }
     }
 
-    private static ChannelProbe.Finding gateway(DiscordApi api, HttpClient http, DiscordAccount a, String who,
-            String key) {
+    private static ChannelProbe.Finding gateway(
+            DiscordApi api, HttpClient http, DiscordAccount a, String who, String key) {
         URI url;
         try {
-            url = a.gatewayUrl() != null ? a.gatewayUrl() : URI.create(api.get("GET /gateway/bot",
-                    "/gateway/bot").path("url").asText(""));
+            url = a.gatewayUrl() != null
+                    ? a.gatewayUrl()
+                    : URI.create(api.get("GET /gateway/bot", "/gateway/bot")
+                            .path("url")
+                            .asText(""));
         } catch (DiscordApiException | IllegalArgumentException e) {
-            return new ChannelProbe.Finding("GET /gateway/bot failed" + who + ": " + api.redact(e.getMessage()),
-                    "check " + key + ".api_base");
+            return new ChannelProbe.Finding(
+                    "GET /gateway/bot failed" + who + ": " + api.redact(e.getMessage()), "check " + key + ".api_base");
         }
         try {
-            GatewayConnection c = new GatewayConnection(http, URI.create(url.toString().replaceAll("\\?.*$", "")
-                    + (url.getPath() == null || url.getPath().isEmpty() ? "/" : "") + "?v=10&encoding=json"),
-                            api::redact);
+            GatewayConnection c = new GatewayConnection(
+                    http,
+                    URI.create(url.toString().replaceAll("\\?.*$", "")
+                            + (url.getPath() == null || url.getPath().isEmpty() ? "/" : "") + "?v=10&encoding=json"),
+                    api::redact);
             try {
                 GatewayConnection.Frame hello = c.next(TIMEOUT);
-                if (hello != null && hello.op() == 10) return new ChannelProbe.Finding("the Gateway at " + url
-                        + " answers" + who, null);
-                return new ChannelProbe.Finding("the Gateway at " + url + " did not say Hello" + who, "check " + key
-                        + ".gateway_url");
+                if (hello != null && hello.op() == 10)
+                    return new ChannelProbe.Finding("the Gateway at " + url + " answers" + who, null);
+                return new ChannelProbe.Finding(
+                        "the Gateway at " + url + " did not say Hello" + who, "check " + key + ".gateway_url");
             } finally {
                 c.close(1000, "doctor");
             }
         } catch (IOException e) {
-            return new ChannelProbe.Finding("the Gateway at " + url + " is unreachable" + who + " ("
-                    + api.redact(e.getMessage()) + ")",
+            return new ChannelProbe.Finding(
+                    "the Gateway at " + url + " is unreachable" + who + " (" + api.redact(e.getMessage()) + ")",
                     "check " + key + ".gateway_url and that this machine can open WebSockets to it");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

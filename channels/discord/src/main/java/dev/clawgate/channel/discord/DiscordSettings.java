@@ -15,8 +15,8 @@ import java.util.function.Function;
 
 /**
  * Reads the bots of {@code [channels.discord]}: the table itself is account {@code default} when it sets
- * {@code bot_token}; each {@code [channels.discord.accounts.<id>]} is another bot, which sets its own token and
- * takes every other key it does not set from the channel table.
+ * {@code bot_token}; each {@code [channels.discord.accounts.<id>]} is another bot, which sets its own token and takes
+ * every other key it does not set from the channel table.
  */
 final class DiscordSettings {
     static final String DEFAULT_API_BASE = "https://discord.com/api/v10";
@@ -28,8 +28,8 @@ final class DiscordSettings {
     }
 
     /**
-     * Checks the values the tables set (SPEC CH-5, OP-4); a missing token is not an error here: a config may be
-     * written before it is known, and {@code run} and {@code doctor} say what is missing.
+     * Checks the values the tables set (SPEC CH-5, OP-4); a missing token is not an error here: a config may be written
+     * before it is known, and {@code run} and {@code doctor} say what is missing.
      *
      * @throws IllegalArgumentException whose message starts with the key path
      */
@@ -41,7 +41,8 @@ final class DiscordSettings {
         String prefix = "channels." + settings.name();
         List<DiscordAccount> out = new ArrayList<>();
         Map<String, String> base = settings.options();
-        if (base.containsKey("bot_token") || (!complete && settings.accountOptions().isEmpty())) {
+        if (base.containsKey("bot_token")
+                || (!complete && settings.accountOptions().isEmpty())) {
             out.add(account(InboundMessage.DEFAULT_ACCOUNT, base, prefix, prefix, base, complete));
         }
         for (var e : settings.accountOptions().entrySet()) {
@@ -64,9 +65,8 @@ final class DiscordSettings {
         return List.copyOf(out);
     }
 
-    private static DiscordAccount account(String id, Map<String, String> o, String table, String channel, Map<String,
-            String> own,
-                                          boolean complete) {
+    private static DiscordAccount account(
+            String id, Map<String, String> o, String table, String channel, Map<String, String> own, boolean complete) {
         Function<String, String> at = key -> (own.containsKey(key) ? table : channel) + "." + key;
         String token = trimmed(o.get("bot_token"));
         if (complete && token == null) {
@@ -76,8 +76,8 @@ final class DiscordSettings {
         }
         if (token != null && (token.regionMatches(true, 0, "Bot ", 0, 4) || token.contains(" "))) {
             // the value is a secret: never repeated in the error
-            throw new IllegalArgumentException(at.apply("bot_token")
-                    + " must be the token alone, without \"Bot \" or spaces");
+            throw new IllegalArgumentException(
+                    at.apply("bot_token") + " must be the token alone, without \"Bot \" or spaces");
         }
         URI apiBase = url(o.getOrDefault("api_base", DEFAULT_API_BASE), at.apply("api_base"), "http", "https");
         String gw = trimmed(o.get("gateway_url"));
@@ -85,15 +85,16 @@ final class DiscordSettings {
         boolean content = bool(o, "message_content", true, at);
         int limit = integer(o, "text_limit", DiscordAccount.MAX_TEXT, at.apply("text_limit"));
         if (limit < 16 || limit > DiscordAccount.MAX_TEXT) {
-            throw new IllegalArgumentException(at.apply("text_limit") + " must be between 16 and "
-                    + DiscordAccount.MAX_TEXT + ", got " + limit);
+            throw new IllegalArgumentException(
+                    at.apply("text_limit") + " must be between 16 and " + DiscordAccount.MAX_TEXT + ", got " + limit);
         }
         boolean preview = switch (o.getOrDefault("stream_mode", "off").strip()) {
             case "off" -> false;
             case "preview" -> true;
-            default -> throw new IllegalArgumentException(at.apply("stream_mode")
-                    + " must be \"off\" or \"preview\", got \""
-                    + o.get("stream_mode") + "\"");
+            default ->
+                throw new IllegalArgumentException(at.apply("stream_mode")
+                        + " must be \"off\" or \"preview\", got \""
+                        + o.get("stream_mode") + "\"");
         };
         boolean reactions = bool(o, "ack_reactions", false, at);
         return new DiscordAccount(id, token, apiBase, gatewayUrl, content, limit, reactions, preview);
@@ -110,7 +111,9 @@ final class DiscordSettings {
     }
 
     private static String envName(String id) {
-        return InboundMessage.DEFAULT_ACCOUNT.equals(id) ? "" : id.toUpperCase(Locale.ROOT).replace('-', '_') + "_";
+        return InboundMessage.DEFAULT_ACCOUNT.equals(id)
+                ? ""
+                : id.toUpperCase(Locale.ROOT).replace('-', '_') + "_";
     }
 
     private static String trimmed(String v) {
@@ -135,7 +138,7 @@ final class DiscordSettings {
         } catch (URISyntaxException bad) {
             // reported below
         }
-        throw new IllegalArgumentException(keyPath + " must be a " + plain + "(s) URL with a host, got \"" + raw
-                + "\"");
+        throw new IllegalArgumentException(
+                keyPath + " must be a " + plain + "(s) URL with a host, got \"" + raw + "\"");
     }
 }

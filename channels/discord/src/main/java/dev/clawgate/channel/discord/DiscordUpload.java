@@ -13,10 +13,10 @@ import java.util.Locale;
 import java.util.UUID;
 
 /**
- * A Create Message with files (developers/reference, "Uploading Files"; SPEC OUT-13): {@code multipart/form-data}
- * with the JSON payload as the {@code payload_json} part and each file as {@code files[n]}, announced in the
- * payload's {@code attachments} as {@code {id: n, filename}}. Discord refuses a request over its size limit with 413
- * (code 40005), so a file over {@link #MAX_FILE_BYTES} is refused here before anything leaves.
+ * A Create Message with files (developers/reference, "Uploading Files"; SPEC OUT-13): {@code multipart/form-data} with
+ * the JSON payload as the {@code payload_json} part and each file as {@code files[n]}, announced in the payload's
+ * {@code attachments} as {@code {id: n, filename}}. Discord refuses a request over its size limit with 413 (code
+ * 40005), so a file over {@link #MAX_FILE_BYTES} is refused here before anything leaves.
  */
 final class DiscordUpload {
     /** Discord's default upload limit per file for a bot (larger only in boosted guilds). */
@@ -44,14 +44,15 @@ final class DiscordUpload {
 
     /** Reads the local files of {@code media}; an unreadable or oversized one is an {@link IOException}. */
     static List<File> read(List<MediaRef> media) throws IOException {
-        if (media.size() > MAX_FILES) throw new IOException(media.size() + " files: a message holds at most "
-                + MAX_FILES);
+        if (media.size() > MAX_FILES)
+            throw new IOException(media.size() + " files: a message holds at most " + MAX_FILES);
         List<File> files = new java.util.ArrayList<>();
         for (MediaRef m : media) {
             Path p = Path.of(m.location());
             long size = Files.size(p);
-            if (size > MAX_FILE_BYTES) throw new IOException(p.getFileName() + " is " + size
-                    + " bytes, over Discord's upload limit of " + MAX_FILE_BYTES);
+            if (size > MAX_FILE_BYTES)
+                throw new IOException(
+                        p.getFileName() + " is " + size + " bytes, over Discord's upload limit of " + MAX_FILE_BYTES);
             files.add(new File(safeName(p.getFileName().toString()), type(p), Files.readAllBytes(p)));
         }
         return files;
@@ -60,19 +61,24 @@ final class DiscordUpload {
     /** The multipart body of {@code payload} with {@code files}; the payload gains their {@code attachments}. */
     static DiscordUpload of(ObjectNode payload, List<File> files) {
         ArrayNode attachments = payload.putArray("attachments");
-        for (int i = 0; i < files.size(); i++) attachments.addObject().put("id", i).put("filename",
-                files.get(i).filename());
+        for (int i = 0; i < files.size(); i++)
+            attachments.addObject().put("id", i).put("filename", files.get(i).filename());
         return new DiscordUpload(payload, files);
     }
 
     private byte[] encode(ObjectNode payload, List<File> files) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        part(out, "Content-Disposition: form-data; name=\"payload_json\"\r\nContent-Type: application/json",
+        part(
+                out,
+                "Content-Disposition: form-data; name=\"payload_json\"\r\nContent-Type: application/json",
                 payload.toString().getBytes(StandardCharsets.UTF_8));
         for (int i = 0; i < files.size(); i++) {
             File f = files.get(i);
-            part(out, "Content-Disposition: form-data; name=\"files[" + i + "]\"; filename=\"" + f.filename()
-                    + "\"\r\nContent-Type: " + f.contentType(), f.bytes());
+            part(
+                    out,
+                    "Content-Disposition: form-data; name=\"files[" + i + "]\"; filename=\"" + f.filename()
+                            + "\"\r\nContent-Type: " + f.contentType(),
+                    f.bytes());
         }
         out.writeBytes(("--" + boundary + "--\r\n").getBytes(StandardCharsets.US_ASCII));
         return out.toByteArray();

@@ -6,11 +6,8 @@ import dev.clawgate.core.channel.ChannelHealth;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.WebSocket;
 import java.time.Duration;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,8 +22,8 @@ import org.slf4j.LoggerFactory;
  * stuck: reported and reconnected. Close codes 4004, 4010 to 4014 are fatal: the loop stops and health says the fix.
  *
  * <p>Dispatches are handled in order on this loop's thread; the sequence number advances only once a dispatch was
- * handled (its message committed to the inbox), so it is the receive position: a store failure drops the connection
- * and the Resume replays from the last message recorded, nothing lost (SPEC IN-3 after_receive_record, IN-4).
+ * handled (its message committed to the inbox), so it is the receive position: a store failure drops the connection and
+ * the Resume replays from the last message recorded, nothing lost (SPEC IN-3 after_receive_record, IN-4).
  */
 final class GatewayClient {
     private static final Logger log = LoggerFactory.getLogger(GatewayClient.class);
@@ -40,8 +37,8 @@ final class GatewayClient {
 
     /** How the loop is timed; tests shorten it. */
     record Timing(Duration firstBackoff, Duration readyTimeout, Duration identifyGap) {
-        static final Timing DISCORD = new Timing(Duration.ofSeconds(1), Duration.ofSeconds(30),
-                Duration.ofMillis(5_200));
+        static final Timing DISCORD =
+                new Timing(Duration.ofSeconds(1), Duration.ofSeconds(30), Duration.ofMillis(5_200));
     }
 
     private final DiscordBot bot;
@@ -77,8 +74,9 @@ final class GatewayClient {
     }
 
     private void keep() {
-        if (kept != null) kept.write(sessionId == null || resumeUrl == null ? null : new SessionFile.Session(sessionId,
-                resumeUrl, seq));
+        if (kept != null)
+            kept.write(
+                    sessionId == null || resumeUrl == null ? null : new SessionFile.Session(sessionId, resumeUrl, seq));
     }
 
     void start() {
@@ -180,18 +178,22 @@ final class GatewayClient {
 
     private Outcome serve(GatewayConnection c, boolean resuming) throws InterruptedException {
         GatewayConnection.Frame hello = c.next(timing.readyTimeout());
-        if (hello == null) return new Outcome("stuck: no Hello within " + timing.readyTimeout().toSeconds() + " s",
-                false, false, null);
+        if (hello == null)
+            return new Outcome(
+                    "stuck: no Hello within " + timing.readyTimeout().toSeconds() + " s", false, false, null);
         if (hello.closeCode() != 0) return closed(hello.closeCode(), hello.reason(), false);
-        if (hello.op() != 10) return new Outcome("the Gateway did not begin with Hello (op " + hello.op() + ")", false,
-                false, null);
+        if (hello.op() != 10)
+            return new Outcome("the Gateway did not begin with Hello (op " + hello.op() + ")", false, false, null);
         long interval = hello.json().path("d").path("heartbeat_interval").asLong(41_250);
-        Thread heart = Thread.ofVirtual().name("discord-heartbeat-" + bot.account.id()).start(() -> heartbeat(c,
-                interval));
+        Thread heart =
+                Thread.ofVirtual().name("discord-heartbeat-" + bot.account.id()).start(() -> heartbeat(c, interval));
         try {
             if (resuming) {
-                ObjectNode d = DiscordApi.JSON.createObjectNode().put("token", bot.account.botToken()).put("session_id",
-                        sessionId).put("seq", seq);
+                ObjectNode d = DiscordApi.JSON
+                        .createObjectNode()
+                        .put("token", bot.account.botToken())
+                        .put("session_id", sessionId)
+                        .put("seq", seq);
                 c.send(6, d);
             } else {
                 identify(c);
@@ -201,13 +203,17 @@ final class GatewayClient {
             while (running) {
                 Duration left = ready ? Duration.ofSeconds(1) : Duration.ofNanos(deadline - System.nanoTime());
                 if (!ready && left.isNegative()) {
-                    return new Outcome("stuck: no " + (resuming ? "RESUMED" : "READY") + " within "
-                            + timing.readyTimeout().toSeconds()
-                            + " s", false, false, null);
+                    return new Outcome(
+                            "stuck: no " + (resuming ? "RESUMED" : "READY") + " within "
+                                    + timing.readyTimeout().toSeconds()
+                                    + " s",
+                            false,
+                            false,
+                            null);
                 }
                 GatewayConnection.Frame f = c.next(left);
-                if (c.zombie()) return new Outcome("no Heartbeat ACK: a zombied connection, closed to resume", true,
-                        ready, null);
+                if (c.zombie())
+                    return new Outcome("no Heartbeat ACK: a zombied connection, closed to resume", true, ready, null);
                 if (f == null) continue;
                 if (f.closeCode() != 0) return closed(f.closeCode(), f.reason(), ready);
                 JsonNode p = f.json();
@@ -231,9 +237,12 @@ final class GatewayClient {
                             try {
                                 dispatches.handle(type, p.path("d"));
                             } catch (Exception e) {
-                                return new Outcome("dispatch " + s + " (" + type + ") not recorded, to be replayed: "
-                                        + e.getMessage(), false,
-                                        ready, null);
+                                return new Outcome(
+                                        "dispatch " + s + " (" + type + ") not recorded, to be replayed: "
+                                                + e.getMessage(),
+                                        false,
+                                        ready,
+                                        null);
                             }
                         }
                         seq = Math.max(seq, s);
@@ -251,10 +260,13 @@ final class GatewayClient {
                             keep();
                         }
                         Thread.sleep(ThreadLocalRandom.current().nextLong(1000, 5000));
-                        return new Outcome("Invalid Session (" + (resumable ? "resumable" : "not resumable") + ")",
-                                true, ready, null);
+                        return new Outcome(
+                                "Invalid Session (" + (resumable ? "resumable" : "not resumable") + ")",
+                                true,
+                                ready,
+                                null);
                     }
-                    default -> { }
+                    default -> {}
                 }
             }
             return new Outcome("stopped", true, ready, null);
@@ -267,11 +279,16 @@ final class GatewayClient {
         long gap = timing.identifyGap().toNanos() - (System.nanoTime() - lastIdentify);
         if (lastIdentify != 0 && gap > 0) Thread.sleep(Duration.ofNanos(gap));
         lastIdentify = System.nanoTime();
-        int intents = INTENT_GUILDS | GUILD_MESSAGES | DIRECT_MESSAGES | (bot.account.messageContent() ? MESSAGE_CONTENT
-                : 0);
-        ObjectNode d = DiscordApi.JSON.createObjectNode().put("token", bot.account.botToken()).put("intents", intents);
-        d.putObject("properties").put("os", System.getProperty("os.name", "linux").toLowerCase(java.util.Locale.ROOT))
-                .put("browser", "clawgate").put("device", "clawgate");
+        int intents =
+                INTENT_GUILDS | GUILD_MESSAGES | DIRECT_MESSAGES | (bot.account.messageContent() ? MESSAGE_CONTENT : 0);
+        ObjectNode d = DiscordApi.JSON
+                .createObjectNode()
+                .put("token", bot.account.botToken())
+                .put("intents", intents);
+        d.putObject("properties")
+                .put("os", System.getProperty("os.name", "linux").toLowerCase(java.util.Locale.ROOT))
+                .put("browser", "clawgate")
+                .put("device", "clawgate");
         c.send(2, d);
     }
 
@@ -297,21 +314,26 @@ final class GatewayClient {
 
     /** A close from Discord: fatal ones stop with the fix; 4007 and 4009 start a new session; the rest resume. */
     private Outcome closed(int code, String reason, boolean ready) {
-        String key = bot.account.id().equals("default") ? "channels.discord" : "channels.discord.accounts."
-                + bot.account.id();
+        String key = bot.account.id().equals("default")
+                ? "channels.discord"
+                : "channels.discord.accounts." + bot.account.id();
         String fix = switch (code) {
-            case 4004 -> "Discord closed the Gateway with 4004 (Authentication failed): the bot token is wrong or was "
-                    + "reset; set " + key + ".bot_token to the bot's current token (Developer Portal, Bot, Reset "
-                    + "Token)";
-            case 4014 -> "Discord closed the Gateway with 4014 (Disallowed intents): the Message Content intent is not "
-                    + "enabled for this bot; enable \"Message Content Intent\" in the Developer Portal (Bot, "
-                    + "Privileged Gateway Intents), or set " + key + ".message_content = false and keep "
-                    + "require_mention = true (DMs and mentions still carry content)";
-            case 4013 -> "Discord closed the Gateway with 4013 (Invalid intents): this is a bug in clawgate's "
-                    + "Identify; report it";
-            case 4010, 4011 -> "Discord closed the Gateway with " + code + " (" + (code == 4010 ? "Invalid shard"
-                    : "Sharding required")
-                    + "): the bot is in too many guilds for one connection; sharding is not supported yet";
+            case 4004 ->
+                "Discord closed the Gateway with 4004 (Authentication failed): the bot token is wrong or was "
+                        + "reset; set " + key + ".bot_token to the bot's current token (Developer Portal, Bot, Reset "
+                        + "Token)";
+            case 4014 ->
+                "Discord closed the Gateway with 4014 (Disallowed intents): the Message Content intent is not "
+                        + "enabled for this bot; enable \"Message Content Intent\" in the Developer Portal (Bot, "
+                        + "Privileged Gateway Intents), or set " + key + ".message_content = false and keep "
+                        + "require_mention = true (DMs and mentions still carry content)";
+            case 4013 ->
+                "Discord closed the Gateway with 4013 (Invalid intents): this is a bug in clawgate's "
+                        + "Identify; report it";
+            case 4010, 4011 ->
+                "Discord closed the Gateway with " + code + " ("
+                        + (code == 4010 ? "Invalid shard" : "Sharding required")
+                        + "): the bot is in too many guilds for one connection; sharding is not supported yet";
             case 4012 -> "Discord closed the Gateway with 4012 (Invalid API version): check " + key + ".gateway_url";
             default -> null;
         };
@@ -321,16 +343,20 @@ final class GatewayClient {
             seq = 0;
             keep();
         }
-        return new Outcome("the Gateway closed the connection (" + code + (reason == null || reason.isBlank() ? "" : " "
-                + reason) + ")",
-                ready && code != 4008, ready, null);
+        return new Outcome(
+                "the Gateway closed the connection (" + code + (reason == null || reason.isBlank() ? "" : " " + reason)
+                        + ")",
+                ready && code != 4008,
+                ready,
+                null);
     }
 
     private URI gatewayUrl() throws DiscordApiException {
         if (bot.account.gatewayUrl() != null) return bot.account.gatewayUrl();
         String url = bot.api.get("GET /gateway/bot", "/gateway/bot").path("url").asText(null);
-        if (url == null) throw new DiscordApiException("GET /gateway/bot named no url",
-                DiscordApiException.Reach.ANSWERED, 200, 0, null, null);
+        if (url == null)
+            throw new DiscordApiException(
+                    "GET /gateway/bot named no url", DiscordApiException.Reach.ANSWERED, 200, 0, null, null);
         return URI.create(url);
     }
 

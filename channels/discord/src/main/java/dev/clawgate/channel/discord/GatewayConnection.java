@@ -35,11 +35,15 @@ final class GatewayConnection implements WebSocket.Listener {
     GatewayConnection(HttpClient http, URI url, UnaryOperator<String> redact) throws IOException, InterruptedException {
         this.redact = redact;
         try {
-            this.socket = http.newWebSocketBuilder().connectTimeout(DiscordApi.CONNECT_TIMEOUT).buildAsync(url, this)
+            this.socket = http.newWebSocketBuilder()
+                    .connectTimeout(DiscordApi.CONNECT_TIMEOUT)
+                    .buildAsync(url, this)
                     .get(DiscordApi.CONNECT_TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS);
         } catch (ExecutionException | TimeoutException e) {
-            throw new IOException("cannot open the Gateway WebSocket at " + url.getHost() + ":" + url.getPort() + ": "
-                    + (e.getCause() == null ? e : e.getCause()), e);
+            throw new IOException(
+                    "cannot open the Gateway WebSocket at " + url.getHost() + ":" + url.getPort() + ": "
+                            + (e.getCause() == null ? e : e.getCause()),
+                    e);
         }
     }
 
@@ -70,7 +74,11 @@ final class GatewayConnection implements WebSocket.Listener {
     /** Sends a Heartbeat with the last sequence handled (null before any); its ACK is awaited from now. */
     boolean heartbeatNow(long seq) {
         acked = false;
-        return send(1, seq == 0 ? DiscordApi.JSON.nullNode() : DiscordApi.JSON.getNodeFactory().numberNode(seq));
+        return send(
+                1,
+                seq == 0
+                        ? DiscordApi.JSON.nullNode()
+                        : DiscordApi.JSON.getNodeFactory().numberNode(seq));
     }
 
     boolean acked() {

@@ -16,16 +16,18 @@ import java.util.regex.Pattern;
  * developers/resources/message).
  *
  * <ul>
- *   <li>The id is the message's snowflake, unique across Discord: a message replayed after a Resume is the same
- *       record (IN-1).</li>   <li>A DM (no {@code guild_id}) is direct and always addressed to the bot; in a guild the
- * bot is mentioned when       {@code mentions} names it or the content holds {@code <@id>} / {@code <@!id>} (a reply
- * that pings the bot       names it in {@code mentions}).</li>
- *   <li>A thread is a channel of its own: its messages are answered in it ({@code replyTarget} is the thread's id)
- *       and it is the message's thread; threads are learnt from GUILD_CREATE and THREAD_CREATE.</li>
+ *   <li>The id is the message's snowflake, unique across Discord: a message replayed after a Resume is the same record
+ *       (IN-1).
+ *   <li>A DM (no {@code guild_id}) is direct and always addressed to the bot; in a guild the bot is mentioned when
+ *       {@code mentions} names it or the content holds {@code <@id>} / {@code <@!id>} (a reply that pings the bot names
+ *       it in {@code mentions}).
+ *   <li>A thread is a channel of its own: its messages are answered in it ({@code replyTarget} is the thread's id) and
+ *       it is the message's thread; threads are learnt from GUILD_CREATE and THREAD_CREATE.
  *   <li>The bot's own messages, other bots' and webhooks', and system messages (joins, pins, thread starters) are
- *       ignored; a message whose content the bot cannot see (no Message Content intent, not a mention) and which has
- *       no attachment starts nothing.</li>
+ *       ignored; a message whose content the bot cannot see (no Message Content intent, not a mention) and which has no
+ *       attachment starts nothing.
  * </ul>
+ *
  * It never throws (SPEC IN-4, CH-0): a dispatch without the fields Discord documents is {@link Reading.Unreadable}.
  */
 final class MessageReader {
@@ -65,8 +67,9 @@ final class MessageReader {
         try {
             return readChecked(d);
         } catch (RuntimeException e) {
-            return new Reading.Unreadable("could not read the message: " + e.getClass().getSimpleName()
-                    + (e.getMessage() == null ? "" : ": " + bot.api.redact(e.getMessage())));
+            return new Reading.Unreadable(
+                    "could not read the message: " + e.getClass().getSimpleName()
+                            + (e.getMessage() == null ? "" : ": " + bot.api.redact(e.getMessage())));
         }
     }
 
@@ -75,18 +78,16 @@ final class MessageReader {
         String id = d.path("id").asText(null);
         String channel = d.path("channel_id").asText(null);
         JsonNode author = d.path("author");
-        if (id == null
-                || !SNOWFLAKE.matcher(id).matches()) return new Reading.Unreadable("id is missing or not a snowflake");
-        if (channel == null
-                || !SNOWFLAKE.matcher(channel).matches()) return new Reading
-                        .Unreadable("channel_id is missing or not a snowflake");
+        if (id == null || !SNOWFLAKE.matcher(id).matches())
+            return new Reading.Unreadable("id is missing or not a snowflake");
+        if (channel == null || !SNOWFLAKE.matcher(channel).matches())
+            return new Reading.Unreadable("channel_id is missing or not a snowflake");
         String sender = author.path("id").asText(null);
-        if (sender == null
-                || !SNOWFLAKE.matcher(sender).matches()) return new Reading
-                        .Unreadable("a message without an author id");
+        if (sender == null || !SNOWFLAKE.matcher(sender).matches())
+            return new Reading.Unreadable("a message without an author id");
         if (sender.equals(bot.userId())) return new Reading.Ignored("the bot's own message");
-        if (author.path("bot").asBoolean(false)
-                || d.hasNonNull("webhook_id")) return new Reading.Ignored("a bot's message");
+        if (author.path("bot").asBoolean(false) || d.hasNonNull("webhook_id"))
+            return new Reading.Ignored("a bot's message");
         int type = d.path("type").asInt(0);
         if (type != 0 && type != 19) return new Reading.Ignored("message type " + type);
         String guild = d.path("guild_id").asText(null);
@@ -99,14 +100,26 @@ final class MessageReader {
             files.append(files.isEmpty() ? "" : ", ").append(a.path("filename").asText("a file"));
         }
         if (!files.isEmpty()) text = (text.isBlank() ? "" : text + "\n") + "[attached " + files + "]";
-        if (text.isBlank()) return new Reading
-                .Ignored("a message without content (no Message Content intent, or only a sticker)");
+        if (text.isBlank())
+            return new Reading.Ignored("a message without content (no Message Content intent, or only a sticker)");
         String thread = threads.containsKey(channel) ? channel : null;
-        String name = author.path("global_name").isTextual() ? author.get("global_name").asText()
+        String name = author.path("global_name").isTextual()
+                ? author.get("global_name").asText()
                 : author.path("username").asText(null);
-        InboundMessage m = new InboundMessage(id, CHANNEL, bot.account.id(), sender, name, channel, thread, channel,
-                direct ? ChatType.DIRECT : ChatType.GROUP, mentioned, instant(d.path("timestamp").asText(null)), text,
-                        List.of(),
+        InboundMessage m = new InboundMessage(
+                id,
+                CHANNEL,
+                bot.account.id(),
+                sender,
+                name,
+                channel,
+                thread,
+                channel,
+                direct ? ChatType.DIRECT : ChatType.GROUP,
+                mentioned,
+                instant(d.path("timestamp").asText(null)),
+                text,
+                List.of(),
                 d.toString());
         return new Reading.Message(m);
     }
@@ -126,7 +139,8 @@ final class MessageReader {
             String who = m.group(1);
             String name = who.equals(bot.userId()) ? bot.name() : null;
             for (JsonNode u : mentions) {
-                if (name == null && who.equals(u.path("id").asText())) name = u.path("username").asText(null);
+                if (name == null && who.equals(u.path("id").asText()))
+                    name = u.path("username").asText(null);
             }
             m.appendReplacement(out, Matcher.quoteReplacement("@" + (name == null ? who : name)));
         }

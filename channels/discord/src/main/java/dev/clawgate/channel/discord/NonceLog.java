@@ -20,13 +20,14 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * When each Create Message nonce was first sent (SPEC OUT-7): Discord checks a nonce with {@code enforce_nonce} only
  * for "the past few minutes", so a send cut off (by a lost answer, or a crash) can be made again with the same nonce,
- * and Discord returns the message it already has instead of a second one, only while that first attempt is recent.
- * With a file (under the data dir) every first attempt is written and forced to disk before the request leaves, so
- * after a restart a nonce absent from the log proves the payload was never sent. Without one it is kept in memory.
+ * and Discord returns the message it already has instead of a second one, only while that first attempt is recent. With
+ * a file (under the data dir) every first attempt is written and forced to disk before the request leaves, so after a
+ * restart a nonce absent from the log proves the payload was never sent. Without one it is kept in memory.
  */
 final class NonceLog {
     /** How much of Discord's "few minutes" is relied on. */
     static final Duration TRUSTED = Duration.ofSeconds(90);
+
     private static final Duration KEPT = Duration.ofMinutes(30);
 
     private final Path file;
@@ -55,10 +56,10 @@ final class NonceLog {
         writing.lock();
         try {
             if (first.putIfAbsent(nonce, now) != null || file == null) return;
-            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.APPEND)) {
-                ch.write(ByteBuffer.wrap((nonce + " " + now.toEpochMilli()
-                        + "\n").getBytes(StandardCharsets.US_ASCII)));
+            try (FileChannel ch = FileChannel.open(
+                    file, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
+                ch.write(
+                        ByteBuffer.wrap((nonce + " " + now.toEpochMilli() + "\n").getBytes(StandardCharsets.US_ASCII)));
                 ch.force(false);
             } catch (IOException e) {
                 first.remove(nonce);
@@ -91,7 +92,10 @@ final class NonceLog {
         }
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
         Files.write(tmp, kept, StandardCharsets.US_ASCII);
-        Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+        Files.move(
+                tmp,
+                file,
+                java.nio.file.StandardCopyOption.REPLACE_EXISTING,
                 java.nio.file.StandardCopyOption.ATOMIC_MOVE);
     }
 }

@@ -33,7 +33,10 @@ final class SessionFile {
             if (!Files.exists(file)) return null;
             List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
             if (lines.size() < 3 || lines.get(0).isBlank()) return null;
-            return new Session(lines.get(0).strip(), lines.get(1).strip(), Long.parseLong(lines.get(2).strip()));
+            return new Session(
+                    lines.get(0).strip(),
+                    lines.get(1).strip(),
+                    Long.parseLong(lines.get(2).strip()));
         } catch (IOException | NumberFormatException e) {
             log.warn("the Discord session file {} cannot be read ({}); a new session is started", file, e.toString());
             return null;

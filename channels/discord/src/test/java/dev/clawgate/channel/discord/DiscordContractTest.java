@@ -45,6 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
 class DiscordContractTest {
     @TempDir
     Path dir;
+
     private FakeDiscord discord;
     private dev.clawgate.channel.discord.DiscordChannel channel;
     private DiscordMessageAdapter adapter;
@@ -55,8 +56,10 @@ class DiscordContractTest {
     void start() {
         discord = DiscordFixture.fake();
         guild = discord.guild("home");
-        channel = DiscordFixture.channel(DiscordFixture.account(discord, false, false, true),
-                dev.clawgate.core.inbound.Scheduler.daemon("discord-test"), Duration.ofMillis(1500));
+        channel = DiscordFixture.channel(
+                DiscordFixture.account(discord, false, false, true),
+                dev.clawgate.core.inbound.Scheduler.daemon("discord-test"),
+                Duration.ofMillis(1500));
         adapter = (DiscordMessageAdapter) channel.messageAdapter();
         adapter.nonceLog(new NonceLog(dir.resolve("discord/nonces")));
         // the first request warms the HTTP client and the fake (a cold start can outlast the short call timeout)
@@ -82,7 +85,10 @@ class DiscordContractTest {
     }
 
     static List<JsonNode> bodies(List<PlatformCall> calls, String route) {
-        return calls.stream().filter(c -> c.method().equals(route)).map(DiscordContractTest::body).toList();
+        return calls.stream()
+                .filter(c -> c.method().equals(route))
+                .map(DiscordContractTest::body)
+                .toList();
     }
 
     @TestFactory
@@ -94,12 +100,15 @@ class DiscordContractTest {
                     OutboundMessage m = finalReply(target(dm, null), "hello **world** @everyone", 11);
                     MessageReceipt r = adapter.send(m, CancelToken.none());
                     p.verify(calls -> {
-                        JsonNode sent = bodies(calls, DiscordRoutes.CREATE_MESSAGE).getFirst();
+                        JsonNode sent =
+                                bodies(calls, DiscordRoutes.CREATE_MESSAGE).getFirst();
                         assertThat(sent.path("content").asText()).isEqualTo("hello **world** @everyone");
-                        assertThat(sent.path("nonce").asText()).isEqualTo(DiscordMessageAdapter.nonce(m))
+                        assertThat(sent.path("nonce").asText())
+                                .isEqualTo(DiscordMessageAdapter.nonce(m))
                                 .hasSizeLessThanOrEqualTo(25);
                         assertThat(sent.path("enforce_nonce").asBoolean()).isTrue();
-                        assertThat(sent.path("allowed_mentions").path("parse").toString()).isEqualTo("[\"users\"]");
+                        assertThat(sent.path("allowed_mentions").path("parse").toString())
+                                .isEqualTo("[\"users\"]");
                         assertThat(sent.has("message_reference")).isFalse();
                     });
                     DiscordMessage shown = discord.botMessages(dm).getFirst();
@@ -115,11 +124,17 @@ class DiscordContractTest {
                     String asked = discord.send(general, discord.user("asker" + people), "send me the chart");
                     byte[] png = {(byte) 0x89, 'P', 'N', 'G', 13, 10, 26, 10, 7};
                     Path file = java.nio.file.Files.write(dir.resolve("chart.png"), png);
-                    OutboundMessage m = DiscordFixture.withMedia(target(general, asked), "here **it** is", 21, 0,
-                            file.toString(), "https://example.com/map.png");
+                    OutboundMessage m = DiscordFixture.withMedia(
+                            target(general, asked),
+                            "here **it** is",
+                            21,
+                            0,
+                            file.toString(),
+                            "https://example.com/map.png");
                     MessageReceipt r = adapter.send(m, CancelToken.none());
                     p.verify(calls -> {
-                        JsonNode sent = bodies(calls, DiscordRoutes.CREATE_MESSAGE).getFirst();
+                        JsonNode sent =
+                                bodies(calls, DiscordRoutes.CREATE_MESSAGE).getFirst();
                         assertThat(sent.path("content").asText())
                                 .isEqualTo("here **it** is\nhttps://example.com/map.png");
                         assertThat(sent.path("attachments").toString())
@@ -128,21 +143,28 @@ class DiscordContractTest {
                                 .isEqualTo("[{\"field\":\"files[0]\",\"filename\":\"chart.png\",\"size\":9}]");
                         assertThat(sent.path("nonce").asText()).isEqualTo(DiscordMessageAdapter.nonce(m));
                         assertThat(sent.path("enforce_nonce").asBoolean()).isTrue();
-                        assertThat(sent.path("message_reference").path("message_id").asText()).isEqualTo(asked);
+                        assertThat(sent.path("message_reference")
+                                        .path("message_id")
+                                        .asText())
+                                .isEqualTo(asked);
                     });
                     DiscordMessage shown = discord.botMessages(general).getFirst();
                     assertThat(discord.botMessages(general)).hasSize(1);
                     assertThat(shown.attachments()).containsExactly("chart.png");
                     assertThat(discord.attachmentBytes(shown.id(), 0)).isEqualTo(png);
                     assertThat(r.primaryId()).isEqualTo(shown.id());
-                    assertThat(r.parts()).extracting(MessageReceipt.Part::kind)
+                    assertThat(r.parts())
+                            .extracting(MessageReceipt.Part::kind)
                             .containsExactly(MessageReceipt.PartKind.MEDIA);
                     // a file over Discord's upload limit is refused before anything leaves (SPEC OUT-7)
-                    Path big = java.nio.file.Files.write(dir.resolve("big.png"),
-                            new byte[(int) DiscordUpload.MAX_FILE_BYTES + 1]);
+                    Path big = java.nio.file.Files.write(
+                            dir.resolve("big.png"), new byte[(int) DiscordUpload.MAX_FILE_BYTES + 1]);
                     int before = discord.calls(DiscordRoutes.CREATE_MESSAGE).size();
-                    assertThatThrownBy(() -> adapter.send(DiscordFixture.withMedia(target(general, null), "", 22, 0,
-                            big.toString()), CancelToken.none())).isInstanceOfSatisfying(DeliveryException.class,
+                    assertThatThrownBy(() -> adapter.send(
+                                    DiscordFixture.withMedia(target(general, null), "", 22, 0, big.toString()),
+                                    CancelToken.none()))
+                            .isInstanceOfSatisfying(
+                                    DeliveryException.class,
                                     e -> assertThat(e.kind()).isEqualTo(DeliveryException.Kind.PERMANENT));
                     assertThat(discord.calls(DiscordRoutes.CREATE_MESSAGE)).hasSize(before);
                 })
@@ -158,17 +180,24 @@ class DiscordContractTest {
                     MessageReceipt media = adapter.send(mediaPart, CancelToken.none());
                     p.verify(calls -> {
                         List<JsonNode> sent = bodies(calls, DiscordRoutes.CREATE_MESSAGE);
-                        assertThat(sent).extracting(b -> b.path("content").asText() + ":" + b.path("_files").size())
+                        assertThat(sent)
+                                .extracting(b -> b.path("content").asText() + ":"
+                                        + b.path("_files").size())
                                 .containsExactly("the chart:0", ":1");
-                        assertThat(sent).extracting(b -> b.path("nonce").asText()).containsExactly(
-                                DiscordMessageAdapter.nonce(textPart), DiscordMessageAdapter.nonce(mediaPart))
+                        assertThat(sent)
+                                .extracting(b -> b.path("nonce").asText())
+                                .containsExactly(
+                                        DiscordMessageAdapter.nonce(textPart), DiscordMessageAdapter.nonce(mediaPart))
                                 .doesNotHaveDuplicates();
                     });
-                    assertThat(discord.botMessages(dm)).extracting(m -> m.content() + ":" + m.attachments())
+                    assertThat(discord.botMessages(dm))
+                            .extracting(m -> m.content() + ":" + m.attachments())
                             .containsExactly("the chart:[]", ":[b.png]");
-                    assertThat(text.parts()).extracting(MessageReceipt.Part::kind)
+                    assertThat(text.parts())
+                            .extracting(MessageReceipt.Part::kind)
                             .containsExactly(MessageReceipt.PartKind.TEXT);
-                    assertThat(media.parts()).extracting(MessageReceipt.Part::kind)
+                    assertThat(media.parts())
+                            .extracting(MessageReceipt.Part::kind)
                             .containsExactly(MessageReceipt.PartKind.MEDIA);
                 })
                 .prove(Capability.REPLY_TO, p -> {
@@ -176,13 +205,17 @@ class DiscordContractTest {
                     // SPEC OUT-3, CH-5: the payload quoting the inbound message is a Discord reply to it
                     DiscordChannel general = discord.textChannel(guild, "general" + people);
                     String asked = discord.send(general, discord.user("asker" + people), "question");
-                    MessageReceipt r = adapter.send(finalReply(target(general, asked), "answer", 12),
-                            CancelToken.none());
-                    p.verify(calls -> assertThat(bodies(calls,
-                            DiscordRoutes.CREATE_MESSAGE).getFirst().path("message_reference")
-                            .path("message_id").asText()).isEqualTo(asked));
-                    assertThat(discord.botMessages(general)).singleElement().satisfies(m -> assertThat(m.referencedId())
+                    MessageReceipt r =
+                            adapter.send(finalReply(target(general, asked), "answer", 12), CancelToken.none());
+                    p.verify(calls -> assertThat(bodies(calls, DiscordRoutes.CREATE_MESSAGE)
+                                    .getFirst()
+                                    .path("message_reference")
+                                    .path("message_id")
+                                    .asText())
                             .isEqualTo(asked));
+                    assertThat(discord.botMessages(general))
+                            .singleElement()
+                            .satisfies(m -> assertThat(m.referencedId()).isEqualTo(asked));
                     assertThat(r.replyToId()).isEqualTo(asked);
                 })
                 .prove(Capability.THREAD, p -> {
@@ -193,13 +226,16 @@ class DiscordContractTest {
                     String root = discord.send(general, u, "root");
                     DiscordChannel thread = discord.thread(general, root, "topic");
                     String inThread = discord.send(thread, u, "in the thread");
-                    MessageReceipt r = adapter.send(finalReply(target(thread, inThread), "threaded answer", 13),
-                            CancelToken.none());
-                    p.verify(calls -> assertThat(calls.stream().filter(c -> c.method()
-                            .equals(DiscordRoutes.CREATE_MESSAGE))
-                            .map(c -> c.headers().get(":path")).toList()).containsExactly("/api/v10/channels/"
-                                    + thread.id() + "/messages"));
-                    assertThat(discord.botMessages(thread)).singleElement().extracting(DiscordMessage::content)
+                    MessageReceipt r = adapter.send(
+                            finalReply(target(thread, inThread), "threaded answer", 13), CancelToken.none());
+                    p.verify(calls -> assertThat(calls.stream()
+                                    .filter(c -> c.method().equals(DiscordRoutes.CREATE_MESSAGE))
+                                    .map(c -> c.headers().get(":path"))
+                                    .toList())
+                            .containsExactly("/api/v10/channels/" + thread.id() + "/messages"));
+                    assertThat(discord.botMessages(thread))
+                            .singleElement()
+                            .extracting(DiscordMessage::content)
                             .isEqualTo("threaded answer");
                     assertThat(discord.botMessages(general)).isEmpty();
                     assertThat(r.threadId()).isEqualTo(thread.id());
@@ -211,10 +247,11 @@ class DiscordContractTest {
                     SendingHook hook = (text, where) -> new SendingHook.Send(text.replace("sk-secret", "[redacted]"));
                     String hooked = ((SendingHook.Send) hook.onMessageSending("the key is sk-secret", t)).text();
                     adapter.send(finalReply(t, hooked, 14), CancelToken.none());
-                    p.verify(calls -> assertThat(bodies(calls,
-                            DiscordRoutes.CREATE_MESSAGE)).extracting(b -> b.path("content").asText())
+                    p.verify(calls -> assertThat(bodies(calls, DiscordRoutes.CREATE_MESSAGE))
+                            .extracting(b -> b.path("content").asText())
                             .containsExactly("the key is [redacted]"));
-                    assertThat(discord.botMessages(dm)).extracting(DiscordMessage::content)
+                    assertThat(discord.botMessages(dm))
+                            .extracting(DiscordMessage::content)
                             .containsExactly("the key is [redacted]");
                 })
                 .prove(Capability.RECONCILE_UNKNOWN_SEND, p -> {
@@ -224,21 +261,24 @@ class DiscordContractTest {
                     // found
                     OutboundMessage m = finalReply(target(dm, null), "made once", 15);
                     discord.delayNext(DiscordRoutes.CREATE_MESSAGE, Duration.ofSeconds(3));
-                    assertThatThrownBy(() -> adapter.send(m,
-                            CancelToken.none())).isInstanceOfSatisfying(DeliveryException.class,
-                            e -> assertThat(e.kind()).isEqualTo(DeliveryException.Kind.AMBIGUOUS));
+                    assertThatThrownBy(() -> adapter.send(m, CancelToken.none()))
+                            .isInstanceOfSatisfying(
+                                    DeliveryException.class,
+                                    e -> assertThat(e.kind()).isEqualTo(DeliveryException.Kind.AMBIGUOUS));
                     Reconciliation r = adapter.reconcileUnknownSend(m, CancelToken.none());
                     String only = discord.botMessages(dm).getFirst().id();
-                    assertThat(r).isInstanceOfSatisfying(Reconciliation.Found.class,
-                            f -> assertThat(f.receipt().primaryId()).isEqualTo(only));
-                    p.verify(calls -> assertThat(bodies(calls,
-                            DiscordRoutes.CREATE_MESSAGE)).extracting(b -> b.path("nonce").asText())
+                    assertThat(r)
+                            .isInstanceOfSatisfying(
+                                    Reconciliation.Found.class,
+                                    f -> assertThat(f.receipt().primaryId()).isEqualTo(only));
+                    p.verify(calls -> assertThat(bodies(calls, DiscordRoutes.CREATE_MESSAGE))
+                            .extracting(b -> b.path("nonce").asText())
                             .containsExactly(DiscordMessageAdapter.nonce(m), DiscordMessageAdapter.nonce(m)));
                     assertThat(discord.botMessages(dm)).hasSize(1);
                     // a payload never attempted: the nonce log (forced to disk before every send) proves it was not
                     // sent
-                    assertThat(adapter.reconcileUnknownSend(finalReply(target(dm, null), "never", 16),
-                            CancelToken.none()))
+                    assertThat(adapter.reconcileUnknownSend(
+                                    finalReply(target(dm, null), "never", 16), CancelToken.none()))
                             .isInstanceOf(Reconciliation.NotSent.class);
                 })
                 .prove(AckPolicy.AFTER_RECEIVE_RECORD, p -> {
@@ -258,12 +298,15 @@ class DiscordContractTest {
                     };
                     channel.start(sink);
                     try {
-                        await().atMost(Duration.ofSeconds(10)).until(() -> channel.health().healthy());
+                        await().atMost(Duration.ofSeconds(10))
+                                .until(() -> channel.health().healthy());
                         String id = discord.send(dm, alice, "hello");
-                        await().atMost(Duration.ofSeconds(10)).until(() -> recorded.stream().anyMatch(m -> m.id()
-                                .equals(id)));
-                        p.verify(calls -> assertThat(calls.stream().filter(c -> c.method().equals("GATEWAY RESUME"))
-                                .toList()).hasSize(1));
+                        await().atMost(Duration.ofSeconds(10))
+                                .until(() -> recorded.stream().anyMatch(m -> m.id().equals(id)));
+                        p.verify(calls -> assertThat(calls.stream()
+                                        .filter(c -> c.method().equals("GATEWAY RESUME"))
+                                        .toList())
+                                .hasSize(1));
                         assertThat(recorded).filteredOn(m -> m.id().equals(id)).hasSize(1);
                         assertThat(failedOnce).containsExactly(id);
                         assertThat(discord.identifies()).isEqualTo(1);

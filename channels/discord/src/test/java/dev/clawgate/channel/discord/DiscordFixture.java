@@ -18,8 +18,8 @@ final class DiscordFixture {
     /**
      * Reconnects after 50 ms, a READY awaited 3 s, Identify at most every 300 ms (the fake's window is set to 200 ms).
      */
-    static final GatewayClient.Timing FAST = new GatewayClient.Timing(Duration.ofMillis(50), Duration.ofSeconds(3),
-            Duration.ofMillis(300));
+    static final GatewayClient.Timing FAST =
+            new GatewayClient.Timing(Duration.ofMillis(50), Duration.ofSeconds(3), Duration.ofMillis(300));
 
     static FakeDiscord fake() {
         FakeDiscord d = FakeDiscord.start("clawbot");
@@ -28,9 +28,15 @@ final class DiscordFixture {
     }
 
     static DiscordAccount account(FakeDiscord discord, boolean preview, boolean reactions, boolean messageContent) {
-        return new DiscordAccount(InboundMessage.DEFAULT_ACCOUNT, discord.botToken(), URI.create(discord.apiBase()),
-                null, messageContent,
-                DiscordAccount.MAX_TEXT, reactions, preview);
+        return new DiscordAccount(
+                InboundMessage.DEFAULT_ACCOUNT,
+                discord.botToken(),
+                URI.create(discord.apiBase()),
+                null,
+                messageContent,
+                DiscordAccount.MAX_TEXT,
+                reactions,
+                preview);
     }
 
     static dev.clawgate.channel.discord.DiscordChannel channel(DiscordAccount account) {
@@ -38,26 +44,31 @@ final class DiscordFixture {
     }
 
     /**
-     * Calls off the caller's thread run on it; previews timed by {@code clock}; API calls give up after {@code
-     * callTimeout}.
+     * Calls off the caller's thread run on it; previews timed by {@code clock}; API calls give up after
+     * {@code callTimeout}.
      */
-    static dev.clawgate.channel.discord.DiscordChannel channel(DiscordAccount account, Scheduler clock,
-            Duration callTimeout) {
-        return new dev.clawgate.channel.discord.DiscordChannel(List.of(account), Runnable::run, Duration.ofSeconds(10),
-                callTimeout, FAST,
-                clock, PREVIEW_INTERVAL);
+    static dev.clawgate.channel.discord.DiscordChannel channel(
+            DiscordAccount account, Scheduler clock, Duration callTimeout) {
+        return new dev.clawgate.channel.discord.DiscordChannel(
+                List.of(account), Runnable::run, Duration.ofSeconds(10), callTimeout, FAST, clock, PREVIEW_INTERVAL);
     }
 
     /** A channel that keeps its session and nonce log under {@code dataDir}, as the gateway makes it. */
     static dev.clawgate.channel.discord.DiscordChannel channel(DiscordAccount account, java.nio.file.Path dataDir) {
-        return new dev.clawgate.channel.discord.DiscordChannel(List.of(account), Runnable::run, Duration.ofSeconds(10),
+        return new dev.clawgate.channel.discord.DiscordChannel(
+                List.of(account),
+                Runnable::run,
+                Duration.ofSeconds(10),
                 Duration.ofSeconds(5),
-                FAST, Scheduler.daemon("discord-test-preview"), PREVIEW_INTERVAL, dataDir);
+                FAST,
+                Scheduler.daemon("discord-test-preview"),
+                PREVIEW_INTERVAL,
+                dataDir);
     }
 
     static OutboundTarget target(DiscordChannel c, String inReplyTo) {
-        return new OutboundTarget("discord", InboundMessage.DEFAULT_ACCOUNT, c.id(), c.isThread() ? c.id() : null,
-                inReplyTo);
+        return new OutboundTarget(
+                "discord", InboundMessage.DEFAULT_ACCOUNT, c.id(), c.isThread() ? c.id() : null, inReplyTo);
     }
 
     static OutboundMessage finalReply(OutboundTarget target, String text) {
@@ -67,10 +78,17 @@ final class DiscordFixture {
     /** Payload {@code part} of turn {@code turn}: {@code text} with the local file or URL {@code media}. */
     static OutboundMessage withMedia(OutboundTarget target, String text, long turn, int part, String... media) {
         List<dev.clawgate.core.outbound.MediaRef> refs = java.util.Arrays.stream(media)
-                .map(m -> new dev.clawgate.core.outbound.MediaRef(dev.clawgate.core.outbound.MediaRef.MediaKind.IMAGE,
-                        m)).toList();
-        return new OutboundMessage(target, text, OutboundMessage.Kind.FINAL, turn, refs,
-                dev.clawgate.core.outbound.SendOptions.DEFAULT, part);
+                .map(m ->
+                        new dev.clawgate.core.outbound.MediaRef(dev.clawgate.core.outbound.MediaRef.MediaKind.IMAGE, m))
+                .toList();
+        return new OutboundMessage(
+                target,
+                text,
+                OutboundMessage.Kind.FINAL,
+                turn,
+                refs,
+                dev.clawgate.core.outbound.SendOptions.DEFAULT,
+                part);
     }
 
     static OutboundMessage finalReply(OutboundTarget target, String text, long turn) {

@@ -61,7 +61,10 @@ class DiscordGatewayTest {
 
     private InboundMessage awaitText(String text) {
         await().atMost(WAIT).until(() -> inbox.texts().contains(text));
-        return inbox.messages().stream().filter(m -> m.text().equals(text)).findFirst().orElseThrow();
+        return inbox.messages().stream()
+                .filter(m -> m.text().equals(text))
+                .findFirst()
+                .orElseThrow();
     }
 
     private List<GatewayFrame> frames(int op) {
@@ -73,22 +76,27 @@ class DiscordGatewayTest {
         // SPEC CH-0, CH-5, IN-1: a drop resumes and replays; a stop closes with 4000 (not 1000) so the next start
         // resumes
         channel = DiscordFixture.channel(DiscordFixture.account(discord, false, false, true));
-        return SocketListenerProofs.of(channel, new SocketListenerProofs.SocketPlatform() {
-            @Override
-            public void push(String text) {
-                discord.send(dm, alice, text);
-            }
+        return SocketListenerProofs.of(
+                        channel,
+                        new SocketListenerProofs.SocketPlatform() {
+                            @Override
+                            public void push(String text) {
+                                discord.send(dm, alice, text);
+                            }
 
-            @Override
-            public void dropConnections() {
-                discord.dropGatewayConnections();
-            }
+                            @Override
+                            public void dropConnections() {
+                                discord.dropGatewayConnections();
+                            }
 
-            @Override
-            public int connectionsOpened() {
-                return discord.gatewayConnections().size();
-            }
-        }, inbox, WAIT).tests();
+                            @Override
+                            public int connectionsOpened() {
+                                return discord.gatewayConnections().size();
+                            }
+                        },
+                        inbox,
+                        WAIT)
+                .tests();
     }
 
     @Test
@@ -99,8 +107,10 @@ class DiscordGatewayTest {
         awaitReady();
         JsonNode identify = json(frames(2).getFirst());
         assertThat(identify.path("d").path("intents").asInt())
-                .isEqualTo(GatewayIntents.GUILDS | GatewayIntents.GUILD_MESSAGES
-                | GatewayIntents.DIRECT_MESSAGES | GatewayIntents.MESSAGE_CONTENT);
+                .isEqualTo(GatewayIntents.GUILDS
+                        | GatewayIntents.GUILD_MESSAGES
+                        | GatewayIntents.DIRECT_MESSAGES
+                        | GatewayIntents.MESSAGE_CONTENT);
         assertThat(identify.path("d").path("token").asText()).isEqualTo("<bot token>");
         discord.send(dm, alice, "hello there");
         InboundMessage m = awaitText("hello there");
@@ -108,7 +118,8 @@ class DiscordGatewayTest {
         assertThat(m.mentioned()).isTrue();
         assertThat(m.replyTarget()).isEqualTo(dm.id());
         assertThat(m.sender()).isEqualTo(alice.id());
-        await().atMost(WAIT).until(() -> frames(1).stream().anyMatch(f -> json(f).path("d").asLong(0) > 0));
+        await().atMost(WAIT)
+                .until(() -> frames(1).stream().anyMatch(f -> json(f).path("d").asLong(0) > 0));
         assertThat(discord.gatewayConnections()).hasSize(1);
     }
 
@@ -161,7 +172,9 @@ class DiscordGatewayTest {
         awaitReady();
         discord.zombifyGatewayConnections();
         discord.send(dm, alice, "sent while zombied");
-        await().atMost(WAIT).until(() -> discord.gatewayConnections().size() >= 2 && channel.health().healthy());
+        await().atMost(WAIT)
+                .until(() -> discord.gatewayConnections().size() >= 2
+                        && channel.health().healthy());
         GatewayConnection first = discord.gatewayConnections().getFirst();
         assertThat(first.closedByClient()).isTrue();
         assertThat(first.closeCode()).isNotIn(1000, 1001);
@@ -181,7 +194,8 @@ class DiscordGatewayTest {
         awaitText("after reconnect");
         assertThat(frames(6)).hasSize(1);
         discord.invalidateSessions(false);
-        await().atMost(WAIT).until(() -> discord.identifies() == 2 && channel.health().healthy());
+        await().atMost(WAIT)
+                .until(() -> discord.identifies() == 2 && channel.health().healthy());
         discord.send(dm, alice, "after a new session");
         awaitText("after a new session");
         assertThat(inbox.handOvers()).isEqualTo(2);
@@ -208,8 +222,8 @@ class DiscordGatewayTest {
         discord.messageContentEnabled(false);
         run(true);
         await().atMost(WAIT).until(() -> channel.health().detail().contains("4014"));
-        assertThat(channel.health().detail()).contains("Message Content Intent", "message_content = false",
-                "require_mention");
+        assertThat(channel.health().detail())
+                .contains("Message Content Intent", "message_content = false", "require_mention");
         sleep(500);
         assertThat(discord.gatewayConnections()).hasSize(1);
     }
@@ -258,9 +272,12 @@ class DiscordGatewayTest {
         assertThat(image.attachments()).singleElement().satisfies(a -> {
             assertThat(a.kind()).isEqualTo(dev.clawgate.core.model.Attachment.Kind.IMAGE);
             assertThat(a.mimeType()).isEqualTo("image/png");
-            assertThat(Path.of(a.location())).startsWith(data.resolve("media/discord")).hasBinaryContent(png);
+            assertThat(Path.of(a.location()))
+                    .startsWith(data.resolve("media/discord"))
+                    .hasBinaryContent(png);
         });
-        assertThat(awaitText("and this file\n[attached notes.txt]").attachments()).isEmpty();
+        assertThat(awaitText("and this file\n[attached notes.txt]").attachments())
+                .isEmpty();
     }
 
     @Test
@@ -268,8 +285,9 @@ class DiscordGatewayTest {
         // SPEC OP-7, OUT-13: downloaded images do not pile up: the start removes those unused for 7 days
         Path media = java.nio.file.Files.createDirectories(data.resolve("media/discord"));
         Path stale = java.nio.file.Files.write(media.resolve("1-stale.png"), new byte[] {1});
-        java.nio.file.Files.setLastModifiedTime(stale, java.nio.file.attribute.FileTime.from(
-                java.time.Instant.now().minus(Duration.ofDays(8))));
+        java.nio.file.Files.setLastModifiedTime(
+                stale,
+                java.nio.file.attribute.FileTime.from(java.time.Instant.now().minus(Duration.ofDays(8))));
         Path fresh = java.nio.file.Files.write(media.resolve("2-fresh.png"), new byte[] {2});
         channel = DiscordFixture.channel(DiscordFixture.account(discord, false, false, true), data);
         channel.start(inbox);

@@ -41,14 +41,15 @@ class DiscordPreviewContractTest {
     private DiscordMessageAdapter adapter;
     private int people;
     private long turn = 1000;
+
     @org.junit.jupiter.api.io.TempDir
     java.nio.file.Path dir;
 
     @BeforeEach
     void start() {
         discord = DiscordFixture.fake();
-        channel = DiscordFixture.channel(DiscordFixture.account(discord, true, false, true), clock,
-                Duration.ofMillis(1500));
+        channel = DiscordFixture.channel(
+                DiscordFixture.account(discord, true, false, true), clock, Duration.ofMillis(1500));
         adapter = (DiscordMessageAdapter) channel.messageAdapter();
         // the first request warms the HTTP client and the fake (a cold start can outlast the short call timeout)
         adapter.typing(target(discord.dm(discord.user("warm-up")), null));
@@ -74,8 +75,10 @@ class DiscordPreviewContractTest {
                 .prove(Capability.TEXT, p -> {
                     DiscordChannel dm = newDm();
                     adapter.send(reply(target(dm, null), "plain **text**"), CancelToken.none());
-                    p.verify(calls -> assertThat(bodies(calls,
-                            DiscordRoutes.CREATE_MESSAGE).getFirst().path("content").asText())
+                    p.verify(calls -> assertThat(bodies(calls, DiscordRoutes.CREATE_MESSAGE)
+                                    .getFirst()
+                                    .path("content")
+                                    .asText())
                             .isEqualTo("plain **text**"));
                     assertThat(discord.botMessages(dm)).hasSize(1);
                 })
@@ -83,10 +86,14 @@ class DiscordPreviewContractTest {
                     DiscordChannel general = discord.textChannel(discord.guild("g" + (++people)), "general");
                     String asked = discord.send(general, discord.user("asker" + people), "question");
                     adapter.send(reply(target(general, asked), "answer"), CancelToken.none());
-                    p.verify(calls -> assertThat(bodies(calls,
-                            DiscordRoutes.CREATE_MESSAGE).getFirst().path("message_reference")
-                            .path("message_id").asText()).isEqualTo(asked));
-                    assertThat(discord.botMessages(general).getFirst().referencedId()).isEqualTo(asked);
+                    p.verify(calls -> assertThat(bodies(calls, DiscordRoutes.CREATE_MESSAGE)
+                                    .getFirst()
+                                    .path("message_reference")
+                                    .path("message_id")
+                                    .asText())
+                            .isEqualTo(asked));
+                    assertThat(discord.botMessages(general).getFirst().referencedId())
+                            .isEqualTo(asked);
                 })
                 .prove(Capability.THREAD, p -> {
                     DiscordChannel general = discord.textChannel(discord.guild("t" + (++people)), "general");
@@ -98,11 +105,14 @@ class DiscordPreviewContractTest {
                     OutboundTarget t = target(thread, inThread);
                     adapter.openStream(t).delta("thinking");
                     adapter.send(reply(t, "in the thread"), CancelToken.none());
-                    p.verify(calls -> assertThat(calls.stream().filter(c -> c.method()
-                            .equals(DiscordRoutes.CREATE_MESSAGE))
-                            .map(c -> c.headers().get(":path")).toList()).containsExactly("/api/v10/channels/"
-                                    + thread.id() + "/messages"));
-                    assertThat(discord.botMessages(thread)).singleElement().extracting(DiscordMessage::content)
+                    p.verify(calls -> assertThat(calls.stream()
+                                    .filter(c -> c.method().equals(DiscordRoutes.CREATE_MESSAGE))
+                                    .map(c -> c.headers().get(":path"))
+                                    .toList())
+                            .containsExactly("/api/v10/channels/" + thread.id() + "/messages"));
+                    assertThat(discord.botMessages(thread))
+                            .singleElement()
+                            .extracting(DiscordMessage::content)
                             .isEqualTo("in the thread");
                 })
                 .prove(Capability.MESSAGE_SENDING_HOOKS, p -> {
@@ -115,10 +125,13 @@ class DiscordPreviewContractTest {
                     String hooked = ((SendingHook.Send) hook.onMessageSending("the key is sk-secret", t)).text();
                     adapter.send(reply(t, hooked), CancelToken.none());
                     adapter.turnEnded(t, 1, TurnOutcome.REPLIED);
-                    p.verify(calls -> assertThat(bodies(calls,
-                            DiscordRoutes.EDIT_MESSAGE).getLast().path("content").asText())
+                    p.verify(calls -> assertThat(bodies(calls, DiscordRoutes.EDIT_MESSAGE)
+                                    .getLast()
+                                    .path("content")
+                                    .asText())
                             .isEqualTo("the key is [redacted]"));
-                    assertThat(discord.botMessages(dm)).extracting(DiscordMessage::content)
+                    assertThat(discord.botMessages(dm))
+                            .extracting(DiscordMessage::content)
                             .containsExactly("the key is [redacted]");
                 })
                 .prove(Capability.DRAFT_PREVIEW, p -> {
@@ -127,21 +140,28 @@ class DiscordPreviewContractTest {
                     // come
                     OutboundTarget t = target(dm, null);
                     ReplyStream s = adapter.openStream(t);
-                    assertThat(discord.botMessages(dm)).singleElement().extracting(DiscordMessage::content)
+                    assertThat(discord.botMessages(dm))
+                            .singleElement()
+                            .extracting(DiscordMessage::content)
                             .isEqualTo("...");
                     for (int i = 0; i < 20; i++) s.delta("word" + i + " ");
                     clock.advance(INTERVAL_MS - 1);
                     assertThat(discord.botMessages(dm).getFirst().content()).isEqualTo("...");
                     clock.advance(1);
-                    assertThat(discord.botMessages(dm).getFirst().content()).startsWith("word0 word1")
+                    assertThat(discord.botMessages(dm).getFirst().content())
+                            .startsWith("word0 word1")
                             .contains("word19");
                     adapter.turnEnded(t, 1, TurnOutcome.CANCELLED);
                     p.verify(calls -> {
-                        assertThat(bodies(calls, DiscordRoutes.CREATE_MESSAGE)).singleElement()
-                                .satisfies(b -> assertThat(b.path("content").asText()).isEqualTo("..."));
+                        assertThat(bodies(calls, DiscordRoutes.CREATE_MESSAGE))
+                                .singleElement()
+                                .satisfies(b ->
+                                        assertThat(b.path("content").asText()).isEqualTo("..."));
                         assertThat(bodies(calls, DiscordRoutes.EDIT_MESSAGE)).hasSize(1);
                         // SPEC DI-5: the draft of a cancelled run is taken away
-                        assertThat(calls.stream().filter(c -> c.method().equals(DiscordRoutes.DELETE_MESSAGE)).toList())
+                        assertThat(calls.stream()
+                                        .filter(c -> c.method().equals(DiscordRoutes.DELETE_MESSAGE))
+                                        .toList())
                                 .hasSize(1);
                     });
                     assertThat(discord.botMessages(dm)).isEmpty();
@@ -152,14 +172,21 @@ class DiscordPreviewContractTest {
                     OutboundTarget t = target(dm, null);
                     adapter.openStream(t).delta("drawing");
                     String draft = discord.botMessages(dm).getFirst().id();
-                    java.nio.file.Path png = java.nio.file.Files.write(dir.resolve("p.png"),
-                            new byte[] {(byte) 0x89, 'P', 'N', 'G'});
-                    adapter.send(DiscordFixture.withMedia(t, "the chart", ++turn, 0, png.toString()),
-                            CancelToken.none());
+                    java.nio.file.Path png =
+                            java.nio.file.Files.write(dir.resolve("p.png"), new byte[] {(byte) 0x89, 'P', 'N', 'G'});
+                    adapter.send(
+                            DiscordFixture.withMedia(t, "the chart", ++turn, 0, png.toString()), CancelToken.none());
                     p.verify(calls -> {
-                        assertThat(bodies(calls, DiscordRoutes.CREATE_MESSAGE).getLast().path("_files")).hasSize(1);
-                        assertThat(calls.stream().filter(c -> c.method().equals(DiscordRoutes.DELETE_MESSAGE))
-                                .map(c -> c.headers().get(":path")).toList()).singleElement().asString()
+                        assertThat(bodies(calls, DiscordRoutes.CREATE_MESSAGE)
+                                        .getLast()
+                                        .path("_files"))
+                                .hasSize(1);
+                        assertThat(calls.stream()
+                                        .filter(c -> c.method().equals(DiscordRoutes.DELETE_MESSAGE))
+                                        .map(c -> c.headers().get(":path"))
+                                        .toList())
+                                .singleElement()
+                                .asString()
                                 .endsWith("/messages/" + draft);
                     });
                     assertThat(discord.botMessages(dm)).singleElement().satisfies(m -> {
@@ -174,22 +201,28 @@ class DiscordPreviewContractTest {
                     OutboundTarget t = target(dm, null);
                     adapter.openStream(t).delta("drawing");
                     String draft = discord.botMessages(dm).getFirst().id();
-                    java.nio.file.Path png = java.nio.file.Files.write(dir.resolve("q.png"),
-                            new byte[] {(byte) 0x89, 'P', 'N', 'G'});
+                    java.nio.file.Path png =
+                            java.nio.file.Files.write(dir.resolve("q.png"), new byte[] {(byte) 0x89, 'P', 'N', 'G'});
                     long id = ++turn;
-                    MessageReceipt text = adapter.send(DiscordFixture.withMedia(t, "the chart", id, 0),
-                            CancelToken.none());
-                    MessageReceipt media = adapter.send(DiscordFixture.withMedia(t, "", id, 1, png.toString()),
-                            CancelToken.none());
+                    MessageReceipt text =
+                            adapter.send(DiscordFixture.withMedia(t, "the chart", id, 0), CancelToken.none());
+                    MessageReceipt media =
+                            adapter.send(DiscordFixture.withMedia(t, "", id, 1, png.toString()), CancelToken.none());
                     p.verify(calls -> {
-                        assertThat(calls).extracting(c -> c.method()).containsSubsequence(DiscordRoutes.EDIT_MESSAGE,
-                                DiscordRoutes.CREATE_MESSAGE);
-                        assertThat(bodies(calls, DiscordRoutes.CREATE_MESSAGE).getLast().path("_files")).hasSize(1);
+                        assertThat(calls)
+                                .extracting(c -> c.method())
+                                .containsSubsequence(DiscordRoutes.EDIT_MESSAGE, DiscordRoutes.CREATE_MESSAGE);
+                        assertThat(bodies(calls, DiscordRoutes.CREATE_MESSAGE)
+                                        .getLast()
+                                        .path("_files"))
+                                .hasSize(1);
                     });
-                    assertThat(discord.botMessages(dm)).extracting(m -> m.content() + ":" + m.attachments())
+                    assertThat(discord.botMessages(dm))
+                            .extracting(m -> m.content() + ":" + m.attachments())
                             .containsExactly("the chart:[]", ":[q.png]");
                     assertThat(text.primaryId()).isEqualTo(draft);
-                    assertThat(media.parts()).extracting(MessageReceipt.Part::kind)
+                    assertThat(media.parts())
+                            .extracting(MessageReceipt.Part::kind)
                             .containsExactly(MessageReceipt.PartKind.MEDIA);
                 })
                 .prove(Capability.PREVIEW_FINALIZATION, p -> {
@@ -197,8 +230,11 @@ class DiscordPreviewContractTest {
                     OutboundTarget t = target(dm, null);
                     adapter.openStream(t).delta("draft text");
                     adapter.send(reply(t, "the *final* answer"), CancelToken.none());
-                    p.verify(calls -> assertThat(bodies(calls, DiscordRoutes.CREATE_MESSAGE)).hasSize(1));
-                    assertThat(discord.botMessages(dm)).singleElement().extracting(DiscordMessage::content)
+                    p.verify(calls -> assertThat(bodies(calls, DiscordRoutes.CREATE_MESSAGE))
+                            .hasSize(1));
+                    assertThat(discord.botMessages(dm))
+                            .singleElement()
+                            .extracting(DiscordMessage::content)
                             .isEqualTo("the *final* answer");
                 })
                 .prove(Capability.FINAL_EDIT, p -> {
@@ -208,10 +244,15 @@ class DiscordPreviewContractTest {
                     String draft = discord.botMessages(dm).getFirst().id();
                     adapter.send(reply(t, "**done**"), CancelToken.none());
                     p.verify(calls -> {
-                        var edit = calls.stream().filter(c -> c.method().equals(DiscordRoutes.EDIT_MESSAGE)).toList()
+                        var edit = calls.stream()
+                                .filter(c -> c.method().equals(DiscordRoutes.EDIT_MESSAGE))
+                                .toList()
                                 .getLast();
                         assertThat(edit.headers().get(":path")).endsWith("/messages/" + draft);
-                        assertThat(DiscordContractTest.body(edit).path("content").asText()).isEqualTo("**done**");
+                        assertThat(DiscordContractTest.body(edit)
+                                        .path("content")
+                                        .asText())
+                                .isEqualTo("**done**");
                     });
                     assertThat(discord.message(draft).edits()).isPositive();
                 })
@@ -221,9 +262,13 @@ class DiscordPreviewContractTest {
                     adapter.openStream(t).delta("draft");
                     MessageReceipt r = adapter.send(reply(t, "final"), CancelToken.none());
                     String draft = discord.botMessages(dm).getFirst().id();
-                    p.verify(calls -> assertThat(calls.stream().filter(c -> c.method()
-                            .equals(DiscordRoutes.EDIT_MESSAGE)).toList()
-                            .getLast().headers().get(":path")).endsWith(draft));
+                    p.verify(calls -> assertThat(calls.stream()
+                                    .filter(c -> c.method().equals(DiscordRoutes.EDIT_MESSAGE))
+                                    .toList()
+                                    .getLast()
+                                    .headers()
+                                    .get(":path"))
+                            .endsWith(draft));
                     assertThat(r.primaryId()).isEqualTo(draft);
                 })
                 .prove(Capability.NORMAL_FALLBACK, p -> {
@@ -234,13 +279,22 @@ class DiscordPreviewContractTest {
                     discord.failNext(DiscordRoutes.EDIT_MESSAGE, 404, 10008, "Unknown Message");
                     MessageReceipt r = adapter.send(reply(t, "final"), CancelToken.none());
                     p.verify(calls -> {
-                        assertThat(bodies(calls,
-                                DiscordRoutes.CREATE_MESSAGE).getLast().path("content").asText()).isEqualTo("final");
-                        assertThat(calls.stream().filter(c -> c.method().equals(DiscordRoutes.DELETE_MESSAGE)).toList()
-                                .getFirst()
-                                .headers().get(":path")).endsWith(draft);
+                        assertThat(bodies(calls, DiscordRoutes.CREATE_MESSAGE)
+                                        .getLast()
+                                        .path("content")
+                                        .asText())
+                                .isEqualTo("final");
+                        assertThat(calls.stream()
+                                        .filter(c -> c.method().equals(DiscordRoutes.DELETE_MESSAGE))
+                                        .toList()
+                                        .getFirst()
+                                        .headers()
+                                        .get(":path"))
+                                .endsWith(draft);
                     });
-                    assertThat(discord.botMessages(dm)).singleElement().extracting(DiscordMessage::content)
+                    assertThat(discord.botMessages(dm))
+                            .singleElement()
+                            .extracting(DiscordMessage::content)
                             .isEqualTo("final");
                     assertThat(r.primaryId()).isNotEqualTo(draft);
                 })
@@ -255,10 +309,12 @@ class DiscordPreviewContractTest {
                     adapter.send(reply(t, "final"), CancelToken.none());
                     adapter.turnEnded(t, 1, TurnOutcome.REPLIED);
                     clock.advance(10 * INTERVAL_MS);
-                    p.verify(calls -> assertThat(bodies(calls,
-                            DiscordRoutes.EDIT_MESSAGE)).extracting(b -> b.path("content").asText())
+                    p.verify(calls -> assertThat(bodies(calls, DiscordRoutes.EDIT_MESSAGE))
+                            .extracting(b -> b.path("content").asText())
                             .containsExactly("final"));
-                    assertThat(discord.botMessages(dm)).singleElement().extracting(DiscordMessage::content)
+                    assertThat(discord.botMessages(dm))
+                            .singleElement()
+                            .extracting(DiscordMessage::content)
                             .isEqualTo("final");
                 })
                 .prove(Capability.RETAIN_ON_AMBIGUOUS_FAILURE, p -> {
@@ -270,7 +326,8 @@ class DiscordPreviewContractTest {
                     String draft = discord.botMessages(dm).getFirst().id();
                     discord.delayNext(DiscordRoutes.EDIT_MESSAGE, Duration.ofSeconds(3));
                     MessageReceipt r = adapter.send(reply(t, "final"), CancelToken.none());
-                    p.verify(calls -> assertThat(bodies(calls, DiscordRoutes.CREATE_MESSAGE)).hasSize(1));
+                    p.verify(calls -> assertThat(bodies(calls, DiscordRoutes.CREATE_MESSAGE))
+                            .hasSize(1));
                     assertThat(r.primaryId()).isEqualTo(draft);
                     assertThat(discord.botMessages(dm)).hasSize(1);
                 })
@@ -281,9 +338,12 @@ class DiscordPreviewContractTest {
                     var m = reply(target(dm, null), "sent once");
                     MessageReceipt sent = adapter.send(m, CancelToken.none());
                     var r = adapter.reconcileUnknownSend(m, CancelToken.none());
-                    p.verify(calls -> assertThat(bodies(calls, DiscordRoutes.CREATE_MESSAGE)).hasSize(2));
-                    assertThat(r).isInstanceOfSatisfying(dev.clawgate.core.outbound.Reconciliation.Found.class,
-                            f -> assertThat(f.receipt().primaryId()).isEqualTo(sent.primaryId()));
+                    p.verify(calls -> assertThat(bodies(calls, DiscordRoutes.CREATE_MESSAGE))
+                            .hasSize(2));
+                    assertThat(r)
+                            .isInstanceOfSatisfying(
+                                    dev.clawgate.core.outbound.Reconciliation.Found.class,
+                                    f -> assertThat(f.receipt().primaryId()).isEqualTo(sent.primaryId()));
                     assertThat(discord.botMessages(dm)).hasSize(1);
                 })
                 .prove(dev.clawgate.core.channel.AckPolicy.AFTER_RECEIVE_RECORD, p -> {
@@ -293,12 +353,17 @@ class DiscordPreviewContractTest {
                     RecordingInbox inbox = new RecordingInbox();
                     channel.start(inbox);
                     try {
-                        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> channel.health().healthy());
+                        Awaitility.await()
+                                .atMost(Duration.ofSeconds(10))
+                                .until(() -> channel.health().healthy());
                         String id = discord.send(dm, dm.recipient(), "recorded first");
-                        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> inbox.messages().stream()
-                                .anyMatch(m -> m.id().equals(id)));
-                        p.verify(calls -> assertThat(calls.stream().filter(c -> c.method().equals("GATEWAY IDENTIFY"))
-                                .toList()).hasSize(1));
+                        Awaitility.await()
+                                .atMost(Duration.ofSeconds(10))
+                                .until(() -> inbox.messages().stream().anyMatch(m -> m.id().equals(id)));
+                        p.verify(calls -> assertThat(calls.stream()
+                                        .filter(c -> c.method().equals("GATEWAY IDENTIFY"))
+                                        .toList())
+                                .hasSize(1));
                         assertThat(inbox.handOvers()).isEqualTo(1);
                     } finally {
                         channel.stop();

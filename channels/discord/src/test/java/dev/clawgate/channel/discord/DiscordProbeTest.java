@@ -27,9 +27,18 @@ class DiscordProbeTest {
     }
 
     private ChannelProbe probe(String token, boolean messageContent) {
-        return new DiscordChannelFactory().probe(new ChannelSettings("discord", AccessSettings.defaults(), Map.of(),
-                Map.of("bot_token", token, "api_base", discord.apiBase(), "message_content",
-                        Boolean.toString(messageContent))));
+        return new DiscordChannelFactory()
+                .probe(new ChannelSettings(
+                        "discord",
+                        AccessSettings.defaults(),
+                        Map.of(),
+                        Map.of(
+                                "bot_token",
+                                token,
+                                "api_base",
+                                discord.apiBase(),
+                                "message_content",
+                                Boolean.toString(messageContent))));
     }
 
     @Test
@@ -37,10 +46,12 @@ class DiscordProbeTest {
         // SPEC OP-4, CH-5: /users/@me, the application's flags, and the Gateway opened until its Hello (no Identify)
         ChannelProbe p = probe(discord.botToken(), true);
         assertThat(p.ok()).isTrue();
-        assertThat(p.findings()).extracting(ChannelProbe.Finding::what).containsExactly("bot clawbot ("
-                + discord.bot().id() + ") answers",
-                "the Message Content intent is limited (enabled in the Developer Portal, under 100 servers)",
-                "the Gateway at " + discord.gatewayUrl() + " answers");
+        assertThat(p.findings())
+                .extracting(ChannelProbe.Finding::what)
+                .containsExactly(
+                        "bot clawbot (" + discord.bot().id() + ") answers",
+                        "the Message Content intent is limited (enabled in the Developer Portal, under 100 servers)",
+                        "the Gateway at " + discord.gatewayUrl() + " answers");
         assertThat(discord.calls(DiscordRoutes.CURRENT_USER)).hasSize(1);
         assertThat(discord.calls("GATEWAY IDENTIFY")).isEmpty();
     }
@@ -53,8 +64,8 @@ class DiscordProbeTest {
         assertThat(p.ok()).isFalse();
         ChannelProbe.Finding content = p.findings().get(1);
         assertThat(content.what()).contains("absent", "4014");
-        assertThat(content.fix()).contains("Message Content Intent", "channels.discord.message_content = false",
-                "require_mention");
+        assertThat(content.fix())
+                .contains("Message Content Intent", "channels.discord.message_content = false", "require_mention");
         assertThat(probe(discord.botToken(), false).ok()).isTrue();
     }
 

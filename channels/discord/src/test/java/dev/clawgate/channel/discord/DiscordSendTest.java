@@ -52,8 +52,10 @@ class DiscordSendTest {
     }
 
     private long status(String route, String status) {
-        return discord.calls().stream().filter(c -> c.method().equals(route)
-                && status.equals(c.headers().get(":status"))).count();
+        return discord.calls().stream()
+                .filter(c ->
+                        c.method().equals(route) && status.equals(c.headers().get(":status")))
+                .count();
     }
 
     @Test
@@ -61,8 +63,8 @@ class DiscordSendTest {
         // SPEC CH-5: X-RateLimit-Remaining 0 -> the next request waits for X-RateLimit-Reset-After; no 429
         discord.routeLimit(DiscordRoutes.CREATE_MESSAGE, "messages", 2, Duration.ofMillis(700));
         long began = System.nanoTime();
-        for (int i = 0; i < 6; i++) adapter.send(finalReply(target(dm, null), "burst " + i, 100 + i),
-                CancelToken.none());
+        for (int i = 0; i < 6; i++)
+            adapter.send(finalReply(target(dm, null), "burst " + i, 100 + i), CancelToken.none());
         Duration took = Duration.ofNanos(System.nanoTime() - began);
         assertThat(discord.botMessages(dm)).hasSize(6);
         assertThat(status(DiscordRoutes.CREATE_MESSAGE, "429")).isZero();
@@ -88,8 +90,9 @@ class DiscordSendTest {
         adapter.send(finalReply(target(dm, null), "after a shared 429", 200), CancelToken.none());
         discord.rateLimitNext(DiscordRoutes.CREATE_MESSAGE, RateLimitScope.GLOBAL, Duration.ofMillis(300));
         adapter.send(finalReply(target(dm, null), "after a global 429", 201), CancelToken.none());
-        assertThat(discord.botMessages(dm)).extracting(m -> m.content()).containsExactly("after a shared 429",
-                "after a global 429");
+        assertThat(discord.botMessages(dm))
+                .extracting(m -> m.content())
+                .containsExactly("after a shared 429", "after a global 429");
         assertThat(status(DiscordRoutes.CREATE_MESSAGE, "429")).isEqualTo(2);
         assertThat(status(DiscordRoutes.CREATE_MESSAGE, "200")).isEqualTo(2);
     }
@@ -119,8 +122,8 @@ class DiscordSendTest {
         DiscordChannel bobDm = discord.dm(discord.user("bob"));
         discord.failNext(DiscordRoutes.CREATE_MESSAGE, 502, 0, "Bad Gateway");
         assertThatThrownBy(() -> adapter.send(finalReply(target(bobDm, null), "x", 400), CancelToken.none()))
-                .isInstanceOfSatisfying(DeliveryException.class,
-                        e -> assertThat(e.kind()).isEqualTo(DeliveryException.Kind.TRANSIENT));
+                .isInstanceOfSatisfying(
+                        DeliveryException.class, e -> assertThat(e.kind()).isEqualTo(DeliveryException.Kind.TRANSIENT));
     }
 
     private void assertPermanent(OutboundTarget t, String code) {
@@ -139,13 +142,21 @@ class DiscordSendTest {
         NonceLog memory = new NonceLog(null);
         adapter.nonceLog(memory);
         OutboundMessage old = finalReply(target(dm, null), "old", 600);
-        memory.attempt(DiscordMessageAdapter.nonce(old), Instant.now().minus(NonceLog.TRUSTED).minusSeconds(1));
+        memory.attempt(
+                DiscordMessageAdapter.nonce(old),
+                Instant.now().minus(NonceLog.TRUSTED).minusSeconds(1));
         assertThat(adapter.reconcileUnknownSend(old, CancelToken.none())).isInstanceOf(Reconciliation.Unknown.class);
         assertThat(adapter.reconcileUnknownSend(finalReply(target(dm, null), "other", 601), CancelToken.none()))
                 .isInstanceOf(Reconciliation.Unknown.class);
         assertThat(discord.calls(DiscordRoutes.CREATE_MESSAGE)).isEmpty();
-        OutboundMessage longKey = new OutboundMessage(target(dm, null), "x", OutboundMessage.Kind.SEND, 123456789L,
-                null, null, 3,
+        OutboundMessage longKey = new OutboundMessage(
+                target(dm, null),
+                "x",
+                OutboundMessage.Kind.SEND,
+                123456789L,
+                null,
+                null,
+                3,
                 "a-long-send-key-for-the-agent");
         assertThat(DiscordMessageAdapter.nonce(longKey)).hasSize(25).isNotEqualTo(DiscordMessageAdapter.nonce(old));
     }
@@ -157,8 +168,9 @@ class DiscordSendTest {
         // answer was lost is sent again with its nonce and Discord returns the message it made: one, with its file
         java.nio.file.Path png = java.nio.file.Files.write(dir.resolve("a.png"), new byte[64]);
         discord.uploadLimit(32);
-        assertThatThrownBy(() -> adapter.send(DiscordFixture.withMedia(target(dm, null), "", 700, 0, png.toString()),
-                CancelToken.none())).isInstanceOfSatisfying(DeliveryException.class, e -> {
+        assertThatThrownBy(() -> adapter.send(
+                        DiscordFixture.withMedia(target(dm, null), "", 700, 0, png.toString()), CancelToken.none()))
+                .isInstanceOfSatisfying(DeliveryException.class, e -> {
                     assertThat(e.kind()).isEqualTo(DeliveryException.Kind.PERMANENT);
                     assertThat(e.getMessage()).contains("40005");
                 });
@@ -167,13 +179,16 @@ class DiscordSendTest {
         discord.uploadLimit(1024);
         OutboundMessage m = DiscordFixture.withMedia(target(dm, null), "", 701, 0, png.toString());
         discord.delayNext(DiscordRoutes.CREATE_MESSAGE, Duration.ofSeconds(8));
-        assertThatThrownBy(() -> adapter.send(m, CancelToken.none())).isInstanceOfSatisfying(DeliveryException.class,
-                e -> assertThat(e.kind()).isEqualTo(DeliveryException.Kind.AMBIGUOUS));
+        assertThatThrownBy(() -> adapter.send(m, CancelToken.none()))
+                .isInstanceOfSatisfying(
+                        DeliveryException.class, e -> assertThat(e.kind()).isEqualTo(DeliveryException.Kind.AMBIGUOUS));
         Reconciliation r = adapter.reconcileUnknownSend(m, CancelToken.none());
         assertThat(discord.botMessages(dm)).singleElement().satisfies(shown -> {
             assertThat(shown.attachments()).containsExactly("a.png");
-            assertThat(r).isInstanceOfSatisfying(Reconciliation.Found.class,
-                    f -> assertThat(f.receipt().primaryId()).isEqualTo(shown.id()));
+            assertThat(r)
+                    .isInstanceOfSatisfying(
+                            Reconciliation.Found.class,
+                            f -> assertThat(f.receipt().primaryId()).isEqualTo(shown.id()));
         });
     }
 
@@ -185,11 +200,15 @@ class DiscordSendTest {
         adapter.typing(t);
         adapter.received(t);
         adapter.settled(t, InboxState.DONE);
-        await().atMost(Duration.ofSeconds(10)).until(() -> discord.message(asked).reactions().contains("\u2705:"
-                + discord.bot().id()));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> discord.message(asked)
+                        .reactions()
+                        .contains("\u2705:" + discord.bot().id()));
         assertThat(discord.typing()).containsExactly(dm.id());
-        assertThat(discord.message(asked).reactions()).containsExactly("\u2705:" + discord.bot().id());
-        assertThat(discord.calls()).extracting(PlatformCall::method).contains(DiscordRoutes.CREATE_REACTION,
-                DiscordRoutes.DELETE_REACTION);
+        assertThat(discord.message(asked).reactions())
+                .containsExactly("\u2705:" + discord.bot().id());
+        assertThat(discord.calls())
+                .extracting(PlatformCall::method)
+                .contains(DiscordRoutes.CREATE_REACTION, DiscordRoutes.DELETE_REACTION);
     }
 }

@@ -20,10 +20,18 @@ class DiscordSettingsTest {
     void theOptionsAreExactlyDiscordsOwnKeys() {
         // SPEC CH-5: bot_token, api_base, gateway_url, message_content, stream_mode, ack_reactions, text_limit (access
         // keys are core's)
-        assertThat(new DiscordChannelFactory().options()).extracting(ChannelOption::key).containsExactly("bot_token",
-                "api_base",
-                "gateway_url", "message_content", "stream_mode", "ack_reactions", "text_limit");
-        assertThat(new DiscordChannelFactory().options()).filteredOn(ChannelOption::secret)
+        assertThat(new DiscordChannelFactory().options())
+                .extracting(ChannelOption::key)
+                .containsExactly(
+                        "bot_token",
+                        "api_base",
+                        "gateway_url",
+                        "message_content",
+                        "stream_mode",
+                        "ack_reactions",
+                        "text_limit");
+        assertThat(new DiscordChannelFactory().options())
+                .filteredOn(ChannelOption::secret)
                 .extracting(ChannelOption::key)
                 .containsExactly("bot_token");
     }
@@ -31,8 +39,8 @@ class DiscordSettingsTest {
     @Test
     void defaultsAreDiscordsAndAccountsTakeTheRestFromTheTable() {
         // SPEC CH-5, OP-6: Discord defaults; an account sets its own token and inherits the rest; no token shown
-        List<DiscordAccount> accounts = DiscordSettings.accounts(settings(Map.of("bot_token", "MTA.x.y",
-                "message_content", "false"),
+        List<DiscordAccount> accounts = DiscordSettings.accounts(settings(
+                Map.of("bot_token", "MTA.x.y", "message_content", "false"),
                 Map.of("second", Map.of("bot_token", "MTB.x.y", "text_limit", "1500"))));
         assertThat(accounts).extracting(DiscordAccount::id).containsExactly("default", "second");
         DiscordAccount first = accounts.getFirst();
@@ -58,7 +66,7 @@ class DiscordSettingsTest {
                 .hasMessageStartingWith("channels.discord.message_content must be true or false");
         assertThatThrownBy(() -> DiscordSettings.check(settings(Map.of("bot_token", "Bot MTA.secret.part"), Map.of())))
                 .hasMessageStartingWith("channels.discord.bot_token must be the token alone")
-                        .hasMessageNotContaining("secret");
+                .hasMessageNotContaining("secret");
         assertThatThrownBy(() -> DiscordSettings.accounts(settings(Map.of(), Map.of())))
                 .hasMessageStartingWith("channels.discord.bot_token is missing");
         // a config may be written before the token is known

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.io.TempDir;
 class MediaPruneTest {
     private static final Instant NOW = Instant.parse("2026-11-27T07:00:00Z");
     private static final Clock CLOCK = Clock.fixed(NOW, ZoneOffset.UTC);
+
     @TempDir
     Path dir;
 
@@ -31,7 +32,8 @@ class MediaPruneTest {
         Path old = file("1-old.png", 10, Duration.ofDays(8));
         Path recent = file("2-recent.png", 10, Duration.ofDays(6));
         Path partial = file("3.part", 10, Duration.ofHours(2));
-        assertThat(MediaPrune.prune(dir, MediaPrune.MAX_AGE, MediaPrune.MAX_BYTES, CLOCK)).isEqualTo(2);
+        assertThat(MediaPrune.prune(dir, MediaPrune.MAX_AGE, MediaPrune.MAX_BYTES, CLOCK))
+                .isEqualTo(2);
         assertThat(old).doesNotExist();
         assertThat(partial).doesNotExist();
         assertThat(recent).exists();
@@ -59,6 +61,7 @@ class MediaPruneTest {
     @Test
     void aMissingFolderIsNothingToPrune() {
         // SPEC OP-7: no downloads yet
-        assertThat(MediaPrune.prune(dir.resolve("none"), MediaPrune.MAX_AGE, 1, CLOCK)).isZero();
+        assertThat(MediaPrune.prune(dir.resolve("none"), MediaPrune.MAX_AGE, 1, CLOCK))
+                .isZero();
     }
 }

@@ -11,9 +11,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The e-mail channel (SPEC CH-9): IMAP in (IDLE, poll fallback), SMTP out; each sender's address is
- * a user, each thread a session. {@link #start} returns at once; the IMAP connection is made, and made
- * again after every loss, on its own thread (SPEC CH-0). Restartable: a new reader each start.
+ * The e-mail channel (SPEC CH-9): IMAP in (IDLE, poll fallback), SMTP out; each sender's address is a user, each thread
+ * a session. {@link #start} returns at once; the IMAP connection is made, and made again after every loss, on its own
+ * thread (SPEC CH-0). Restartable: a new reader each start.
  */
 public final class EmailChannel implements Channel {
     public static final String NAME = "email";
@@ -25,13 +25,14 @@ public final class EmailChannel implements Channel {
     private final Duration pollInterval;
     private final boolean useIdle;
     /** What a reply needs of the mails read (subject, References), by Message-ID, the oldest dropped first. */
-    private final Map<String, EmailInbound.ReplyContext> threads = Collections.synchronizedMap(new LinkedHashMap<>(256,
-            0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, EmailInbound.ReplyContext> eldest) {
-            return size() > THREADS_KEPT;
-        }
-    });
+    private final Map<String, EmailInbound.ReplyContext> threads =
+            Collections.synchronizedMap(new LinkedHashMap<>(256, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<String, EmailInbound.ReplyContext> eldest) {
+                    return size() > THREADS_KEPT;
+                }
+            });
+
     private final EmailMessageAdapter adapter;
     private volatile EmailReader reader;
 

@@ -43,7 +43,8 @@ public final class EmailChannelFactory implements ChannelFactory {
     /** Attachments are kept under the gateway's data dir ({@code media/email}). */
     @Override
     public Channel create(ChannelSettings settings, Path dataDir) {
-        return new EmailChannel(EmailSettings.of(settings), dataDir.resolve("media").resolve("email"));
+        return new EmailChannel(
+                EmailSettings.of(settings), dataDir.resolve("media").resolve("email"));
     }
 
     /** Settings complete, and the IMAP and SMTP ports accept a TCP connection (SPEC OP-4). */
@@ -56,8 +57,10 @@ public final class EmailChannelFactory implements ChannelFactory {
             return ChannelProbe.problem(e.getMessage(), "set the key the message names in [channels.email]");
         }
         List<ChannelProbe.Finding> findings = new ArrayList<>();
-        findings.addAll(reach("IMAP", s.imapHost(), s.imapPort(), "imap_host and imap_port").findings());
-        findings.addAll(reach("SMTP", s.smtpHost(), s.smtpPort(), "smtp_host and smtp_port").findings());
+        findings.addAll(reach("IMAP", s.imapHost(), s.imapPort(), "imap_host and imap_port")
+                .findings());
+        findings.addAll(reach("SMTP", s.smtpHost(), s.smtpPort(), "smtp_host and smtp_port")
+                .findings());
         return new ChannelProbe(findings);
     }
 
@@ -66,8 +69,8 @@ public final class EmailChannelFactory implements ChannelFactory {
             socket.connect(new InetSocketAddress(host, port), 5000);
             return ChannelProbe.ok(what + " server " + host + ":" + port + " accepts connections");
         } catch (IOException e) {
-            return ChannelProbe.problem("cannot reach the " + what + " server " + host + ":" + port + ": "
-                    + e.getMessage(),
+            return ChannelProbe.problem(
+                    "cannot reach the " + what + " server " + host + ":" + port + ": " + e.getMessage(),
                     "check channels.email." + keys.replace(" and ", " and channels.email.") + " and the network");
         }
     }

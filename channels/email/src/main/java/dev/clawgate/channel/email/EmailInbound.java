@@ -24,11 +24,10 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * One mail as the gateway takes it (SPEC CH-9): the sender's address is the user, the thread
- * ({@code References}' first id, else {@code In-Reply-To}, else its own {@code Message-ID}) is the
- * session, the id is the {@code Message-ID} (dedupe, IN-1), the text is the plain body (or the HTML
- * body flattened) without the quoted part, the subject leading a thread's first mail, and attachments
- * are kept as files under the media dir.
+ * One mail as the gateway takes it (SPEC CH-9): the sender's address is the user, the thread ({@code References}' first
+ * id, else {@code In-Reply-To}, else its own {@code Message-ID}) is the session, the id is the {@code Message-ID}
+ * (dedupe, IN-1), the text is the plain body (or the HTML body flattened) without the quoted part, the subject leading
+ * a thread's first mail, and attachments are kept as files under the media dir.
  */
 final class EmailInbound {
     /** What a reply needs of the mail it answers: its subject and its References chain. */
@@ -51,7 +50,8 @@ final class EmailInbound {
     static List<String> ids(String header) {
         List<String> ids = new ArrayList<>();
         if (header == null) return ids;
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("<[^<>\\s]+>").matcher(header);
+        java.util.regex.Matcher m =
+                java.util.regex.Pattern.compile("<[^<>\\s]+>").matcher(header);
         while (m.find()) ids.add(m.group());
         return ids;
     }
@@ -68,8 +68,8 @@ final class EmailInbound {
     /** The sender's address, lowercased, or null when the mail names none. */
     static String senderAddress(Message m) throws MessagingException {
         Address[] from = m.getFrom();
-        if (from == null || from.length == 0 || !(from[0] instanceof InternetAddress a)
-                || a.getAddress() == null) return null;
+        if (from == null || from.length == 0 || !(from[0] instanceof InternetAddress a) || a.getAddress() == null)
+            return null;
         return a.getAddress().toLowerCase(Locale.ROOT);
     }
 
@@ -91,9 +91,21 @@ final class EmailInbound {
             text = "Subject: " + subject.strip() + (text.isEmpty() ? "" : "\n\n" + text);
         }
         java.util.Date sent = m.getSentDate();
-        return new InboundMessage(id, channelName, InboundMessage.DEFAULT_ACCOUNT, sender, name, sender, thread, null,
+        return new InboundMessage(
+                id,
+                channelName,
+                InboundMessage.DEFAULT_ACCOUNT,
+                sender,
+                name,
+                sender,
+                thread,
+                null,
                 ChatType.DIRECT,
-                true, sent == null ? null : sent.toInstant(), text, body.attachments, null);
+                true,
+                sent == null ? null : sent.toInstant(),
+                text,
+                body.attachments,
+                null);
     }
 
     ReplyContext replyContext(Message m) throws MessagingException {
@@ -112,8 +124,8 @@ final class EmailInbound {
 
     private void read(Part p, Body body, String id) throws MessagingException, IOException {
         String disposition = p.getDisposition();
-        boolean attached = Part.ATTACHMENT.equalsIgnoreCase(disposition) || (p.getFileName() != null
-                && !p.isMimeType("multipart/*"));
+        boolean attached = Part.ATTACHMENT.equalsIgnoreCase(disposition)
+                || (p.getFileName() != null && !p.isMimeType("multipart/*"));
         if (p.isMimeType("multipart/*")) {
             Multipart mp = (Multipart) p.getContent();
             for (int i = 0; i < mp.getCount(); i++) {
@@ -126,8 +138,11 @@ final class EmailInbound {
             body.plain = String.valueOf(p.getContent());
         } else if (p.isMimeType("text/html") && body.html == null) {
             body.html = String.valueOf(p.getContent());
-        } else if (p.isMimeType("message/rfc822") || p.isMimeType("image/*") || p.isMimeType("application/*")
-                || p.isMimeType("audio/*") || p.isMimeType("video/*")) {
+        } else if (p.isMimeType("message/rfc822")
+                || p.isMimeType("image/*")
+                || p.isMimeType("application/*")
+                || p.isMimeType("audio/*")
+                || p.isMimeType("video/*")) {
             body.attachments.add(save(p, id));
         }
     }
@@ -142,18 +157,21 @@ final class EmailInbound {
         try (InputStream in = p.getInputStream()) {
             Files.copy(in, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         }
-        String type = p.getContentType() == null ? "application/octet-stream" : p.getContentType()
-                .split(";")[0].strip().toLowerCase(Locale.ROOT);
-        Attachment.Kind kind = type.startsWith("image/") ? Attachment.Kind.IMAGE : type.startsWith("audio/")
-                ? Attachment.Kind.AUDIO
-                : type.startsWith("video/") ? Attachment.Kind.VIDEO : Attachment.Kind.FILE;
+        String type = p.getContentType() == null
+                ? "application/octet-stream"
+                : p.getContentType().split(";")[0].strip().toLowerCase(Locale.ROOT);
+        Attachment.Kind kind = type.startsWith("image/")
+                ? Attachment.Kind.IMAGE
+                : type.startsWith("audio/")
+                        ? Attachment.Kind.AUDIO
+                        : type.startsWith("video/") ? Attachment.Kind.VIDEO : Attachment.Kind.FILE;
         return new Attachment(kind, type, target.toString());
     }
 
     static String hash(String s) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(s.getBytes(StandardCharsets.UTF_8)), 0, 12);
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(s.getBytes(StandardCharsets.UTF_8)), 0, 12);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every JVM", e);
         }

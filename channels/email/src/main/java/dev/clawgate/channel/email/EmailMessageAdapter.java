@@ -25,17 +25,18 @@ import java.util.Properties;
 import java.util.Set;
 
 /**
- * Sends replies by SMTP (SPEC CH-9, RFC 5321/5322): to the sender's address, {@code Re:} the thread's
- * subject, with {@code In-Reply-To} (the mail answered) and {@code References} (its chain plus it), a
- * plain text part and a simple HTML alternative. The reply's {@code Message-ID} follows from the
- * payload's idempotency key, so a replay carries the same id and the receipt names it (SPEC OUT-8).
- * No length limit but a size cap ({@link #MAX_BYTES}). A failure before the server took the message
- * is transient; one after DATA began may have been delivered: {@code unknown_after_send}.
+ * Sends replies by SMTP (SPEC CH-9, RFC 5321/5322): to the sender's address, {@code Re:} the thread's subject, with
+ * {@code In-Reply-To} (the mail answered) and {@code References} (its chain plus it), a plain text part and a simple
+ * HTML alternative. The reply's {@code Message-ID} follows from the payload's idempotency key, so a replay carries the
+ * same id and the receipt names it (SPEC OUT-8). No length limit but a size cap ({@link #MAX_BYTES}). A failure before
+ * the server took the message is transient; one after DATA began may have been delivered: {@code unknown_after_send}.
  */
 final class EmailMessageAdapter implements MessageAdapter {
-    /** The size cap of one reply's text; longer replies arrive as several mails (payloads cut to {@link
-     * #textLimit()}). */
+    /**
+     * The size cap of one reply's text; longer replies arrive as several mails (payloads cut to {@link #textLimit()}).
+     */
     static final int MAX_BYTES = 512 * 1024;
+
     static final int TEXT_LIMIT = 100_000;
     private final EmailSettings settings;
     private final Map<String, EmailInbound.ReplyContext> threads;
@@ -93,8 +94,8 @@ final class EmailMessageAdapter implements MessageAdapter {
         String answered = isMessageId(target.inReplyToMessageId()) ? target.inReplyToMessageId() : null;
         String parent = answered != null ? answered : thread;
         EmailInbound.ReplyContext answeredContext = answered == null ? null : threads.get(answered);
-        EmailInbound.ReplyContext context = answeredContext != null ? answeredContext : thread == null ? null
-                : threads.get(thread);
+        EmailInbound.ReplyContext context =
+                answeredContext != null ? answeredContext : thread == null ? null : threads.get(thread);
         String id = messageId(message);
         MimeMessage m = new MimeMessage(session) {
             @Override
@@ -128,11 +129,11 @@ final class EmailMessageAdapter implements MessageAdapter {
 
     @Override
     public MessageReceipt send(OutboundMessage message, CancelToken cancel) throws DeliveryException {
-        if (message.text().isBlank()) throw new DeliveryException("the reply has no text (this channel sends no "
-                + "media)", true, null);
+        if (message.text().isBlank())
+            throw new DeliveryException("the reply has no text (this channel sends no " + "media)", true, null);
         if (message.text().getBytes(StandardCharsets.UTF_8).length > MAX_BYTES) {
-            throw new DeliveryException("the reply is over the " + MAX_BYTES + "-byte size cap of one mail", true,
-                    null);
+            throw new DeliveryException(
+                    "the reply is over the " + MAX_BYTES + "-byte size cap of one mail", true, null);
         }
         Session session = Session.getInstance(smtpProperties(settings));
         MimeMessage m;
@@ -144,22 +145,28 @@ final class EmailMessageAdapter implements MessageAdapter {
         if (cancel.isCancelled()) throw new CancelledException(cancel.reason());
         try (Transport t = session.getTransport()) {
             try {
-                if (settings.username() != null) t.connect(settings.smtpHost(), settings.smtpPort(),
-                        settings.username(), settings.password());
+                if (settings.username() != null)
+                    t.connect(settings.smtpHost(), settings.smtpPort(), settings.username(), settings.password());
                 else t.connect();
             } catch (MessagingException e) {
-                throw new DeliveryException("cannot reach the SMTP server " + settings.smtpHost() + ":"
-                        + settings.smtpPort() + ": "
-                        + e.getMessage(), false, e);
+                throw new DeliveryException(
+                        "cannot reach the SMTP server " + settings.smtpHost() + ":"
+                                + settings.smtpPort() + ": "
+                                + e.getMessage(),
+                        false,
+                        e);
             }
             if (cancel.isCancelled()) throw new CancelledException(cancel.reason());
             try {
                 t.sendMessage(m, m.getAllRecipients());
             } catch (SendFailedException e) {
                 if (e.getValidSentAddresses() == null || e.getValidSentAddresses().length == 0) {
-                    throw new DeliveryException("the SMTP server refused the recipient " + message.target()
-                            .replyTarget() + ": "
-                            + e.getMessage(), true, e);
+                    throw new DeliveryException(
+                            "the SMTP server refused the recipient "
+                                    + message.target().replyTarget() + ": "
+                                    + e.getMessage(),
+                            true,
+                            e);
                 }
                 throw unknown(e);
             } catch (MessagingException e) {
@@ -173,12 +180,16 @@ final class EmailMessageAdapter implements MessageAdapter {
     }
 
     private MessageReceipt receipt(OutboundMessage message) {
-        return MessageReceipt.of(messageId(message)).in(message.target().threadId(), message.target()
-                .inReplyToMessageId());
+        return MessageReceipt.of(messageId(message))
+                .in(message.target().threadId(), message.target().inReplyToMessageId());
     }
 
     private static DeliveryException unknown(MessagingException e) {
-        return new DeliveryException("unknown_after_send: the SMTP transaction failed after it began (" + e.getMessage()
-                + "); the mail may have been delivered", DeliveryException.Kind.AMBIGUOUS, null, e);
+        return new DeliveryException(
+                "unknown_after_send: the SMTP transaction failed after it began (" + e.getMessage()
+                        + "); the mail may have been delivered",
+                DeliveryException.Kind.AMBIGUOUS,
+                null,
+                e);
     }
 }

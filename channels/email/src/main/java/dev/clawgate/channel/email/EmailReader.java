@@ -22,12 +22,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads the mailbox over IMAP (SPEC CH-9, RFC 3501/9051): every unseen mail in the folder is handed to
- * the inbox and only then flagged {@code \Seen}, so a mail the gateway had not committed is read again
- * after a crash or a lost connection (the inbox deduplicates by {@code Message-ID}). Between passes it
- * waits in IMAP IDLE (RFC 2177), re-issued every {@code idleRenewal} (29 minutes: the RFC's server may
- * end an IDLE after 30), or polls every {@code pollInterval} when the server has no IDLE. A lost
- * connection is made again with backoff (1 s doubling to 60 s) on its own virtual thread (SPEC CH-0).
+ * Reads the mailbox over IMAP (SPEC CH-9, RFC 3501/9051): every unseen mail in the folder is handed to the inbox and
+ * only then flagged {@code \Seen}, so a mail the gateway had not committed is read again after a crash or a lost
+ * connection (the inbox deduplicates by {@code Message-ID}). Between passes it waits in IMAP IDLE (RFC 2177), re-issued
+ * every {@code idleRenewal} (29 minutes: the RFC's server may end an IDLE after 30), or polls every
+ * {@code pollInterval} when the server has no IDLE. A lost connection is made again with backoff (1 s doubling to 60 s)
+ * on its own virtual thread (SPEC CH-0).
  */
 final class EmailReader {
     private static final Logger log = LoggerFactory.getLogger(EmailReader.class);
@@ -50,9 +50,13 @@ final class EmailReader {
     private final AtomicInteger connections = new AtomicInteger();
     private final AtomicInteger idles = new AtomicInteger();
 
-    EmailReader(EmailSettings settings, EmailInbound parser, Map<String, EmailInbound.ReplyContext> threads,
+    EmailReader(
+            EmailSettings settings,
+            EmailInbound parser,
+            Map<String, EmailInbound.ReplyContext> threads,
             Duration idleRenewal,
-                Duration pollInterval, boolean useIdle) {
+            Duration pollInterval,
+            boolean useIdle) {
         this.settings = settings;
         this.parser = parser;
         this.threads = threads;
@@ -126,8 +130,12 @@ final class EmailReader {
             } catch (MessagingException | IOException | IllegalStateException e) {
                 health = ChannelHealth.down("IMAP: " + e.getMessage());
                 if (loop != Thread.currentThread()) return;
-                log.warn("email {}:{}: {}; reconnecting in {} ms", settings.imapHost(), settings.imapPort(),
-                        e.toString(), backoff.toMillis());
+                log.warn(
+                        "email {}:{}: {}; reconnecting in {} ms",
+                        settings.imapHost(),
+                        settings.imapPort(),
+                        e.toString(),
+                        backoff.toMillis());
             } catch (InterruptedException stopped) {
                 return;
             } finally {
@@ -149,13 +157,18 @@ final class EmailReader {
         store = s;
         s.connect(settings.imapHost(), settings.imapPort(), settings.username(), settings.password());
         IMAPFolder f = (IMAPFolder) s.getFolder(settings.folder());
-        if (!f.exists()) throw new MessagingException("the folder '" + settings.folder()
-                + "' does not exist (channels.email.folder)");
+        if (!f.exists())
+            throw new MessagingException(
+                    "the folder '" + settings.folder() + "' does not exist (channels.email.folder)");
         f.open(Folder.READ_WRITE);
         folder = f;
         connections.incrementAndGet();
         health = ChannelHealth.UP;
-        log.info("email: reading {} on {}:{} ({})", settings.folder(), settings.imapHost(), settings.imapPort(),
+        log.info(
+                "email: reading {} on {}:{} ({})",
+                settings.folder(),
+                settings.imapHost(),
+                settings.imapPort(),
                 idleSupported(s) ? "IDLE" : "polling every " + pollInterval.toSeconds() + " s");
     }
 
@@ -163,8 +176,10 @@ final class EmailReader {
         return useIdle && s instanceof IMAPStore imap && imap.hasCapability("IDLE");
     }
 
-    /** Reads what is unseen, then waits (IDLE or a poll) and reads again, until the connection fails or the channel
-     * stops. */
+    /**
+     * Reads what is unseen, then waits (IDLE or a poll) and reads again, until the connection fails or the channel
+     * stops.
+     */
     private void watch() throws MessagingException, IOException, InterruptedException {
         IMAPFolder f = folder;
         boolean idle = idleSupported(store);
@@ -183,8 +198,10 @@ final class EmailReader {
         }
     }
 
-    /** One IDLE, ended by the server's news or, at the renewal time, by a NOOP from a timer (which the folder sends
-     * after DONE). */
+    /**
+     * One IDLE, ended by the server's news or, at the renewal time, by a NOOP from a timer (which the folder sends
+     * after DONE).
+     */
     private void idleOnce(IMAPFolder f) throws MessagingException {
         Thread renew = Thread.ofVirtual().name("email-idle-renewal").start(() -> {
             try {

@@ -8,19 +8,30 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * {@code [channels.email]} (SPEC CH-9): the mailbox read over IMAP, the SMTP server replies go through,
- * one account for both. The access keys ({@code dm_policy}, {@code allowed_users}) are the ones every
- * channel has, read by the server's loader; {@code allowed_users} lists sender addresses.
+ * {@code [channels.email]} (SPEC CH-9): the mailbox read over IMAP, the SMTP server replies go through, one account for
+ * both. The access keys ({@code dm_policy}, {@code allowed_users}) are the ones every channel has, read by the server's
+ * loader; {@code allowed_users} lists sender addresses.
  *
- * @param from   the address replies are sent from; the username when it is an address
+ * @param from the address replies are sent from; the username when it is an address
  * @param folder the IMAP folder read, {@code INBOX} by default
  */
-record EmailSettings(String imapHost, int imapPort, String smtpHost, int smtpPort, String username, String password,
+record EmailSettings(
+        String imapHost,
+        int imapPort,
+        String smtpHost,
+        int smtpPort,
+        String username,
+        String password,
         Tls tls,
-                     String from, String folder) {
+        String from,
+        String folder) {
 
     /** none: plain (a local test server); starttls: upgrade on 143/587; implicit: TLS from the first byte (993/465). */
-    enum Tls { NONE, STARTTLS, IMPLICIT }
+    enum Tls {
+        NONE,
+        STARTTLS,
+        IMPLICIT
+    }
 
     private static final Pattern ADDRESS = Pattern.compile("[^@\\s<>\"]+@[^@\\s<>\"]+");
 
@@ -36,8 +47,8 @@ record EmailSettings(String imapHost, int imapPort, String smtpHost, int smtpPor
                 ChannelOption.string("imap_host", "The IMAP server's host name, e.g. imap.example.org."),
                 ChannelOption.integer("imap_port", "The IMAP port: 143 (none, starttls) or 993 (implicit) by default."),
                 ChannelOption.string("smtp_host", "The SMTP server's host name; the IMAP host when unset."),
-                ChannelOption.integer("smtp_port",
-                        "The SMTP port: 587 (starttls), 465 (implicit) or 25 (none) by default."),
+                ChannelOption.integer(
+                        "smtp_port", "The SMTP port: 587 (starttls), 465 (implicit) or 25 (none) by default."),
                 ChannelOption.string("username", "The account name for IMAP and SMTP AUTH."),
                 ChannelOption.string("password", "The account's password.").asSecret(),
                 ChannelOption.string("tls", "none, starttls (required) or implicit (TLS from the first byte).")
@@ -56,8 +67,8 @@ record EmailSettings(String imapHost, int imapPort, String smtpHost, int smtpPor
 
     private static EmailSettings read(Map<String, String> o, boolean complete) {
         String imapHost = blankToNull(o.get("imap_host"));
-        if (complete && imapHost == null) throw error("imap_host",
-                "is required: the IMAP server, e.g. imap_host = \"imap.example.org\"");
+        if (complete && imapHost == null)
+            throw error("imap_host", "is required: the IMAP server, e.g. imap_host = \"imap.example.org\"");
         String username = blankToNull(o.get("username"));
         if (complete && username == null) throw error("username", "is required (the mailbox's login)");
         String password = blankToNull(o.get("password"));
@@ -72,13 +83,14 @@ record EmailSettings(String imapHost, int imapPort, String smtpHost, int smtpPor
         int imapPort = o.containsKey("imap_port") ? port(o, "imap_port") : tls == Tls.IMPLICIT ? 993 : 143;
         String smtpHost = blankToNull(o.get("smtp_host"));
         if (smtpHost == null) smtpHost = imapHost;
-        int smtpPort = o.containsKey("smtp_port") ? port(o, "smtp_port") : tls == Tls.IMPLICIT ? 465
-                : tls == Tls.STARTTLS ? 587 : 25;
+        int smtpPort = o.containsKey("smtp_port")
+                ? port(o, "smtp_port")
+                : tls == Tls.IMPLICIT ? 465 : tls == Tls.STARTTLS ? 587 : 25;
         String from = blankToNull(o.get("from"));
         if (from == null && username != null && ADDRESS.matcher(username).matches()) from = username;
         if (complete && from == null) throw error("from", "is required when username is not an e-mail address");
-        if (from != null && !ADDRESS.matcher(from).matches()) throw error("from", "must be an e-mail address, got '"
-                + from + "'");
+        if (from != null && !ADDRESS.matcher(from).matches())
+            throw error("from", "must be an e-mail address, got '" + from + "'");
         String folder = o.getOrDefault("folder", "INBOX").trim();
         if (folder.isEmpty()) throw error("folder", "must name an IMAP folder, e.g. INBOX");
         return new EmailSettings(imapHost, imapPort, smtpHost, smtpPort, username, password, tls, from, folder);

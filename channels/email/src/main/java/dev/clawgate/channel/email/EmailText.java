@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * Mail bodies in and out (SPEC CH-9): HTML flattened to text, the quoted part of a reply taken off,
- * and a reply's simple HTML alternative.
+ * Mail bodies in and out (SPEC CH-9): HTML flattened to text, the quoted part of a reply taken off, and a reply's
+ * simple HTML alternative.
  */
 final class EmailText {
     private static final Pattern DROP = Pattern.compile("(?is)<(script|style|head)[^>]*>.*?</\\1\\s*>");
@@ -14,11 +14,10 @@ final class EmailText {
     private static final Pattern BREAK = Pattern.compile("(?i)<br\\s*/?>|</(p|div|li|tr|h[1-6])\\s*>");
     private static final Pattern TAG = Pattern.compile("(?s)<[^>]*>");
     /** "On Mon, 1 Jan 2026, Alice <a@x> wrote:" and the Outlook separator start the quoted part. */
-    private static final Pattern ATTRIBUTION = Pattern.compile("(?i)^(on\\s.+wrote:|-{2,}\\s*original "
-            + "message\\s*-{2,}|_{5,})\\s*$");
+    private static final Pattern ATTRIBUTION =
+            Pattern.compile("(?i)^(on\\s.+wrote:|-{2,}\\s*original " + "message\\s*-{2,}|_{5,})\\s*$");
 
-    private EmailText() {
-    }
+    private EmailText() {}
 
     /** HTML as plain text: scripts, styles and quoted blocks dropped, blocks as lines, entities decoded. */
     static String flattenHtml(String html) {
@@ -26,16 +25,20 @@ final class EmailText {
         s = BLOCKQUOTE.matcher(s).replaceAll("");
         s = BREAK.matcher(s).replaceAll("\n");
         s = TAG.matcher(s).replaceAll("");
-        s = s.replace("&nbsp;", " ").replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&#39;",
-                "'")
+        s = s.replace("&nbsp;", " ")
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&quot;", "\"")
+                .replace("&#39;", "'")
                 .replace("&amp;", "&");
         List<String> lines = new ArrayList<>();
         for (String line : s.split("\r?\n")) lines.add(line.strip());
         return String.join("\n", lines).replaceAll("\n{3,}", "\n\n").strip();
     }
 
-    /** The new text of a reply: from the attribution line or the first quoted ({@code >}) line on, everything is
-     * quote. */
+    /**
+     * The new text of a reply: from the attribution line or the first quoted ({@code >}) line on, everything is quote.
+     */
     static String stripQuoted(String text) {
         List<String> kept = new ArrayList<>();
         String[] lines = text.replace("\r\n", "\n").split("\n", -1);
@@ -44,8 +47,9 @@ final class EmailText {
             if (line.startsWith(">")) break;
             if (ATTRIBUTION.matcher(line.strip()).matches()) break;
             // Gmail wraps a long attribution over two lines: "On ... <a@x>" then "wrote:"
-            if (line.strip().toLowerCase().startsWith("on ") && i + 1 < lines.length && lines[i + 1].strip()
-                    .equalsIgnoreCase("wrote:")) break;
+            if (line.strip().toLowerCase().startsWith("on ")
+                    && i + 1 < lines.length
+                    && lines[i + 1].strip().equalsIgnoreCase("wrote:")) break;
             if (line.equals("-- ")) break;
             kept.add(line);
         }
@@ -56,8 +60,10 @@ final class EmailText {
     static String html(String text) {
         StringBuilder b = new StringBuilder("<!DOCTYPE html><html><body>");
         for (String para : text.strip().split("\n\\s*\n")) {
-            String escaped = para.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"",
-                    "&quot;");
+            String escaped = para.replace("&", "&amp;")
+                    .replace("<", "&lt;")
+                    .replace(">", "&gt;")
+                    .replace("\"", "&quot;");
             b.append("<p>").append(escaped.replace("\n", "<br>")).append("</p>");
         }
         return b.append("</body></html>").toString();

@@ -18,9 +18,9 @@ import dev.clawgate.testkit.contract.PlatformCallLog;
 import dev.clawgate.testkit.contract.RecordingInbox;
 import dev.clawgate.testkit.contract.SendIdentityProofs;
 import dev.clawgate.testkit.email.MailServer;
+import jakarta.mail.internet.MimeMessage;
 import java.nio.file.Files;
 import java.time.Duration;
-import jakarta.mail.internet.MimeMessage;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -36,8 +36,8 @@ import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * The e-mail adapter's capability proofs (SPEC OUT-4, CH-9) against GreenMail: the mails in the
- * user's INBOX, delivered through the server's SMTP, are the platform's record.
+ * The e-mail adapter's capability proofs (SPEC OUT-4, CH-9) against GreenMail: the mails in the user's INBOX, delivered
+ * through the server's SMTP, are the platform's record.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class EmailContractTest {
@@ -51,19 +51,19 @@ class EmailContractTest {
     @BeforeAll
     void start() throws Exception {
         mail = MailServer.start(EmailGreenMailTest.BOT + ":botpass", EmailGreenMailTest.ALICE + ":alicepass");
-        channel = new EmailChannel(EmailSettings.of(EmailGreenMailTest.settings(mail)),
-                Files.createTempDirectory("email-media"));
+        channel = new EmailChannel(
+                EmailSettings.of(EmailGreenMailTest.settings(mail)), Files.createTempDirectory("email-media"));
         channel.start(inbox);
         await().atMost(Duration.ofSeconds(30)).until(() -> channel.health().healthy());
         log = () -> {
-            await().atMost(Duration.ofSeconds(20)).until(() -> mail.inbox(EmailGreenMailTest.ALICE)
-                    .size() >= sent.get());
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> mail.inbox(EmailGreenMailTest.ALICE).size() >= sent.get());
             List<PlatformCall> calls = new ArrayList<>();
             for (MailServer.Stored s : mail.inbox(EmailGreenMailTest.ALICE)) {
                 try {
                     MimeMessage m = s.message();
-                    Map<String, String> headers = new HashMap<>(Map.of("Message-ID", m.getMessageID(), "Subject",
-                            m.getSubject()));
+                    Map<String, String> headers =
+                            new HashMap<>(Map.of("Message-ID", m.getMessageID(), "Subject", m.getSubject()));
                     if (m.getHeader("In-Reply-To") != null) headers.put("In-Reply-To", m.getHeader("In-Reply-To")[0]);
                     if (m.getHeader("References") != null) headers.put("References", m.getHeader("References")[0]);
                     calls.add(new PlatformCall("SMTP", EmailGreenMailTest.part(m, "text/plain"), headers));
@@ -82,8 +82,11 @@ class EmailContractTest {
     }
 
     private OutboundMessage toAlice(String text) {
-        return new OutboundMessage(new OutboundTarget("email", "default", EmailGreenMailTest.ALICE, null, null), text,
-                OutboundMessage.Kind.FINAL, turns.getAndIncrement());
+        return new OutboundMessage(
+                new OutboundTarget("email", "default", EmailGreenMailTest.ALICE, null, null),
+                text,
+                OutboundMessage.Kind.FINAL,
+                turns.getAndIncrement());
     }
 
     private MessageReceipt send(OutboundMessage m) throws DeliveryException {
@@ -107,8 +110,9 @@ class EmailContractTest {
                     SendingHook hook = (t, where) -> new SendingHook.Send(t.replace("sk-secret", "[redacted]"));
                     OutboundMessage m = toAlice("the key is sk-secret");
                     send(m.withText(((SendingHook.Send) hook.onMessageSending(m.text(), m.target())).text()));
-                    p.verify(calls -> assertThat(calls).singleElement().satisfies(c -> assertThat(c.body())
-                            .isEqualTo("the key is [redacted]")));
+                    p.verify(calls -> assertThat(calls)
+                            .singleElement()
+                            .satisfies(c -> assertThat(c.body()).isEqualTo("the key is [redacted]")));
                 })
                 .prove(Capability.THREAD, p -> {
                     // SPEC CH-9, OUT-4: a reply in a thread names the thread's root (RFC 5322 3.6.4); one answering a
@@ -116,21 +120,31 @@ class EmailContractTest {
                     // names that mail in In-Reply-To, after the root in References, whatever reply_to_mode decided
                     // about quoting
                     // (mail threads by these headers; it has no quote to turn off)
-                    send(new OutboundMessage(new OutboundTarget("email", "default", EmailGreenMailTest.ALICE,
-                            "<root-1@localhost>",
-                            null), "in the thread", OutboundMessage.Kind.FINAL, turns.getAndIncrement()));
-                    OutboundTarget t = new OutboundTarget("email", "default", EmailGreenMailTest.ALICE,
-                            "<root-2@localhost>",
-                            "<m-2@localhost>");
-                    send(new OutboundMessage(t, "answers m-2", OutboundMessage.Kind.FINAL, turns.getAndIncrement(),
+                    send(new OutboundMessage(
+                            new OutboundTarget(
+                                    "email", "default", EmailGreenMailTest.ALICE, "<root-1@localhost>", null),
+                            "in the thread",
+                            OutboundMessage.Kind.FINAL,
+                            turns.getAndIncrement()));
+                    OutboundTarget t = new OutboundTarget(
+                            "email", "default", EmailGreenMailTest.ALICE, "<root-2@localhost>", "<m-2@localhost>");
+                    send(new OutboundMessage(
+                            t,
+                            "answers m-2",
+                            OutboundMessage.Kind.FINAL,
+                            turns.getAndIncrement(),
                             List.of(),
-                            dev.clawgate.core.outbound.SendOptions.DEFAULT.withoutReplyTo(), 0, null));
+                            dev.clawgate.core.outbound.SendOptions.DEFAULT.withoutReplyTo(),
+                            0,
+                            null));
                     p.verify(calls -> {
                         assertThat(calls).hasSize(2);
-                        assertThat(calls.get(0).headers()).containsEntry("In-Reply-To", "<root-1@localhost>")
-                                .containsEntry("References", "<root-1@localhost>").containsEntry("Subject",
-                                "Re: your message");
-                        assertThat(calls.get(1).headers()).containsEntry("In-Reply-To", "<m-2@localhost>")
+                        assertThat(calls.get(0).headers())
+                                .containsEntry("In-Reply-To", "<root-1@localhost>")
+                                .containsEntry("References", "<root-1@localhost>")
+                                .containsEntry("Subject", "Re: your message");
+                        assertThat(calls.get(1).headers())
+                                .containsEntry("In-Reply-To", "<m-2@localhost>")
                                 .containsEntry("References", "<root-2@localhost> <m-2@localhost>");
                     });
                 })
@@ -138,12 +152,14 @@ class EmailContractTest {
                     // SPEC IN-3, CH-9: the channel acks by \Seen itself, after the inbox took the mail; only the reply
                     // goes back
                     int before = inbox.messages().size();
-                    mail.send(MailServer.Mail.text(EmailGreenMailTest.ALICE, EmailGreenMailTest.BOT, "Hi",
-                            "anyone there?"));
-                    await().atMost(Duration.ofSeconds(20)).until(() -> inbox.messages().size() == before + 1);
+                    mail.send(MailServer.Mail.text(
+                            EmailGreenMailTest.ALICE, EmailGreenMailTest.BOT, "Hi", "anyone there?"));
+                    await().atMost(Duration.ofSeconds(20))
+                            .until(() -> inbox.messages().size() == before + 1);
                     send(toAlice("yes"));
-                    p.verify(calls -> assertThat(calls).singleElement().satisfies(c -> assertThat(c.body())
-                            .isEqualTo("yes")));
+                    p.verify(calls -> assertThat(calls)
+                            .singleElement()
+                            .satisfies(c -> assertThat(c.body()).isEqualTo("yes")));
                 })
                 .tests();
     }

@@ -31,16 +31,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The e-mail channel against a real IMAP/SMTP server (GreenMail, which has IDLE) (SPEC CH-9): a mail
- * is a turn from its sender's address, its thread the session; \Seen only after the inbox took it;
- * IDLE renewed, poll fallback; replies threaded; the connection cut and made again with nothing lost.
+ * The e-mail channel against a real IMAP/SMTP server (GreenMail, which has IDLE) (SPEC CH-9): a mail is a turn from its
+ * sender's address, its thread the session; \Seen only after the inbox took it; IDLE renewed, poll fallback; replies
+ * threaded; the connection cut and made again with nothing lost.
  */
 class EmailGreenMailTest {
     static final String BOT = "bot@localhost";
     static final String ALICE = "alice@localhost";
     private static final Duration WAIT = Duration.ofSeconds(30);
+
     @TempDir
     Path media;
+
     private final MailServer mail = MailServer.start(BOT + ":botpass", ALICE + ":alicepass");
     private final RecordingInbox inbox = new RecordingInbox();
     private final AtomicLong turns = new AtomicLong(1);
@@ -55,9 +57,19 @@ class EmailGreenMailTest {
     }
 
     static ChannelSettings settings(MailServer mail, String... more) {
-        Map<String, String> o = new HashMap<>(Map.of("imap_host", mail.host(), "imap_port",
+        Map<String, String> o = new HashMap<>(Map.of(
+                "imap_host",
+                mail.host(),
+                "imap_port",
                 Integer.toString(mail.imapPort()),
-                "smtp_port", Integer.toString(mail.smtpPort()), "username", BOT, "password", "botpass", "tls", "none"));
+                "smtp_port",
+                Integer.toString(mail.smtpPort()),
+                "username",
+                BOT,
+                "password",
+                "botpass",
+                "tls",
+                "none"));
         for (int i = 0; i + 1 < more.length; i += 2) o.put(more[i], more[i + 1]);
         return new ChannelSettings("email", AccessSettings.defaults(), Map.of(), o);
     }
@@ -69,16 +81,20 @@ class EmailGreenMailTest {
     }
 
     private InboundMessage awaitInbound(String textPart) {
-        await().atMost(WAIT).until(() -> inbox.messages().stream().anyMatch(m -> m.text().contains(textPart)));
-        return inbox.messages().stream().filter(m -> m.text().contains(textPart)).findFirst().orElseThrow();
+        await().atMost(WAIT)
+                .until(() -> inbox.messages().stream().anyMatch(m -> m.text().contains(textPart)));
+        return inbox.messages().stream()
+                .filter(m -> m.text().contains(textPart))
+                .findFirst()
+                .orElseThrow();
     }
 
     static String part(MimeMessage m, String type) throws Exception {
         MimeMultipart alt = (MimeMultipart) m.getContent();
         for (int i = 0; i < alt.getCount(); i++) {
             // mail lines end in CRLF on the wire
-            if (alt.getBodyPart(i).isMimeType(type)) return String.valueOf(alt.getBodyPart(i).getContent())
-                    .replace("\r\n", "\n");
+            if (alt.getBodyPart(i).isMimeType(type))
+                return String.valueOf(alt.getBodyPart(i).getContent()).replace("\r\n", "\n");
         }
         return null;
     }
@@ -97,9 +113,14 @@ class EmailGreenMailTest {
         assertThat(in.text()).isEqualTo("Subject: Plans\n\nHi, what is on today?");
         await().atMost(WAIT).until(() -> mail.inbox(BOT).getFirst().seen());
 
-        var receipt = channel.messageAdapter().send(new OutboundMessage(OutboundTarget.replyTo(in),
-                "A walk.\n\nThen <lunch> & tea.",
-                OutboundMessage.Kind.FINAL, turns.getAndIncrement()), CancelToken.none());
+        var receipt = channel.messageAdapter()
+                .send(
+                        new OutboundMessage(
+                                OutboundTarget.replyTo(in),
+                                "A walk.\n\nThen <lunch> & tea.",
+                                OutboundMessage.Kind.FINAL,
+                                turns.getAndIncrement()),
+                        CancelToken.none());
         await().atMost(WAIT).until(() -> mail.inbox(ALICE).size() == 1);
         MimeMessage reply = mail.inbox(ALICE).getFirst().message();
         assertThat(reply.getSubject()).isEqualTo("Re: Plans");
@@ -122,10 +143,18 @@ class EmailGreenMailTest {
     void anHtmlMailIsFlattenedAndItsAttachmentIsKeptAsMedia() throws Exception {
         // SPEC CH-9, IN-2: HTML bodies flattened, attachments as media files
         startBot(inbox, Duration.ofMinutes(29), Duration.ofMinutes(10), true);
-        mail.send(new Mail(ALICE, BOT, "Photo", null,
+        mail.send(new Mail(
+                ALICE,
+                BOT,
+                "Photo",
+                null,
                 "<html><body><p>Look at <b>this</b>&nbsp;picture</p><blockquote>old</blockquote>"
-                + "<script>x()</script></body></html>", null, null, null, new byte[] {(byte) 0x89, 'P', 'N', 'G'},
-                        "cat photo.png",
+                        + "<script>x()</script></body></html>",
+                null,
+                null,
+                null,
+                new byte[] {(byte) 0x89, 'P', 'N', 'G'},
+                "cat photo.png",
                 "image/png"));
         InboundMessage in = awaitInbound("picture");
         assertThat(in.text()).isEqualTo("Subject: Photo\n\nLook at this picture");
@@ -149,12 +178,15 @@ class EmailGreenMailTest {
         startBot(flaky, Duration.ofMinutes(29), Duration.ofMinutes(10), true);
         mail.send(Mail.text(ALICE, BOT, "One", "first mail").withId("<fixed-1@localhost>"));
         await().atMost(WAIT).until(() -> failures.get() < 0 || inbox.messages().size() == 1);
-        assertThat(inbox.messages()).singleElement().satisfies(m -> assertThat(m.id())
-                .isEqualTo("<fixed-1@localhost>"));
+        assertThat(inbox.messages())
+                .singleElement()
+                .satisfies(m -> assertThat(m.id()).isEqualTo("<fixed-1@localhost>"));
         assertThat(channel.reader().connections()).isGreaterThanOrEqualTo(2);
         await().atMost(WAIT).until(() -> mail.inbox(BOT).getFirst().seen());
         mail.send(Mail.text(ALICE, BOT, "One", "first mail").withId("<fixed-1@localhost>"));
-        await().atMost(WAIT).until(() -> mail.inbox(BOT).size() == 2 && mail.inbox(BOT).get(1).seen());
+        await().atMost(WAIT)
+                .until(() ->
+                        mail.inbox(BOT).size() == 2 && mail.inbox(BOT).get(1).seen());
         assertThat(inbox.handOvers()).isEqualTo(2);
         assertThat(inbox.messages()).hasSize(1);
     }
@@ -184,7 +216,12 @@ class EmailGreenMailTest {
     void theConnectionCutMidConversationIsMadeAgainAndNothingIsLostOrRepeated() throws Exception {
         // SPEC CH-0, CH-9: the IMAP connection dies; the reader reconnects by itself; mail sent meanwhile arrives once
         relay = CuttableRelay.to(mail.host(), mail.imapPort());
-        startBot(inbox, Duration.ofMinutes(29), Duration.ofMinutes(10), true, "imap_port",
+        startBot(
+                inbox,
+                Duration.ofMinutes(29),
+                Duration.ofMinutes(10),
+                true,
+                "imap_port",
                 Integer.toString(relay.port()));
         mail.send(Mail.text(ALICE, BOT, "Before", "before the cut"));
         InboundMessage before = awaitInbound("before the cut");
@@ -192,8 +229,14 @@ class EmailGreenMailTest {
         mail.send(Mail.text(ALICE, BOT, "During", "during the cut"));
         awaitInbound("during the cut");
         assertThat(channel.reader().connections()).isGreaterThanOrEqualTo(2);
-        channel.messageAdapter().send(new OutboundMessage(OutboundTarget.replyTo(before), "answer after the cut",
-                OutboundMessage.Kind.FINAL, turns.getAndIncrement()), CancelToken.none());
+        channel.messageAdapter()
+                .send(
+                        new OutboundMessage(
+                                OutboundTarget.replyTo(before),
+                                "answer after the cut",
+                                OutboundMessage.Kind.FINAL,
+                                turns.getAndIncrement()),
+                        CancelToken.none());
         await().atMost(WAIT).until(() -> mail.inbox(ALICE).size() == 1);
         assertThat(inbox.handOvers()).isEqualTo(2);
     }
@@ -202,13 +245,16 @@ class EmailGreenMailTest {
     void aLongReplyIsSeveralMailsEachUnderTheSizeCapWithNothingLost() throws Exception {
         // SPEC OUT-1, CH-9: no length limit but a size cap per mail
         startBot(inbox, Duration.ofMinutes(29), Duration.ofMinutes(10), true);
-        String longText = "All work and no play makes a dull gateway. ".repeat(5000).strip();
+        String longText =
+                "All work and no play makes a dull gateway. ".repeat(5000).strip();
         List<String> payloads = Chunker.split(longText, channel.messageAdapter().chunkLimits());
         assertThat(payloads).hasSizeGreaterThan(1);
         OutboundTarget to = new OutboundTarget("email", "default", ALICE, null, null);
         for (String p : payloads) {
-            channel.messageAdapter().send(new OutboundMessage(to, p, OutboundMessage.Kind.FINAL,
-                    turns.getAndIncrement()), CancelToken.none());
+            channel.messageAdapter()
+                    .send(
+                            new OutboundMessage(to, p, OutboundMessage.Kind.FINAL, turns.getAndIncrement()),
+                            CancelToken.none());
         }
         await().atMost(WAIT).until(() -> mail.inbox(ALICE).size() == payloads.size());
         StringBuilder got = new StringBuilder();

@@ -13,11 +13,14 @@ class EmailTextTest {
     @Test
     void quotedRepliesAreStrippedAtTheAttributionOrTheFirstQuotedLine() {
         // SPEC CH-9: only the new text of a reply is the turn
-        assertThat(EmailText.stripQuoted("Yes please.\n\nOn Fri, 27 Nov 2026 at 10:00, Bot <bot@x> wrote:\n> Shall "
-                + "I?")).isEqualTo("Yes please.");
+        assertThat(EmailText.stripQuoted(
+                        "Yes please.\n\nOn Fri, 27 Nov 2026 at 10:00, Bot <bot@x> wrote:\n> Shall " + "I?"))
+                .isEqualTo("Yes please.");
         assertThat(EmailText.stripQuoted("Fine\r\n> old\r\n> older")).isEqualTo("Fine");
-        assertThat(EmailText.stripQuoted("Ok\nOn Fri, 27 Nov 2026, Bot <bot@x>\nwrote:\n> a")).isEqualTo("Ok");
-        assertThat(EmailText.stripQuoted("Sure\n-----Original Message-----\nFrom: bot")).isEqualTo("Sure");
+        assertThat(EmailText.stripQuoted("Ok\nOn Fri, 27 Nov 2026, Bot <bot@x>\nwrote:\n> a"))
+                .isEqualTo("Ok");
+        assertThat(EmailText.stripQuoted("Sure\n-----Original Message-----\nFrom: bot"))
+                .isEqualTo("Sure");
         assertThat(EmailText.stripQuoted("Thanks\n-- \nAlice, Example Ltd")).isEqualTo("Thanks");
         assertThat(EmailText.stripQuoted("a > b is true\nsecond line")).isEqualTo("a > b is true\nsecond line");
     }
@@ -26,16 +29,17 @@ class EmailTextTest {
     void htmlIsFlattenedToText() {
         // SPEC CH-9: HTML bodies flattened; scripts, styles and quoted blocks dropped
         assertThat(EmailText.flattenHtml("<html><head><style>p{}</style></head><body><p>One &amp; "
-                + "<i>two</i></p><div>three</div>"
-                + "<blockquote>old</blockquote>four<br>five&nbsp;&lt;6&gt;</body></html>"))
-                        .isEqualTo("One & two\nthree\nfour\nfive <6>");
+                        + "<i>two</i></p><div>three</div>"
+                        + "<blockquote>old</blockquote>four<br>five&nbsp;&lt;6&gt;</body></html>"))
+                .isEqualTo("One & two\nthree\nfour\nfive <6>");
     }
 
     @Test
     void theHtmlAlternativeEscapesAndKeepsParagraphs() {
         // SPEC CH-9: a reply's simple HTML part
-        assertThat(EmailText.html("a <b>\nc\n\nd & \"e\"")).isEqualTo(
-                "<!DOCTYPE html><html><body><p>a &lt;b&gt;<br>c</p><p>d &amp; &quot;e&quot;</p></body></html>");
+        assertThat(EmailText.html("a <b>\nc\n\nd & \"e\""))
+                .isEqualTo(
+                        "<!DOCTYPE html><html><body><p>a &lt;b&gt;<br>c</p><p>d &amp; &quot;e&quot;</p></body></html>");
     }
 
     @Test
@@ -55,8 +59,8 @@ class EmailTextTest {
     }
 
     private static ChannelSettings settings(String... kv) {
-        Map<String, String> o = new HashMap<>(Map.of("imap_host", "mail.example.org", "username", "bot@example.org",
-                "password", "pw"));
+        Map<String, String> o =
+                new HashMap<>(Map.of("imap_host", "mail.example.org", "username", "bot@example.org", "password", "pw"));
         for (int i = 0; i + 1 < kv.length; i += 2) o.put(kv[i], kv[i + 1]);
         return new ChannelSettings("email", AccessSettings.defaults(), Map.of(), o);
     }

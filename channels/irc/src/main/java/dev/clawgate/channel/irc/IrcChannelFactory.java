@@ -45,7 +45,8 @@ public final class IrcChannelFactory implements ChannelFactory {
             socket.connect(new InetSocketAddress(s.server(), s.port()), 5000);
             return ChannelProbe.ok("IRC server " + s.server() + ":" + s.port() + " accepts connections");
         } catch (IOException e) {
-            return ChannelProbe.problem("cannot reach the IRC server " + s.server() + ":" + s.port() + ": " + e.getMessage(),
+            return ChannelProbe.problem(
+                    "cannot reach the IRC server " + s.server() + ":" + s.port() + ": " + e.getMessage(),
                     "check channels.irc.server, port and the network");
         }
     }

@@ -28,14 +28,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The IRC client connection (SPEC CH-7, RFC 1459/2812, IRCv3 SASL 3.1): connects (TLS optional),
- * registers (PASS, CAP LS/REQ sasl with AUTHENTICATE PLAIN when configured, NICK, USER), takes
- * another nick while its nick is in use (433), answers PING, joins the configured channels and
- * joins again after a KICK and after every reconnect. PRIVMSGs become inbound messages: every
- * query (a DM), and channel lines, which start a turn only when addressed ({@code nick: ...} or
- * {@code nick, ...}) and are context otherwise. A lost connection is retried with backoff
- * (1 s doubling to 60 s) while the channel runs (SPEC CH-0). Lines it writes pass a flood-control
- * token bucket.
+ * The IRC client connection (SPEC CH-7, RFC 1459/2812, IRCv3 SASL 3.1): connects (TLS optional), registers (PASS, CAP
+ * LS/REQ sasl with AUTHENTICATE PLAIN when configured, NICK, USER), takes another nick while its nick is in use (433),
+ * answers PING, joins the configured channels and joins again after a KICK and after every reconnect. PRIVMSGs become
+ * inbound messages: every query (a DM), and channel lines, which start a turn only when addressed ({@code nick: ...} or
+ * {@code nick, ...}) and are context otherwise. A lost connection is retried with backoff (1 s doubling to 60 s) while
+ * the channel runs (SPEC CH-0). Lines it writes pass a flood-control token bucket.
  */
 final class IrcClient {
     private static final Logger log = LoggerFactory.getLogger(IrcClient.class);
@@ -43,6 +41,7 @@ final class IrcClient {
     static final Duration MAX_BACKOFF = Duration.ofSeconds(60);
     /** No line for this long: we PING; no line for twice this long: the connection is dead. */
     static final Duration READ_IDLE = Duration.ofSeconds(90);
+
     static final Duration REJOIN_DELAY = Duration.ofSeconds(2);
     private static final int MAX_LINE = 512;
 
@@ -146,7 +145,11 @@ final class IrcClient {
                 log.error("irc {}:{}: {}", settings.server(), settings.port(), e.getMessage());
             } catch (IOException e) {
                 health = ChannelHealth.down("disconnected: " + e.getMessage());
-                log.warn("irc {}:{}: connection lost ({}); reconnecting in {} ms", settings.server(), settings.port(), e.getMessage(),
+                log.warn(
+                        "irc {}:{}: connection lost ({}); reconnecting in {} ms",
+                        settings.server(),
+                        settings.port(),
+                        e.getMessage(),
                         backoff.toMillis());
             }
             Session s = session;
@@ -171,15 +174,21 @@ final class IrcClient {
         session = s;
         try (socket) {
             register(s);
-            BufferedReader in = new BufferedReader(new InputStreamReader(socket.getInputStream(), StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPLACE).onUnmappableCharacter(CodingErrorAction.REPLACE)));
+            BufferedReader in = new BufferedReader(new InputStreamReader(
+                    socket.getInputStream(),
+                    StandardCharsets.UTF_8
+                            .newDecoder()
+                            .onMalformedInput(CodingErrorAction.REPLACE)
+                            .onUnmappableCharacter(CodingErrorAction.REPLACE)));
             boolean pinged = false;
             while (loop == Thread.currentThread()) {
                 String raw;
                 try {
                     raw = in.readLine();
                 } catch (SocketTimeoutException idle) {
-                    if (pinged) throw new IOException("no answer from the server for " + READ_IDLE.multipliedBy(2).toSeconds() + " s");
+                    if (pinged)
+                        throw new IOException("no answer from the server for "
+                                + READ_IDLE.multipliedBy(2).toSeconds() + " s");
                     writeNow(s, "PING :" + settings.server());
                     pinged = true;
                     continue;
@@ -194,11 +203,13 @@ final class IrcClient {
 
     private Socket open() throws IOException {
         Socket plain = new Socket();
-        plain.connect(new InetSocketAddress(settings.server(), settings.port()), (int) Duration.ofSeconds(15).toMillis());
+        plain.connect(new InetSocketAddress(settings.server(), settings.port()), (int)
+                Duration.ofSeconds(15).toMillis());
         plain.setSoTimeout((int) READ_IDLE.toMillis());
         plain.setKeepAlive(true);
         if (!settings.tls()) return plain;
-        SSLSocket tls = (SSLSocket) ((SSLSocketFactory) SSLSocketFactory.getDefault()).createSocket(plain, settings.server(), settings.port(), true);
+        SSLSocket tls = (SSLSocket) ((SSLSocketFactory) SSLSocketFactory.getDefault())
+                .createSocket(plain, settings.server(), settings.port(), true);
         SSLParameters p = tls.getSSLParameters();
         p.setEndpointIdentificationAlgorithm("HTTPS");
         tls.setSSLParameters(p);
@@ -222,13 +233,15 @@ final class IrcClient {
                     String plain = settings.saslUser() + "\0" + settings.saslUser() + "\0" + settings.saslPassword();
                     String encoded = Base64.getEncoder().encodeToString(plain.getBytes(StandardCharsets.UTF_8));
                     // IRCv3 SASL: at most 400 bytes per AUTHENTICATE, "+" after a last chunk of exactly 400
-                    for (int i = 0; i < encoded.length(); i += 400) writeNow(s, "AUTHENTICATE " + encoded.substring(i, Math.min(encoded.length(), i + 400)));
+                    for (int i = 0; i < encoded.length(); i += 400)
+                        writeNow(s, "AUTHENTICATE " + encoded.substring(i, Math.min(encoded.length(), i + 400)));
                     if (encoded.length() % 400 == 0) writeNow(s, "AUTHENTICATE +");
                 }
             }
             case "903" -> writeNow(s, "CAP END");
-            case "902", "904", "905", "906", "908" -> throw new Refused("SASL login as " + settings.saslUser() + " was refused ("
-                    + l.command() + " " + l.trailing() + "); check sasl_user and sasl_password");
+            case "902", "904", "905", "906", "908" ->
+                throw new Refused("SASL login as " + settings.saslUser() + " was refused (" + l.command() + " "
+                        + l.trailing() + "); check sasl_user and sasl_password");
             case "001" -> welcomed(s, l);
             case "433", "436" -> {
                 if (!s.registered) {
@@ -237,7 +250,9 @@ final class IrcClient {
                     writeNow(s, "NICK " + s.nick);
                 }
             }
-            case "432" -> throw new Refused("the server refuses the nick " + s.nick + " (" + l.trailing() + "); set channels.irc.nick");
+            case "432" ->
+                throw new Refused(
+                        "the server refuses the nick " + s.nick + " (" + l.trailing() + "); set channels.irc.nick");
             case "464" -> throw new Refused("the server refuses the password (464); check channels.irc.password");
             case "465" -> throw new Refused("the server bans this client (465): " + l.trailing());
             case "NICK" -> {
@@ -254,7 +269,12 @@ final class IrcClient {
                 if (l.param(1).equalsIgnoreCase(s.nick)) {
                     String channel = l.param(0);
                     s.joined.remove(channel.toLowerCase(Locale.ROOT));
-                    log.warn("irc: kicked from {} by {} ({}); joining again in {} s", channel, l.nick(), l.trailing(), REJOIN_DELAY.toSeconds());
+                    log.warn(
+                            "irc: kicked from {} by {} ({}); joining again in {} s",
+                            channel,
+                            l.nick(),
+                            l.trailing(),
+                            REJOIN_DELAY.toSeconds());
                     Thread.ofVirtual().name("irc-rejoin").start(() -> rejoin(s, channel));
                 }
             }
@@ -271,7 +291,8 @@ final class IrcClient {
         if (sub.equals("LS")) {
             // a multi-line LS has "*" before the last parameter; wait for the final one
             if (l.params().size() >= 4 && l.param(2).equals("*")) return;
-            boolean sasl = List.of(l.trailing().split(" ")).stream().anyMatch(c -> c.equals("sasl") || c.startsWith("sasl="));
+            boolean sasl =
+                    List.of(l.trailing().split(" ")).stream().anyMatch(c -> c.equals("sasl") || c.startsWith("sasl="));
             if (!sasl) {
                 writeNow(s, "CAP END");
                 throw new Refused("sasl_user is set but the server offers no SASL (CAP LS: " + l.trailing() + ")");
@@ -327,18 +348,37 @@ final class IrcClient {
                 text = addressed;
             }
         }
-        InboundMessage m = new InboundMessage(null, channelName, InboundMessage.DEFAULT_ACCOUNT, from, from, direct ? from : target,
-                null, null, direct ? ChatType.DIRECT : ChatType.GROUP, mentioned, Instant.now(), text, List.of(), null);
+        InboundMessage m = new InboundMessage(
+                null,
+                channelName,
+                InboundMessage.DEFAULT_ACCOUNT,
+                from,
+                from,
+                direct ? from : target,
+                null,
+                null,
+                direct ? ChatType.DIRECT : ChatType.GROUP,
+                mentioned,
+                Instant.now(),
+                text,
+                List.of(),
+                null);
         try {
             to.accept(m);
         } catch (RuntimeException e) {
             // IRC cannot redeliver: the line is lost, so say so loudly
-            log.error("irc: a message from {} in {} could not be recorded and is lost (IRC has no redelivery): {}", from,
-                    direct ? "a query" : target, e.toString());
+            log.error(
+                    "irc: a message from {} in {} could not be recorded and is lost (IRC has no redelivery): {}",
+                    from,
+                    direct ? "a query" : target,
+                    e.toString());
         }
     }
 
-    /** The text after {@code nick:} or {@code nick,} at the start of a channel line, or null when it is not addressed to {@code nick}. */
+    /**
+     * The text after {@code nick:} or {@code nick,} at the start of a channel line, or null when it is not addressed to
+     * {@code nick}.
+     */
     static String addressedText(String text, String nick) {
         if (text.length() <= nick.length() || !text.regionMatches(true, 0, nick, 0, nick.length())) return null;
         char c = text.charAt(nick.length());
@@ -346,11 +386,16 @@ final class IrcClient {
         return text.substring(nick.length() + 1).strip();
     }
 
-    /** The bytes a relayed PRIVMSG to {@code target} spends before its text: {@code :nick!user@host PRIVMSG target :} and CRLF. */
+    /**
+     * The bytes a relayed PRIVMSG to {@code target} spends before its text: {@code :nick!user@host PRIVMSG target :}
+     * and CRLF.
+     */
     int overhead(String target) {
         Session s = session;
-        String prefix = s != null && s.prefix != null ? s.prefix
-                // before the server told us our host (no JOIN yet): the longest it can be (RFC 2812: 63-byte host names)
+        String prefix = s != null && s.prefix != null
+                ? s.prefix
+                // before the server told us our host (no JOIN yet): the longest it can be (RFC 2812: 63-byte host
+                // names)
                 : nick() + "!~" + settings.username() + "@" + "h".repeat(63);
         return IrcText.utf8(":" + prefix + " PRIVMSG " + target + " :") + 2;
     }
@@ -381,7 +426,8 @@ final class IrcClient {
 
     private void writeNow(Session s, String line) throws IOException {
         byte[] bytes = (line + "\r\n").getBytes(StandardCharsets.UTF_8);
-        if (bytes.length > MAX_LINE) throw new IllegalArgumentException("an IRC line of " + bytes.length + " bytes is over 512");
+        if (bytes.length > MAX_LINE)
+            throw new IllegalArgumentException("an IRC line of " + bytes.length + " bytes is over 512");
         writeLock.lock();
         try {
             s.out.write(bytes);

@@ -4,13 +4,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * One IRC protocol line (RFC 2812 section 2.3.1): an optional {@code :prefix}, a command and its
- * parameters, the last of which may be a {@code :trailing} one holding spaces. IRCv3 message tags
- * ({@code @a=b;c}) are skipped: this client asks for none.
+ * One IRC protocol line (RFC 2812 section 2.3.1): an optional {@code :prefix}, a command and its parameters, the last
+ * of which may be a {@code :trailing} one holding spaces. IRCv3 message tags ({@code @a=b;c}) are skipped: this client
+ * asks for none.
  *
- * @param prefix  the origin ({@code nick!user@host} or a server name), or "" when the line had none
+ * @param prefix the origin ({@code nick!user@host} or a server name), or "" when the line had none
  * @param command upper-cased command or three-digit numeric
- * @param params  the parameters, the trailing one last and without its colon
+ * @param params the parameters, the trailing one last and without its colon
  */
 record IrcLine(String prefix, String command, List<String> params) {
 

@@ -17,16 +17,15 @@ import java.util.Set;
 import java.util.function.Supplier;
 
 /**
- * Sends replies as PRIVMSG lines (SPEC CH-7, OUT-4): Markdown flattened, code fences as their
- * lines, each line cut so the line the server relays ({@code :nick!user@host PRIVMSG target :text})
- * stays within 512 bytes, UTF-8 never cut inside a character, every line through flood control.
+ * Sends replies as PRIVMSG lines (SPEC CH-7, OUT-4): Markdown flattened, code fences as their lines, each line cut so
+ * the line the server relays ({@code :nick!user@host PRIVMSG target :text}) stays within 512 bytes, UTF-8 never cut
+ * inside a character, every line through flood control.
  *
- * <p>Capabilities: text, sending hooks, and splitsPayloads (one payload is as many PRIVMSG lines as
- * it needs). Plain IRC has no message ids (IRCv3 {@code msgid} needs message-tags, which ngircd
- * lacks and this client does not ask for): a receipt's ids are made from the payload's idempotency
- * key, so the outbox recognises a replay, but IRC itself cannot be asked what arrived, so there is
- * no reconcileUnknownSend, and inbound lines cannot be deduplicated across a reconnect. A send cut
- * after its first line went out is ambiguous: {@code unknown_after_send}, never resent blindly.
+ * <p>Capabilities: text, sending hooks, and splitsPayloads (one payload is as many PRIVMSG lines as it needs). Plain
+ * IRC has no message ids (IRCv3 {@code msgid} needs message-tags, which ngircd lacks and this client does not ask for):
+ * a receipt's ids are made from the payload's idempotency key, so the outbox recognises a replay, but IRC itself cannot
+ * be asked what arrived, so there is no reconcileUnknownSend, and inbound lines cannot be deduplicated across a
+ * reconnect. A send cut after its first line went out is ambiguous: {@code unknown_after_send}, never resent blindly.
  */
 final class IrcMessageAdapter implements MessageAdapter {
     static final int MAX_LINE = 512;
@@ -69,8 +68,11 @@ final class IrcMessageAdapter implements MessageAdapter {
             throw new DeliveryException("not an IRC nick or channel: '" + target + "'", true, null);
         }
         List<String> lines = linesFor(target, message.text());
-        if (lines.isEmpty()) throw new DeliveryException("the reply has no text IRC can show (IRC carries no media)", true, null);
-        if (!client.get().connected()) throw new DeliveryException("not connected to the IRC server; the reply waits for the reconnect", false, null);
+        if (lines.isEmpty())
+            throw new DeliveryException("the reply has no text IRC can show (IRC carries no media)", true, null);
+        if (!client.get().connected())
+            throw new DeliveryException(
+                    "not connected to the IRC server; the reply waits for the reconnect", false, null);
         String base = "irc:" + target + ":" + message.idempotencyKey();
         List<String> ids = new ArrayList<>();
         List<MessageReceipt.Part> parts = new ArrayList<>();
@@ -82,7 +84,9 @@ final class IrcMessageAdapter implements MessageAdapter {
             try {
                 client.get().privmsg(target, lines.get(i));
             } catch (IOException e) {
-                if (i == 0) throw new DeliveryException("the IRC connection failed before the reply went out: " + e.getMessage(), false, e);
+                if (i == 0)
+                    throw new DeliveryException(
+                            "the IRC connection failed before the reply went out: " + e.getMessage(), false, e);
                 throw cut(i, lines.size(), e.getMessage(), e);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -97,7 +101,11 @@ final class IrcMessageAdapter implements MessageAdapter {
     }
 
     private static DeliveryException cut(int sent, int total, String why, Throwable cause) {
-        return new DeliveryException("unknown_after_send: " + sent + " of " + total + " IRC lines went out before the send was cut ("
-                + why + "); IRC has no message ids to check what arrived", DeliveryException.Kind.AMBIGUOUS, null, cause);
+        return new DeliveryException(
+                "unknown_after_send: " + sent + " of " + total + " IRC lines went out before the send was cut (" + why
+                        + "); IRC has no message ids to check what arrived",
+                DeliveryException.Kind.AMBIGUOUS,
+                null,
+                cause);
     }
 }

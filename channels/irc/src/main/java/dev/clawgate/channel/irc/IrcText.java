@@ -6,18 +6,19 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * Turns a reply into IRC lines (SPEC CH-7, OUT-1): IRC shows plain text, one line per message, so
- * Markdown is flattened (emphasis marks dropped, links as {@code text (url)}, headings as their
- * text), a code fence's lines are sent as they are, and every line is cut to a byte budget (the
- * 512-byte line limit less the relayed prefix and command) at a space where there is one, and
- * never inside a UTF-8 character.
+ * Turns a reply into IRC lines (SPEC CH-7, OUT-1): IRC shows plain text, one line per message, so Markdown is flattened
+ * (emphasis marks dropped, links as {@code text (url)}, headings as their text), a code fence's lines are sent as they
+ * are, and every line is cut to a byte budget (the 512-byte line limit less the relayed prefix and command) at a space
+ * where there is one, and never inside a UTF-8 character.
  */
 final class IrcText {
     private static final Pattern FENCE = Pattern.compile("^\\s*(```|~~~).*$");
     private static final Pattern HEADING = Pattern.compile("^\\s{0,3}#{1,6}\\s+(.*?)\\s*#*\\s*$");
-    private static final Pattern IMAGE_OR_LINK = Pattern.compile("!?\\[([^\\]]*)\\]\\(([^)\\s]+)(?:\\s+\"[^\"]*\")?\\)");
+    private static final Pattern IMAGE_OR_LINK =
+            Pattern.compile("!?\\[([^\\]]*)\\]\\(([^)\\s]+)(?:\\s+\"[^\"]*\")?\\)");
     private static final Pattern STRONG = Pattern.compile("(\\*\\*|__)(?=\\S)(.+?)(?<=\\S)\\1");
-    private static final Pattern EMPHASIS = Pattern.compile("(?<![\\w*])([*_])(?=\\S)([^*_\\n]+?)(?<=\\S)\\1(?![\\w*])");
+    private static final Pattern EMPHASIS =
+            Pattern.compile("(?<![\\w*])([*_])(?=\\S)([^*_\\n]+?)(?<=\\S)\\1(?![\\w*])");
     private static final Pattern STRIKE = Pattern.compile("~~(?=\\S)(.+?)(?<=\\S)~~");
     private static final Pattern INLINE_CODE = Pattern.compile("`([^`\\n]+)`");
     private static final Pattern QUOTE = Pattern.compile("^\\s{0,3}>\\s?");
@@ -65,7 +66,8 @@ final class IrcText {
         s = IMAGE_OR_LINK.matcher(s).replaceAll(m -> {
             String text = m.group(1);
             String url = m.group(2);
-            return java.util.regex.Matcher.quoteReplacement(text.isBlank() || text.equals(url) ? url : text + " (" + url + ")");
+            return java.util.regex.Matcher.quoteReplacement(
+                    text.isBlank() || text.equals(url) ? url : text + " (" + url + ")");
         });
         s = INLINE_CODE.matcher(s).replaceAll(m -> java.util.regex.Matcher.quoteReplacement(m.group(1)));
         s = STRONG.matcher(s).replaceAll(m -> java.util.regex.Matcher.quoteReplacement(m.group(2)));
@@ -75,12 +77,13 @@ final class IrcText {
     }
 
     /**
-     * Cuts {@code line} into pieces of at most {@code budget} UTF-8 bytes: at the last space that
-     * fits (the space itself is the cut, so no piece starts or ends with it), else after the last
-     * whole code point that fits. Joining the pieces with one space where a space was cut gives the line back.
+     * Cuts {@code line} into pieces of at most {@code budget} UTF-8 bytes: at the last space that fits (the space
+     * itself is the cut, so no piece starts or ends with it), else after the last whole code point that fits. Joining
+     * the pieces with one space where a space was cut gives the line back.
      */
     static List<String> split(String line, int budget) {
-        if (budget < 4) throw new IllegalArgumentException("a budget under 4 bytes cannot hold every character: " + budget);
+        if (budget < 4)
+            throw new IllegalArgumentException("a budget under 4 bytes cannot hold every character: " + budget);
         List<String> pieces = new ArrayList<>();
         String rest = line;
         while (utf8(rest) > budget) {

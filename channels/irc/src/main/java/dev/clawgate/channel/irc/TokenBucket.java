@@ -6,10 +6,10 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.LongSupplier;
 
 /**
- * Flood control for the lines this client writes (SPEC CH-7): a token bucket after RFC 1459
- * section 8.10, {@code burst} lines at once and then one line per {@code interval}, so the server
- * never sees an excess flood. {@link #take} blocks (a virtual thread parks) until a line may go;
- * senders queue on its lock, so lines leave in the order they were asked for.
+ * Flood control for the lines this client writes (SPEC CH-7): a token bucket after RFC 1459 section 8.10, {@code burst}
+ * lines at once and then one line per {@code interval}, so the server never sees an excess flood. {@link #take} blocks
+ * (a virtual thread parks) until a line may go; senders queue on its lock, so lines leave in the order they were asked
+ * for.
  */
 final class TokenBucket {
     /** Waits a number of nanoseconds; tests pass one that moves a manual clock instead. */

@@ -32,9 +32,9 @@ import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * The IRC adapter's capability proofs (SPEC OUT-4, CH-7) against Debian's ngircd: what a second,
- * raw-socket client received through the server is the platform's record. The bot sends only to
- * that user, so the record is read once every line the bot wrote has arrived.
+ * The IRC adapter's capability proofs (SPEC OUT-4, CH-7) against Debian's ngircd: what a second, raw-socket client
+ * received through the server is the platform's record. The bot sends only to that user, so the record is read once
+ * every line the bot wrote has arrived.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class IrcContractTest {
@@ -48,15 +48,18 @@ class IrcContractTest {
     @BeforeAll
     void start() {
         server = Ngircd.start();
-        Map<String, String> o = Map.of("server", server.host(), "port", Integer.toString(server.port()), "nick", "clawbot");
-        channel = new IrcChannel(IrcSettings.of(new ChannelSettings("irc", AccessSettings.defaults(), Map.of(), o)),
+        Map<String, String> o =
+                Map.of("server", server.host(), "port", Integer.toString(server.port()), "nick", "clawbot");
+        channel = new IrcChannel(
+                IrcSettings.of(new ChannelSettings("irc", AccessSettings.defaults(), Map.of(), o)),
                 new TokenBucket(50, Duration.ofMillis(5)));
         channel.start(inbox);
         await().atMost(Duration.ofSeconds(20)).until(() -> channel.health().healthy());
         user = IrcUser.connect(server, "alice");
         // every PRIVMSG the bot wrote has come through the server to alice before the record is read
         log = () -> {
-            await().atMost(Duration.ofSeconds(20)).until(() -> user.calls().size() >= channel.client().privmsgsWritten());
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> user.calls().size() >= channel.client().privmsgsWritten());
             return user.calls();
         };
     }
@@ -69,7 +72,10 @@ class IrcContractTest {
     }
 
     private OutboundMessage toAlice(String text) {
-        return new OutboundMessage(new OutboundTarget("irc", "default", "alice", null, null), text, OutboundMessage.Kind.FINAL,
+        return new OutboundMessage(
+                new OutboundTarget("irc", "default", "alice", null, null),
+                text,
+                OutboundMessage.Kind.FINAL,
                 turns.getAndIncrement());
     }
 
@@ -86,17 +92,23 @@ class IrcContractTest {
                     p.verify(calls -> {
                         assertThat(calls).hasSize(1);
                         assertThat(calls.getFirst().method()).isEqualTo("PRIVMSG");
-                        assertThat(calls.getFirst().body()).startsWith(":clawbot!").contains(" PRIVMSG alice :");
+                        assertThat(calls.getFirst().body())
+                                .startsWith(":clawbot!")
+                                .contains(" PRIVMSG alice :");
                         assertThat(text(calls.getFirst())).isEqualTo("hello alice, see x");
                     });
                 })
                 .prove(Capability.SPLITS_PAYLOADS, p -> {
-                    // SPEC OUT-1, OUT-8: one payload, as many lines as it needs, each within 512 bytes, each in the receipt
+                    // SPEC OUT-1, OUT-8: one payload, as many lines as it needs, each within 512 bytes, each in the
+                    // receipt
                     String longLine = "ü".repeat(400);
                     MessageReceipt r = channel.messageAdapter().send(toAlice("first\n" + longLine), CancelToken.none());
                     p.verify(calls -> {
                         assertThat(calls).hasSize(3);
-                        assertThat(calls).allSatisfy(c -> assertThat(Integer.parseInt(c.headers().get("bytes")) + 2).isLessThanOrEqualTo(512));
+                        assertThat(calls)
+                                .allSatisfy(c -> assertThat(
+                                                Integer.parseInt(c.headers().get("bytes")) + 2)
+                                        .isLessThanOrEqualTo(512));
                         assertThat(text(calls.get(0))).isEqualTo("first");
                         assertThat(text(calls.get(1)) + text(calls.get(2))).isEqualTo(longLine);
                     });
@@ -108,15 +120,21 @@ class IrcContractTest {
                     OutboundMessage m = toAlice("the key is sk-secret");
                     String hooked = ((SendingHook.Send) hook.onMessageSending(m.text(), m.target())).text();
                     channel.messageAdapter().send(m.withText(hooked), CancelToken.none());
-                    p.verify(calls -> assertThat(calls).singleElement().satisfies(c -> assertThat(text(c)).isEqualTo("the key is [redacted]")));
+                    p.verify(calls -> assertThat(calls)
+                            .singleElement()
+                            .satisfies(c -> assertThat(text(c)).isEqualTo("the key is [redacted]")));
                 })
                 .prove(AckPolicy.MANUAL, p -> {
-                    // SPEC IN-3: IRC has no acknowledgement; a line said reaches the inbox and nothing but the reply goes back
+                    // SPEC IN-3: IRC has no acknowledgement; a line said reaches the inbox and nothing but the reply
+                    // goes back
                     int before = inbox.messages().size();
                     user.say("clawbot", "is anyone there");
-                    await().atMost(Duration.ofSeconds(20)).until(() -> inbox.messages().size() == before + 1);
+                    await().atMost(Duration.ofSeconds(20))
+                            .until(() -> inbox.messages().size() == before + 1);
                     channel.messageAdapter().send(toAlice("yes"), CancelToken.none());
-                    p.verify(calls -> assertThat(calls).singleElement().satisfies(c -> assertThat(text(c)).isEqualTo("yes")));
+                    p.verify(calls -> assertThat(calls)
+                            .singleElement()
+                            .satisfies(c -> assertThat(text(c)).isEqualTo("yes")));
                 })
                 .tests();
     }

@@ -54,10 +54,11 @@ class IrcNgircdTest {
     }
 
     IrcChannel channel(String nick, String channels, Map<String, String> extra, TokenBucket bucket) {
-        Map<String, String> o = new HashMap<>(Map.of("server", server.host(), "port", Integer.toString(server.port()), "nick", nick,
-                "channels", channels));
+        Map<String, String> o = new HashMap<>(Map.of(
+                "server", server.host(), "port", Integer.toString(server.port()), "nick", nick, "channels", channels));
         o.putAll(extra);
-        IrcChannel c = new IrcChannel(IrcSettings.of(new ChannelSettings("irc", AccessSettings.defaults(), Map.of(), o)), bucket);
+        IrcChannel c = new IrcChannel(
+                IrcSettings.of(new ChannelSettings("irc", AccessSettings.defaults(), Map.of(), o)), bucket);
         open.add(c::stop);
         return c;
     }
@@ -80,7 +81,10 @@ class IrcNgircdTest {
     }
 
     static OutboundMessage reply(String to, String text) {
-        return new OutboundMessage(new OutboundTarget("irc", "default", to, null, null), text, OutboundMessage.Kind.FINAL,
+        return new OutboundMessage(
+                new OutboundTarget("irc", "default", to, null, null),
+                text,
+                OutboundMessage.Kind.FINAL,
                 turns.getAndIncrement());
     }
 
@@ -120,13 +124,20 @@ class IrcNgircdTest {
     void doctorsProbeReachesTheServerOrSaysItCannot() throws Exception {
         // SPEC OP-4: the probe connects to the configured server
         Map<String, String> o = Map.of("server", server.host(), "port", Integer.toString(server.port()));
-        assertThat(new IrcChannelFactory().probe(new ChannelSettings("irc", AccessSettings.defaults(), Map.of(), o)).ok()).isTrue();
+        assertThat(new IrcChannelFactory()
+                        .probe(new ChannelSettings("irc", AccessSettings.defaults(), Map.of(), o))
+                        .ok())
+                .isTrue();
         int closed;
         try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
             closed = s.getLocalPort();
         }
-        var down = new IrcChannelFactory().probe(new ChannelSettings("irc", AccessSettings.defaults(), Map.of(),
-                Map.of("server", "127.0.0.1", "port", Integer.toString(closed))));
+        var down = new IrcChannelFactory()
+                .probe(new ChannelSettings(
+                        "irc",
+                        AccessSettings.defaults(),
+                        Map.of(),
+                        Map.of("server", "127.0.0.1", "port", Integer.toString(closed))));
         assertThat(down.ok()).isFalse();
         assertThat(down.toString()).contains("cannot reach the IRC server 127.0.0.1:" + closed);
     }
@@ -140,7 +151,9 @@ class IrcNgircdTest {
         IrcUser bob = user(fresh("bob"));
         bob.join(room);
         started(bot, room, inbox);
-        bob.await("the bot joined", l -> l.text().startsWith(":" + bot + "!") && l.text().contains(" JOIN "));
+        bob.await(
+                "the bot joined",
+                l -> l.text().startsWith(":" + bot + "!") && l.text().contains(" JOIN "));
         bob.say(room, "the password is swordfish");
         bob.say(room, bot + ": what is the password?");
         bob.say(room, bot + ", thanks");
@@ -152,7 +165,9 @@ class IrcNgircdTest {
             assertThat(m.sender()).isEqualTo(bob.nick());
         });
         assertThat(got).extracting(InboundMessage::mentioned).containsExactly(false, true, true);
-        assertThat(got).extracting(InboundMessage::text).containsExactly("the password is swordfish", "what is the password?", "thanks");
+        assertThat(got)
+                .extracting(InboundMessage::text)
+                .containsExactly("the password is swordfish", "what is the password?", "thanks");
     }
 
     @Test
@@ -166,7 +181,9 @@ class IrcNgircdTest {
         carol.join(room);
         IrcChannel c = started(bot, room, inbox);
         assertThat(c.client().nick()).isEqualTo(bot + "_");
-        carol.await("the bot joined", l -> l.text().startsWith(":" + bot + "_!") && l.text().contains(" JOIN "));
+        carol.await(
+                "the bot joined",
+                l -> l.text().startsWith(":" + bot + "_!") && l.text().contains(" JOIN "));
         carol.say(room, bot + "_: are you there?");
         await().atMost(Duration.ofSeconds(20)).until(() -> !inbox.messages().isEmpty());
         assertThat(inbox.messages().getFirst().mentioned()).isTrue();
@@ -182,11 +199,17 @@ class IrcNgircdTest {
         IrcUser op = user(fresh("op"));
         op.join(room); // the first in a channel is its operator
         started(bot, room, inbox);
-        op.await("the bot joined", l -> l.text().startsWith(":" + bot + "!") && l.text().contains(" JOIN "));
+        op.await(
+                "the bot joined",
+                l -> l.text().startsWith(":" + bot + "!") && l.text().contains(" JOIN "));
         op.send("KICK " + room + " " + bot + " :out");
         op.await("the kick", l -> l.text().contains(" KICK " + room + " " + bot));
-        await().atMost(Duration.ofSeconds(20)).until(() -> op.lines().stream()
-                .filter(l -> l.text().startsWith(":" + bot + "!") && l.text().contains(" JOIN ")).count() == 2);
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> op.lines().stream()
+                                .filter(l -> l.text().startsWith(":" + bot + "!")
+                                        && l.text().contains(" JOIN "))
+                                .count()
+                        == 2);
         op.say(room, bot + ": back?");
         await().atMost(Duration.ofSeconds(20)).until(() -> inbox.texts().contains("back?"));
     }
@@ -200,18 +223,26 @@ class IrcNgircdTest {
         IrcUser dave = user(fresh("dave"));
         dave.join(room);
         IrcChannel c = started(bot, room, inbox);
-        dave.await("the bot joined", l -> l.text().startsWith(":" + bot + "!") && l.text().contains(" JOIN "));
+        dave.await(
+                "the bot joined",
+                l -> l.text().startsWith(":" + bot + "!") && l.text().contains(" JOIN "));
         StringBuilder prose = new StringBuilder();
         for (int i = 0; i < 60; i++) prose.append("wörd").append(i).append(" ünïcödé 🦀 ");
         String unbroken = "日本語".repeat(120); // 1080 bytes without a space: cut between characters
-        String text = "**Summary**: " + prose.toString().strip() + "\n\n" + unbroken + "\n```\ncode line 1\n  code line 2\n```";
+        String text = "**Summary**: " + prose.toString().strip() + "\n\n" + unbroken
+                + "\n```\ncode line 1\n  code line 2\n```";
         MessageReceipt r = c.messageAdapter().send(reply(room, text), CancelToken.none());
 
         List<String> expected = ((IrcMessageAdapter) c.messageAdapter()).linesFor(room, text);
-        await().atMost(Duration.ofSeconds(20)).until(() -> dave.privmsgs(bot, room).size() == expected.size());
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> dave.privmsgs(bot, room).size() == expected.size());
         List<IrcUser.RawLine> raw = dave.privmsgs(bot, room);
-        assertThat(raw).allSatisfy(l -> assertThat(l.bytes() + 2).as("with CRLF: " + l.text()).isLessThanOrEqualTo(512));
-        assertThat(raw).as("the budget is used, not wasted").anySatisfy(l -> assertThat(l.bytes() + 2).isGreaterThan(480));
+        assertThat(raw)
+                .allSatisfy(l ->
+                        assertThat(l.bytes() + 2).as("with CRLF: " + l.text()).isLessThanOrEqualTo(512));
+        assertThat(raw)
+                .as("the budget is used, not wasted")
+                .anySatisfy(l -> assertThat(l.bytes() + 2).isGreaterThan(480));
         List<String> got = dave.texts(bot, room);
         assertThat(got).noneMatch(t -> t.contains("\uFFFD"));
         String flattened = "Summary: " + prose.toString().strip() + unbroken + "code line 1  code line 2";
@@ -228,8 +259,10 @@ class IrcNgircdTest {
         open.add(own);
         RecordingInbox inbox = new RecordingInbox();
         String room = "#again";
-        Map<String, String> o = Map.of("server", own.host(), "port", Integer.toString(own.port()), "nick", "clawbot", "channels", room);
-        IrcChannel c = new IrcChannel(IrcSettings.of(new ChannelSettings("irc", AccessSettings.defaults(), Map.of(), o)), fast());
+        Map<String, String> o =
+                Map.of("server", own.host(), "port", Integer.toString(own.port()), "nick", "clawbot", "channels", room);
+        IrcChannel c = new IrcChannel(
+                IrcSettings.of(new ChannelSettings("irc", AccessSettings.defaults(), Map.of(), o)), fast());
         open.add(c::stop);
         c.start(inbox);
         await().atMost(Duration.ofSeconds(20)).until(() -> c.health().healthy());
@@ -240,11 +273,14 @@ class IrcNgircdTest {
         erin.close();
 
         own.restart();
-        await().atMost(Duration.ofSeconds(30)).until(() -> c.connections() == 2 && c.health().healthy());
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> c.connections() == 2 && c.health().healthy());
         IrcUser again = IrcUser.connect(own, "erin");
         open.add(again);
         again.join(room);
-        again.await("the bot joined again", l -> l.text().contains(" 353 ") && l.text().contains("clawbot"));
+        again.await(
+                "the bot joined again",
+                l -> l.text().contains(" 353 ") && l.text().contains("clawbot"));
         again.say(room, "clawbot: after");
         await().atMost(Duration.ofSeconds(20)).until(() -> inbox.texts().contains("after"));
         c.messageAdapter().send(reply(room, "still here"), CancelToken.none());
@@ -259,14 +295,19 @@ class IrcNgircdTest {
         RecordingInbox inbox = new RecordingInbox();
         Map<String, String> o = Map.of("server", own.host(), "port", Integer.toString(own.port()), "nick", "clawbot");
         // one line at once, then one per 300 ms: the server dies while the reply is going out
-        IrcChannel c = new IrcChannel(IrcSettings.of(new ChannelSettings("irc", AccessSettings.defaults(), Map.of(), o)),
+        IrcChannel c = new IrcChannel(
+                IrcSettings.of(new ChannelSettings("irc", AccessSettings.defaults(), Map.of(), o)),
                 new TokenBucket(1, Duration.ofMillis(300)));
         open.add(c::stop);
         c.start(inbox);
         await().atMost(Duration.ofSeconds(20)).until(() -> c.health().healthy());
         IrcUser frank = IrcUser.connect(own, "frank");
         open.add(frank);
-        String text = String.join("\n", java.util.stream.IntStream.range(0, 20).mapToObj(i -> "line " + i).toList());
+        String text = String.join(
+                "\n",
+                java.util.stream.IntStream.range(0, 20)
+                        .mapToObj(i -> "line " + i)
+                        .toList());
         Thread.ofVirtual().start(() -> {
             frank.await("the first lines", l -> l.text().contains(":line 1"));
             own.kill();
@@ -278,6 +319,7 @@ class IrcNgircdTest {
                 });
         await().atMost(Duration.ofSeconds(10)).until(() -> !c.health().healthy());
         assertThatThrownBy(() -> c.messageAdapter().send(reply("frank", "nobody hears this"), CancelToken.none()))
-                .isInstanceOfSatisfying(DeliveryException.class, e -> assertThat(e.kind()).isEqualTo(DeliveryException.Kind.TRANSIENT));
+                .isInstanceOfSatisfying(
+                        DeliveryException.class, e -> assertThat(e.kind()).isEqualTo(DeliveryException.Kind.TRANSIENT));
     }
 }

@@ -17,15 +17,30 @@ class IrcSettingsTest {
     @Test
     void theFactoryDeclaresExactlyTheIssuesKeysBesideTheSharedAccessKeys() {
         // SPEC CH-7: [channels.irc] keys; dm_policy, group_policy and allowed_users are every channel's own
-        assertThat(new IrcChannelFactory().options()).extracting(ChannelOption::key).containsExactly("server", "port", "tls", "nick",
-                "username", "realname", "password", "sasl_user", "sasl_password", "channels", "text_limit");
-        assertThat(new IrcChannelFactory().options()).filteredOn(ChannelOption::secret).extracting(ChannelOption::key)
+        assertThat(new IrcChannelFactory().options())
+                .extracting(ChannelOption::key)
+                .containsExactly(
+                        "server",
+                        "port",
+                        "tls",
+                        "nick",
+                        "username",
+                        "realname",
+                        "password",
+                        "sasl_user",
+                        "sasl_password",
+                        "channels",
+                        "text_limit");
+        assertThat(new IrcChannelFactory().options())
+                .filteredOn(ChannelOption::secret)
+                .extracting(ChannelOption::key)
                 .containsExactly("password", "sasl_password");
     }
 
     @Test
     void valuesAreReadWithDefaults() {
-        IrcSettings s = IrcSettings.of(settings(Map.of("server", "irc.example.org", "tls", "true", "channels", "#a, #b,#a")));
+        IrcSettings s =
+                IrcSettings.of(settings(Map.of("server", "irc.example.org", "tls", "true", "channels", "#a, #b,#a")));
         assertThat(s.port()).isEqualTo(6697);
         assertThat(s.nick()).isEqualTo("clawgate");
         assertThat(s.username()).isEqualTo("clawgate");
@@ -55,8 +70,8 @@ class IrcSettingsTest {
     @Test
     void secretsAreNotShown() {
         // SPEC OP-6
-        IrcSettings s = IrcSettings.of(settings(Map.of("server", "h", "sasl_user", "bot", "sasl_password", "hunter2-secret",
-                "password", "pass-secret")));
+        IrcSettings s = IrcSettings.of(settings(Map.of(
+                "server", "h", "sasl_user", "bot", "sasl_password", "hunter2-secret", "password", "pass-secret")));
         assertThat(s.toString()).doesNotContain("hunter2-secret").doesNotContain("pass-secret");
     }
 }

@@ -25,14 +25,15 @@ class IrcTextTest {
                 ```
                 - a snake_case_name stays
                 """);
-        assertThat(lines).containsExactly(
-                "Plan",
-                "This is bold, italic, code and gone text; see the docs (https://example.org/d).",
-                "quoted",
-                "int x = 1;",
-                " ",
-                "    if (x > 0) return;",
-                "- a snake_case_name stays");
+        assertThat(lines)
+                .containsExactly(
+                        "Plan",
+                        "This is bold, italic, code and gone text; see the docs (https://example.org/d).",
+                        "quoted",
+                        "int x = 1;",
+                        " ",
+                        "    if (x > 0) return;",
+                        "- a snake_case_name stays");
     }
 
     @Test
@@ -46,7 +47,9 @@ class IrcTextTest {
         // SPEC OUT-1, CH-7: cut to the byte budget, at a space where one fits
         String line = "alpha beta gamma delta epsilon zeta eta theta iota kappa lambda mu";
         List<String> pieces = IrcText.split(line, 16);
-        assertThat(pieces).allSatisfy(p -> assertThat(p.getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(16));
+        assertThat(pieces)
+                .allSatisfy(p ->
+                        assertThat(p.getBytes(StandardCharsets.UTF_8).length).isLessThanOrEqualTo(16));
         assertThat(pieces).allSatisfy(p -> assertThat(p).doesNotStartWith(" ").doesNotEndWith(" "));
         assertThat(String.join(" ", pieces)).isEqualTo(line);
     }
@@ -84,13 +87,15 @@ class IrcTextTest {
         assertThat(l.command()).isEqualTo("PRIVMSG");
         assertThat(l.params()).containsExactly("#room", "clawbot: hi there");
         assertThat(IrcLine.parse("PING :irc.example").trailing()).isEqualTo("irc.example");
-        assertThat(IrcLine.parse(":srv 433 * clawbot :Nickname already in use").param(1)).isEqualTo("clawbot");
+        assertThat(IrcLine.parse(":srv 433 * clawbot :Nickname already in use").param(1))
+                .isEqualTo("clawbot");
     }
 
     @Test
     void aChannelLineIsAddressedOnlyByTheNickFollowedByColonOrComma() {
         // SPEC CH-7: a turn only when addressed
-        assertThat(IrcClient.addressedText("clawbot: what time is it", "clawbot")).isEqualTo("what time is it");
+        assertThat(IrcClient.addressedText("clawbot: what time is it", "clawbot"))
+                .isEqualTo("what time is it");
         assertThat(IrcClient.addressedText("ClawBot, hi", "clawbot")).isEqualTo("hi");
         assertThat(IrcClient.addressedText("clawbots: hi", "clawbot")).isNull();
         assertThat(IrcClient.addressedText("hey clawbot: hi", "clawbot")).isNull();

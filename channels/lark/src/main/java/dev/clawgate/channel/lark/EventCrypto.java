@@ -11,10 +11,10 @@ import javax.crypto.spec.IvParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * The gateway's side of the event security of the open platform (SPEC CH-11, IN-5): {@code X-Lark-Signature}
- * must be the hex SHA-256 of {@code X-Lark-Request-Timestamp + X-Lark-Request-Nonce + encrypt_key + raw body},
- * compared in constant time; {@code {"encrypt": ...}} is base64 of a 16-byte IV and AES-256-CBC (PKCS#7) under the
- * SHA-256 of {@code encrypt_key}.
+ * The gateway's side of the event security of the open platform (SPEC CH-11, IN-5): {@code X-Lark-Signature} must be
+ * the hex SHA-256 of {@code X-Lark-Request-Timestamp + X-Lark-Request-Nonce + encrypt_key + raw body}, compared in
+ * constant time; {@code {"encrypt": ...}} is base64 of a 16-byte IV and AES-256-CBC (PKCS#7) under the SHA-256 of
+ * {@code encrypt_key}.
  */
 final class EventCrypto {
     static final String SIGNATURE = "X-Lark-Signature";
@@ -27,8 +27,8 @@ final class EventCrypto {
     EventCrypto(String encryptKey) {
         this.encryptKey = encryptKey;
         try {
-            this.key = new SecretKeySpec(MessageDigest.getInstance("SHA-256")
-                    .digest(encryptKey.getBytes(StandardCharsets.UTF_8)), "AES");
+            this.key = new SecretKeySpec(
+                    MessageDigest.getInstance("SHA-256").digest(encryptKey.getBytes(StandardCharsets.UTF_8)), "AES");
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("SHA-256 is not available", e);
         }
@@ -41,8 +41,8 @@ final class EventCrypto {
             d.update((timestamp + nonce + encryptKey).getBytes(StandardCharsets.UTF_8));
             d.update(body);
             byte[] expected = HexFormat.of().formatHex(d.digest()).getBytes(StandardCharsets.US_ASCII);
-            return MessageDigest.isEqual(expected,
-                    signature.strip().toLowerCase(Locale.ROOT).getBytes(StandardCharsets.US_ASCII));
+            return MessageDigest.isEqual(
+                    expected, signature.strip().toLowerCase(Locale.ROOT).getBytes(StandardCharsets.US_ASCII));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException("SHA-256 is not available", e);
         }

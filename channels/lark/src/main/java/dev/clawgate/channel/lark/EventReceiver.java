@@ -25,16 +25,16 @@ import org.slf4j.LoggerFactory;
  * The event request URL at {@code webhook_path} (SPEC CH-11, IN-1, IN-3, IN-5).
  *
  * <ul>
- *   <li>With an {@code encrypt_key}: the body must be {@code {"encrypt": ...}} decrypting under it, and an event
- *       must carry a valid {@code X-Lark-Signature} (the {@code url_verification} request, encrypted, is proven by
- *       the decryption and its token). Without one, the plain body is taken.</li>
- *   <li>Every request's token ({@code header.token} of a v2.0 event, {@code token} of url_verification) must
- *       equal {@code verification_token}, compared in constant time. A refused request is 401, counted, logged at
- *       most every 10 s, never stored.</li>
- *   <li>{@code url_verification} is answered {@code {"challenge": ...}}.</li>
- *   <li>{@code im.message.receive_v1} is committed to the inbox, and only then answered 200; a store failure is
- *       503, so the platform pushes it again. A redelivered event is known by its {@code event_id} (and the
- *       inbox dedupes its {@code message_id}, IN-1), answered 200 and not read again.</li>
+ *   <li>With an {@code encrypt_key}: the body must be {@code {"encrypt": ...}} decrypting under it, and an event must
+ *       carry a valid {@code X-Lark-Signature} (the {@code url_verification} request, encrypted, is proven by the
+ *       decryption and its token). Without one, the plain body is taken.
+ *   <li>Every request's token ({@code header.token} of a v2.0 event, {@code token} of url_verification) must equal
+ *       {@code verification_token}, compared in constant time. A refused request is 401, counted, logged at most every
+ *       10 s, never stored.
+ *   <li>{@code url_verification} is answered {@code {"challenge": ...}}.
+ *   <li>{@code im.message.receive_v1} is committed to the inbox, and only then answered 200; a store failure is 503, so
+ *       the platform pushes it again. A redelivered event is known by its {@code event_id} (and the inbox dedupes its
+ *       {@code message_id}, IN-1), answered 200 and not read again.
  * </ul>
  */
 final class EventReceiver implements WebhookRoute.Handler {
@@ -71,7 +71,8 @@ final class EventReceiver implements WebhookRoute.Handler {
         JsonNode root = parse(new String(raw, StandardCharsets.UTF_8));
         if (root == null) return refused(request.remoteAddress(), "a body that is not JSON");
         if (crypto != null) {
-            String plain = root.has("encrypt") ? crypto.decrypt(root.path("encrypt").asText("")) : null;
+            String plain =
+                    root.has("encrypt") ? crypto.decrypt(root.path("encrypt").asText("")) : null;
             if (plain == null) return refused(request.remoteAddress(), "a body not encrypted with our encrypt_key");
             root = parse(plain);
             if (root == null) return refused(request.remoteAddress(), "an encrypted body that is not JSON");
@@ -81,15 +82,26 @@ final class EventReceiver implements WebhookRoute.Handler {
                 return refused(request.remoteAddress(), "a url_verification with a wrong token");
             }
             String challenge = root.path("challenge").asText("");
-            return new WebhookRoute.Response(200, "application/json", LarkApi.JSON.createObjectNode()
-                    .put("challenge", challenge).toString().getBytes(StandardCharsets.UTF_8));
+            return new WebhookRoute.Response(
+                    200,
+                    "application/json",
+                    LarkApi.JSON
+                            .createObjectNode()
+                            .put("challenge", challenge)
+                            .toString()
+                            .getBytes(StandardCharsets.UTF_8));
         }
-        if (crypto != null && !crypto.signatureHolds(request.header(EventCrypto.TIMESTAMP),
-                request.header(EventCrypto.NONCE), request.header(EventCrypto.SIGNATURE), raw)) {
+        if (crypto != null
+                && !crypto.signatureHolds(
+                        request.header(EventCrypto.TIMESTAMP),
+                        request.header(EventCrypto.NONCE),
+                        request.header(EventCrypto.SIGNATURE),
+                        raw)) {
             return refused(request.remoteAddress(), "a missing or wrong " + EventCrypto.SIGNATURE);
         }
         JsonNode header = root.path("header");
-        if (!"2.0".equals(root.path("schema").asText()) || !tokenMatches(header.path("token").asText(null))) {
+        if (!"2.0".equals(root.path("schema").asText())
+                || !tokenMatches(header.path("token").asText(null))) {
             return refused(request.remoteAddress(), "not a v2.0 event with our verification token");
         }
         InboundSink target = sink.get();
@@ -109,17 +121,21 @@ final class EventReceiver implements WebhookRoute.Handler {
     private void accept(InboundSink target, JsonNode root) {
         MessageReader.Reading r = reader.read(root);
         switch (r) {
-            case MessageReader.Reading.Ignored ignored -> { }
-            case MessageReader.Reading.Unreadable u -> target.unreadable(UnreadableInbound.of(LarkChannel.NAME,
-                    InboundMessage.DEFAULT_ACCOUNT, u.ref(), u.reason(), u.raw()));
+            case MessageReader.Reading.Ignored ignored -> {}
+            case MessageReader.Reading.Unreadable u ->
+                target.unreadable(UnreadableInbound.of(
+                        LarkChannel.NAME, InboundMessage.DEFAULT_ACCOUNT, u.ref(), u.reason(), u.raw()));
             case MessageReader.Reading.Message m -> {
                 try {
                     target.accept(m.message());
                 } catch (StoreException | IllegalStateException retry) {
                     throw retry;
                 } catch (RuntimeException refused) {
-                    target.unreadable(UnreadableInbound.of(LarkChannel.NAME, InboundMessage.DEFAULT_ACCOUNT,
-                            m.message().id(), "the gateway could not take it: " + refused,
+                    target.unreadable(UnreadableInbound.of(
+                            LarkChannel.NAME,
+                            InboundMessage.DEFAULT_ACCOUNT,
+                            m.message().id(),
+                            "the gateway could not take it: " + refused,
                             m.message().rawPayload()));
                 }
             }

@@ -7,14 +7,24 @@ import java.time.Duration;
  * One Lark/Feishu app, as {@code [channels.lark]} sets it (SPEC CH-11).
  *
  * @param encryptKey null when no Encrypt Key is set: events then come in plain JSON, unsigned, and only the
- *                   verification token proves them
+ *     verification token proves them
  */
-record LarkAccount(String appId, String appSecret, String mode, URI apiBase, String webhookPath,
-                   String verificationToken, String encryptKey, boolean preview, boolean ackReactions,
-                   int textLimit, Duration callTimeout) {
+record LarkAccount(
+        String appId,
+        String appSecret,
+        String mode,
+        URI apiBase,
+        String webhookPath,
+        String verificationToken,
+        String encryptKey,
+        boolean preview,
+        boolean ackReactions,
+        int textLimit,
+        Duration callTimeout) {
     static final int DEFAULT_TEXT = 4000;
     /** A text message's content may be 150 KB; a chunk stays well inside it. */
     static final int MAX_TEXT = 30_000;
+
     static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
 
     @Override

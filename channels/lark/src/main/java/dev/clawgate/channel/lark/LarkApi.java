@@ -26,14 +26,15 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * The open platform's HTTP API (SPEC CH-11) under {@code <api_base>/open-apis}: the tenant token from
  * {@code auth/v3/tenant_access_token/internal} ({@code app_id}, {@code app_secret}), kept until shortly before its
- * {@code expire} and fetched again then, or once at once when a call answers 99991663/99991664 (the call is then
- * made once more). A call is otherwise never repeated here; one whose answer was lost is
+ * {@code expire} and fetched again then, or once at once when a call answers 99991663/99991664 (the call is then made
+ * once more). A call is otherwise never repeated here; one whose answer was lost is
  * {@link LarkApiException.Reach#UNKNOWN}. The token never reaches a log or an error.
  */
 final class LarkApi {
     static final ObjectMapper JSON = new ObjectMapper();
     /** The token is renewed this long before its expiry (the platform hands out a new one in the last 30 min). */
     static final Duration REFRESH_MARGIN = Duration.ofMinutes(5);
+
     static final long MAX_DOWNLOAD = 30L * 1024 * 1024;
 
     private final LarkAccount account;
@@ -50,13 +51,16 @@ final class LarkApi {
     }
 
     static HttpClient client() {
-        return HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10))
-                .followRedirects(HttpClient.Redirect.NEVER).build();
+        return HttpClient.newBuilder()
+                .connectTimeout(Duration.ofSeconds(10))
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
     }
 
     /** A JSON call ({@code body} null: none); the answer's root, whose {@code code} was 0. */
     JsonNode call(String verb, String path, ObjectNode body, CancelToken cancel) throws LarkApiException {
-        HttpRequest.BodyPublisher p = body == null ? HttpRequest.BodyPublishers.noBody()
+        HttpRequest.BodyPublisher p = body == null
+                ? HttpRequest.BodyPublishers.noBody()
                 : HttpRequest.BodyPublishers.ofString(body.toString(), StandardCharsets.UTF_8);
         return authorized(verb, path, "application/json; charset=utf-8", p, cancel);
     }
@@ -69,15 +73,20 @@ final class LarkApi {
                 .getBytes(StandardCharsets.UTF_8));
         String safe = fileName.replaceAll("[\"\\r\\n\\\\]", "_");
         b.writeBytes(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"image\"; filename=\"" + safe
-                + "\"\r\nContent-Type: application/octet-stream\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+                        + "\"\r\nContent-Type: application/octet-stream\r\n\r\n")
+                .getBytes(StandardCharsets.UTF_8));
         b.writeBytes(bytes);
         b.writeBytes(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
-        JsonNode r = authorized("POST", "im/v1/images", "multipart/form-data; boundary=" + boundary,
-                HttpRequest.BodyPublishers.ofByteArray(b.toByteArray()), cancel);
+        JsonNode r = authorized(
+                "POST",
+                "im/v1/images",
+                "multipart/form-data; boundary=" + boundary,
+                HttpRequest.BodyPublishers.ofByteArray(b.toByteArray()),
+                cancel);
         String key = r.path("data").path("image_key").asText("");
         if (key.isEmpty()) {
-            throw new LarkApiException("image upload answered no image_key", LarkApiException.Reach.ANSWERED, 200,
-                    0, null);
+            throw new LarkApiException(
+                    "image upload answered no image_key", LarkApiException.Reach.ANSWERED, 200, 0, null);
         }
         return key;
     }
@@ -86,8 +95,11 @@ final class LarkApi {
     byte[] resource(String messageId, String key, String type) throws LarkApiException {
         String path = "im/v1/messages/" + messageId + "/resources/" + key + "?type=" + type;
         for (int attempt = 0; ; attempt++) {
-            HttpRequest r = HttpRequest.newBuilder(uri(path)).timeout(account.callTimeout())
-                    .header("Authorization", "Bearer " + token(attempt > 0)).GET().build();
+            HttpRequest r = HttpRequest.newBuilder(uri(path))
+                    .timeout(account.callTimeout())
+                    .header("Authorization", "Bearer " + token(attempt > 0))
+                    .GET()
+                    .build();
             HttpResponse<InputStream> resp;
             try {
                 resp = http.send(r, HttpResponse.BodyHandlers.ofInputStream());
@@ -99,15 +111,21 @@ final class LarkApi {
             }
             try (InputStream in = resp.body()) {
                 if (resp.statusCode() / 100 != 2) {
-                    LarkApiException e = error("resource download", resp.statusCode(),
+                    LarkApiException e = error(
+                            "resource download",
+                            resp.statusCode(),
                             new String(in.readNBytes(64 * 1024), StandardCharsets.UTF_8));
                     if (e.tokenInvalid() && attempt == 0) continue;
                     throw e;
                 }
                 byte[] bytes = in.readNBytes((int) MAX_DOWNLOAD + 1);
                 if (bytes.length > MAX_DOWNLOAD) {
-                    throw new LarkApiException("resource larger than " + MAX_DOWNLOAD + " bytes",
-                            LarkApiException.Reach.ANSWERED, 200, 0, null);
+                    throw new LarkApiException(
+                            "resource larger than " + MAX_DOWNLOAD + " bytes",
+                            LarkApiException.Reach.ANSWERED,
+                            200,
+                            0,
+                            null);
                 }
                 return bytes;
             } catch (IOException e) {
@@ -116,12 +134,16 @@ final class LarkApi {
         }
     }
 
-    private JsonNode authorized(String verb, String path, String contentType, HttpRequest.BodyPublisher body,
-                                CancelToken cancel) throws LarkApiException {
+    private JsonNode authorized(
+            String verb, String path, String contentType, HttpRequest.BodyPublisher body, CancelToken cancel)
+            throws LarkApiException {
         for (int attempt = 0; ; attempt++) {
-            HttpRequest r = HttpRequest.newBuilder(uri(path)).timeout(account.callTimeout())
-                    .header("Authorization", "Bearer " + token(attempt > 0)).header("Content-Type", contentType)
-                    .method(verb, body).build();
+            HttpRequest r = HttpRequest.newBuilder(uri(path))
+                    .timeout(account.callTimeout())
+                    .header("Authorization", "Bearer " + token(attempt > 0))
+                    .header("Content-Type", contentType)
+                    .method(verb, body)
+                    .build();
             try {
                 return exchange(path, r, cancel);
             } catch (LarkApiException e) {
@@ -139,17 +161,23 @@ final class LarkApi {
         try {
             if (token != null && token != stale && clock.instant().isBefore(renewAt)) return token;
             if (!renew && token != null && clock.instant().isBefore(renewAt)) return token;
-            ObjectNode b = JSON.createObjectNode().put("app_id", account.appId()).put("app_secret",
-                    account.appSecret());
+            ObjectNode b =
+                    JSON.createObjectNode().put("app_id", account.appId()).put("app_secret", account.appSecret());
             HttpRequest r = HttpRequest.newBuilder(uri("auth/v3/tenant_access_token/internal"))
-                    .timeout(account.callTimeout()).header("Content-Type", "application/json; charset=utf-8")
-                    .POST(HttpRequest.BodyPublishers.ofString(b.toString(), StandardCharsets.UTF_8)).build();
+                    .timeout(account.callTimeout())
+                    .header("Content-Type", "application/json; charset=utf-8")
+                    .POST(HttpRequest.BodyPublishers.ofString(b.toString(), StandardCharsets.UTF_8))
+                    .build();
             JsonNode answer = exchange("tenant_access_token", r, CancelToken.none());
             String t = answer.path("tenant_access_token").asText("");
             long expire = answer.path("expire").asLong(0);
             if (t.isEmpty() || expire <= 0) {
-                throw new LarkApiException("the token endpoint answered no tenant_access_token",
-                        LarkApiException.Reach.ANSWERED, 200, 0, null);
+                throw new LarkApiException(
+                        "the token endpoint answered no tenant_access_token",
+                        LarkApiException.Reach.ANSWERED,
+                        200,
+                        0,
+                        null);
             }
             Duration life = Duration.ofSeconds(expire);
             Duration margin = life.compareTo(REFRESH_MARGIN.multipliedBy(2)) > 0 ? REFRESH_MARGIN : life.dividedBy(2);
@@ -168,19 +196,23 @@ final class LarkApi {
     private JsonNode exchange(String what, HttpRequest request, CancelToken cancel) throws LarkApiException {
         cancel.throwIfCancelled();
         String name = what.replaceAll("\\?.*", "");
-        CompletableFuture<HttpResponse<String>> call = http.sendAsync(request,
-                HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        CompletableFuture<HttpResponse<String>> call =
+                http.sendAsync(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         AutoCloseable abortOnCancel = cancel.onCancel(() -> call.cancel(true));
         HttpResponse<String> r;
         try {
             r = call.get();
         } catch (ExecutionException e) {
             if (e.getCause() instanceof IOException io) throw failure(name, io);
-            throw new LarkApiException(name + " failed: " + e.getCause(), LarkApiException.Reach.UNKNOWN, 0, 0,
-                    e.getCause());
+            throw new LarkApiException(
+                    name + " failed: " + e.getCause(), LarkApiException.Reach.UNKNOWN, 0, 0, e.getCause());
         } catch (CancellationException e) {
-            throw new LarkApiException(name + " aborted in flight: the run was cancelled; Lark may have it",
-                    LarkApiException.Reach.UNKNOWN, 0, 0, null);
+            throw new LarkApiException(
+                    name + " aborted in flight: the run was cancelled; Lark may have it",
+                    LarkApiException.Reach.UNKNOWN,
+                    0,
+                    0,
+                    null);
         } catch (InterruptedException e) {
             call.cancel(true);
             Thread.currentThread().interrupt();
@@ -209,15 +241,20 @@ final class LarkApi {
         JsonNode body = parse(raw);
         int code = body == null ? 0 : body.path("code").asInt(0);
         String msg = body == null ? "HTTP " + status : body.path("msg").asText("HTTP " + status);
-        return new LarkApiException(what + " failed: code " + code + " " + msg, LarkApiException.Reach.ANSWERED,
-                status, code, null);
+        return new LarkApiException(
+                what + " failed: code " + code + " " + msg, LarkApiException.Reach.ANSWERED, status, code, null);
     }
 
     private LarkApiException failure(String what, IOException e) {
-        boolean notSent = e instanceof HttpConnectTimeoutException || e instanceof ConnectException
+        boolean notSent = e instanceof HttpConnectTimeoutException
+                || e instanceof ConnectException
                 || e.getCause() instanceof ConnectException;
-        return new LarkApiException(what + (notSent ? " could not reach " : " got no answer from ")
-                + account.apiBase().getHost() + ": " + e.getClass().getSimpleName(),
-                notSent ? LarkApiException.Reach.NOT_SENT : LarkApiException.Reach.UNKNOWN, 0, 0, null);
+        return new LarkApiException(
+                what + (notSent ? " could not reach " : " got no answer from ")
+                        + account.apiBase().getHost() + ": " + e.getClass().getSimpleName(),
+                notSent ? LarkApiException.Reach.NOT_SENT : LarkApiException.Reach.UNKNOWN,
+                0,
+                0,
+                null);
     }
 }

@@ -21,8 +21,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Lark/Feishu channel (SPEC CH-11), events by HTTP event subscription ({@link EventReceiver} at
- * {@code webhook_path}), replies by the open platform's im/v1 API ({@link LarkMessageAdapter}). The bot's own
- * open id (for {@code require_mention}) is read once from {@code bot/v3/info}.
+ * {@code webhook_path}), replies by the open platform's im/v1 API ({@link LarkMessageAdapter}). The bot's own open id
+ * (for {@code require_mention}) is read once from {@code bot/v3/info}.
  */
 public final class LarkChannel implements Channel {
     private static final Logger log = LoggerFactory.getLogger(LarkChannel.class);
@@ -39,7 +39,12 @@ public final class LarkChannel implements Channel {
     private static final Scheduler PREVIEW = Scheduler.daemon("lark-preview-timer");
 
     public LarkChannel(LarkAccount account, Path dataDir) {
-        this(account, dataDir, Clock.systemUTC(), task -> Thread.ofVirtual().name("lark-io").start(task), PREVIEW,
+        this(
+                account,
+                dataDir,
+                Clock.systemUTC(),
+                task -> Thread.ofVirtual().name("lark-io").start(task),
+                PREVIEW,
                 PREVIEW_INTERVAL);
     }
 
@@ -48,11 +53,16 @@ public final class LarkChannel implements Channel {
     }
 
     /**
-     * @param io           runs reactions and preview edits off the caller's thread
+     * @param io runs reactions and preview edits off the caller's thread
      * @param previewTimer times the live previews' edits
      */
-    LarkChannel(LarkAccount account, Path dataDir, Clock clock, Executor io, Scheduler previewTimer,
-                Duration previewInterval) {
+    LarkChannel(
+            LarkAccount account,
+            Path dataDir,
+            Clock clock,
+            Executor io,
+            Scheduler previewTimer,
+            Duration previewInterval) {
         this.account = account;
         this.api = new LarkApi(account, LarkApi.client(), clock);
         MediaStore media = new MediaStore(api, dataDir.resolve(NAME).resolve("media"));
@@ -120,8 +130,7 @@ public final class LarkChannel implements Channel {
             String id = info.path("bot").path("open_id").asText("");
             if (!id.isEmpty()) botOpenId.compareAndSet(null, id);
         } catch (LarkApiException e) {
-            log.warn("lark: could not read the bot's open id (group mentions are not recognized): {}",
-                    e.getMessage());
+            log.warn("lark: could not read the bot's open id (group mentions are not recognized): {}", e.getMessage());
         }
         return botOpenId.get();
     }

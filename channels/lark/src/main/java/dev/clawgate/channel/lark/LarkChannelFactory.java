@@ -36,21 +36,31 @@ public final class LarkChannelFactory implements ChannelFactory {
                 ChannelOption.string("app_id", "The app's App ID (cli_...)."),
                 ChannelOption.string("app_secret", "The app's App Secret: fetches the tenant_access_token.")
                         .asSecret(),
-                ChannelOption.string("mode", "How events arrive: webhook (HTTP event subscription); the long "
-                        + "connection (websocket) is not built yet.").withDefault(LarkSettings.DEFAULT_MODE),
-                ChannelOption.string("api_base", "https://open.feishu.cn (Feishu) or https://open.larksuite.com "
-                        + "(Lark).").withDefault(LarkSettings.DEFAULT_API_BASE),
+                ChannelOption.string(
+                                "mode",
+                                "How events arrive: webhook (HTTP event subscription); the long "
+                                        + "connection (websocket) is not built yet.")
+                        .withDefault(LarkSettings.DEFAULT_MODE),
+                ChannelOption.string(
+                                "api_base",
+                                "https://open.feishu.cn (Feishu) or https://open.larksuite.com " + "(Lark).")
+                        .withDefault(LarkSettings.DEFAULT_API_BASE),
                 ChannelOption.string("webhook_path", "The event request URL's path on the gateway's HTTP port.")
                         .withDefault(LarkSettings.DEFAULT_PATH),
                 ChannelOption.string("verification_token", "The Verification Token every event must carry.")
                         .asSecret(),
-                ChannelOption.string("encrypt_key", "The Encrypt Key: events are then encrypted and signed "
-                        + "(X-Lark-Signature).").asSecret(),
-                ChannelOption.string("stream_mode", "off, or preview: a draft edited (at most 20 times) while the "
-                        + "reply is generated.")
+                ChannelOption.string(
+                                "encrypt_key",
+                                "The Encrypt Key: events are then encrypted and signed " + "(X-Lark-Signature).")
+                        .asSecret(),
+                ChannelOption.string(
+                                "stream_mode",
+                                "off, or preview: a draft edited (at most 20 times) while the " + "reply is generated.")
                         .withDefault("off"),
-                ChannelOption.bool("ack_reactions", "React to each message: OnIt when received, then DONE or a "
-                        + "warning.").withDefault(false),
+                ChannelOption.bool(
+                                "ack_reactions",
+                                "React to each message: OnIt when received, then DONE or a " + "warning.")
+                        .withDefault(false),
                 ChannelOption.integer("text_limit", "The longest text message sent, in characters.")
                         .withDefault(LarkAccount.DEFAULT_TEXT));
     }

@@ -12,10 +12,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A live preview of one reply in a Lark chat (SPEC OUT-9, {@code stream_mode = "preview"}): {@link #start} sends a
- * {@code ...} draft at once (a {@code post} with one {@code md} element, as a reply when the reply answers a
- * message), and later calls edit it with the text so far ({@code PUT im/v1/messages/{id}}), at most once per
- * interval. A message can be edited 20 times: the preview stops after {@link #PREVIEW_EDITS}, keeping one edit for
- * the final reply. {@link #finish} drops pending updates and hands the draft's message id to the finaliser.
+ * {@code ...} draft at once (a {@code post} with one {@code md} element, as a reply when the reply answers a message),
+ * and later calls edit it with the text so far ({@code PUT im/v1/messages/{id}}), at most once per interval. A message
+ * can be edited 20 times: the preview stops after {@link #PREVIEW_EDITS}, keeping one edit for the final reply.
+ * {@link #finish} drops pending updates and hands the draft's message id to the finaliser.
  */
 final class LarkDraft extends LiveDraftStream {
     private static final Logger log = LoggerFactory.getLogger(LarkDraft.class);
@@ -30,8 +30,8 @@ final class LarkDraft extends LiveDraftStream {
     private volatile String messageId;
     private int edits;
 
-    LarkDraft(LarkApi api, String chat, String replyTo, int limit, Duration interval, Scheduler scheduler,
-              Executor io) {
+    LarkDraft(
+            LarkApi api, String chat, String replyTo, int limit, Duration interval, Scheduler scheduler, Executor io) {
         super(interval, scheduler, io);
         this.api = api;
         this.chat = chat;
@@ -47,7 +47,12 @@ final class LarkDraft extends LiveDraftStream {
 
     static ObjectNode post(String text) {
         ObjectNode content = LarkApi.JSON.createObjectNode();
-        content.putObject("zh_cn").putArray("content").addArray().addObject().put("tag", "md").put("text", text);
+        content.putObject("zh_cn")
+                .putArray("content")
+                .addArray()
+                .addObject()
+                .put("tag", "md")
+                .put("text", text);
         return LarkApi.JSON.createObjectNode().put("msg_type", "post").put("content", content.toString());
     }
 
@@ -64,7 +69,9 @@ final class LarkDraft extends LiveDraftStream {
                     body.put("receive_id", chat);
                     path = "im/v1/messages?receive_id_type=chat_id";
                 }
-                messageId = api.call("POST", path, body, CancelToken.none()).path("data").path("message_id")
+                messageId = api.call("POST", path, body, CancelToken.none())
+                        .path("data")
+                        .path("message_id")
                         .asText(null);
                 return messageId == null ? LivePreview.Shown.STOP : LivePreview.Shown.OK;
             }

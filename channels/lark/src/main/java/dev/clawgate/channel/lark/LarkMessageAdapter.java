@@ -4,9 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clawgate.core.channel.MessageAdapter;
 import dev.clawgate.core.inbound.Scheduler;
-import dev.clawgate.core.store.InboxState;
 import dev.clawgate.core.outbound.Capability;
-import dev.clawgate.core.render.ChunkLimits;
 import dev.clawgate.core.outbound.DeliveryException;
 import dev.clawgate.core.outbound.MediaRef;
 import dev.clawgate.core.outbound.MessageReceipt;
@@ -14,24 +12,26 @@ import dev.clawgate.core.outbound.OutboundMessage;
 import dev.clawgate.core.outbound.OutboundTarget;
 import dev.clawgate.core.outbound.ReplyStream;
 import dev.clawgate.core.outbound.TurnOutcome;
-import dev.clawgate.core.run.CancelledException;
+import dev.clawgate.core.render.ChunkLimits;
 import dev.clawgate.core.run.CancelToken;
+import dev.clawgate.core.run.CancelledException;
+import dev.clawgate.core.store.InboxState;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.Executor;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,15 +41,15 @@ import org.slf4j.LoggerFactory;
  * im/v1/messages/{message_id}/reply} when it answers a message, else {@code POST im/v1/messages?receive_id_type=
  * chat_id}. Text goes as a {@code text} message, or as a {@code post} with one {@code md} element when it holds
  * Markdown; a local image (an {@code [IMAGE:path]} marker) is uploaded with {@code POST im/v1/images} and sent as an
- * {@code image} message by its {@code image_key} (OUT-13). Every send carries a {@code uuid} derived from the
- * payload's idempotency key, so a send whose answer was lost is sent again safely: the platform gives the first
- * message back instead of a second (OUT-7). Rate limits (99991400) are transient; other codes permanent.
+ * {@code image} message by its {@code image_key} (OUT-13). Every send carries a {@code uuid} derived from the payload's
+ * idempotency key, so a send whose answer was lost is sent again safely: the platform gives the first message back
+ * instead of a second (OUT-7). Rate limits (99991400) are transient; other codes permanent.
  */
 final class LarkMessageAdapter implements MessageAdapter {
     private static final Logger log = LoggerFactory.getLogger(LarkMessageAdapter.class);
     private static final Pattern CHAT = Pattern.compile("[A-Za-z0-9_-]{1,128}");
-    private static final Pattern MARKDOWN = Pattern.compile(
-            "(?s).*(\\*\\*|```|\\[[^]]+]\\(https?://|^#{1,6} |\\n#{1,6} |\\n[-*] ).*");
+    private static final Pattern MARKDOWN =
+            Pattern.compile("(?s).*(\\*\\*|```|\\[[^]]+]\\(https?://|^#{1,6} |\\n#{1,6} |\\n[-*] ).*");
     static final String RECEIVED = "OnIt";
     static final String DONE = "DONE";
     static final String FAILED = "CrossMark";
@@ -60,16 +60,17 @@ final class LarkMessageAdapter implements MessageAdapter {
     private final Executor io;
     /** The receipt reaction's id per message, once shown: settled waits for it (both run on {@code io}). */
     private final Scheduler previewTimer;
+
     private final Duration previewInterval;
     private final ConcurrentHashMap<OutboundTarget, LarkDraft> drafts = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<String, CompletableFuture<String>> receiptReactions = new ConcurrentHashMap<>();
 
     /**
-     * @param previewTimer    times the live previews' edits (SPEC OUT-9)
+     * @param previewTimer times the live previews' edits (SPEC OUT-9)
      * @param previewInterval the least time between two edits of a preview
      */
-    LarkMessageAdapter(LarkAccount account, LarkApi api, Executor io, Scheduler previewTimer,
-                       Duration previewInterval) {
+    LarkMessageAdapter(
+            LarkAccount account, LarkApi api, Executor io, Scheduler previewTimer, Duration previewInterval) {
         this.account = account;
         this.api = api;
         this.io = io;
@@ -79,11 +80,20 @@ final class LarkMessageAdapter implements MessageAdapter {
 
     @Override
     public Set<Capability> capabilities() {
-        EnumSet<Capability> c = EnumSet.of(Capability.TEXT, Capability.MEDIA, Capability.BATCH, Capability.REPLY_TO,
+        EnumSet<Capability> c = EnumSet.of(
+                Capability.TEXT,
+                Capability.MEDIA,
+                Capability.BATCH,
+                Capability.REPLY_TO,
                 Capability.MESSAGE_SENDING_HOOKS);
         if (account.preview()) {
-            c.addAll(EnumSet.of(Capability.DRAFT_PREVIEW, Capability.PREVIEW_FINALIZATION, Capability.FINAL_EDIT,
-                    Capability.PREVIEW_RECEIPT, Capability.NORMAL_FALLBACK, Capability.DISCARD_PENDING,
+            c.addAll(EnumSet.of(
+                    Capability.DRAFT_PREVIEW,
+                    Capability.PREVIEW_FINALIZATION,
+                    Capability.FINAL_EDIT,
+                    Capability.PREVIEW_RECEIPT,
+                    Capability.NORMAL_FALLBACK,
+                    Capability.DISCARD_PENDING,
                     Capability.RETAIN_ON_AMBIGUOUS_FAILURE));
         }
         return Set.copyOf(c);
@@ -110,17 +120,24 @@ final class LarkMessageAdapter implements MessageAdapter {
         OutboundTarget target = message.target();
         String chat = target.replyTarget();
         if (chat == null || !CHAT.matcher(chat).matches()) {
-            throw new DeliveryException("lark: the reply target is not a chat_id", DeliveryException.Kind.PERMANENT,
-                    null, null);
+            throw new DeliveryException(
+                    "lark: the reply target is not a chat_id", DeliveryException.Kind.PERMANENT, null, null);
         }
         int units = chunkLimits().measure().units(message.text());
         if (units > account.textLimit()) {
-            throw new DeliveryException("lark: a payload of " + units + " units is over text_limit "
-                    + account.textLimit(), DeliveryException.Kind.PERMANENT, null, null);
+            throw new DeliveryException(
+                    "lark: a payload of " + units + " units is over text_limit " + account.textLimit(),
+                    DeliveryException.Kind.PERMANENT,
+                    null,
+                    null);
         }
-        if (message.media().size() > 1 || (!message.media().isEmpty() && !message.text().isBlank())) {
-            throw new DeliveryException("lark: one payload is one message: text or one image, not both",
-                    DeliveryException.Kind.PERMANENT, null, null);
+        if (message.media().size() > 1
+                || (!message.media().isEmpty() && !message.text().isBlank())) {
+            throw new DeliveryException(
+                    "lark: one payload is one message: text or one image, not both",
+                    DeliveryException.Kind.PERMANENT,
+                    null,
+                    null);
         }
         String replyTo = message.options().replyTo() ? target.inReplyToMessageId() : null;
         if (replyTo != null && !CHAT.matcher(replyTo).matches()) replyTo = null;
@@ -131,8 +148,16 @@ final class LarkMessageAdapter implements MessageAdapter {
                 delete(draftId);
             } else if (finalEdit(draftId, message.text(), cancel)) {
                 // previewReceipt: the draft, now the reply, is the receipt's message
-                return new MessageReceipt(draftId, List.of(draftId), List.of(new MessageReceipt.Part(
-                        MessageReceipt.PartKind.TEXT, draftId)), null, null, draftId, draftId, Instant.now(), null);
+                return new MessageReceipt(
+                        draftId,
+                        List.of(draftId),
+                        List.of(new MessageReceipt.Part(MessageReceipt.PartKind.TEXT, draftId)),
+                        null,
+                        null,
+                        draftId,
+                        draftId,
+                        Instant.now(),
+                        null);
             }
         }
         String type;
@@ -146,7 +171,12 @@ final class LarkMessageAdapter implements MessageAdapter {
             if (MARKDOWN.matcher(text).matches()) {
                 type = "post";
                 ObjectNode post = LarkApi.JSON.createObjectNode();
-                post.putObject("zh_cn").putArray("content").addArray().addObject().put("tag", "md").put("text", text);
+                post.putObject("zh_cn")
+                        .putArray("content")
+                        .addArray()
+                        .addObject()
+                        .put("tag", "md")
+                        .put("text", text);
                 content = post.toString();
             } else {
                 type = "text";
@@ -157,18 +187,27 @@ final class LarkMessageAdapter implements MessageAdapter {
             MediaRef media = message.media().getFirst();
             if (media.remote() || media.kind() != MediaRef.MediaKind.IMAGE) {
                 type = "text";
-                content = LarkApi.JSON.createObjectNode().put("text", media.location()).toString();
+                content = LarkApi.JSON
+                        .createObjectNode()
+                        .put("text", media.location())
+                        .toString();
             } else {
                 type = "image";
-                content = LarkApi.JSON.createObjectNode().put("image_key", upload(Path.of(media.location()), cancel))
+                content = LarkApi.JSON
+                        .createObjectNode()
+                        .put("image_key", upload(Path.of(media.location()), cancel))
                         .toString();
             }
             kind = MessageReceipt.PartKind.MEDIA;
         }
         // stable across attempts (a lost answer is sent again under it), distinct per chat and payload
-        String uuid = UUID.nameUUIDFromBytes((chat + "|" + replyTo + "|" + message.idempotencyKey())
-                .getBytes(StandardCharsets.UTF_8)).toString();
-        ObjectNode body = LarkApi.JSON.createObjectNode().put("msg_type", type).put("content", content)
+        String uuid = UUID.nameUUIDFromBytes(
+                        (chat + "|" + replyTo + "|" + message.idempotencyKey()).getBytes(StandardCharsets.UTF_8))
+                .toString();
+        ObjectNode body = LarkApi.JSON
+                .createObjectNode()
+                .put("msg_type", type)
+                .put("content", content)
                 .put("uuid", uuid);
         JsonNode answer;
         try {
@@ -183,11 +222,19 @@ final class LarkMessageAdapter implements MessageAdapter {
         }
         String id = answer.path("data").path("message_id").asText("");
         if (id.isEmpty()) {
-            throw new DeliveryException("lark: the send answered no message_id", DeliveryException.Kind.AMBIGUOUS,
-                    null, null);
+            throw new DeliveryException(
+                    "lark: the send answered no message_id", DeliveryException.Kind.AMBIGUOUS, null, null);
         }
-        return new MessageReceipt(id, List.of(id), List.of(new MessageReceipt.Part(kind, id)), null, replyTo, id,
-                id, Instant.now(), answer.toString());
+        return new MessageReceipt(
+                id,
+                List.of(id),
+                List.of(new MessageReceipt.Part(kind, id)),
+                null,
+                replyTo,
+                id,
+                id,
+                Instant.now(),
+                answer.toString());
     }
 
     /** A notice or a streamed block (SPEC OUT-2) comes while the run still works: the draft goes on. */
@@ -196,9 +243,9 @@ final class LarkMessageAdapter implements MessageAdapter {
     }
 
     /**
-     * Edits the draft into the reply (finalEdit, the 20th edit at most). True when the draft now stands for the
-     * reply: edited, or the edit's outcome is unknown (retainOnAmbiguousFailure: never a duplicate). False when the
-     * platform refused it: the draft is recalled and the reply sent normally (normalFallback).
+     * Edits the draft into the reply (finalEdit, the 20th edit at most). True when the draft now stands for the reply:
+     * edited, or the edit's outcome is unknown (retainOnAmbiguousFailure: never a duplicate). False when the platform
+     * refused it: the draft is recalled and the reply sent normally (normalFallback).
      */
     private boolean finalEdit(String draftId, String text, CancelToken cancel) throws DeliveryException {
         try {
@@ -212,11 +259,16 @@ final class LarkMessageAdapter implements MessageAdapter {
                 throw e.toDelivery("final edit of the draft", false);
             }
             if (e.reach() == LarkApiException.Reach.UNKNOWN) {
-                log.warn("lark: final edit of draft {} got no answer; keeping the draft rather than risking a "
-                        + "duplicate: {}", draftId, e.getMessage());
+                log.warn(
+                        "lark: final edit of draft {} got no answer; keeping the draft rather than risking a "
+                                + "duplicate: {}",
+                        draftId,
+                        e.getMessage());
                 return true;
             }
-            log.info("lark: final edit of draft {} failed ({}); sending the reply as a new message", draftId,
+            log.info(
+                    "lark: final edit of draft {} failed ({}); sending the reply as a new message",
+                    draftId,
                     e.getMessage());
             delete(draftId);
             return false;
@@ -278,8 +330,12 @@ final class LarkMessageAdapter implements MessageAdapter {
         try {
             bytes = Files.readAllBytes(file);
         } catch (IOException e) {
-            throw new DeliveryException("lark: cannot read " + file.getFileName() + ": " + e.getClass()
-                    .getSimpleName(), DeliveryException.Kind.PERMANENT, null, e);
+            throw new DeliveryException(
+                    "lark: cannot read " + file.getFileName() + ": "
+                            + e.getClass().getSimpleName(),
+                    DeliveryException.Kind.PERMANENT,
+                    null,
+                    e);
         }
         try {
             return api.uploadImage(file.getFileName().toString(), bytes, cancel);
@@ -318,7 +374,7 @@ final class LarkMessageAdapter implements MessageAdapter {
             switch (state) {
                 case DONE -> react(id, DONE);
                 case FAILED, EXPIRED -> react(id, FAILED);
-                default -> { }
+                default -> {}
             }
         });
     }
@@ -340,7 +396,9 @@ final class LarkMessageAdapter implements MessageAdapter {
         body.putObject("reaction_type").put("emoji_type", emoji);
         try {
             return api.call("POST", "im/v1/messages/" + messageId + "/reactions", body, CancelToken.none())
-                    .path("data").path("reaction_id").asText(null);
+                    .path("data")
+                    .path("reaction_id")
+                    .asText(null);
         } catch (LarkApiException e) {
             log.debug("lark: reaction {} not shown: {}", emoji, e.getMessage());
             return null;

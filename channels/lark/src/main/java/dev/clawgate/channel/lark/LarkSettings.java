@@ -33,12 +33,19 @@ final class LarkSettings {
         if (!mode.equals("webhook")) {
             throw new IllegalArgumentException(P + "mode must be \"webhook\", got \"" + o.get("mode") + "\"");
         }
-        String appId = required(o, "app_id", complete, "the app's App ID (Credentials & Basic Info), "
-                + "e.g. app_id = \"cli_a1b2c3d4e5f6\"");
-        String secret = required(o, "app_secret", complete, "the app's App Secret, "
-                + "e.g. app_secret = \"${LARK_APP_SECRET}\"");
-        String verification = required(o, "verification_token", complete, "the Verification Token of the app's "
-                + "Events & Callbacks page, e.g. verification_token = \"${LARK_VERIFICATION_TOKEN}\"");
+        String appId = required(
+                o,
+                "app_id",
+                complete,
+                "the app's App ID (Credentials & Basic Info), " + "e.g. app_id = \"cli_a1b2c3d4e5f6\"");
+        String secret = required(
+                o, "app_secret", complete, "the app's App Secret, " + "e.g. app_secret = \"${LARK_APP_SECRET}\"");
+        String verification = required(
+                o,
+                "verification_token",
+                complete,
+                "the Verification Token of the app's "
+                        + "Events & Callbacks page, e.g. verification_token = \"${LARK_VERIFICATION_TOKEN}\"");
         String encrypt = o.get("encrypt_key");
         encrypt = encrypt == null || encrypt.isBlank() ? null : encrypt.strip();
         URI apiBase = url(o.getOrDefault("api_base", DEFAULT_API_BASE));
@@ -53,16 +60,26 @@ final class LarkSettings {
         }
         int limit = integer(o, "text_limit", LarkAccount.DEFAULT_TEXT);
         if (limit < 16 || limit > LarkAccount.MAX_TEXT) {
-            throw new IllegalArgumentException(P + "text_limit must be between 16 and " + LarkAccount.MAX_TEXT
-                    + ", got " + limit);
+            throw new IllegalArgumentException(
+                    P + "text_limit must be between 16 and " + LarkAccount.MAX_TEXT + ", got " + limit);
         }
         String reactions = o.getOrDefault("ack_reactions", "false").strip().toLowerCase(Locale.ROOT);
         if (!reactions.equals("true") && !reactions.equals("false")) {
-            throw new IllegalArgumentException(P + "ack_reactions must be true or false, got \""
-                    + o.get("ack_reactions") + "\"");
+            throw new IllegalArgumentException(
+                    P + "ack_reactions must be true or false, got \"" + o.get("ack_reactions") + "\"");
         }
-        return new LarkAccount(appId, secret, mode, apiBase, path, verification, encrypt, stream.equals("preview"),
-                reactions.equals("true"), limit, LarkAccount.CALL_TIMEOUT);
+        return new LarkAccount(
+                appId,
+                secret,
+                mode,
+                apiBase,
+                path,
+                verification,
+                encrypt,
+                stream.equals("preview"),
+                reactions.equals("true"),
+                limit,
+                LarkAccount.CALL_TIMEOUT);
     }
 
     private static String required(Map<String, String> o, String key, boolean complete, String what) {

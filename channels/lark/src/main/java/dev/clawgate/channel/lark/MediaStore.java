@@ -14,12 +14,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A received image (SPEC CH-11, MD-1): fetched with {@code GET im/v1/messages/{message_id}/resources/{image_key}
- * ?type=image} and written to {@code <data_dir>/lark/media/<message_id>_<image_key>.<ext>}, 0600 in a 0700 folder
- * (SPEC OP-6). A redelivered message finds its file and downloads nothing.
+ * ?type=image} and written to {@code <data_dir>/lark/media/<message_id>_<image_key>.<ext>}, 0600 in a 0700 folder (SPEC
+ * OP-6). A redelivered message finds its file and downloads nothing.
  */
 final class MediaStore {
     private static final Logger log = LoggerFactory.getLogger(MediaStore.class);
-    private static final boolean POSIX = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
+    private static final boolean POSIX =
+            FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
 
     private final LarkApi api;
     private final Path dir;
@@ -39,7 +40,8 @@ final class MediaStore {
             String ext = extension(bytes);
             Path file = dir.resolve(messageId + "_" + key + ext);
             write(file, bytes);
-            return new Attachment(Attachment.Kind.IMAGE, mime(file), file.toAbsolutePath().toString());
+            return new Attachment(
+                    Attachment.Kind.IMAGE, mime(file), file.toAbsolutePath().toString());
         } catch (LarkApiException | IOException e) {
             log.warn("lark: could not fetch image {} of message {}: {}", key, messageId, e.getMessage());
             return null;
@@ -49,21 +51,25 @@ final class MediaStore {
     private Path find(String stem) throws IOException {
         if (!Files.isDirectory(dir)) return null;
         try (var files = Files.list(dir)) {
-            return files.filter(p -> p.getFileName().toString().startsWith(stem + ".")).findFirst()
-                    .map(Path::toAbsolutePath).orElse(null);
+            return files.filter(p -> p.getFileName().toString().startsWith(stem + "."))
+                    .findFirst()
+                    .map(Path::toAbsolutePath)
+                    .orElse(null);
         }
     }
 
     private void write(Path target, byte[] bytes) throws IOException {
         if (!Files.isDirectory(dir)) {
-            if (POSIX) Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(
-                    PosixFilePermissions.fromString("rwx------")));
+            if (POSIX)
+                Files.createDirectories(
+                        dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             else Files.createDirectories(dir);
         }
         Path partial = dir.resolve(target.getFileName() + "." + UUID.randomUUID() + ".part");
         try {
-            if (POSIX) Files.createFile(partial, PosixFilePermissions.asFileAttribute(
-                    PosixFilePermissions.fromString("rw-------")));
+            if (POSIX)
+                Files.createFile(
+                        partial, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             Files.write(partial, bytes);
             try {
                 Files.move(partial, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);

@@ -11,13 +11,12 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * Reads an {@code im.message.receive_v1} event (SPEC CH-11, MD-1): {@code event.message} with its
- * {@code message_id} (the inbox's id, IN-1), {@code chat_id} (where the reply goes), {@code chat_type}
- * ({@code p2p}: a direct chat, {@code group}), {@code message_type} and {@code content} (a JSON string):
- * {@code text} ({@code @_user_N} placeholders replaced by the names in {@code mentions}), {@code post} (rich text
- * flattened: its title, paragraphs, links as {@code text (url)}, images downloaded), {@code image} (downloaded).
- * A group message is addressed to the bot when {@code mentions} holds the bot's open id (require_mention).
- * Never throws.
+ * Reads an {@code im.message.receive_v1} event (SPEC CH-11, MD-1): {@code event.message} with its {@code message_id}
+ * (the inbox's id, IN-1), {@code chat_id} (where the reply goes), {@code chat_type} ({@code p2p}: a direct chat,
+ * {@code group}), {@code message_type} and {@code content} (a JSON string): {@code text} ({@code @_user_N} placeholders
+ * replaced by the names in {@code mentions}), {@code post} (rich text flattened: its title, paragraphs, links as
+ * {@code text (url)}, images downloaded), {@code image} (downloaded). A group message is addressed to the bot when
+ * {@code mentions} holds the bot's open id (require_mention). Never throws.
  */
 final class MessageReader {
     /** What one event is to the receiver. */
@@ -42,8 +41,10 @@ final class MessageReader {
         try {
             return readChecked(root, m);
         } catch (RuntimeException | IOException e) {
-            return new Reading.Unreadable(m.path("message_id").asText("no-id"), "could not read the message: "
-                    + e.getClass().getSimpleName(), root.toString());
+            return new Reading.Unreadable(
+                    m.path("message_id").asText("no-id"),
+                    "could not read the message: " + e.getClass().getSimpleName(),
+                    root.toString());
         }
     }
 
@@ -68,9 +69,21 @@ final class MessageReader {
         };
         boolean mentioned = !group || mentionsBot(m.path("mentions"));
         long millis = m.path("create_time").asLong(System.currentTimeMillis());
-        InboundMessage message = new InboundMessage(id, LarkChannel.NAME, InboundMessage.DEFAULT_ACCOUNT, from,
-                null, chat, null, null, group ? ChatType.GROUP : ChatType.DIRECT, mentioned,
-                Instant.ofEpochMilli(millis), text.strip(), attachments, root.toString());
+        InboundMessage message = new InboundMessage(
+                id,
+                LarkChannel.NAME,
+                InboundMessage.DEFAULT_ACCOUNT,
+                from,
+                null,
+                chat,
+                null,
+                null,
+                group ? ChatType.GROUP : ChatType.DIRECT,
+                mentioned,
+                Instant.ofEpochMilli(millis),
+                text.strip(),
+                attachments,
+                root.toString());
         return new Reading.Message(message);
     }
 
@@ -90,7 +103,8 @@ final class MessageReader {
         for (JsonNode men : mentions) {
             String key = men.path("key").asText("");
             if (key.isEmpty()) continue;
-            boolean self = bot != null && bot.equals(men.path("id").path("open_id").asText());
+            boolean self =
+                    bot != null && bot.equals(men.path("id").path("open_id").asText());
             text = text.replace(key, self ? "" : "@" + men.path("name").asText("someone"));
         }
         return text.replaceAll("^\\s+", "").replaceAll(" {2,}", " ");
@@ -107,13 +121,26 @@ final class MessageReader {
             for (JsonNode el : paragraph) {
                 String t = el.path("text").asText("");
                 switch (el.path("tag").asText()) {
-                    case "a" -> line.append(t.isEmpty() ? el.path("href").asText() : t + " (" + el.path("href")
-                            .asText() + ")");
-                    case "at" -> line.append(el.has("user_name") ? "@" + el.path("user_name").asText()
-                            : el.path("user_id").asText().startsWith("@_user_") ? el.path("user_id").asText() : "");
-                    case "img" -> line.append(image(messageId, el.path("image_key").asText(""), attachments, "")
-                            .isEmpty() ? "" : "[image not downloaded]");
-                    case "emotion" -> line.append(':').append(el.path("emoji_type").asText()).append(':');
+                    case "a" ->
+                        line.append(
+                                t.isEmpty()
+                                        ? el.path("href").asText()
+                                        : t + " (" + el.path("href").asText() + ")");
+                    case "at" ->
+                        line.append(
+                                el.has("user_name")
+                                        ? "@" + el.path("user_name").asText()
+                                        : el.path("user_id").asText().startsWith("@_user_")
+                                                ? el.path("user_id").asText()
+                                                : "");
+                    case "img" ->
+                        line.append(
+                                image(messageId, el.path("image_key").asText(""), attachments, "")
+                                                .isEmpty()
+                                        ? ""
+                                        : "[image not downloaded]");
+                    case "emotion" ->
+                        line.append(':').append(el.path("emoji_type").asText()).append(':');
                     default -> line.append(t);
                 }
             }
@@ -136,7 +163,7 @@ final class MessageReader {
     }
 
     private static Reading unreadable(JsonNode root, String reason) {
-        return new Reading.Unreadable(root.path("event").path("message").path("message_id").asText("no-id"), reason,
-                root.toString());
+        return new Reading.Unreadable(
+                root.path("event").path("message").path("message_id").asText("no-id"), reason, root.toString());
     }
 }

@@ -32,10 +32,20 @@ final class LarkFixture {
         return account(lark, encrypted, reactions, false, Duration.ofSeconds(5));
     }
 
-    static LarkAccount account(FakeLark lark, boolean encrypted, boolean reactions, boolean preview,
-                               Duration callTimeout) {
-        return new LarkAccount(APP_ID, SECRET, "webhook", URI.create(lark.apiBase()), LarkSettings.DEFAULT_PATH,
-                VERIFY, encrypted ? ENCRYPT : null, preview, reactions, LarkAccount.DEFAULT_TEXT, callTimeout);
+    static LarkAccount account(
+            FakeLark lark, boolean encrypted, boolean reactions, boolean preview, Duration callTimeout) {
+        return new LarkAccount(
+                APP_ID,
+                SECRET,
+                "webhook",
+                URI.create(lark.apiBase()),
+                LarkSettings.DEFAULT_PATH,
+                VERIFY,
+                encrypted ? ENCRYPT : null,
+                preview,
+                reactions,
+                LarkAccount.DEFAULT_TEXT,
+                callTimeout);
     }
 
     /** Reactions run on the caller's thread. */

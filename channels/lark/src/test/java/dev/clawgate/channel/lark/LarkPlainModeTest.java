@@ -21,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 class LarkPlainModeTest {
     @TempDir
     Path dir;
+
     private FakeLark lark;
     private LarkChannel channel;
     private LarkFixture.RouteServer server;
@@ -43,22 +44,40 @@ class LarkPlainModeTest {
     }
 
     private InboundMessage awaitMessage(String id) {
-        await().atMost(Duration.ofSeconds(10)).until(() -> inbox.messages().stream().anyMatch(m -> m.id().equals(id)));
-        return inbox.messages().stream().filter(m -> m.id().equals(id)).findFirst().orElseThrow();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> inbox.messages().stream().anyMatch(m -> m.id().equals(id)));
+        return inbox.messages().stream()
+                .filter(m -> m.id().equals(id))
+                .findFirst()
+                .orElseThrow();
     }
 
     private static byte[] event(String token, String messageId, String text) {
-        return LarkEvents.messageReceive("ev_" + messageId, token, LarkFixture.APP_ID, messageId, "ou_u", "oc_c",
-                "p2p", "text", LarkEvents.text(text)).toString().getBytes(StandardCharsets.UTF_8);
+        return LarkEvents.messageReceive(
+                        "ev_" + messageId,
+                        token,
+                        LarkFixture.APP_ID,
+                        messageId,
+                        "ou_u",
+                        "oc_c",
+                        "p2p",
+                        "text",
+                        LarkEvents.text(text))
+                .toString()
+                .getBytes(StandardCharsets.UTF_8);
     }
 
     @Test
     void aPlainEventIsTakenOnlyWithTheVerificationToken() throws Exception {
         // SPEC IN-5, CH-11: header.token must equal verification_token; refused ones are counted, never stored
-        assertThat(lark.postOnce(event("guessed", "om_forged", "forged"), Map.of()).status()).isEqualTo(401);
+        assertThat(lark.postOnce(event("guessed", "om_forged", "forged"), Map.of())
+                        .status())
+                .isEqualTo(401);
         assertThat(channel.rejectedRequests()).isEqualTo(1);
         assertThat(inbox.handOvers()).isZero();
-        assertThat(lark.postOnce(event(LarkFixture.VERIFY, "om_real", "real"), Map.of()).status()).isEqualTo(200);
+        assertThat(lark.postOnce(event(LarkFixture.VERIFY, "om_real", "real"), Map.of())
+                        .status())
+                .isEqualTo(200);
         assertThat(awaitMessage("om_real").text()).isEqualTo("real");
         FakeLark.Answer challenge = lark.verifyUrl("plain-challenge");
         assertThat(challenge.status()).isEqualTo(200);
@@ -73,11 +92,11 @@ class LarkPlainModeTest {
         InboundMessage p = awaitMessage(lark.userSends("ou_u", "oc_g", "group", "post", post, "ou_bob"));
         assertThat(p.text()).isEqualTo("@name of ou_bob look:SMILE:");
         assertThat(p.mentioned()).isFalse();
-        InboundMessage file = awaitMessage(lark.userSends("ou_u", "oc_dm", "p2p", "file",
-                "{\"file_key\":\"file_v2_x\",\"file_name\":\"a.pdf\"}"));
+        InboundMessage file = awaitMessage(
+                lark.userSends("ou_u", "oc_dm", "p2p", "file", "{\"file_key\":\"file_v2_x\",\"file_name\":\"a.pdf\"}"));
         assertThat(file.text()).isEqualTo("[a file message, which the gateway cannot read]");
-        InboundMessage broken = awaitMessage(lark.userSends("ou_u", "oc_dm", "p2p", "image",
-                "{\"image_key\":\"img_not_there\"}"));
+        InboundMessage broken =
+                awaitMessage(lark.userSends("ou_u", "oc_dm", "p2p", "image", "{\"image_key\":\"img_not_there\"}"));
         assertThat(broken.attachments()).isEmpty();
         assertThat(broken.text()).contains("could not be downloaded");
     }
@@ -85,10 +104,20 @@ class LarkPlainModeTest {
     @Test
     void anotherAppsOrABotsMessageStartsNothing() throws Exception {
         // SPEC CH-11: a message whose sender is not a user is acknowledged and ignored
-        ObjectNode e = LarkEvents.messageReceive("ev_app", LarkFixture.VERIFY, LarkFixture.APP_ID, "om_app", "ou_x",
-                "oc_c", "group", "text", LarkEvents.text("from an app"));
+        ObjectNode e = LarkEvents.messageReceive(
+                "ev_app",
+                LarkFixture.VERIFY,
+                LarkFixture.APP_ID,
+                "om_app",
+                "ou_x",
+                "oc_c",
+                "group",
+                "text",
+                LarkEvents.text("from an app"));
         ((ObjectNode) e.path("event").path("sender")).put("sender_type", "app");
-        assertThat(lark.postOnce(e.toString().getBytes(StandardCharsets.UTF_8), Map.of()).status()).isEqualTo(200);
+        assertThat(lark.postOnce(e.toString().getBytes(StandardCharsets.UTF_8), Map.of())
+                        .status())
+                .isEqualTo(200);
         assertThat(inbox.handOvers()).isZero();
     }
 }

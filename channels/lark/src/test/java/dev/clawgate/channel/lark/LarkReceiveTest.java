@@ -28,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
 class LarkReceiveTest {
     @TempDir
     Path dir;
+
     private FakeLark lark;
     private FakeLark impostor;
     private LarkChannel channel;
@@ -55,20 +56,39 @@ class LarkReceiveTest {
 
     private byte[] textEvent(String text) {
         String id = "om_" + UUID.randomUUID().toString().replace("-", "");
-        return lark.body(LarkEvents.messageReceive("ev_" + id, LarkFixture.VERIFY, LarkFixture.APP_ID, id, "ou_u1",
-                "oc_c1", "p2p", "text", LarkEvents.text(text)).toString());
+        return lark.body(LarkEvents.messageReceive(
+                        "ev_" + id,
+                        LarkFixture.VERIFY,
+                        LarkFixture.APP_ID,
+                        id,
+                        "ou_u1",
+                        "oc_c1",
+                        "p2p",
+                        "text",
+                        LarkEvents.text(text))
+                .toString());
     }
 
     @TestFactory
     Stream<DynamicTest> signatures() {
         // SPEC IN-5: X-Lark-Signature over timestamp + nonce + encrypt_key + body, checked before anything is kept
-        return WebhookSignatureProofs.of(channel.webhookRoutes().getFirst(), lark::signedHeaders,
-                impostor::signedHeaders, this::textEvent, inbox, channel::rejectedRequests).tests();
+        return WebhookSignatureProofs.of(
+                        channel.webhookRoutes().getFirst(),
+                        lark::signedHeaders,
+                        impostor::signedHeaders,
+                        this::textEvent,
+                        inbox,
+                        channel::rejectedRequests)
+                .tests();
     }
 
     private InboundMessage awaitMessage(String id) {
-        await().atMost(Duration.ofSeconds(10)).until(() -> inbox.messages().stream().anyMatch(m -> m.id().equals(id)));
-        return inbox.messages().stream().filter(m -> m.id().equals(id)).findFirst().orElseThrow();
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> inbox.messages().stream().anyMatch(m -> m.id().equals(id)));
+        return inbox.messages().stream()
+                .filter(m -> m.id().equals(id))
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
@@ -85,8 +105,13 @@ class LarkReceiveTest {
             wrongToken.close();
         }
         // an unencrypted body is refused when an encrypt key is set
-        assertThat(lark.postOnce(LarkEvents.urlVerification("c", LarkFixture.VERIFY).toString()
-                .getBytes(StandardCharsets.UTF_8), Map.of()).status()).isEqualTo(401);
+        assertThat(lark.postOnce(
+                                LarkEvents.urlVerification("c", LarkFixture.VERIFY)
+                                        .toString()
+                                        .getBytes(StandardCharsets.UTF_8),
+                                Map.of())
+                        .status())
+                .isEqualTo(401);
     }
 
     @Test
@@ -131,8 +156,11 @@ class LarkReceiveTest {
         String delivery = lark.deliveryIds().getLast();
         int before = inbox.handOvers();
         lark.redeliver(delivery);
-        await().atMost(Duration.ofSeconds(5)).until(() -> lark.calls().stream()
-                .filter(c -> c.method().equals(FakeLark.WEBHOOK_ANSWER)).count() >= 2);
+        await().atMost(Duration.ofSeconds(5))
+                .until(() -> lark.calls().stream()
+                                .filter(c -> c.method().equals(FakeLark.WEBHOOK_ANSWER))
+                                .count()
+                        >= 2);
         assertThat(inbox.handOvers()).isEqualTo(before);
         assertThat(inbox.messages()).filteredOn(m -> m.id().equals(id)).hasSize(1);
     }

@@ -1,7 +1,6 @@
 package dev.clawgate.channel.lark;
 
 import static dev.clawgate.channel.lark.LarkFixture.chat;
-import static dev.clawgate.channel.lark.LarkFixture.finalReply;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
@@ -30,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 class LarkSendFailuresTest {
     @TempDir
     Path dir;
+
     private FakeLark lark;
     private LarkChannel channel;
     private LarkMessageAdapter adapter;
@@ -73,7 +73,9 @@ class LarkSendFailuresTest {
     }
 
     private long tokenFetches() {
-        return lark.calls().stream().filter(c -> c.method().equals("tenant_access_token")).count();
+        return lark.calls().stream()
+                .filter(c -> c.method().equals("tenant_access_token"))
+                .count();
     }
 
     private OutboundMessage msg(String chatId, long turn, String text) {
@@ -102,8 +104,8 @@ class LarkSendFailuresTest {
         lark.failNext("messages.create", 400, 99991664, "Invalid app access token");
         lark.failNext("messages.create", 400, 99991663, "Invalid access token for authorization");
         assertThatThrownBy(() -> adapter.send(msg("oc_a", 3, "three"), CancelToken.none()))
-                .isInstanceOfSatisfying(DeliveryException.class,
-                        e -> assertThat(e.kind()).isEqualTo(DeliveryException.Kind.PERMANENT));
+                .isInstanceOfSatisfying(
+                        DeliveryException.class, e -> assertThat(e.kind()).isEqualTo(DeliveryException.Kind.PERMANENT));
         assertThat(lark.sent()).hasSize(2);
     }
 
@@ -112,12 +114,12 @@ class LarkSendFailuresTest {
         // SPEC OUT-7, CH-11: 99991400 is retried by the outbox; a refused content is not
         lark.failNext("messages.create", 429, 99991400, "request trigger frequency limit");
         assertThatThrownBy(() -> adapter.send(msg("oc_a", 1, "x"), CancelToken.none()))
-                .isInstanceOfSatisfying(DeliveryException.class,
-                        e -> assertThat(e.kind()).isEqualTo(DeliveryException.Kind.TRANSIENT));
+                .isInstanceOfSatisfying(
+                        DeliveryException.class, e -> assertThat(e.kind()).isEqualTo(DeliveryException.Kind.TRANSIENT));
         lark.failNext("messages.create", 400, 230002, "The bot is not in the chat.");
         assertThatThrownBy(() -> adapter.send(msg("oc_a", 2, "x"), CancelToken.none()))
-                .isInstanceOfSatisfying(DeliveryException.class,
-                        e -> assertThat(e.kind()).isEqualTo(DeliveryException.Kind.PERMANENT));
+                .isInstanceOfSatisfying(
+                        DeliveryException.class, e -> assertThat(e.kind()).isEqualTo(DeliveryException.Kind.PERMANENT));
         assertThat(lark.sent()).isEmpty();
     }
 
@@ -139,7 +141,8 @@ class LarkSendFailuresTest {
         adapter.received(t);
         await().until(() -> lark.reactions().size() == 1);
         adapter.settled(t, InboxState.DONE);
-        assertThat(lark.reactions()).extracting(r -> r.emojiType() + ":" + r.removed())
+        assertThat(lark.reactions())
+                .extracting(r -> r.emojiType() + ":" + r.removed())
                 .containsExactly(LarkMessageAdapter.RECEIVED + ":true", LarkMessageAdapter.DONE + ":false");
     }
 
@@ -155,32 +158,49 @@ class LarkSendFailuresTest {
     }
 
     private dev.clawgate.core.config.ChannelSettings settings(String secret) {
-        return new dev.clawgate.core.config.ChannelSettings("lark", null, null, java.util.Map.of("app_id",
-                LarkFixture.APP_ID, "app_secret", secret, "verification_token", LarkFixture.VERIFY, "api_base",
-                URI.create(lark.apiBase()).toString()));
+        return new dev.clawgate.core.config.ChannelSettings(
+                "lark",
+                null,
+                null,
+                java.util.Map.of(
+                        "app_id",
+                        LarkFixture.APP_ID,
+                        "app_secret",
+                        secret,
+                        "verification_token",
+                        LarkFixture.VERIFY,
+                        "api_base",
+                        URI.create(lark.apiBase()).toString()));
     }
 
     @Test
     void aFailedMessageGetsTheCrossMark() {
         // SPEC RP-5: failed takes the warning reaction
-        OutboundTarget t = new OutboundTarget("lark", "default", "oc_r", null,
-                lark.userSendsText("ou_u", "oc_r", "p2p", "x"));
+        OutboundTarget t =
+                new OutboundTarget("lark", "default", "oc_r", null, lark.userSendsText("ou_u", "oc_r", "p2p", "x"));
         adapter.settled(t, InboxState.FAILED);
-        assertThat(lark.reactions()).extracting(FakeLark.Reaction::emojiType)
+        assertThat(lark.reactions())
+                .extracting(FakeLark.Reaction::emojiType)
                 .containsExactly(LarkMessageAdapter.FAILED);
     }
+
     @Test
     void aSettlementRightAfterReceiptStillTakesTheReceiptAway() {
         // SPEC RP-5: received and settled run off the caller's thread; settled waits for the receipt's id
-        LarkChannel async = new LarkChannel(LarkFixture.account(lark, false, true), dir, clock,
+        LarkChannel async = new LarkChannel(
+                LarkFixture.account(lark, false, true),
+                dir,
+                clock,
                 task -> Thread.ofVirtual().start(task));
         LarkMessageAdapter a = (LarkMessageAdapter) async.messageAdapter();
-        OutboundTarget t = new OutboundTarget("lark", "default", "oc_r", null,
-                lark.userSendsText("ou_u", "oc_r", "p2p", "quick"));
+        OutboundTarget t =
+                new OutboundTarget("lark", "default", "oc_r", null, lark.userSendsText("ou_u", "oc_r", "p2p", "quick"));
         a.received(t);
         a.settled(t, InboxState.DONE);
-        await().until(() -> lark.reactions().size() == 2 && lark.reactions().getFirst().removed());
-        assertThat(lark.reactions()).extracting(r -> r.emojiType() + ":" + r.removed())
+        await().until(() ->
+                lark.reactions().size() == 2 && lark.reactions().getFirst().removed());
+        assertThat(lark.reactions())
+                .extracting(r -> r.emojiType() + ":" + r.removed())
                 .containsExactly(LarkMessageAdapter.RECEIVED + ":true", LarkMessageAdapter.DONE + ":false");
     }
 }

@@ -20,17 +20,30 @@ class LarkSettingsTest {
     @Test
     void theKeysAreTheIssuesAndTheDefaultsFeishuAndWebhook() {
         // SPEC CH-11, CH-0: exactly the channel's own keys; Feishu's base and the webhook mode by default
-        assertThat(new LarkChannelFactory().options()).extracting(ChannelOption::key).containsExactly("app_id",
-                "app_secret", "mode", "api_base", "webhook_path", "verification_token", "encrypt_key", "stream_mode",
-                "ack_reactions", "text_limit");
+        assertThat(new LarkChannelFactory().options())
+                .extracting(ChannelOption::key)
+                .containsExactly(
+                        "app_id",
+                        "app_secret",
+                        "mode",
+                        "api_base",
+                        "webhook_path",
+                        "verification_token",
+                        "encrypt_key",
+                        "stream_mode",
+                        "ack_reactions",
+                        "text_limit");
         LarkAccount a = LarkSettings.account(with());
         assertThat(a.apiBase().toString()).isEqualTo("https://open.feishu.cn");
         assertThat(a.webhookPath()).isEqualTo("/webhooks/lark");
         assertThat(a.mode()).isEqualTo("webhook");
         assertThat(a.encryptKey()).isNull();
         assertThat(a.preview()).isFalse();
-        assertThat(LarkSettings.account(with("stream_mode", "preview")).preview()).isTrue();
-        assertThat(LarkSettings.account(with("api_base", "https://open.larksuite.com/")).apiBase().toString())
+        assertThat(LarkSettings.account(with("stream_mode", "preview")).preview())
+                .isTrue();
+        assertThat(LarkSettings.account(with("api_base", "https://open.larksuite.com/"))
+                        .apiBase()
+                        .toString())
                 .isEqualTo("https://open.larksuite.com");
     }
 
@@ -38,7 +51,8 @@ class LarkSettingsTest {
     void errorsNameTheKeyAndTheLongConnectionIsRefusedForNow() {
         // SPEC CH-0: each error starts with the key's full path; a missing credential is left to run and doctor
         assertThatThrownBy(() -> LarkSettings.check(with("mode", "websocket")))
-                .hasMessageStartingWith("channels.lark.mode").hasMessageContaining("not built yet");
+                .hasMessageStartingWith("channels.lark.mode")
+                .hasMessageContaining("not built yet");
         assertThatThrownBy(() -> LarkSettings.check(with("text_limit", "5")))
                 .hasMessageStartingWith("channels.lark.text_limit");
         assertThatThrownBy(() -> LarkSettings.check(with("api_base", "ftp://x")))

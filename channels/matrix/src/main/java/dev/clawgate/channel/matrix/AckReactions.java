@@ -1,9 +1,9 @@
 package dev.clawgate.channel.matrix;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.clawgate.core.channel.AckReactionCalls;
 import dev.clawgate.core.outbound.DeliveryException;
 import dev.clawgate.core.run.CancelToken;
-import dev.clawgate.core.channel.AckReactionCalls;
 import dev.clawgate.core.store.InboxState;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -12,9 +12,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Ack reactions (SPEC RP-5) as {@code m.reaction} annotations ("Event annotations and reactions"):
- * 👀 when a message is received; when core settles it, the 👀 reaction redacted and ✅ for done or ⚠️
- * for failed or expired added. The calls of one message run in order on the I/O executor.
+ * Ack reactions (SPEC RP-5) as {@code m.reaction} annotations ("Event annotations and reactions"): 👀 when a message is
+ * received; when core settles it, the 👀 reaction redacted and ✅ for done or ⚠️ for failed or expired added. The calls
+ * of one message run in order on the I/O executor.
  */
 final class AckReactions {
     private static final Logger log = LoggerFactory.getLogger(AckReactions.class);
@@ -53,7 +53,10 @@ final class AckReactions {
 
     private String react(Message m, String key) {
         ObjectNode c = MatrixApi.JSON.createObjectNode();
-        c.putObject("m.relates_to").put("rel_type", "m.annotation").put("event_id", m.eventId()).put("key", key);
+        c.putObject("m.relates_to")
+                .put("rel_type", "m.annotation")
+                .put("event_id", m.eventId())
+                .put("key", key);
         try {
             return sender.send(m.room(), "m.reaction", sender.freshTxnId("react"), c, CancelToken.none());
         } catch (DeliveryException | RuntimeException e) {
@@ -61,5 +64,4 @@ final class AckReactions {
             return null;
         }
     }
-
 }

@@ -8,9 +8,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * SPEC CH-6: end-to-end encryption is not supported yet. A room where an encrypted message arrives
- * is told so once, with a plain {@code m.notice}; its transaction id follows from the room, so a batch
- * replayed after a crash gets the homeserver's first answer back, not a second notice.
+ * SPEC CH-6: end-to-end encryption is not supported yet. A room where an encrypted message arrives is told so once,
+ * with a plain {@code m.notice}; its transaction id follows from the room, so a batch replayed after a crash gets the
+ * homeserver's first answer back, not a second notice.
  */
 final class EncryptionNotice {
     private static final Logger log = LoggerFactory.getLogger(EncryptionNotice.class);
@@ -26,15 +26,20 @@ final class EncryptionNotice {
 
     void tell(String roomId) {
         if (!told.add(roomId)) return;
-        ObjectNode content = MatrixApi.JSON.createObjectNode().put("msgtype", "m.notice").put("body", TEXT);
+        ObjectNode content =
+                MatrixApi.JSON.createObjectNode().put("msgtype", "m.notice").put("body", TEXT);
         String txn = "cg" + bot.installId() + "-e2ee-" + Integer.toHexString(roomId.hashCode());
         try {
-            bot.api.put("/_matrix/client/v3/rooms/" + MatrixApi.seg(roomId) + "/send/m.room.message/" + MatrixApi.seg(
-                    txn), content,
+            bot.api.put(
+                    "/_matrix/client/v3/rooms/" + MatrixApi.seg(roomId) + "/send/m.room.message/" + MatrixApi.seg(txn),
+                    content,
                     CancelToken.none());
         } catch (MatrixApiException e) {
             told.remove(roomId);
-            log.warn("matrix [{}]: the encryption notice to {} was not sent: {}", bot.account.id(), roomId,
+            log.warn(
+                    "matrix [{}]: the encryption notice to {} was not sent: {}",
+                    bot.account.id(),
+                    roomId,
                     e.getMessage());
         }
     }

@@ -14,11 +14,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Turns a room timeline event into an inbound message (SPEC MD-1, CH-6): {@code m.room.message} text
- * (a rich reply's quoted fallback taken off), images, files, audio and video fetched through the
- * authenticated media endpoints into the data dir; {@code m.thread} relations as threads; direct
- * chat or group by {@link Rooms}; a mention by {@code m.mentions} or the bot's id in the text.
- * Edits, notices (other bots) and the bot's own events start no turn.
+ * Turns a room timeline event into an inbound message (SPEC MD-1, CH-6): {@code m.room.message} text (a rich reply's
+ * quoted fallback taken off), images, files, audio and video fetched through the authenticated media endpoints into the
+ * data dir; {@code m.thread} relations as threads; direct chat or group by {@link Rooms}; a mention by
+ * {@code m.mentions} or the bot's id in the text. Edits, notices (other bots) and the bot's own events start no turn.
  */
 final class EventReader {
     private static final Logger log = LoggerFactory.getLogger(EventReader.class);
@@ -36,8 +35,9 @@ final class EventReader {
         record Ignored() implements Reading {}
     }
 
-    /** A media fetch that failed for now is tried with the batch again this many times, then the event is unreadable.
-    * */
+    /**
+     * A media fetch that failed for now is tried with the batch again this many times, then the event is unreadable.
+     */
     static final int MAX_FETCH_ATTEMPTS = 3;
 
     /** The media repository failed for now (network, 5xx, 429): the batch is synced again, its token not stored. */
@@ -63,29 +63,31 @@ final class EventReader {
         String sender = event.path("sender").asText(null);
         String eventId = event.path("event_id").asText(null);
         if (event.has("state_key") || sender == null || sender.equals(bot.userId())) return new Reading.Ignored();
-        if (type.equals("m.room.encrypted")) return eventId == null ? new Reading.Unreadable("event_id is missing")
-                : new Reading.Encrypted(eventId);
+        if (type.equals("m.room.encrypted"))
+            return eventId == null ? new Reading.Unreadable("event_id is missing") : new Reading.Encrypted(eventId);
         if (!type.equals("m.room.message")) return new Reading.Ignored();
         if (eventId == null) return new Reading.Unreadable("event_id is missing");
         JsonNode content = event.path("content");
         JsonNode rel = content.path("m.relates_to");
-        if ("m.replace".equals(rel.path(
-                "rel_type").asText())) return new Reading.Ignored(); // an edit starts no new turn
+        if ("m.replace".equals(rel.path("rel_type").asText()))
+            return new Reading.Ignored(); // an edit starts no new turn
         String msgtype = content.path("msgtype").asText(null);
         if (msgtype == null) return new Reading.Ignored(); // redacted
         if (msgtype.equals("m.notice")) return new Reading.Ignored(); // "m.notice": bots must not answer notices
         String body = content.path("body").asText("");
-        if (!rel.path("m.in_reply_to").isMissingNode() && !"m.thread".equals(rel.path(
-                "rel_type").asText())) body = stripFallback(body);
-        String threadId = "m.thread".equals(rel.path("rel_type").asText()) ? rel.path("event_id").asText(null) : null;
+        if (!rel.path("m.in_reply_to").isMissingNode()
+                && !"m.thread".equals(rel.path("rel_type").asText())) body = stripFallback(body);
+        String threadId = "m.thread".equals(rel.path("rel_type").asText())
+                ? rel.path("event_id").asText(null)
+                : null;
         List<Attachment> attachments = List.of();
         String text = body;
         switch (msgtype) {
-            case "m.text", "m.emote" -> { }
+            case "m.text", "m.emote" -> {}
             case "m.image", "m.file", "m.audio", "m.video" -> {
                 Attachment a = fetch(msgtype, eventId, content);
-                if (a == null) return new Reading.Unreadable("the " + msgtype
-                        + " could not be fetched from the media repository");
+                if (a == null)
+                    return new Reading.Unreadable("the " + msgtype + " could not be fetched from the media repository");
                 attachments = List.of(a);
                 // Matrix 1.10 captions: the body is a caption only when a filename beside it names the file
                 String fileName = content.path("filename").asText(null);
@@ -96,12 +98,24 @@ final class EventReader {
             }
         }
         boolean direct = rooms.direct(roomId);
-        Instant ts = event.path("origin_server_ts").canConvertToLong() ? Instant.ofEpochMilli(event.path(
-                "origin_server_ts").asLong()) : null;
-        return new Reading.Message(new InboundMessage(eventId, CHANNEL, bot.account.id(), sender, sender, roomId,
-                threadId, null,
-                direct ? ChatType.DIRECT : ChatType.GROUP, direct || mentions(content, body), ts, text, attachments,
-                        event.toString()));
+        Instant ts = event.path("origin_server_ts").canConvertToLong()
+                ? Instant.ofEpochMilli(event.path("origin_server_ts").asLong())
+                : null;
+        return new Reading.Message(new InboundMessage(
+                eventId,
+                CHANNEL,
+                bot.account.id(),
+                sender,
+                sender,
+                roomId,
+                threadId,
+                null,
+                direct ? ChatType.DIRECT : ChatType.GROUP,
+                direct || mentions(content, body),
+                ts,
+                text,
+                attachments,
+                event.toString()));
     }
 
     /** "Rich replies": older clients put the quoted message first, as lines starting with "> ", then a blank line. */
@@ -122,9 +136,10 @@ final class EventReader {
         if (content.path("m.mentions").isObject()) return false;
         String localpart = me.substring(1, me.indexOf(':'));
         String lower = body.toLowerCase(Locale.ROOT);
-        return body.contains(me) || content.path("formatted_body").asText("").contains("matrix.to/#/" + me)
-                || lower.matches("(?s).*(^|[^\\w@])@?" + java.util.regex.Pattern.quote(localpart.toLowerCase(
-                        Locale.ROOT)) + "\\b.*");
+        return body.contains(me)
+                || content.path("formatted_body").asText("").contains("matrix.to/#/" + me)
+                || lower.matches("(?s).*(^|[^\\w@])@?"
+                        + java.util.regex.Pattern.quote(localpart.toLowerCase(Locale.ROOT)) + "\\b.*");
     }
 
     private Attachment fetch(String msgtype, String eventId, JsonNode content) {
@@ -150,12 +165,15 @@ final class EventReader {
             boolean transient_ = e.reach() != MatrixApiException.Reach.ANSWERED || e.rateLimited() || e.status() >= 500;
             if (transient_ && failedFetches.merge(eventId, 1, Integer::sum) < MAX_FETCH_ATTEMPTS) {
                 // the batch is synced again (its token is not stored), and the fetch with it
-                throw new MediaUnavailable("matrix: media of " + eventId + " not fetched yet: "
-                        + bot.api.redact(e.getMessage()));
+                throw new MediaUnavailable(
+                        "matrix: media of " + eventId + " not fetched yet: " + bot.api.redact(e.getMessage()));
             }
             failedFetches.remove(eventId);
-            log.warn("matrix [{}]: media of {} not fetched: {}", bot.account.id(), eventId, bot.api.redact(
-                    e.getMessage()));
+            log.warn(
+                    "matrix [{}]: media of {} not fetched: {}",
+                    bot.account.id(),
+                    eventId,
+                    bot.api.redact(e.getMessage()));
             return null;
         } catch (IOException e) {
             log.warn("matrix [{}]: media of {} not stored: {}", bot.account.id(), eventId, e.getMessage());

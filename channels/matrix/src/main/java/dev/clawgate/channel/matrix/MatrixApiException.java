@@ -19,10 +19,18 @@ final class MatrixApiException extends Exception {
     }
 
     /** The token is no good, or the bot may not do this here: the same request cannot succeed (SPEC OUT-7). */
-    private static final Set<String> PERMANENT = Set.of("M_FORBIDDEN", "M_UNKNOWN_TOKEN", "M_MISSING_TOKEN",
+    private static final Set<String> PERMANENT = Set.of(
+            "M_FORBIDDEN",
+            "M_UNKNOWN_TOKEN",
+            "M_MISSING_TOKEN",
             "M_USER_DEACTIVATED",
-            "M_NOT_FOUND", "M_TOO_LARGE", "M_BAD_JSON", "M_NOT_JSON", "M_INVALID_PARAM", "M_UNRECOGNIZED",
-                    "M_DUPLICATE_ANNOTATION");
+            "M_NOT_FOUND",
+            "M_TOO_LARGE",
+            "M_BAD_JSON",
+            "M_NOT_JSON",
+            "M_INVALID_PARAM",
+            "M_UNRECOGNIZED",
+            "M_DUPLICATE_ANNOTATION");
 
     private final Reach reach;
     private final int status;
@@ -61,21 +69,26 @@ final class MatrixApiException extends Exception {
 
     /** The token was refused: wrong, logged out, or its user deactivated. */
     boolean authRefused() {
-        return status == 401 || "M_UNKNOWN_TOKEN".equals(errcode) || "M_MISSING_TOKEN".equals(errcode)
+        return status == 401
+                || "M_UNKNOWN_TOKEN".equals(errcode)
+                || "M_MISSING_TOKEN".equals(errcode)
                 || "M_USER_DEACTIVATED".equals(errcode);
     }
 
-    /** What the failure means for a delivery (SPEC OUT-7): retry after the server's wait, give up, or never resend
-    * blindly. */
+    /**
+     * What the failure means for a delivery (SPEC OUT-7): retry after the server's wait, give up, or never resend
+     * blindly.
+     */
     DeliveryException toDelivery(String what) {
         String message = what + ": " + getMessage();
         if (reach == Reach.UNKNOWN) return new DeliveryException(message, DeliveryException.Kind.AMBIGUOUS, null, this);
-        if (reach == Reach.NOT_SENT) return new DeliveryException(message, DeliveryException.Kind.TRANSIENT, null,
-                this);
-        if (rateLimited()) return DeliveryException.rateLimited(message, retryAfter == null ? Duration.ofSeconds(1)
-                : retryAfter);
-        if (authRefused() || (errcode != null && PERMANENT.contains(errcode)) || (status >= 400 && status < 500
-                && status != 408)) {
+        if (reach == Reach.NOT_SENT)
+            return new DeliveryException(message, DeliveryException.Kind.TRANSIENT, null, this);
+        if (rateLimited())
+            return DeliveryException.rateLimited(message, retryAfter == null ? Duration.ofSeconds(1) : retryAfter);
+        if (authRefused()
+                || (errcode != null && PERMANENT.contains(errcode))
+                || (status >= 400 && status < 500 && status != 408)) {
             return new DeliveryException(message, DeliveryException.Kind.PERMANENT, null, this);
         }
         return new DeliveryException(message, DeliveryException.Kind.TRANSIENT, null, this);

@@ -12,9 +12,9 @@ import java.util.HexFormat;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * The bot's login: its account, its API client, who it is ({@code whoami}) and its files under the
- * data dir: the sync token and an installation id that keeps transaction ids of a wiped data dir
- * from meeting the ones the homeserver still remembers.
+ * The bot's login: its account, its API client, who it is ({@code whoami}) and its files under the data dir: the sync
+ * token and an installation id that keeps transaction ids of a wiped data dir from meeting the ones the homeserver
+ * still remembers.
  */
 final class MatrixBot {
     final MatrixAccount account;
@@ -36,8 +36,9 @@ final class MatrixBot {
     void identify() throws MatrixApiException {
         JsonNode me = api.get("/_matrix/client/v3/account/whoami");
         String who = me.path("user_id").asText(null);
-        if (who == null) throw new MatrixApiException("whoami answered no user_id", MatrixApiException.Reach.ANSWERED,
-                200, null, null, null);
+        if (who == null)
+            throw new MatrixApiException(
+                    "whoami answered no user_id", MatrixApiException.Reach.ANSWERED, 200, null, null, null);
         if (account.userId() != null && !account.userId().equals(who)) {
             throw new IllegalStateException("channels.matrix.user_id is " + account.userId()
                     + " but the access token belongs to " + who
@@ -55,8 +56,9 @@ final class MatrixBot {
         return userId != null;
     }
 
-    /** A short random id kept in the data dir: the prefix of every transaction id this installation sends (SPEC
-    * OUT-7). */
+    /**
+     * A short random id kept in the data dir: the prefix of every transaction id this installation sends (SPEC OUT-7).
+     */
     String installId() {
         String id = installId;
         if (id != null) return id;
@@ -84,8 +86,8 @@ final class MatrixBot {
     static void write(Path file, String text) throws IOException {
         Files.createDirectories(file.getParent());
         Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        try (var ch = java.nio.channels.FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
+        try (var ch = java.nio.channels.FileChannel.open(
+                tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
             ch.write(java.nio.ByteBuffer.wrap(text.getBytes(StandardCharsets.UTF_8)));
             ch.force(true);
         }

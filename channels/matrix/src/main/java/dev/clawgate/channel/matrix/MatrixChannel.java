@@ -16,10 +16,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Matrix channel (SPEC CH-6): the bot's {@code /sync} long poll ({@link SyncLoop}) and its
- * {@link MatrixMessageAdapter}. Rooms are reply targets ({@code matrix:!room:server}, SPEC MD-3).
- * Receive ack policy (IN-3): the sync token is stored once the batch's events are recorded
- * ({@code after_receive_record}). Restartable: the {@code ChannelSupervisor} may stop and start it
- * while the gateway runs (SPEC CH-0).
+ * {@link MatrixMessageAdapter}. Rooms are reply targets ({@code matrix:!room:server}, SPEC MD-3). Receive ack policy
+ * (IN-3): the sync token is stored once the batch's events are recorded ({@code after_receive_record}). Restartable:
+ * the {@code ChannelSupervisor} may stop and start it while the gateway runs (SPEC CH-0).
  */
 public final class MatrixChannel implements Channel {
     private static final Logger log = LoggerFactory.getLogger(MatrixChannel.class);
@@ -36,8 +35,13 @@ public final class MatrixChannel implements Channel {
     private final AtomicReference<SyncLoop> loop = new AtomicReference<>();
 
     public MatrixChannel(MatrixAccount account, Path dataDir) {
-        this(account, dataDir, task -> Thread.ofVirtual().name("matrix-io").start(task), Timers.PREVIEW,
-                PREVIEW_INTERVAL, SyncLoop.POLL);
+        this(
+                account,
+                dataDir,
+                task -> Thread.ofVirtual().name("matrix-io").start(task),
+                Timers.PREVIEW,
+                PREVIEW_INTERVAL,
+                SyncLoop.POLL);
     }
 
     private static final class Timers {
@@ -45,27 +49,37 @@ public final class MatrixChannel implements Channel {
     }
 
     /**
-     * @param io              where reaction, typing and preview calls run
-     * @param previewTimer    times the live previews' edits
-     * @param poll            how long one {@code /sync} waits for news
+     * @param io where reaction, typing and preview calls run
+     * @param previewTimer times the live previews' edits
+     * @param poll how long one {@code /sync} waits for news
      */
-    MatrixChannel(MatrixAccount account, Path dataDir, Executor io, Scheduler previewTimer, Duration previewInterval,
+    MatrixChannel(
+            MatrixAccount account,
+            Path dataDir,
+            Executor io,
+            Scheduler previewTimer,
+            Duration previewInterval,
             Duration poll) {
         Path dir = dataDir.resolve(NAME).resolve(account.id());
-        this.bot = new MatrixBot(account, new MatrixApi(account.homeserver(), account.accessToken(), MatrixApi.client(),
-                account.callTimeout()), dir);
+        this.bot = new MatrixBot(
+                account,
+                new MatrixApi(account.homeserver(), account.accessToken(), MatrixApi.client(), account.callTimeout()),
+                dir);
         this.reader = new EventReader(bot, rooms, dir.resolve("media"));
         this.token = new SyncToken(dir);
         this.encryption = new EncryptionNotice(bot);
-        this.adapter = new MatrixMessageAdapter(bot, io, MatrixMessageAdapter.MAX_INLINE_RATE_WAIT, previewTimer,
-                previewInterval);
+        this.adapter = new MatrixMessageAdapter(
+                bot, io, MatrixMessageAdapter.MAX_INLINE_RATE_WAIT, previewTimer, previewInterval);
         this.poll = poll;
     }
 
     /** A room id as the client-server API names rooms: {@code !opaque:server}. */
     static boolean roomId(String s) {
-        return s != null && s.startsWith("!") && s.indexOf(':') > 1 && s.length() < 256 && s.chars().noneMatch(c
-                -> c <= ' ');
+        return s != null
+                && s.startsWith("!")
+                && s.indexOf(':') > 1
+                && s.length() < 256
+                && s.chars().noneMatch(c -> c <= ' ');
     }
 
     @Override
@@ -76,8 +90,7 @@ public final class MatrixChannel implements Channel {
     /**
      * Learns who the bot is ({@code whoami}), then starts syncing. A token the homeserver refuses, or a {@code user_id}
      * it does not belong to, stops the start with the fix in the message; an unreachable homeserver is logged and
-     * retried
-     * by the sync loop, which shows unhealthy meanwhile (SPEC CH-0).
+     * retried by the sync loop, which shows unhealthy meanwhile (SPEC CH-0).
      */
     @Override
     public void start(InboundSink sink) {
@@ -93,9 +106,11 @@ public final class MatrixChannel implements Channel {
                 log.error(fix);
                 throw new IllegalStateException(fix);
             }
-            log.error("matrix [{}]: cannot reach the homeserver at {} ({}); retrying in the background",
+            log.error(
+                    "matrix [{}]: cannot reach the homeserver at {} ({}); retrying in the background",
                     bot.account.id(),
-                    bot.account.homeserver(), bot.api.redact(e.getMessage()));
+                    bot.account.homeserver(),
+                    bot.api.redact(e.getMessage()));
         }
         SyncLoop l = new SyncLoop(bot, reader, rooms, sink, token, encryption, poll);
         if (!loop.compareAndSet(null, l)) throw new IllegalStateException("matrix channel already started");

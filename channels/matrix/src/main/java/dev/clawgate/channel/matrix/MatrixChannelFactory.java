@@ -34,22 +34,27 @@ public final class MatrixChannelFactory implements ChannelFactory {
     @Override
     public List<ChannelOption> options() {
         return List.of(
-                ChannelOption.string("homeserver",
-                        "The homeserver's client-server API base URL, e.g. https://matrix.example.org."),
-                ChannelOption.string("access_token", "The bot account's access token.").asSecret(),
-                ChannelOption.string("user_id",
-                        "The bot's user id (@bot:example.org); checked against whoami at start."),
-                ChannelOption.string("auto_join",
-                        "Which invites the bot accepts: always, allowlist (allowed_users/allowed_groups) or off.")
+                ChannelOption.string(
+                        "homeserver", "The homeserver's client-server API base URL, e.g. https://matrix.example.org."),
+                ChannelOption.string("access_token", "The bot account's access token.")
+                        .asSecret(),
+                ChannelOption.string(
+                        "user_id", "The bot's user id (@bot:example.org); checked against whoami at start."),
+                ChannelOption.string(
+                                "auto_join",
+                                "Which invites the bot accepts: always, allowlist (allowed_users/allowed_groups) or "
+                                        + "off.")
                         .withDefault("always"),
-                ChannelOption.string("stream_mode",
-                        "off, or preview: a draft edited (m.replace) while the reply is generated.")
+                ChannelOption.string(
+                                "stream_mode",
+                                "off, or preview: a draft edited (m.replace) while the reply is generated.")
                         .withDefault("off"),
-                ChannelOption.bool("ack_reactions",
-                        "React to each message: eyes when received, then a check mark or a warning.")
+                ChannelOption.bool(
+                                "ack_reactions",
+                                "React to each message: eyes when received, then a check mark or a warning.")
                         .withDefault(false),
-                ChannelOption.integer("text_limit", "The longest message body sent, in characters.").withDefault(
-                        MatrixAccount.DEFAULT_TEXT));
+                ChannelOption.integer("text_limit", "The longest message body sent, in characters.")
+                        .withDefault(MatrixAccount.DEFAULT_TEXT));
     }
 
     /** @throws IllegalArgumentException naming the key, e.g. {@code channels.matrix.stream_mode must be ...} */

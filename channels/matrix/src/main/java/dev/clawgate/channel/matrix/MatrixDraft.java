@@ -13,10 +13,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A live preview of one reply in a room (SPEC OUT-9, {@code stream_mode = "preview"}): {@link #start}
- * sends a {@code ...} draft at once (in the reply's thread), later calls replace it with the text so
- * far by {@code m.replace} edits ("Event replacements": {@code m.new_content}), at most once per
- * interval. {@link #finish} drops pending updates and hands the draft's event id to the finaliser.
+ * A live preview of one reply in a room (SPEC OUT-9, {@code stream_mode = "preview"}): {@link #start} sends a
+ * {@code ...} draft at once (in the reply's thread), later calls replace it with the text so far by {@code m.replace}
+ * edits ("Event replacements": {@code m.new_content}), at most once per interval. {@link #finish} drops pending updates
+ * and hands the draft's event id to the finaliser.
  */
 final class MatrixDraft extends LiveDraftStream {
     private static final Logger log = LoggerFactory.getLogger(MatrixDraft.class);
@@ -27,7 +27,12 @@ final class MatrixDraft extends LiveDraftStream {
     private final OutboundTarget target;
     private volatile String eventId;
 
-    MatrixDraft(MatrixBot bot, RoomSender sender, OutboundTarget target, Duration interval, Scheduler scheduler,
+    MatrixDraft(
+            MatrixBot bot,
+            RoomSender sender,
+            OutboundTarget target,
+            Duration interval,
+            Scheduler scheduler,
             Executor io) {
         super(interval, scheduler, io);
         this.bot = bot;
@@ -45,12 +50,15 @@ final class MatrixDraft extends LiveDraftStream {
         return target;
     }
 
-    /** The content of an edit of {@code original} to {@code replacement}: the fallback body "* ...", then {@code
-    * m.new_content}. */
+    /**
+     * The content of an edit of {@code original} to {@code replacement}: the fallback body "* ...", then
+     * {@code m.new_content}.
+     */
     static ObjectNode edit(String original, ObjectNode replacement) {
         ObjectNode c = replacement.deepCopy();
         c.put("body", "* " + replacement.path("body").asText());
-        if (c.has("formatted_body")) c.put("formatted_body", "* " + replacement.path("formatted_body").asText());
+        if (c.has("formatted_body"))
+            c.put("formatted_body", "* " + replacement.path("formatted_body").asText());
         c.set("m.new_content", replacement);
         c.putObject("m.relates_to").put("rel_type", "m.replace").put("event_id", original);
         return c;
@@ -59,15 +67,20 @@ final class MatrixDraft extends LiveDraftStream {
     @Override
     protected LivePreview.Shown show(LivePreview.Draft draft) {
         String text = draft.text().isBlank() ? PLACEHOLDER : head(draft.text().strip(), bot.account.textLimit());
-        ObjectNode plain = MatrixApi.JSON.createObjectNode().put("msgtype", "m.text").put("body", text);
+        ObjectNode plain =
+                MatrixApi.JSON.createObjectNode().put("msgtype", "m.text").put("body", text);
         try {
             if (eventId == null) {
                 RoomSender.relate(plain, target, false);
-                eventId = sender.send(target.replyTarget(), "m.room.message", sender.freshTxnId("draft"), plain,
-                        CancelToken.none());
+                eventId = sender.send(
+                        target.replyTarget(), "m.room.message", sender.freshTxnId("draft"), plain, CancelToken.none());
             } else {
-                sender.send(target.replyTarget(), "m.room.message", sender.freshTxnId("draft-edit"), edit(eventId,
-                        plain), CancelToken.none());
+                sender.send(
+                        target.replyTarget(),
+                        "m.room.message",
+                        sender.freshTxnId("draft-edit"),
+                        edit(eventId, plain),
+                        CancelToken.none());
             }
             return LivePreview.Shown.OK;
         } catch (DeliveryException e) {

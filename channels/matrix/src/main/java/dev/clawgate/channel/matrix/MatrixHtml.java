@@ -4,11 +4,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Renders a model's Markdown as the HTML subset Matrix clients show ({@code format:
- * org.matrix.custom.html}, "m.room.message msgtypes"): {@code <>&"} escaped; bold, italic, strike,
- * inline code, fenced code as {@code <pre><code class="language-x">}, links and headings converted;
- * line breaks as {@code <br>} outside code blocks. Anything else stays literal text. The plain
- * {@code body} beside it is the Markdown as written.
+ * Renders a model's Markdown as the HTML subset Matrix clients show ({@code format: org.matrix.custom.html},
+ * "m.room.message msgtypes"): {@code <>&"} escaped; bold, italic, strike, inline code, fenced code as {@code <pre><code
+ * class="language-x">}, links and headings converted; line breaks as {@code <br>} outside code blocks. Anything else
+ * stays literal text. The plain {@code body} beside it is the Markdown as written.
  */
 final class MatrixHtml {
     private static final Pattern FENCE = Pattern.compile("^\\s*(```+|~~~+)\\s*([\\w+#.-]*)\\s*$");
@@ -89,8 +88,11 @@ final class MatrixHtml {
         int last = 0;
         while (m.find()) {
             out.append(styles(escape(text.substring(last, m.start()))));
-            out.append("<a href=\"").append(escape(m.group(2))).append("\">").append(styles(escape(m.group(
-                    1)))).append("</a>");
+            out.append("<a href=\"")
+                    .append(escape(m.group(2)))
+                    .append("\">")
+                    .append(styles(escape(m.group(1))))
+                    .append("</a>");
             last = m.end();
         }
         out.append(styles(escape(text.substring(last))));
@@ -98,13 +100,13 @@ final class MatrixHtml {
     }
 
     private static String styles(String escaped) {
-        String s = BOLD.matcher(escaped).replaceAll(r -> "<strong>" + Matcher.quoteReplacement(r.group(1) != null
-                ? r.group(1)
-                : r.group(2)) + "</strong>");
+        String s = BOLD.matcher(escaped)
+                .replaceAll(r -> "<strong>" + Matcher.quoteReplacement(r.group(1) != null ? r.group(1) : r.group(2))
+                        + "</strong>");
         s = STRIKE.matcher(s).replaceAll(r -> "<del>" + Matcher.quoteReplacement(r.group(1)) + "</del>");
-        return ITALIC.matcher(s).replaceAll(r -> "<em>" + Matcher.quoteReplacement(r.group(1) != null ? r.group(1)
-                : r.group(2))
-                + "</em>");
+        return ITALIC.matcher(s)
+                .replaceAll(
+                        r -> "<em>" + Matcher.quoteReplacement(r.group(1) != null ? r.group(1) : r.group(2)) + "</em>");
     }
 
     static String escape(String s) {

@@ -26,13 +26,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Matrix's outbound side (SPEC OUT-4, CH-6): one payload is one room event, sent with a transaction id
- * that follows from the outbox entry ({@link RoomSender#txnId}), so a resend after a crash is the same
- * event while the homeserver remembers the transaction, and reconcile ({@link SentLookup}) finds or rules
- * out an earlier send (SPEC OUT-7, OUT-12). Threads by {@code m.thread}, rich replies by
- * {@code m.in_reply_to}, media through the media repository, live preview by {@code m.replace} edits,
- * ack reactions by {@code m.annotation}, typing notifications. {@code M_FORBIDDEN} and
- * {@code M_UNKNOWN_TOKEN} are permanent; a 429 waits its {@code retry_after_ms}.
+ * Matrix's outbound side (SPEC OUT-4, CH-6): one payload is one room event, sent with a transaction id that follows
+ * from the outbox entry ({@link RoomSender#txnId}), so a resend after a crash is the same event while the homeserver
+ * remembers the transaction, and reconcile ({@link SentLookup}) finds or rules out an earlier send (SPEC OUT-7,
+ * OUT-12). Threads by {@code m.thread}, rich replies by {@code m.in_reply_to}, media through the media repository, live
+ * preview by {@code m.replace} edits, ack reactions by {@code m.annotation}, typing notifications. {@code M_FORBIDDEN}
+ * and {@code M_UNKNOWN_TOKEN} are permanent; a 429 waits its {@code retry_after_ms}.
  */
 final class MatrixMessageAdapter implements MessageAdapter {
     private static final Logger log = LoggerFactory.getLogger(MatrixMessageAdapter.class);
@@ -50,8 +49,8 @@ final class MatrixMessageAdapter implements MessageAdapter {
     private final Executor io;
     private final Duration previewInterval;
 
-    MatrixMessageAdapter(MatrixBot bot, Executor io, Duration maxInlineWait, Scheduler previewTimer,
-            Duration previewInterval) {
+    MatrixMessageAdapter(
+            MatrixBot bot, Executor io, Duration maxInlineWait, Scheduler previewTimer, Duration previewInterval) {
         this.bot = bot;
         this.sender = new RoomSender(bot, maxInlineWait);
         this.lookup = new SentLookup(bot);
@@ -59,12 +58,22 @@ final class MatrixMessageAdapter implements MessageAdapter {
         this.io = io;
         this.previewTimer = previewTimer;
         this.previewInterval = previewInterval;
-        Set<Capability> c = EnumSet.of(Capability.TEXT, Capability.MEDIA, Capability.REPLY_TO, Capability.THREAD,
-                Capability.MESSAGE_SENDING_HOOKS, Capability.RECONCILE_UNKNOWN_SEND);
+        Set<Capability> c = EnumSet.of(
+                Capability.TEXT,
+                Capability.MEDIA,
+                Capability.REPLY_TO,
+                Capability.THREAD,
+                Capability.MESSAGE_SENDING_HOOKS,
+                Capability.RECONCILE_UNKNOWN_SEND);
         if (bot.account.preview()) {
-            c.addAll(EnumSet.of(Capability.DRAFT_PREVIEW, Capability.PREVIEW_FINALIZATION, Capability.FINAL_EDIT,
+            c.addAll(EnumSet.of(
+                    Capability.DRAFT_PREVIEW,
+                    Capability.PREVIEW_FINALIZATION,
+                    Capability.FINAL_EDIT,
                     Capability.PREVIEW_RECEIPT,
-                    Capability.NORMAL_FALLBACK, Capability.DISCARD_PENDING, Capability.RETAIN_ON_AMBIGUOUS_FAILURE));
+                    Capability.NORMAL_FALLBACK,
+                    Capability.DISCARD_PENDING,
+                    Capability.RETAIN_ON_AMBIGUOUS_FAILURE));
         }
         this.capabilities = Set.copyOf(c);
     }
@@ -91,22 +100,26 @@ final class MatrixMessageAdapter implements MessageAdapter {
         String room = room(target);
         int units = chunkLimits().measure().units(message.text());
         if (units > textLimit()) {
-            throw new DeliveryException("matrix: a payload of " + units + " characters is over text_limit "
-                    + textLimit()
-                    + "; payloads are cut before they reach the adapter", DeliveryException.Kind.PERMANENT, null, null);
+            throw new DeliveryException(
+                    "matrix: a payload of " + units + " characters is over text_limit "
+                            + textLimit()
+                            + "; payloads are cut before they reach the adapter",
+                    DeliveryException.Kind.PERMANENT,
+                    null,
+                    null);
         }
         MatrixDraft draft = endsTheTurn(message) ? drafts.remove(target) : null;
         String draftId = draft == null ? null : draft.finish();
         if (draftId != null && message.text().isBlank() && message.media().isEmpty()) sender.redact(room, draftId);
         if (message.text().isBlank() && message.media().isEmpty()) {
-            return new MessageReceipt(null, List.of(), List.of(), target.threadId(), null, null, null, Instant.now(),
-                    null);
+            return new MessageReceipt(
+                    null, List.of(), List.of(), target.threadId(), null, null, null, Instant.now(), null);
         }
         String txnId = sender.txnId(message);
         boolean edited = draftId != null && message.media().isEmpty();
         if (edited && finalEdit(room, draftId, txnId, message.text(), cancel)) {
-            return receipt(draftId, MessageReceipt.PartKind.TEXT, target,
-                    null); // previewReceipt: the draft is the reply
+            return receipt(
+                    draftId, MessageReceipt.PartKind.TEXT, target, null); // previewReceipt: the draft is the reply
         }
         ObjectNode content = sender.content(message, cancel);
         boolean replyTo = message.options().replyTo();
@@ -117,15 +130,25 @@ final class MatrixMessageAdapter implements MessageAdapter {
         content.put(RoomSender.MARKER, txnId);
         String id = sender.send(room, "m.room.message", edited ? txnId + "-f" : txnId, content, cancel);
         String answered = replyTo || target.threadId() != null ? target.inReplyToMessageId() : null;
-        return receipt(id, message.media().isEmpty() ? MessageReceipt.PartKind.TEXT : MessageReceipt.PartKind.MEDIA,
-                target, answered);
+        return receipt(
+                id,
+                message.media().isEmpty() ? MessageReceipt.PartKind.TEXT : MessageReceipt.PartKind.MEDIA,
+                target,
+                answered);
     }
 
-    private static MessageReceipt receipt(String id, MessageReceipt.PartKind kind, OutboundTarget target,
-            String replyTo) {
-        return new MessageReceipt(id, List.of(id), List.of(new MessageReceipt.Part(kind, id)), target.threadId(),
-                replyTo, id, id,
-                Instant.now(), null);
+    private static MessageReceipt receipt(
+            String id, MessageReceipt.PartKind kind, OutboundTarget target, String replyTo) {
+        return new MessageReceipt(
+                id,
+                List.of(id),
+                List.of(new MessageReceipt.Part(kind, id)),
+                target.threadId(),
+                replyTo,
+                id,
+                id,
+                Instant.now(),
+                null);
     }
 
     /** A notice or a streamed block (SPEC OUT-2) comes while the run still works: the draft goes on. */
@@ -135,13 +158,12 @@ final class MatrixMessageAdapter implements MessageAdapter {
 
     /**
      * Edits the draft into the reply (finalEdit), with the reply's transaction id so a resend is the same edit. True
-     * when
-     * the draft now stands for the reply: edited, or the edit's outcome is unknown (retainOnAmbiguousFailure: never a
-     * duplicate). False when the homeserver refused the edit: the draft is redacted and the reply sent normally
+     * when the draft now stands for the reply: edited, or the edit's outcome is unknown (retainOnAmbiguousFailure:
+     * never a duplicate). False when the homeserver refused the edit: the draft is redacted and the reply sent normally
      * (normalFallback).
      */
-    private boolean finalEdit(String room, String draftId, String txnId, String text,
-            CancelToken cancel) throws DeliveryException {
+    private boolean finalEdit(String room, String draftId, String txnId, String text, CancelToken cancel)
+            throws DeliveryException {
         ObjectNode content = MatrixDraft.edit(draftId, RoomSender.text("m.text", text));
         content.put(RoomSender.MARKER, txnId);
         try {
@@ -153,13 +175,18 @@ final class MatrixMessageAdapter implements MessageAdapter {
         } catch (DeliveryException e) {
             if (e.kind() == DeliveryException.Kind.AMBIGUOUS && cancel.isCancelled()) throw e;
             if (e.kind() == DeliveryException.Kind.AMBIGUOUS) {
-                log.warn("matrix [{}]: final edit of draft {} got no answer; keeping the draft rather than "
-                        + "risking a duplicate: {}",
-                        bot.account.id(), draftId, e.getMessage());
+                log.warn(
+                        "matrix [{}]: final edit of draft {} got no answer; keeping the draft rather than "
+                                + "risking a duplicate: {}",
+                        bot.account.id(),
+                        draftId,
+                        e.getMessage());
                 return true;
             }
-            log.info("matrix [{}]: final edit of draft {} failed ({}); sending the reply as a new message",
-                    bot.account.id(), draftId,
+            log.info(
+                    "matrix [{}]: final edit of draft {} failed ({}); sending the reply as a new message",
+                    bot.account.id(),
+                    draftId,
                     e.getMessage());
             sender.redact(room, draftId);
             return false;
@@ -199,8 +226,9 @@ final class MatrixMessageAdapter implements MessageAdapter {
         };
     }
 
-    /** The turn ended: typing stops; a draft no final reply took (cancelled, suppressed) is redacted (SPEC DI-5,
-    * RP-1). */
+    /**
+     * The turn ended: typing stops; a draft no final reply took (cancelled, suppressed) is redacted (SPEC DI-5, RP-1).
+     */
     @Override
     public void turnEnded(OutboundTarget target, long turnId, TurnOutcome outcome) {
         MatrixDraft draft = drafts.remove(target);
@@ -215,16 +243,18 @@ final class MatrixMessageAdapter implements MessageAdapter {
 
     @Override
     public void received(OutboundTarget target) {
-        if (bot.account.ackReactions() && target.inReplyToMessageId() != null && MatrixChannel.roomId(
-                target.replyTarget())) {
+        if (bot.account.ackReactions()
+                && target.inReplyToMessageId() != null
+                && MatrixChannel.roomId(target.replyTarget())) {
             reactions.received(target.replyTarget(), target.inReplyToMessageId());
         }
     }
 
     @Override
     public void settled(OutboundTarget target, InboxState state) {
-        if (bot.account.ackReactions() && target.inReplyToMessageId() != null && MatrixChannel.roomId(
-                target.replyTarget())) {
+        if (bot.account.ackReactions()
+                && target.inReplyToMessageId() != null
+                && MatrixChannel.roomId(target.replyTarget())) {
             reactions.settled(target.replyTarget(), target.inReplyToMessageId(), state);
         }
     }
@@ -242,8 +272,11 @@ final class MatrixMessageAdapter implements MessageAdapter {
         if (on) body.put("timeout", TYPING_TIMEOUT_MS);
         io.execute(() -> {
             try {
-                bot.api.put("/_matrix/client/v3/rooms/" + MatrixApi.seg(target.replyTarget()) + "/typing/"
-                        + MatrixApi.seg(me), body, CancelToken.none());
+                bot.api.put(
+                        "/_matrix/client/v3/rooms/" + MatrixApi.seg(target.replyTarget()) + "/typing/"
+                                + MatrixApi.seg(me),
+                        body,
+                        CancelToken.none());
             } catch (MatrixApiException e) {
                 log.debug("matrix [{}]: typing not shown: {}", bot.account.id(), e.getMessage());
             }
@@ -252,12 +285,15 @@ final class MatrixMessageAdapter implements MessageAdapter {
 
     private String room(OutboundTarget target) throws DeliveryException {
         if (!bot.account.id().equals(target.account())) {
-            throw new DeliveryException("matrix has no account '" + target.account() + "'",
-                    DeliveryException.Kind.PERMANENT, null, null);
+            throw new DeliveryException(
+                    "matrix has no account '" + target.account() + "'", DeliveryException.Kind.PERMANENT, null, null);
         }
         if (!MatrixChannel.roomId(target.replyTarget())) {
-            throw new DeliveryException("matrix: \"" + target.replyTarget() + "\" is not a room id (!opaque:server)",
-                    DeliveryException.Kind.PERMANENT, null, null);
+            throw new DeliveryException(
+                    "matrix: \"" + target.replyTarget() + "\" is not a room id (!opaque:server)",
+                    DeliveryException.Kind.PERMANENT,
+                    null,
+                    null);
         }
         return target.replyTarget();
     }

@@ -42,43 +42,54 @@ final class MatrixSettings {
         }
         if (token != null && token.chars().anyMatch(c -> c <= ' ' || c > '~')) {
             // the value is a secret: never repeated in the error
-            throw new IllegalArgumentException(PREFIX
-                    + ".access_token holds spaces or control characters; copy the token exactly");
+            throw new IllegalArgumentException(
+                    PREFIX + ".access_token holds spaces or control characters; copy the token exactly");
         }
         String userId = trimmed(o.get("user_id"));
         if (userId != null && !userId.matches("@[^:\\s]+:\\S+")) {
-            throw new IllegalArgumentException(PREFIX + ".user_id must look like @bot:example.org, got \"" + userId
-                    + "\"");
+            throw new IllegalArgumentException(
+                    PREFIX + ".user_id must look like @bot:example.org, got \"" + userId + "\"");
         }
-        MatrixAccount.AutoJoin autoJoin = switch (o.getOrDefault("auto_join", "always").strip().toLowerCase(
-                Locale.ROOT)) {
-            case "always" -> MatrixAccount.AutoJoin.ALWAYS;
-            case "allowlist" -> MatrixAccount.AutoJoin.ALLOWLIST;
-            case "off" -> MatrixAccount.AutoJoin.OFF;
-            default -> throw new IllegalArgumentException(PREFIX
-                    + ".auto_join must be \"always\", \"allowlist\" or \"off\", got \""
-                    + o.get("auto_join") + "\"");
-        };
+        MatrixAccount.AutoJoin autoJoin =
+                switch (o.getOrDefault("auto_join", "always").strip().toLowerCase(Locale.ROOT)) {
+                    case "always" -> MatrixAccount.AutoJoin.ALWAYS;
+                    case "allowlist" -> MatrixAccount.AutoJoin.ALLOWLIST;
+                    case "off" -> MatrixAccount.AutoJoin.OFF;
+                    default ->
+                        throw new IllegalArgumentException(PREFIX
+                                + ".auto_join must be \"always\", \"allowlist\" or \"off\", got \""
+                                + o.get("auto_join") + "\"");
+                };
         boolean preview = switch (o.getOrDefault("stream_mode", "off").strip()) {
             case "off" -> false;
             case "preview" -> true;
-            default -> throw new IllegalArgumentException(PREFIX + ".stream_mode must be \"off\" or \"preview\", got \""
-                    + o.get("stream_mode") + "\"");
+            default ->
+                throw new IllegalArgumentException(
+                        PREFIX + ".stream_mode must be \"off\" or \"preview\", got \"" + o.get("stream_mode") + "\"");
         };
         String reactions = o.getOrDefault("ack_reactions", "false").strip().toLowerCase(Locale.ROOT);
         if (!reactions.equals("true") && !reactions.equals("false")) {
-            throw new IllegalArgumentException(PREFIX + ".ack_reactions must be true or false, got \"" + o.get(
-                    "ack_reactions") + "\"");
+            throw new IllegalArgumentException(
+                    PREFIX + ".ack_reactions must be true or false, got \"" + o.get("ack_reactions") + "\"");
         }
         int limit = integer(o.get("text_limit"));
         if (limit < 16 || limit > MatrixAccount.MAX_TEXT) {
-            throw new IllegalArgumentException(PREFIX + ".text_limit must be between 16 and " + MatrixAccount.MAX_TEXT
-                    + ", got " + limit);
+            throw new IllegalArgumentException(
+                    PREFIX + ".text_limit must be between 16 and " + MatrixAccount.MAX_TEXT + ", got " + limit);
         }
         var access = settings.accessFor(InboundMessage.DEFAULT_ACCOUNT);
-        return new MatrixAccount(InboundMessage.DEFAULT_ACCOUNT, homeserver, token, userId, autoJoin,
+        return new MatrixAccount(
+                InboundMessage.DEFAULT_ACCOUNT,
+                homeserver,
+                token,
+                userId,
+                autoJoin,
                 access.allowedUsers(),
-                access.allowedGroups(), preview, reactions.equals("true"), limit, MatrixAccount.CALL_TIMEOUT);
+                access.allowedGroups(),
+                preview,
+                reactions.equals("true"),
+                limit,
+                MatrixAccount.CALL_TIMEOUT);
     }
 
     private static String trimmed(String v) {
@@ -102,7 +113,7 @@ final class MatrixSettings {
         } catch (URISyntaxException bad) {
             // reported below
         }
-        throw new IllegalArgumentException(PREFIX + ".homeserver must be an http(s) URL with a host, got \"" + raw
-                + "\"");
+        throw new IllegalArgumentException(
+                PREFIX + ".homeserver must be an http(s) URL with a host, got \"" + raw + "\"");
     }
 }

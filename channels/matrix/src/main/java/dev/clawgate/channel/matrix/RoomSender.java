@@ -18,16 +18,17 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Builds and sends room events (SPEC CH-6, OUT-7, OUT-13): {@code m.room.message} content with a plain
- * {@code body} and, where Markdown renders, {@code org.matrix.custom.html}; media uploaded to the media
- * repository and sent as {@code m.image}/{@code m.file}/{@code m.audio}/{@code m.video}; thread and
- * reply relations; {@code PUT .../send/{type}/{txnId}} with a transaction id that follows from the
- * outbox entry, so a resend is the same event while the homeserver remembers the transaction. The
- * id is written into the content too ({@link #MARKER}), where a later lookup finds it from any device.
+ * Builds and sends room events (SPEC CH-6, OUT-7, OUT-13): {@code m.room.message} content with a plain {@code body}
+ * and, where Markdown renders, {@code org.matrix.custom.html}; media uploaded to the media repository and sent as
+ * {@code m.image}/{@code m.file}/{@code m.audio}/{@code m.video}; thread and reply relations; {@code PUT
+ * .../send/{type}/{txnId}} with a transaction id that follows from the outbox entry, so a resend is the same event
+ * while the homeserver remembers the transaction. The id is written into the content too ({@link #MARKER}), where a
+ * later lookup finds it from any device.
  */
 final class RoomSender {
     /** The transaction id in the event's content: custom keys are namespaced ("Event types", "Namespacing"). */
     static final String MARKER = "dev.clawgate.txn_id";
+
     static final long MAX_MEDIA_BYTES = MatrixApi.MAX_MEDIA_BYTES;
 
     private final MatrixBot bot;
@@ -43,8 +44,9 @@ final class RoomSender {
      * SPEC OUT-7, OUT-12); for a notice or a streamed block, which are never replayed, a fresh one.
      */
     String txnId(OutboundMessage m) {
-        String key = m.kind().replayed() ? m.idempotencyKey() : m.kind().name().toLowerCase(java.util.Locale.ROOT)
-                + "-" + UUID.randomUUID();
+        String key = m.kind().replayed()
+                ? m.idempotencyKey()
+                : m.kind().name().toLowerCase(java.util.Locale.ROOT) + "-" + UUID.randomUUID();
         return "cg" + bot.installId() + "-" + key;
     }
 
@@ -55,8 +57,8 @@ final class RoomSender {
     /** A text message: {@code body} as written, {@code formatted_body} when the Markdown renders to more than text. */
     static ObjectNode text(String msgtype, String markdown) {
         ObjectNode c = MatrixApi.JSON.createObjectNode().put("msgtype", msgtype).put("body", markdown);
-        if (!MatrixHtml.plain(markdown)) c.put("format", "org.matrix.custom.html").put("formatted_body",
-                MatrixHtml.render(markdown));
+        if (!MatrixHtml.plain(markdown))
+            c.put("format", "org.matrix.custom.html").put("formatted_body", MatrixHtml.render(markdown));
         return c;
     }
 
@@ -65,9 +67,11 @@ final class RoomSender {
         // "m.notice": what the gateway says by itself (queued, stopped) is a notice, which other bots do not answer
         if (m.media().isEmpty()) return text(m.kind() == OutboundMessage.Kind.NOTICE ? "m.notice" : "m.text", m.text());
         if (m.media().size() > 1) {
-            throw new DeliveryException("matrix: one payload carries one medium; got " + m.media().size(),
+            throw new DeliveryException(
+                    "matrix: one payload carries one medium; got " + m.media().size(),
                     DeliveryException.Kind.PERMANENT,
-                    null, null);
+                    null,
+                    null);
         }
         MediaRef ref = m.media().getFirst();
         byte[] bytes = load(ref, cancel);
@@ -86,7 +90,8 @@ final class RoomSender {
             case DOCUMENT -> "m.file";
         };
         // Matrix 1.10 media captions: body is the caption when filename names the file
-        ObjectNode c = m.text().isBlank() ? MatrixApi.JSON.createObjectNode().put("msgtype", msgtype).put("body", name)
+        ObjectNode c = m.text().isBlank()
+                ? MatrixApi.JSON.createObjectNode().put("msgtype", msgtype).put("body", name)
                 : text(msgtype, m.text());
         c.put("filename", name).put("url", mxc);
         c.putObject("info").put("mimetype", mime).put("size", bytes.length);
@@ -97,8 +102,9 @@ final class RoomSender {
     static void relate(ObjectNode content, OutboundTarget target, boolean replyTo) {
         String inReplyTo = target.inReplyToMessageId();
         if (target.threadId() != null) {
-            ObjectNode rel = content.putObject("m.relates_to").put("rel_type", "m.thread").put("event_id",
-                    target.threadId());
+            ObjectNode rel = content.putObject("m.relates_to")
+                    .put("rel_type", "m.thread")
+                    .put("event_id", target.threadId());
             boolean quote = replyTo && inReplyTo != null;
             rel.put("is_falling_back", !quote);
             rel.putObject("m.in_reply_to").put("event_id", quote ? inReplyTo : target.threadId());
@@ -109,19 +115,19 @@ final class RoomSender {
 
     /**
      * One {@code PUT /rooms/{room}/send/{type}/{txnId}}: the event id. A 429 with a short {@code retry_after_ms} is
-     * waited out
-     * and the same transaction sent once more (the homeserver did not take it).
+     * waited out and the same transaction sent once more (the homeserver did not take it).
      */
-    String send(String room, String type, String txnId, ObjectNode content,
-            CancelToken cancel) throws DeliveryException {
+    String send(String room, String type, String txnId, ObjectNode content, CancelToken cancel)
+            throws DeliveryException {
         String path = "/_matrix/client/v3/rooms/" + MatrixApi.seg(room) + "/send/" + MatrixApi.seg(type) + "/"
                 + MatrixApi.seg(txnId);
         for (int attempt = 0; ; attempt++) {
             try {
                 JsonNode r = bot.api.put(path, content, cancel);
                 String id = r.path("event_id").asText(null);
-                if (id == null) throw new DeliveryException("matrix send answered no event_id",
-                        DeliveryException.Kind.AMBIGUOUS, null, null);
+                if (id == null)
+                    throw new DeliveryException(
+                            "matrix send answered no event_id", DeliveryException.Kind.AMBIGUOUS, null, null);
                 return id;
             } catch (MatrixApiException e) {
                 Duration wait = e.retryAfter();
@@ -142,12 +148,14 @@ final class RoomSender {
     /** {@code PUT /rooms/{room}/redact/{eventId}/{txnId}}; best effort. */
     void redact(String room, String eventId) {
         try {
-            bot.api.put("/_matrix/client/v3/rooms/" + MatrixApi.seg(room) + "/redact/" + MatrixApi.seg(eventId) + "/"
-                    + MatrixApi.seg(freshTxnId("redact")), MatrixApi.JSON.createObjectNode(), CancelToken.none());
+            bot.api.put(
+                    "/_matrix/client/v3/rooms/" + MatrixApi.seg(room) + "/redact/" + MatrixApi.seg(eventId) + "/"
+                            + MatrixApi.seg(freshTxnId("redact")),
+                    MatrixApi.JSON.createObjectNode(),
+                    CancelToken.none());
         } catch (MatrixApiException e) {
-            org.slf4j.LoggerFactory.getLogger(RoomSender.class).info("matrix [{}]: {} not redacted: {}",
-                    bot.account.id(), eventId,
-                    e.getMessage());
+            org.slf4j.LoggerFactory.getLogger(RoomSender.class)
+                    .info("matrix [{}]: {} not redacted: {}", bot.account.id(), eventId, e.getMessage());
         }
     }
 
@@ -155,11 +163,19 @@ final class RoomSender {
         cancel.throwIfCancelled();
         try {
             if (ref.remote()) {
-                HttpResponse<byte[]> r = MatrixApi.client().send(HttpRequest.newBuilder(URI.create(ref.location()))
-                        .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofByteArray());
+                HttpResponse<byte[]> r = MatrixApi.client()
+                        .send(
+                                HttpRequest.newBuilder(URI.create(ref.location()))
+                                        .timeout(Duration.ofSeconds(30))
+                                        .GET()
+                                        .build(),
+                                HttpResponse.BodyHandlers.ofByteArray());
                 if (r.statusCode() / 100 != 2) {
-                    throw new DeliveryException("matrix: media " + ref.location() + " answered HTTP " + r.statusCode(),
-                            DeliveryException.Kind.PERMANENT, null, null);
+                    throw new DeliveryException(
+                            "matrix: media " + ref.location() + " answered HTTP " + r.statusCode(),
+                            DeliveryException.Kind.PERMANENT,
+                            null,
+                            null);
                 }
                 if (r.body().length > MAX_MEDIA_BYTES) throw tooLarge(ref);
                 return r.body();
@@ -168,8 +184,11 @@ final class RoomSender {
             if (Files.size(p) > MAX_MEDIA_BYTES) throw tooLarge(ref);
             return Files.readAllBytes(p);
         } catch (IOException e) {
-            throw new DeliveryException("matrix: media " + fileName(ref) + " could not be read: " + e.getMessage(),
-                    DeliveryException.Kind.PERMANENT, null, e);
+            throw new DeliveryException(
+                    "matrix: media " + fileName(ref) + " could not be read: " + e.getMessage(),
+                    DeliveryException.Kind.PERMANENT,
+                    null,
+                    e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new DeliveryException("matrix: interrupted loading media", DeliveryException.Kind.TRANSIENT, null, e);
@@ -177,8 +196,11 @@ final class RoomSender {
     }
 
     private static DeliveryException tooLarge(MediaRef ref) {
-        return new DeliveryException("matrix: media " + fileName(ref) + " is larger than " + MAX_MEDIA_BYTES + " bytes",
-                DeliveryException.Kind.PERMANENT, null, null);
+        return new DeliveryException(
+                "matrix: media " + fileName(ref) + " is larger than " + MAX_MEDIA_BYTES + " bytes",
+                DeliveryException.Kind.PERMANENT,
+                null,
+                null);
     }
 
     static String fileName(MediaRef ref) {

@@ -6,10 +6,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * What the sync stream told about the bot's rooms (SPEC CH-6): member counts (from the room
- * {@code summary}, sent only when they change), encryption ({@code m.room.encryption} state), and
- * which rooms are direct chats: listed in the bot's {@code m.direct} account data, invited with
- * {@code is_direct}, or with at most two members.
+ * What the sync stream told about the bot's rooms (SPEC CH-6): member counts (from the room {@code summary}, sent only
+ * when they change), encryption ({@code m.room.encryption} state), and which rooms are direct chats: listed in the
+ * bot's {@code m.direct} account data, invited with {@code is_direct}, or with at most two members.
  */
 final class Rooms {
     private final Map<String, Integer> members = new ConcurrentHashMap<>();

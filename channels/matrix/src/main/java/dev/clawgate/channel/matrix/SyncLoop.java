@@ -15,14 +15,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code /sync} long polling for the bot (SPEC CH-6, IN-3, IN-4, CH-0): a filter so only what the
- * gateway reads comes down; each batch's invites accepted per {@code auto_join}, its timeline events
- * handed to the sink, and only then its {@code next_batch} stored ({@link SyncToken}), so a crash
- * replays the batch and the inbox drops what it already holds (dedupe by event id). The first sync of
- * a new installation reads no history; a room joined since the last sync is read from the bot's own
- * invite or join on; a limited timeline's gap is read back with {@code /messages}. Failures back off exponentially (a
- * 429 waits at least its {@code retry_after_ms})
- * and show as unhealthy.
+ * {@code /sync} long polling for the bot (SPEC CH-6, IN-3, IN-4, CH-0): a filter so only what the gateway reads comes
+ * down; each batch's invites accepted per {@code auto_join}, its timeline events handed to the sink, and only then its
+ * {@code next_batch} stored ({@link SyncToken}), so a crash replays the batch and the inbox drops what it already holds
+ * (dedupe by event id). The first sync of a new installation reads no history; a room joined since the last sync is
+ * read from the bot's own invite or join on; a limited timeline's gap is read back with {@code /messages}. Failures
+ * back off exponentially (a 429 waits at least its {@code retry_after_ms}) and show as unhealthy.
  */
 final class SyncLoop {
     private static final Logger log = LoggerFactory.getLogger(SyncLoop.class);
@@ -46,9 +44,14 @@ final class SyncLoop {
     private String filterId;
     private Thread thread;
 
-    SyncLoop(MatrixBot bot, EventReader reader, Rooms rooms, InboundSink sink, SyncToken token,
+    SyncLoop(
+            MatrixBot bot,
+            EventReader reader,
+            Rooms rooms,
+            InboundSink sink,
+            SyncToken token,
             EncryptionNotice encryption,
-             Duration poll) {
+            Duration poll) {
         this.bot = bot;
         this.reader = reader;
         this.rooms = rooms;
@@ -69,8 +72,8 @@ final class SyncLoop {
         if (t == null || t == Thread.currentThread()) return;
         t.interrupt();
         try {
-            if (!t.join(STOP_WAIT)) log.warn("matrix [{}]: the sync loop did not end within {} s", bot.account.id(),
-                    STOP_WAIT.toSeconds());
+            if (!t.join(STOP_WAIT))
+                log.warn("matrix [{}]: the sync loop did not end within {} s", bot.account.id(), STOP_WAIT.toSeconds());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -80,14 +83,19 @@ final class SyncLoop {
         return health;
     }
 
-    /** The filter ("Filtering"): timeline messages, encrypted events and memberships; encryption state; no presence or
-    * typing. */
+    /**
+     * The filter ("Filtering"): timeline messages, encrypted events and memberships; encryption state; no presence or
+     * typing.
+     */
     static ObjectNode filter() {
         ObjectNode f = MatrixApi.JSON.createObjectNode();
         ObjectNode room = f.putObject("room");
         ObjectNode timeline = room.putObject("timeline").put("limit", TIMELINE_LIMIT);
-        timeline.putArray("types").add("m.room.message").add("m.room.encrypted").add("m.room.member").add(
-                "m.room.encryption");
+        timeline.putArray("types")
+                .add("m.room.message")
+                .add("m.room.encrypted")
+                .add("m.room.member")
+                .add("m.room.encryption");
         room.putObject("state").putArray("types").add("m.room.encryption");
         room.putObject("ephemeral").putArray("not_types").add("*");
         room.putObject("account_data").putArray("not_types").add("*");
@@ -102,9 +110,13 @@ final class SyncLoop {
             try {
                 if (!bot.identified()) bot.identify();
                 if (filterId == null) {
-                    filterId = bot.api.post("/_matrix/client/v3/user/" + MatrixApi.seg(bot.userId()) + "/filter",
-                            filter(),
-                            dev.clawgate.core.run.CancelToken.none()).path("filter_id").asText();
+                    filterId = bot.api
+                            .post(
+                                    "/_matrix/client/v3/user/" + MatrixApi.seg(bot.userId()) + "/filter",
+                                    filter(),
+                                    dev.clawgate.core.run.CancelToken.none())
+                            .path("filter_id")
+                            .asText();
                 }
                 syncOnce();
                 if (!health.healthy()) log.info("matrix [{}]: syncing", bot.account.id());
@@ -114,7 +126,9 @@ final class SyncLoop {
                 if (!running) return;
                 String why = bot.api.redact(e.getMessage());
                 Duration wait = backoff;
-                if (e instanceof MatrixApiException m && m.rateLimited() && m.retryAfter() != null
+                if (e instanceof MatrixApiException m
+                        && m.rateLimited()
+                        && m.retryAfter() != null
                         && m.retryAfter().compareTo(wait) > 0) {
                     wait = m.retryAfter(); // never sooner than the homeserver asks
                 }
@@ -123,8 +137,10 @@ final class SyncLoop {
                     log.error(
                             "matrix [{}]: the homeserver refuses the access token ({}); "
                                     + "set channels.matrix.access_token to a "
-                            + "valid token of the bot. Retrying in {} ms", bot.account.id(), m.errcode(),
-                                    wait.toMillis());
+                                    + "valid token of the bot. Retrying in {} ms",
+                            bot.account.id(),
+                            m.errcode(),
+                            wait.toMillis());
                 } else {
                     log.warn("matrix [{}]: sync failed, retrying in {} ms: {}", bot.account.id(), wait.toMillis(), why);
                 }
@@ -141,14 +157,16 @@ final class SyncLoop {
         q.put("since", since);
         long timeout = since != null && health.healthy() ? poll.toMillis() : 0;
         q.put("timeout", Long.toString(timeout));
-        JsonNode r = bot.api.get("/_matrix/client/v3/sync" + MatrixApi.query(q), Duration.ofMillis(
-                timeout).plusSeconds(30),
+        JsonNode r = bot.api.get(
+                "/_matrix/client/v3/sync" + MatrixApi.query(q),
+                Duration.ofMillis(timeout).plusSeconds(30),
                 dev.clawgate.core.run.CancelToken.none());
         if (!running) return;
         batch(r, since);
         String next = r.path("next_batch").asText(null);
-        if (next == null) throw new MatrixApiException("sync answered no next_batch",
-                MatrixApiException.Reach.ANSWERED, 200, null, null, null);
+        if (next == null)
+            throw new MatrixApiException(
+                    "sync answered no next_batch", MatrixApiException.Reach.ANSWERED, 200, null, null, null);
         if (running) token.write(bot.userId(), next); // only now: every event of the batch is in the inbox
     }
 
@@ -168,13 +186,13 @@ final class SyncLoop {
             // a room joined in this batch is read from the bot's own invite or join on; one already known, all of it
             boolean live = !first && (rooms.known(roomId) || !joinedIn(events));
             if (live && room.path("timeline").path("limited").asBoolean(false)) {
-                for (JsonNode ev : gap(roomId, room.path("timeline").path("prev_batch").asText(null), since)) take(
-                        roomId, ev);
+                for (JsonNode ev :
+                        gap(roomId, room.path("timeline").path("prev_batch").asText(null), since)) take(roomId, ev);
             }
             for (JsonNode ev : events) {
                 rooms.see(roomId, ev);
-                boolean mine = "m.room.member".equals(ev.path("type").asText()) && bot.userId().equals(ev.path(
-                        "state_key").asText());
+                boolean mine = "m.room.member".equals(ev.path("type").asText())
+                        && bot.userId().equals(ev.path("state_key").asText());
                 if (mine && !first) live = true;
                 if (live) take(roomId, ev);
             }
@@ -199,26 +217,31 @@ final class SyncLoop {
             q.put("to", since);
             q.put("limit", Integer.toString(TIMELINE_LIMIT));
             q.put("filter", filter.toString());
-            JsonNode r = bot.api.get("/_matrix/client/v3/rooms/" + MatrixApi.seg(roomId) + "/messages"
-                    + MatrixApi.query(q),
-                    bot.account.callTimeout(), dev.clawgate.core.run.CancelToken.none());
+            JsonNode r = bot.api.get(
+                    "/_matrix/client/v3/rooms/" + MatrixApi.seg(roomId) + "/messages" + MatrixApi.query(q),
+                    bot.account.callTimeout(),
+                    dev.clawgate.core.run.CancelToken.none());
             r.path("chunk").forEach(out::add);
             from = r.path("chunk").isEmpty() ? null : r.path("end").asText(null);
             if (page == MAX_GAP_PAGES - 1 && from != null) {
-                log.warn("matrix [{}]: more than {} events missed in {}; the oldest are not read", bot.account.id(),
-                        MAX_GAP_PAGES * TIMELINE_LIMIT, roomId);
+                log.warn(
+                        "matrix [{}]: more than {} events missed in {}; the oldest are not read",
+                        bot.account.id(),
+                        MAX_GAP_PAGES * TIMELINE_LIMIT,
+                        roomId);
             }
         }
         java.util.Collections.reverse(out);
         return out;
     }
 
-    /** The bot's own membership is in this timeline: the room was joined in this batch, and only what follows it is
-    * new. */
+    /**
+     * The bot's own membership is in this timeline: the room was joined in this batch, and only what follows it is new.
+     */
     private boolean joinedIn(JsonNode events) {
         for (JsonNode ev : events) {
-            if ("m.room.member".equals(ev.path("type").asText()) && bot.userId().equals(ev.path(
-                    "state_key").asText())) return true;
+            if ("m.room.member".equals(ev.path("type").asText())
+                    && bot.userId().equals(ev.path("state_key").asText())) return true;
         }
         return false;
     }
@@ -227,21 +250,26 @@ final class SyncLoop {
         String inviter = null;
         boolean direct = false;
         for (JsonNode s : room.path("invite_state").path("events")) {
-            if ("m.room.member".equals(s.path("type").asText()) && bot.userId().equals(s.path("state_key").asText())) {
+            if ("m.room.member".equals(s.path("type").asText())
+                    && bot.userId().equals(s.path("state_key").asText())) {
                 inviter = s.path("sender").asText(null);
                 direct = s.path("content").path("is_direct").asBoolean(false);
             }
             if ("m.room.encryption".equals(s.path("type").asText())) rooms.see(roomId, s);
         }
         if (!bot.account.accepts(inviter, roomId)) {
-            log.info("matrix [{}]: invite to {} from {} not accepted (auto_join = {})", bot.account.id(), roomId,
+            log.info(
+                    "matrix [{}]: invite to {} from {} not accepted (auto_join = {})",
+                    bot.account.id(),
+                    roomId,
                     inviter,
                     bot.account.autoJoin().name().toLowerCase(java.util.Locale.ROOT));
             return;
         }
         if (direct) rooms.invitedDirect(roomId);
         try {
-            bot.api.post("/_matrix/client/v3/rooms/" + MatrixApi.seg(roomId) + "/join",
+            bot.api.post(
+                    "/_matrix/client/v3/rooms/" + MatrixApi.seg(roomId) + "/join",
                     MatrixApi.JSON.createObjectNode(),
                     dev.clawgate.core.run.CancelToken.none());
             log.info("matrix [{}]: joined {} on {}'s invite", bot.account.id(), roomId, inviter);
@@ -261,12 +289,14 @@ final class SyncLoop {
      */
     private void take(String roomId, JsonNode event) {
         switch (reader.read(roomId, event)) {
-            case EventReader.Reading.Ignored ignored -> { }
+            case EventReader.Reading.Ignored ignored -> {}
             case EventReader.Reading.Unreadable u -> unreadable(event, u.reason());
             case EventReader.Reading.Encrypted enc -> {
-                log.warn("matrix [{}]: encrypted event {} in {} not read: end-to-end encryption is not supported",
+                log.warn(
+                        "matrix [{}]: encrypted event {} in {} not read: end-to-end encryption is not supported",
                         bot.account.id(),
-                        enc.eventId(), roomId);
+                        enc.eventId(),
+                        roomId);
                 unreadable(event, "end-to-end encrypted: not supported");
                 encryption.tell(roomId);
             }
@@ -283,7 +313,8 @@ final class SyncLoop {
     }
 
     private void unreadable(JsonNode event, String reason) {
-        String ref = event.path("event_id").asText("no-id-" + Integer.toHexString(event.toString().hashCode()));
+        String ref = event.path("event_id")
+                .asText("no-id-" + Integer.toHexString(event.toString().hashCode()));
         sink.unreadable(UnreadableInbound.of(EventReader.CHANNEL, bot.account.id(), ref, reason, event.toString()));
     }
 

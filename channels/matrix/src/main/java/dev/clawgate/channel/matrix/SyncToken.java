@@ -7,10 +7,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * The {@code next_batch} of the last {@code /sync} whose events are all committed to the inbox
- * (SPEC IN-3, IN-4): written only after the batch, so a crash replays the batch and the inbox's
- * dedupe by event id drops what was already recorded. Kept per user: a token of another login is
- * not used.
+ * The {@code next_batch} of the last {@code /sync} whose events are all committed to the inbox (SPEC IN-3, IN-4):
+ * written only after the batch, so a crash replays the batch and the inbox's dedupe by event id drops what was already
+ * recorded. Kept per user: a token of another login is not used.
  */
 final class SyncToken {
     private final Path file;

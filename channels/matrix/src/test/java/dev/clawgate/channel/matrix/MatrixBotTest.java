@@ -20,9 +20,18 @@ class MatrixBotTest {
     Path dir;
 
     private MatrixBot bot() {
-        var account = new MatrixAccount("default", URI.create("http://127.0.0.1:9"), "t", "@b:x",
-                MatrixAccount.AutoJoin.ALWAYS, List.of(),
-                List.of(), false, false, 4000, Duration.ofSeconds(1));
+        var account = new MatrixAccount(
+                "default",
+                URI.create("http://127.0.0.1:9"),
+                "t",
+                "@b:x",
+                MatrixAccount.AutoJoin.ALWAYS,
+                List.of(),
+                List.of(),
+                false,
+                false,
+                4000,
+                Duration.ofSeconds(1));
         return new MatrixBot(account, null, dir);
     }
 
@@ -44,7 +53,8 @@ class MatrixBotTest {
             go.countDown();
         }
         assertThat(ids).hasSize(1);
-        assertThat(Files.readString(dir.resolve("install-id"))).isEqualTo(ids.iterator().next());
+        assertThat(Files.readString(dir.resolve("install-id")))
+                .isEqualTo(ids.iterator().next());
         assertThat(bot().installId()).isEqualTo(ids.iterator().next());
     }
 }

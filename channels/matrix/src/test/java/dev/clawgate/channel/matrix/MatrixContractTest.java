@@ -38,11 +38,14 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The adapter contract (SPEC OUT-4, IN-3, CH-6): every declared capability and ack policy proven against the fake
-* homeserver. */
+/**
+ * The adapter contract (SPEC OUT-4, IN-3, CH-6): every declared capability and ack policy proven against the fake
+ * homeserver.
+ */
 class MatrixContractTest {
     @TempDir
     Path dataDir;
+
     private FakeMatrixHomeserver hs;
     private MatrixChannel channel;
     private MatrixMessageAdapter adapter;
@@ -82,17 +85,19 @@ class MatrixContractTest {
                     MatrixRoom room = newRoom(alice);
                     // SPEC OUT-4, CH-6: a plain body beside org.matrix.custom.html, sent with PUT
                     // .../send/m.room.message/{txnId}
-                    MessageReceipt r = adapter.send(finalReply(target(room, null, null), "hello **world** & <you>",
-                            turns.incrementAndGet()), CancelToken.none());
+                    MessageReceipt r = adapter.send(
+                            finalReply(target(room, null, null), "hello **world** & <you>", turns.incrementAndGet()),
+                            CancelToken.none());
                     p.verify(calls -> {
                         JsonNode sent = bodies(calls, "send").getFirst();
                         assertThat(sent.path("body").asText()).isEqualTo("hello **world** & <you>");
                         assertThat(sent.path("format").asText()).isEqualTo("org.matrix.custom.html");
-                        assertThat(sent.path("formatted_body").asText()).isEqualTo(
-                                "hello <strong>world</strong> &amp; &lt;you&gt;");
-                        assertThat(of(calls, "send").getFirst().headers().get(":method")).isEqualTo("PUT");
-                        assertThat(of(calls, "send").getFirst().headers().get(":path")).contains(
-                                "/send/m.room.message/cg");
+                        assertThat(sent.path("formatted_body").asText())
+                                .isEqualTo("hello <strong>world</strong> &amp; &lt;you&gt;");
+                        assertThat(of(calls, "send").getFirst().headers().get(":method"))
+                                .isEqualTo("PUT");
+                        assertThat(of(calls, "send").getFirst().headers().get(":path"))
+                                .contains("/send/m.room.message/cg");
                     });
                     SentEvent m = hs.botMessages(room).getFirst();
                     assertThat(r.primaryId()).isEqualTo(m.eventId());
@@ -106,9 +111,14 @@ class MatrixContractTest {
                     Path png = dataDir.resolve("chart.png");
                     byte[] bytes = {(byte) 0x89, 'P', 'N', 'G', 1, 2, 3};
                     Files.write(png, bytes);
-                    OutboundMessage m = new OutboundMessage(target(room, null, null), "", OutboundMessage.Kind.FINAL,
-                            turns.incrementAndGet(), List.of(new MediaRef(MediaRef.MediaKind.IMAGE, png.toString())),
-                                    SendOptions.DEFAULT, 0);
+                    OutboundMessage m = new OutboundMessage(
+                            target(room, null, null),
+                            "",
+                            OutboundMessage.Kind.FINAL,
+                            turns.incrementAndGet(),
+                            List.of(new MediaRef(MediaRef.MediaKind.IMAGE, png.toString())),
+                            SendOptions.DEFAULT,
+                            0);
                     MessageReceipt r = adapter.send(m, CancelToken.none());
                     p.verify(calls -> {
                         assertThat(of(calls, "upload")).hasSize(1);
@@ -119,19 +129,25 @@ class MatrixContractTest {
                     });
                     SentEvent image = hs.botMessages(room).getFirst();
                     assertThat(hs.media(image.url())).isEqualTo(bytes);
-                    assertThat(r.parts()).singleElement().satisfies(part -> assertThat(part.kind()).isEqualTo(
-                            MessageReceipt.PartKind.MEDIA));
+                    assertThat(r.parts())
+                            .singleElement()
+                            .satisfies(part -> assertThat(part.kind()).isEqualTo(MessageReceipt.PartKind.MEDIA));
                 })
                 .prove(Capability.REPLY_TO, p -> {
                     MatrixUser alice = newUser();
                     MatrixRoom room = newRoom(alice);
                     // SPEC OUT-3, CH-6: a rich reply names the message it answers (m.in_reply_to)
                     String asked = hs.as(alice).sendText(room, "question");
-                    adapter.send(finalReply(target(room, null, asked), "answer", turns.incrementAndGet()),
+                    adapter.send(
+                            finalReply(target(room, null, asked), "answer", turns.incrementAndGet()),
                             CancelToken.none());
-                    p.verify(calls -> assertThat(bodies(calls, "send").getFirst().path("m.relates_to").path(
-                            "m.in_reply_to")
-                            .path("event_id").asText()).isEqualTo(asked));
+                    p.verify(calls -> assertThat(bodies(calls, "send")
+                                    .getFirst()
+                                    .path("m.relates_to")
+                                    .path("m.in_reply_to")
+                                    .path("event_id")
+                                    .asText())
+                            .isEqualTo(asked));
                     assertThat(hs.botMessages(room).getFirst().inReplyTo()).isEqualTo(asked);
                 })
                 .prove(Capability.THREAD, p -> {
@@ -140,16 +156,19 @@ class MatrixContractTest {
                     // SPEC CH-6: a message in a thread is answered in that thread (m.thread relation to the root)
                     String root = hs.as(alice).sendText(room, "root");
                     String inThread = hs.as(alice).sendInThread(room, root, "in the thread");
-                    adapter.send(finalReply(target(room, root, inThread), "threaded answer", turns.incrementAndGet()),
+                    adapter.send(
+                            finalReply(target(room, root, inThread), "threaded answer", turns.incrementAndGet()),
                             CancelToken.none());
                     p.verify(calls -> {
                         JsonNode rel = bodies(calls, "send").getFirst().path("m.relates_to");
                         assertThat(rel.path("rel_type").asText()).isEqualTo("m.thread");
                         assertThat(rel.path("event_id").asText()).isEqualTo(root);
-                        assertThat(rel.path("m.in_reply_to").path("event_id").asText()).isEqualTo(inThread);
+                        assertThat(rel.path("m.in_reply_to").path("event_id").asText())
+                                .isEqualTo(inThread);
                     });
-                    assertThat(hs.botMessages(room)).singleElement().satisfies(m -> assertThat(
-                            m.threadRoot()).isEqualTo(root));
+                    assertThat(hs.botMessages(room))
+                            .singleElement()
+                            .satisfies(m -> assertThat(m.threadRoot()).isEqualTo(root));
                 })
                 .prove(Capability.MESSAGE_SENDING_HOOKS, p -> {
                     MatrixUser alice = newUser();
@@ -159,10 +178,12 @@ class MatrixContractTest {
                     SendingHook hook = (text, where) -> new SendingHook.Send(text.replace("sk-secret", "[redacted]"));
                     String hooked = ((SendingHook.Send) hook.onMessageSending("the key is sk-secret", t)).text();
                     adapter.send(finalReply(t, hooked, turns.incrementAndGet()), CancelToken.none());
-                    p.verify(calls -> assertThat(bodies(calls, "send")).extracting(b -> b.path("body").asText())
+                    p.verify(calls -> assertThat(bodies(calls, "send"))
+                            .extracting(b -> b.path("body").asText())
                             .containsExactly("the key is [redacted]"));
-                    assertThat(hs.botMessages(room)).extracting(SentEvent::body).containsExactly(
-                            "the key is [redacted]");
+                    assertThat(hs.botMessages(room))
+                            .extracting(SentEvent::body)
+                            .containsExactly("the key is [redacted]");
                 })
                 .prove(Capability.RECONCILE_UNKNOWN_SEND, p -> {
                     MatrixUser alice = newUser();
@@ -172,12 +193,16 @@ class MatrixContractTest {
                     // and the same payload sent again is the same event (the transaction id follows from the outbox
                     // entry)
                     String asked = hs.as(alice).sendText(room, "question");
-                    SendIdentityProofs.reconcileByClientId(adapter, () -> finalReply(target(room, null, asked),
-                            "the answer",
-                            turns.incrementAndGet()), hs, () -> hs.botMessages(room).size());
+                    SendIdentityProofs.reconcileByClientId(
+                            adapter,
+                            () -> finalReply(target(room, null, asked), "the answer", turns.incrementAndGet()),
+                            hs,
+                            () -> hs.botMessages(room).size());
                     p.verify(calls -> {
                         assertThat(of(calls, "messages")).hasSize(2);
-                        List<String> paths = of(calls, "send").stream().map(c -> c.headers().get(":path")).toList();
+                        List<String> paths = of(calls, "send").stream()
+                                .map(c -> c.headers().get(":path"))
+                                .toList();
                         assertThat(paths).hasSize(2);
                         assertThat(paths.get(0)).isEqualTo(paths.get(1));
                     });
@@ -195,8 +220,8 @@ class MatrixContractTest {
                             failedOnce.add(m.id());
                             throw new dev.clawgate.core.store.StoreException("store unavailable", null);
                         }
-                        if (recorded.stream().anyMatch(r -> r.id().equals(
-                                m.id()))) return InboundSink.Acceptance.DUPLICATE;
+                        if (recorded.stream().anyMatch(r -> r.id().equals(m.id())))
+                            return InboundSink.Acceptance.DUPLICATE;
                         recorded.add(m);
                         return InboundSink.Acceptance.recorded(recorded.size());
                     };
@@ -204,12 +229,14 @@ class MatrixContractTest {
                     try {
                         await().atMost(Duration.ofSeconds(10)).until(() -> "join".equals(hs.membership(dm, hs.bot())));
                         String id = hs.as(alice).sendText(dm, "hello");
-                        await().atMost(Duration.ofSeconds(15)).until(() -> recorded.stream().anyMatch(m
-                                -> m.id().equals(id)));
+                        await().atMost(Duration.ofSeconds(15))
+                                .until(() -> recorded.stream().anyMatch(m -> m.id().equals(id)));
                         p.verify(calls -> {
-                            List<String> since = of(calls, "sync").stream().map(c -> c.headers().get(":path"))
-                                    .filter(s -> s.contains("since=")).map(s -> s.replaceAll(".*since=([^&]*).*",
-                                            "$1")).toList();
+                            List<String> since = of(calls, "sync").stream()
+                                    .map(c -> c.headers().get(":path"))
+                                    .filter(s -> s.contains("since="))
+                                    .map(s -> s.replaceAll(".*since=([^&]*).*", "$1"))
+                                    .toList();
                             // the failed batch's token is asked for again, not skipped
                             assertThat(since).hasSizeGreaterThan(1);
                             assertThat(since.stream().distinct().count()).isLessThan(since.size());

@@ -23,12 +23,25 @@ final class MatrixFixture {
     /** Generous: the build machine is shared; a proof of a lost answer stalls the fake longer than this. */
     static final Duration CALL_TIMEOUT = Duration.ofSeconds(5);
 
-    static MatrixAccount account(FakeMatrixHomeserver hs, Login login, boolean preview, boolean reactions,
+    static MatrixAccount account(
+            FakeMatrixHomeserver hs,
+            Login login,
+            boolean preview,
+            boolean reactions,
             MatrixAccount.AutoJoin join,
-                                 List<String> allowedUsers) {
-        return new MatrixAccount(InboundMessage.DEFAULT_ACCOUNT, URI.create(hs.baseUrl()), login.accessToken(),
-                hs.bot().userId(), join,
-                allowedUsers, List.of(), preview, reactions, MatrixAccount.DEFAULT_TEXT, CALL_TIMEOUT);
+            List<String> allowedUsers) {
+        return new MatrixAccount(
+                InboundMessage.DEFAULT_ACCOUNT,
+                URI.create(hs.baseUrl()),
+                login.accessToken(),
+                hs.bot().userId(),
+                join,
+                allowedUsers,
+                List.of(),
+                preview,
+                reactions,
+                MatrixAccount.DEFAULT_TEXT,
+                CALL_TIMEOUT);
     }
 
     static MatrixAccount account(FakeMatrixHomeserver hs, boolean preview, boolean reactions) {
@@ -61,7 +74,10 @@ final class MatrixFixture {
     }
 
     static List<JsonNode> bodies(List<PlatformCall> calls, String endpoint) {
-        return calls.stream().filter(c -> c.method().equals(endpoint)).map(MatrixFixture::body).toList();
+        return calls.stream()
+                .filter(c -> c.method().equals(endpoint))
+                .map(MatrixFixture::body)
+                .toList();
     }
 
     static List<PlatformCall> of(List<PlatformCall> calls, String endpoint) {

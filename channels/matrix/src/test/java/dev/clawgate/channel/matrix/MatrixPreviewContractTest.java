@@ -8,7 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.clawgate.core.channel.AckPolicy;
 import dev.clawgate.core.hook.SendingHook;
-import dev.clawgate.core.testing.ManualScheduler;
 import dev.clawgate.core.outbound.Capability;
 import dev.clawgate.core.outbound.MediaRef;
 import dev.clawgate.core.outbound.MessageReceipt;
@@ -18,6 +17,7 @@ import dev.clawgate.core.outbound.ReplyStream;
 import dev.clawgate.core.outbound.SendOptions;
 import dev.clawgate.core.outbound.TurnOutcome;
 import dev.clawgate.core.run.CancelToken;
+import dev.clawgate.core.testing.ManualScheduler;
 import dev.clawgate.testkit.contract.CapabilityProofs;
 import dev.clawgate.testkit.contract.RecordingInbox;
 import dev.clawgate.testkit.contract.SendIdentityProofs;
@@ -40,14 +40,15 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * With {@code stream_mode = "preview"} (SPEC OUT-9, CH-6): every capability the adapter then declares, proven against
- * the fake
- * homeserver. Previews run on a manual clock and make their calls on the test's thread.
+ * the fake homeserver. Previews run on a manual clock and make their calls on the test's thread.
  */
 class MatrixPreviewContractTest {
     private static final long INTERVAL_MS = MatrixFixture.PREVIEW_INTERVAL.toMillis();
     private final ManualScheduler clock = new ManualScheduler();
+
     @TempDir
     Path dataDir;
+
     private FakeMatrixHomeserver hs;
     private MatrixChannel channel;
     private MatrixMessageAdapter adapter;
@@ -80,8 +81,10 @@ class MatrixPreviewContractTest {
 
     /** The edits ({@code m.replace}) among the send calls. */
     private static List<JsonNode> edits(List<dev.clawgate.testkit.contract.PlatformCall> calls) {
-        return bodies(calls, "send").stream().filter(b -> "m.replace".equals(b.path("m.relates_to").path(
-                "rel_type").asText())).toList();
+        return bodies(calls, "send").stream()
+                .filter(b -> "m.replace"
+                        .equals(b.path("m.relates_to").path("rel_type").asText()))
+                .toList();
     }
 
     @TestFactory
@@ -91,29 +94,45 @@ class MatrixPreviewContractTest {
                 .prove(Capability.TEXT, p -> {
                     MatrixRoom room = newRoom();
                     adapter.send(reply(target(room, null, null), "plain **text**"), CancelToken.none());
-                    p.verify(calls -> assertThat(bodies(calls, "send").getFirst().path("body").asText()).isEqualTo(
-                            "plain **text**"));
+                    p.verify(calls -> assertThat(bodies(calls, "send")
+                                    .getFirst()
+                                    .path("body")
+                                    .asText())
+                            .isEqualTo("plain **text**"));
                     assertThat(hs.botMessages(room)).hasSize(1);
                 })
                 .prove(Capability.MEDIA, p -> {
                     MatrixRoom room = newRoom();
                     Path file = dataDir.resolve("report.pdf");
                     Files.writeString(file, "%PDF-1.4");
-                    adapter.send(new OutboundMessage(target(room, null, null), "", OutboundMessage.Kind.FINAL,
-                            turns.incrementAndGet(),
-                            List.of(new MediaRef(MediaRef.MediaKind.DOCUMENT, file.toString())), SendOptions.DEFAULT,
-                                    0), CancelToken.none());
-                    p.verify(calls -> assertThat(bodies(calls, "send").getFirst().path("msgtype").asText()).isEqualTo(
-                            "m.file"));
+                    adapter.send(
+                            new OutboundMessage(
+                                    target(room, null, null),
+                                    "",
+                                    OutboundMessage.Kind.FINAL,
+                                    turns.incrementAndGet(),
+                                    List.of(new MediaRef(MediaRef.MediaKind.DOCUMENT, file.toString())),
+                                    SendOptions.DEFAULT,
+                                    0),
+                            CancelToken.none());
+                    p.verify(calls -> assertThat(bodies(calls, "send")
+                                    .getFirst()
+                                    .path("msgtype")
+                                    .asText())
+                            .isEqualTo("m.file"));
                     assertThat(hs.media(hs.botMessages(room).getFirst().url())).isNotNull();
                 })
                 .prove(Capability.REPLY_TO, p -> {
                     MatrixRoom room = newRoom();
                     String asked = hs.as(hs.user("user" + people)).sendText(room, "question");
                     adapter.send(reply(target(room, null, asked), "answer"), CancelToken.none());
-                    p.verify(calls -> assertThat(bodies(calls, "send").getFirst().path("m.relates_to").path(
-                            "m.in_reply_to")
-                            .path("event_id").asText()).isEqualTo(asked));
+                    p.verify(calls -> assertThat(bodies(calls, "send")
+                                    .getFirst()
+                                    .path("m.relates_to")
+                                    .path("m.in_reply_to")
+                                    .path("event_id")
+                                    .asText())
+                            .isEqualTo(asked));
                 })
                 .prove(Capability.THREAD, p -> {
                     MatrixRoom room = newRoom();
@@ -124,8 +143,11 @@ class MatrixPreviewContractTest {
                     OutboundTarget t = target(room, root, inThread);
                     adapter.openStream(t).delta("thinking");
                     adapter.send(reply(t, "in the thread"), CancelToken.none());
-                    p.verify(calls -> assertThat(bodies(calls, "send").getFirst().path("m.relates_to").path(
-                            "event_id").asText())
+                    p.verify(calls -> assertThat(bodies(calls, "send")
+                                    .getFirst()
+                                    .path("m.relates_to")
+                                    .path("event_id")
+                                    .asText())
                             .isEqualTo(root));
                     assertThat(hs.botMessages(room)).singleElement().satisfies(m -> {
                         assertThat(m.threadRoot()).isEqualTo(root);
@@ -142,38 +164,54 @@ class MatrixPreviewContractTest {
                     String hooked = ((SendingHook.Send) hook.onMessageSending("the key is sk-secret", t)).text();
                     adapter.send(reply(t, hooked), CancelToken.none());
                     adapter.turnEnded(t, 1, TurnOutcome.REPLIED);
-                    p.verify(calls -> assertThat(edits(calls).getLast().path("m.new_content").path("body").asText())
+                    p.verify(calls -> assertThat(edits(calls)
+                                    .getLast()
+                                    .path("m.new_content")
+                                    .path("body")
+                                    .asText())
                             .isEqualTo("the key is [redacted]"));
-                    assertThat(hs.botMessages(room)).extracting(SentEvent::body).containsExactly(
-                            "the key is [redacted]");
+                    assertThat(hs.botMessages(room))
+                            .extracting(SentEvent::body)
+                            .containsExactly("the key is [redacted]");
                 })
                 .prove(Capability.RECONCILE_UNKNOWN_SEND, p -> {
                     MatrixRoom room = newRoom();
                     String asked = hs.as(hs.user("user" + people)).sendText(room, "question");
-                    SendIdentityProofs.reconcileByClientId(adapter, () -> reply(target(room, null, asked), "answer"),
+                    SendIdentityProofs.reconcileByClientId(
+                            adapter,
+                            () -> reply(target(room, null, asked), "answer"),
                             hs,
                             () -> hs.botMessages(room).size());
-                    p.verify(calls -> assertThat(MatrixFixture.of(calls, "messages")).hasSize(2));
+                    p.verify(calls ->
+                            assertThat(MatrixFixture.of(calls, "messages")).hasSize(2));
                 })
                 .prove(Capability.DRAFT_PREVIEW, p -> {
                     MatrixRoom room = newRoom();
                     // SPEC OUT-9: a ... draft at once; then at most one edit per interval however many deltas come
                     OutboundTarget t = target(room, null, null);
                     ReplyStream s = adapter.openStream(t);
-                    assertThat(hs.botMessages(room)).singleElement().extracting(SentEvent::body).isEqualTo("...");
+                    assertThat(hs.botMessages(room))
+                            .singleElement()
+                            .extracting(SentEvent::body)
+                            .isEqualTo("...");
                     for (int i = 0; i < 20; i++) s.delta("word" + i + " ");
                     clock.advance(INTERVAL_MS - 1);
                     assertThat(hs.botMessages(room).getFirst().body()).isEqualTo("...");
                     clock.advance(1);
-                    assertThat(hs.botMessages(room).getFirst().body()).startsWith("word0 word1").contains("word19");
+                    assertThat(hs.botMessages(room).getFirst().body())
+                            .startsWith("word0 word1")
+                            .contains("word19");
                     adapter.turnEnded(t, 1, TurnOutcome.CANCELLED);
                     p.verify(calls -> {
-                        assertThat(bodies(calls, "send").getFirst().path("body").asText()).isEqualTo("...");
+                        assertThat(bodies(calls, "send").getFirst().path("body").asText())
+                                .isEqualTo("...");
                         assertThat(edits(calls)).hasSize(1);
                         // SPEC DI-5: the draft of a cancelled run is taken away
                         assertThat(MatrixFixture.of(calls, "redact")).hasSize(1);
                     });
-                    assertThat(hs.botMessages(room)).singleElement().satisfies(m -> assertThat(m.redacted()).isTrue());
+                    assertThat(hs.botMessages(room))
+                            .singleElement()
+                            .satisfies(m -> assertThat(m.redacted()).isTrue());
                 })
                 .prove(Capability.PREVIEW_FINALIZATION, p -> {
                     MatrixRoom room = newRoom();
@@ -194,10 +232,13 @@ class MatrixPreviewContractTest {
                     adapter.send(reply(t, "**done**"), CancelToken.none());
                     p.verify(calls -> {
                         JsonNode edit = edits(calls).getLast();
-                        assertThat(edit.path("m.relates_to").path("event_id").asText()).isEqualTo(draft);
+                        assertThat(edit.path("m.relates_to").path("event_id").asText())
+                                .isEqualTo(draft);
                         assertThat(edit.path("body").asText()).isEqualTo("* **done**");
-                        assertThat(edit.path("m.new_content").path("formatted_body").asText()).isEqualTo(
-                                "<strong>done</strong>");
+                        assertThat(edit.path("m.new_content")
+                                        .path("formatted_body")
+                                        .asText())
+                                .isEqualTo("<strong>done</strong>");
                     });
                     assertThat(hs.event(draft).edits()).isPositive();
                 })
@@ -207,8 +248,12 @@ class MatrixPreviewContractTest {
                     adapter.openStream(t).delta("draft");
                     MessageReceipt r = adapter.send(reply(t, "final"), CancelToken.none());
                     String draft = hs.botMessages(room).getFirst().eventId();
-                    p.verify(calls -> assertThat(edits(calls).getLast().path("m.relates_to").path(
-                            "event_id").asText()).isEqualTo(draft));
+                    p.verify(calls -> assertThat(edits(calls)
+                                    .getLast()
+                                    .path("m.relates_to")
+                                    .path("event_id")
+                                    .asText())
+                            .isEqualTo(draft));
                     assertThat(r.primaryId()).isEqualTo(draft);
                 })
                 .prove(Capability.NORMAL_FALLBACK, p -> {
@@ -219,12 +264,18 @@ class MatrixPreviewContractTest {
                     hs.failNext("send", 400, "M_BAD_JSON", "edit refused");
                     MessageReceipt r = adapter.send(reply(t, "final"), CancelToken.none());
                     p.verify(calls -> {
-                        assertThat(bodies(calls, "send").getLast().path("body").asText()).isEqualTo("final");
-                        assertThat(MatrixFixture.of(calls, "redact").getFirst().headers().get(":path")).contains(
-                                java.net.URLEncoder.encode(draft, java.nio.charset.StandardCharsets.UTF_8));
+                        assertThat(bodies(calls, "send").getLast().path("body").asText())
+                                .isEqualTo("final");
+                        assertThat(MatrixFixture.of(calls, "redact")
+                                        .getFirst()
+                                        .headers()
+                                        .get(":path"))
+                                .contains(java.net.URLEncoder.encode(draft, java.nio.charset.StandardCharsets.UTF_8));
                     });
-                    assertThat(hs.botMessages(room)).filteredOn(m -> !m.redacted()).singleElement().extracting(
-                            SentEvent::body)
+                    assertThat(hs.botMessages(room))
+                            .filteredOn(m -> !m.redacted())
+                            .singleElement()
+                            .extracting(SentEvent::body)
                             .isEqualTo("final");
                     assertThat(r.primaryId()).isNotEqualTo(draft);
                 })
@@ -239,10 +290,14 @@ class MatrixPreviewContractTest {
                     adapter.send(reply(t, "final"), CancelToken.none());
                     adapter.turnEnded(t, 1, TurnOutcome.REPLIED);
                     clock.advance(10 * INTERVAL_MS);
-                    p.verify(calls -> assertThat(edits(calls)).extracting(b -> b.path("m.new_content").path(
-                            "body").asText())
+                    p.verify(calls -> assertThat(edits(calls))
+                            .extracting(
+                                    b -> b.path("m.new_content").path("body").asText())
                             .containsExactly("final"));
-                    assertThat(hs.botMessages(room)).singleElement().extracting(SentEvent::body).isEqualTo("final");
+                    assertThat(hs.botMessages(room))
+                            .singleElement()
+                            .extracting(SentEvent::body)
+                            .isEqualTo("final");
                 })
                 .prove(Capability.RETAIN_ON_AMBIGUOUS_FAILURE, p -> {
                     MatrixRoom room = newRoom();
@@ -253,8 +308,10 @@ class MatrixPreviewContractTest {
                     String draft = hs.botMessages(room).getFirst().eventId();
                     hs.stallNext("send", MatrixFixture.CALL_TIMEOUT.plusSeconds(2));
                     MessageReceipt r = adapter.send(reply(t, "final"), CancelToken.none());
-                    p.verify(calls -> assertThat(bodies(calls, "send").stream().filter(b -> !b.has(
-                            "m.relates_to")).count()).isEqualTo(1));
+                    p.verify(calls -> assertThat(bodies(calls, "send").stream()
+                                    .filter(b -> !b.has("m.relates_to"))
+                                    .count())
+                            .isEqualTo(1));
                     assertThat(r.primaryId()).isEqualTo(draft);
                     assertThat(hs.botMessages(room)).hasSize(1);
                 })
@@ -266,15 +323,18 @@ class MatrixPreviewContractTest {
                     RecordingInbox inbox = new RecordingInbox();
                     channel.start(inbox);
                     try {
-                        Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> "join".equals(hs.membership(dm,
-                                hs.bot())));
+                        Awaitility.await()
+                                .atMost(Duration.ofSeconds(10))
+                                .until(() -> "join".equals(hs.membership(dm, hs.bot())));
                         String id = hs.as(u).sendText(dm, "recorded first");
-                        Awaitility.await().atMost(Duration.ofSeconds(10)).until(()
-                                -> inbox.messages().stream().anyMatch(m -> m.id()
-                                .equals(id)));
-                        Path token = dataDir.resolve("matrix").resolve("default").resolve("next_batch");
+                        Awaitility.await()
+                                .atMost(Duration.ofSeconds(10))
+                                .until(() -> inbox.messages().stream().anyMatch(m -> m.id().equals(id)));
+                        Path token =
+                                dataDir.resolve("matrix").resolve("default").resolve("next_batch");
                         Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> Files.exists(token));
-                        p.verify(calls -> assertThat(MatrixFixture.of(calls, "sync")).isNotEmpty());
+                        p.verify(calls ->
+                                assertThat(MatrixFixture.of(calls, "sync")).isNotEmpty());
                     } finally {
                         channel.stop();
                     }

@@ -26,8 +26,10 @@ import org.junit.jupiter.api.io.TempDir;
 /** The receive side over /sync against the fake homeserver (SPEC CH-6, IN-1, IN-3, IN-4, MD-1, CH-0). */
 class MatrixReceiveTest {
     private static final Duration WAIT = Duration.ofSeconds(15);
+
     @TempDir
     Path dataDir;
+
     private FakeMatrixHomeserver hs;
     private MatrixUser alice;
     private MatrixChannel channel;
@@ -74,7 +76,10 @@ class MatrixReceiveTest {
 
     private InboundMessage awaitMessage(Inbox inbox, String eventId) {
         await().atMost(WAIT).until(() -> inbox.recorded.messages().stream().anyMatch(m -> eventId.equals(m.id())));
-        return inbox.recorded.messages().stream().filter(m -> eventId.equals(m.id())).findFirst().orElseThrow();
+        return inbox.recorded.messages().stream()
+                .filter(m -> eventId.equals(m.id()))
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
@@ -103,9 +108,12 @@ class MatrixReceiveTest {
         hs.as(alice).inviteBot(room, false);
         await().atMost(WAIT).until(() -> "join".equals(hs.membership(room, hs.bot())));
         String plain = hs.as(alice).sendText(room, "lunch anyone?");
-        String named = hs.as(bob).sendEvent(room, "m.room.message",
-                "{\"msgtype\":\"m.text\",\"body\":\"clawbot: what time is it\","
-                + "\"m.mentions\":{\"user_ids\":[\"" + hs.bot().userId() + "\"]}}");
+        String named = hs.as(bob)
+                .sendEvent(
+                        room,
+                        "m.room.message",
+                        "{\"msgtype\":\"m.text\",\"body\":\"clawbot: what time is it\","
+                                + "\"m.mentions\":{\"user_ids\":[\"" + hs.bot().userId() + "\"]}}");
         String inThread = hs.as(alice).sendInThread(room, plain, "at noon");
         InboundMessage p = awaitMessage(inbox, plain);
         InboundMessage n = awaitMessage(inbox, named);
@@ -137,8 +145,8 @@ class MatrixReceiveTest {
     void invitesFollowAutoJoin() {
         // SPEC CH-6: auto_join = "allowlist" joins only on invites from allowed_users; "off" joins none
         MatrixUser mallory = hs.user("mallory");
-        run(MatrixFixture.account(hs, hs.botLogin(), false, false, MatrixAccount.AutoJoin.ALLOWLIST, List.of(
-                alice.userId())));
+        run(MatrixFixture.account(
+                hs, hs.botLogin(), false, false, MatrixAccount.AutoJoin.ALLOWLIST, List.of(alice.userId())));
         MatrixRoom fromAlice = hs.directRoom(alice);
         MatrixRoom fromMallory = hs.directRoom(mallory);
         await().atMost(WAIT).until(() -> "join".equals(hs.membership(fromAlice, hs.bot())));
@@ -177,9 +185,10 @@ class MatrixReceiveTest {
         for (int i = 0; i < n; i++) hs.as(alice).sendText(dm, "m" + i);
         Inbox inbox = run();
         await().atMost(WAIT).until(() -> inbox.recorded.messages().size() == n);
-        assertThat(inbox.recorded.texts()).containsExactlyElementsOf(java.util.stream.IntStream.range(0, n).mapToObj(i
-                -> "m" + i)
-                .toList());
+        assertThat(inbox.recorded.texts())
+                .containsExactlyElementsOf(java.util.stream.IntStream.range(0, n)
+                        .mapToObj(i -> "m" + i)
+                        .toList());
         assertThat(hs.calls("messages")).isNotEmpty();
     }
 
@@ -235,7 +244,9 @@ class MatrixReceiveTest {
             assertThat(a.mimeType()).isEqualTo("image/png");
             assertThat(Files.readAllBytes(Path.of(a.location()))).isEqualTo(png);
         });
-        assertThat(hs.calls()).filteredOn(c -> c.method().equals("download")).singleElement()
+        assertThat(hs.calls())
+                .filteredOn(c -> c.method().equals("download"))
+                .singleElement()
                 .satisfies(c -> assertThat(c.headers().get(":path")).startsWith("/_matrix/client/v1/media/download/"));
         assertThat(hs.calls()).noneMatch(c -> c.method().equals("legacy_download"));
     }
@@ -251,8 +262,12 @@ class MatrixReceiveTest {
         String id = hs.as(alice).sendImage(dm, "cat.png", "image/png", new byte[] {1, 2, 3});
         assertThat(awaitMessage(inbox, id).attachments()).hasSize(1);
         assertThat(hs.calls("download")).hasSize(2);
-        String gone = hs.as(alice).sendEvent(dm, "m.room.message", "{\"msgtype\":\"m.image\",\"body\":\"x.png\","
-                + "\"url\":\"mxc://" + hs.serverName() + "/nosuchmedia\"}");
+        String gone = hs.as(alice)
+                .sendEvent(
+                        dm,
+                        "m.room.message",
+                        "{\"msgtype\":\"m.image\",\"body\":\"x.png\"," + "\"url\":\"mxc://" + hs.serverName()
+                                + "/nosuchmedia\"}");
         String after = hs.as(alice).sendText(dm, "still here");
         awaitMessage(inbox, after);
         assertThat(inbox.unreadable).extracting(UnreadableInbound::platformRef).containsExactly(gone);
@@ -264,8 +279,12 @@ class MatrixReceiveTest {
         MatrixRoom dm = hs.directRoom(alice);
         hs.joinBot(dm);
         // a long poll, so the one in flight when the limit is set is the one the message wakes
-        channel = new MatrixChannel(MatrixFixture.account(hs, false, false), dataDir, Runnable::run,
-                dev.clawgate.core.inbound.Scheduler.daemon("matrix-test-preview"), MatrixFixture.PREVIEW_INTERVAL,
+        channel = new MatrixChannel(
+                MatrixFixture.account(hs, false, false),
+                dataDir,
+                Runnable::run,
+                dev.clawgate.core.inbound.Scheduler.daemon("matrix-test-preview"),
+                MatrixFixture.PREVIEW_INTERVAL,
                 Duration.ofSeconds(30));
         Inbox inbox = new Inbox();
         channel.start(inbox);

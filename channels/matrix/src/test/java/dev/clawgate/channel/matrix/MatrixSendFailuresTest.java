@@ -25,11 +25,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Sends that meet the homeserver's refusals, limits and the transaction-id retention window (SPEC OUT-7, OUT-12,
-* CH-6, RP-5). */
+/**
+ * Sends that meet the homeserver's refusals, limits and the transaction-id retention window (SPEC OUT-7, OUT-12, CH-6,
+ * RP-5).
+ */
 class MatrixSendFailuresTest {
     @TempDir
     Path dataDir;
+
     private FakeMatrixHomeserver hs;
     private MatrixUser alice;
     private MatrixRoom room;
@@ -48,8 +51,8 @@ class MatrixSendFailuresTest {
     }
 
     private MatrixMessageAdapter adapter(Login login, boolean reactions) {
-        var account = MatrixFixture.account(hs, login, false, reactions, MatrixAccount.AutoJoin.ALWAYS,
-                java.util.List.of());
+        var account =
+                MatrixFixture.account(hs, login, false, reactions, MatrixAccount.AutoJoin.ALWAYS, java.util.List.of());
         return (MatrixMessageAdapter) MatrixFixture.channel(account, dataDir).messageAdapter();
     }
 
@@ -61,8 +64,10 @@ class MatrixSendFailuresTest {
         long t0 = System.nanoTime();
         adapter.send(finalReply(target(room, null, null), "after the limit", 1), CancelToken.none());
         assertThat(Duration.ofNanos(System.nanoTime() - t0)).isGreaterThanOrEqualTo(Duration.ofMillis(700));
-        var paths = hs.calls().stream().filter(c -> c.method().equals("send")).map(c -> c.headers().get(
-                ":path")).toList();
+        var paths = hs.calls().stream()
+                .filter(c -> c.method().equals("send"))
+                .map(c -> c.headers().get(":path"))
+                .toList();
         assertThat(paths).hasSize(2);
         assertThat(paths.get(0)).isEqualTo(paths.get(1));
         assertThat(hs.botMessages(room)).hasSize(1);
@@ -119,8 +124,10 @@ class MatrixSendFailuresTest {
 
         hs.advanceClock(Duration.ofMinutes(2)); // past Synapse's 30 minutes
         Reconciliation r = adapter(hs.login(), false).reconcileUnknownSend(reply, CancelToken.none());
-        assertThat(r).isInstanceOfSatisfying(Reconciliation.Found.class, f -> assertThat(
-                f.receipt().primaryId()).isEqualTo(sent.primaryId()));
+        assertThat(r)
+                .isInstanceOfSatisfying(
+                        Reconciliation.Found.class,
+                        f -> assertThat(f.receipt().primaryId()).isEqualTo(sent.primaryId()));
         assertThat(hs.botMessages(room)).hasSize(1);
     }
 
@@ -128,11 +135,10 @@ class MatrixSendFailuresTest {
     void reconcileCannotTellWhenTheMessageItAnswersIsOutOfReach() throws Exception {
         // SPEC OUT-7: no proof either way (neither the reply nor the message it answers within the pages read): unknown
         String asked = hs.as(alice).sendText(room, "question");
-        for (int i = 0; i < SentLookup.PAGE * SentLookup.MAX_PAGES + 5; i++) hs.as(alice).sendText(room, "chatter "
-                + i);
-        Reconciliation r = adapter(hs.botLogin(), false).reconcileUnknownSend(finalReply(target(room, null, asked),
-                "answer", 8),
-                CancelToken.none());
+        for (int i = 0; i < SentLookup.PAGE * SentLookup.MAX_PAGES + 5; i++)
+            hs.as(alice).sendText(room, "chatter " + i);
+        Reconciliation r = adapter(hs.botLogin(), false)
+                .reconcileUnknownSend(finalReply(target(room, null, asked), "answer", 8), CancelToken.none());
         assertThat(r).isInstanceOf(Reconciliation.Unknown.class);
     }
 

@@ -24,29 +24,39 @@ class MatrixSettingsTest {
         // SPEC CH-6: the access keys (dm_policy, group_policy, allowed_users, allowed_groups, require_mention) are
         // every channel's
         var options = new MatrixChannelFactory().options();
-        assertThat(options).extracting(ChannelOption::key).containsExactly("homeserver", "access_token", "user_id",
-                "auto_join",
-                "stream_mode", "ack_reactions", "text_limit");
-        assertThat(options).filteredOn(ChannelOption::secret).extracting(ChannelOption::key).containsExactly(
-                "access_token");
+        assertThat(options)
+                .extracting(ChannelOption::key)
+                .containsExactly(
+                        "homeserver",
+                        "access_token",
+                        "user_id",
+                        "auto_join",
+                        "stream_mode",
+                        "ack_reactions",
+                        "text_limit");
+        assertThat(options)
+                .filteredOn(ChannelOption::secret)
+                .extracting(ChannelOption::key)
+                .containsExactly("access_token");
     }
 
     @Test
     void badValuesAreErrorsNamingTheirKeyAndNeverTheToken() {
         // SPEC OP-4, OP-6
         var f = new MatrixChannelFactory();
-        assertThatThrownBy(() -> f.check(settings(Map.of("stream_mode", "live")))).hasMessageStartingWith(
-                "channels.matrix.stream_mode");
-        assertThatThrownBy(() -> f.check(settings(Map.of("auto_join", "sometimes")))).hasMessageStartingWith(
-                "channels.matrix.auto_join");
+        assertThatThrownBy(() -> f.check(settings(Map.of("stream_mode", "live"))))
+                .hasMessageStartingWith("channels.matrix.stream_mode");
+        assertThatThrownBy(() -> f.check(settings(Map.of("auto_join", "sometimes"))))
+                .hasMessageStartingWith("channels.matrix.auto_join");
         assertThatThrownBy(() -> f.check(settings(Map.of("homeserver", "matrix.example.org"))))
                 .hasMessageStartingWith("channels.matrix.homeserver");
-        assertThatThrownBy(() -> f.check(settings(Map.of("user_id", "bot")))).hasMessageStartingWith(
-                "channels.matrix.user_id");
-        assertThatThrownBy(() -> f.check(settings(Map.of("text_limit", "70000")))).hasMessageStartingWith(
-                "channels.matrix.text_limit");
-        assertThatThrownBy(() -> f.check(settings(Map.of("access_token", "syt_se cret")))).hasMessageStartingWith(
-                "channels.matrix.access_token").hasMessageNotContaining("se cret");
+        assertThatThrownBy(() -> f.check(settings(Map.of("user_id", "bot"))))
+                .hasMessageStartingWith("channels.matrix.user_id");
+        assertThatThrownBy(() -> f.check(settings(Map.of("text_limit", "70000"))))
+                .hasMessageStartingWith("channels.matrix.text_limit");
+        assertThatThrownBy(() -> f.check(settings(Map.of("access_token", "syt_se cret"))))
+                .hasMessageStartingWith("channels.matrix.access_token")
+                .hasMessageNotContaining("se cret");
         assertThatThrownBy(() -> f.create(settings(Map.of("homeserver", "https://m.example.org"))))
                 .hasMessageStartingWith("channels.matrix.access_token is missing");
         f.check(settings(Map.of())); // a config may be written before the token is known
@@ -60,8 +70,8 @@ class MatrixSettingsTest {
             MatrixRoom secret = hs.createRoom(alice, "Secret");
             hs.joinBot(secret);
             hs.as(alice).enableEncryption(secret);
-            Map<String, String> o = new HashMap<>(Map.of("homeserver", hs.baseUrl(), "access_token",
-                    hs.botLogin().accessToken()));
+            Map<String, String> o = new HashMap<>(Map.of(
+                    "homeserver", hs.baseUrl(), "access_token", hs.botLogin().accessToken()));
             ChannelProbe probe = new MatrixChannelFactory().probe(settings(o));
             assertThat(probe.findings().getFirst().what()).contains(hs.bot().userId());
             assertThat(probe.findings().get(1).what()).contains("not supported").contains(secret.roomId());
@@ -69,7 +79,9 @@ class MatrixSettingsTest {
             o.put("access_token", "syt_wrong");
             ChannelProbe refused = new MatrixChannelFactory().probe(settings(o));
             assertThat(refused.ok()).isFalse();
-            assertThat(refused.findings().getFirst().what()).contains("M_UNKNOWN_TOKEN").doesNotContain("syt_wrong");
+            assertThat(refused.findings().getFirst().what())
+                    .contains("M_UNKNOWN_TOKEN")
+                    .doesNotContain("syt_wrong");
             assertThat(hs.calls("whoami")).hasSize(2);
         }
     }

@@ -7,10 +7,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Ack reactions (SPEC RP-5) with {@code reactions.add} / {@code reactions.remove}: {@code eyes} (👀) when a
- * message is received, then, when core settles it, {@code eyes} taken away and {@code white_check_mark} (✅)
- * for done or {@code warning} (⚠️) for failed or expired; any other final state (cancelled, dropped) only
- * takes {@code eyes} away. The calls of one message run in order on the I/O executor, never on the caller's thread.
+ * Ack reactions (SPEC RP-5) with {@code reactions.add} / {@code reactions.remove}: {@code eyes} (👀) when a message is
+ * received, then, when core settles it, {@code eyes} taken away and {@code white_check_mark} (✅) for done or
+ * {@code warning} (⚠️) for failed or expired; any other final state (cancelled, dropped) only takes {@code eyes} away.
+ * The calls of one message run in order on the I/O executor, never on the caller's thread.
  */
 final class AckReactions {
     private static final Logger log = LoggerFactory.getLogger(AckReactions.class);
@@ -42,10 +42,15 @@ final class AckReactions {
         return o == null ? null : o == AckReactionCalls.Outcome.DONE ? DONE : FAILED;
     }
 
-
     private static void react(SlackBot bot, String method, String channel, String ts, String name) {
         try {
-            bot.api.call(method, SlackApi.JSON.createObjectNode().put("channel", channel).put("timestamp", ts).put("name", name));
+            bot.api.call(
+                    method,
+                    SlackApi.JSON
+                            .createObjectNode()
+                            .put("channel", channel)
+                            .put("timestamp", ts)
+                            .put("name", name));
         } catch (SlackApiException e) {
             log.debug("slack [{}]: {} {} not done: {}", bot.account.id(), method, name, e.getMessage());
         } catch (RuntimeException e) {

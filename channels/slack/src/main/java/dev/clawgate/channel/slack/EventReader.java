@@ -10,28 +10,30 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Turns an Events API {@code event_callback} (over HTTP or in a Socket Mode envelope) into an
- * {@link InboundMessage} (SPEC MD-1, CH-4).
+ * Turns an Events API {@code event_callback} (over HTTP or in a Socket Mode envelope) into an {@link InboundMessage}
+ * (SPEC MD-1, CH-4).
  *
  * <ul>
  *   <li>The id is {@code <channel>:<ts>}: a message's identity in Slack. Slack's retries of one event and the
- *       {@code message} + {@code app_mention} pair it sends for one mention (two event ids) carry the same
- *       channel and {@code ts}, so the inbox keeps one of them (IN-1), in whichever order they come.</li>
+ *       {@code message} + {@code app_mention} pair it sends for one mention (two event ids) carry the same channel and
+ *       {@code ts}, so the inbox keeps one of them (IN-1), in whichever order they come.
  *   <li>A message is a mention when it is an {@code app_mention}, or its text holds {@code <@BOTID>} (the id from
- *       {@code auth.test}), so either event of the pair says so; a DM is always addressed to the bot.</li>
- *   <li>{@code thread_ts} is the thread: every message of one thread is one session.</li>
- *   <li>Files shared with the message are downloaded with the bot token into attachments
- *       ({@link FileFetcher}, OUT-13).</li>
- *   <li>The bot's own messages and other bots' ({@code bot_id}) are ignored (no loops); hidden subtypes
- *       (edits, deletions) and service messages (joins, topic changes) start no turn.</li>
+ *       {@code auth.test}), so either event of the pair says so; a DM is always addressed to the bot.
+ *   <li>{@code thread_ts} is the thread: every message of one thread is one session.
+ *   <li>Files shared with the message are downloaded with the bot token into attachments ({@link FileFetcher}, OUT-13).
+ *   <li>The bot's own messages and other bots' ({@code bot_id}) are ignored (no loops); hidden subtypes (edits,
+ *       deletions) and service messages (joins, topic changes) start no turn.
  * </ul>
  *
  * <p>It never throws (SPEC IN-4, CH-0): an event without the fields Slack documents is {@link Reading.Unreadable}.
  */
 final class EventReader {
     static final String CHANNEL = "slack";
-    /** Subtypes that are a person's new message; every other subtype (edits, deletions, joins, bot_message...) is not. */
+    /**
+     * Subtypes that are a person's new message; every other subtype (edits, deletions, joins, bot_message...) is not.
+     */
     private static final Set<String> NEW_MESSAGE_SUBTYPES = Set.of("file_share", "thread_broadcast", "me_message");
+
     private static final Pattern CONVERSATION = Pattern.compile("[CDG][A-Z0-9]{2,40}");
     private static final Pattern TS = Pattern.compile("\\d{1,12}\\.\\d{1,9}");
 
@@ -46,12 +48,13 @@ final class EventReader {
     private final java.util.Set<String> botUsers = bounded(), botMessages = bounded(), people = bounded();
 
     private static java.util.Set<String> bounded() {
-        return java.util.Collections.synchronizedSet(java.util.Collections.newSetFromMap(new java.util.LinkedHashMap<>() {
-            @Override
-            protected boolean removeEldestEntry(java.util.Map.Entry<String, Boolean> eldest) {
-                return size() > REMEMBERED;
-            }
-        }));
+        return java.util.Collections.synchronizedSet(
+                java.util.Collections.newSetFromMap(new java.util.LinkedHashMap<>() {
+                    @Override
+                    protected boolean removeEldestEntry(java.util.Map.Entry<String, Boolean> eldest) {
+                        return size() > REMEMBERED;
+                    }
+                }));
     }
 
     private final FileFetcher files;
@@ -77,8 +80,9 @@ final class EventReader {
         try {
             return readChecked(callback);
         } catch (RuntimeException e) {
-            return new Reading.Unreadable("could not read the event: " + e.getClass().getSimpleName()
-                    + (e.getMessage() == null ? "" : ": " + bot.api.redact(e.getMessage())));
+            return new Reading.Unreadable(
+                    "could not read the event: " + e.getClass().getSimpleName()
+                            + (e.getMessage() == null ? "" : ": " + bot.api.redact(e.getMessage())));
         }
     }
 
@@ -92,7 +96,8 @@ final class EventReader {
         boolean appMention = eventType.equals("app_mention");
         if (!appMention && !eventType.equals("message")) return new Reading.Ignored("event type " + eventType);
         String subtype = e.path("subtype").asText(null);
-        if (subtype != null && !NEW_MESSAGE_SUBTYPES.contains(subtype)) return new Reading.Ignored("message subtype " + subtype);
+        if (subtype != null && !NEW_MESSAGE_SUBTYPES.contains(subtype))
+            return new Reading.Ignored("message subtype " + subtype);
         if (e.path("hidden").asBoolean(false)) return new Reading.Ignored("hidden message");
         String user = e.path("user").asText(null);
         String channel = e.path("channel").asText(null);
@@ -106,15 +111,21 @@ final class EventReader {
         if (user != null && botUsers.contains(user) || botMessages.contains(channel + ":" + ts)) {
             return new Reading.Ignored("a bot's mention");
         }
-        if (appMention && user != null && !people.contains(user) && postedByABot(channel, ts, e.path("thread_ts").asText(null), user)) {
+        if (appMention
+                && user != null
+                && !people.contains(user)
+                && postedByABot(channel, ts, e.path("thread_ts").asText(null), user)) {
             return new Reading.Ignored("a bot's mention");
         }
         if (!appMention && user != null) people.add(user);
-        if (channel == null || !CONVERSATION.matcher(channel).matches()) return new Reading.Unreadable("channel is missing or not a conversation id");
-        if (ts == null || !TS.matcher(ts).matches()) return new Reading.Unreadable("ts is missing or not a Slack timestamp");
+        if (channel == null || !CONVERSATION.matcher(channel).matches())
+            return new Reading.Unreadable("channel is missing or not a conversation id");
+        if (ts == null || !TS.matcher(ts).matches())
+            return new Reading.Unreadable("ts is missing or not a Slack timestamp");
         if (user == null || user.isBlank()) return new Reading.Unreadable("a message without a user");
         String threadTs = e.path("thread_ts").asText(null);
-        if (threadTs != null && !TS.matcher(threadTs).matches()) return new Reading.Unreadable("thread_ts is not a Slack timestamp");
+        if (threadTs != null && !TS.matcher(threadTs).matches())
+            return new Reading.Unreadable("thread_ts is not a Slack timestamp");
         String raw = e.path("text").asText("");
         String channelType = e.path("channel_type").asText(channel.startsWith("D") ? "im" : "channel");
         boolean direct = channelType.equals("im");
@@ -123,23 +134,47 @@ final class EventReader {
         List<dev.clawgate.core.model.Attachment> attachments = new java.util.ArrayList<>();
         text = files.fetch(e, attachments, text);
         if (text.isBlank() && attachments.isEmpty()) return new Reading.Ignored("a message without text");
-        InboundMessage m = new InboundMessage(channel + ":" + ts, CHANNEL, bot.account.id(), user, null, channel, threadTs,
-                threadTs == null ? channel : channel + ":" + threadTs, direct ? ChatType.DIRECT : ChatType.GROUP, mentioned, instant(ts), text,
-                List.copyOf(attachments), callback.toString());
+        InboundMessage m = new InboundMessage(
+                channel + ":" + ts,
+                CHANNEL,
+                bot.account.id(),
+                user,
+                null,
+                channel,
+                threadTs,
+                threadTs == null ? channel : channel + ":" + threadTs,
+                direct ? ChatType.DIRECT : ChatType.GROUP,
+                mentioned,
+                instant(ts),
+                text,
+                List.copyOf(attachments),
+                callback.toString());
         return new Reading.Message(m);
     }
 
     /**
-     * Whether the message an {@code app_mention} names was posted by a bot: the event carries no {@code bot_id}, and its
-     * {@code message} twin may come later (Slack gives no order), so the message is looked up once per unknown author
-     * ({@code conversations.history}, or {@code conversations.replies} in a thread). A failed lookup counts as a person.
+     * Whether the message an {@code app_mention} names was posted by a bot: the event carries no {@code bot_id}, and
+     * its {@code message} twin may come later (Slack gives no order), so the message is looked up once per unknown
+     * author ({@code conversations.history}, or {@code conversations.replies} in a thread). A failed lookup counts as a
+     * person.
      */
     private boolean postedByABot(String channel, String ts, String threadTs, String user) {
         try {
-            com.fasterxml.jackson.databind.node.ObjectNode q = SlackApi.JSON.createObjectNode().put("channel", channel);
+            com.fasterxml.jackson.databind.node.ObjectNode q =
+                    SlackApi.JSON.createObjectNode().put("channel", channel);
             JsonNode page = threadTs == null || threadTs.equals(ts)
-                    ? bot.api.call("conversations.history", q.put("latest", ts).put("oldest", ts).put("inclusive", true).put("limit", 1))
-                    : bot.api.call("conversations.replies", q.put("ts", threadTs).put("latest", ts).put("oldest", ts).put("inclusive", true));
+                    ? bot.api.call(
+                            "conversations.history",
+                            q.put("latest", ts)
+                                    .put("oldest", ts)
+                                    .put("inclusive", true)
+                                    .put("limit", 1))
+                    : bot.api.call(
+                            "conversations.replies",
+                            q.put("ts", threadTs)
+                                    .put("latest", ts)
+                                    .put("oldest", ts)
+                                    .put("inclusive", true));
             for (JsonNode m : page.path("messages")) {
                 if (!ts.equals(m.path("ts").asText())) continue;
                 boolean isBot = m.hasNonNull("bot_id");
@@ -147,8 +182,13 @@ final class EventReader {
                 return isBot;
             }
         } catch (SlackApiException e) {
-            org.slf4j.LoggerFactory.getLogger(EventReader.class).debug("slack [{}]: could not look up the author of {}:{}: {}", bot.account.id(),
-                    channel, ts, e.getMessage());
+            org.slf4j.LoggerFactory.getLogger(EventReader.class)
+                    .debug(
+                            "slack [{}]: could not look up the author of {}:{}: {}",
+                            bot.account.id(),
+                            channel,
+                            ts,
+                            e.getMessage());
         }
         return false;
     }
@@ -157,7 +197,8 @@ final class EventReader {
     static Instant instant(String ts) {
         BigDecimal seconds = new BigDecimal(ts);
         long whole = seconds.longValue();
-        long nanos = seconds.subtract(BigDecimal.valueOf(whole)).movePointRight(9).longValue();
+        long nanos =
+                seconds.subtract(BigDecimal.valueOf(whole)).movePointRight(9).longValue();
         return Instant.ofEpochSecond(whole, nanos);
     }
 

@@ -26,13 +26,13 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>Every request is checked first: {@code X-Slack-Signature} must be {@code v0=} and the hex HMAC-SHA256 of
- *       {@code v0:<X-Slack-Request-Timestamp>:<raw body>} under the signing secret, compared in constant time, and
- *       the timestamp within 5 minutes of now (a replayed request is refused). A refused request is answered 401,
- *       counted ({@code clawgate_webhook_rejected_total{channel="slack"}}), logged at most every 10 s, never stored.</li>
- *   <li>{@code url_verification} is answered with its {@code challenge}.</li>
- *   <li>A message is committed to the inbox and only then answered 200 (Slack waits 3 s); a store failure is 503,
- *       so Slack retries; a retry of a recorded message is a duplicate in the inbox (IN-1) and answered 200.</li>
- *   <li>An event that cannot be read is kept as failed and answered 200 (IN-4: never redelivered for ever).</li>
+ *       {@code v0:<X-Slack-Request-Timestamp>:<raw body>} under the signing secret, compared in constant time, and the
+ *       timestamp within 5 minutes of now (a replayed request is refused). A refused request is answered 401, counted
+ *       ({@code clawgate_webhook_rejected_total{channel="slack"}}), logged at most every 10 s, never stored.
+ *   <li>{@code url_verification} is answered with its {@code challenge}.
+ *   <li>A message is committed to the inbox and only then answered 200 (Slack waits 3 s); a store failure is 503, so
+ *       Slack retries; a retry of a recorded message is a duplicate in the inbox (IN-1) and answered 200.
+ *   <li>An event that cannot be read is kept as failed and answered 200 (IN-4: never redelivered for ever).
  * </ul>
  */
 final class EventsReceiver implements WebhookRoute.Handler {
@@ -41,6 +41,7 @@ final class EventsReceiver implements WebhookRoute.Handler {
     static final String TIMESTAMP_HEADER = "X-Slack-Request-Timestamp";
     /** Slack's advice: refuse a request whose timestamp is more than five minutes from now (a replay). */
     static final Duration MAX_SKEW = Duration.ofMinutes(5);
+
     private static final Duration LOG_EVERY = Duration.ofSeconds(10);
 
     private final SlackBot bot;
@@ -71,13 +72,20 @@ final class EventsReceiver implements WebhookRoute.Handler {
         }
         if (body != null && "url_verification".equals(body.path("type").asText())) {
             String challenge = body.path("challenge").asText("");
-            return new WebhookRoute.Response(200, "application/json",
-                    SlackApi.JSON.createObjectNode().put("challenge", challenge).toString().getBytes(StandardCharsets.UTF_8));
+            return new WebhookRoute.Response(
+                    200,
+                    "application/json",
+                    SlackApi.JSON
+                            .createObjectNode()
+                            .put("challenge", challenge)
+                            .toString()
+                            .getBytes(StandardCharsets.UTF_8));
         }
         InboundSink target = sink.get();
         if (target == null || !bot.identified()) return WebhookRoute.Response.text(503, "not started");
         String ref = body == null ? "no-id" : body.path("event_id").asText("no-id");
-        EventReader.Reading reading = body == null ? new EventReader.Reading.Unreadable("the body is not JSON") : reader.read(body);
+        EventReader.Reading reading =
+                body == null ? new EventReader.Reading.Unreadable("the body is not JSON") : reader.read(body);
         try {
             return switch (reading) {
                 case EventReader.Reading.Ignored ignored -> WebhookRoute.Response.text(200, "ignored");
@@ -117,9 +125,11 @@ final class EventsReceiver implements WebhookRoute.Handler {
             return "a timestamp that is not a number";
         }
         long now = clock.instant().getEpochSecond();
-        if (Math.abs(now - seconds) > MAX_SKEW.toSeconds()) return "a timestamp more than 5 minutes from now (a replay?)";
+        if (Math.abs(now - seconds) > MAX_SKEW.toSeconds())
+            return "a timestamp more than 5 minutes from now (a replay?)";
         byte[] expected = sign(seconds, request.body()).getBytes(StandardCharsets.UTF_8);
-        if (!MessageDigest.isEqual(expected, given.strip().getBytes(StandardCharsets.UTF_8))) return "a wrong signature";
+        if (!MessageDigest.isEqual(expected, given.strip().getBytes(StandardCharsets.UTF_8)))
+            return "a wrong signature";
         return null;
     }
 
@@ -141,8 +151,12 @@ final class EventsReceiver implements WebhookRoute.Handler {
         Instant last = lastLogged.get();
         // a flood of forged requests must not flood the log: one line per interval, carrying the count
         if ((last == Instant.MIN || !now.isBefore(last.plus(LOG_EVERY))) && lastLogged.compareAndSet(last, now)) {
-            log.warn("slack [{}]: refused an Events API request from {} ({}); {} refused so far", bot.account.id(), request.remoteAddress(),
-                    why, n);
+            log.warn(
+                    "slack [{}]: refused an Events API request from {} ({}); {} refused so far",
+                    bot.account.id(),
+                    request.remoteAddress(),
+                    why,
+                    n);
         }
         return WebhookRoute.Response.text(401, "unauthorized");
     }

@@ -1,7 +1,7 @@
 package dev.clawgate.channel.slack;
 
-import dev.clawgate.core.channel.MediaStore;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.clawgate.core.channel.MediaStore;
 import dev.clawgate.core.model.Attachment;
 import java.io.IOException;
 import java.net.URI;
@@ -11,14 +11,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Downloads the files shared with a message ({@code files[]}, SPEC OUT-13) into the app's {@link MediaStore}
- * and hands them on as {@link Attachment}s with their local paths: images reach a model with vision as images,
- * like every channel's. Each file is fetched from its {@code url_private_download} (else {@code url_private}) with
- * the bot token, at most {@link #MAX_DOWNLOAD} bytes and {@link #MAX_FILES} files a message. The token goes only
- * to Slack's own hosts ({@code slack.com} and its subdomains, over https) or to {@code api_base}'s host (a proxy,
- * a test double): an event naming any other host gets a note, never the token. A file is stored under its id,
- * so a redelivered event reuses what the first delivery fetched. A file that cannot be fetched does not stop
- * the message: the text says what is missing instead.
+ * Downloads the files shared with a message ({@code files[]}, SPEC OUT-13) into the app's {@link MediaStore} and hands
+ * them on as {@link Attachment}s with their local paths: images reach a model with vision as images, like every
+ * channel's. Each file is fetched from its {@code url_private_download} (else {@code url_private}) with the bot token,
+ * at most {@link #MAX_DOWNLOAD} bytes and {@link #MAX_FILES} files a message. The token goes only to Slack's own hosts
+ * ({@code slack.com} and its subdomains, over https) or to {@code api_base}'s host (a proxy, a test double): an event
+ * naming any other host gets a note, never the token. A file is stored under its id, so a redelivered event reuses what
+ * the first delivery fetched. A file that cannot be fetched does not stop the message: the text says what is missing
+ * instead.
  */
 final class FileFetcher {
     private static final Logger log = LoggerFactory.getLogger(FileFetcher.class);
@@ -70,7 +70,8 @@ final class FileFetcher {
         String name = safeName(id + "_" + shown);
         try {
             if (!store.reuse(name)) store.write(name, bot.api.download(uri, mime, MAX_DOWNLOAD));
-            into.add(new Attachment(kind(mime), mime, store.path(name).toAbsolutePath().toString()));
+            into.add(new Attachment(
+                    kind(mime), mime, store.path(name).toAbsolutePath().toString()));
             return text;
         } catch (IOException e) {
             log.warn("slack [{}]: could not download {}: {}", bot.account.id(), name, bot.api.redact(e.getMessage()));
@@ -86,7 +87,8 @@ final class FileFetcher {
         String host = u.getHost() == null ? "" : u.getHost().toLowerCase(Locale.ROOT);
         boolean slack = "https".equals(u.getScheme()) && (host.equals("slack.com") || host.endsWith(".slack.com"));
         URI api = bot.account.apiBase();
-        boolean configured = host.equalsIgnoreCase(api.getHost()) && u.getPort() == api.getPort()
+        boolean configured = host.equalsIgnoreCase(api.getHost())
+                && u.getPort() == api.getPort()
                 && String.valueOf(u.getScheme()).equalsIgnoreCase(api.getScheme());
         return slack || configured;
     }

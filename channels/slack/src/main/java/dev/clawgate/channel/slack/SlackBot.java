@@ -19,7 +19,8 @@ final class SlackBot {
         JsonNode me = api.call("auth.test", SlackApi.JSON.createObjectNode());
         String id = me.path("user_id").asText(null);
         if (id == null || id.isBlank()) {
-            throw new SlackApiException("auth.test named no user_id", SlackApiException.Reach.ANSWERED, "no_user_id", 200, null, null);
+            throw new SlackApiException(
+                    "auth.test named no user_id", SlackApiException.Reach.ANSWERED, "no_user_id", 200, null, null);
         }
         name = me.path("user").asText(id);
         userId = id;

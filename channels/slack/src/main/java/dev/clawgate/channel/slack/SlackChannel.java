@@ -1,10 +1,10 @@
 package dev.clawgate.channel.slack;
 
-import dev.clawgate.core.channel.MediaStore;
 import dev.clawgate.core.channel.AckPolicy;
 import dev.clawgate.core.channel.Channel;
 import dev.clawgate.core.channel.ChannelHealth;
 import dev.clawgate.core.channel.InboundSink;
+import dev.clawgate.core.channel.MediaStore;
 import dev.clawgate.core.channel.MessageAdapter;
 import dev.clawgate.core.channel.WebhookRoute;
 import java.net.http.HttpClient;
@@ -21,10 +21,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Slack (SPEC CH-4): each app takes events over the Events API ({@code mode = "events"}, a signed
- * webhook the server mounts at {@code webhook_path}) or Socket Mode ({@code mode = "socket"}), and
- * answers through {@link SlackMessageAdapter}. Restartable: the {@code ChannelSupervisor} may stop and
- * start it while the gateway runs (SPEC CH-0).
+ * Slack (SPEC CH-4): each app takes events over the Events API ({@code mode = "events"}, a signed webhook the server
+ * mounts at {@code webhook_path}) or Socket Mode ({@code mode = "socket"}), and answers through
+ * {@link SlackMessageAdapter}. Restartable: the {@code ChannelSupervisor} may stop and start it while the gateway runs
+ * (SPEC CH-0).
  */
 public final class SlackChannel implements Channel {
     private static final Logger log = LoggerFactory.getLogger(SlackChannel.class);
@@ -45,34 +45,52 @@ public final class SlackChannel implements Channel {
 
     /** @param dataDir the gateway's data dir: downloaded files go to {@code <data_dir>/slack/<account>/media} */
     public SlackChannel(List<SlackAccount> accounts, java.nio.file.Path dataDir) {
-        this(accounts, dataDir, Clock.systemUTC(), task -> Thread.ofVirtual().name("slack-io").start(task),
-                SlackMessageAdapter.MAX_INLINE_RATE_WAIT, SocketModeLoop.FIRST_BACKOFF, Timers.PREVIEW, SlackAccount.PREVIEW_INTERVAL);
+        this(
+                accounts,
+                dataDir,
+                Clock.systemUTC(),
+                task -> Thread.ofVirtual().name("slack-io").start(task),
+                SlackMessageAdapter.MAX_INLINE_RATE_WAIT,
+                SocketModeLoop.FIRST_BACKOFF,
+                Timers.PREVIEW,
+                SlackAccount.PREVIEW_INTERVAL);
     }
 
     /** The gateway's shared preview timer: a daemon thread that only hands work on. */
     private static final class Timers {
-        static final dev.clawgate.core.inbound.Scheduler PREVIEW = dev.clawgate.core.inbound.Scheduler.daemon("slack-preview-timer");
+        static final dev.clawgate.core.inbound.Scheduler PREVIEW =
+                dev.clawgate.core.inbound.Scheduler.daemon("slack-preview-timer");
     }
 
     /**
-     * @param clock        checks the Events API timestamps and times rate limits
-     * @param io           runs reaction calls off the caller's thread
+     * @param clock checks the Events API timestamps and times rate limits
+     * @param io runs reaction calls off the caller's thread
      * @param firstBackoff the first wait before a Socket Mode reconnect
      */
-    SlackChannel(List<SlackAccount> accounts, java.nio.file.Path dataDir, Clock clock, Executor io,
-                 Duration maxInlineRateWait, Duration firstBackoff, dev.clawgate.core.inbound.Scheduler previewTimer, Duration previewInterval) {
+    SlackChannel(
+            List<SlackAccount> accounts,
+            java.nio.file.Path dataDir,
+            Clock clock,
+            Executor io,
+            Duration maxInlineRateWait,
+            Duration firstBackoff,
+            dev.clawgate.core.inbound.Scheduler previewTimer,
+            Duration previewInterval) {
         this.http = SlackApi.client();
         this.firstBackoff = firstBackoff;
         this.io = io;
         for (SlackAccount a : accounts) {
             SlackBot bot = new SlackBot(a, new SlackApi(a.apiBase(), a.botToken(), http, a.callTimeout(), clock));
             bots.put(a.id(), bot);
-            java.nio.file.Path mediaDir = dataDir.resolve("slack").resolve(a.id()).resolve("media");
-            MediaStore media = new MediaStore("slack", mediaDir, MediaStore.DEFAULT_MAX_AGE, MediaStore.DEFAULT_MAX_BYTES, clock);
+            java.nio.file.Path mediaDir =
+                    dataDir.resolve("slack").resolve(a.id()).resolve("media");
+            MediaStore media =
+                    new MediaStore("slack", mediaDir, MediaStore.DEFAULT_MAX_AGE, MediaStore.DEFAULT_MAX_BYTES, clock);
             mediaStores.add(media);
             EventReader reader = new EventReader(bot, new FileFetcher(bot, media));
             readers.put(a.id(), reader);
-            if (a.mode() == SlackAccount.Mode.EVENTS) receivers.put(a.id(), new EventsReceiver(bot, reader, sink::get, clock));
+            if (a.mode() == SlackAccount.Mode.EVENTS)
+                receivers.put(a.id(), new EventsReceiver(bot, reader, sink::get, clock));
             else appApis.put(a.id(), new SlackApi(a.apiBase(), a.appToken(), http, a.callTimeout(), clock));
         }
         this.adapter = new SlackMessageAdapter(bots, io, maxInlineRateWait, previewTimer, previewInterval);
@@ -84,9 +102,9 @@ public final class SlackChannel implements Channel {
     }
 
     /**
-     * Learns each bot's user id ({@code auth.test}), then opens Socket Mode connections. A token Slack
-     * refuses stops the start with the fix in the message; an unreachable API is logged and retried in the
-     * background (the Events API answers 503 until the bot is known, so Slack retries).
+     * Learns each bot's user id ({@code auth.test}), then opens Socket Mode connections. A token Slack refuses stops
+     * the start with the fix in the message; an unreachable API is logged and retried in the background (the Events API
+     * answers 503 until the bot is known, so Slack retries).
      */
     @Override
     public void start(InboundSink inboundSink) {
@@ -95,22 +113,36 @@ public final class SlackChannel implements Channel {
         for (SlackBot bot : bots.values()) {
             try {
                 bot.identify();
-                log.info("slack [{}]: connected as {} ({}) ({} mode)", bot.account.id(), bot.name(), bot.userId(),
+                log.info(
+                        "slack [{}]: connected as {} ({}) ({} mode)",
+                        bot.account.id(),
+                        bot.name(),
+                        bot.userId(),
                         bot.account.mode().name().toLowerCase(java.util.Locale.ROOT));
             } catch (SlackApiException e) {
                 if (e.authRefused()) {
                     sink.set(null);
-                    String fix = "slack [" + bot.account.id() + "]: Slack refuses the bot token (" + e.error() + "); set bot_token to the app's "
+                    String fix = "slack [" + bot.account.id() + "]: Slack refuses the bot token (" + e.error()
+                            + "); set bot_token to the app's "
                             + "Bot User OAuth Token (e.g. bot_token = \"${SLACK_BOT_TOKEN}\")";
                     log.error(fix);
                     throw new IllegalStateException(fix);
                 }
-                log.error("slack [{}]: cannot reach the Web API at {} ({}); retrying in the background", bot.account.id(), bot.account.apiBase(),
+                log.error(
+                        "slack [{}]: cannot reach the Web API at {} ({}); retrying in the background",
+                        bot.account.id(),
+                        bot.account.apiBase(),
                         e.getMessage());
-                if (bot.account.mode() == SlackAccount.Mode.EVENTS) Thread.ofVirtual().name("slack-identify").start(() -> identifyLater(bot));
+                if (bot.account.mode() == SlackAccount.Mode.EVENTS)
+                    Thread.ofVirtual().name("slack-identify").start(() -> identifyLater(bot));
             }
             if (bot.account.mode() == SlackAccount.Mode.SOCKET) {
-                SocketModeLoop loop = new SocketModeLoop(bot, appApis.get(bot.account.id()), readers.get(bot.account.id()), inboundSink, http,
+                SocketModeLoop loop = new SocketModeLoop(
+                        bot,
+                        appApis.get(bot.account.id()),
+                        readers.get(bot.account.id()),
+                        inboundSink,
+                        http,
                         firstBackoff);
                 loops.put(bot.account.id(), loop);
                 loop.start();
@@ -127,7 +159,9 @@ public final class SlackChannel implements Channel {
             } catch (InterruptedException e) {
                 return;
             } catch (SlackApiException e) {
-                backoff = backoff.multipliedBy(2).compareTo(SocketModeLoop.MAX_BACKOFF) > 0 ? SocketModeLoop.MAX_BACKOFF : backoff.multipliedBy(2);
+                backoff = backoff.multipliedBy(2).compareTo(SocketModeLoop.MAX_BACKOFF) > 0
+                        ? SocketModeLoop.MAX_BACKOFF
+                        : backoff.multipliedBy(2);
             }
         }
     }
@@ -135,7 +169,8 @@ public final class SlackChannel implements Channel {
     @Override
     public List<WebhookRoute> webhookRoutes() {
         List<WebhookRoute> routes = new ArrayList<>();
-        receivers.forEach((id, r) -> routes.add(new WebhookRoute("POST", bots.get(id).account.webhookPath(), r)));
+        receivers.forEach((id, r) ->
+                routes.add(new WebhookRoute("POST", bots.get(id).account.webhookPath(), r)));
         return routes;
     }
 
@@ -162,8 +197,10 @@ public final class SlackChannel implements Channel {
     /** SPEC SP-1: what Slack renders, for the prompt's Channel Capabilities section. */
     @Override
     public String formatGuidance() {
-        return "Slack renders its own mrkdwn; write Markdown: **bold**, _italic_, ~~strike~~, `code`, ```code blocks```, [links](url)"
-                + " and - lists are converted. No tables, no nested lists; headings become bold lines. Replies longer than 4000"
+        return "Slack renders its own mrkdwn; write Markdown: **bold**, _italic_, ~~strike~~, `code`, ```code "
+                + "blocks```, [links](url)"
+                + " and - lists are converted. No tables, no nested lists; headings become bold lines. Replies longer "
+                + "than 4000"
                 + " characters are split into several messages.";
     }
 
@@ -172,7 +209,10 @@ public final class SlackChannel implements Channel {
         return adapter;
     }
 
-    /** SPEC IN-3: an event is acknowledged (HTTP 200, or the envelope ack) once it is recorded; Slack's 3 s allow no later ack. */
+    /**
+     * SPEC IN-3: an event is acknowledged (HTTP 200, or the envelope ack) once it is recorded; Slack's 3 s allow no
+     * later ack.
+     */
     @Override
     public Set<AckPolicy> ackPolicies() {
         return Set.of(AckPolicy.AFTER_RECEIVE_RECORD);

@@ -29,26 +29,43 @@ public final class SlackChannelFactory implements ChannelFactory {
         return new SlackChannel(SlackSettings.accounts(settings), dataDir);
     }
 
-    /** SPEC CH-4: the keys of {@code [channels.slack]} and of each {@code [channels.slack.accounts.<id>]} (one app each). */
+    /**
+     * SPEC CH-4: the keys of {@code [channels.slack]} and of each {@code [channels.slack.accounts.<id>]} (one app
+     * each).
+     */
     @Override
     public List<ChannelOption> options() {
         return List.of(
-                ChannelOption.string("bot_token", "The app's Bot User OAuth Token (xoxb-...).").asSecret(),
-                ChannelOption.string("signing_secret", "mode = \"events\": verifies each request's X-Slack-Signature.").asSecret(),
-                ChannelOption.string("app_token", "mode = \"socket\": the app-level token (xapp-...) that opens Socket Mode.").asSecret(),
-                ChannelOption.string("mode", "How events arrive: events (the Events API over HTTP) or socket (Socket Mode).")
+                ChannelOption.string("bot_token", "The app's Bot User OAuth Token (xoxb-...).")
+                        .asSecret(),
+                ChannelOption.string("signing_secret", "mode = \"events\": verifies each request's X-Slack-Signature.")
+                        .asSecret(),
+                ChannelOption.string(
+                                "app_token",
+                                "mode = \"socket\": the app-level token (xapp-...) that opens Socket Mode.")
+                        .asSecret(),
+                ChannelOption.string(
+                                "mode", "How events arrive: events (the Events API over HTTP) or socket (Socket Mode).")
                         .withDefault("events"),
-                ChannelOption.string("api_base", "The Web API root (a proxy, or a test double).").withDefault(SlackSettings.DEFAULT_API_BASE),
-                ChannelOption.string("webhook_path", "mode = \"events\": the Request URL's path on the gateway's HTTP port.")
+                ChannelOption.string("api_base", "The Web API root (a proxy, or a test double).")
+                        .withDefault(SlackSettings.DEFAULT_API_BASE),
+                ChannelOption.string(
+                                "webhook_path", "mode = \"events\": the Request URL's path on the gateway's HTTP port.")
                         .withDefault(SlackSettings.DEFAULT_PATH),
-                ChannelOption.string("stream_mode", "off, or preview: a draft edited with chat.update while the reply is generated.")
+                ChannelOption.string(
+                                "stream_mode",
+                                "off, or preview: a draft edited with chat.update while the reply is generated.")
                         .withDefault("off"),
-                ChannelOption.bool("ack_reactions", "React to each message: eyes when received, then a check mark or a warning.")
+                ChannelOption.bool(
+                                "ack_reactions",
+                                "React to each message: eyes when received, then a check mark or a warning.")
                         .withDefault(false),
                 ChannelOption.integer("text_limit", "The longest message sent, in characters (Slack advises 4000).")
                         .withDefault(SlackAccount.MAX_TEXT),
-                ChannelOption.integer("api_timeout_secs", "How long a Web API call waits for its answer; a post "
-                        + "past it is unknown_after_send, never sent again.")
+                ChannelOption.integer(
+                                "api_timeout_secs",
+                                "How long a Web API call waits for its answer; a post "
+                                        + "past it is unknown_after_send, never sent again.")
                         .withDefault((int) SlackAccount.CALL_TIMEOUT.toSeconds()));
     }
 

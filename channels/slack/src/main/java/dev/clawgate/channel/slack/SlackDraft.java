@@ -11,11 +11,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A live preview of one reply in a Slack conversation (SPEC OUT-9, {@code stream_mode = "preview"}):
- * {@link #start} posts a {@code ...} draft at once ({@code chat.postMessage}, in the reply's thread), and
- * later calls edit it with the text so far ({@code chat.update}), at most once per interval. The draft
- * shows the text escaped, not rendered (half a Markdown span renders wrong); the final reply's edit
- * renders it. {@link #finish} drops pending updates and hands the draft's {@code ts} to the finaliser.
+ * A live preview of one reply in a Slack conversation (SPEC OUT-9, {@code stream_mode = "preview"}): {@link #start}
+ * posts a {@code ...} draft at once ({@code chat.postMessage}, in the reply's thread), and later calls edit it with the
+ * text so far ({@code chat.update}), at most once per interval. The draft shows the text escaped, not rendered (half a
+ * Markdown span renders wrong); the final reply's edit renders it. {@link #finish} drops pending updates and hands the
+ * draft's {@code ts} to the finaliser.
  */
 final class SlackDraft extends LiveDraftStream {
     private static final Logger log = LoggerFactory.getLogger(SlackDraft.class);
@@ -52,15 +52,25 @@ final class SlackDraft extends LiveDraftStream {
 
     @Override
     protected LivePreview.Shown show(LivePreview.Draft draft) {
-        String text = draft.text().isBlank() ? PLACEHOLDER : SlackText.escape(head(draft.text().strip(), limit));
+        String text = draft.text().isBlank()
+                ? PLACEHOLDER
+                : SlackText.escape(head(draft.text().strip(), limit));
         try {
             if (ts == null) {
-                ObjectNode p = SlackApi.JSON.createObjectNode().put("channel", channel).put("text", text);
+                ObjectNode p =
+                        SlackApi.JSON.createObjectNode().put("channel", channel).put("text", text);
                 if (threadTs != null) p.put("thread_ts", threadTs);
-                JsonNode sent = bot.api.call("chat.postMessage", "chat.postMessage:" + channel, p, dev.clawgate.core.run.CancelToken.none());
+                JsonNode sent = bot.api.call(
+                        "chat.postMessage", "chat.postMessage:" + channel, p, dev.clawgate.core.run.CancelToken.none());
                 ts = sent.path("ts").asText(null);
             } else {
-                bot.api.call("chat.update", SlackApi.JSON.createObjectNode().put("channel", channel).put("ts", ts).put("text", text));
+                bot.api.call(
+                        "chat.update",
+                        SlackApi.JSON
+                                .createObjectNode()
+                                .put("channel", channel)
+                                .put("ts", ts)
+                                .put("text", text));
             }
             return LivePreview.Shown.OK;
         } catch (SlackApiException e) {

@@ -3,45 +3,45 @@ package dev.clawgate.channel.slack;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clawgate.core.channel.MessageAdapter;
+import dev.clawgate.core.inbound.Scheduler;
 import dev.clawgate.core.outbound.Capability;
 import dev.clawgate.core.outbound.DeliveryException;
+import dev.clawgate.core.outbound.MediaRef;
 import dev.clawgate.core.outbound.MessageReceipt;
 import dev.clawgate.core.outbound.OutboundMessage;
 import dev.clawgate.core.outbound.OutboundTarget;
+import dev.clawgate.core.outbound.ReplyStream;
+import dev.clawgate.core.outbound.TurnOutcome;
 import dev.clawgate.core.render.ChunkLimits;
 import dev.clawgate.core.render.ReplyToMode;
 import dev.clawgate.core.run.CancelToken;
+import dev.clawgate.core.run.CancelledException;
 import dev.clawgate.core.store.InboxState;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import dev.clawgate.core.outbound.MediaRef;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import dev.clawgate.core.inbound.Scheduler;
-import dev.clawgate.core.outbound.ReplyStream;
-import dev.clawgate.core.outbound.TurnOutcome;
-import dev.clawgate.core.run.CancelledException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Slack's outbound side (SPEC OUT-4, CH-4): one payload is one {@code chat.postMessage} with the text
- * rendered as mrkdwn, in the inbound message's thread ({@code thread_ts}) when it came in one; a reply
- * to a top-level message that {@code reply_to_mode} threads (groups by default) opens a thread under
- * it, and every part of that reply goes there. Ack reactions from receipt to final state (RP-5).
+ * Slack's outbound side (SPEC OUT-4, CH-4): one payload is one {@code chat.postMessage} with the text rendered as
+ * mrkdwn, in the inbound message's thread ({@code thread_ts}) when it came in one; a reply to a top-level message that
+ * {@code reply_to_mode} threads (groups by default) opens a thread under it, and every part of that reply goes there.
+ * Ack reactions from receipt to final state (RP-5).
  *
- * <p>SPEC OUT-7: {@code chat.postMessage} is not idempotent and Slack offers no client message id to look a
- * post up by, so the adapter does not declare {@code reconcileUnknownSend}: a post whose answer is lost is
- * ambiguous ({@code unknown_after_send}), never sent again. A 429 means Slack did not post: the call is made
- * once more after {@code Retry-After} when that is short, else the delivery is retried after it;
- * {@code invalid_auth}, {@code channel_not_found}, {@code not_in_channel}, {@code account_inactive}... are permanent.
- * Media (OUT-13) with the external upload flow ({@link FileUpload}); the typing indicator is a thread's status
- * ({@link ThreadStatus}), as Slack bots have no other.
+ * <p>SPEC OUT-7: {@code chat.postMessage} is not idempotent and Slack offers no client message id to look a post up by,
+ * so the adapter does not declare {@code reconcileUnknownSend}: a post whose answer is lost is ambiguous
+ * ({@code unknown_after_send}), never sent again. A 429 means Slack did not post: the call is made once more after
+ * {@code Retry-After} when that is short, else the delivery is retried after it; {@code invalid_auth},
+ * {@code channel_not_found}, {@code not_in_channel}, {@code account_inactive}... are permanent. Media (OUT-13) with the
+ * external upload flow ({@link FileUpload}); the typing indicator is a thread's status ({@link ThreadStatus}), as Slack
+ * bots have no other.
  */
 final class SlackMessageAdapter implements MessageAdapter {
     /** The longest Retry-After waited for inline before a delivery is handed back to the outbox to retry. */
@@ -60,11 +60,16 @@ final class SlackMessageAdapter implements MessageAdapter {
     private final Duration previewInterval;
 
     /**
-     * @param io              where reaction and preview calls run, off the caller's thread
-     * @param previewTimer    times the live previews' edits (SPEC OUT-9)
+     * @param io where reaction and preview calls run, off the caller's thread
+     * @param previewTimer times the live previews' edits (SPEC OUT-9)
      * @param previewInterval the least time between two edits of a preview
      */
-    SlackMessageAdapter(Map<String, SlackBot> bots, Executor io, Duration maxInlineWait, Scheduler previewTimer, Duration previewInterval) {
+    SlackMessageAdapter(
+            Map<String, SlackBot> bots,
+            Executor io,
+            Duration maxInlineWait,
+            Scheduler previewTimer,
+            Duration previewInterval) {
         this.bots = Map.copyOf(bots);
         this.reactions = new AckReactions(io);
         this.maxInlineWait = maxInlineWait;
@@ -73,11 +78,22 @@ final class SlackMessageAdapter implements MessageAdapter {
         this.previewInterval = previewInterval;
         this.status = new ThreadStatus(io);
         // BATCH: a reply's text and media payloads go in order, each with its own receipt (SPEC OUT-5 payloadOutcomes)
-        Set<Capability> c = EnumSet.of(Capability.TEXT, Capability.MEDIA, Capability.REPLY_TO, Capability.THREAD,
-                Capability.MESSAGE_SENDING_HOOKS, Capability.BATCH);
+        Set<Capability> c = EnumSet.of(
+                Capability.TEXT,
+                Capability.MEDIA,
+                Capability.REPLY_TO,
+                Capability.THREAD,
+                Capability.MESSAGE_SENDING_HOOKS,
+                Capability.BATCH);
         if (bots.values().stream().anyMatch(b -> b.account.preview())) {
-            c.addAll(EnumSet.of(Capability.DRAFT_PREVIEW, Capability.PREVIEW_FINALIZATION, Capability.FINAL_EDIT, Capability.PREVIEW_RECEIPT,
-                    Capability.NORMAL_FALLBACK, Capability.DISCARD_PENDING, Capability.RETAIN_ON_AMBIGUOUS_FAILURE));
+            c.addAll(EnumSet.of(
+                    Capability.DRAFT_PREVIEW,
+                    Capability.PREVIEW_FINALIZATION,
+                    Capability.FINAL_EDIT,
+                    Capability.PREVIEW_RECEIPT,
+                    Capability.NORMAL_FALLBACK,
+                    Capability.DISCARD_PENDING,
+                    Capability.RETAIN_ON_AMBIGUOUS_FAILURE));
         }
         this.capabilities = Set.copyOf(c);
     }
@@ -110,12 +126,21 @@ final class SlackMessageAdapter implements MessageAdapter {
         SlackBot bot = bot(target);
         String channel = target.replyTarget();
         if (!EventReader.conversationId(channel)) {
-            throw new DeliveryException("slack: \"" + shown(channel) + "\" is not a conversation id", DeliveryException.Kind.PERMANENT, null, null);
+            throw new DeliveryException(
+                    "slack: \"" + shown(channel) + "\" is not a conversation id",
+                    DeliveryException.Kind.PERMANENT,
+                    null,
+                    null);
         }
         int units = ChunkLimits.of(bot.account.textLimit()).measure().units(message.text());
         if (units > bot.account.textLimit()) {
-            throw new DeliveryException("slack: a payload of " + units + " UTF-16 units is over account " + bot.account.id() + "'s text_limit of "
-                    + bot.account.textLimit() + "; payloads are cut before they reach the adapter", DeliveryException.Kind.PERMANENT, null, null);
+            throw new DeliveryException(
+                    "slack: a payload of " + units + " UTF-16 units is over account " + bot.account.id()
+                            + "'s text_limit of " + bot.account.textLimit()
+                            + "; payloads are cut before they reach the adapter",
+                    DeliveryException.Kind.PERMANENT,
+                    null,
+                    null);
         }
         String threadTs = threadFor(target, message);
         SlackDraft draft = endsTheTurn(message) ? drafts.remove(target) : null;
@@ -133,37 +158,62 @@ final class SlackMessageAdapter implements MessageAdapter {
         if (draftTs != null && finalEdit(bot, channel, draftTs, SlackText.render(message.text()), cancel)) {
             // previewReceipt: the draft, now the reply, is the receipt's message
             String id = channel + ":" + draftTs;
-            return new MessageReceipt(id, List.of(id), List.of(new MessageReceipt.Part(MessageReceipt.PartKind.TEXT, id)), draft.threadTs(),
-                    null, id, id, Instant.now(), null);
+            return new MessageReceipt(
+                    id,
+                    List.of(id),
+                    List.of(new MessageReceipt.Part(MessageReceipt.PartKind.TEXT, id)),
+                    draft.threadTs(),
+                    null,
+                    id,
+                    id,
+                    Instant.now(),
+                    null);
         }
-        ObjectNode params = SlackApi.JSON.createObjectNode().put("channel", channel).put("text", SlackText.render(message.text()));
+        ObjectNode params =
+                SlackApi.JSON.createObjectNode().put("channel", channel).put("text", SlackText.render(message.text()));
         if (threadTs != null) params.put("thread_ts", threadTs);
         JsonNode posted = post(bot, channel, params, cancel);
         status.replied(bot, channel, threadTs);
         String ts = posted.path("ts").asText(null);
         String id = ts == null ? null : channel + ":" + ts;
-        List<MessageReceipt.Part> parts = id == null ? List.of() : List.of(new MessageReceipt.Part(MessageReceipt.PartKind.TEXT, id));
+        List<MessageReceipt.Part> parts =
+                id == null ? List.of() : List.of(new MessageReceipt.Part(MessageReceipt.PartKind.TEXT, id));
         String replyTo = threadTs != null && target.inReplyToMessageId() != null ? target.inReplyToMessageId() : null;
-        return new MessageReceipt(id, id == null ? List.of() : List.of(id), parts, threadTs, replyTo, id, id, Instant.now(), posted.toString());
+        return new MessageReceipt(
+                id,
+                id == null ? List.of() : List.of(id),
+                parts,
+                threadTs,
+                replyTo,
+                id,
+                id,
+                Instant.now(),
+                posted.toString());
     }
 
     /**
      * SPEC OUT-13: a payload with media is one message: its local files uploaded with the external upload flow and
      * shared with the text as {@code initial_comment}; a URL goes as a link in the text (Slack unfurls it).
      */
-    private MessageReceipt sendMedia(SlackBot bot, OutboundTarget target, OutboundMessage message, String threadTs,
-                                     CancelToken cancel) throws DeliveryException {
+    private MessageReceipt sendMedia(
+            SlackBot bot, OutboundTarget target, OutboundMessage message, String threadTs, CancelToken cancel)
+            throws DeliveryException {
         String channel = target.replyTarget();
         StringBuilder text = new StringBuilder(message.text().isBlank() ? "" : SlackText.render(message.text()));
         List<MediaRef> local = new ArrayList<>();
         for (MediaRef m : message.media()) {
-            if (m.remote()) text.append(text.isEmpty() ? "" : "\n").append('<').append(m.location()).append('>');
+            if (m.remote())
+                text.append(text.isEmpty() ? "" : "\n")
+                        .append('<')
+                        .append(m.location())
+                        .append('>');
             else local.add(m);
         }
         List<String> ids = new ArrayList<>();
         String raw;
         if (local.isEmpty()) {
-            ObjectNode params = SlackApi.JSON.createObjectNode().put("channel", channel).put("text", text.toString());
+            ObjectNode params =
+                    SlackApi.JSON.createObjectNode().put("channel", channel).put("text", text.toString());
             if (threadTs != null) params.put("thread_ts", threadTs);
             JsonNode posted = post(bot, channel, params, cancel);
             ids.add(channel + ":" + posted.path("ts").asText());
@@ -176,12 +226,15 @@ final class SlackMessageAdapter implements MessageAdapter {
         }
         status.replied(bot, channel, threadTs);
         List<MessageReceipt.Part> parts = ids.stream()
-                .map(id -> new MessageReceipt.Part(MessageReceipt.PartKind.MEDIA, id)).toList();
+                .map(id -> new MessageReceipt.Part(MessageReceipt.PartKind.MEDIA, id))
+                .toList();
         String replyTo = threadTs != null && target.inReplyToMessageId() != null ? target.inReplyToMessageId() : null;
         return new MessageReceipt(ids.getFirst(), ids, parts, threadTs, replyTo, null, null, Instant.now(), raw);
     }
 
-    /** SPEC RP-5: the thread's status ({@code assistant.threads.setStatus}) while the turn works; none outside a thread. */
+    /**
+     * SPEC RP-5: the thread's status ({@code assistant.threads.setStatus}) while the turn works; none outside a thread.
+     */
     @Override
     public void typing(OutboundTarget target) {
         SlackBot bot = bots.get(target.account());
@@ -197,26 +250,42 @@ final class SlackMessageAdapter implements MessageAdapter {
     }
 
     /**
-     * Edits the draft into the reply (finalEdit). True when the draft now stands for the reply: edited, or the
-     * edit's outcome is unknown (retainOnAmbiguousFailure: never a duplicate). False when Slack refused the edit
-     * (the draft is gone, or rate limited): the draft is deleted and the reply posted normally (normalFallback).
-     * An abort before the edit deletes the draft; one while it is out is ambiguous (SPEC OUT-11).
+     * Edits the draft into the reply (finalEdit). True when the draft now stands for the reply: edited, or the edit's
+     * outcome is unknown (retainOnAmbiguousFailure: never a duplicate). False when Slack refused the edit (the draft is
+     * gone, or rate limited): the draft is deleted and the reply posted normally (normalFallback). An abort before the
+     * edit deletes the draft; one while it is out is ambiguous (SPEC OUT-11).
      */
-    private boolean finalEdit(SlackBot bot, String channel, String draftTs, String text, CancelToken cancel) throws DeliveryException {
+    private boolean finalEdit(SlackBot bot, String channel, String draftTs, String text, CancelToken cancel)
+            throws DeliveryException {
         try {
-            bot.api.call("chat.update", SlackApi.JSON.createObjectNode().put("channel", channel).put("ts", draftTs).put("text", text), cancel);
+            bot.api.call(
+                    "chat.update",
+                    SlackApi.JSON
+                            .createObjectNode()
+                            .put("channel", channel)
+                            .put("ts", draftTs)
+                            .put("text", text),
+                    cancel);
             return true;
         } catch (CancelledException e) {
             deleteDraft(bot, channel, draftTs);
             throw e;
         } catch (SlackApiException e) {
-            if (e.reach() == SlackApiException.Reach.UNKNOWN && cancel.isCancelled()) throw e.toDelivery("final edit of the draft");
+            if (e.reach() == SlackApiException.Reach.UNKNOWN && cancel.isCancelled())
+                throw e.toDelivery("final edit of the draft");
             if (e.reach() == SlackApiException.Reach.UNKNOWN) {
-                log.warn("slack [{}]: final edit of draft {} got no answer; keeping the draft rather than risking a duplicate: {}",
-                        bot.account.id(), draftTs, e.getMessage());
+                log.warn(
+                        "slack [{}]: final edit of draft {} got no answer; keeping the draft rather than risking a "
+                                + "duplicate: {}",
+                        bot.account.id(),
+                        draftTs,
+                        e.getMessage());
                 return true;
             }
-            log.info("slack [{}]: final edit of draft {} failed ({}); posting the reply as a new message", bot.account.id(), draftTs,
+            log.info(
+                    "slack [{}]: final edit of draft {} failed ({}); posting the reply as a new message",
+                    bot.account.id(),
+                    draftTs,
                     e.getMessage());
             deleteDraft(bot, channel, draftTs);
             return false;
@@ -225,7 +294,9 @@ final class SlackMessageAdapter implements MessageAdapter {
 
     private static void deleteDraft(SlackBot bot, String channel, String ts) {
         try {
-            bot.api.call("chat.delete", SlackApi.JSON.createObjectNode().put("channel", channel).put("ts", ts));
+            bot.api.call(
+                    "chat.delete",
+                    SlackApi.JSON.createObjectNode().put("channel", channel).put("ts", ts));
         } catch (SlackApiException e) {
             log.info("slack [{}]: draft {} not deleted: {}", bot.account.id(), ts, e.getMessage());
         }
@@ -241,7 +312,8 @@ final class SlackMessageAdapter implements MessageAdapter {
         SlackBot bot = bots.get(target.account());
         String channel = target.replyTarget();
         if (bot == null || !bot.account.preview() || !EventReader.conversationId(channel)) return ReplyStream.NONE;
-        String threadTs = target.threadId() != null ? (EventReader.timestamp(target.threadId()) ? target.threadId() : null)
+        String threadTs = target.threadId() != null
+                ? (EventReader.timestamp(target.threadId()) ? target.threadId() : null)
                 : channel.startsWith("D") ? null : EventReader.ts(target.inReplyToMessageId());
         SlackDraft draft = new SlackDraft(bot, channel, threadTs, previewInterval, previewTimer, io);
         SlackDraft old = drafts.put(target, draft);
@@ -283,7 +355,8 @@ final class SlackMessageAdapter implements MessageAdapter {
     }
 
     /** One post; a 429 with a short Retry-After is waited out and the post made once more (Slack did not post it). */
-    private JsonNode post(SlackBot bot, String channel, ObjectNode params, CancelToken cancel) throws DeliveryException {
+    private JsonNode post(SlackBot bot, String channel, ObjectNode params, CancelToken cancel)
+            throws DeliveryException {
         String key = "chat.postMessage:" + channel;
         for (int attempt = 0; ; attempt++) {
             try {
@@ -292,7 +365,8 @@ final class SlackMessageAdapter implements MessageAdapter {
                 Duration wait = e.retryAfter();
                 if (e.rateLimited() && attempt == 0 && wait != null && wait.compareTo(maxInlineWait) <= 0) {
                     try {
-                        if (cancel.await(wait.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) cancel.throwIfCancelled();
+                        if (cancel.await(wait.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS))
+                            cancel.throwIfCancelled();
                     } catch (InterruptedException stopped) {
                         Thread.currentThread().interrupt();
                         throw e.toDelivery("chat.postMessage");
@@ -306,12 +380,13 @@ final class SlackMessageAdapter implements MessageAdapter {
 
     /**
      * The thread a payload goes to: the inbound message's thread; else, for a top-level message whose reply
-     * {@code reply_to_mode} threads, a new thread under it, for every part (a reply is never split between a
-     * thread and the channel); else none.
+     * {@code reply_to_mode} threads, a new thread under it, for every part (a reply is never split between a thread and
+     * the channel); else none.
      */
     static String threadFor(OutboundTarget target, OutboundMessage message) {
         if (target.threadId() != null) return EventReader.timestamp(target.threadId()) ? target.threadId() : null;
-        boolean threads = message.options().replyTo() || message.options().threading() != ReplyToMode.OFF && message.part() > 0;
+        boolean threads =
+                message.options().replyTo() || message.options().threading() != ReplyToMode.OFF && message.part() > 0;
         return threads ? EventReader.ts(target.inReplyToMessageId()) : null;
     }
 
@@ -319,7 +394,10 @@ final class SlackMessageAdapter implements MessageAdapter {
     public void received(OutboundTarget target) {
         SlackBot bot = bots.get(target.account());
         String ts = EventReader.ts(target.inReplyToMessageId());
-        if (bot != null && bot.account.ackReactions() && ts != null && EventReader.conversationId(target.replyTarget())) {
+        if (bot != null
+                && bot.account.ackReactions()
+                && ts != null
+                && EventReader.conversationId(target.replyTarget())) {
             reactions.received(bot, target.replyTarget(), ts);
         }
     }
@@ -328,14 +406,19 @@ final class SlackMessageAdapter implements MessageAdapter {
     public void settled(OutboundTarget target, InboxState state) {
         SlackBot bot = bots.get(target.account());
         String ts = EventReader.ts(target.inReplyToMessageId());
-        if (bot != null && bot.account.ackReactions() && ts != null && EventReader.conversationId(target.replyTarget())) {
+        if (bot != null
+                && bot.account.ackReactions()
+                && ts != null
+                && EventReader.conversationId(target.replyTarget())) {
             reactions.settled(bot, target.replyTarget(), ts, state);
         }
     }
 
     private SlackBot bot(OutboundTarget target) throws DeliveryException {
         SlackBot bot = bots.get(target.account());
-        if (bot == null) throw new DeliveryException("slack has no account '" + target.account() + "'", DeliveryException.Kind.PERMANENT, null, null);
+        if (bot == null)
+            throw new DeliveryException(
+                    "slack has no account '" + target.account() + "'", DeliveryException.Kind.PERMANENT, null, null);
         return bot;
     }
 

@@ -13,9 +13,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Reads the apps of {@code [channels.slack]}: the table itself is account {@code default} when it
- * sets {@code bot_token}; each {@code [channels.slack.accounts.<id>]} is another app, which sets its
- * own tokens and takes every other key it does not set from the channel table.
+ * Reads the apps of {@code [channels.slack]}: the table itself is account {@code default} when it sets
+ * {@code bot_token}; each {@code [channels.slack.accounts.<id>]} is another app, which sets its own tokens and takes
+ * every other key it does not set from the channel table.
  */
 final class SlackSettings {
     static final String DEFAULT_API_BASE = "https://slack.com/api";
@@ -29,8 +29,8 @@ final class SlackSettings {
 
     /**
      * Checks the values the tables set (SPEC CH-4, OP-4): a bad {@code mode}, {@code text_limit},
-     * {@code stream_mode}... is an error naming its key. Missing tokens are not: a config may be
-     * written before they are known; {@code run} and {@code doctor} say what is missing.
+     * {@code stream_mode}... is an error naming its key. Missing tokens are not: a config may be written before they
+     * are known; {@code run} and {@code doctor} say what is missing.
      *
      * @throws IllegalArgumentException whose message starts with the key path
      */
@@ -42,7 +42,8 @@ final class SlackSettings {
         String prefix = "channels." + settings.name();
         List<SlackAccount> out = new ArrayList<>();
         Map<String, String> base = settings.options();
-        if (base.containsKey("bot_token") || (!complete && settings.accountOptions().isEmpty())) {
+        if (base.containsKey("bot_token")
+                || (!complete && settings.accountOptions().isEmpty())) {
             out.add(account(InboundMessage.DEFAULT_ACCOUNT, base, prefix, prefix, base, complete));
         }
         for (var e : settings.accountOptions().entrySet()) {
@@ -69,8 +70,8 @@ final class SlackSettings {
         return List.copyOf(out);
     }
 
-    private static SlackAccount account(String id, Map<String, String> o, String table, String channel, Map<String, String> own,
-                                        boolean complete) {
+    private static SlackAccount account(
+            String id, Map<String, String> o, String table, String channel, Map<String, String> own, boolean complete) {
         java.util.function.Function<String, String> at = key -> (own.containsKey(key) ? table : channel) + "." + key;
         String token = trimmed(o.get("bot_token"));
         if (complete && token == null) {
@@ -79,58 +80,83 @@ final class SlackSettings {
         }
         if (token != null && !token.startsWith("xoxb-")) {
             // the value is a secret: never repeated in the error
-            throw new IllegalArgumentException(at.apply("bot_token") + " does not look like a bot token (it starts with xoxb-); "
-                    + "copy it from the app's OAuth & Permissions page");
+            throw new IllegalArgumentException(
+                    at.apply("bot_token") + " does not look like a bot token (it starts with xoxb-); "
+                            + "copy it from the app's OAuth & Permissions page");
         }
         SlackAccount.Mode mode = switch (o.getOrDefault("mode", "events").strip()) {
             case "events" -> SlackAccount.Mode.EVENTS;
             case "socket" -> SlackAccount.Mode.SOCKET;
-            default -> throw new IllegalArgumentException(at.apply("mode") + " must be \"events\" or \"socket\", got \"" + o.get("mode") + "\"");
+            default ->
+                throw new IllegalArgumentException(
+                        at.apply("mode") + " must be \"events\" or \"socket\", got \"" + o.get("mode") + "\"");
         };
         String secret = trimmed(o.get("signing_secret"));
         String appToken = trimmed(o.get("app_token"));
         if (mode == SlackAccount.Mode.EVENTS && complete && secret == null) {
-            throw new IllegalArgumentException(table + ".signing_secret is missing; mode = \"events\" verifies every request with the "
-                    + "app's signing secret (Basic Information page), e.g. signing_secret = \"${SLACK_" + envName(id) + "SIGNING_SECRET}\"");
+            throw new IllegalArgumentException(
+                    table + ".signing_secret is missing; mode = \"events\" verifies every request with the "
+                            + "app's signing secret (Basic Information page), e.g. signing_secret = \"${SLACK_"
+                            + envName(id) + "SIGNING_SECRET}\"");
         }
         if (mode == SlackAccount.Mode.SOCKET && complete && appToken == null) {
-            throw new IllegalArgumentException(table + ".app_token is missing; mode = \"socket\" opens its connections with an "
-                    + "app-level token (xapp-...), e.g. app_token = \"${SLACK_" + envName(id) + "APP_TOKEN}\"");
+            throw new IllegalArgumentException(
+                    table + ".app_token is missing; mode = \"socket\" opens its connections with an "
+                            + "app-level token (xapp-...), e.g. app_token = \"${SLACK_" + envName(id) + "APP_TOKEN}\"");
         }
         if (appToken != null && !appToken.startsWith("xapp-")) {
-            throw new IllegalArgumentException(at.apply("app_token") + " does not look like an app-level token (it starts with xapp-)");
+            throw new IllegalArgumentException(
+                    at.apply("app_token") + " does not look like an app-level token (it starts with xapp-)");
         }
         URI apiBase = url(o.getOrDefault("api_base", DEFAULT_API_BASE), at.apply("api_base"));
-        String webhookPath = o.getOrDefault("webhook_path",
-                InboundMessage.DEFAULT_ACCOUNT.equals(id) ? DEFAULT_PATH : DEFAULT_PATH + "/" + id).strip();
+        String webhookPath = o.getOrDefault(
+                        "webhook_path",
+                        InboundMessage.DEFAULT_ACCOUNT.equals(id) ? DEFAULT_PATH : DEFAULT_PATH + "/" + id)
+                .strip();
         if (!webhookPath.startsWith("/") || webhookPath.contains("?") || webhookPath.contains(" ")) {
-            throw new IllegalArgumentException(at.apply("webhook_path") + " must be an absolute URL path such as " + DEFAULT_PATH);
+            throw new IllegalArgumentException(
+                    at.apply("webhook_path") + " must be an absolute URL path such as " + DEFAULT_PATH);
         }
         int limit = integer(o, "text_limit", SlackAccount.MAX_TEXT, at.apply("text_limit"));
         if (limit < 16 || limit > SlackAccount.MAX_TEXT) {
-            throw new IllegalArgumentException(at.apply("text_limit") + " must be between 16 and " + SlackAccount.MAX_TEXT + ", got " + limit);
+            throw new IllegalArgumentException(
+                    at.apply("text_limit") + " must be between 16 and " + SlackAccount.MAX_TEXT + ", got " + limit);
         }
         boolean preview = switch (o.getOrDefault("stream_mode", "off").strip()) {
             case "off" -> false;
             case "preview" -> true;
-            default -> throw new IllegalArgumentException(at.apply("stream_mode") + " must be \"off\" or \"preview\", got \""
-                    + o.get("stream_mode") + "\"");
+            default ->
+                throw new IllegalArgumentException(at.apply("stream_mode") + " must be \"off\" or \"preview\", got \""
+                        + o.get("stream_mode") + "\"");
         };
         String reactions = o.getOrDefault("ack_reactions", "false").strip().toLowerCase(Locale.ROOT);
         if (!reactions.equals("true") && !reactions.equals("false")) {
-            throw new IllegalArgumentException(at.apply("ack_reactions") + " must be true or false, got \"" + o.get("ack_reactions") + "\"");
+            throw new IllegalArgumentException(
+                    at.apply("ack_reactions") + " must be true or false, got \"" + o.get("ack_reactions") + "\"");
         }
         String timeoutKey = at.apply("api_timeout_secs");
         int timeout = integer(o, "api_timeout_secs", (int) SlackAccount.CALL_TIMEOUT.toSeconds(), timeoutKey);
         if (timeout < 1 || timeout > 300) {
             throw new IllegalArgumentException(timeoutKey + " must be between 1 and 300, got " + timeout);
         }
-        return new SlackAccount(id, token, secret, appToken, mode, apiBase, webhookPath, limit, reactions.equals("true"),
-                java.time.Duration.ofSeconds(timeout), preview);
+        return new SlackAccount(
+                id,
+                token,
+                secret,
+                appToken,
+                mode,
+                apiBase,
+                webhookPath,
+                limit,
+                reactions.equals("true"),
+                java.time.Duration.ofSeconds(timeout),
+                preview);
     }
 
     private static String envName(String id) {
-        return InboundMessage.DEFAULT_ACCOUNT.equals(id) ? "" : id.toUpperCase(Locale.ROOT).replace('-', '_') + "_";
+        return InboundMessage.DEFAULT_ACCOUNT.equals(id)
+                ? ""
+                : id.toUpperCase(Locale.ROOT).replace('-', '_') + "_";
     }
 
     private static String trimmed(String v) {

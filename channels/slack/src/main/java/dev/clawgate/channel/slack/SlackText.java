@@ -4,13 +4,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Slack's text formats. Inbound: a message's text is mrkdwn with {@code &amp; &lt; &gt;} escaped and
- * {@code <...>} for mentions and links ("Formatting text for app surfaces"); it is read back into
- * plain text. Outbound: a model's Markdown rendered as mrkdwn: {@code **bold**} as {@code *bold*},
- * {@code *italic*} as {@code _italic_}, {@code ~~strike~~} as {@code ~strike~}, {@code [label](url)}
- * as {@code <url|label>}, headings as bold lines, list bullets as {@code •}; code spans and fenced
- * blocks kept whole (fence lines kept, language tag dropped), {@code & < >} escaped everywhere as
- * Slack requires. Hand written: no Java library renders mrkdwn, and the rules are these few.
+ * Slack's text formats. Inbound: a message's text is mrkdwn with {@code &amp; &lt; &gt;} escaped and {@code <...>} for
+ * mentions and links ("Formatting text for app surfaces"); it is read back into plain text. Outbound: a model's
+ * Markdown rendered as mrkdwn: {@code **bold**} as {@code *bold*}, {@code *italic*} as {@code _italic_},
+ * {@code ~~strike~~} as {@code ~strike~}, {@code [label](url)} as {@code <url|label>}, headings as bold lines, list
+ * bullets as {@code •}; code spans and fenced blocks kept whole (fence lines kept, language tag dropped), {@code & < >}
+ * escaped everywhere as Slack requires. Hand written: no Java library renders mrkdwn, and the rules are these few.
  */
 final class SlackText {
     private static final Pattern FENCE = Pattern.compile("^\\s*(```+|~~~+)\\s*([\\w+#.-]*)\\s*$");
@@ -22,7 +21,10 @@ final class SlackText {
     private static final Pattern HEADING = Pattern.compile("^#{1,6}\\s+(.+?)\\s*#*$");
     private static final Pattern BULLET = Pattern.compile("^(\\s*)[-*+]\\s+(.*)$");
     private static final Pattern ANGLE = Pattern.compile("<([^<>|]+)(?:\\|([^<>]*))?>");
-    /** A placeholder for a rendered piece that later rules must not touch; U+E000.. are private use, never in a model's text here. */
+    /**
+     * A placeholder for a rendered piece that later rules must not touch; U+E000.. are private use, never in a model's
+     * text here.
+     */
     private static final char MARK = '\uE000';
 
     private SlackText() {}
@@ -90,7 +92,9 @@ final class SlackText {
         }
         l.appendTail(s);
         String t = escape(s.toString());
-        t = BOLD.matcher(t).replaceAll(m -> Matcher.quoteReplacement(hold(held, "*" + (m.group(1) != null ? m.group(1) : m.group(2)) + "*")));
+        t = BOLD.matcher(t)
+                .replaceAll(m -> Matcher.quoteReplacement(
+                        hold(held, "*" + (m.group(1) != null ? m.group(1) : m.group(2)) + "*")));
         t = ITALIC.matcher(t).replaceAll(m -> Matcher.quoteReplacement("_" + m.group(1) + "_"));
         t = STRIKE.matcher(t).replaceAll(m -> Matcher.quoteReplacement("~" + m.group(1) + "~"));
         for (int i = held.size() - 1; i >= 0; i--) t = t.replace(String.valueOf(MARK) + i + MARK, held.get(i));
@@ -107,10 +111,9 @@ final class SlackText {
     }
 
     /**
-     * A received message's text as plain text: {@code <@U123>} as {@code @name} for the bot (so the
-     * agent reads who was addressed) and {@code @U123} for others, {@code <#C1|general>} as
-     * {@code #general}, {@code <url|label>} as {@code label (url)}, {@code <!here>} as {@code @here},
-     * then the entities unescaped.
+     * A received message's text as plain text: {@code <@U123>} as {@code @name} for the bot (so the agent reads who was
+     * addressed) and {@code @U123} for others, {@code <#C1|general>} as {@code #general}, {@code <url|label>} as
+     * {@code label (url)}, {@code <!here>} as {@code @here}, then the entities unescaped.
      */
     static String plain(String mrkdwn, String botUserId, String botName) {
         if (mrkdwn == null) return "";
@@ -121,7 +124,10 @@ final class SlackText {
             String r;
             if (target.startsWith("@")) {
                 String id = target.substring(1);
-                r = "@" + (id.equals(botUserId) && botName != null ? botName : label != null && !label.isEmpty() ? label : id);
+                r = "@"
+                        + (id.equals(botUserId) && botName != null
+                                ? botName
+                                : label != null && !label.isEmpty() ? label : id);
             } else if (target.startsWith("#")) {
                 r = "#" + (label != null && !label.isEmpty() ? label : target.substring(1));
             } else if (target.startsWith("!")) {

@@ -19,13 +19,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Socket Mode (SPEC CH-4, CH-0, IN-3): {@code apps.connections.open} with the app-level token gives a
- * single-use WebSocket URL; Slack greets with {@code hello} and sends {@code events_api} envelopes,
- * each acknowledged by sending its {@code envelope_id} back, only after the message was committed to
- * the inbox (an envelope not acked is sent again by Slack, and dedupes in the inbox, IN-1). A
- * {@code disconnect} (Slack's refresh, or a warning before it closes) opens a new connection at once;
- * a dropped connection or a failed open reconnects with backoff from 1 s to 30 s. One thread per app,
- * restartable: {@link #stop} ends it, and the supervisor starts a new one.
+ * Socket Mode (SPEC CH-4, CH-0, IN-3): {@code apps.connections.open} with the app-level token gives a single-use
+ * WebSocket URL; Slack greets with {@code hello} and sends {@code events_api} envelopes, each acknowledged by sending
+ * its {@code envelope_id} back, only after the message was committed to the inbox (an envelope not acked is sent again
+ * by Slack, and dedupes in the inbox, IN-1). A {@code disconnect} (Slack's refresh, or a warning before it closes)
+ * opens a new connection at once; a dropped connection or a failed open reconnects with backoff from 1 s to 30 s. One
+ * thread per app, restartable: {@link #stop} ends it, and the supervisor starts a new one.
  */
 final class SocketModeLoop {
     private static final Logger log = LoggerFactory.getLogger(SocketModeLoop.class);
@@ -43,7 +42,13 @@ final class SocketModeLoop {
     private volatile WebSocket current;
     private volatile ChannelHealth health = ChannelHealth.down("connecting");
 
-    SocketModeLoop(SlackBot bot, SlackApi appApi, EventReader reader, InboundSink sink, HttpClient http, Duration firstBackoff) {
+    SocketModeLoop(
+            SlackBot bot,
+            SlackApi appApi,
+            EventReader reader,
+            InboundSink sink,
+            HttpClient http,
+            Duration firstBackoff) {
         this.bot = bot;
         this.appApi = appApi;
         this.reader = reader;
@@ -77,14 +82,19 @@ final class SocketModeLoop {
                 JsonNode opened = appApi.call("apps.connections.open", SlackApi.JSON.createObjectNode());
                 String url = opened.path("url").asText(null);
                 if (url == null) throw new IOException("apps.connections.open gave no url");
-                WebSocket ws = http.newWebSocketBuilder().connectTimeout(SlackApi.CONNECT_TIMEOUT).buildAsync(URI.create(url), c)
+                WebSocket ws = http.newWebSocketBuilder()
+                        .connectTimeout(SlackApi.CONNECT_TIMEOUT)
+                        .buildAsync(URI.create(url), c)
                         .get(SlackApi.CONNECT_TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS);
                 current = ws;
                 c.socket = ws;
                 ws.request(1);
-                Thread worker = Thread.ofVirtual().name("slack-socket-events-" + bot.account.id()).start(() -> c.work());
+                Thread worker = Thread.ofVirtual()
+                        .name("slack-socket-events-" + bot.account.id())
+                        .start(() -> c.work());
                 String why = c.ended.get();
-                // the envelope in hand is finished (its record or its ack must not be cut off); those after it stay unacked
+                // the envelope in hand is finished (its record or its ack must not be cut off); those after it stay
+                // unacked
                 worker.join(Duration.ofSeconds(30));
                 ws.abort();
                 if (!running) return;
@@ -96,17 +106,28 @@ final class SocketModeLoop {
                 }
                 if (c.helloSeen) backoff = firstBackoff;
                 health = ChannelHealth.down("Socket Mode connection closed: " + why);
-                log.warn("slack [{}]: Socket Mode connection closed ({}); reconnecting in {} ms", bot.account.id(), why, backoff.toMillis());
+                log.warn(
+                        "slack [{}]: Socket Mode connection closed ({}); reconnecting in {} ms",
+                        bot.account.id(),
+                        why,
+                        backoff.toMillis());
             } catch (InterruptedException e) {
                 return;
             } catch (SlackApiException e) {
                 String why = appApi.redact(bot.api.redact(e.getMessage()));
                 health = ChannelHealth.down("apps.connections.open failed: " + why);
-                log.error("slack [{}]: cannot open a Socket Mode connection ({}); retrying in {} ms{}", bot.account.id(), why,
-                        backoff.toMillis(), e.authRefused() ? "; check app_token (xapp-..., with connections:write)" : "");
+                log.error(
+                        "slack [{}]: cannot open a Socket Mode connection ({}); retrying in {} ms{}",
+                        bot.account.id(),
+                        why,
+                        backoff.toMillis(),
+                        e.authRefused() ? "; check app_token (xapp-..., with connections:write)" : "");
             } catch (Exception e) {
                 health = ChannelHealth.down("Socket Mode connection failed: " + e);
-                log.warn("slack [{}]: Socket Mode connection failed ({}); retrying in {} ms", bot.account.id(), appApi.redact(e.toString()),
+                log.warn(
+                        "slack [{}]: Socket Mode connection failed ({}); retrying in {} ms",
+                        bot.account.id(),
+                        appApi.redact(e.toString()),
                         backoff.toMillis());
             }
             try {
@@ -118,7 +139,9 @@ final class SocketModeLoop {
         }
     }
 
-    /** One WebSocket: frames are joined into messages, envelopes handled in order on a worker, acks sent one at a time. */
+    /**
+     * One WebSocket: frames are joined into messages, envelopes handled in order on a worker, acks sent one at a time.
+     */
     private final class Connection implements WebSocket.Listener {
         final CompletableFuture<String> ended = new CompletableFuture<>();
         final LinkedBlockingQueue<JsonNode> envelopes = new LinkedBlockingQueue<>();
@@ -188,9 +211,9 @@ final class SocketModeLoop {
         }
 
         /**
-         * SPEC IN-3 after_receive_record: the envelope is acked once its message is committed (or it was
-         * nothing to record); a store failure leaves it unacked, Slack sends it again, and this
-         * connection is dropped so the redelivery comes on a fresh one. False when the connection should end.
+         * SPEC IN-3 after_receive_record: the envelope is acked once its message is committed (or it was nothing to
+         * record); a store failure leaves it unacked, Slack sends it again, and this connection is dropped so the
+         * redelivery comes on a fresh one. False when the connection should end.
          */
         private boolean handle(JsonNode envelope) {
             String id = envelope.path("envelope_id").asText();
@@ -199,22 +222,30 @@ final class SocketModeLoop {
             String ref = payload.path("event_id").asText(id);
             try {
                 switch (reader.read(payload)) {
-                    case EventReader.Reading.Ignored ignored -> { }
+                    case EventReader.Reading.Ignored ignored -> {}
                     case EventReader.Reading.Unreadable u ->
-                            sink.unreadable(UnreadableInbound.of(EventReader.CHANNEL, bot.account.id(), ref, u.reason(), payload.toString()));
+                        sink.unreadable(UnreadableInbound.of(
+                                EventReader.CHANNEL, bot.account.id(), ref, u.reason(), payload.toString()));
                     case EventReader.Reading.Message m -> {
                         try {
                             sink.accept(m.message());
                         } catch (StoreException | IllegalStateException retry) {
                             throw retry;
                         } catch (RuntimeException refused) {
-                            sink.unreadable(UnreadableInbound.of(EventReader.CHANNEL, bot.account.id(), ref,
-                                    "the gateway could not take it: " + refused, payload.toString()));
+                            sink.unreadable(UnreadableInbound.of(
+                                    EventReader.CHANNEL,
+                                    bot.account.id(),
+                                    ref,
+                                    "the gateway could not take it: " + refused,
+                                    payload.toString()));
                         }
                     }
                 }
             } catch (StoreException | IllegalStateException e) {
-                log.warn("slack [{}]: event {} not recorded, left unacknowledged for Slack to send again: {}", bot.account.id(), ref,
+                log.warn(
+                        "slack [{}]: event {} not recorded, left unacknowledged for Slack to send again: {}",
+                        bot.account.id(),
+                        ref,
                         e.getMessage());
                 ended.complete("store failure");
                 return false;
@@ -223,7 +254,10 @@ final class SocketModeLoop {
         }
 
         private boolean ack(String envelopeId) {
-            String ack = SlackApi.JSON.createObjectNode().put("envelope_id", envelopeId).toString();
+            String ack = SlackApi.JSON
+                    .createObjectNode()
+                    .put("envelope_id", envelopeId)
+                    .toString();
             sending.lock();
             try {
                 socket.sendText(ack, true).get(10, TimeUnit.SECONDS);

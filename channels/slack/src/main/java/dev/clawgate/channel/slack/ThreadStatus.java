@@ -9,14 +9,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The typing indicator on Slack (SPEC RP-5): bots have no typing API, but a thread can show the app's status
- * with {@code assistant.threads.setStatus} ({@code channel_id}, {@code thread_ts}, {@code status}): the
- * assistant threads of an AI app's DM, and, with the {@code chat:write} scope, any thread the app replies in.
- * A top-level message gets none (no placeholder message is ever posted). Slack shows the status for up to two
- * minutes and clears it when the app replies in the thread, so it is set again at most every {@link #REFRESH}
- * while the turn works, after each reply part, and cleared ({@code status = ""}) when a turn ends with nothing
- * posted. A conversation where Slack refuses a status (an error answer) is not asked again. The calls run on the
- * I/O executor, never on the caller's thread.
+ * The typing indicator on Slack (SPEC RP-5): bots have no typing API, but a thread can show the app's status with
+ * {@code assistant.threads.setStatus} ({@code channel_id}, {@code thread_ts}, {@code status}): the assistant threads of
+ * an AI app's DM, and, with the {@code chat:write} scope, any thread the app replies in. A top-level message gets none
+ * (no placeholder message is ever posted). Slack shows the status for up to two minutes and clears it when the app
+ * replies in the thread, so it is set again at most every {@link #REFRESH} while the turn works, after each reply part,
+ * and cleared ({@code status = ""}) when a turn ends with nothing posted. A conversation where Slack refuses a status
+ * (an error answer) is not asked again. The calls run on the I/O executor, never on the caller's thread.
  */
 final class ThreadStatus {
     private static final Logger log = LoggerFactory.getLogger(ThreadStatus.class);
@@ -66,13 +65,21 @@ final class ThreadStatus {
 
     private void set(SlackBot bot, String channel, String threadTs, String status) {
         try {
-            bot.api.call("assistant.threads.setStatus", SlackApi.JSON.createObjectNode().put("channel_id", channel)
-                    .put("thread_ts", threadTs).put("status", status));
+            bot.api.call(
+                    "assistant.threads.setStatus",
+                    SlackApi.JSON
+                            .createObjectNode()
+                            .put("channel_id", channel)
+                            .put("thread_ts", threadTs)
+                            .put("status", status));
         } catch (SlackApiException e) {
             if (e.reach() == SlackApiException.Reach.ANSWERED && !e.rateLimited()) {
                 refused.add(bot.account.id() + ":" + channel);
-                log.info("slack [{}]: no thread status in {} ({}); typing is not shown there", bot.account.id(),
-                        channel, e.error());
+                log.info(
+                        "slack [{}]: no thread status in {} ({}); typing is not shown there",
+                        bot.account.id(),
+                        channel,
+                        e.error());
             } else {
                 log.debug("slack [{}]: thread status not set: {}", bot.account.id(), e.getMessage());
             }

@@ -1,6 +1,5 @@
 package dev.clawgate.channel.slack;
 
-import dev.clawgate.core.channel.MediaStore;
 import static dev.clawgate.channel.slack.SlackFixture.finalReply;
 import static dev.clawgate.channel.slack.SlackFixture.target;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -8,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.sun.net.httpserver.HttpServer;
+import dev.clawgate.core.channel.MediaStore;
 import dev.clawgate.core.model.Attachment;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.outbound.DeliveryException;
@@ -41,6 +41,7 @@ class SlackFilesTest {
 
     @TempDir
     Path dir;
+
     private FakeSlack slack;
     private dev.clawgate.channel.slack.SlackChannel channel;
     private SlackMessageAdapter adapter;
@@ -74,7 +75,9 @@ class SlackFilesTest {
     }
 
     private List<PlatformCall> downloads() {
-        return slack.calls().stream().filter(c -> c.method().equals("GET url_private")).toList();
+        return slack.calls().stream()
+                .filter(c -> c.method().equals("GET url_private"))
+                .toList();
     }
 
     @Test
@@ -143,10 +146,17 @@ class SlackFilesTest {
         other.start();
         try {
             SlackAccount account = SlackFixture.account(slack, SlackAccount.Mode.EVENTS, false, Duration.ofSeconds(2));
-            SlackBot bot = new SlackBot(account, new SlackApi(account.apiBase(), account.botToken(), SlackApi.client(),
-                    account.callTimeout(), Clock.systemUTC()));
+            SlackBot bot = new SlackBot(
+                    account,
+                    new SlackApi(
+                            account.apiBase(),
+                            account.botToken(),
+                            SlackApi.client(),
+                            account.callTimeout(),
+                            Clock.systemUTC()));
             bot.identify();
-            MediaStore store = new MediaStore("slack", dir, MediaStore.DEFAULT_MAX_AGE, MediaStore.DEFAULT_MAX_BYTES, Clock.systemUTC());
+            MediaStore store = new MediaStore(
+                    "slack", dir, MediaStore.DEFAULT_MAX_AGE, MediaStore.DEFAULT_MAX_BYTES, Clock.systemUTC());
             EventReader reader = new EventReader(bot, new FileFetcher(bot, store));
             String url = "http://127.0.0.1:" + other.getAddress().getPort() + "/files-pri/T1-F1/download/x.png";
             String json = "{\"type\":\"event_callback\",\"event\":{\"type\":\"message\",\"subtype\":\"file_share\","
@@ -166,14 +176,21 @@ class SlackFilesTest {
 
     @Test
     void anUploadWhoseCompletionAnswerIsLostIsAmbiguousAndSharedOnce() throws Exception {
-        // SPEC OUT-7: files.completeUploadExternal shares the files; its lost answer is unknown_after_send, not repeated
+        // SPEC OUT-7: files.completeUploadExternal shares the files; its lost answer is unknown_after_send, not
+        // repeated
         Path png = Files.write(dir.resolve("chart.png"), PNG);
         slack.delayNext("files.completeUploadExternal", Duration.ofSeconds(2));
-        OutboundMessage m = new OutboundMessage(target(dm, null, null), "", OutboundMessage.Kind.FINAL, 1,
-                List.of(new MediaRef(MediaRef.MediaKind.IMAGE, png.toString())), SendOptions.DEFAULT, 0);
+        OutboundMessage m = new OutboundMessage(
+                target(dm, null, null),
+                "",
+                OutboundMessage.Kind.FINAL,
+                1,
+                List.of(new MediaRef(MediaRef.MediaKind.IMAGE, png.toString())),
+                SendOptions.DEFAULT,
+                0);
         assertThatThrownBy(() -> adapter.send(m, CancelToken.none()))
-                .isInstanceOfSatisfying(DeliveryException.class,
-                        e -> assertThat(e.kind()).isEqualTo(DeliveryException.Kind.AMBIGUOUS));
+                .isInstanceOfSatisfying(
+                        DeliveryException.class, e -> assertThat(e.kind()).isEqualTo(DeliveryException.Kind.AMBIGUOUS));
         await().atMost(Duration.ofSeconds(5)).until(() -> slack.botMessages(dm).size() == 1);
         assertThat(slack.calls("files.completeUploadExternal")).hasSize(1);
         assertThat(slack.botMessages(dm).getFirst().fileIds()).hasSize(1);
@@ -183,16 +200,22 @@ class SlackFilesTest {
     void anUploadThatFailsBeforeItsCompletionShowsNothingAndMayBeRetried() throws Exception {
         // SPEC OUT-7, OUT-11: before files.completeUploadExternal nothing is visible: a lost answer is transient
         Path png = Files.write(dir.resolve("chart.png"), PNG);
-        OutboundMessage m = new OutboundMessage(target(dm, null, null), "the chart", OutboundMessage.Kind.FINAL, 1,
-                List.of(new MediaRef(MediaRef.MediaKind.IMAGE, png.toString())), SendOptions.DEFAULT, 0);
+        OutboundMessage m = new OutboundMessage(
+                target(dm, null, null),
+                "the chart",
+                OutboundMessage.Kind.FINAL,
+                1,
+                List.of(new MediaRef(MediaRef.MediaKind.IMAGE, png.toString())),
+                SendOptions.DEFAULT,
+                0);
         slack.delayNext("files.getUploadURLExternal", Duration.ofSeconds(2));
         assertThatThrownBy(() -> adapter.send(m, CancelToken.none()))
-                .isInstanceOfSatisfying(DeliveryException.class,
-                        e -> assertThat(e.kind()).isEqualTo(DeliveryException.Kind.TRANSIENT));
+                .isInstanceOfSatisfying(
+                        DeliveryException.class, e -> assertThat(e.kind()).isEqualTo(DeliveryException.Kind.TRANSIENT));
         slack.failNext("files.getUploadURLExternal", "invalid_auth");
         assertThatThrownBy(() -> adapter.send(m, CancelToken.none()))
-                .isInstanceOfSatisfying(DeliveryException.class,
-                        e -> assertThat(e.kind()).isEqualTo(DeliveryException.Kind.PERMANENT));
+                .isInstanceOfSatisfying(
+                        DeliveryException.class, e -> assertThat(e.kind()).isEqualTo(DeliveryException.Kind.PERMANENT));
         assertThat(slack.calls("files.completeUploadExternal")).isEmpty();
         assertThat(slack.botMessages(dm)).isEmpty();
         // the retry the outbox makes shares the file once
@@ -234,14 +257,18 @@ class SlackFilesTest {
         adapter.typing(t);
         adapter.turnEnded(t, 1, TurnOutcome.CANCELLED);
         assertThat(slack.threadStatus(general, root)).isNull();
-        assertThat(slack.calls("assistant.threads.setStatus")).extracting(b -> b.path("status").asText())
+        assertThat(slack.calls("assistant.threads.setStatus"))
+                .extracting(b -> b.path("status").asText())
                 .containsExactly(ThreadStatus.THINKING, "");
         SlackChannel outside = slack.channelWithoutBot("outside");
-        List<String> roots = new ArrayList<>(List.of(slack.post(outside, alice, "one"),
-                slack.post(outside, alice, "two")));
+        List<String> roots =
+                new ArrayList<>(List.of(slack.post(outside, alice, "one"), slack.post(outside, alice, "two")));
         adapter.typing(target(outside, roots.get(0), roots.get(0)));
         adapter.typing(target(outside, roots.get(1), roots.get(1)));
-        assertThat(slack.calls()).filteredOn(c -> c.method().equals("assistant.threads.setStatus")).hasSize(3)
-                .last().satisfies(c -> assertThat(c.headers().get(":error")).isEqualTo("channel_not_found"));
+        assertThat(slack.calls())
+                .filteredOn(c -> c.method().equals("assistant.threads.setStatus"))
+                .hasSize(3)
+                .last()
+                .satisfies(c -> assertThat(c.headers().get(":error")).isEqualTo("channel_not_found"));
     }
 }

@@ -16,7 +16,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Accounts on a {@link FakeSlack}, and a loopback HTTP server that mounts a channel's webhook route as the gateway would. */
+/**
+ * Accounts on a {@link FakeSlack}, and a loopback HTTP server that mounts a channel's webhook route as the gateway
+ * would.
+ */
 final class SlackFixture {
     private SlackFixture() {}
 
@@ -38,9 +41,20 @@ final class SlackFixture {
         return account(slack, mode, reactions, callTimeout, false);
     }
 
-    static SlackAccount account(FakeSlack slack, SlackAccount.Mode mode, boolean reactions, Duration callTimeout, boolean preview) {
-        return new SlackAccount(InboundMessage.DEFAULT_ACCOUNT, slack.botToken(), slack.signingSecret(), slack.appToken(), mode,
-                URI.create(slack.apiBase()), SlackSettings.DEFAULT_PATH, SlackAccount.MAX_TEXT, reactions, callTimeout, preview);
+    static SlackAccount account(
+            FakeSlack slack, SlackAccount.Mode mode, boolean reactions, Duration callTimeout, boolean preview) {
+        return new SlackAccount(
+                InboundMessage.DEFAULT_ACCOUNT,
+                slack.botToken(),
+                slack.signingSecret(),
+                slack.appToken(),
+                mode,
+                URI.create(slack.apiBase()),
+                SlackSettings.DEFAULT_PATH,
+                SlackAccount.MAX_TEXT,
+                reactions,
+                callTimeout,
+                preview);
     }
 
     /** A channel whose reaction calls run on the caller's thread and whose Socket Mode reconnects after 50 ms. */
@@ -49,13 +63,26 @@ final class SlackFixture {
     }
 
     /** As {@link #channel(SlackAccount)}, previews timed by {@code clock} and run on the caller's thread. */
-    static dev.clawgate.channel.slack.SlackChannel channel(SlackAccount account, dev.clawgate.core.inbound.Scheduler clock) {
-        return new dev.clawgate.channel.slack.SlackChannel(List.of(account), MEDIA, Clock.systemUTC(), Runnable::run, Duration.ofSeconds(2),
-                Duration.ofMillis(50), clock, PREVIEW_INTERVAL);
+    static dev.clawgate.channel.slack.SlackChannel channel(
+            SlackAccount account, dev.clawgate.core.inbound.Scheduler clock) {
+        return new dev.clawgate.channel.slack.SlackChannel(
+                List.of(account),
+                MEDIA,
+                Clock.systemUTC(),
+                Runnable::run,
+                Duration.ofSeconds(2),
+                Duration.ofMillis(50),
+                clock,
+                PREVIEW_INTERVAL);
     }
 
     static OutboundTarget target(SlackChannel c, String thread, String inReplyToTs) {
-        return new OutboundTarget("slack", InboundMessage.DEFAULT_ACCOUNT, c.id(), thread, inReplyToTs == null ? null : c.id() + ":" + inReplyToTs);
+        return new OutboundTarget(
+                "slack",
+                InboundMessage.DEFAULT_ACCOUNT,
+                c.id(),
+                thread,
+                inReplyToTs == null ? null : c.id() + ":" + inReplyToTs);
     }
 
     static OutboundMessage finalReply(OutboundTarget target, String text) {

@@ -12,7 +12,10 @@ import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
-/** {@code clawgate doctor} on Slack: auth.test tells a refused token from an unreachable API; a refused token stops the start (SPEC OP-4, CH-0). */
+/**
+ * {@code clawgate doctor} on Slack: auth.test tells a refused token from an unreachable API; a refused token stops the
+ * start (SPEC OP-4, CH-0).
+ */
 class SlackProbeTest {
     private final FakeSlack slack = FakeSlack.start("clawbot");
 
@@ -22,15 +25,19 @@ class SlackProbeTest {
     }
 
     private ChannelSettings settings(String apiBase) {
-        return new ChannelSettings("slack", null, Map.of(), Map.of("bot_token", slack.botToken(), "signing_secret", slack.signingSecret(),
-                "api_base", apiBase));
+        return new ChannelSettings(
+                "slack",
+                null,
+                Map.of(),
+                Map.of("bot_token", slack.botToken(), "signing_secret", slack.signingSecret(), "api_base", apiBase));
     }
 
     @Test
     void aWorkingTokenAnswers() {
         ChannelProbe p = new SlackChannelFactory().probe(settings(slack.apiBase()));
         assertThat(p.ok()).isTrue();
-        assertThat(p.findings().getFirst().what()).contains("clawbot", slack.bot().id());
+        assertThat(p.findings().getFirst().what())
+                .contains("clawbot", slack.bot().id());
         assertThat(slack.calls("auth.test")).hasSize(1);
     }
 
@@ -39,11 +46,14 @@ class SlackProbeTest {
         slack.revokeBotToken();
         ChannelProbe p = new SlackChannelFactory().probe(settings(slack.apiBase()));
         assertThat(p.ok()).isFalse();
-        assertThat(p.findings().getFirst().what()).contains("refused the bot token", "token_revoked").doesNotContain(slack.botToken());
+        assertThat(p.findings().getFirst().what())
+                .contains("refused the bot token", "token_revoked")
+                .doesNotContain(slack.botToken());
         assertThat(p.findings().getFirst().fix()).contains("channels.slack.bot_token");
         // the channel does not start on a refused token, and says why
         var channel = new SlackChannelFactory().create(settings(slack.apiBase()));
-        assertThatThrownBy(() -> channel.start(new RecordingInbox())).hasMessageContaining("refuses the bot token")
+        assertThatThrownBy(() -> channel.start(new RecordingInbox()))
+                .hasMessageContaining("refuses the bot token")
                 .hasMessageNotContaining(slack.botToken());
     }
 

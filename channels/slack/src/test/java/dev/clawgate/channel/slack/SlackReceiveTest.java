@@ -47,7 +47,8 @@ class SlackReceiveTest {
     }
 
     private void events() throws Exception {
-        channel = SlackFixture.channel(SlackFixture.account(slack, SlackAccount.Mode.EVENTS, false, Duration.ofSeconds(2)));
+        channel = SlackFixture.channel(
+                SlackFixture.account(slack, SlackAccount.Mode.EVENTS, false, Duration.ofSeconds(2)));
         channel.start(inbox);
         server = new SlackFixture.RouteServer(channel.webhookRoutes().getFirst());
         slack.deliverEventsTo(server.url());
@@ -57,25 +58,38 @@ class SlackReceiveTest {
 
     private byte[] callback(String text) {
         long t = ts.incrementAndGet();
-        return ("{\"type\":\"event_callback\",\"event_id\":\"Ev" + t + "\",\"team_id\":\"T1\",\"event\":{\"type\":\"message\",\"channel\":\"D0ALICE\","
-                + "\"channel_type\":\"im\",\"user\":\"U0ALICE\",\"text\":\"" + text + "\",\"ts\":\"" + t + ".000100\"}}")
+        return ("{\"type\":\"event_callback\",\"event_id\":\"Ev" + t
+                        + "\",\"team_id\":\"T1\",\"event\":{\"type\":\"message\",\"channel\":\"D0ALICE\","
+                        + "\"channel_type\":\"im\",\"user\":\"U0ALICE\",\"text\":\"" + text + "\",\"ts\":\"" + t
+                        + ".000100\"}}")
                 .getBytes(StandardCharsets.UTF_8);
     }
 
     @TestFactory
     Stream<DynamicTest> signedRequestsAreTakenAndEveryOtherIsRefusedAndCounted() {
         // SPEC IN-5, CH-4: v0 HMAC-SHA256 over v0:<timestamp>:<body>, checked with the signing secret
-        channel = SlackFixture.channel(SlackFixture.account(slack, SlackAccount.Mode.EVENTS, false, Duration.ofSeconds(2)));
+        channel = SlackFixture.channel(
+                SlackFixture.account(slack, SlackAccount.Mode.EVENTS, false, Duration.ofSeconds(2)));
         channel.start(inbox);
         SlackSignature right = new SlackSignature(slack.signingSecret());
         SlackSignature wrong = new SlackSignature("another-signing-secret");
-        return WebhookSignatureProofs.of(channel.webhookRoutes().getFirst(), b -> headers(right, b), b -> headers(wrong, b), this::callback, inbox,
-                channel::rejectedRequests).tests();
+        return WebhookSignatureProofs.of(
+                        channel.webhookRoutes().getFirst(),
+                        b -> headers(right, b),
+                        b -> headers(wrong, b),
+                        this::callback,
+                        inbox,
+                        channel::rejectedRequests)
+                .tests();
     }
 
     private static Map<String, String> headers(SlackSignature s, byte[] body) {
         long now = System.currentTimeMillis() / 1000;
-        return Map.of(SlackSignature.TIMESTAMP_HEADER, Long.toString(now), SlackSignature.SIGNATURE_HEADER, s.sign(now, body));
+        return Map.of(
+                SlackSignature.TIMESTAMP_HEADER,
+                Long.toString(now),
+                SlackSignature.SIGNATURE_HEADER,
+                s.sign(now, body));
     }
 
     @Test
@@ -85,7 +99,8 @@ class SlackReceiveTest {
         SlackSignature right = new SlackSignature(slack.signingSecret());
         byte[] body = callback("replayed");
         long stale = System.currentTimeMillis() / 1000 - 6 * 60;
-        assertThat(slack.pushOnce(body, stale, right.sign(stale, body)).status()).isEqualTo(401);
+        assertThat(slack.pushOnce(body, stale, right.sign(stale, body)).status())
+                .isEqualTo(401);
         long now = System.currentTimeMillis() / 1000;
         assertThat(slack.pushOnce(body, now, "v0=" + "0".repeat(64)).status()).isEqualTo(401);
         assertThat(slack.pushOnce(body, now, null).status()).isEqualTo(401);
@@ -131,11 +146,14 @@ class SlackReceiveTest {
             int before = inbox.handOvers();
             String t = slack.post(general, alice, slack.bot().mention() + " what is up? " + mentionFirst);
             await().until(() -> inbox.handOvers() == before + 2);
-            assertThat(inbox.messages()).filteredOn(m -> m.id().equals(general.id() + ":" + t)).singleElement().satisfies(m -> {
-                assertThat(m.mentioned()).isTrue();
-                assertThat(m.chatType()).isEqualTo(ChatType.GROUP);
-                assertThat(m.text()).isEqualTo("@clawbot what is up? " + mentionFirst);
-            });
+            assertThat(inbox.messages())
+                    .filteredOn(m -> m.id().equals(general.id() + ":" + t))
+                    .singleElement()
+                    .satisfies(m -> {
+                        assertThat(m.mentioned()).isTrue();
+                        assertThat(m.chatType()).isEqualTo(ChatType.GROUP);
+                        assertThat(m.text()).isEqualTo("@clawbot what is up? " + mentionFirst);
+                    });
         }
         assertThat(inbox.messages()).hasSize(2);
     }
@@ -148,10 +166,16 @@ class SlackReceiveTest {
         String root = slack.post(general, alice, "just chatting");
         String reply = slack.reply(general, root, alice, "in the thread");
         await().until(() -> inbox.messages().size() == 2);
-        InboundMessage top = inbox.messages().stream().filter(m -> m.id().equals(general.id() + ":" + root)).findFirst().orElseThrow();
+        InboundMessage top = inbox.messages().stream()
+                .filter(m -> m.id().equals(general.id() + ":" + root))
+                .findFirst()
+                .orElseThrow();
         assertThat(top.mentioned()).isFalse();
         assertThat(top.threadId()).isNull();
-        InboundMessage threaded = inbox.messages().stream().filter(m -> m.id().equals(general.id() + ":" + reply)).findFirst().orElseThrow();
+        InboundMessage threaded = inbox.messages().stream()
+                .filter(m -> m.id().equals(general.id() + ":" + reply))
+                .findFirst()
+                .orElseThrow();
         assertThat(threaded.id()).isEqualTo(general.id() + ":" + reply);
         assertThat(threaded.threadId()).isEqualTo(root);
         assertThat(threaded.scopeId()).isEqualTo(general.id() + ":" + root);
@@ -171,17 +195,20 @@ class SlackReceiveTest {
         slack.post(general, other, slack.bot().mention() + " hi from a bot");
         slack.post(dm, alice, "after");
         await().until(() -> inbox.texts().contains("after"));
-        await().until(() -> slack.deliveries().stream().filter(EventDelivery::accepted).count() >= 5);
+        await().until(() ->
+                slack.deliveries().stream().filter(EventDelivery::accepted).count() >= 5);
         assertThat(inbox.texts()).containsExactlyInAnyOrder("original", "after");
     }
 
     @TestFactory
     Stream<DynamicTest> socketModeTakesEveryEnvelopeOnceAcrossDropsAndRestarts() {
-        // SPEC CH-0, CH-4, IN-3: envelopes acked after the inbox commit; a dropped socket reconnects; a restart takes up again
+        // SPEC CH-0, CH-4, IN-3: envelopes acked after the inbox commit; a dropped socket reconnects; a restart takes
+        // up again
         slack.useSocketMode();
         slack.eventAckTimeout(Duration.ofMillis(500));
         SlackChannel dm = slack.dm(alice);
-        channel = SlackFixture.channel(SlackFixture.account(slack, SlackAccount.Mode.SOCKET, false, Duration.ofSeconds(2)));
+        channel = SlackFixture.channel(
+                SlackFixture.account(slack, SlackAccount.Mode.SOCKET, false, Duration.ofSeconds(2)));
         SocketListenerProofs.SocketPlatform platform = new SocketListenerProofs.SocketPlatform() {
             @Override
             public void push(String text) {
@@ -198,7 +225,8 @@ class SlackReceiveTest {
                 return slack.calls("apps.connections.open").size();
             }
         };
-        return SocketListenerProofs.of(channel, platform, inbox, Duration.ofSeconds(15)).tests();
+        return SocketListenerProofs.of(channel, platform, inbox, Duration.ofSeconds(15))
+                .tests();
     }
 
     @Test
@@ -207,7 +235,8 @@ class SlackReceiveTest {
         slack.useSocketMode();
         slack.eventAckTimeout(Duration.ofMillis(500));
         SlackChannel dm = slack.dm(alice);
-        channel = SlackFixture.channel(SlackFixture.account(slack, SlackAccount.Mode.SOCKET, false, Duration.ofSeconds(2)));
+        channel = SlackFixture.channel(
+                SlackFixture.account(slack, SlackAccount.Mode.SOCKET, false, Duration.ofSeconds(2)));
         channel.start(inbox);
         await().until(() -> slack.openSockets() == 1);
         slack.post(dm, alice, "before refresh");
@@ -217,13 +246,17 @@ class SlackReceiveTest {
         slack.post(dm, alice, "after refresh");
         await().until(() -> inbox.texts().contains("after refresh") && slack.unacknowledgedEnvelopes() == 0);
         assertThat(inbox.texts()).containsExactly("before refresh", "after refresh");
-        assertThat(slack.calls()).filteredOn(c -> c.method().equals("socket ack")).allSatisfy(c -> assertThat(c.headers().get("known")).isEqualTo("true"));
+        assertThat(slack.calls())
+                .filteredOn(c -> c.method().equals("socket ack"))
+                .allSatisfy(c -> assertThat(c.headers().get("known")).isEqualTo("true"));
     }
 
     @Test
     void anEventThatCannotBeReadIsKeptAsFailedAndAnswered200() throws Exception {
-        // SPEC IN-4, CH-0: a poison event is recorded as unreadable and answered 200, so Slack does not send it for ever
-        java.util.List<dev.clawgate.core.store.UnreadableInbound> kept = new java.util.concurrent.CopyOnWriteArrayList<>();
+        // SPEC IN-4, CH-0: a poison event is recorded as unreadable and answered 200, so Slack does not send it for
+        // ever
+        java.util.List<dev.clawgate.core.store.UnreadableInbound> kept =
+                new java.util.concurrent.CopyOnWriteArrayList<>();
         dev.clawgate.core.channel.InboundSink sink = new dev.clawgate.core.channel.InboundSink() {
             @Override
             public Acceptance accept(InboundMessage message) {
@@ -235,14 +268,20 @@ class SlackReceiveTest {
                 kept.add(update);
             }
         };
-        channel = SlackFixture.channel(SlackFixture.account(slack, SlackAccount.Mode.EVENTS, false, Duration.ofSeconds(2)));
+        channel = SlackFixture.channel(
+                SlackFixture.account(slack, SlackAccount.Mode.EVENTS, false, Duration.ofSeconds(2)));
         channel.start(sink);
         server = new SlackFixture.RouteServer(channel.webhookRoutes().getFirst());
         slack.deliverEventsTo(server.url());
-        byte[] body = ("{\"type\":\"event_callback\",\"event_id\":\"EvPOISON\",\"event\":{\"type\":\"message\",\"channel\":\"D0ALICE\","
-                + "\"user\":\"U0ALICE\",\"text\":\"no ts\",\"ts\":\"yesterday\"}}").getBytes(StandardCharsets.UTF_8);
+        byte[] body =
+                ("{\"type\":\"event_callback\",\"event_id\":\"EvPOISON\",\"event\":{\"type\":\"message\",\"channel\":"
+                                + "\"D0ALICE\","
+                                + "\"user\":\"U0ALICE\",\"text\":\"no ts\",\"ts\":\"yesterday\"}}")
+                        .getBytes(StandardCharsets.UTF_8);
         long now = System.currentTimeMillis() / 1000;
-        assertThat(slack.pushOnce(body, now, new SlackSignature(slack.signingSecret()).sign(now, body)).status()).isEqualTo(200);
+        assertThat(slack.pushOnce(body, now, new SlackSignature(slack.signingSecret()).sign(now, body))
+                        .status())
+                .isEqualTo(200);
         assertThat(kept).singleElement().satisfies(u -> {
             assertThat(u.platformRef()).isEqualTo("EvPOISON");
             assertThat(u.reason()).contains("ts");

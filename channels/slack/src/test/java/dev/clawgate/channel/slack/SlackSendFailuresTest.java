@@ -33,7 +33,8 @@ class SlackSendFailuresTest {
         slack = FakeSlack.start("clawbot");
         alice = slack.user("alice");
         dm = slack.dm(alice);
-        channel = SlackFixture.channel(SlackFixture.account(slack, SlackAccount.Mode.EVENTS, true, Duration.ofMillis(500)));
+        channel = SlackFixture.channel(
+                SlackFixture.account(slack, SlackAccount.Mode.EVENTS, true, Duration.ofMillis(500)));
         adapter = (SlackMessageAdapter) channel.messageAdapter();
     }
 
@@ -48,7 +49,8 @@ class SlackSendFailuresTest {
         // SPEC OUT-7: the post took effect but its answer came after the call timeout: unknown_after_send, one message
         slack.delayNext("chat.postMessage", Duration.ofSeconds(2));
         assertThatThrownBy(() -> adapter.send(finalReply(target(dm, null, null), "only once"), CancelToken.none()))
-                .isInstanceOfSatisfying(DeliveryException.class, e -> assertThat(e.kind()).isEqualTo(DeliveryException.Kind.AMBIGUOUS));
+                .isInstanceOfSatisfying(
+                        DeliveryException.class, e -> assertThat(e.kind()).isEqualTo(DeliveryException.Kind.AMBIGUOUS));
         Thread.sleep(2200);
         assertThat(slack.calls("chat.postMessage")).hasSize(1);
         assertThat(slack.botMessages(dm)).hasSize(1);
@@ -60,7 +62,9 @@ class SlackSendFailuresTest {
         slack.rateLimitNext("chat.postMessage", 1);
         adapter.send(finalReply(target(dm, null, null), "after the wait"), CancelToken.none());
         assertThat(slack.calls("chat.postMessage")).hasSize(2);
-        assertThat(slack.botMessages(dm)).singleElement().satisfies(m -> assertThat(m.text()).isEqualTo("after the wait"));
+        assertThat(slack.botMessages(dm))
+                .singleElement()
+                .satisfies(m -> assertThat(m.text()).isEqualTo("after the wait"));
 
         slack.rateLimitNext("chat.postMessage", 30);
         assertThatThrownBy(() -> adapter.send(finalReply(target(dm, null, null), "later"), CancelToken.none()))
@@ -71,7 +75,8 @@ class SlackSendFailuresTest {
         int calls = slack.calls("chat.postMessage").size();
         // the method and channel stay limited: the next post waits without reaching Slack
         assertThatThrownBy(() -> adapter.send(finalReply(target(dm, null, null), "still later"), CancelToken.none()))
-                .isInstanceOfSatisfying(DeliveryException.class, e -> assertThat(e.retryAfter()).isPositive());
+                .isInstanceOfSatisfying(
+                        DeliveryException.class, e -> assertThat(e.retryAfter()).isPositive());
         assertThat(slack.calls("chat.postMessage")).hasSize(calls);
         // another channel is not limited
         SlackChannel general = slack.channel("general");
@@ -96,7 +101,8 @@ class SlackSendFailuresTest {
         // SPEC OUT-7: the fake answers not_in_channel for a channel the bot is not in
         SlackChannel closed = slack.channelWithoutBot("secret");
         assertThatThrownBy(() -> adapter.send(finalReply(target(closed, null, null), "x"), CancelToken.none()))
-                .isInstanceOfSatisfying(DeliveryException.class, e -> assertThat(e.kind()).isEqualTo(DeliveryException.Kind.PERMANENT));
+                .isInstanceOfSatisfying(
+                        DeliveryException.class, e -> assertThat(e.kind()).isEqualTo(DeliveryException.Kind.PERMANENT));
     }
 
     @Test
@@ -117,13 +123,20 @@ class SlackSendFailuresTest {
         OutboundTarget t1 = target(dm, null, done), t2 = target(dm, null, failed);
         adapter.received(t1);
         adapter.received(t2);
-        await().until(() -> slack.message(dm, done).reactions().size() == 1 && slack.message(dm, failed).reactions().size() == 1);
-        assertThat(slack.message(dm, done).reactions()).singleElement().satisfies(r -> assertThat(r).startsWith("eyes:"));
+        await().until(() -> slack.message(dm, done).reactions().size() == 1
+                && slack.message(dm, failed).reactions().size() == 1);
+        assertThat(slack.message(dm, done).reactions())
+                .singleElement()
+                .satisfies(r -> assertThat(r).startsWith("eyes:"));
         adapter.settled(t1, InboxState.DONE);
         adapter.settled(t2, InboxState.FAILED);
         await().until(() -> slack.message(dm, done).reactions().stream().noneMatch(r -> r.startsWith("eyes"))
                 && slack.message(dm, failed).reactions().stream().noneMatch(r -> r.startsWith("eyes")));
-        assertThat(slack.message(dm, done).reactions()).singleElement().satisfies(r -> assertThat(r).startsWith("white_check_mark:"));
-        assertThat(slack.message(dm, failed).reactions()).singleElement().satisfies(r -> assertThat(r).startsWith("warning:"));
+        assertThat(slack.message(dm, done).reactions())
+                .singleElement()
+                .satisfies(r -> assertThat(r).startsWith("white_check_mark:"));
+        assertThat(slack.message(dm, failed).reactions())
+                .singleElement()
+                .satisfies(r -> assertThat(r).startsWith("warning:"));
     }
 }

@@ -9,7 +9,8 @@ class SlackTextTest {
     @Test
     void markdownIsRenderedAsMrkdwn() {
         assertThat(SlackText.render("**bold** and *it* and ~~gone~~")).isEqualTo("*bold* and _it_ and ~gone~");
-        assertThat(SlackText.render("see [the docs](https://x.example/a?b=1) now")).isEqualTo("see <https://x.example/a?b=1|the docs> now");
+        assertThat(SlackText.render("see [the docs](https://x.example/a?b=1) now"))
+                .isEqualTo("see <https://x.example/a?b=1|the docs> now");
         assertThat(SlackText.render("# Title\n- one\n* two")).isEqualTo("*Title*\n• one\n• two");
         assertThat(SlackText.render("a < b & c > d")).isEqualTo("a &lt; b &amp; c &gt; d");
     }
@@ -17,7 +18,8 @@ class SlackTextTest {
     @Test
     void codeIsKeptWholeAndEscaped() {
         assertThat(SlackText.render("run `a **b** <c>` now")).isEqualTo("run `a **b** &lt;c&gt;` now");
-        assertThat(SlackText.render("```java\nif (a < b) **x**\n```\nafter **b**")).isEqualTo("```\nif (a &lt; b) **x**\n```\nafter *b*");
+        assertThat(SlackText.render("```java\nif (a < b) **x**\n```\nafter **b**"))
+                .isEqualTo("```\nif (a &lt; b) **x**\n```\nafter *b*");
     }
 
     @Test
@@ -30,7 +32,10 @@ class SlackTextTest {
 
     @Test
     void receivedTextIsReadBackAsPlainText() {
-        assertThat(SlackText.plain("<@UBOT> hi <@U2|bob> in <#C1|general>: <https://a.example|a link> &lt;b&gt; &amp; <!here>", "UBOT", "clawbot"))
+        assertThat(SlackText.plain(
+                        "<@UBOT> hi <@U2|bob> in <#C1|general>: <https://a.example|a link> &lt;b&gt; &amp; <!here>",
+                        "UBOT",
+                        "clawbot"))
                 .isEqualTo("@clawbot hi @bob in #general: a link (https://a.example) <b> & @here");
         assertThat(SlackText.plain("<https://a.example>", "UBOT", "clawbot")).isEqualTo("https://a.example");
     }

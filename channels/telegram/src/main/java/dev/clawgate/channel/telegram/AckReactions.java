@@ -11,12 +11,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Ack reactions (SPEC RP-5): 👀 as soon as a message is received (recorded and admitted, even when
- * it waits behind a running turn or in a debounce window), then, when core settles it with its
- * final inbox state (IN-4), 👍 for done and 😢 for failed or expired, or no reaction for any other
- * state (cancelled, dropped by the hook or the queue). SPEC's ✅ and ⚠️ are not in Telegram's list
- * of reactions a bot may set, so 👍 and 😢 stand for them. The calls of one chat run in order on
- * the I/O executor, never on the caller's thread.
+ * Ack reactions (SPEC RP-5): 👀 as soon as a message is received (recorded and admitted, even when it waits behind a
+ * running turn or in a debounce window), then, when core settles it with its final inbox state (IN-4), 👍 for done and
+ * 😢 for failed or expired, or no reaction for any other state (cancelled, dropped by the hook or the queue). SPEC's ✅
+ * and ⚠️ are not in Telegram's list of reactions a bot may set, so 👍 and 😢 stand for them. The calls of one chat run
+ * in order on the I/O executor, never on the caller's thread.
  */
 final class AckReactions {
     private static final Logger log = LoggerFactory.getLogger(AckReactions.class);
@@ -56,10 +55,12 @@ final class AckReactions {
     private void inOrder(Chat chat, Runnable call) {
         CompletableFuture<Void> done = new CompletableFuture<>();
         CompletableFuture<Void> prev = calls.put(chat, done);
-        (prev == null ? CompletableFuture.<Void>completedFuture(null) : prev).thenRunAsync(call, io).whenComplete((v, e) -> {
-            calls.remove(chat, done);
-            done.complete(null);
-        });
+        (prev == null ? CompletableFuture.<Void>completedFuture(null) : prev)
+                .thenRunAsync(call, io)
+                .whenComplete((v, e) -> {
+                    calls.remove(chat, done);
+                    done.complete(null);
+                });
     }
 
     private static void react(Bot bot, long chatId, long messageId, String emoji) {

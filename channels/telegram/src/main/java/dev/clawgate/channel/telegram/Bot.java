@@ -3,8 +3,8 @@ package dev.clawgate.channel.telegram;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /**
- * One running bot: its account, its Bot API client, and who it is on Telegram ({@code getMe}),
- * which mention gating needs.
+ * One running bot: its account, its Bot API client, and who it is on Telegram ({@code getMe}), which mention gating
+ * needs.
  */
 final class Bot {
     final TelegramAccount account;

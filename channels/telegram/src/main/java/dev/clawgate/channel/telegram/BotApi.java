@@ -22,11 +22,10 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
 /**
- * The Bot API over {@code java.net.http}: {@code POST <api_base>/bot<token>/<method>} with a JSON
- * body (or multipart for uploads), answered {@code {"ok":true,"result":...}} or an error. Hand
- * written: the dozen methods we use are one request shape, and a client library would bring its
- * own threads, retries and logging that must not log the token. Nothing here logs the token;
- * every error message is passed through {@link #redact}.
+ * The Bot API over {@code java.net.http}: {@code POST <api_base>/bot<token>/<method>} with a JSON body (or multipart
+ * for uploads), answered {@code {"ok":true,"result":...}} or an error. Hand written: the dozen methods we use are one
+ * request shape, and a client library would bring its own threads, retries and logging that must not log the token.
+ * Nothing here logs the token; every error message is passed through {@link #redact}.
  */
 final class BotApi {
     static final ObjectMapper JSON = new ObjectMapper();
@@ -53,7 +52,10 @@ final class BotApi {
     }
 
     static HttpClient client() {
-        return HttpClient.newBuilder().connectTimeout(CONNECT_TIMEOUT).followRedirects(HttpClient.Redirect.NEVER).build();
+        return HttpClient.newBuilder()
+                .connectTimeout(CONNECT_TIMEOUT)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
     }
 
     JsonNode call(String method, ObjectNode params) throws BotApiException {
@@ -65,43 +67,62 @@ final class BotApi {
     }
 
     /**
-     * A call that {@code cancel} aborts, in flight included (SPEC OUT-11): cancelled before it starts,
-     * it throws {@link dev.clawgate.core.run.CancelledException} and nothing is sent; cancelled while
-     * the request is out, the exchange is abandoned and the outcome is unknown (Telegram may have it).
+     * A call that {@code cancel} aborts, in flight included (SPEC OUT-11): cancelled before it starts, it throws
+     * {@link dev.clawgate.core.run.CancelledException} and nothing is sent; cancelled while the request is out, the
+     * exchange is abandoned and the outcome is unknown (Telegram may have it).
      */
     JsonNode call(String method, ObjectNode params, CancelToken cancel) throws BotApiException {
         return call(method, params, callTimeout, cancel);
     }
 
-    private JsonNode call(String method, ObjectNode params, Duration timeout, CancelToken cancel) throws BotApiException {
-        HttpRequest request = HttpRequest.newBuilder(uri("/bot" + token + "/" + method)).timeout(timeout)
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(params.toString(), StandardCharsets.UTF_8)).build();
-        return result(method, exchange(method, request, cancel));
-    }
-
-    /** A multipart call with one file part ({@code sendPhoto}, {@code sendDocument}); {@code cancel} aborts it as {@link #call}. */
-    JsonNode upload(String method, Map<String, String> fields, String fileField, String fileName, byte[] bytes, CancelToken cancel)
+    private JsonNode call(String method, ObjectNode params, Duration timeout, CancelToken cancel)
             throws BotApiException {
-        String boundary = "clawgate-" + UUID.randomUUID();
-        ByteArrayOutputStream body = new ByteArrayOutputStream();
-        for (var f : fields.entrySet()) {
-            write(body, "--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + f.getKey() + "\"\r\n\r\n" + f.getValue() + "\r\n");
-        }
-        write(body, "--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + fileField + "\"; filename=\""
-                + headerSafe(fileName) + "\"\r\nContent-Type: application/octet-stream\r\n\r\n");
-        body.writeBytes(bytes);
-        write(body, "\r\n--" + boundary + "--\r\n");
-        HttpRequest request = HttpRequest.newBuilder(uri("/bot" + token + "/" + method)).timeout(callTimeout.multipliedBy(2))
-                .header("Content-Type", "multipart/form-data; boundary=" + boundary)
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())).build();
+        HttpRequest request = HttpRequest.newBuilder(uri("/bot" + token + "/" + method))
+                .timeout(timeout)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(params.toString(), StandardCharsets.UTF_8))
+                .build();
         return result(method, exchange(method, request, cancel));
     }
 
     /**
-     * A file name as it may stand in a multipart part's header (SPEC OP-6: no header injection): a name the
-     * agent chose (a workspace file may be called anything, line breaks included) loses its control
-     * characters, quotes and backslashes, which would end the header or the quoted string.
+     * A multipart call with one file part ({@code sendPhoto}, {@code sendDocument}); {@code cancel} aborts it as
+     * {@link #call}.
+     */
+    JsonNode upload(
+            String method,
+            Map<String, String> fields,
+            String fileField,
+            String fileName,
+            byte[] bytes,
+            CancelToken cancel)
+            throws BotApiException {
+        String boundary = "clawgate-" + UUID.randomUUID();
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        for (var f : fields.entrySet()) {
+            write(
+                    body,
+                    "--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + f.getKey() + "\"\r\n\r\n"
+                            + f.getValue() + "\r\n");
+        }
+        write(
+                body,
+                "--" + boundary + "\r\nContent-Disposition: form-data; name=\"" + fileField + "\"; filename=\""
+                        + headerSafe(fileName) + "\"\r\nContent-Type: application/octet-stream\r\n\r\n");
+        body.writeBytes(bytes);
+        write(body, "\r\n--" + boundary + "--\r\n");
+        HttpRequest request = HttpRequest.newBuilder(uri("/bot" + token + "/" + method))
+                .timeout(callTimeout.multipliedBy(2))
+                .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray()))
+                .build();
+        return result(method, exchange(method, request, cancel));
+    }
+
+    /**
+     * A file name as it may stand in a multipart part's header (SPEC OP-6: no header injection): a name the agent chose
+     * (a workspace file may be called anything, line breaks included) loses its control characters, quotes and
+     * backslashes, which would end the header or the quoted string.
      */
     static String headerSafe(String fileName) {
         String safe = fileName.replaceAll("[\\p{Cntrl}\"\\\\]", "_").strip();
@@ -112,10 +133,17 @@ final class BotApi {
     byte[] download(String filePath) throws BotApiException {
         // the path comes from Telegram's answer: one that would change the URL (or is none) is refused, not followed
         if (!FILE_PATH.matcher(filePath).matches() || filePath.contains("..")) {
-            throw new BotApiException("getFile gave a file path that is not a plain relative path; not downloaded",
-                    BotApiException.Reach.NOT_SENT, 400, null, null);
+            throw new BotApiException(
+                    "getFile gave a file path that is not a plain relative path; not downloaded",
+                    BotApiException.Reach.NOT_SENT,
+                    400,
+                    null,
+                    null);
         }
-        HttpRequest request = HttpRequest.newBuilder(uri("/file/bot" + token + "/" + filePath)).timeout(callTimeout.multipliedBy(2)).GET().build();
+        HttpRequest request = HttpRequest.newBuilder(uri("/file/bot" + token + "/" + filePath))
+                .timeout(callTimeout.multipliedBy(2))
+                .GET()
+                .build();
         HttpResponse<byte[]> r;
         try {
             r = http.send(request, HttpResponse.BodyHandlers.ofByteArray());
@@ -123,9 +151,16 @@ final class BotApi {
             throw failure("download", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new BotApiException("interrupted while downloading a file", BotApiException.Reach.UNKNOWN, 0, null, null);
+            throw new BotApiException(
+                    "interrupted while downloading a file", BotApiException.Reach.UNKNOWN, 0, null, null);
         }
-        if (r.statusCode() != 200) throw new BotApiException("file download answered HTTP " + r.statusCode(), BotApiException.Reach.ANSWERED, r.statusCode(), null, null);
+        if (r.statusCode() != 200)
+            throw new BotApiException(
+                    "file download answered HTTP " + r.statusCode(),
+                    BotApiException.Reach.ANSWERED,
+                    r.statusCode(),
+                    null,
+                    null);
         return r.body();
     }
 
@@ -134,17 +169,26 @@ final class BotApi {
         return s == null ? null : s.replace(token, "<token>");
     }
 
-    private HttpResponse<String> exchange(String method, HttpRequest request, CancelToken cancel) throws BotApiException {
+    private HttpResponse<String> exchange(String method, HttpRequest request, CancelToken cancel)
+            throws BotApiException {
         cancel.throwIfCancelled();
-        CompletableFuture<HttpResponse<String>> call = http.sendAsync(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        CompletableFuture<HttpResponse<String>> call =
+                http.sendAsync(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         AutoCloseable abortOnCancel = cancel.onCancel(() -> call.cancel(true));
         try {
             return call.get();
         } catch (ExecutionException e) {
             if (e.getCause() instanceof CancellationException) throw aborted(method, cancel);
             if (e.getCause() instanceof IOException io) throw failure(method, io);
-            throw new BotApiException(method + " failed: " + (e.getCause() == null ? e : e.getCause()).getClass().getSimpleName(),
-                    BotApiException.Reach.UNKNOWN, 0, null, e.getCause());
+            throw new BotApiException(
+                    method + " failed: "
+                            + (e.getCause() == null ? e : e.getCause())
+                                    .getClass()
+                                    .getSimpleName(),
+                    BotApiException.Reach.UNKNOWN,
+                    0,
+                    null,
+                    e.getCause());
         } catch (CancellationException e) {
             throw aborted(method, cancel);
         } catch (InterruptedException e) {
@@ -158,8 +202,12 @@ final class BotApi {
 
     /** The run was cancelled while the request was out: it may have reached Telegram (SPEC OUT-11, OUT-7). */
     private static BotApiException aborted(String method, CancelToken cancel) {
-        return new BotApiException(method + " aborted in flight: the run was cancelled (" + cancel.reason() + "); Telegram may have it",
-                BotApiException.Reach.UNKNOWN, 0, null, null);
+        return new BotApiException(
+                method + " aborted in flight: the run was cancelled (" + cancel.reason() + "); Telegram may have it",
+                BotApiException.Reach.UNKNOWN,
+                0,
+                null,
+                null);
     }
 
     private static void release(AutoCloseable listener) {
@@ -172,11 +220,17 @@ final class BotApi {
     }
 
     private BotApiException failure(String method, IOException e) {
-        boolean notSent = e instanceof HttpConnectTimeoutException || e instanceof ConnectException
-                || e.getCause() instanceof UnresolvedAddressException || e.getCause() instanceof ConnectException;
+        boolean notSent = e instanceof HttpConnectTimeoutException
+                || e instanceof ConnectException
+                || e.getCause() instanceof UnresolvedAddressException
+                || e.getCause() instanceof ConnectException;
         String what = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : " " + redact(e.getMessage()));
-        return new BotApiException(method + (notSent ? " could not reach " : " got no answer from ") + apiBase.getHost() + ": " + what,
-                notSent ? BotApiException.Reach.NOT_SENT : BotApiException.Reach.UNKNOWN, 0, null, null);
+        return new BotApiException(
+                method + (notSent ? " could not reach " : " got no answer from ") + apiBase.getHost() + ": " + what,
+                notSent ? BotApiException.Reach.NOT_SENT : BotApiException.Reach.UNKNOWN,
+                0,
+                null,
+                null);
     }
 
     private JsonNode result(String method, HttpResponse<String> r) throws BotApiException {
@@ -188,10 +242,16 @@ final class BotApi {
         }
         if (body != null && body.path("ok").asBoolean(false)) return body.path("result");
         int code = body == null ? r.statusCode() : body.path("error_code").asInt(r.statusCode());
-        String description = body == null ? "HTTP " + r.statusCode() : body.path("description").asText("HTTP " + r.statusCode());
+        String description = body == null
+                ? "HTTP " + r.statusCode()
+                : body.path("description").asText("HTTP " + r.statusCode());
         JsonNode retry = body == null ? null : body.path("parameters").get("retry_after");
-        return thrown(new BotApiException(method + " failed: " + code + " " + redact(description), BotApiException.Reach.ANSWERED, code,
-                retry == null || !retry.canConvertToInt() ? null : retry.asInt(), null));
+        return thrown(new BotApiException(
+                method + " failed: " + code + " " + redact(description),
+                BotApiException.Reach.ANSWERED,
+                code,
+                retry == null || !retry.canConvertToInt() ? null : retry.asInt(),
+                null));
     }
 
     private static JsonNode thrown(BotApiException e) throws BotApiException {

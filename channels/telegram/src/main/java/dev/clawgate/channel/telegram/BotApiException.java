@@ -59,8 +59,10 @@ final class BotApiException extends Exception {
     DeliveryException toDelivery(String what) {
         String message = what + ": " + getMessage();
         if (reach == Reach.UNKNOWN) return new DeliveryException(message, DeliveryException.Kind.AMBIGUOUS, null, this);
-        if (reach == Reach.NOT_SENT) return new DeliveryException(message, DeliveryException.Kind.TRANSIENT, null, this);
-        if (code == 429) return DeliveryException.rateLimited(message, Duration.ofSeconds(retryAfter == null ? 1 : retryAfter));
+        if (reach == Reach.NOT_SENT)
+            return new DeliveryException(message, DeliveryException.Kind.TRANSIENT, null, this);
+        if (code == 429)
+            return DeliveryException.rateLimited(message, Duration.ofSeconds(retryAfter == null ? 1 : retryAfter));
         if (code >= 500) return new DeliveryException(message, DeliveryException.Kind.TRANSIENT, null, this);
         // 400 chat not found, 403 blocked/kicked, 401 token: retrying the same request cannot succeed
         return new DeliveryException(message, DeliveryException.Kind.PERMANENT, null, this);

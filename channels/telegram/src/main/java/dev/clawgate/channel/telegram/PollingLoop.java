@@ -13,17 +13,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Long polling for one bot (SPEC CH-3, CH-0): {@code deleteWebhook}, then {@code getUpdates}
- * with the offset as a cumulative ack (IN-3). At {@code after_receive_record} (the default) an
- * update is confirmed once the sink returned for it and every update before it; at
- * {@code after_durable_send} once, in addition, its record reached a final state in the store
- * (its final reply committed with the turn, or no reply is due), so an update whose reply has no
- * durable decision when the process dies is delivered again (and caught by dedupe). Updates the
- * offset still holds back come again in every poll: they are skipped, not handed to the sink
- * again, and a poll that brought nothing new waits {@link #HELD_BACK_PAUSE} before the next.
- * An update that cannot be read is kept as failed and confirmed like a recorded one (IN-4: a poison
- * update never holds the stream). Any other failure (network, 5xx, 409, the store) restarts the
- * loop after an exponential backoff and shows as unhealthy meanwhile; a 429 waits at least the
+ * Long polling for one bot (SPEC CH-3, CH-0): {@code deleteWebhook}, then {@code getUpdates} with the offset as a
+ * cumulative ack (IN-3). At {@code after_receive_record} (the default) an update is confirmed once the sink returned
+ * for it and every update before it; at {@code after_durable_send} once, in addition, its record reached a final state
+ * in the store (its final reply committed with the turn, or no reply is due), so an update whose reply has no durable
+ * decision when the process dies is delivered again (and caught by dedupe). Updates the offset still holds back come
+ * again in every poll: they are skipped, not handed to the sink again, and a poll that brought nothing new waits
+ * {@link #HELD_BACK_PAUSE} before the next. An update that cannot be read is kept as failed and confirmed like a
+ * recorded one (IN-4: a poison update never holds the stream). Any other failure (network, 5xx, 409, the store)
+ * restarts the loop after an exponential backoff and shows as unhealthy meanwhile; a 429 waits at least the
  * {@code retry_after} Telegram named.
  */
 final class PollingLoop {
@@ -43,6 +41,7 @@ final class PollingLoop {
     private volatile boolean running = true;
     /** The last poll brought an update without a usable id: only a later update's offset can confirm it. */
     private boolean withoutId;
+
     private volatile ChannelHealth health = ChannelHealth.down("starting");
     private Thread thread;
 
@@ -50,7 +49,8 @@ final class PollingLoop {
         this.bot = bot;
         this.reader = reader;
         this.sink = sink;
-        // later stages are read from the store through the sink (ARCHITECTURE: a later stage signals only through the store)
+        // later stages are read from the store through the sink (ARCHITECTURE: a later stage signals only through the
+        // store)
         this.ack = new CumulativeAck(policy, sink::recordState, 0);
     }
 
@@ -59,9 +59,9 @@ final class PollingLoop {
     }
 
     /**
-     * Stops polling and waits (a bounded while) until the loop ended, so a loop started next never polls
-     * beside it (Telegram answers a second poller with 409). What this loop had not confirmed comes
-     * again to the next one (SPEC IN-4: nothing is confirmed before the inbox committed it).
+     * Stops polling and waits (a bounded while) until the loop ended, so a loop started next never polls beside it
+     * (Telegram answers a second poller with 409). What this loop had not confirmed comes again to the next one (SPEC
+     * IN-4: nothing is confirmed before the inbox committed it).
      */
     void stop() {
         running = false;
@@ -70,7 +70,11 @@ final class PollingLoop {
         t.interrupt();
         if (t == Thread.currentThread()) return;
         try {
-            if (!t.join(STOP_WAIT)) log.warn("telegram [{}]: the polling loop did not end within {} s", bot.account.id(), STOP_WAIT.toSeconds());
+            if (!t.join(STOP_WAIT))
+                log.warn(
+                        "telegram [{}]: the polling loop did not end within {} s",
+                        bot.account.id(),
+                        STOP_WAIT.toSeconds());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
@@ -106,21 +110,37 @@ final class PollingLoop {
                     // never poll sooner than Telegram says (SPEC CH-3, OUT-7's rule for sends applies to polls too)
                     Duration asked = Duration.ofSeconds(b.retryAfter());
                     if (asked.compareTo(wait) > 0) wait = asked;
-                    health = ChannelHealth.down("rate-limited by Telegram, polling again in " + wait.toSeconds() + " s");
-                    log.warn("telegram [{}]: getUpdates rate-limited; polling again in {} s as Telegram asks", bot.account.id(),
+                    health =
+                            ChannelHealth.down("rate-limited by Telegram, polling again in " + wait.toSeconds() + " s");
+                    log.warn(
+                            "telegram [{}]: getUpdates rate-limited; polling again in {} s as Telegram asks",
+                            bot.account.id(),
                             wait.toSeconds());
                     if (!sleep(wait)) return;
                     continue;
                 }
                 health = ChannelHealth.down("polling failed, retrying in " + backoff.toMillis() + " ms: " + why);
                 if (e instanceof BotApiException b && b.code() == 401) {
-                    log.error("telegram [{}]: Telegram rejects the bot token (401 Unauthorized); set channels.telegram bot_token to the "
-                            + "token @BotFather gave. Retrying in {} ms", bot.account.id(), backoff.toMillis());
+                    log.error(
+                            "telegram [{}]: Telegram rejects the bot token (401 Unauthorized); set channels.telegram "
+                                    + "bot_token to the "
+                                    + "token @BotFather gave. Retrying in {} ms",
+                            bot.account.id(),
+                            backoff.toMillis());
                 } else if (e instanceof BotApiException b && b.code() == 409) {
-                    log.error("telegram [{}]: {}; another process polls this bot or a webhook is set. Stop the other poller. "
-                            + "Retrying in {} ms", bot.account.id(), why, backoff.toMillis());
+                    log.error(
+                            "telegram [{}]: {}; another process polls this bot or a webhook is set. Stop the other "
+                                    + "poller. "
+                                    + "Retrying in {} ms",
+                            bot.account.id(),
+                            why,
+                            backoff.toMillis());
                 } else {
-                    log.warn("telegram [{}]: polling failed, retrying in {} ms: {}", bot.account.id(), backoff.toMillis(), why);
+                    log.warn(
+                            "telegram [{}]: polling failed, retrying in {} ms: {}",
+                            bot.account.id(),
+                            backoff.toMillis(),
+                            why);
                 }
                 if (!sleep(backoff)) return;
                 backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
@@ -145,8 +165,12 @@ final class PollingLoop {
                 withoutId = true;
                 String raw = String.valueOf(update);
                 String ref = "no-id-" + Integer.toHexString(raw.hashCode());
-                sink.unreadable(UnreadableInbound.of(UpdateReader.CHANNEL, bot.account.id(), ref,
-                        "update_id is missing or not a whole number", raw));
+                sink.unreadable(UnreadableInbound.of(
+                        UpdateReader.CHANNEL,
+                        bot.account.id(),
+                        ref,
+                        "update_id is missing or not a whole number",
+                        raw));
                 continue;
             }
             if (!ack.received(seq)) continue;
@@ -157,10 +181,10 @@ final class PollingLoop {
     }
 
     /**
-     * Hands one update to the sink (SPEC IN-4, CH-0): a message is recorded; one that cannot be read,
-     * or that the gateway refuses for what it holds, is kept as failed and acknowledged like a
-     * recorded one, so a poison update never holds the offset back. A store failure or a stopping
-     * gateway propagates: nothing is acknowledged and the poll is tried again.
+     * Hands one update to the sink (SPEC IN-4, CH-0): a message is recorded; one that cannot be read, or that the
+     * gateway refuses for what it holds, is kept as failed and acknowledged like a recorded one, so a poison update
+     * never holds the offset back. A store failure or a stopping gateway propagates: nothing is acknowledged and the
+     * poll is tried again.
      */
     private InboundSink.Acceptance take(JsonNode update, long seq) {
         return switch (reader.read(update)) {

@@ -1,10 +1,10 @@
 package dev.clawgate.channel.telegram;
 
-import dev.clawgate.core.channel.MediaStore;
 import dev.clawgate.core.channel.AckPolicy;
 import dev.clawgate.core.channel.Channel;
 import dev.clawgate.core.channel.ChannelHealth;
 import dev.clawgate.core.channel.InboundSink;
+import dev.clawgate.core.channel.MediaStore;
 import dev.clawgate.core.channel.MessageAdapter;
 import dev.clawgate.core.channel.WebhookRoute;
 import dev.clawgate.core.inbound.Scheduler;
@@ -23,10 +23,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Telegram Bot API channel (SPEC CH-3): one or more bots, each receiving by long polling or by
- * webhook, sharing one {@link TelegramMessageAdapter}. Receive ack policy (IN-3): the webhook's 200
- * follows the inbox commit ({@code after_receive_record}); a polling bot's {@code getUpdates} offset
- * follows it too by default, or, with {@code ack_policy = "after_durable_send"}, the turn's final reply.
+ * The Telegram Bot API channel (SPEC CH-3): one or more bots, each receiving by long polling or by webhook, sharing one
+ * {@link TelegramMessageAdapter}. Receive ack policy (IN-3): the webhook's 200 follows the inbox commit
+ * ({@code after_receive_record}); a polling bot's {@code getUpdates} offset follows it too by default, or, with
+ * {@code ack_policy = "after_durable_send"}, the turn's final reply.
  */
 public final class TelegramChannel implements Channel {
     private static final Logger log = LoggerFactory.getLogger(TelegramChannel.class);
@@ -57,20 +57,30 @@ public final class TelegramChannel implements Channel {
 
     /**
      * @param timer times live preview edits and media pruning (tests pass a manual one)
-     * @param io    runs preview, reaction and pruning work
+     * @param io runs preview, reaction and pruning work
      */
-    TelegramChannel(List<TelegramAccount> accounts, Path dataDir, Duration callTimeout, Duration maxInlineFloodWait, Scheduler timer,
-                    Executor io) {
+    TelegramChannel(
+            List<TelegramAccount> accounts,
+            Path dataDir,
+            Duration callTimeout,
+            Duration maxInlineFloodWait,
+            Scheduler timer,
+            Executor io) {
         HttpClient http = BotApi.client();
         for (TelegramAccount a : accounts) {
             Bot bot = new Bot(a, new BotApi(a.apiBase(), a.botToken(), http, callTimeout));
             bots.put(a.id(), bot);
-            MediaStore media = new MediaStore("telegram", dataDir.resolve("telegram").resolve(a.id()).resolve("media"), a.mediaMaxAge(), a.mediaMaxBytes(),
+            MediaStore media = new MediaStore(
+                    "telegram",
+                    dataDir.resolve("telegram").resolve(a.id()).resolve("media"),
+                    a.mediaMaxAge(),
+                    a.mediaMaxBytes(),
                     Clock.systemUTC());
             mediaStores.add(media);
             UpdateReader reader = new UpdateReader(bot, new MediaFetcher(bot.api, media));
             readers.put(a.id(), reader);
-            if (a.mode() == TelegramAccount.Mode.WEBHOOK) receivers.put(a.id(), new TelegramWebhookReceiver(bot, reader, sink::get));
+            if (a.mode() == TelegramAccount.Mode.WEBHOOK)
+                receivers.put(a.id(), new TelegramWebhookReceiver(bot, reader, sink::get));
         }
         this.timer = timer;
         this.io = io;
@@ -89,9 +99,9 @@ public final class TelegramChannel implements Channel {
     }
 
     /**
-     * Learns each bot's identity, then starts polling or registers the webhook. A token Telegram
-     * rejects stops the start with the fix in the message; an unreachable API is logged as an
-     * error and retried in the background while the channel reports unhealthy (SPEC CH-0).
+     * Learns each bot's identity, then starts polling or registers the webhook. A token Telegram rejects stops the
+     * start with the fix in the message; an unreachable API is logged as an error and retried in the background while
+     * the channel reports unhealthy (SPEC CH-0).
      */
     @Override
     public void start(InboundSink inboundSink) {
@@ -100,19 +110,29 @@ public final class TelegramChannel implements Channel {
         for (Bot bot : bots.values()) {
             try {
                 bot.identify();
-                log.info("telegram [{}]: connected as @{} ({} mode)", bot.account.id(), bot.username(), bot.account.mode().name().toLowerCase());
+                log.info(
+                        "telegram [{}]: connected as @{} ({} mode)",
+                        bot.account.id(),
+                        bot.username(),
+                        bot.account.mode().name().toLowerCase());
             } catch (BotApiException e) {
                 if (e.code() == 401 || e.code() == 404) {
-                    String fix = "telegram [" + bot.account.id() + "]: Telegram rejects the bot token (" + e.code() + "); set bot_token to the "
+                    String fix = "telegram [" + bot.account.id() + "]: Telegram rejects the bot token (" + e.code()
+                            + "); set bot_token to the "
                             + "token @BotFather gave (e.g. bot_token = \"${TELEGRAM_BOT_TOKEN}\")";
                     log.error(fix);
                     throw new IllegalStateException(fix);
                 }
-                log.error("telegram [{}]: cannot reach the Bot API at {} ({}); check api_base and the network. Retrying in the background",
-                        bot.account.id(), bot.account.apiBase(), e.getMessage());
+                log.error(
+                        "telegram [{}]: cannot reach the Bot API at {} ({}); check api_base and the network. Retrying "
+                                + "in the background",
+                        bot.account.id(),
+                        bot.account.apiBase(),
+                        e.getMessage());
             }
             if (bot.account.mode() == TelegramAccount.Mode.POLLING) {
-                PollingLoop loop = new PollingLoop(bot, readers.get(bot.account.id()), inboundSink, bot.account.ackPolicy());
+                PollingLoop loop =
+                        new PollingLoop(bot, readers.get(bot.account.id()), inboundSink, bot.account.ackPolicy());
                 loops.put(bot.account.id(), loop);
                 loop.start();
             } else {
@@ -128,7 +148,10 @@ public final class TelegramChannel implements Channel {
         while (sink.get() != null) {
             try {
                 if (!bot.identified()) bot.identify();
-                var p = BotApi.JSON.createObjectNode().put("url", bot.account.webhookUrl()).put("secret_token", bot.account.webhookSecret());
+                var p = BotApi.JSON
+                        .createObjectNode()
+                        .put("url", bot.account.webhookUrl())
+                        .put("secret_token", bot.account.webhookSecret());
                 p.putArray("allowed_updates").add("message");
                 bot.api.call("setWebhook", p);
                 webhookHealth.put(bot.account.id(), ChannelHealth.UP);
@@ -136,13 +159,19 @@ public final class TelegramChannel implements Channel {
             } catch (BotApiException e) {
                 String why = bot.api.redact(e.getMessage());
                 webhookHealth.put(bot.account.id(), ChannelHealth.down("setWebhook failed: " + why));
-                log.error("telegram [{}]: setWebhook failed, retrying in {} ms: {}", bot.account.id(), backoff.toMillis(), why);
+                log.error(
+                        "telegram [{}]: setWebhook failed, retrying in {} ms: {}",
+                        bot.account.id(),
+                        backoff.toMillis(),
+                        why);
                 try {
                     Thread.sleep(backoff);
                 } catch (InterruptedException stopped) {
                     return;
                 }
-                backoff = backoff.multipliedBy(2).compareTo(PollingLoop.MAX_BACKOFF) > 0 ? PollingLoop.MAX_BACKOFF : backoff.multipliedBy(2);
+                backoff = backoff.multipliedBy(2).compareTo(PollingLoop.MAX_BACKOFF) > 0
+                        ? PollingLoop.MAX_BACKOFF
+                        : backoff.multipliedBy(2);
             }
         }
     }
@@ -150,8 +179,8 @@ public final class TelegramChannel implements Channel {
     @Override
     public List<WebhookRoute> webhookRoutes() {
         List<WebhookRoute> routes = new ArrayList<>();
-        receivers.forEach((id, r) -> routes.add(new WebhookRoute("POST", bots.get(id).account.webhookPath(), r,
-                r::oversized)));
+        receivers.forEach((id, r) ->
+                routes.add(new WebhookRoute("POST", bots.get(id).account.webhookPath(), r, r::oversized)));
         return routes;
     }
 
@@ -163,7 +192,10 @@ public final class TelegramChannel implements Channel {
         if (prune != null) prune.cancel();
     }
 
-    /** SPEC OP-7: removes downloaded media past their age and size limits, then schedules the next prune while the channel runs. */
+    /**
+     * SPEC OP-7: removes downloaded media past their age and size limits, then schedules the next prune while the
+     * channel runs.
+     */
     private void pruneMedia() {
         if (sink.get() == null) return;
         for (MediaStore m : mediaStores) m.prune();
@@ -200,12 +232,16 @@ public final class TelegramChannel implements Channel {
     @Override
     public Set<AckPolicy> ackPolicies() {
         boolean polls = bots.values().stream().anyMatch(b -> b.account.mode() == TelegramAccount.Mode.POLLING);
-        return polls ? Set.of(AckPolicy.AFTER_RECEIVE_RECORD, AckPolicy.AFTER_DURABLE_SEND) : Set.of(AckPolicy.AFTER_RECEIVE_RECORD);
+        return polls
+                ? Set.of(AckPolicy.AFTER_RECEIVE_RECORD, AckPolicy.AFTER_DURABLE_SEND)
+                : Set.of(AckPolicy.AFTER_RECEIVE_RECORD);
     }
 
     /** Webhook requests refused for a missing or wrong secret, over all bots (SPEC IN-5: counted). */
     @Override
     public long rejectedRequests() {
-        return receivers.values().stream().mapToLong(TelegramWebhookReceiver::rejected).sum();
+        return receivers.values().stream()
+                .mapToLong(TelegramWebhookReceiver::rejected)
+                .sum();
     }
 }

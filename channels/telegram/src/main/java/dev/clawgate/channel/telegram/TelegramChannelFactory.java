@@ -25,27 +25,38 @@ public final class TelegramChannelFactory implements ChannelFactory {
         return new TelegramChannel(TelegramSettings.accounts(settings), dataDir);
     }
 
-    /** SPEC CH-3: the keys of {@code [channels.telegram]} and of each {@code [channels.telegram.accounts.<id>]} (one bot each). */
+    /**
+     * SPEC CH-3: the keys of {@code [channels.telegram]} and of each {@code [channels.telegram.accounts.<id>]} (one bot
+     * each).
+     */
     @Override
     public List<ChannelOption> options() {
         return List.of(
-                ChannelOption.string("bot_token", "The token @BotFather gave the bot.").asSecret(),
+                ChannelOption.string("bot_token", "The token @BotFather gave the bot.")
+                        .asSecret(),
                 ChannelOption.string("api_base", "The Bot API server (a local one, or a test double).")
                         .withDefault(TelegramSettings.DEFAULT_API_BASE),
-                ChannelOption.string("mode", "How updates arrive: polling (getUpdates) or webhook.").withDefault("polling"),
+                ChannelOption.string("mode", "How updates arrive: polling (getUpdates) or webhook.")
+                        .withDefault("polling"),
                 ChannelOption.string("webhook_url", "mode = \"webhook\": the public HTTPS URL Telegram posts to."),
-                ChannelOption.string("webhook_secret", "mode = \"webhook\": checked against Telegram's secret-token header.")
+                ChannelOption.string(
+                                "webhook_secret", "mode = \"webhook\": checked against Telegram's secret-token header.")
                         .asSecret(),
                 ChannelOption.string("webhook_path", "mode = \"webhook\": the path mounted on the gateway's HTTP port.")
                         .withDefault(TelegramSettings.DEFAULT_PATH),
                 ChannelOption.integer("text_limit", "The longest message sent, in UTF-16 units as Telegram counts.")
                         .withDefault(TelegramAccount.MAX_TEXT),
-                ChannelOption.string("stream_mode", "off, or preview: a draft edited while the reply is generated.").withDefault("off"),
+                ChannelOption.string("stream_mode", "off, or preview: a draft edited while the reply is generated.")
+                        .withDefault("off"),
                 ChannelOption.integer("preview_interval_ms", "The least time between two edits of a preview.")
                         .withDefault(TelegramSettings.DEFAULT_PREVIEW_INTERVAL.toMillis()),
-                ChannelOption.bool("ack_reactions", "React to each message: received, then done or failed.").withDefault(false),
-                ChannelOption.string("ack_policy", "When Telegram is told an update was taken: after_receive_record or "
-                        + "after_durable_send (polling only).").withDefault("after_receive_record"),
+                ChannelOption.bool("ack_reactions", "React to each message: received, then done or failed.")
+                        .withDefault(false),
+                ChannelOption.string(
+                                "ack_policy",
+                                "When Telegram is told an update was taken: after_receive_record or "
+                                        + "after_durable_send (polling only).")
+                        .withDefault("after_receive_record"),
                 ChannelOption.integer("media_max_age_hours", "Downloaded media older than this are deleted.")
                         .withDefault(TelegramAccount.DEFAULT_MEDIA_MAX_AGE.toHours()),
                 ChannelOption.integer("media_max_total_mb", "The most disk downloaded media may take.")
@@ -53,9 +64,9 @@ public final class TelegramChannelFactory implements ChannelFactory {
     }
 
     /**
-     * Checks the values {@code [channels.telegram]} and its accounts set (SPEC CH-3), for the config
-     * loader: a bad value is an error whose message starts with its key path. A missing
-     * {@code bot_token} is left to {@link #create} and {@code doctor}.
+     * Checks the values {@code [channels.telegram]} and its accounts set (SPEC CH-3), for the config loader: a bad
+     * value is an error whose message starts with its key path. A missing {@code bot_token} is left to {@link #create}
+     * and {@code doctor}.
      *
      * @throws IllegalArgumentException naming the key
      */

@@ -4,16 +4,16 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Renders a model's markdown as Telegram HTML ({@code parse_mode=HTML}): {@code <>&} escaped;
- * bold, italic, strike, inline code, fenced code as {@code <pre><code class="language-x">}, links
- * and headings converted. Anything else stays literal text. Telegram may still reject odd nesting;
- * the adapter then resends the text plain.
+ * Renders a model's markdown as Telegram HTML ({@code parse_mode=HTML}): {@code <>&} escaped; bold, italic, strike,
+ * inline code, fenced code as {@code <pre><code class="language-x">}, links and headings converted. Anything else stays
+ * literal text. Telegram may still reject odd nesting; the adapter then resends the text plain.
  */
 final class TelegramHtml {
     private static final Pattern FENCE = Pattern.compile("^\\s*(```+|~~~+)\\s*([\\w+#.-]*)\\s*$");
     private static final Pattern LINK = Pattern.compile("\\[([^\\]\\n]+)\\]\\((https?://[^)\\s]+)\\)");
     private static final Pattern BOLD = Pattern.compile("\\*\\*(?=\\S)(.+?)(?<=\\S)\\*\\*|__(?=\\S)(.+?)(?<=\\S)__");
-    private static final Pattern ITALIC = Pattern.compile("(?<![\\w*])\\*(?=\\S)([^*\\n]+?)(?<=\\S)\\*(?![\\w*])|(?<![\\w_])_(?=\\S)([^_\\n]+?)(?<=\\S)_(?![\\w_])");
+    private static final Pattern ITALIC = Pattern.compile(
+            "(?<![\\w*])\\*(?=\\S)([^*\\n]+?)(?<=\\S)\\*(?![\\w*])|(?<![\\w_])_(?=\\S)([^_\\n]+?)(?<=\\S)_(?![\\w_])");
     private static final Pattern STRIKE = Pattern.compile("~~(?=\\S)(.+?)(?<=\\S)~~");
     private static final Pattern HEADING = Pattern.compile("^#{1,6}\\s+(.+?)\\s*#*$");
 
@@ -35,7 +35,11 @@ final class TelegramHtml {
                 continue;
             }
             if (code != null) {
-                if (line.strip().equals(fence) || line.strip().startsWith(fence) && line.strip().replace(fence.substring(0, 1), "").isEmpty()) {
+                if (line.strip().equals(fence)
+                        || line.strip().startsWith(fence)
+                                && line.strip()
+                                        .replace(fence.substring(0, 1), "")
+                                        .isEmpty()) {
                     out.append(escape(stripLastNewline(code))).append("</code></pre>");
                     code = null;
                     if (i < lines.length - 1) out.append('\n');
@@ -77,8 +81,11 @@ final class TelegramHtml {
         int last = 0;
         while (m.find()) {
             out.append(styles(escape(text.substring(last, m.start()))));
-            out.append("<a href=\"").append(escape(m.group(2)).replace("\"", "&quot;")).append("\">")
-                    .append(styles(escape(m.group(1)))).append("</a>");
+            out.append("<a href=\"")
+                    .append(escape(m.group(2)).replace("\"", "&quot;"))
+                    .append("\">")
+                    .append(styles(escape(m.group(1))))
+                    .append("</a>");
             last = m.end();
         }
         out.append(styles(escape(text.substring(last))));
@@ -86,9 +93,13 @@ final class TelegramHtml {
     }
 
     private static String styles(String escaped) {
-        String s = BOLD.matcher(escaped).replaceAll(r -> "<b>" + Matcher.quoteReplacement(r.group(1) != null ? r.group(1) : r.group(2)) + "</b>");
+        String s = BOLD.matcher(escaped)
+                .replaceAll(
+                        r -> "<b>" + Matcher.quoteReplacement(r.group(1) != null ? r.group(1) : r.group(2)) + "</b>");
         s = STRIKE.matcher(s).replaceAll(r -> "<s>" + Matcher.quoteReplacement(r.group(1)) + "</s>");
-        return ITALIC.matcher(s).replaceAll(r -> "<i>" + Matcher.quoteReplacement(r.group(1) != null ? r.group(1) : r.group(2)) + "</i>");
+        return ITALIC.matcher(s)
+                .replaceAll(
+                        r -> "<i>" + Matcher.quoteReplacement(r.group(1) != null ? r.group(1) : r.group(2)) + "</i>");
     }
 
     static String escape(String s) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clawgate.core.channel.MessageAdapter;
+import dev.clawgate.core.inbound.Scheduler;
 import dev.clawgate.core.outbound.Capability;
 import dev.clawgate.core.outbound.DeliveryException;
 import dev.clawgate.core.outbound.MediaRef;
@@ -12,7 +13,7 @@ import dev.clawgate.core.outbound.OutboundMessage;
 import dev.clawgate.core.outbound.OutboundTarget;
 import dev.clawgate.core.outbound.ReplyStream;
 import dev.clawgate.core.outbound.TurnOutcome;
-import dev.clawgate.core.inbound.Scheduler;
+import dev.clawgate.core.render.ChunkLimits;
 import dev.clawgate.core.run.CancelToken;
 import dev.clawgate.core.run.CancelledException;
 import dev.clawgate.core.store.InboxState;
@@ -20,7 +21,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
-import dev.clawgate.core.render.ChunkLimits;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -30,16 +30,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Telegram's outbound side (SPEC OUT-4, CH-3): text as Telegram HTML split to the text limit,
- * media as multipart uploads, replies via {@code reply_parameters}, forum topics via
- * {@code message_thread_id}, silent sends, a typing indicator and ack reactions from receipt to
- * final state (RP-5), and a live preview finalised into the reply (OUT-9). There is no
- * {@code reconcileUnknownSend}: the Bot API cannot look up a bot's sent messages.
+ * Telegram's outbound side (SPEC OUT-4, CH-3): text as Telegram HTML split to the text limit, media as multipart
+ * uploads, replies via {@code reply_parameters}, forum topics via {@code message_thread_id}, silent sends, a typing
+ * indicator and ack reactions from receipt to final state (RP-5), and a live preview finalised into the reply (OUT-9).
+ * There is no {@code reconcileUnknownSend}: the Bot API cannot look up a bot's sent messages.
  *
- * <p>{@link #received} (a message was recorded and admitted) sets the 👀 reaction; {@link #openStream}
- * (the agent starts on a turn) shows the {@code ...} draft, which {@link #send} finalises and
- * {@link #turnEnded} takes away when no reply did; {@link #typing} is one {@code sendChatAction}, refreshed by
- * the turn; {@link #settled} replaces the 👀 with the message's outcome.
+ * <p>{@link #received} (a message was recorded and admitted) sets the 👀 reaction; {@link #openStream} (the agent
+ * starts on a turn) shows the {@code ...} draft, which {@link #send} finalises and {@link #turnEnded} takes away when
+ * no reply did; {@link #typing} is one {@code sendChatAction}, refreshed by the turn; {@link #settled} replaces the 👀
+ * with the message's outcome.
  */
 final class TelegramMessageAdapter implements MessageAdapter {
     private static final Logger log = LoggerFactory.getLogger(TelegramMessageAdapter.class);
@@ -49,6 +48,7 @@ final class TelegramMessageAdapter implements MessageAdapter {
     private final MessageSender sender;
     /** Chats with a sendChatAction on its way: a slow API gets one at a time, not a pile of them. */
     private final Set<OutboundTarget> typing = ConcurrentHashMap.newKeySet();
+
     private final ConcurrentHashMap<OutboundTarget, LiveDraft> drafts = new ConcurrentHashMap<>();
     private final AckReactions reactions;
     private final Scheduler previewTimer;
@@ -57,7 +57,7 @@ final class TelegramMessageAdapter implements MessageAdapter {
 
     /**
      * @param previewTimer times the live previews' edits (SPEC OUT-9)
-     * @param io           where preview and reaction calls run, off the turn's thread
+     * @param io where preview and reaction calls run, off the turn's thread
      */
     TelegramMessageAdapter(Map<String, Bot> bots, Duration maxInlineFloodWait, Scheduler previewTimer, Executor io) {
         this.bots = Map.copyOf(bots);
@@ -65,11 +65,23 @@ final class TelegramMessageAdapter implements MessageAdapter {
         this.previewTimer = previewTimer;
         this.io = io;
         this.reactions = new AckReactions(io);
-        Set<Capability> c = EnumSet.of(Capability.TEXT, Capability.MEDIA, Capability.REPLY_TO, Capability.THREAD, Capability.SILENT,
-                Capability.MESSAGE_SENDING_HOOKS, Capability.BATCH);
+        Set<Capability> c = EnumSet.of(
+                Capability.TEXT,
+                Capability.MEDIA,
+                Capability.REPLY_TO,
+                Capability.THREAD,
+                Capability.SILENT,
+                Capability.MESSAGE_SENDING_HOOKS,
+                Capability.BATCH);
         if (bots.values().stream().anyMatch(b -> b.account.preview())) {
-            c.addAll(EnumSet.of(Capability.DRAFT_PREVIEW, Capability.PREVIEW_FINALIZATION, Capability.FINAL_EDIT, Capability.PREVIEW_RECEIPT,
-                    Capability.NORMAL_FALLBACK, Capability.DISCARD_PENDING, Capability.RETAIN_ON_AMBIGUOUS_FAILURE));
+            c.addAll(EnumSet.of(
+                    Capability.DRAFT_PREVIEW,
+                    Capability.PREVIEW_FINALIZATION,
+                    Capability.FINAL_EDIT,
+                    Capability.PREVIEW_RECEIPT,
+                    Capability.NORMAL_FALLBACK,
+                    Capability.DISCARD_PENDING,
+                    Capability.RETAIN_ON_AMBIGUOUS_FAILURE));
         }
         this.capabilities = Set.copyOf(c);
     }
@@ -107,8 +119,12 @@ final class TelegramMessageAdapter implements MessageAdapter {
         // SPEC OUT-1, OUT-8: the payload was cut to chunkLimits() by the planner; one payload is one platform message
         int units = ChunkLimits.of(bot.account.textLimit()).measure().units(message.text());
         if (units > bot.account.textLimit()) {
-            throw new DeliveryException("telegram: a payload of " + units + " UTF-16 units is over bot " + bot.account.id()
-                    + "'s text_limit of " + bot.account.textLimit() + "; payloads are cut before they reach the adapter", true, null);
+            throw new DeliveryException(
+                    "telegram: a payload of " + units + " UTF-16 units is over bot " + bot.account.id()
+                            + "'s text_limit of " + bot.account.textLimit()
+                            + "; payloads are cut before they reach the adapter",
+                    true,
+                    null);
         }
         LiveDraft draft = endsTheTurn(message) ? drafts.remove(target) : null;
         List<String> chunks = message.text().isBlank() ? List.of() : List.of(message.text());
@@ -128,42 +144,67 @@ final class TelegramMessageAdapter implements MessageAdapter {
             String chunk = chunks.get(i);
             Long reply = parts.isEmpty() ? replyTo : null;
             CancelToken abort = untilDelivered(cancel, parts);
-            JsonNode m = sendOrThrow(() -> sender.send(bot, chatId, thread, reply, message.options().silent(), chunk, abort),
-                    "sendMessage", parts);
+            JsonNode m = sendOrThrow(
+                    () -> sender.send(
+                            bot, chatId, thread, reply, message.options().silent(), chunk, abort),
+                    "sendMessage",
+                    parts);
             raw.add(m);
-            parts.add(new MessageReceipt.Part(MessageReceipt.PartKind.TEXT, chatId + ":" + m.path("message_id").asLong()));
+            parts.add(new MessageReceipt.Part(
+                    MessageReceipt.PartKind.TEXT,
+                    chatId + ":" + m.path("message_id").asLong()));
         }
         for (MediaRef media : message.media()) {
             Long mediaReply = parts.isEmpty() ? replyTo : null;
             CancelToken abort = untilDelivered(cancel, parts);
-            JsonNode m = sendOrThrow(() -> MediaUpload.send(bot, sender, chatId, thread, mediaReply, message.options().silent(), media, abort),
-                    "media upload", parts);
+            JsonNode m = sendOrThrow(
+                    () -> MediaUpload.send(
+                            bot,
+                            sender,
+                            chatId,
+                            thread,
+                            mediaReply,
+                            message.options().silent(),
+                            media,
+                            abort),
+                    "media upload",
+                    parts);
             raw.add(m);
-            parts.add(new MessageReceipt.Part(MessageReceipt.PartKind.MEDIA, chatId + ":" + m.path("message_id").asLong()));
+            parts.add(new MessageReceipt.Part(
+                    MessageReceipt.PartKind.MEDIA,
+                    chatId + ":" + m.path("message_id").asLong()));
         }
         List<String> ids = parts.stream().map(MessageReceipt.Part::platformId).toList();
         String primary = ids.isEmpty() ? null : ids.getFirst();
-        return new MessageReceipt(primary, ids, parts, target.threadId(), asked == null ? null : target.inReplyToMessageId(), primary,
-                primary, Instant.now(), raw.toString());
+        return new MessageReceipt(
+                primary,
+                ids,
+                parts,
+                target.threadId(),
+                asked == null ? null : target.inReplyToMessageId(),
+                primary,
+                primary,
+                Instant.now(),
+                raw.toString());
     }
 
     /**
-     * SPEC OUT-11: the run's abort reaches a reply until its first part is out; after that the rest
-     * follows, so a reply is never half-sent (as the outbox does across payloads).
+     * SPEC OUT-11: the run's abort reaches a reply until its first part is out; after that the rest follows, so a reply
+     * is never half-sent (as the outbox does across payloads).
      */
     private static CancelToken untilDelivered(CancelToken cancel, List<MessageReceipt.Part> delivered) {
         return delivered.isEmpty() ? cancel : CancelToken.none();
     }
 
     /**
-     * Edits the draft into the reply's first chunk (finalEdit). True when the draft now stands for
-     * that chunk: edited, or the edit's outcome is unknown (retainOnAmbiguousFailure: never a
-     * duplicate). False when the draft is gone or refused: the reply is sent normally (normalFallback)
-     * and the stale draft deleted. An abort before the edit leaves deletes the draft (nothing of the
-     * reply was shown); one while the edit is out is ambiguous (SPEC OUT-11): the draft stays and
-     * the send's outcome is unknown.
+     * Edits the draft into the reply's first chunk (finalEdit). True when the draft now stands for that chunk: edited,
+     * or the edit's outcome is unknown (retainOnAmbiguousFailure: never a duplicate). False when the draft is gone or
+     * refused: the reply is sent normally (normalFallback) and the stale draft deleted. An abort before the edit leaves
+     * deletes the draft (nothing of the reply was shown); one while the edit is out is ambiguous (SPEC OUT-11): the
+     * draft stays and the send's outcome is unknown.
      */
-    private boolean finalEdit(Bot bot, long chatId, long draftId, String chunk, CancelToken cancel) throws DeliveryException {
+    private boolean finalEdit(Bot bot, long chatId, long draftId, String chunk, CancelToken cancel)
+            throws DeliveryException {
         try {
             sender.edit(bot, chatId, draftId, chunk, cancel);
             return true;
@@ -171,13 +212,21 @@ final class TelegramMessageAdapter implements MessageAdapter {
             deleteDraft(bot, chatId, draftId);
             throw e;
         } catch (BotApiException e) {
-            if (e.reach() == BotApiException.Reach.UNKNOWN && cancel.isCancelled()) throw e.toDelivery("final edit of the draft");
+            if (e.reach() == BotApiException.Reach.UNKNOWN && cancel.isCancelled())
+                throw e.toDelivery("final edit of the draft");
             if (e.reach() == BotApiException.Reach.UNKNOWN) {
-                log.warn("telegram [{}]: final edit of draft {} got no answer; keeping the draft rather than risking a duplicate: {}",
-                        bot.account.id(), draftId, e.getMessage());
+                log.warn(
+                        "telegram [{}]: final edit of draft {} got no answer; keeping the draft rather than risking a "
+                                + "duplicate: {}",
+                        bot.account.id(),
+                        draftId,
+                        e.getMessage());
                 return true;
             }
-            log.info("telegram [{}]: final edit of draft {} failed ({}); sending the reply as a new message", bot.account.id(), draftId,
+            log.info(
+                    "telegram [{}]: final edit of draft {} failed ({}); sending the reply as a new message",
+                    bot.account.id(),
+                    draftId,
                     e.getMessage());
             deleteDraft(bot, chatId, draftId);
             return false;
@@ -186,7 +235,9 @@ final class TelegramMessageAdapter implements MessageAdapter {
 
     private static void deleteDraft(Bot bot, long chatId, long draftId) {
         try {
-            bot.api.call("deleteMessage", BotApi.JSON.createObjectNode().put("chat_id", chatId).put("message_id", draftId));
+            bot.api.call(
+                    "deleteMessage",
+                    BotApi.JSON.createObjectNode().put("chat_id", chatId).put("message_id", draftId));
         } catch (BotApiException e) {
             log.debug("telegram: stale draft {} not deleted: {}", draftId, e.getMessage());
         }
@@ -197,12 +248,18 @@ final class TelegramMessageAdapter implements MessageAdapter {
         JsonNode run() throws BotApiException;
     }
 
-    private static JsonNode sendOrThrow(Call call, String what, List<MessageReceipt.Part> delivered) throws DeliveryException {
+    private static JsonNode sendOrThrow(Call call, String what, List<MessageReceipt.Part> delivered)
+            throws DeliveryException {
         try {
             return call.run();
         } catch (BotApiException e) {
-            DeliveryException d = e.toDelivery(what + (delivered.isEmpty() ? "" : " after " + delivered.size() + " delivered part(s) "
-                    + delivered.stream().map(MessageReceipt.Part::platformId).toList()));
+            DeliveryException d = e.toDelivery(what
+                    + (delivered.isEmpty()
+                            ? ""
+                            : " after " + delivered.size() + " delivered part(s) "
+                                    + delivered.stream()
+                                            .map(MessageReceipt.Part::platformId)
+                                            .toList()));
             throw d;
         }
     }
@@ -225,8 +282,15 @@ final class TelegramMessageAdapter implements MessageAdapter {
         Long chat = chatOrNull(target);
         boolean usable = chat != null && numericOrNull(target.threadId());
         if (bot == null || !bot.account.preview() || !usable) return ReplyStream.NONE;
-        LiveDraft draft = new LiveDraft(bot, chat, target.threadId() == null ? null : Long.parseLong(target.threadId()),
-                messageId(target.inReplyToMessageId()), bot.account.previewInterval(), bot.account.textLimit(), previewTimer, io);
+        LiveDraft draft = new LiveDraft(
+                bot,
+                chat,
+                target.threadId() == null ? null : Long.parseLong(target.threadId()),
+                messageId(target.inReplyToMessageId()),
+                bot.account.previewInterval(),
+                bot.account.textLimit(),
+                previewTimer,
+                io);
         LiveDraft old = drafts.put(target, draft);
         if (old != null) discard(bot, target, old);
         draft.start();
@@ -266,8 +330,8 @@ final class TelegramMessageAdapter implements MessageAdapter {
     }
 
     /**
-     * The turn ended. A draft no final reply took (the run was cancelled, or the reply suppressed) is
-     * deleted, so no preview text outlives its run (SPEC DI-5, RP-1).
+     * The turn ended. A draft no final reply took (the run was cancelled, or the reply suppressed) is deleted, so no
+     * preview text outlives its run (SPEC DI-5, RP-1).
      */
     @Override
     public void turnEnded(OutboundTarget target, long turnId, TurnOutcome outcome) {
@@ -280,7 +344,10 @@ final class TelegramMessageAdapter implements MessageAdapter {
         Long id = draft.finish();
         if (id == null) return;
         try {
-            ObjectNode p = BotApi.JSON.createObjectNode().put("chat_id", chatOrNull(target)).put("message_id", id);
+            ObjectNode p = BotApi.JSON
+                    .createObjectNode()
+                    .put("chat_id", chatOrNull(target))
+                    .put("message_id", id);
             bot.api.call("deleteMessage", p);
         } catch (BotApiException e) {
             log.info("telegram [{}]: leftover draft {} not deleted: {}", bot.account.id(), id, e.getMessage());
@@ -288,9 +355,9 @@ final class TelegramMessageAdapter implements MessageAdapter {
     }
 
     /**
-     * SPEC RP-5: one {@code sendChatAction typing} (Telegram shows it for 5 s or until the bot's next
-     * message); the turn's {@code TypingRefresh} calls this at once and every 4 s while it works. The
-     * call runs on the I/O executor, as this is called on the turn's timer.
+     * SPEC RP-5: one {@code sendChatAction typing} (Telegram shows it for 5 s or until the bot's next message); the
+     * turn's {@code TypingRefresh} calls this at once and every 4 s while it works. The call runs on the I/O executor,
+     * as this is called on the turn's timer.
      */
     @Override
     public void typing(OutboundTarget target) {
@@ -320,14 +387,15 @@ final class TelegramMessageAdapter implements MessageAdapter {
     private Bot bot(OutboundTarget target) throws DeliveryException {
         Bot bot = bots.get(target.account());
         if (bot == null) {
-            throw new DeliveryException("telegram has no account '" + target.account() + "'", DeliveryException.Kind.PERMANENT, null, null);
+            throw new DeliveryException(
+                    "telegram has no account '" + target.account() + "'", DeliveryException.Kind.PERMANENT, null, null);
         }
         return bot;
     }
 
     /**
-     * Telegram's chat ids are whole numbers (SPEC CH-3); anything else (a line break, a header, a path) never
-     * reaches a request: the send fails for good, before any platform I/O.
+     * Telegram's chat ids are whole numbers (SPEC CH-3); anything else (a line break, a header, a path) never reaches a
+     * request: the send fails for good, before any platform I/O.
      */
     private static long chatId(OutboundTarget target) throws DeliveryException {
         return whole(target.replyTarget(), "chat id");
@@ -361,8 +429,8 @@ final class TelegramMessageAdapter implements MessageAdapter {
         try {
             return Long.parseLong(value);
         } catch (NumberFormatException e) {
-            throw new DeliveryException("telegram " + what + " is not a number", DeliveryException.Kind.PERMANENT, null,
-                    e);
+            throw new DeliveryException(
+                    "telegram " + what + " is not a number", DeliveryException.Kind.PERMANENT, null, e);
         }
     }
 

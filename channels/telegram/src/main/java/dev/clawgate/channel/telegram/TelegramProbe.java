@@ -14,9 +14,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code clawgate doctor}'s look at Telegram (SPEC OP-4, CH-0): the settings of every account, then
- * one {@code getMe} per bot against its {@code api_base}, which proves the token and the route.
- * The token never appears in what it reports.
+ * {@code clawgate doctor}'s look at Telegram (SPEC OP-4, CH-0): the settings of every account, then one {@code getMe}
+ * per bot against its {@code api_base}, which proves the token and the route. The token never appears in what it
+ * reports.
  */
 final class TelegramProbe {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -39,21 +39,30 @@ final class TelegramProbe {
 
     private static ChannelProbe.Finding getMe(HttpClient http, TelegramAccount a) {
         String who = a.id().equals("default") ? "" : " (account " + a.id() + ")";
-        String key = a.id().equals("default") ? "channels.telegram.bot_token" : "channels.telegram.accounts." + a.id() + ".bot_token";
-        HttpRequest request = HttpRequest.newBuilder(URI.create(a.apiBase() + "/bot" + a.botToken() + "/getMe")).timeout(TIMEOUT).GET().build();
+        String key = a.id().equals("default")
+                ? "channels.telegram.bot_token"
+                : "channels.telegram.accounts." + a.id() + ".bot_token";
+        HttpRequest request = HttpRequest.newBuilder(URI.create(a.apiBase() + "/bot" + a.botToken() + "/getMe"))
+                .timeout(TIMEOUT)
+                .GET()
+                .build();
         HttpResponse<String> response;
         try {
             response = http.send(request, HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
-            return new ChannelProbe.Finding("the Bot API at " + a.apiBase() + " is unreachable" + who + " (" + e.getClass().getSimpleName() + ")",
+            return new ChannelProbe.Finding(
+                    "the Bot API at " + a.apiBase() + " is unreachable" + who + " ("
+                            + e.getClass().getSimpleName() + ")",
                     "check channels.telegram.api_base and that this machine can reach it (proxy, firewall, DNS)");
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return new ChannelProbe.Finding("the check of the Bot API was interrupted" + who, "run clawgate doctor again");
+            return new ChannelProbe.Finding(
+                    "the check of the Bot API was interrupted" + who, "run clawgate doctor again");
         }
         if (response.statusCode() == 401 || response.statusCode() == 404) {
             // the Bot API answers an unknown token with 401, and some proxies with 404
-            return new ChannelProbe.Finding("the bot token was refused (" + response.statusCode() + ")" + who,
+            return new ChannelProbe.Finding(
+                    "the bot token was refused (" + response.statusCode() + ")" + who,
                     "set " + key + " to the token @BotFather gave you (it looks like 123456789:AA...)");
         }
         JsonNode body;
@@ -63,9 +72,12 @@ final class TelegramProbe {
             body = null;
         }
         if (response.statusCode() != 200 || body == null || !body.path("ok").asBoolean(false)) {
-            return new ChannelProbe.Finding("the Bot API at " + a.apiBase() + " answered HTTP " + response.statusCode() + who,
-                    "check channels.telegram.api_base: it must be a Telegram Bot API server (default https://api.telegram.org)");
+            return new ChannelProbe.Finding(
+                    "the Bot API at " + a.apiBase() + " answered HTTP " + response.statusCode() + who,
+                    "check channels.telegram.api_base: it must be a Telegram Bot API server (default "
+                            + "https://api.telegram.org)");
         }
-        return new ChannelProbe.Finding("bot @" + body.path("result").path("username").asText("?") + " answers" + who, null);
+        return new ChannelProbe.Finding(
+                "bot @" + body.path("result").path("username").asText("?") + " answers" + who, null);
     }
 }

@@ -18,11 +18,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code POST webhook_path} (SPEC CH-3, IN-3/IN-4): checks {@code X-Telegram-Bot-Api-Secret-Token}
- * in constant time (a request without it is refused 401, counted, logged at most every 10 s, never
- * stored), records the update, and answers 200 only after the sink returned; a store failure is 503
- * so Telegram delivers the update again. An update that cannot be read is kept as failed and
- * answered 200 (SPEC IN-4: a poison update is not delivered for ever).
+ * {@code POST webhook_path} (SPEC CH-3, IN-3/IN-4): checks {@code X-Telegram-Bot-Api-Secret-Token} in constant time (a
+ * request without it is refused 401, counted, logged at most every 10 s, never stored), records the update, and answers
+ * 200 only after the sink returned; a store failure is 503 so Telegram delivers the update again. An update that cannot
+ * be read is kept as failed and answered 200 (SPEC IN-4: a poison update is not delivered for ever).
  */
 final class TelegramWebhookReceiver implements WebhookRoute.Handler {
     private static final Logger log = LoggerFactory.getLogger(TelegramWebhookReceiver.class);
@@ -62,10 +61,11 @@ final class TelegramWebhookReceiver implements WebhookRoute.Handler {
             update = null;
         }
         Long seq = UpdateReader.updateId(update);
-        String ref = seq != null ? seq.toString()
+        String ref = seq != null
+                ? seq.toString()
                 : "no-id-" + Integer.toHexString(java.util.Arrays.hashCode(request.body()));
-        UpdateReader.Reading reading = update == null
-                ? new UpdateReader.Reading.Unreadable("the body is not JSON") : reader.read(update);
+        UpdateReader.Reading reading =
+                update == null ? new UpdateReader.Reading.Unreadable("the body is not JSON") : reader.read(update);
         try {
             return switch (reading) {
                 case UpdateReader.Reading.Ignored ignored -> WebhookRoute.Response.text(200, "ignored");
@@ -82,15 +82,18 @@ final class TelegramWebhookReceiver implements WebhookRoute.Handler {
                 }
             };
         } catch (StoreException | IllegalStateException e) {
-            log.warn("telegram [{}]: update {} not recorded, Telegram will retry: {}", bot.account.id(), ref,
+            log.warn(
+                    "telegram [{}]: update {} not recorded, Telegram will retry: {}",
+                    bot.account.id(),
+                    ref,
                     e.getMessage());
             return WebhookRoute.Response.text(503, "retry later");
         }
     }
 
     /**
-     * SPEC IN-4, CH-0: an update that cannot be read is kept as failed and answered 200, so Telegram
-     * does not deliver it again and again (it retries anything else).
+     * SPEC IN-4, CH-0: an update that cannot be read is kept as failed and answered 200, so Telegram does not deliver
+     * it again and again (it retries anything else).
      */
     private WebhookRoute.Response skip(InboundSink target, String ref, String reason, byte[] body) {
         String raw = new String(body == null ? new byte[0] : body, StandardCharsets.UTF_8);
@@ -99,16 +102,19 @@ final class TelegramWebhookReceiver implements WebhookRoute.Handler {
     }
 
     /**
-     * SPEC OP-10: an update over {@code gateway.max_body_bytes} is not read. Telegram repeats every
-     * update answered with anything but 2xx, so one sent with our secret is answered 200 and dropped,
-     * with a warning; Telegram's own updates never come near the limit (a message holds at most
-     * 4,096 characters), so such a request is not Telegram's to begin with.
+     * SPEC OP-10: an update over {@code gateway.max_body_bytes} is not read. Telegram repeats every update answered
+     * with anything but 2xx, so one sent with our secret is answered 200 and dropped, with a warning; Telegram's own
+     * updates never come near the limit (a message holds at most 4,096 characters), so such a request is not Telegram's
+     * to begin with.
      */
     WebhookRoute.Response oversized(WebhookRoute.Request headersOnly, long limitBytes) {
         if (!secretMatches(headersOnly)) return refused(headersOnly);
-        log.warn("telegram [{}]: dropped a webhook update from {} over the body limit of {} bytes "
-                + "(gateway.max_body_bytes); answered 200 so that Telegram does not send it again", bot.account.id(),
-                headersOnly.remoteAddress(), limitBytes);
+        log.warn(
+                "telegram [{}]: dropped a webhook update from {} over the body limit of {} bytes "
+                        + "(gateway.max_body_bytes); answered 200 so that Telegram does not send it again",
+                bot.account.id(),
+                headersOnly.remoteAddress(),
+                limitBytes);
         return WebhookRoute.Response.text(200, "dropped: the update is over the gateway's body limit");
     }
 
@@ -124,8 +130,12 @@ final class TelegramWebhookReceiver implements WebhookRoute.Handler {
         Instant last = lastLogged.get();
         // a flood of forged requests must not flood the log: one line per interval, carrying the count
         if ((last == Instant.MIN || !now.isBefore(last.plus(LOG_EVERY))) && lastLogged.compareAndSet(last, now)) {
-            log.warn("telegram [{}]: refused a webhook request from {} ({}); {} refused so far", bot.account.id(),
-                    request.remoteAddress(), given == null ? "no secret header" : "wrong secret", n);
+            log.warn(
+                    "telegram [{}]: refused a webhook request from {} ({}); {} refused so far",
+                    bot.account.id(),
+                    request.remoteAddress(),
+                    given == null ? "no secret header" : "wrong secret",
+                    n);
         }
         return WebhookRoute.Response.text(401, "unauthorized");
     }

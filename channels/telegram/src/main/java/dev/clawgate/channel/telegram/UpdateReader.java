@@ -10,14 +10,14 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Turns a Telegram update into an {@link InboundMessage} (SPEC MD-1, CH-3): the id is
- * {@code <chat_id>:<message_id>}, unique per bot, so a redelivered update dedupes (IN-1); a
- * forum topic is the thread only when {@code is_topic_message} (a reply's thread of replies is
- * not); in groups the bot is mentioned by {@code @username} or by a reply to one of its messages.
+ * Turns a Telegram update into an {@link InboundMessage} (SPEC MD-1, CH-3): the id is {@code <chat_id>:<message_id>},
+ * unique per bot, so a redelivered update dedupes (IN-1); a forum topic is the thread only when
+ * {@code is_topic_message} (a reply's thread of replies is not); in groups the bot is mentioned by {@code @username} or
+ * by a reply to one of its messages.
  *
- * <p>It never throws (SPEC IN-4, CH-0: a poison message never blocks a stream): an update whose
- * ids, date, text or thread are not what the Bot API documents is {@link Reading.Unreadable}, with
- * the reason; a broken optional part (an entity out of range, a reply without a sender) is skipped.
+ * <p>It never throws (SPEC IN-4, CH-0: a poison message never blocks a stream): an update whose ids, date, text or
+ * thread are not what the Bot API documents is {@link Reading.Unreadable}, with the reason; a broken optional part (an
+ * entity out of range, a reply without a sender) is skipped.
  */
 final class UpdateReader {
     static final String CHANNEL = "telegram";
@@ -56,8 +56,9 @@ final class UpdateReader {
             return readChecked(update);
         } catch (RuntimeException e) {
             // a shape no rule above foresaw: the update is kept and skipped, never retried for ever
-            return new Reading.Unreadable("could not read the update: " + e.getClass().getSimpleName()
-                    + (e.getMessage() == null ? "" : ": " + bot.api.redact(e.getMessage())));
+            return new Reading.Unreadable(
+                    "could not read the update: " + e.getClass().getSimpleName()
+                            + (e.getMessage() == null ? "" : ": " + bot.api.redact(e.getMessage())));
         }
     }
 
@@ -85,7 +86,8 @@ final class UpdateReader {
                 return new Reading.Unreadable("message." + field + " is not a string");
             }
         }
-        String text = m.has("text") ? m.path("text").asText() : m.path("caption").asText("");
+        String text =
+                m.has("text") ? m.path("text").asText() : m.path("caption").asText("");
         List<Attachment> attachments = new ArrayList<>();
         text = media.fetch(m, attachments, text);
         if (text.isBlank() && attachments.isEmpty()) return new Reading.Ignored();
@@ -93,9 +95,21 @@ final class UpdateReader {
         boolean direct = "private".equals(chat.path("type").asText());
         JsonNode from = m.path("from");
         ChatType type = direct ? ChatType.DIRECT : ChatType.GROUP;
-        return new Reading.Message(new InboundMessage(chatId + ":" + messageId, CHANNEL, bot.account.id(),
-                fromId.toString(), senderName(from), chatId.toString(), thread, null, type, direct || mentions(m),
-                Instant.ofEpochSecond(date), text, attachments, update.toString()));
+        return new Reading.Message(new InboundMessage(
+                chatId + ":" + messageId,
+                CHANNEL,
+                bot.account.id(),
+                fromId.toString(),
+                senderName(from),
+                chatId.toString(),
+                thread,
+                null,
+                type,
+                direct || mentions(m),
+                Instant.ofEpochSecond(date),
+                text,
+                attachments,
+                update.toString()));
     }
 
     private static Reading unreadable(String field, String what) {
@@ -111,7 +125,8 @@ final class UpdateReader {
     private boolean mentions(JsonNode m) {
         JsonNode reply = m.path("reply_to_message");
         // in a forum every message outside General answers the topic's service message; only a real reply counts
-        if (reply.isObject() && reply.path("from").path("id").asLong() == bot.id() && !reply.has("forum_topic_created")) return true;
+        if (reply.isObject() && reply.path("from").path("id").asLong() == bot.id() && !reply.has("forum_topic_created"))
+            return true;
         String handle = "@" + bot.username().toLowerCase(Locale.ROOT);
         for (String field : List.of("entities", "caption_entities")) {
             String text = m.path(field.equals("entities") ? "text" : "caption").asText("");
@@ -121,7 +136,8 @@ final class UpdateReader {
                 if (type.equals("text_mention") && e.path("user").path("id").asLong() == bot.id()) return true;
                 if (!type.equals("mention") && !type.equals("bot_command")) continue;
                 // long arithmetic: offset + length of two large ints must not wrap round into range (poison did)
-                long start = e.path("offset").asLong(-1), end = start + e.path("length").asLong(-1);
+                long start = e.path("offset").asLong(-1),
+                        end = start + e.path("length").asLong(-1);
                 if (start < 0 || end < start || end > text.length()) continue;
                 String span = text.substring((int) start, (int) end).toLowerCase(Locale.ROOT);
                 if (type.equals("mention") ? span.equals(handle) : span.endsWith(handle)) return true;
@@ -135,7 +151,9 @@ final class UpdateReader {
         String last = from.path("last_name").asText("");
         String name = oneLine((first + " " + last).strip());
         if (!name.isEmpty()) return name;
-        return from.path("username").isTextual() ? "@" + oneLine(from.path("username").asText()) : null;
+        return from.path("username").isTextual()
+                ? "@" + oneLine(from.path("username").asText())
+                : null;
     }
 
     /** A display name without control characters: it labels messages in the prompt and the logs. */

@@ -22,10 +22,14 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The Telegram draft with streamed reasoning (SPEC RP-4 stream, OUT-9), seen in the fake Bot API's calls; time moved by hand. */
+/**
+ * The Telegram draft with streamed reasoning (SPEC RP-4 stream, OUT-9), seen in the fake Bot API's calls; time moved by
+ * hand.
+ */
 class LiveDraftTest {
     @TempDir
     Path dir;
+
     private FakeTelegramServer tg;
     private TelegramChannel channel;
     private TelegramMessageAdapter adapter;
@@ -64,7 +68,9 @@ class LiveDraftTest {
                 .isEqualTo("<blockquote expandable><i>Reasoning:</i>\nI should add 1 &lt; 2 and 2.</blockquote>");
         s.delta("The sum is 3.");
         nextInterval();
-        assertThat(tg.sentTo(dm)).singleElement().extracting(SentMessage::text)
+        assertThat(tg.sentTo(dm))
+                .singleElement()
+                .extracting(SentMessage::text)
                 .isEqualTo("Reasoning:\nI should add 1 < 2 and 2.\nThe sum is 3.");
         adapter.send(finalReply(t, "The sum is **3**."), CancelToken.none());
         adapter.turnEnded(t, 1, TurnOutcome.REPLIED);
@@ -72,7 +78,9 @@ class LiveDraftTest {
         assertThat(tg.sentTo(dm)).hasSize(1);
         assertThat(reply.text()).isEqualTo("The sum is 3.");
         assertThat(reply.rawText()).doesNotContain("Reasoning", "blockquote");
-        assertThat(tg.calls("sendMessage")).singleElement().satisfies(b -> assertThat(b.path("text").asText()).isEqualTo("..."));
+        assertThat(tg.calls("sendMessage"))
+                .singleElement()
+                .satisfies(b -> assertThat(b.path("text").asText()).isEqualTo("..."));
     }
 
     @Test
@@ -81,12 +89,24 @@ class LiveDraftTest {
         String reasoning = "old thoughts ".repeat(400) + "the newest thought";
         String text = "Start of the answer. " + "more ".repeat(1000);
         LiveDraft.Rendered r = LiveDraft.render(new LivePreview.Draft(text, reasoning), 4096);
-        String visible = r.text().replaceAll("<[^>]+>", "").replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&");
+        String visible = r.text()
+                .replaceAll("<[^>]+>", "")
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&amp;", "&");
         assertThat(visible.length()).isLessThanOrEqualTo(4096).isGreaterThan(4000);
-        assertThat(visible).startsWith("Reasoning:\n…").contains("the newest thought\nStart of the answer.").endsWith("…");
-        assertThat(LiveDraft.render(new LivePreview.Draft("x".repeat(5000), ""), 4096).text()).hasSize(4096).endsWith("…");
-        assertThat(LiveDraft.render(new LivePreview.Draft(" ", ""), 4096)).isEqualTo(new LiveDraft.Rendered("...", null));
-        assertThat(LiveDraft.render(new LivePreview.Draft("", "   "), 4096)).isEqualTo(new LiveDraft.Rendered("...", null));
+        assertThat(visible)
+                .startsWith("Reasoning:\n…")
+                .contains("the newest thought\nStart of the answer.")
+                .endsWith("…");
+        assertThat(LiveDraft.render(new LivePreview.Draft("x".repeat(5000), ""), 4096)
+                        .text())
+                .hasSize(4096)
+                .endsWith("…");
+        assertThat(LiveDraft.render(new LivePreview.Draft(" ", ""), 4096))
+                .isEqualTo(new LiveDraft.Rendered("...", null));
+        assertThat(LiveDraft.render(new LivePreview.Draft("", "   "), 4096))
+                .isEqualTo(new LiveDraft.Rendered("...", null));
     }
 
     @Test

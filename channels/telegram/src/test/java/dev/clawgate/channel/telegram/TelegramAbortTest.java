@@ -28,10 +28,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The run's abort reaches Telegram calls in flight (SPEC OUT-11): a send the fake is holding is
- * abandoned at once (not after the call timeout) and reported ambiguous, since the fake, like
- * Telegram, may already have it; before anything is out nothing is sent; once a first part is out
- * the rest follows.
+ * The run's abort reaches Telegram calls in flight (SPEC OUT-11): a send the fake is holding is abandoned at once (not
+ * after the call timeout) and reported ambiguous, since the fake, like Telegram, may already have it; before anything
+ * is out nothing is sent; once a first part is out the rest follows.
  */
 class TelegramAbortTest {
     /** Longer than any test waits: a send that returns did not wait for the fake. */
@@ -41,6 +40,7 @@ class TelegramAbortTest {
 
     @TempDir
     Path dir;
+
     private FakeTelegramServer tg;
     private TelegramChat dm;
     private final CancelToken cancel = new CancelToken();
@@ -57,7 +57,8 @@ class TelegramAbortTest {
     }
 
     /** Sends on its own thread; the future holds the receipt or what the send threw. */
-    private static CompletableFuture<MessageReceipt> sendAsync(TelegramChannel channel, OutboundMessage message, CancelToken token) {
+    private static CompletableFuture<MessageReceipt> sendAsync(
+            TelegramChannel channel, OutboundMessage message, CancelToken token) {
         CompletableFuture<MessageReceipt> f = new CompletableFuture<>();
         Thread.ofVirtual().start(() -> {
             try {
@@ -81,11 +82,14 @@ class TelegramAbortTest {
 
     @Test
     void aSendInFlightIsAbandonedWhenTheRunIsCancelledAndItsOutcomeIsUnknown() throws Exception {
-        // SPEC OUT-11 (abort signals reach platform sends), OUT-7 (a request that may have arrived is ambiguous, never resent blindly)
+        // SPEC OUT-11 (abort signals reach platform sends), OUT-7 (a request that may have arrived is ambiguous, never
+        // resent blindly)
         TelegramChannel channel = TelegramFixture.channel(tg, dir, false, false, CALL_TIMEOUT, Duration.ZERO);
         tg.stallNext("sendMessage", STALL);
-        CompletableFuture<MessageReceipt> send = sendAsync(channel, finalReply(target(dm, null, null), "the answer"), cancel);
-        await().atMost(Duration.ofSeconds(10)).until(() -> tg.calls("sendMessage").size() == 1);
+        CompletableFuture<MessageReceipt> send =
+                sendAsync(channel, finalReply(target(dm, null, null), "the answer"), cancel);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> tg.calls("sendMessage").size() == 1);
         cancel.cancel("stop");
 
         Throwable thrown = failureOf(send);
@@ -103,8 +107,11 @@ class TelegramAbortTest {
         // SPEC OUT-11: a cancelled run's pending deliveries are cancelled, not sent
         TelegramChannel channel = TelegramFixture.channel(tg, dir, false, false, CALL_TIMEOUT, Duration.ZERO);
         cancel.cancel("stop");
-        assertThat(sendAsync(channel, finalReply(target(dm, null, null), "never"), cancel)).failsWithin(Duration.ofSeconds(20))
-                .withThrowableThat().havingCause().isInstanceOf(CancelledException.class);
+        assertThat(sendAsync(channel, finalReply(target(dm, null, null), "never"), cancel))
+                .failsWithin(Duration.ofSeconds(20))
+                .withThrowableThat()
+                .havingCause()
+                .isInstanceOf(CancelledException.class);
         assertThat(tg.calls("sendMessage")).isEmpty();
     }
 
@@ -113,14 +120,21 @@ class TelegramAbortTest {
         // SPEC OUT-11 (abort reaches media sends), OUT-13 (media payloads)
         TelegramChannel channel = TelegramFixture.channel(tg, dir, false, false, CALL_TIMEOUT, Duration.ZERO);
         Path png = Files.write(dir.resolve("chart.png"), new byte[] {(byte) 0x89, 'P', 'N', 'G'});
-        OutboundMessage photo = new OutboundMessage(target(dm, null, null), "", OutboundMessage.Kind.FINAL, 1,
-                List.of(new MediaRef(MediaRef.MediaKind.IMAGE, png.toString())), dev.clawgate.core.outbound.SendOptions.DEFAULT, 0);
+        OutboundMessage photo = new OutboundMessage(
+                target(dm, null, null),
+                "",
+                OutboundMessage.Kind.FINAL,
+                1,
+                List.of(new MediaRef(MediaRef.MediaKind.IMAGE, png.toString())),
+                dev.clawgate.core.outbound.SendOptions.DEFAULT,
+                0);
         tg.stallNext("sendPhoto", STALL);
         CompletableFuture<MessageReceipt> send = sendAsync(channel, photo, cancel);
         await().atMost(Duration.ofSeconds(10)).until(() -> tg.calls("sendPhoto").size() == 1);
         cancel.cancel("interrupted");
-        assertThat(failureOf(send)).isInstanceOfSatisfying(DeliveryException.class,
-                e -> assertThat(e.kind()).isEqualTo(DeliveryException.Kind.AMBIGUOUS));
+        assertThat(failureOf(send))
+                .isInstanceOfSatisfying(
+                        DeliveryException.class, e -> assertThat(e.kind()).isEqualTo(DeliveryException.Kind.AMBIGUOUS));
     }
 
     @Test
@@ -133,9 +147,12 @@ class TelegramAbortTest {
             if (method.equals("sendMessage") && sends.incrementAndGet() == 2) cancel.cancel("stop");
         });
         String reply = "a".repeat(4000) + "\n\n" + "b".repeat(3000);
-        var outcome = TelegramFixture.deliver(channel.messageAdapter(), finalReply(target(dm, null, null), reply), cancel);
-        assertThat(outcome).isInstanceOfSatisfying(dev.clawgate.core.outbound.DeliveryOutcome.Sent.class,
-                sent -> assertThat(sent.receipts()).hasSize(2));
+        var outcome =
+                TelegramFixture.deliver(channel.messageAdapter(), finalReply(target(dm, null, null), reply), cancel);
+        assertThat(outcome)
+                .isInstanceOfSatisfying(
+                        dev.clawgate.core.outbound.DeliveryOutcome.Sent.class,
+                        sent -> assertThat(sent.receipts()).hasSize(2));
         assertThat(tg.sentTo(dm)).hasSize(2);
         assertThat(cancel.isCancelled()).isTrue();
     }
@@ -149,11 +166,13 @@ class TelegramAbortTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> tg.sentTo(dm).size() == 1);
         tg.stallNext("editMessageText", STALL);
         CompletableFuture<MessageReceipt> send = sendAsync(channel, finalReply(t, "the answer"), cancel);
-        await().atMost(Duration.ofSeconds(10)).until(() -> !tg.calls("editMessageText").isEmpty());
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> !tg.calls("editMessageText").isEmpty());
         cancel.cancel("stop");
 
-        assertThat(failureOf(send)).isInstanceOfSatisfying(DeliveryException.class,
-                e -> assertThat(e.kind()).isEqualTo(DeliveryException.Kind.AMBIGUOUS));
+        assertThat(failureOf(send))
+                .isInstanceOfSatisfying(
+                        DeliveryException.class, e -> assertThat(e.kind()).isEqualTo(DeliveryException.Kind.AMBIGUOUS));
         assertThat(tg.calls("sendMessage")).as("only the draft").hasSize(1);
         assertThat(tg.calls("deleteMessage")).isEmpty();
     }

@@ -27,27 +27,54 @@ final class TelegramFixture {
         return account(tg, preview, reactions, dev.clawgate.core.channel.AckPolicy.AFTER_RECEIVE_RECORD);
     }
 
-    static TelegramAccount account(FakeTelegramServer tg, boolean preview, boolean reactions, dev.clawgate.core.channel.AckPolicy ack) {
-        return new TelegramAccount(InboundMessage.DEFAULT_ACCOUNT, TOKEN, URI.create(tg.apiBase()), TelegramAccount.Mode.POLLING, null, null,
-                TelegramSettings.DEFAULT_PATH, TelegramAccount.MAX_TEXT, preview, reactions, PREVIEW_INTERVAL, ack);
+    static TelegramAccount account(
+            FakeTelegramServer tg, boolean preview, boolean reactions, dev.clawgate.core.channel.AckPolicy ack) {
+        return new TelegramAccount(
+                InboundMessage.DEFAULT_ACCOUNT,
+                TOKEN,
+                URI.create(tg.apiBase()),
+                TelegramAccount.Mode.POLLING,
+                null,
+                null,
+                TelegramSettings.DEFAULT_PATH,
+                TelegramAccount.MAX_TEXT,
+                preview,
+                reactions,
+                PREVIEW_INTERVAL,
+                ack);
     }
 
-    static TelegramChannel channel(FakeTelegramServer tg, java.nio.file.Path dir, boolean preview, boolean reactions, Duration callTimeout,
-                                   Duration maxFloodWait) {
+    static TelegramChannel channel(
+            FakeTelegramServer tg,
+            java.nio.file.Path dir,
+            boolean preview,
+            boolean reactions,
+            Duration callTimeout,
+            Duration maxFloodWait) {
         return new TelegramChannel(List.of(account(tg, preview, reactions)), dir, callTimeout, maxFloodWait);
     }
 
     /**
-     * A channel whose previews run on {@code clock} and whose preview and reaction calls run on the
-     * caller's thread, so a test sees each platform call as soon as the method that caused it returns.
+     * A channel whose previews run on {@code clock} and whose preview and reaction calls run on the caller's thread, so
+     * a test sees each platform call as soon as the method that caused it returns.
      */
-    static TelegramChannel channel(FakeTelegramServer tg, java.nio.file.Path dir, boolean preview, boolean reactions, Duration callTimeout,
-                                   Scheduler clock) {
-        return new TelegramChannel(List.of(account(tg, preview, reactions)), dir, callTimeout, Duration.ZERO, clock, Runnable::run);
+    static TelegramChannel channel(
+            FakeTelegramServer tg,
+            java.nio.file.Path dir,
+            boolean preview,
+            boolean reactions,
+            Duration callTimeout,
+            Scheduler clock) {
+        return new TelegramChannel(
+                List.of(account(tg, preview, reactions)), dir, callTimeout, Duration.ZERO, clock, Runnable::run);
     }
 
     static OutboundTarget target(TelegramChat chat, String thread, Long inReplyTo) {
-        return new OutboundTarget("telegram", InboundMessage.DEFAULT_ACCOUNT, Long.toString(chat.id()), thread,
+        return new OutboundTarget(
+                "telegram",
+                InboundMessage.DEFAULT_ACCOUNT,
+                Long.toString(chat.id()),
+                thread,
                 inReplyTo == null ? null : chat.id() + ":" + inReplyTo);
     }
 
@@ -56,12 +83,15 @@ final class TelegramFixture {
     }
 
     /**
-     * {@code message} as production delivers it: planned (cut to the adapter's chunk limits, SPEC OUT-1)
-     * and sent payload by payload, with no outbox row.
+     * {@code message} as production delivers it: planned (cut to the adapter's chunk limits, SPEC OUT-1) and sent
+     * payload by payload, with no outbox row.
      */
-    static dev.clawgate.core.outbound.DeliveryOutcome deliver(dev.clawgate.core.channel.MessageAdapter adapter, OutboundMessage message,
-                                                               dev.clawgate.core.run.CancelToken cancel) {
-        return new dev.clawgate.core.outbound.DirectDelivery(new dev.clawgate.core.outbound.Payloads(null)).deliver(message, adapter, cancel);
+    static dev.clawgate.core.outbound.DeliveryOutcome deliver(
+            dev.clawgate.core.channel.MessageAdapter adapter,
+            OutboundMessage message,
+            dev.clawgate.core.run.CancelToken cancel) {
+        return new dev.clawgate.core.outbound.DirectDelivery(new dev.clawgate.core.outbound.Payloads(null))
+                .deliver(message, adapter, cancel);
     }
 
     static OutboundMessage withOptions(OutboundTarget target, String text, SendOptions options) {

@@ -26,13 +26,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Header and URL injection into outgoing Bot API calls (SPEC OP-6, CH-3): line breaks and other control
- * characters in file names, chat and thread ids, reply text and Telegram's own file paths never reach a
- * request line or a header. What the fake Bot API parsed (its request log, what it stored) is the proof.
+ * Header and URL injection into outgoing Bot API calls (SPEC OP-6, CH-3): line breaks and other control characters in
+ * file names, chat and thread ids, reply text and Telegram's own file paths never reach a request line or a header.
+ * What the fake Bot API parsed (its request log, what it stored) is the proof.
  */
 class TelegramHeaderInjectionTest {
     @TempDir
     Path dir;
+
     private FakeTelegramServer tg;
     private TelegramChannel channel;
     private TelegramUser alice;
@@ -66,9 +67,13 @@ class TelegramHeaderInjectionTest {
         channel.messageAdapter().send(withMedia(target(dm, null, null), file), CancelToken.none());
 
         SentMessage doc = tg.sentTo(dm).getFirst();
-        assertThat(doc.fileName()).doesNotContain("\r", "\n", "\"").startsWith("report").endsWith(".txt");
+        assertThat(doc.fileName())
+                .doesNotContain("\r", "\n", "\"")
+                .startsWith("report")
+                .endsWith(".txt");
         assertThat(doc.bytes()).containsExactly(7, 8, 9);
-        assertThat(tg.calls("sendDocument")).singleElement()
+        assertThat(tg.calls("sendDocument"))
+                .singleElement()
                 .satisfies(c -> assertThat(c.toString()).doesNotContain("\r"));
     }
 
@@ -82,7 +87,8 @@ class TelegramHeaderInjectionTest {
                 new OutboundTarget("telegram", InboundMessage.DEFAULT_ACCOUNT, "111", "7\r\nX-Injected: 1", null))) {
             OutboundMessage reply = TelegramFixture.finalReply(bad, "hi");
             assertThatThrownBy(() -> channel.messageAdapter().send(reply, CancelToken.none()))
-                    .isInstanceOfSatisfying(DeliveryException.class,
+                    .isInstanceOfSatisfying(
+                            DeliveryException.class,
                             d -> assertThat(d.kind()).isEqualTo(DeliveryException.Kind.PERMANENT));
             channel.messageAdapter().typing(bad);
             channel.messageAdapter().received(bad);

@@ -21,7 +21,8 @@ class TelegramHtmlTest {
     @Test
     void aFencedBlockBecomesPreCodeWithItsLanguage() {
         assertThat(TelegramHtml.render("see:\n```python\nif a < b:\n    print(**x)\n```\ndone"))
-                .isEqualTo("see:\n<pre><code class=\"language-python\">if a &lt; b:\n    print(**x)</code></pre>\ndone");
+                .isEqualTo(
+                        "see:\n<pre><code class=\"language-python\">if a &lt; b:\n    print(**x)</code></pre>\ndone");
         assertThat(TelegramHtml.render("```\nplain\n```")).isEqualTo("<pre><code>plain</code></pre>");
     }
 }

@@ -24,15 +24,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Downloaded media under {@code <data_dir>/telegram/<account>/media} (SPEC OP-7: bounded): pruned by
- * age and total size at start and on a timer, and a redelivered update reuses the file its first
- * delivery fetched (IN-1) rather than downloading it again.
+ * Downloaded media under {@code <data_dir>/telegram/<account>/media} (SPEC OP-7: bounded): pruned by age and total size
+ * at start and on a timer, and a redelivered update reuses the file its first delivery fetched (IN-1) rather than
+ * downloading it again.
  */
 class TelegramMediaTest {
     private static final long KB = 1024;
 
     @TempDir
     Path dir;
+
     private FakeTelegramServer tg;
     private TelegramUser alice;
     private TelegramChat dm;
@@ -59,9 +60,23 @@ class TelegramMediaTest {
 
     private TelegramChannel started(Duration maxAge, long maxBytes) {
         TelegramAccount base = TelegramFixture.account(tg, false, false);
-        TelegramAccount account = new TelegramAccount(base.id(), base.botToken(), URI.create(tg.apiBase()), base.mode(), null, null,
-                base.webhookPath(), base.textLimit(), false, false, base.previewInterval(), AckPolicy.AFTER_RECEIVE_RECORD, maxAge, maxBytes);
-        TelegramChannel channel = new TelegramChannel(List.of(account), dir, Duration.ofSeconds(5), Duration.ZERO, timer, Runnable::run);
+        TelegramAccount account = new TelegramAccount(
+                base.id(),
+                base.botToken(),
+                URI.create(tg.apiBase()),
+                base.mode(),
+                null,
+                null,
+                base.webhookPath(),
+                base.textLimit(),
+                false,
+                false,
+                base.previewInterval(),
+                AckPolicy.AFTER_RECEIVE_RECORD,
+                maxAge,
+                maxBytes);
+        TelegramChannel channel =
+                new TelegramChannel(List.of(account), dir, Duration.ofSeconds(5), Duration.ZERO, timer, Runnable::run);
         channels.add(channel);
         channel.start(m -> {
             received.add(m);
@@ -96,7 +111,8 @@ class TelegramMediaTest {
         assertThat(Path.of(received.get(1).attachments().getFirst().location())).isEqualTo(stored);
         assertThat(stored).hasBinaryContent(jpeg);
         assertThat(tg.calls("getFile")).hasSize(1);
-        assertThat(tg.calls().stream().filter(c -> c.method().equals("downloadFile"))).hasSize(1);
+        assertThat(tg.calls().stream().filter(c -> c.method().equals("downloadFile")))
+                .hasSize(1);
     }
 
     @Test
@@ -108,7 +124,8 @@ class TelegramMediaTest {
         assertThat(old).doesNotExist();
         assertThat(recent).exists();
 
-        Files.setLastModifiedTime(recent, FileTime.from(Instant.now().minus(Duration.ofDays(7)).minusSeconds(60)));
+        Files.setLastModifiedTime(
+                recent, FileTime.from(Instant.now().minus(Duration.ofDays(7)).minusSeconds(60)));
         timer.advance(TelegramChannel.PRUNE_EVERY.toMillis() - 1);
         assertThat(recent).as("not yet an hour since the last prune").exists();
         timer.advance(1);

@@ -1,10 +1,10 @@
 package dev.clawgate.channel.telegram;
 
-import dev.clawgate.core.channel.MediaStore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.clawgate.core.channel.MediaStore;
 import dev.clawgate.core.channel.WebhookRoute;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.store.UnreadableInbound;
@@ -22,12 +22,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Malformed updates as the issue found them (SPEC IN-4, CH-0, CH-3): one update must never stop the
- * stream. Before the fix each of them made every poll throw, so polling backed off and never moved past it.
+ * Malformed updates as the issue found them (SPEC IN-4, CH-0, CH-3): one update must never stop the stream. Before the
+ * fix each of them made every poll throw, so polling backed off and never moved past it.
  */
 class TelegramPoisonUpdateTest {
     @TempDir
     Path dir;
+
     private FakeTelegramServer tg;
     private TelegramChannel channel;
     private final RecordingSink sink = new RecordingSink();
@@ -52,7 +53,8 @@ class TelegramPoisonUpdateTest {
     private void startPolling() {
         channel = TelegramFixture.channel(tg, dir, false, false, Duration.ofSeconds(5), Duration.ZERO);
         channel.start(sink);
-        await().atMost(Duration.ofSeconds(10)).until(() -> !tg.calls("getUpdates").isEmpty());
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> !tg.calls("getUpdates").isEmpty());
     }
 
     @Test
@@ -60,7 +62,11 @@ class TelegramPoisonUpdateTest {
         // SPEC IN-4, CH-0: offset 1 + length 2147483647 wrapped round to a negative end and threw in every poll
         startPolling();
         ObjectNode m = tg.messageJson(group, alice, "x @clawbot hi");
-        m.putArray("entities").addObject().put("type", "mention").put("offset", 1).put("length", Integer.MAX_VALUE);
+        m.putArray("entities")
+                .addObject()
+                .put("type", "mention")
+                .put("offset", 1)
+                .put("length", Integer.MAX_VALUE);
         long poison = tg.sendRawUpdate(id -> update(id, m));
         tg.sendText(dm, alice, "after");
 
@@ -108,7 +114,10 @@ class TelegramPoisonUpdateTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> second.accepted.size() == 1);
         assertThat(second.texts()).containsExactly("hello again");
         assertThat(second.unreadable).isEmpty();
-        assertThat(sink.unreadable).extracting(UnreadableInbound::reason).singleElement().asString()
+        assertThat(sink.unreadable)
+                .extracting(UnreadableInbound::reason)
+                .singleElement()
+                .asString()
                 .contains("message_id");
     }
 
@@ -133,9 +142,18 @@ class TelegramPoisonUpdateTest {
     @Test
     void aWebhookUpdateThatCannotBeReadIsRecordedAndAnswered200SoTelegramStopsRetryingIt() {
         // SPEC IN-4, CH-3: Telegram redelivers anything but 2xx; before the fix the reader threw (a 500, for ever)
-        TelegramAccount account = new TelegramAccount(InboundMessage.DEFAULT_ACCOUNT, TelegramFixture.TOKEN,
-                URI.create(tg.apiBase()), TelegramAccount.Mode.WEBHOOK, "https://bot.example.com/hook", "s3cret_s3cret",
-                TelegramSettings.DEFAULT_PATH, 4096, false, false, Duration.ofSeconds(1));
+        TelegramAccount account = new TelegramAccount(
+                InboundMessage.DEFAULT_ACCOUNT,
+                TelegramFixture.TOKEN,
+                URI.create(tg.apiBase()),
+                TelegramAccount.Mode.WEBHOOK,
+                "https://bot.example.com/hook",
+                "s3cret_s3cret",
+                TelegramSettings.DEFAULT_PATH,
+                4096,
+                false,
+                false,
+                Duration.ofSeconds(1));
         Bot bot = new Bot(account, new BotApi(account.apiBase(), account.botToken(), BotApi.client()));
         await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> {
             bot.identify();

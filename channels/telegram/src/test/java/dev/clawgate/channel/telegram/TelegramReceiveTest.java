@@ -24,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 class TelegramReceiveTest {
     @TempDir
     Path dir;
+
     private FakeTelegramServer tg;
     private TelegramChannel channel;
     private final List<InboundMessage> received = new CopyOnWriteArrayList<>();
@@ -86,8 +87,10 @@ class TelegramReceiveTest {
     void aReplyToTheBotIsAMentionAndItsThreadOfRepliesIsNotAThread() throws Exception {
         // SPEC CH-3: replies set reply-to, not the thread
         TelegramChat group = tg.group(-101, "Friends");
-        channel.messageAdapter().send(TelegramFixture.finalReply(TelegramFixture.target(group, null, null), "I am the bot"),
-                dev.clawgate.core.run.CancelToken.none());
+        channel.messageAdapter()
+                .send(
+                        TelegramFixture.finalReply(TelegramFixture.target(group, null, null), "I am the bot"),
+                        dev.clawgate.core.run.CancelToken.none());
         long botMessage = tg.sentTo(group).getFirst().messageId();
         long reply = tg.replyTo(group, alice, botMessage, "answering you");
         InboundMessage m = awaitMessage(group.id() + ":" + reply);

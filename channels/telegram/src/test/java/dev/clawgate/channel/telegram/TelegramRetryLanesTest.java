@@ -7,9 +7,9 @@ import dev.clawgate.core.channel.MessageAdapter;
 import dev.clawgate.core.model.ChatType;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.SessionKey;
-import dev.clawgate.core.outbound.Outbox;
 import dev.clawgate.core.outbound.OutboundMessage;
 import dev.clawgate.core.outbound.OutboundTarget;
+import dev.clawgate.core.outbound.Outbox;
 import dev.clawgate.core.outbound.OutboxWorker;
 import dev.clawgate.core.outbound.Pacer;
 import dev.clawgate.core.store.InboxState;
@@ -33,8 +33,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Outbox retries on the fake Bot API (SPEC OUT-7): one slow send holds up only its own chat. Before the
- * fix one retry worker sent every due entry in turn, so a 35 s send delayed another chat's retry by 30 s.
+ * Outbox retries on the fake Bot API (SPEC OUT-7): one slow send holds up only its own chat. Before the fix one retry
+ * worker sent every due entry in turn, so a 35 s send delayed another chat's retry by 30 s.
  */
 class TelegramRetryLanesTest {
     /** Longer than the test waits for the other chat: the old single worker could not send it in time. */
@@ -42,6 +42,7 @@ class TelegramRetryLanesTest {
 
     @TempDir
     Path dir;
+
     private FakeTelegramServer tg;
     private TelegramChannel channel;
     private OutboxWorker worker;
@@ -65,14 +66,31 @@ class TelegramRetryLanesTest {
     /** A reply to {@code chat} that failed once and is due for its retry now. */
     private OutboxEntry failedOnce(TelegramChat chat, TelegramUser user, String text) {
         String chatId = Long.toString(chat.id());
-        InboundMessage m = new InboundMessage(chatId + ":1", "telegram", InboundMessage.DEFAULT_ACCOUNT,
-                Long.toString(user.id()), null, chatId, null, null, ChatType.DIRECT, true, Instant.now(), "hi",
-                List.of(), null);
+        InboundMessage m = new InboundMessage(
+                chatId + ":1",
+                "telegram",
+                InboundMessage.DEFAULT_ACCOUNT,
+                Long.toString(user.id()),
+                null,
+                chatId,
+                null,
+                null,
+                ChatType.DIRECT,
+                true,
+                Instant.now(),
+                "hi",
+                List.of(),
+                null);
         SessionKey session = SessionKey.of(m);
-        long turn = store.inbox().record(m, session, null, Duration.ZERO).orElseThrow().id();
+        long turn = store.inbox()
+                .record(m, session, null, Duration.ZERO)
+                .orElseThrow()
+                .id();
         OutboundTarget to = new OutboundTarget("telegram", InboundMessage.DEFAULT_ACCOUNT, chatId, null, null);
-        OutboxEntry e = store.outbox().completeTurnWithReply(session, turn, text, InboxState.DONE,
-                OutboundDraft.of(to, text, OutboundMessage.Kind.FINAL)).orElseThrow();
+        OutboxEntry e = store.outbox()
+                .completeTurnWithReply(
+                        session, turn, text, InboxState.DONE, OutboundDraft.of(to, text, OutboundMessage.Kind.FINAL))
+                .orElseThrow();
         OutboxUpdate failed = new OutboxUpdate(OutboxState.PENDING, List.of(), "502 Bad Gateway", 1, Instant.now());
         store.outbox().update(e.id(), failed);
         return store.outbox().entry(e.id()).orElseThrow();
@@ -110,8 +128,12 @@ class TelegramRetryLanesTest {
         tg.stallNext("sendMessage", chat, Duration.ofSeconds(2));
 
         MessageAdapter adapter = channel.messageAdapter();
-        worker = new OutboxWorker(new Outbox(store, Clock.systemUTC()), name -> Optional.of(adapter), Pacer.NONE,
-                Duration.ofMillis(100)).start();
+        worker = new OutboxWorker(
+                        new Outbox(store, Clock.systemUTC()),
+                        name -> Optional.of(adapter),
+                        Pacer.NONE,
+                        Duration.ofMillis(100))
+                .start();
 
         await().atMost(Duration.ofSeconds(15)).until(() -> tg.sentTo(chat).size() == 2);
         assertThat(tg.sentTo(chat)).extracting(m -> m.text()).containsExactly("first", "second");

@@ -10,17 +10,43 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * Telegram updates for property tests (SPEC IN-4, CH-0): well-formed ones of every kind the reader
- * handles, then mutated from a seeded {@link Random}: values swapped for hostile ones (huge and
- * negative numbers, 9e18, wrong types, control characters, lone surrogates, deep nesting), fields
- * dropped or added. The same seed gives the same inputs.
+ * Telegram updates for property tests (SPEC IN-4, CH-0): well-formed ones of every kind the reader handles, then
+ * mutated from a seeded {@link Random}: values swapped for hostile ones (huge and negative numbers, 9e18, wrong types,
+ * control characters, lone surrogates, deep nesting), fields dropped or added. The same seed gives the same inputs.
  */
 final class UpdateFuzz {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
-    private static final String[] FIELDS = {"update_id", "message", "message_id", "from", "chat", "id", "type", "date",
-        "text", "caption", "entities", "caption_entities", "offset", "length", "photo", "document", "file_id",
-        "file_unique_id", "file_size", "file_name", "mime_type", "reply_to_message", "is_topic_message",
-        "message_thread_id", "first_name", "last_name", "username", "user", "forum_topic_created"};
+    private static final String[] FIELDS = {
+        "update_id",
+        "message",
+        "message_id",
+        "from",
+        "chat",
+        "id",
+        "type",
+        "date",
+        "text",
+        "caption",
+        "entities",
+        "caption_entities",
+        "offset",
+        "length",
+        "photo",
+        "document",
+        "file_id",
+        "file_unique_id",
+        "file_size",
+        "file_name",
+        "mime_type",
+        "reply_to_message",
+        "is_topic_message",
+        "message_thread_id",
+        "first_name",
+        "last_name",
+        "username",
+        "user",
+        "forum_topic_created"
+    };
 
     private final Random random;
     private final long botId;
@@ -33,33 +59,52 @@ final class UpdateFuzz {
     /** A well-formed update of a random kind. */
     ObjectNode wellFormed(long updateId) {
         long chat = random.nextBoolean() ? 111 : -1001;
-        ObjectNode m = F.objectNode().put("message_id", 1 + random.nextInt(1_000_000))
+        ObjectNode m = F.objectNode()
+                .put("message_id", 1 + random.nextInt(1_000_000))
                 .put("date", 1_700_000_000L + random.nextInt(1 << 20));
-        m.putObject("from").put("id", 111).put("is_bot", false).put("first_name", "Alice").put("username", "alice");
+        m.putObject("from")
+                .put("id", 111)
+                .put("is_bot", false)
+                .put("first_name", "Alice")
+                .put("username", "alice");
         m.putObject("chat").put("id", chat).put("type", chat > 0 ? "private" : "supergroup");
-        String text = pick("hello", "@clawbot what time is it", "/start@clawbot", "👋🏽 héllo",
+        String text = pick(
+                "hello",
+                "@clawbot what time is it",
+                "/start@clawbot",
+                "👋🏽 héllo",
                 "a".repeat(1 + random.nextInt(50)));
         switch (random.nextInt(5)) {
             case 0 -> m.put("text", text);
             case 1 -> {
                 m.put("text", text);
-                m.putArray("entities").addObject().put("type", "mention").put("offset", 0)
+                m.putArray("entities")
+                        .addObject()
+                        .put("type", "mention")
+                        .put("offset", 0)
                         .put("length", Math.min(8, text.length()));
             }
             case 2 -> {
-                m.putArray("photo").addObject().put("file_id", "missing-" + random.nextInt(100))
-                        .put("file_unique_id", "u" + random.nextInt(100)).put("width", 90).put("height", 90)
+                m.putArray("photo")
+                        .addObject()
+                        .put("file_id", "missing-" + random.nextInt(100))
+                        .put("file_unique_id", "u" + random.nextInt(100))
+                        .put("width", 90)
+                        .put("height", 90)
                         .put("file_size", 10);
                 m.put("caption", text);
             }
             case 3 -> {
                 m.put("text", text);
-                ObjectNode reply = m.putObject("reply_to_message").put("message_id", 5).put("date", 1_700_000_000L);
+                ObjectNode reply =
+                        m.putObject("reply_to_message").put("message_id", 5).put("date", 1_700_000_000L);
                 reply.putObject("from").put("id", botId).put("is_bot", true).put("first_name", "Claw");
             }
             default -> {
                 m.put("text", text).put("is_topic_message", true).put("message_thread_id", 7);
-                m.putObject("document").put("file_id", "doc-" + random.nextInt(100)).put("file_name", "a.txt")
+                m.putObject("document")
+                        .put("file_id", "doc-" + random.nextInt(100))
+                        .put("file_name", "a.txt")
                         .put("mime_type", "text/plain");
             }
         }
@@ -89,7 +134,8 @@ final class UpdateFuzz {
                 default -> {
                     // an object where the reader expects one becomes an array holding it
                     JsonNode first = names.isEmpty() ? null : target.get(names.get(0));
-                    if (first != null && first.isObject()) target.set(names.get(0), F.arrayNode().add(first));
+                    if (first != null && first.isObject())
+                        target.set(names.get(0), F.arrayNode().add(first));
                     else target.set(FIELDS[random.nextInt(FIELDS.length)], hostile(3));
                 }
             }

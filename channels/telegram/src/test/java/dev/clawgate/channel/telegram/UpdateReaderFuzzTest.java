@@ -1,6 +1,5 @@
 package dev.clawgate.channel.telegram;
 
-import dev.clawgate.core.channel.MediaStore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -9,6 +8,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.clawgate.core.channel.MediaStore;
 import dev.clawgate.testkit.telegram.FakeTelegramServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -16,10 +16,9 @@ import java.nio.file.Files;
 import java.time.Duration;
 
 /**
- * Coverage-guided fuzzing of the Telegram update reader (SPEC IN-4, CH-0) with Jazzer: any update
- * JSON is a message, ignored, or unreadable with a reason, never an exception. The bot identity
- * comes from the fake Bot API over loopback. Regression inputs (and any crash found) live in
- * {@code UpdateReaderFuzzTestInputs}.
+ * Coverage-guided fuzzing of the Telegram update reader (SPEC IN-4, CH-0) with Jazzer: any update JSON is a message,
+ * ignored, or unreadable with a reason, never an exception. The bot identity comes from the fake Bot API over loopback.
+ * Regression inputs (and any crash found) live in {@code UpdateReaderFuzzTestInputs}.
  */
 class UpdateReaderFuzzTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -35,7 +34,12 @@ class UpdateReaderFuzzTest {
             return bot.identified();
         });
         try {
-            MediaStore media = new MediaStore("telegram", Files.createTempDirectory("tg-fuzz"), Duration.ofDays(1), 1 << 20, java.time.Clock.systemUTC());
+            MediaStore media = new MediaStore(
+                    "telegram",
+                    Files.createTempDirectory("tg-fuzz"),
+                    Duration.ofDays(1),
+                    1 << 20,
+                    java.time.Clock.systemUTC());
             reader = new UpdateReader(bot, new MediaFetcher(bot.api, media));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -65,7 +69,8 @@ class UpdateReaderFuzzTest {
         if (node == null) return;
         UpdateReader.Reading r = reader().read(node);
         switch (r) {
-            case UpdateReader.Reading.Message m -> assertThat(m.message().replyTarget()).isNotBlank();
+            case UpdateReader.Reading.Message m ->
+                assertThat(m.message().replyTarget()).isNotBlank();
             case UpdateReader.Reading.Unreadable u -> assertThat(u.reason()).isNotBlank();
             case UpdateReader.Reading.Ignored i -> assertThat(i).isNotNull();
         }

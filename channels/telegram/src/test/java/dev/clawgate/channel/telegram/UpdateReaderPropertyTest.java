@@ -1,11 +1,11 @@
 package dev.clawgate.channel.telegram;
 
-import dev.clawgate.core.channel.MediaStore;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.fail;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.clawgate.core.channel.MediaStore;
 import dev.clawgate.core.channel.WebhookRoute;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.testkit.telegram.FakeTelegramServer;
@@ -24,9 +24,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The Telegram update parser over thousands of generated and mutated updates (SPEC IN-4, CH-0, CH-3):
- * it never throws, what it accepts is well-formed, and no update blocks polling or the webhook. The
- * seed is printed on failure; {@code -Dclawgate.fuzz.seed=N} replays one.
+ * The Telegram update parser over thousands of generated and mutated updates (SPEC IN-4, CH-0, CH-3): it never throws,
+ * what it accepts is well-formed, and no update blocks polling or the webhook. The seed is printed on failure;
+ * {@code -Dclawgate.fuzz.seed=N} replays one.
  */
 class UpdateReaderPropertyTest {
     private static final long SEED = Long.getLong("clawgate.fuzz.seed", 0x7E1E_6EA3L);
@@ -34,6 +34,7 @@ class UpdateReaderPropertyTest {
 
     @TempDir
     Path dir;
+
     private FakeTelegramServer tg;
     private TelegramChannel channel;
 
@@ -84,7 +85,7 @@ class UpdateReaderPropertyTest {
                     unreadable++;
                     assertThat(u.reason()).as("seed %d input %d", SEED, i).isNotBlank();
                 }
-                case UpdateReader.Reading.Ignored ignored -> { }
+                case UpdateReader.Reading.Ignored ignored -> {}
             }
             if (input == base && !(r instanceof UpdateReader.Reading.Message)) {
                 fail("seed " + SEED + ", input " + i + ": a well-formed update was not read as a message: " + r + " "
@@ -135,9 +136,18 @@ class UpdateReaderPropertyTest {
         UpdateReader reader = reader();
         RecordingSink sink = new RecordingSink();
         TelegramAccount a = TelegramFixture.account(tg, false, false);
-        TelegramAccount hooked = new TelegramAccount(a.id(), a.botToken(), URI.create(tg.apiBase()),
-                TelegramAccount.Mode.WEBHOOK, "https://bot.example.com/hook", "s3cret_s3cret", a.webhookPath(),
-                a.textLimit(), false, false, Duration.ofSeconds(1));
+        TelegramAccount hooked = new TelegramAccount(
+                a.id(),
+                a.botToken(),
+                URI.create(tg.apiBase()),
+                TelegramAccount.Mode.WEBHOOK,
+                "https://bot.example.com/hook",
+                "s3cret_s3cret",
+                a.webhookPath(),
+                a.textLimit(),
+                false,
+                false,
+                Duration.ofSeconds(1));
         Bot bot = new Bot(hooked, new BotApi(a.apiBase(), a.botToken(), BotApi.client()));
         await().atMost(Duration.ofSeconds(10)).ignoreExceptions().until(() -> {
             bot.identify();
@@ -154,12 +164,14 @@ class UpdateReaderPropertyTest {
                 if (body.length > 0) body[bytes.nextInt(body.length)] ^= (byte) (1 << bytes.nextInt(8));
             }
             Map<String, String> headers = Map.of("X-Telegram-Bot-Api-Secret-Token", "s3cret_s3cret");
-            int status = receiver.handle(new WebhookRoute.Request(headers, body, "127.0.0.1")).status();
+            int status = receiver.handle(new WebhookRoute.Request(headers, body, "127.0.0.1"))
+                    .status();
             String shown = new String(body, StandardCharsets.UTF_8);
             assertThat(status).as("seed %d body %d: %s", SEED + 2, i, shown).isEqualTo(200);
         }
         assertThat(sink.accepted.size() + sink.unreadable.size()).isPositive();
-        assertThat(sink.unreadable).allSatisfy(u -> assertThat(u.raw().length()).isLessThanOrEqualTo(
-                dev.clawgate.core.store.UnreadableInbound.MAX_RAW_CHARS));
+        assertThat(sink.unreadable)
+                .allSatisfy(u -> assertThat(u.raw().length())
+                        .isLessThanOrEqualTo(dev.clawgate.core.store.UnreadableInbound.MAX_RAW_CHARS));
     }
 }

@@ -9,8 +9,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Counts rejected webhook requests and logs them at most once per interval (SPEC IN-5: counted,
- * logged rate-limited, not stored), so a flood of forged requests cannot flood the log.
+ * Counts rejected webhook requests and logs them at most once per interval (SPEC IN-5: counted, logged rate-limited,
+ * not stored), so a flood of forged requests cannot flood the log.
  */
 final class RejectionLog {
     private static final Logger log = LoggerFactory.getLogger(RejectionLog.class);
@@ -44,7 +44,11 @@ final class RejectionLog {
         } finally {
             lock.unlock();
         }
-        log.warn("webhook {} rejected a request from {}: {}{}", path, remoteAddress, why,
+        log.warn(
+                "webhook {} rejected a request from {}: {}{}",
+                path,
+                remoteAddress,
+                why,
                 suppressed > 0 ? " (" + suppressed + " more rejected since the last report)" : "");
         return true;
     }

@@ -15,9 +15,9 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * A generic chat platform that talks signed JSON over HTTP: it posts each inbound message to
- * {@code path} and receives replies at its {@code callback_url}. Its receive ack policy is
- * {@code after_receive_record} (SPEC IN-3): the 200 is the ack, sent after the inbox commit.
+ * A generic chat platform that talks signed JSON over HTTP: it posts each inbound message to {@code path} and receives
+ * replies at its {@code callback_url}. Its receive ack policy is {@code after_receive_record} (SPEC IN-3): the 200 is
+ * the ack, sent after the inbox commit.
  */
 public final class WebhookChannel implements Channel {
     public static final String NAME = "webhook";
@@ -45,10 +45,18 @@ public final class WebhookChannel implements Channel {
         this.rejections = new RejectionLog(REJECTION_LOG_INTERVAL, clock);
         WebhookReceiver receiver = new WebhookReceiver(NAME, settings.path(), signature, sink::get, rejections, clock);
         this.route = new WebhookRoute("POST", settings.path(), receiver, receiver::oversized);
-        HttpClient http = HttpClient.newBuilder().connectTimeout(WebhookMessageAdapter.CONNECT_TIMEOUT)
-                .followRedirects(HttpClient.Redirect.NEVER).build();
-        this.adapter = new WebhookMessageAdapter(URI.create(settings.callbackUrl()), signature, http, settings.reconcile(),
-                requestTimeout, clock, settings.textLimit());
+        HttpClient http = HttpClient.newBuilder()
+                .connectTimeout(WebhookMessageAdapter.CONNECT_TIMEOUT)
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
+        this.adapter = new WebhookMessageAdapter(
+                URI.create(settings.callbackUrl()),
+                signature,
+                http,
+                settings.reconcile(),
+                requestTimeout,
+                clock,
+                settings.textLimit());
     }
 
     @Override

@@ -19,10 +19,14 @@ public final class WebhookChannelFactory implements ChannelFactory {
         return List.of(
                 ChannelOption.string("path", "The path the platform posts signed JSON to, on the gateway's HTTP port.")
                         .withDefault(WebhookChannelSettings.DEFAULT_PATH),
-                ChannelOption.string("secret", "The shared HMAC secret both directions sign with (at least "
-                        + WebhookChannelSettings.MIN_SECRET_LENGTH + " characters).").asSecret(),
+                ChannelOption.string(
+                                "secret",
+                                "The shared HMAC secret both directions sign with (at least "
+                                        + WebhookChannelSettings.MIN_SECRET_LENGTH + " characters).")
+                        .asSecret(),
                 ChannelOption.string("callback_url", "Where replies are posted."),
-                ChannelOption.bool("reconcile", "The platform answers lookups of replies by idempotency key (SPEC OUT-7).")
+                ChannelOption.bool(
+                                "reconcile", "The platform answers lookups of replies by idempotency key (SPEC OUT-7).")
                         .withDefault(false),
                 ChannelOption.integer("text_limit", "The longest reply message, in UTF-16 units.")
                         .withDefault(WebhookChannelSettings.DEFAULT_TEXT_LIMIT));

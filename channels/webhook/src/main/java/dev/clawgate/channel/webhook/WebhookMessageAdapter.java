@@ -34,12 +34,11 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
 /**
- * Posts each reply as signed JSON {@code {"chat","thread","text","in_reply_to","turn_id","kind",
- * "idempotency_key"}}, plus {@code "payload"} (a JSON object) when the message carries a platform-native
- * payload, to the callback URL (SPEC OUT-4). 2xx is delivered (the receipt carries the
- * answer's {@code id}); 429 and 5xx are transient (429's {@code Retry-After} is kept), so is a
- * failure to connect; other 4xx are permanent; a timeout or a broken connection once the request
- * was on its way is ambiguous (SPEC OUT-7). With {@code reconcile = true} it can ask the platform,
+ * Posts each reply as signed JSON {@code {"chat","thread","text","in_reply_to","turn_id","kind", "idempotency_key"}},
+ * plus {@code "payload"} (a JSON object) when the message carries a platform-native payload, to the callback URL (SPEC
+ * OUT-4). 2xx is delivered (the receipt carries the answer's {@code id}); 429 and 5xx are transient (429's
+ * {@code Retry-After} is kept), so is a failure to connect; other 4xx are permanent; a timeout or a broken connection
+ * once the request was on its way is ambiguous (SPEC OUT-7). With {@code reconcile = true} it can ask the platform,
  * {@code GET callback?idempotency_key=K}, whether such a send arrived.
  */
 final class WebhookMessageAdapter implements MessageAdapter {
@@ -57,8 +56,14 @@ final class WebhookMessageAdapter implements MessageAdapter {
     private final int textLimit;
     private final Set<Capability> capabilities;
 
-    WebhookMessageAdapter(URI callback, WebhookSignature signature, HttpClient http, boolean reconcile, Duration requestTimeout,
-                          Clock clock, int textLimit) {
+    WebhookMessageAdapter(
+            URI callback,
+            WebhookSignature signature,
+            HttpClient http,
+            boolean reconcile,
+            Duration requestTimeout,
+            Clock clock,
+            int textLimit) {
         this.textLimit = textLimit;
         this.callback = callback;
         this.signature = signature;
@@ -67,7 +72,11 @@ final class WebhookMessageAdapter implements MessageAdapter {
         this.requestTimeout = requestTimeout;
         this.clock = clock;
         // no media, no silent or native quote, no batch: the wire format has no field for them
-        Set<Capability> caps = EnumSet.of(Capability.TEXT, Capability.PAYLOAD, Capability.REPLY_TO, Capability.THREAD,
+        Set<Capability> caps = EnumSet.of(
+                Capability.TEXT,
+                Capability.PAYLOAD,
+                Capability.REPLY_TO,
+                Capability.THREAD,
                 Capability.MESSAGE_SENDING_HOOKS);
         if (reconcile) caps.add(Capability.RECONCILE_UNKNOWN_SEND);
         this.capabilities = Set.copyOf(caps);
@@ -99,14 +108,16 @@ final class WebhookMessageAdapter implements MessageAdapter {
         if (status / 100 == 2) return receipt(idOf(response.body()), message);
         // 408: the platform never read the whole request; 3xx: redirects are not followed, an operator may fix the URL
         boolean transientStatus = status == 429 || status == 408 || status / 100 == 5 || status / 100 == 3;
-        throw new DeliveryException("callback answered HTTP " + status,
+        throw new DeliveryException(
+                "callback answered HTTP " + status,
                 transientStatus ? DeliveryException.Kind.TRANSIENT : DeliveryException.Kind.PERMANENT,
-                transientStatus ? retryAfter(response) : null, null);
+                transientStatus ? retryAfter(response) : null,
+                null);
     }
 
     /**
-     * Looks {@code message} up by its idempotency key (SPEC OUT-7): 200 with an id is found, 404 is
-     * proof it never arrived, anything else leaves it unknown. Only with {@code reconcile = true}.
+     * Looks {@code message} up by its idempotency key (SPEC OUT-7): 200 with an id is found, 404 is proof it never
+     * arrived, anything else leaves it unknown. Only with {@code reconcile = true}.
      */
     @Override
     public Reconciliation reconcileUnknownSend(OutboundMessage message, CancelToken cancel) throws DeliveryException {
@@ -124,48 +135,71 @@ final class WebhookMessageAdapter implements MessageAdapter {
         if (status == 404) return new Reconciliation.NotSent();
         if (status == 200) {
             String id = idOf(response.body());
-            return id == null ? new Reconciliation.Unknown("lookup answered 200 without an id")
+            return id == null
+                    ? new Reconciliation.Unknown("lookup answered 200 without an id")
                     : new Reconciliation.Found(receipt(id, message));
         }
         return new Reconciliation.Unknown("lookup answered HTTP " + status);
     }
 
-    private HttpResponse<String> exchange(HttpRequest request, CancelToken cancel, String doing) throws DeliveryException {
-        CompletableFuture<HttpResponse<String>> call = http.sendAsync(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    private HttpResponse<String> exchange(HttpRequest request, CancelToken cancel, String doing)
+            throws DeliveryException {
+        CompletableFuture<HttpResponse<String>> call =
+                http.sendAsync(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         AutoCloseable abortOnCancel = cancel.onCancel(() -> call.cancel(true));
         try {
             return call.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             call.cancel(true);
-            throw new DeliveryException("interrupted while " + doing + "; it may have arrived", DeliveryException.Kind.AMBIGUOUS, null, e);
+            throw new DeliveryException(
+                    "interrupted while " + doing + "; it may have arrived", DeliveryException.Kind.AMBIGUOUS, null, e);
         } catch (ExecutionException e) {
             throw failure(e.getCause() == null ? e : e.getCause(), doing);
         } catch (CancellationException e) {
             cancel.throwIfCancelled();
-            throw new DeliveryException("cancelled while " + doing + "; it may have arrived", DeliveryException.Kind.AMBIGUOUS, null, e);
+            throw new DeliveryException(
+                    "cancelled while " + doing + "; it may have arrived", DeliveryException.Kind.AMBIGUOUS, null, e);
         } finally {
             release(abortOnCancel);
         }
     }
 
-    /** Nothing left the client when the connection never opened; after that, the platform may have it. Never names the URL. */
+    /**
+     * Nothing left the client when the connection never opened; after that, the platform may have it. Never names the
+     * URL.
+     */
     static DeliveryException failure(Throwable cause, String doing) {
-        if (cause instanceof HttpConnectTimeoutException || cause instanceof ConnectException
-                || cause instanceof UnresolvedAddressException || cause.getCause() instanceof UnresolvedAddressException) {
-            return new DeliveryException("callback unreachable: " + cause.getClass().getSimpleName(), DeliveryException.Kind.TRANSIENT,
-                    null, cause);
+        if (cause instanceof HttpConnectTimeoutException
+                || cause instanceof ConnectException
+                || cause instanceof UnresolvedAddressException
+                || cause.getCause() instanceof UnresolvedAddressException) {
+            return new DeliveryException(
+                    "callback unreachable: " + cause.getClass().getSimpleName(),
+                    DeliveryException.Kind.TRANSIENT,
+                    null,
+                    cause);
         }
         if (cause instanceof HttpTimeoutException) {
-            return new DeliveryException("callback did not answer in time while " + doing + "; it may have arrived",
-                    DeliveryException.Kind.AMBIGUOUS, null, cause);
+            return new DeliveryException(
+                    "callback did not answer in time while " + doing + "; it may have arrived",
+                    DeliveryException.Kind.AMBIGUOUS,
+                    null,
+                    cause);
         }
         if (cause instanceof IOException) {
-            return new DeliveryException("callback connection failed while " + doing + " (" + cause.getClass().getSimpleName()
-                    + "); it may have arrived", DeliveryException.Kind.AMBIGUOUS, null, cause);
+            return new DeliveryException(
+                    "callback connection failed while " + doing + " ("
+                            + cause.getClass().getSimpleName() + "); it may have arrived",
+                    DeliveryException.Kind.AMBIGUOUS,
+                    null,
+                    cause);
         }
-        return new DeliveryException("callback request failed: " + cause.getClass().getSimpleName(), DeliveryException.Kind.AMBIGUOUS,
-                null, cause);
+        return new DeliveryException(
+                "callback request failed: " + cause.getClass().getSimpleName(),
+                DeliveryException.Kind.AMBIGUOUS,
+                null,
+                cause);
     }
 
     private static void release(AutoCloseable listener) {
@@ -198,7 +232,8 @@ final class WebhookMessageAdapter implements MessageAdapter {
         } catch (IOException unreadable) {
             // reported below, without echoing the payload
         }
-        throw new DeliveryException("the message's payload is not a JSON object", DeliveryException.Kind.PERMANENT, null, null);
+        throw new DeliveryException(
+                "the message's payload is not a JSON object", DeliveryException.Kind.PERMANENT, null, null);
     }
 
     private static MessageReceipt receipt(String id, OutboundMessage m) {
@@ -208,7 +243,8 @@ final class WebhookMessageAdapter implements MessageAdapter {
 
     /** {@code Retry-After} in seconds or as an HTTP date; null when absent or unreadable. */
     private Duration retryAfter(HttpResponse<String> response) {
-        String v = response.headers().firstValue("Retry-After").map(String::strip).orElse(null);
+        String v =
+                response.headers().firstValue("Retry-After").map(String::strip).orElse(null);
         if (v == null || v.isEmpty()) return null;
         if (v.chars().allMatch(Character::isDigit)) {
             try {
@@ -218,7 +254,9 @@ final class WebhookMessageAdapter implements MessageAdapter {
             }
         }
         try {
-            Duration d = Duration.between(clock.instant(), ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant());
+            Duration d = Duration.between(
+                    clock.instant(),
+                    ZonedDateTime.parse(v, DateTimeFormatter.RFC_1123_DATE_TIME).toInstant());
             return d.isNegative() ? Duration.ZERO : d;
         } catch (DateTimeParseException unreadable) {
             return null;

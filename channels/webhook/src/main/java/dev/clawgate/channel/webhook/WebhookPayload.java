@@ -15,9 +15,9 @@ import java.util.List;
 import java.util.function.Supplier;
 
 /**
- * The inbound JSON: {@code {"id", "sender", "sender_name"?, "chat", "chat_type"?: "direct"|"group",
- * "thread"?, "mentioned"?, "text", "timestamp"?: epoch-millis}}. Unknown fields are ignored, so a
- * platform may send more; the raw body is kept as the message's payload (SPEC MD-1).
+ * The inbound JSON: {@code {"id", "sender", "sender_name"?, "chat", "chat_type"?: "direct"|"group", "thread"?,
+ * "mentioned"?, "text", "timestamp"?: epoch-millis}}. Unknown fields are ignored, so a platform may send more; the raw
+ * body is kept as the message's payload (SPEC MD-1).
  */
 public final class WebhookPayload {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -42,8 +42,10 @@ public final class WebhookPayload {
         } catch (JsonProcessingException e) {
             // a limit hit (nesting too deep, a number too long) carries no location
             JsonLocation at = e.getLocation();
-            throw new Invalid(at == null ? "body is not JSON the gateway can read (" + e.getOriginalMessage() + ")"
-                    : "body is not valid JSON (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")");
+            throw new Invalid(
+                    at == null
+                            ? "body is not JSON the gateway can read (" + e.getOriginalMessage() + ")"
+                            : "body is not valid JSON (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")");
         }
         if (root == null || !root.isObject()) throw new Invalid("body must be a JSON object");
         String id = id(root);
@@ -56,15 +58,32 @@ public final class WebhookPayload {
         ChatType type = chatType(root);
         boolean mentioned = bool(root, "mentioned", type == ChatType.DIRECT);
         Instant at = timestamp(root, now);
-        return new InboundMessage(id, channel, InboundMessage.DEFAULT_ACCOUNT, sender, optional(root, "sender_name"), chat,
-                optional(root, "thread"), null, type, mentioned, at, messageText, List.of(), text);
+        return new InboundMessage(
+                id,
+                channel,
+                InboundMessage.DEFAULT_ACCOUNT,
+                sender,
+                optional(root, "sender_name"),
+                chat,
+                optional(root, "thread"),
+                null,
+                type,
+                mentioned,
+                at,
+                messageText,
+                List.of(),
+                text);
     }
 
     private static String utf8(byte[] body) throws Invalid {
         if (body == null || body.length == 0) throw new Invalid("body is empty; send a JSON object");
         try {
-            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(ByteBuffer.wrap(body)).toString();
+            return StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(body))
+                    .toString();
         } catch (CharacterCodingException e) {
             throw new Invalid("body is not UTF-8");
         }
@@ -82,7 +101,8 @@ public final class WebhookPayload {
     private static String required(JsonNode root, String field) throws Invalid {
         JsonNode n = root.get(field);
         if (n == null || n.isNull()) throw new Invalid("field '" + field + "' is missing");
-        if (!n.isTextual() || n.asText().isBlank()) throw new Invalid("field '" + field + "' must be a non-empty string");
+        if (!n.isTextual() || n.asText().isBlank())
+            throw new Invalid("field '" + field + "' must be a non-empty string");
         return plain(field, n.asText());
     }
 
@@ -94,8 +114,8 @@ public final class WebhookPayload {
     }
 
     /**
-     * Ids and names become keys, log fields and reply targets: control characters (a line break, NUL)
-     * would let one forge log lines or break the store (PostgreSQL text holds no NUL), so they are refused.
+     * Ids and names become keys, log fields and reply targets: control characters (a line break, NUL) would let one
+     * forge log lines or break the store (PostgreSQL text holds no NUL), so they are refused.
      */
     private static String plain(String field, String value) throws Invalid {
         for (int i = 0; i < value.length(); i++) {

@@ -15,11 +15,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code POST {path}}: checks the signature, parses the body and hands the message to the inbox,
- * answering 200 only once the sink returned, i.e. the record committed (SPEC IN-3
- * {@code after_receive_record}, IN-4). A duplicate is 200 too; a store failure is 503 so the
- * platform retries; nothing is stored for a bad signature (401); a signed body that cannot be read
- * is kept as unreadable and answered 400 (IN-4: a poison message never blocks the stream).
+ * {@code POST {path}}: checks the signature, parses the body and hands the message to the inbox, answering 200 only
+ * once the sink returned, i.e. the record committed (SPEC IN-3 {@code after_receive_record}, IN-4). A duplicate is 200
+ * too; a store failure is 503 so the platform retries; nothing is stored for a bad signature (401); a signed body that
+ * cannot be read is kept as unreadable and answered 400 (IN-4: a poison message never blocks the stream).
  */
 final class WebhookReceiver implements WebhookRoute.Handler {
     private static final Logger log = LoggerFactory.getLogger(WebhookReceiver.class);
@@ -33,8 +32,13 @@ final class WebhookReceiver implements WebhookRoute.Handler {
     private final RejectionLog rejections;
     private final Clock clock;
 
-    WebhookReceiver(String channel, String path, WebhookSignature signature, Supplier<InboundSink> sink,
-                    RejectionLog rejections, Clock clock) {
+    WebhookReceiver(
+            String channel,
+            String path,
+            WebhookSignature signature,
+            Supplier<InboundSink> sink,
+            RejectionLog rejections,
+            Clock clock) {
         this.channel = channel;
         this.path = path;
         this.signature = signature;
@@ -48,7 +52,10 @@ final class WebhookReceiver implements WebhookRoute.Handler {
         byte[] body = request.body() == null ? new byte[0] : request.body();
         String given = request.header(WebhookSignature.HEADER);
         if (!signature.verifies(body, given)) {
-            rejections.reject(path, request.remoteAddress(), given == null ? "no " + WebhookSignature.HEADER + " header" : "bad signature");
+            rejections.reject(
+                    path,
+                    request.remoteAddress(),
+                    given == null ? "no " + WebhookSignature.HEADER + " header" : "bad signature");
             return error(401, "missing or invalid " + WebhookSignature.HEADER);
         }
         InboundSink target = sink.get();
@@ -64,10 +71,18 @@ final class WebhookReceiver implements WebhookRoute.Handler {
         try {
             accepted = target.accept(message);
         } catch (StoreException e) {
-            log.warn("webhook {}: message {} not recorded, the platform will retry: {}", path, message.id(), e.getMessage());
+            log.warn(
+                    "webhook {}: message {} not recorded, the platform will retry: {}",
+                    path,
+                    message.id(),
+                    e.getMessage());
             return error(503, "store unavailable; retry later");
         } catch (IllegalStateException e) {
-            log.warn("webhook {}: message {} not accepted while the gateway stops: {}", path, message.id(), e.getMessage());
+            log.warn(
+                    "webhook {}: message {} not accepted while the gateway stops: {}",
+                    path,
+                    message.id(),
+                    e.getMessage());
             return error(503, "gateway is stopping; retry later");
         } catch (RuntimeException e) {
             // the message itself is what the gateway cannot take: kept, and answered for good (SPEC IN-4)
@@ -82,17 +97,19 @@ final class WebhookReceiver implements WebhookRoute.Handler {
     }
 
     /**
-     * SPEC IN-4, CH-0: a signed body the gateway cannot read is kept as failed (raw body bounded, see
-     * {@code clawgate inbox}) and answered 400 with the reason, which the platform does not retry; if it
-     * cannot be kept, 503, so the platform tries again.
+     * SPEC IN-4, CH-0: a signed body the gateway cannot read is kept as failed (raw body bounded, see {@code clawgate
+     * inbox}) and answered 400 with the reason, which the platform does not retry; if it cannot be kept, 503, so the
+     * platform tries again.
      */
     private WebhookRoute.Response unreadable(InboundSink target, byte[] body, String reason) {
         String raw = new String(body, StandardCharsets.UTF_8);
         try {
-            target.unreadable(UnreadableInbound.of(channel, InboundMessage.DEFAULT_ACCOUNT, platformRef(body), reason,
-                    raw));
+            target.unreadable(
+                    UnreadableInbound.of(channel, InboundMessage.DEFAULT_ACCOUNT, platformRef(body), reason, raw));
         } catch (StoreException e) {
-            log.warn("webhook {}: an unreadable request was not recorded, the platform will retry: {}", path,
+            log.warn(
+                    "webhook {}: an unreadable request was not recorded, the platform will retry: {}",
+                    path,
                     e.getMessage());
             return error(503, "store unavailable; retry later");
         }
@@ -113,14 +130,19 @@ final class WebhookReceiver implements WebhookRoute.Handler {
     }
 
     /**
-     * SPEC OP-10: a body over {@code gateway.max_body_bytes} is not read (so its signature cannot be
-     * checked) and is answered 413; like every 4xx but 408 and 429 it says "do not send this again".
+     * SPEC OP-10: a body over {@code gateway.max_body_bytes} is not read (so its signature cannot be checked) and is
+     * answered 413; like every 4xx but 408 and 429 it says "do not send this again".
      */
     WebhookRoute.Response oversized(WebhookRoute.Request headersOnly, long limitBytes) {
-        log.info("webhook {}: refused a request from {} over the body limit of {} bytes", path,
-                headersOnly.remoteAddress(), limitBytes);
-        return error(413, "the body is over the gateway's limit of " + limitBytes
-                + " bytes; it is refused however often it is sent");
+        log.info(
+                "webhook {}: refused a request from {} over the body limit of {} bytes",
+                path,
+                headersOnly.remoteAddress(),
+                limitBytes);
+        return error(
+                413,
+                "the body is over the gateway's limit of " + limitBytes
+                        + " bytes; it is refused however often it is sent");
     }
 
     private static WebhookRoute.Response error(int status, String message) {

@@ -10,8 +10,8 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * {@code X-Clawgate-Signature: sha256=<hex>}: HMAC-SHA256 of the raw body under the shared secret,
- * the scheme GitHub and most platforms use. Both directions sign this way.
+ * {@code X-Clawgate-Signature: sha256=<hex>}: HMAC-SHA256 of the raw body under the shared secret, the scheme GitHub
+ * and most platforms use. Both directions sign this way.
  */
 public final class WebhookSignature {
     public static final String HEADER = "X-Clawgate-Signature";

@@ -15,7 +15,8 @@ class RejectionLogTest {
         ManualClock clock = new ManualClock(Instant.parse("2026-01-01T00:00:00Z"));
         RejectionLog log = new RejectionLog(Duration.ofSeconds(10), clock);
         assertThat(log.reject("/w", "1.2.3.4", "bad signature")).isTrue();
-        for (int i = 0; i < 500; i++) assertThat(log.reject("/w", "1.2.3.4", "bad signature")).isFalse();
+        for (int i = 0; i < 500; i++)
+            assertThat(log.reject("/w", "1.2.3.4", "bad signature")).isFalse();
         clock.advance(Duration.ofSeconds(9));
         assertThat(log.reject("/w", "1.2.3.4", "bad signature")).isFalse();
         clock.advance(Duration.ofSeconds(1));

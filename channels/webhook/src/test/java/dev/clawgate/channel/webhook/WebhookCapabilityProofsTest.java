@@ -79,82 +79,136 @@ class WebhookCapabilityProofsTest {
     @TestFactory
     Stream<DynamicTest> withReconcile() {
         WebhookChannel channel = channel(true);
-        return proofs(channel).prove(Capability.RECONCILE_UNKNOWN_SEND, p -> {
-            // SPEC OUT-7: a reply kept but answered too late is found by its key and acknowledged, never resent
-            InMemoryStore store = new InMemoryStore();
-            Outbox outbox = new Outbox(store, Clock.systemUTC(), new Payloads(null), OutboxSettings::defaults, () -> 0.5);
-            platform.scriptCallbacks(CallbackAnswer.acceptedButLate(TIMEOUT.multipliedBy(3)));
-            OutboxEntry late = pendingReply(store, "in-1", "kept but late");
-            assertThat(outbox.deliver(late, channel.messageAdapter())).isInstanceOf(DeliveryOutcome.Sent.class);
-            assertThat(store.outbox().entry(late.id()).orElseThrow().state()).isEqualTo(OutboxState.SENT);
-            // a process that died mid-send left this one `sending`; the restart finds it on the platform
-            OutboxEntry cut = pendingReply(store, "in-2", "cut by a crash");
-            channel.messageAdapter().send(cut.draft().message(cut.turnId()), CancelToken.none());
-            assertThat(store.outbox().claim(cut.id())).isTrue();
-            OutboxRecovery.Result r = outbox.recover(name -> Optional.of(channel.messageAdapter()), Pacer.NONE);
-            assertThat(r.reconciled()).isEqualTo(1);
-            assertThat(store.outbox().entry(cut.id()).orElseThrow().state()).isEqualTo(OutboxState.SENT);
-            p.verify(calls -> {
-                List<String> keys = calls.stream().filter(c -> c.method().equals(FakeWebhookPlatform.CALLBACK_POST))
-                        .map(c -> field(c, "idempotency_key")).toList();
-                List<String> lookups = calls.stream().filter(c -> c.method().equals(FakeWebhookPlatform.CALLBACK_LOOKUP))
-                        .map(c -> c.headers().get(":path")).toList();
-                String k1 = "clawgate-" + late.turnId() + "-final-0";
-                String k2 = "clawgate-" + cut.turnId() + "-final-0";
-                assertThat(keys).as("each reply posted once").containsExactly(k1, k2);
-                assertThat(lookups).containsExactly("/callback?idempotency_key=" + k1, "/callback?idempotency_key=" + k2);
-            });
-        }).tests();
+        return proofs(channel)
+                .prove(Capability.RECONCILE_UNKNOWN_SEND, p -> {
+                    // SPEC OUT-7: a reply kept but answered too late is found by its key and acknowledged, never resent
+                    InMemoryStore store = new InMemoryStore();
+                    Outbox outbox = new Outbox(
+                            store, Clock.systemUTC(), new Payloads(null), OutboxSettings::defaults, () -> 0.5);
+                    platform.scriptCallbacks(CallbackAnswer.acceptedButLate(TIMEOUT.multipliedBy(3)));
+                    OutboxEntry late = pendingReply(store, "in-1", "kept but late");
+                    assertThat(outbox.deliver(late, channel.messageAdapter())).isInstanceOf(DeliveryOutcome.Sent.class);
+                    assertThat(store.outbox().entry(late.id()).orElseThrow().state())
+                            .isEqualTo(OutboxState.SENT);
+                    // a process that died mid-send left this one `sending`; the restart finds it on the platform
+                    OutboxEntry cut = pendingReply(store, "in-2", "cut by a crash");
+                    channel.messageAdapter().send(cut.draft().message(cut.turnId()), CancelToken.none());
+                    assertThat(store.outbox().claim(cut.id())).isTrue();
+                    OutboxRecovery.Result r = outbox.recover(name -> Optional.of(channel.messageAdapter()), Pacer.NONE);
+                    assertThat(r.reconciled()).isEqualTo(1);
+                    assertThat(store.outbox().entry(cut.id()).orElseThrow().state())
+                            .isEqualTo(OutboxState.SENT);
+                    p.verify(calls -> {
+                        List<String> keys = calls.stream()
+                                .filter(c -> c.method().equals(FakeWebhookPlatform.CALLBACK_POST))
+                                .map(c -> field(c, "idempotency_key"))
+                                .toList();
+                        List<String> lookups = calls.stream()
+                                .filter(c -> c.method().equals(FakeWebhookPlatform.CALLBACK_LOOKUP))
+                                .map(c -> c.headers().get(":path"))
+                                .toList();
+                        String k1 = "clawgate-" + late.turnId() + "-final-0";
+                        String k2 = "clawgate-" + cut.turnId() + "-final-0";
+                        assertThat(keys).as("each reply posted once").containsExactly(k1, k2);
+                        assertThat(lookups)
+                                .containsExactly("/callback?idempotency_key=" + k1, "/callback?idempotency_key=" + k2);
+                    });
+                })
+                .tests();
     }
 
     private WebhookChannel channel(boolean reconcile) {
-        return new WebhookChannel(new WebhookChannelSettings(null, SECRET, platform.callbackUrl(), reconcile), Clock.systemUTC(), TIMEOUT);
+        return new WebhookChannel(
+                new WebhookChannelSettings(null, SECRET, platform.callbackUrl(), reconcile),
+                Clock.systemUTC(),
+                TIMEOUT);
     }
 
     private CapabilityProofs proofs(WebhookChannel channel) {
         DirectDelivery direct = new DirectDelivery(new Payloads(null));
         return CapabilityProofs.of(channel.messageAdapter().capabilities(), channel.ackPolicies(), platform)
                 .prove(Capability.TEXT, p -> {
-                    direct.deliver(reply("Grüße ✓ \"quoted\"", "t-1", "m-1", SendOptions.DEFAULT), channel.messageAdapter(), CancelToken.none());
-                    p.verify(calls -> assertThat(posts(calls)).singleElement()
+                    direct.deliver(
+                            reply("Grüße ✓ \"quoted\"", "t-1", "m-1", SendOptions.DEFAULT),
+                            channel.messageAdapter(),
+                            CancelToken.none());
+                    p.verify(calls -> assertThat(posts(calls))
+                            .singleElement()
                             .satisfies(c -> assertThat(field(c, "text")).isEqualTo("Grüße ✓ \"quoted\"")));
                 })
                 .prove(Capability.REPLY_TO, p -> {
-                    direct.deliver(reply("answers m-2", null, "m-2", SendOptions.DEFAULT), channel.messageAdapter(), CancelToken.none());
-                    direct.deliver(reply("answers nothing", null, "m-3", SendOptions.DEFAULT.withoutReplyTo()), channel.messageAdapter(),
+                    direct.deliver(
+                            reply("answers m-2", null, "m-2", SendOptions.DEFAULT),
+                            channel.messageAdapter(),
                             CancelToken.none());
-                    p.verify(calls -> assertThat(posts(calls)).extracting(c -> field(c, "in_reply_to")).containsExactly("m-2", null));
+                    direct.deliver(
+                            reply("answers nothing", null, "m-3", SendOptions.DEFAULT.withoutReplyTo()),
+                            channel.messageAdapter(),
+                            CancelToken.none());
+                    p.verify(calls -> assertThat(posts(calls))
+                            .extracting(c -> field(c, "in_reply_to"))
+                            .containsExactly("m-2", null));
                 })
                 .prove(Capability.THREAD, p -> {
-                    direct.deliver(reply("in the thread", "t-9", "m-4", SendOptions.DEFAULT), channel.messageAdapter(), CancelToken.none());
-                    p.verify(calls -> assertThat(posts(calls)).singleElement()
+                    direct.deliver(
+                            reply("in the thread", "t-9", "m-4", SendOptions.DEFAULT),
+                            channel.messageAdapter(),
+                            CancelToken.none());
+                    p.verify(calls -> assertThat(posts(calls))
+                            .singleElement()
                             .satisfies(c -> assertThat(field(c, "thread")).isEqualTo("t-9")));
                 })
                 .prove(Capability.MESSAGE_SENDING_HOOKS, p -> {
                     SendingHook shout = (text, target) -> new SendingHook.Send(text.toUpperCase(java.util.Locale.ROOT));
                     SendingHook veto = (text, target) -> new SendingHook.Suppress("policy");
-                    new DirectDelivery(new Payloads(shout)).deliver(reply("hooked", null, "m-5", SendOptions.DEFAULT),
-                            channel.messageAdapter(), CancelToken.none());
-                    DeliveryOutcome vetoed = new DirectDelivery(new Payloads(veto)).deliver(reply("vetoed", null, "m-6", SendOptions.DEFAULT),
-                            channel.messageAdapter(), CancelToken.none());
+                    new DirectDelivery(new Payloads(shout))
+                            .deliver(
+                                    reply("hooked", null, "m-5", SendOptions.DEFAULT),
+                                    channel.messageAdapter(),
+                                    CancelToken.none());
+                    DeliveryOutcome vetoed = new DirectDelivery(new Payloads(veto))
+                            .deliver(
+                                    reply("vetoed", null, "m-6", SendOptions.DEFAULT),
+                                    channel.messageAdapter(),
+                                    CancelToken.none());
                     assertThat(vetoed).isInstanceOf(DeliveryOutcome.Suppressed.class);
-                    p.verify(calls -> assertThat(posts(calls)).extracting(c -> field(c, "text")).containsExactly("HOOKED"));
+                    p.verify(calls -> assertThat(posts(calls))
+                            .extracting(c -> field(c, "text"))
+                            .containsExactly("HOOKED"));
                 })
                 .prove(Capability.PAYLOAD, p -> {
-                    // SPEC OUT-4 payload, AG-5: a message_send's platform-native payload goes through the outbox and reaches the
+                    // SPEC OUT-4 payload, AG-5: a message_send's platform-native payload goes through the outbox and
+                    // reaches the
                     // platform as the JSON object it is, beside the text
                     InMemoryStore store = new InMemoryStore();
-                    Outbox outbox = new Outbox(store, Clock.systemUTC(), new Payloads(null), OutboxSettings::defaults, () -> 0.5);
-                    OutboxEntry card = store.outbox().enqueue(7, OutboundDraft.send(new OutboundTarget("webhook", "default", "room-1", null, null),
-                            "the build card", "send-card", "{\"card\":{\"title\":\"Build 42\",\"buttons\":[\"retry\"]}}"));
+                    Outbox outbox = new Outbox(
+                            store, Clock.systemUTC(), new Payloads(null), OutboxSettings::defaults, () -> 0.5);
+                    OutboxEntry card = store.outbox()
+                            .enqueue(
+                                    7,
+                                    OutboundDraft.send(
+                                            new OutboundTarget("webhook", "default", "room-1", null, null),
+                                            "the build card",
+                                            "send-card",
+                                            "{\"card\":{\"title\":\"Build 42\",\"buttons\":[\"retry\"]}}"));
                     assertThat(outbox.deliver(card, channel.messageAdapter())).isInstanceOf(DeliveryOutcome.Sent.class);
-                    assertThat(store.outbox().entry(card.id()).orElseThrow().state()).isEqualTo(OutboxState.SENT);
+                    assertThat(store.outbox().entry(card.id()).orElseThrow().state())
+                            .isEqualTo(OutboxState.SENT);
                     p.verify(calls -> assertThat(posts(calls)).singleElement().satisfies(c -> {
                         JsonNode body = JSON.readTree(c.body());
                         assertThat(body.path("text").asText()).isEqualTo("the build card");
                         assertThat(body.path("kind").asText()).isEqualTo("send");
-                        assertThat(body.path("payload").path("card").path("title").asText()).isEqualTo("Build 42");
-                        assertThat(body.path("payload").path("card").path("buttons").path(0).asText()).isEqualTo("retry");
+                        assertThat(body.path("payload")
+                                        .path("card")
+                                        .path("title")
+                                        .asText())
+                                .isEqualTo("Build 42");
+                        assertThat(body.path("payload")
+                                        .path("card")
+                                        .path("buttons")
+                                        .path(0)
+                                        .asText())
+                                .isEqualTo("retry");
                     }));
                 })
                 .prove(AckPolicy.AFTER_RECEIVE_RECORD, p -> {
@@ -163,43 +217,84 @@ class WebhookCapabilityProofsTest {
                     AtomicReference<Boolean> storeDown = new AtomicReference<>(false);
                     channel.start(m -> {
                         seenDuringCommit.set(platform.calls(FakeWebhookPlatform.GATEWAY_ANSWER));
-                        if (storeDown.get()) throw new StoreException("record inbound failed", new SQLException("disk I/O error"));
+                        if (storeDown.get())
+                            throw new StoreException("record inbound failed", new SQLException("disk I/O error"));
                         return InboundSink.Acceptance.recorded(41);
                     });
                     platform.deliverTo(serve(channel.webhookRoutes().getFirst()));
-                    FakeWebhookPlatform.Response ok = platform.postOnce(PlatformMessage.direct("in-7", "alice", "hello"));
+                    FakeWebhookPlatform.Response ok =
+                            platform.postOnce(PlatformMessage.direct("in-7", "alice", "hello"));
                     List<PlatformCall> beforeAck = seenDuringCommit.get();
                     storeDown.set(true);
-                    FakeWebhookPlatform.Response down = platform.postOnce(PlatformMessage.direct("in-8", "alice", "again"));
+                    FakeWebhookPlatform.Response down =
+                            platform.postOnce(PlatformMessage.direct("in-8", "alice", "again"));
                     assertThat(ok.status()).isEqualTo(200);
                     assertThat(down.status()).isEqualTo(503);
                     p.verify(calls -> {
-                        List<PlatformCall> answers = calls.stream().filter(c -> c.method().equals(FakeWebhookPlatform.GATEWAY_ANSWER)).toList();
-                        assertThat(answers).extracting(c -> c.headers().get("message-id"), c -> c.headers().get(":status"))
-                                .containsExactly(org.assertj.core.groups.Tuple.tuple("in-7", "200"),
+                        List<PlatformCall> answers = calls.stream()
+                                .filter(c -> c.method().equals(FakeWebhookPlatform.GATEWAY_ANSWER))
+                                .toList();
+                        assertThat(answers)
+                                .extracting(
+                                        c -> c.headers().get("message-id"),
+                                        c -> c.headers().get(":status"))
+                                .containsExactly(
+                                        org.assertj.core.groups.Tuple.tuple("in-7", "200"),
                                         org.assertj.core.groups.Tuple.tuple("in-8", "503"));
                         assertThat(answers.getFirst().body()).contains("\"inbox_id\":41");
-                        assertThat(beforeAck).as("answers the platform had while the inbox committed").isEmpty();
+                        assertThat(beforeAck)
+                                .as("answers the platform had while the inbox committed")
+                                .isEmpty();
                     });
                 });
     }
 
     private static OutboundMessage reply(String text, String thread, String inReplyTo, SendOptions options) {
-        return new OutboundMessage(new OutboundTarget("webhook", "default", "room-1", thread, inReplyTo), text,
-                OutboundMessage.Kind.FINAL, 1, List.of(), options, 0);
+        return new OutboundMessage(
+                new OutboundTarget("webhook", "default", "room-1", thread, inReplyTo),
+                text,
+                OutboundMessage.Kind.FINAL,
+                1,
+                List.of(),
+                options,
+                0);
     }
 
     private static OutboxEntry pendingReply(InMemoryStore store, String inboundId, String text) {
-        InboundMessage m = new InboundMessage(inboundId, "webhook", "default", "alice", "Alice", "room-1", null, null,
-                ChatType.DIRECT, true, Instant.now(), "question " + inboundId, List.of(), null);
+        InboundMessage m = new InboundMessage(
+                inboundId,
+                "webhook",
+                "default",
+                "alice",
+                "Alice",
+                "room-1",
+                null,
+                null,
+                ChatType.DIRECT,
+                true,
+                Instant.now(),
+                "question " + inboundId,
+                List.of(),
+                null);
         SessionKey session = SessionKey.of(m);
-        long turn = store.inbox().record(m, session, null, Duration.ZERO).orElseThrow().id();
-        return store.outbox().completeTurnWithReply(session, turn, text, InboxState.DONE,
-                OutboundDraft.of(OutboundTarget.replyTo(m), text, OutboundMessage.Kind.FINAL)).orElseThrow();
+        long turn = store.inbox()
+                .record(m, session, null, Duration.ZERO)
+                .orElseThrow()
+                .id();
+        return store.outbox()
+                .completeTurnWithReply(
+                        session,
+                        turn,
+                        text,
+                        InboxState.DONE,
+                        OutboundDraft.of(OutboundTarget.replyTo(m), text, OutboundMessage.Kind.FINAL))
+                .orElseThrow();
     }
 
     private static List<PlatformCall> posts(List<PlatformCall> calls) {
-        return calls.stream().filter(c -> c.method().equals(FakeWebhookPlatform.CALLBACK_POST)).toList();
+        return calls.stream()
+                .filter(c -> c.method().equals(FakeWebhookPlatform.CALLBACK_POST))
+                .toList();
     }
 
     private static String field(PlatformCall call, String name) {
@@ -218,9 +313,13 @@ class WebhookCapabilityProofsTest {
         gateway.createContext(route.path(), ex -> {
             try (ex) {
                 Map<String, String> headers = new LinkedHashMap<>();
-                ex.getRequestHeaders().forEach((k, v) -> headers.put(k.toLowerCase(java.util.Locale.ROOT), v.getFirst()));
-                WebhookRoute.Response r = route.handler().handle(new WebhookRoute.Request(headers, ex.getRequestBody().readAllBytes(),
-                        ex.getRemoteAddress().getAddress().getHostAddress()));
+                ex.getRequestHeaders()
+                        .forEach((k, v) -> headers.put(k.toLowerCase(java.util.Locale.ROOT), v.getFirst()));
+                WebhookRoute.Response r = route.handler()
+                        .handle(new WebhookRoute.Request(
+                                headers,
+                                ex.getRequestBody().readAllBytes(),
+                                ex.getRemoteAddress().getAddress().getHostAddress()));
                 ex.getResponseHeaders().set("Content-Type", r.contentType());
                 ex.sendResponseHeaders(r.status(), r.body().length);
                 try (OutputStream out = ex.getResponseBody()) {

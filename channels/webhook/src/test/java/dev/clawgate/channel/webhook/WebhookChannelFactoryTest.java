@@ -11,7 +11,8 @@ import java.util.Map;
 import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 
-// The webhook channel is discovered and configured from [channels.webhook] (SPEC CH-0 wiring, IN-5 secrets stay secret).
+// The webhook channel is discovered and configured from [channels.webhook] (SPEC CH-0 wiring, IN-5 secrets stay
+// secret).
 class WebhookChannelFactoryTest {
     private static final String SECRET = "s3cr3t-value-0123456789";
 
@@ -22,11 +23,17 @@ class WebhookChannelFactoryTest {
     @Test
     void serviceLoaderFindsTheFactoryByName() {
         // ARCHITECTURE SPIs: channel modules are discovered, not listed
-        ChannelFactory found = ServiceLoader.load(ChannelFactory.class).stream().map(ServiceLoader.Provider::get)
-                .filter(f -> f.name().equals("webhook")).findFirst().orElseThrow();
-        Channel ch = found.create(settings(Map.of("secret", SECRET, "callback_url", "https://chat.example/cb", "path", "/hooks/in")));
+        ChannelFactory found = ServiceLoader.load(ChannelFactory.class).stream()
+                .map(ServiceLoader.Provider::get)
+                .filter(f -> f.name().equals("webhook"))
+                .findFirst()
+                .orElseThrow();
+        Channel ch = found.create(
+                settings(Map.of("secret", SECRET, "callback_url", "https://chat.example/cb", "path", "/hooks/in")));
         assertThat(ch.name()).isEqualTo("webhook");
-        assertThat(ch.webhookRoutes()).singleElement().satisfies(r -> assertThat(r.path()).isEqualTo("/hooks/in"));
+        assertThat(ch.webhookRoutes())
+                .singleElement()
+                .satisfies(r -> assertThat(r.path()).isEqualTo("/hooks/in"));
         assertThat(ch.ownerChannel()).isFalse();
         assertThat(ch.requestResponse()).isFalse();
     }
@@ -35,14 +42,17 @@ class WebhookChannelFactoryTest {
     void missingOrInvalidKeysAreNamed() {
         // SPEC defaults table: bad config is a clear error
         WebhookChannelFactory f = new WebhookChannelFactory();
-        assertThatThrownBy(() -> f.create(settings(Map.of("secret", SECRET)))).hasMessageContaining("channels.webhook.callback_url is missing");
+        assertThatThrownBy(() -> f.create(settings(Map.of("secret", SECRET))))
+                .hasMessageContaining("channels.webhook.callback_url is missing");
         assertThatThrownBy(() -> f.create(settings(Map.of("callback_url", "http://x.example/cb"))))
                 .hasMessageContaining("channels.webhook.secret is missing");
         assertThatThrownBy(() -> f.create(settings(Map.of("secret", "tiny-pw", "callback_url", "http://x.example/cb"))))
-                .hasMessageContaining("at least 16").hasMessageNotContaining("tiny-pw");
+                .hasMessageContaining("at least 16")
+                .hasMessageNotContaining("tiny-pw");
         assertThatThrownBy(() -> f.create(settings(Map.of("secret", SECRET, "callback_url", "ftp://x.example/cb"))))
                 .hasMessageContaining("http or https");
-        assertThatThrownBy(() -> f.create(settings(Map.of("secret", SECRET, "callback_url", "http://x.example/cb", "path", "hooks"))))
+        assertThatThrownBy(() -> f.create(
+                        settings(Map.of("secret", SECRET, "callback_url", "http://x.example/cb", "path", "hooks"))))
                 .hasMessageContaining("channels.webhook.path must be an absolute URL path");
     }
 
@@ -60,15 +70,21 @@ class WebhookChannelFactoryTest {
                 .doesNotContain(dev.clawgate.core.outbound.Capability.RECONCILE_UNKNOWN_SEND);
         assertThat(f.create(settings(on)).messageAdapter().capabilities())
                 .contains(dev.clawgate.core.outbound.Capability.RECONCILE_UNKNOWN_SEND);
-        assertThat(f.create(settings(on)).ackPolicies()).containsExactly(dev.clawgate.core.channel.AckPolicy.AFTER_RECEIVE_RECORD);
-        assertThatThrownBy(() -> f.create(settings(bad))).hasMessage("channels.webhook.reconcile must be true or false, got 'yes'");
+        assertThat(f.create(settings(on)).ackPolicies())
+                .containsExactly(dev.clawgate.core.channel.AckPolicy.AFTER_RECEIVE_RECORD);
+        assertThatThrownBy(() -> f.create(settings(bad)))
+                .hasMessage("channels.webhook.reconcile must be true or false, got 'yes'");
     }
 
     @Test
     void settingsNeverPrintTheSecretOrTheCallbackQuery() {
         // SPEC OP-6 / PREAMBLE: no secrets in logs or errors
-        WebhookChannelSettings s = new WebhookChannelSettings(null, SECRET, "https://chat.example/cb?token=hidden-token");
+        WebhookChannelSettings s =
+                new WebhookChannelSettings(null, SECRET, "https://chat.example/cb?token=hidden-token");
         assertThat(s.path()).isEqualTo(WebhookChannelSettings.DEFAULT_PATH);
-        assertThat(s.toString()).doesNotContain(SECRET).doesNotContain("hidden-token").contains("https://chat.example/cb");
+        assertThat(s.toString())
+                .doesNotContain(SECRET)
+                .doesNotContain("hidden-token")
+                .contains("https://chat.example/cb");
     }
 }

@@ -31,6 +31,7 @@ class WebhookMessageAdapterTest {
     private static final String SECRET = "callback-secret-0123456789";
     /** Short enough that a scripted late answer is a quick timeout, long enough for a loaded CI machine. */
     private static final Duration TIMEOUT = Duration.ofSeconds(2);
+
     private final FakeWebhookPlatform platform = FakeWebhookPlatform.start(SECRET);
     private final WebhookChannel channel = channel(false);
 
@@ -39,7 +40,8 @@ class WebhookMessageAdapterTest {
     }
 
     private static WebhookChannel channel(String callback, String secret, boolean reconcile) {
-        return new WebhookChannel(new WebhookChannelSettings(null, secret, callback, reconcile), Clock.systemUTC(), TIMEOUT);
+        return new WebhookChannel(
+                new WebhookChannelSettings(null, secret, callback, reconcile), Clock.systemUTC(), TIMEOUT);
     }
 
     @AfterEach
@@ -49,7 +51,8 @@ class WebhookMessageAdapterTest {
     }
 
     private static OutboundMessage reply(String text, OutboundMessage.Kind kind) {
-        return new OutboundMessage(new OutboundTarget("webhook", "default", "room-1", "thread-2", "m-77"), text, kind, 77);
+        return new OutboundMessage(
+                new OutboundTarget("webhook", "default", "room-1", "thread-2", "m-77"), text, kind, 77);
     }
 
     private static DeliveryException failureOf(MessageAdapter adapter, OutboundMessage m) {
@@ -64,7 +67,8 @@ class WebhookMessageAdapterTest {
     @Test
     void aReplyIsPostedAsSignedJsonWithItsIdempotencyKeyAndTheReceiptCarriesThePlatformId() throws Exception {
         // SPEC OUT-4, OUT-8; OUT-7: the key the platform can be asked about after a crash
-        MessageReceipt receipt = channel.messageAdapter().send(reply("Hi \"there\" ✓", OutboundMessage.Kind.FINAL), CancelToken.none());
+        MessageReceipt receipt =
+                channel.messageAdapter().send(reply("Hi \"there\" ✓", OutboundMessage.Kind.FINAL), CancelToken.none());
 
         CallbackReply got = platform.replies().getFirst();
         assertThat(platform.replies()).hasSize(1);
@@ -85,8 +89,10 @@ class WebhookMessageAdapterTest {
     @Test
     void aReplyThatDoesNotAskToAnswerTheMessageCarriesNoInReplyTo() throws Exception {
         // SPEC OUT-3 reply_to_mode off, OUT-4 replyTo
-        channel.messageAdapter().send(reply("plain", OutboundMessage.Kind.FINAL).withOptions(SendOptions.DEFAULT.withoutReplyTo()),
-                CancelToken.none());
+        channel.messageAdapter()
+                .send(
+                        reply("plain", OutboundMessage.Kind.FINAL).withOptions(SendOptions.DEFAULT.withoutReplyTo()),
+                        CancelToken.none());
         assertThat(platform.replies()).singleElement().satisfies(r -> {
             assertThat(r.inReplyTo()).isNull();
             assertThat(r.thread()).isEqualTo("thread-2");
@@ -99,7 +105,8 @@ class WebhookMessageAdapterTest {
         channel.messageAdapter().send(reply("queued", OutboundMessage.Kind.NOTICE), CancelToken.none());
         channel.messageAdapter().send(reply("failed", OutboundMessage.Kind.ERROR), CancelToken.none());
         assertThat(platform.replies()).extracting(CallbackReply::kind).containsExactly("notice", "error");
-        assertThat(platform.replies()).extracting(CallbackReply::idempotencyKey)
+        assertThat(platform.replies())
+                .extracting(CallbackReply::idempotencyKey)
                 .containsExactly("clawgate-77-notice-0", "clawgate-77-error-0");
         assertThat(platform.finalRepliesPerMessage()).isEmpty();
     }
@@ -107,7 +114,10 @@ class WebhookMessageAdapterTest {
     @Test
     void a4xxIsPermanentA5xxTransientAndA429TransientWithItsRetryAfter() {
         // SPEC OUT-7: permanent platform errors fail at once, the rest are retried, never sooner than retry-after
-        platform.scriptCallbacks(CallbackAnswer.status(404), CallbackAnswer.rateLimited(Duration.ofSeconds(7)), CallbackAnswer.status(503),
+        platform.scriptCallbacks(
+                CallbackAnswer.status(404),
+                CallbackAnswer.rateLimited(Duration.ofSeconds(7)),
+                CallbackAnswer.status(503),
                 CallbackAnswer.status(408));
         DeliveryException notFound = failureOf(channel.messageAdapter(), reply("a", OutboundMessage.Kind.FINAL));
         DeliveryException limited = failureOf(channel.messageAdapter(), reply("b", OutboundMessage.Kind.FINAL));
@@ -134,7 +144,10 @@ class WebhookMessageAdapterTest {
         WebhookChannel down = channel("http://127.0.0.1:" + port + "/cb?token=abc", SECRET, false);
         DeliveryException e = failureOf(down.messageAdapter(), reply("x", OutboundMessage.Kind.FINAL));
         assertThat(e.kind()).isEqualTo(DeliveryException.Kind.TRANSIENT);
-        assertThat(e.getMessage()).startsWith("callback unreachable").doesNotContain("token").doesNotContain(String.valueOf(port));
+        assertThat(e.getMessage())
+                .startsWith("callback unreachable")
+                .doesNotContain("token")
+                .doesNotContain(String.valueOf(port));
     }
 
     @Test
@@ -153,15 +166,22 @@ class WebhookMessageAdapterTest {
         platform.scriptCallbacks(CallbackAnswer.acceptedThenHangUp());
         DeliveryException e = failureOf(channel.messageAdapter(), reply("reset", OutboundMessage.Kind.FINAL));
         assertThat(e.kind()).isEqualTo(DeliveryException.Kind.AMBIGUOUS);
-        assertThat(platform.replies()).singleElement().satisfies(r -> assertThat(r.accepted()).isTrue());
+        assertThat(platform.replies())
+                .singleElement()
+                .satisfies(r -> assertThat(r.accepted()).isTrue());
     }
 
     @Test
     void withoutReconcileTheAdapterDeclaresNoLookupAndNeverAsksThePlatform() throws Exception {
         // SPEC OUT-4: only what the channel really does is declared; OUT-7: without reconcile the outcome stays unknown
         MessageAdapter adapter = channel.messageAdapter();
-        assertThat(adapter.capabilities()).containsExactlyInAnyOrder(Capability.TEXT, Capability.PAYLOAD, Capability.REPLY_TO, Capability.THREAD,
-                Capability.MESSAGE_SENDING_HOOKS);
+        assertThat(adapter.capabilities())
+                .containsExactlyInAnyOrder(
+                        Capability.TEXT,
+                        Capability.PAYLOAD,
+                        Capability.REPLY_TO,
+                        Capability.THREAD,
+                        Capability.MESSAGE_SENDING_HOOKS);
         assertThat(adapter.reconcileUnknownSend(reply("x", OutboundMessage.Kind.FINAL), CancelToken.none()))
                 .isInstanceOf(Reconciliation.Unknown.class);
         assertThat(platform.lookups()).isZero();
@@ -173,10 +193,15 @@ class WebhookMessageAdapterTest {
         WebhookChannel reconciling = channel(true);
         MessageAdapter adapter = reconciling.messageAdapter();
         assertThat(adapter.capabilities()).contains(Capability.RECONCILE_UNKNOWN_SEND);
-        platform.scriptCallbacks(CallbackAnswer.acceptedButLate(TIMEOUT.multipliedBy(3)), CallbackAnswer.lostAndLate(TIMEOUT.multipliedBy(3)));
+        platform.scriptCallbacks(
+                CallbackAnswer.acceptedButLate(TIMEOUT.multipliedBy(3)),
+                CallbackAnswer.lostAndLate(TIMEOUT.multipliedBy(3)));
         OutboundMessage kept = reply("kept", OutboundMessage.Kind.FINAL);
-        OutboundMessage lost = new OutboundMessage(new OutboundTarget("webhook", "default", "room-1", null, "m-78"), "lost",
-                OutboundMessage.Kind.FINAL, 78);
+        OutboundMessage lost = new OutboundMessage(
+                new OutboundTarget("webhook", "default", "room-1", null, "m-78"),
+                "lost",
+                OutboundMessage.Kind.FINAL,
+                78);
         assertThat(failureOf(adapter, kept).kind()).isEqualTo(DeliveryException.Kind.AMBIGUOUS);
         assertThat(failureOf(adapter, lost).kind()).isEqualTo(DeliveryException.Kind.AMBIGUOUS);
 
@@ -189,8 +214,11 @@ class WebhookMessageAdapterTest {
         });
         assertThat(absent).isInstanceOf(Reconciliation.NotSent.class);
         assertThat(platform.lookups()).isEqualTo(2);
-        assertThat(platform.calls(FakeWebhookPlatform.CALLBACK_LOOKUP)).extracting(c -> c.headers().get(":path"))
-                .containsExactly("/callback?idempotency_key=clawgate-77-final-0", "/callback?idempotency_key=clawgate-78-final-0");
+        assertThat(platform.calls(FakeWebhookPlatform.CALLBACK_LOOKUP))
+                .extracting(c -> c.headers().get(":path"))
+                .containsExactly(
+                        "/callback?idempotency_key=clawgate-77-final-0",
+                        "/callback?idempotency_key=clawgate-78-final-0");
     }
 
     @Test
@@ -198,13 +226,19 @@ class WebhookMessageAdapterTest {
         // SPEC OUT-7: anything but 200 or 404 cannot tell; HI-6: the callback's token stays where it was put
         OutboundMessage m = reply("x", OutboundMessage.Kind.FINAL);
         channel.messageAdapter().send(m, CancelToken.none());
-        MessageAdapter withQuery = channel(platform.callbackUrl() + "?token=abc", SECRET, true).messageAdapter();
-        MessageAdapter wrongSecret = channel(platform.callbackUrl(), "another-secret-0123456789", true).messageAdapter();
+        MessageAdapter withQuery =
+                channel(platform.callbackUrl() + "?token=abc", SECRET, true).messageAdapter();
+        MessageAdapter wrongSecret = channel(platform.callbackUrl(), "another-secret-0123456789", true)
+                .messageAdapter();
 
         assertThat(withQuery.reconcileUnknownSend(m, CancelToken.none())).isInstanceOf(Reconciliation.Found.class);
         assertThat(wrongSecret.reconcileUnknownSend(m, CancelToken.none()))
-                .isInstanceOfSatisfying(Reconciliation.Unknown.class, u -> assertThat(u.why()).isEqualTo("lookup answered HTTP 401"));
-        assertThat(platform.calls(FakeWebhookPlatform.CALLBACK_LOOKUP).getFirst().headers().get(":path"))
+                .isInstanceOfSatisfying(
+                        Reconciliation.Unknown.class, u -> assertThat(u.why()).isEqualTo("lookup answered HTTP 401"));
+        assertThat(platform.calls(FakeWebhookPlatform.CALLBACK_LOOKUP)
+                        .getFirst()
+                        .headers()
+                        .get(":path"))
                 .isEqualTo("/callback?token=abc&idempotency_key=clawgate-77-final-0");
     }
 
@@ -214,15 +248,33 @@ class WebhookMessageAdapterTest {
         var n = new ObjectMapper().readTree(WebhookMessageAdapter.body(reply("t", OutboundMessage.Kind.FINAL)));
         List<String> fields = new java.util.ArrayList<>();
         n.fieldNames().forEachRemaining(fields::add);
-        assertThat(fields).containsExactly("chat", "thread", "text", "in_reply_to", "turn_id", "kind", "idempotency_key");
-        var withPayload = new ObjectMapper().readTree(WebhookMessageAdapter.body(new OutboundMessage(
-                new dev.clawgate.core.outbound.OutboundTarget("webhook", "default", "room", null, null), "t", OutboundMessage.Kind.SEND, 3,
-                List.of(), dev.clawgate.core.outbound.SendOptions.DEFAULT, 0, "send-1", "{\"card\":1}")));
+        assertThat(fields)
+                .containsExactly("chat", "thread", "text", "in_reply_to", "turn_id", "kind", "idempotency_key");
+        var withPayload = new ObjectMapper()
+                .readTree(WebhookMessageAdapter.body(new OutboundMessage(
+                        new dev.clawgate.core.outbound.OutboundTarget("webhook", "default", "room", null, null),
+                        "t",
+                        OutboundMessage.Kind.SEND,
+                        3,
+                        List.of(),
+                        dev.clawgate.core.outbound.SendOptions.DEFAULT,
+                        0,
+                        "send-1",
+                        "{\"card\":1}")));
         assertThat(withPayload.path("payload").path("card").asInt()).isEqualTo(1);
         assertThatThrownBy(() -> WebhookMessageAdapter.body(new OutboundMessage(
-                new dev.clawgate.core.outbound.OutboundTarget("webhook", "default", "room", null, null), "t", OutboundMessage.Kind.SEND, 3,
-                List.of(), dev.clawgate.core.outbound.SendOptions.DEFAULT, 0, "send-1", "[1,2]")))
-                .isInstanceOfSatisfying(dev.clawgate.core.outbound.DeliveryException.class, e -> assertThat(e.permanent()).isTrue());
+                        new dev.clawgate.core.outbound.OutboundTarget("webhook", "default", "room", null, null),
+                        "t",
+                        OutboundMessage.Kind.SEND,
+                        3,
+                        List.of(),
+                        dev.clawgate.core.outbound.SendOptions.DEFAULT,
+                        0,
+                        "send-1",
+                        "[1,2]")))
+                .isInstanceOfSatisfying(
+                        dev.clawgate.core.outbound.DeliveryException.class,
+                        e -> assertThat(e.permanent()).isTrue());
     }
 
     @Test

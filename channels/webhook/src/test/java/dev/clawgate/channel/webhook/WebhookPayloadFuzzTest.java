@@ -7,9 +7,9 @@ import dev.clawgate.core.model.InboundMessage;
 import java.time.Instant;
 
 /**
- * Coverage-guided fuzzing of the webhook payload parser (SPEC IN-2, SEC) with Jazzer: any body is
- * either a well-formed message or {@link WebhookPayload.Invalid} with a reason, never another
- * exception. Regression inputs (and any crash found) live in {@code WebhookPayloadFuzzTestInputs}.
+ * Coverage-guided fuzzing of the webhook payload parser (SPEC IN-2, SEC) with Jazzer: any body is either a well-formed
+ * message or {@link WebhookPayload.Invalid} with a reason, never another exception. Regression inputs (and any crash
+ * found) live in {@code WebhookPayloadFuzzTestInputs}.
  */
 class WebhookPayloadFuzzTest {
     // SPEC IN-2: the short run of every verify build

@@ -23,24 +23,27 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
 
 /**
- * The generic webhook's body parser over thousands of generated and mutated bodies (SPEC IN-4, CH-0):
- * it returns a well-formed message or says why not ({@link WebhookPayload.Invalid}), never anything
- * else; every signed body gets a definite answer, and one that cannot be read is kept. The seed is
- * printed on failure; {@code -Dclawgate.fuzz.seed=N} replays one.
+ * The generic webhook's body parser over thousands of generated and mutated bodies (SPEC IN-4, CH-0): it returns a
+ * well-formed message or says why not ({@link WebhookPayload.Invalid}), never anything else; every signed body gets a
+ * definite answer, and one that cannot be read is kept. The seed is printed on failure; {@code -Dclawgate.fuzz.seed=N}
+ * replays one.
  */
 class WebhookPayloadPropertyTest {
     private static final long SEED = Long.getLong("clawgate.fuzz.seed", 0x3EB_400CL);
     private static final int BODIES = Integer.getInteger("clawgate.fuzz.reads", 5_000);
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
-    private static final String[] FIELDS = {"id", "sender", "sender_name", "chat", "chat_type", "thread", "mentioned",
-        "text", "timestamp"};
+    private static final String[] FIELDS = {
+        "id", "sender", "sender_name", "chat", "chat_type", "thread", "mentioned", "text", "timestamp"
+    };
     private static final String SECRET = "0123456789abcdef-secret";
 
     private final Random random = new Random(SEED);
 
     private ObjectNode wellFormed(int i) {
-        ObjectNode b = F.objectNode().put("id", random.nextBoolean() ? "m-" + i : Integer.toString(i))
-                .put("sender", "user-" + random.nextInt(9)).put("chat", "chat-" + random.nextInt(9))
+        ObjectNode b = F.objectNode()
+                .put("id", random.nextBoolean() ? "m-" + i : Integer.toString(i))
+                .put("sender", "user-" + random.nextInt(9))
+                .put("chat", "chat-" + random.nextInt(9))
                 .put("text", "hello " + i);
         if (random.nextBoolean()) {
             b.put("chat_type", random.nextBoolean() ? "direct" : "group").put("mentioned", random.nextBoolean());
@@ -91,9 +94,11 @@ class WebhookPayloadPropertyTest {
             }
             case 2 -> bytes = ("[" + new String(bytes, StandardCharsets.UTF_8) + "]").getBytes(StandardCharsets.UTF_8);
             // nesting deeper than the JSON parser allows
-            case 3 -> bytes = ("{\"id\":\"d\",\"sender\":\"a\",\"chat\":\"c\",\"text\":"
-                    + "[".repeat(1000 + random.nextInt(5000))).getBytes(StandardCharsets.UTF_8);
-            default -> { }
+            case 3 ->
+                bytes = ("{\"id\":\"d\",\"sender\":\"a\",\"chat\":\"c\",\"text\":"
+                                + "[".repeat(1000 + random.nextInt(5000)))
+                        .getBytes(StandardCharsets.UTF_8);
+            default -> {}
         }
         return bytes;
     }
@@ -135,7 +140,8 @@ class WebhookPayloadPropertyTest {
         // SPEC IN-4: 200 (recorded) or 400 (kept as unreadable, the platform does not retry); never a 5xx loop
         List<InboundMessage> accepted = new CopyOnWriteArrayList<>();
         List<UnreadableInbound> unreadable = new CopyOnWriteArrayList<>();
-        WebhookChannel channel = new WebhookChannel(new WebhookChannelSettings(null, SECRET, "http://127.0.0.1:9/cb"),
+        WebhookChannel channel = new WebhookChannel(
+                new WebhookChannelSettings(null, SECRET, "http://127.0.0.1:9/cb"),
                 Clock.fixed(Instant.parse("2026-03-04T05:06:07Z"), ZoneOffset.UTC));
         channel.start(new InboundSink() {
             @Override
@@ -154,15 +160,22 @@ class WebhookPayloadPropertyTest {
         int n = BODIES / 5;
         for (int i = 0; i < n; i++) {
             byte[] body = body(i);
-            WebhookRoute.Response r = route.handler().handle(new WebhookRoute.Request(
-                    Map.of("x-clawgate-signature", new WebhookSignature(SECRET).sign(body)), body, "127.0.0.1"));
-            assertThat(r.status()).as("seed %d body %d: %s", SEED, i, shown(body)).isIn(200, 400);
+            WebhookRoute.Response r = route.handler()
+                    .handle(new WebhookRoute.Request(
+                            Map.of("x-clawgate-signature", new WebhookSignature(SECRET).sign(body)),
+                            body,
+                            "127.0.0.1"));
+            assertThat(r.status())
+                    .as("seed %d body %d: %s", SEED, i, shown(body))
+                    .isIn(200, 400);
             JsonNode answer = new ObjectMapper().readTree(r.body());
             assertThat(answer.path("ok").asBoolean()).isEqualTo(r.status() == 200);
             statuses.add(r.status());
         }
-        assertThat(accepted.size()).isEqualTo((int) statuses.stream().filter(s -> s == 200).count());
-        assertThat(unreadable.size()).isEqualTo((int) statuses.stream().filter(s -> s == 400).count());
+        assertThat(accepted.size())
+                .isEqualTo((int) statuses.stream().filter(s -> s == 200).count());
+        assertThat(unreadable.size())
+                .isEqualTo((int) statuses.stream().filter(s -> s == 400).count());
         assertThat(unreadable).allSatisfy(u -> {
             assertThat(u.reason()).isNotBlank();
             assertThat(u.raw().length()).isLessThanOrEqualTo(UnreadableInbound.MAX_RAW_CHARS);

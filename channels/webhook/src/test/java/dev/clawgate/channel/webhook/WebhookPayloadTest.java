@@ -18,14 +18,19 @@ class WebhookPayloadTest {
     }
 
     private static void rejects(String json, String why) {
-        assertThatThrownBy(() -> parse(json)).isInstanceOf(WebhookPayload.Invalid.class).hasMessageContaining(why);
+        assertThatThrownBy(() -> parse(json))
+                .isInstanceOf(WebhookPayload.Invalid.class)
+                .hasMessageContaining(why);
     }
 
     @Test
     void everyFieldMapsOntoTheMessage() throws Exception {
         // SPEC MD-1
-        String json = "{\"id\":\"m-1\",\"sender\":\"u-7\",\"sender_name\":\"Ann\",\"chat\":\"room-3\",\"chat_type\":\"group\","
-                + "\"thread\":\"t-9\",\"mentioned\":true,\"text\":\"hello there\",\"timestamp\":1700000000123,\"extra\":[1]}";
+        String json =
+                "{\"id\":\"m-1\",\"sender\":\"u-7\",\"sender_name\":\"Ann\",\"chat\":\"room-3\",\"chat_type\":\"group"
+                        + "\","
+                        + "\"thread\":\"t-9\",\"mentioned\":true,\"text\":\"hello "
+                        + "there\",\"timestamp\":1700000000123,\"extra\":[1]}";
         InboundMessage m = parse(json);
         assertThat(m.id()).isEqualTo("m-1");
         assertThat(m.channel()).isEqualTo("webhook");
@@ -51,7 +56,9 @@ class WebhookPayloadTest {
         assertThat(m.threadId()).isNull();
         assertThat(m.senderName()).isNull();
         assertThat(m.timestamp()).isEqualTo(NOW);
-        assertThat(parse("{\"id\":\"g\",\"sender\":\"u\",\"chat\":\"r\",\"chat_type\":\"group\",\"text\":\"hi\"}").mentioned()).isFalse();
+        assertThat(parse("{\"id\":\"g\",\"sender\":\"u\",\"chat\":\"r\",\"chat_type\":\"group\",\"text\":\"hi\"}")
+                        .mentioned())
+                .isFalse();
     }
 
     @Test
@@ -61,7 +68,8 @@ class WebhookPayloadTest {
         rejects("{\"id\":", "not valid JSON (line 1");
         rejects("[1,2]", "must be a JSON object");
         rejects("\"text\"", "must be a JSON object");
-        assertThatThrownBy(() -> WebhookPayload.parse(new byte[] {'{', (byte) 0xC3, (byte) 0x28, '}'}, "webhook", () -> NOW))
+        assertThatThrownBy(() ->
+                        WebhookPayload.parse(new byte[] {'{', (byte) 0xC3, (byte) 0x28, '}'}, "webhook", () -> NOW))
                 .hasMessageContaining("not UTF-8");
     }
 
@@ -69,18 +77,30 @@ class WebhookPayloadTest {
     void missingOrMistypedFieldsAreNamed() {
         // SPEC IN-4: missing fields get 400 naming the field
         rejects("{\"sender\":\"u\",\"chat\":\"c\",\"text\":\"t\"}", "field 'id' is missing");
-        rejects("{\"id\":\" \",\"sender\":\"u\",\"chat\":\"c\",\"text\":\"t\"}", "field 'id' must be a non-empty string");
+        rejects(
+                "{\"id\":\" \",\"sender\":\"u\",\"chat\":\"c\",\"text\":\"t\"}",
+                "field 'id' must be a non-empty string");
         rejects("{\"id\":1.5,\"sender\":\"u\",\"chat\":\"c\",\"text\":\"t\"}", "field 'id' must be");
         rejects("{\"id\":\"1\",\"chat\":\"c\",\"text\":\"t\"}", "field 'sender' is missing");
-        rejects("{\"id\":\"1\",\"sender\":7,\"chat\":\"c\",\"text\":\"t\"}", "field 'sender' must be a non-empty string");
+        rejects(
+                "{\"id\":\"1\",\"sender\":7,\"chat\":\"c\",\"text\":\"t\"}",
+                "field 'sender' must be a non-empty string");
         rejects("{\"id\":\"1\",\"sender\":\"u\",\"text\":\"t\"}", "field 'chat' is missing");
         rejects("{\"id\":\"1\",\"sender\":\"u\",\"chat\":\"c\"}", "field 'text' is missing");
         rejects("{\"id\":\"1\",\"sender\":\"u\",\"chat\":\"c\",\"text\":3}", "field 'text' must be a string");
         rejects("{\"id\":\"1\",\"sender\":\"u\",\"chat\":\"c\",\"text\":\"  \"}", "field 'text' is empty");
-        rejects("{\"id\":\"1\",\"sender\":\"u\",\"chat\":\"c\",\"text\":\"t\",\"chat_type\":\"channel\"}", "\"direct\" or \"group\"");
-        rejects("{\"id\":\"1\",\"sender\":\"u\",\"chat\":\"c\",\"text\":\"t\",\"mentioned\":\"yes\"}", "'mentioned' must be true or false");
-        rejects("{\"id\":\"1\",\"sender\":\"u\",\"chat\":\"c\",\"text\":\"t\",\"timestamp\":\"2024\"}", "epoch milliseconds");
+        rejects(
+                "{\"id\":\"1\",\"sender\":\"u\",\"chat\":\"c\",\"text\":\"t\",\"chat_type\":\"channel\"}",
+                "\"direct\" or \"group\"");
+        rejects(
+                "{\"id\":\"1\",\"sender\":\"u\",\"chat\":\"c\",\"text\":\"t\",\"mentioned\":\"yes\"}",
+                "'mentioned' must be true or false");
+        rejects(
+                "{\"id\":\"1\",\"sender\":\"u\",\"chat\":\"c\",\"text\":\"t\",\"timestamp\":\"2024\"}",
+                "epoch milliseconds");
         rejects("{\"id\":\"1\",\"sender\":\"u\",\"chat\":\"c\",\"text\":\"t\",\"timestamp\":-5}", "epoch milliseconds");
-        rejects("{\"id\":\"1\",\"sender\":\"u\",\"chat\":\"c\",\"text\":\"t\",\"thread\":{}}", "field 'thread' must be a string");
+        rejects(
+                "{\"id\":\"1\",\"sender\":\"u\",\"chat\":\"c\",\"text\":\"t\",\"thread\":{}}",
+                "field 'thread' must be a string");
     }
 }

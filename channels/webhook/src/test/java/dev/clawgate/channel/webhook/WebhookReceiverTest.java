@@ -29,7 +29,8 @@ class WebhookReceiverTest {
     private static final String BODY = "{\"id\":\"m-1\",\"sender\":\"alice\",\"chat\":\"alice\",\"text\":\"hello\"}";
 
     private final List<InboundMessage> accepted = new CopyOnWriteArrayList<>();
-    private final WebhookChannel channel = new WebhookChannel(new WebhookChannelSettings(null, SECRET, "http://127.0.0.1:9/cb"),
+    private final WebhookChannel channel = new WebhookChannel(
+            new WebhookChannelSettings(null, SECRET, "http://127.0.0.1:9/cb"),
             Clock.fixed(Instant.parse("2026-03-04T05:06:07Z"), ZoneOffset.UTC));
 
     private WebhookRoute route() {
@@ -39,7 +40,8 @@ class WebhookReceiverTest {
 
     private WebhookRoute.Response post(String body, String signature) {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        Map<String, String> headers = signature == null ? Map.of("content-type", "application/json")
+        Map<String, String> headers = signature == null
+                ? Map.of("content-type", "application/json")
                 : Map.of("content-type", "application/json", "x-clawgate-signature", signature);
         return route().handler().handle(new WebhookRoute.Request(headers, bytes, "127.0.0.1"));
     }
@@ -175,11 +177,14 @@ class WebhookReceiverTest {
             accepted.add(m);
             return InboundSink.Acceptance.recorded(1);
         });
-        WebhookRoute.Response forged = post(BODY, new WebhookSignature("another-secret-of-16+").sign(BODY.getBytes(StandardCharsets.UTF_8)));
+        WebhookRoute.Response forged =
+                post(BODY, new WebhookSignature("another-secret-of-16+").sign(BODY.getBytes(StandardCharsets.UTF_8)));
         WebhookRoute.Response unsigned = post(BODY, null);
-        WebhookRoute.Response tampered = post(BODY.replace("hello", "hellO"),
+        WebhookRoute.Response tampered = post(
+                BODY.replace("hello", "hellO"),
                 new WebhookSignature(SECRET).sign(BODY.getBytes(StandardCharsets.UTF_8)));
-        assertThat(List.of(forged, unsigned, tampered)).allSatisfy(r -> assertThat(r.status()).isEqualTo(401));
+        assertThat(List.of(forged, unsigned, tampered))
+                .allSatisfy(r -> assertThat(r.status()).isEqualTo(401));
         assertThat(json(forged).path("error").asText()).contains("X-Clawgate-Signature");
         assertThat(channel.rejectedRequests()).isEqualTo(3);
         assertThat(accepted).isEmpty();

@@ -29,8 +29,11 @@ class WebhookSignatureTest {
     void rejectsAnyOtherBodySecretOrShape() {
         // SPEC IN-5: a bad signature is refused
         WebhookSignature sig = new WebhookSignature("Jefe");
-        assertThat(sig.verifies("what do ya want for nothing!".getBytes(StandardCharsets.US_ASCII), "sha256=" + RFC_MAC)).isFalse();
-        assertThat(new WebhookSignature("jefe").verifies(RFC_DATA, "sha256=" + RFC_MAC)).isFalse();
+        assertThat(sig.verifies(
+                        "what do ya want for nothing!".getBytes(StandardCharsets.US_ASCII), "sha256=" + RFC_MAC))
+                .isFalse();
+        assertThat(new WebhookSignature("jefe").verifies(RFC_DATA, "sha256=" + RFC_MAC))
+                .isFalse();
         assertThat(sig.verifies(RFC_DATA, null)).isFalse();
         assertThat(sig.verifies(RFC_DATA, RFC_MAC)).isFalse();
         assertThat(sig.verifies(RFC_DATA, "sha1=" + RFC_MAC)).isFalse();

@@ -13,10 +13,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What Meta's status notifications said about the messages the business sent (SPEC CH-12, OUT-8): {@code sent},
- * {@code delivered}, {@code read} or {@code failed} with its error, per wamid (bounded: the newest
- * {@link #MAX_KEPT}). A status never starts a turn. A {@code failed} 131047 (the customer-service window closed
- * before the message went out) closes the window for that customer here: later sends to them fail at once,
- * permanently, until they write again ({@link #customerWrote}), so no retry loop hits a closed window.
+ * {@code delivered}, {@code read} or {@code failed} with its error, per wamid (bounded: the newest {@link #MAX_KEPT}).
+ * A status never starts a turn. A {@code failed} 131047 (the customer-service window closed before the message went
+ * out) closes the window for that customer here: later sends to them fail at once, permanently, until they write again
+ * ({@link #customerWrote}), so no retry loop hits a closed window.
  */
 final class DeliveryStatuses {
     private static final Logger log = LoggerFactory.getLogger(DeliveryStatuses.class);
@@ -62,7 +62,8 @@ final class DeliveryStatuses {
             // statuses can arrive out of order: read never goes back to delivered, nor failed to sent
             if (before != null && rank(before.status()) > rank(status)) return;
             byWamid.put(wamid, now);
-            if (status.equals("failed") && code == GraphApiException.RE_ENGAGEMENT
+            if (status.equals("failed")
+                    && code == GraphApiException.RE_ENGAGEMENT
                     && !"group".equals(s.path("recipient_type").asText())) {
                 windowClosed.put(recipient, now.at());
             }
@@ -70,9 +71,15 @@ final class DeliveryStatuses {
             lock.unlock();
         }
         if (status.equals("failed")) {
-            log.warn("whatsapp: message {} was not delivered: error {} ({}){}", wamid, code, title,
-                    code == GraphApiException.RE_ENGAGEMENT ? "; the customer-service window is closed: more than 24 h "
-                            + "since the customer last wrote, only a template message can reach them" : "");
+            log.warn(
+                    "whatsapp: message {} was not delivered: error {} ({}){}",
+                    wamid,
+                    code,
+                    title,
+                    code == GraphApiException.RE_ENGAGEMENT
+                            ? "; the customer-service window is closed: more than 24 h "
+                                    + "since the customer last wrote, only a template message can reach them"
+                            : "");
         }
     }
 

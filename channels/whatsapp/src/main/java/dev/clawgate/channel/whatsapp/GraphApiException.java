@@ -59,13 +59,13 @@ final class GraphApiException extends Exception {
     }
 
     boolean rateLimited() {
-        return reach == Reach.ANSWERED && (code == THROUGHPUT || code == PAIR_RATE || CALL_LIMITS.contains(code)
-                || httpStatus == 429);
+        return reach == Reach.ANSWERED
+                && (code == THROUGHPUT || code == PAIR_RATE || CALL_LIMITS.contains(code) || httpStatus == 429);
     }
 
     boolean authRefused() {
-        return reach == Reach.ANSWERED && (code == AUTH || code == PERMISSION || (code >= 200 && code < 300)
-                || httpStatus == 401);
+        return reach == Reach.ANSWERED
+                && (code == AUTH || code == PERMISSION || (code >= 200 && code < 300) || httpStatus == 401);
     }
 
     boolean outsideWindow() {
@@ -88,9 +88,14 @@ final class GraphApiException extends Exception {
         }
         if (rateLimited()) return DeliveryException.rateLimited(message, suggestedWait());
         if (outsideWindow()) {
-            return new DeliveryException("whatsapp " + what + ": the customer-service window is closed (error 131047: "
-                    + "more than 24 hours since the customer last wrote); only a template message can reach them until "
-                    + "they write again", DeliveryException.Kind.PERMANENT, null, this);
+            return new DeliveryException(
+                    "whatsapp " + what + ": the customer-service window is closed (error 131047: "
+                            + "more than 24 hours since the customer last wrote); only a template message can reach "
+                            + "them until "
+                            + "they write again",
+                    DeliveryException.Kind.PERMANENT,
+                    null,
+                    this);
         }
         if (TRANSIENT.contains(code) || httpStatus >= 500) {
             return new DeliveryException(message, DeliveryException.Kind.TRANSIENT, null, this);

@@ -16,16 +16,18 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A received image, document or audio (SPEC CH-12, MD-1): {@code GET /{media_id}} gives a short-lived URL, whose
- * bytes (fetched with the token) are written to {@code <data_dir>/whatsapp/media/<media_id>...}, 0600 in a 0700
- * folder (SPEC OP-6). A redelivered message finds its file and downloads nothing. A file that cannot be fetched
- * does not stop the message: its text says what is missing.
+ * A received image, document or audio (SPEC CH-12, MD-1): {@code GET /{media_id}} gives a short-lived URL, whose bytes
+ * (fetched with the token) are written to {@code <data_dir>/whatsapp/media/<media_id>...}, 0600 in a 0700 folder (SPEC
+ * OP-6). A redelivered message finds its file and downloads nothing. A file that cannot be fetched does not stop the
+ * message: its text says what is missing.
  */
 final class MediaFetcher {
     private static final Logger log = LoggerFactory.getLogger(MediaFetcher.class);
     /** The Cloud API's largest media (documents): 100 MB. */
     static final long MAX_DOWNLOAD = 100L * 1024 * 1024;
-    private static final boolean POSIX = FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
+
+    private static final boolean POSIX =
+            FileSystems.getDefault().supportedFileAttributeViews().contains("posix");
 
     private final GraphApi api;
     private final Path dir;
@@ -40,13 +42,16 @@ final class MediaFetcher {
     }
 
     /**
-     * Adds the media of message {@code m} (of {@code type}) to {@code into}; returns {@code text}, with a note when
-     * the file could not be fetched.
+     * Adds the media of message {@code m} (of {@code type}) to {@code into}; returns {@code text}, with a note when the
+     * file could not be fetched.
      */
     String fetch(JsonNode m, String type, List<Attachment> into, String text) {
         JsonNode media = m.path(type);
         String id = media.path("id").asText("");
-        String mime = media.path("mime_type").asText("application/octet-stream").split(";")[0].strip();
+        String mime = media.path("mime_type")
+                .asText("application/octet-stream")
+                .split(";")[0]
+                .strip();
         String shown = type.equals("document") ? media.path("filename").asText("document") : type;
         if (!id.matches("[A-Za-z0-9_.-]{1,128}")) return note(text, "the " + shown + " had no media id");
         Attachment.Kind kind = switch (type) {
@@ -76,14 +81,16 @@ final class MediaFetcher {
     /** Into a private partial file first: a file never takes its name until it is whole. */
     private void download(Path target, String url) throws IOException, GraphApiException {
         if (!Files.isDirectory(dir)) {
-            if (POSIX) Files.createDirectories(dir, PosixFilePermissions.asFileAttribute(
-                    PosixFilePermissions.fromString("rwx------")));
+            if (POSIX)
+                Files.createDirectories(
+                        dir, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
             else Files.createDirectories(dir);
         }
         Path partial = dir.resolve(target.getFileName() + "." + UUID.randomUUID() + ".part");
         try {
-            if (POSIX) Files.createFile(partial, PosixFilePermissions.asFileAttribute(
-                    PosixFilePermissions.fromString("rw-------")));
+            if (POSIX)
+                Files.createFile(
+                        partial, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
             try (var out = Files.newOutputStream(partial)) {
                 api.download(url, out, MAX_DOWNLOAD);
             }

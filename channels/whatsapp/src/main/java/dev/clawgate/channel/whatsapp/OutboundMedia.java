@@ -10,15 +10,16 @@ import java.nio.file.Path;
 import java.util.Locale;
 
 /**
- * One media payload of a reply (SPEC OUT-13): a local file uploaded ({@code POST /{phone_number_id}/media}) and
- * sent by its media id, a URL sent as a {@code link} for WhatsApp to fetch. The run's abort reaches the file read
- * and the upload (SPEC OUT-11).
+ * One media payload of a reply (SPEC OUT-13): a local file uploaded ({@code POST /{phone_number_id}/media}) and sent by
+ * its media id, a URL sent as a {@code link} for WhatsApp to fetch. The run's abort reaches the file read and the
+ * upload (SPEC OUT-11).
  */
 final class OutboundMedia {
     private OutboundMedia() {}
 
-    static void attach(ObjectNode body, MediaRef media, String caption, String phoneNumberId, GraphApi api,
-                       CancelToken cancel) throws DeliveryException {
+    static void attach(
+            ObjectNode body, MediaRef media, String caption, String phoneNumberId, GraphApi api, CancelToken cancel)
+            throws DeliveryException {
         String type = switch (media.kind()) {
             case IMAGE -> "image";
             case VIDEO -> "video";
@@ -27,8 +28,9 @@ final class OutboundMedia {
         };
         body.put("type", type);
         ObjectNode m = body.putObject(type);
-        String fileName = media.remote() ? lastSegment(media.location()) : Path.of(media.location()).getFileName()
-                .toString();
+        String fileName = media.remote()
+                ? lastSegment(media.location())
+                : Path.of(media.location()).getFileName().toString();
         if (media.remote()) {
             m.put("link", media.location());
         } else {
@@ -38,16 +40,20 @@ final class OutboundMedia {
             try {
                 bytes = Files.readAllBytes(file);
             } catch (IOException e) {
-                throw new DeliveryException("whatsapp: cannot read " + file.getFileName() + ": "
-                        + e.getClass().getSimpleName(), DeliveryException.Kind.PERMANENT, null, e);
+                throw new DeliveryException(
+                        "whatsapp: cannot read " + file.getFileName() + ": "
+                                + e.getClass().getSimpleName(),
+                        DeliveryException.Kind.PERMANENT,
+                        null,
+                        e);
             }
             try {
                 m.put("id", api.upload(phoneNumberId, fileName, mimeType(fileName, media.kind()), bytes, cancel));
             } catch (GraphApiException e) {
                 // an upload whose answer was lost left at most an unused media object: nothing the customer sees
                 if (e.reach() == GraphApiException.Reach.UNKNOWN && !cancel.isCancelled()) {
-                    throw new DeliveryException("whatsapp media upload: " + e.getMessage(),
-                            DeliveryException.Kind.TRANSIENT, null, e);
+                    throw new DeliveryException(
+                            "whatsapp media upload: " + e.getMessage(), DeliveryException.Kind.TRANSIENT, null, e);
                 }
                 throw e.toDelivery("media upload");
             }

@@ -28,14 +28,13 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>POST: {@code X-Hub-Signature-256} must be {@code sha256=} and the hex HMAC-SHA256 of the raw body under
- *       {@code app_secret}, compared in constant time before the body is parsed. A refused request is answered
- *       401, counted ({@code clawgate_webhook_rejected_total{channel="whatsapp"}}), logged at most every 10 s,
- *       never stored.</li>
- *   <li>Each message is committed to the inbox, and only then is the notification answered 200; a store failure
- *       is 503, so Meta delivers it again, and what was committed comes back as a duplicate (IN-1: the wamid).</li>
- *   <li>Statuses ({@code sent}, {@code delivered}, {@code read}, {@code failed}) go to {@link DeliveryStatuses};
- *       they never reach the inbox, so never start a turn.</li>
- *   <li>GET: the subscription check, {@link #verify}.</li>
+ *       {@code app_secret}, compared in constant time before the body is parsed. A refused request is answered 401,
+ *       counted ({@code clawgate_webhook_rejected_total{channel="whatsapp"}}), logged at most every 10 s, never stored.
+ *   <li>Each message is committed to the inbox, and only then is the notification answered 200; a store failure is 503,
+ *       so Meta delivers it again, and what was committed comes back as a duplicate (IN-1: the wamid).
+ *   <li>Statuses ({@code sent}, {@code delivered}, {@code read}, {@code failed}) go to {@link DeliveryStatuses}; they
+ *       never reach the inbox, so never start a turn.
+ *   <li>GET: the subscription check, {@link #verify}.
  * </ul>
  */
 final class WebhookReceiver implements WebhookRoute.Handler {
@@ -52,8 +51,12 @@ final class WebhookReceiver implements WebhookRoute.Handler {
     private final AtomicLong rejected = new AtomicLong();
     private final AtomicReference<Instant> lastLogged = new AtomicReference<>(Instant.MIN);
 
-    WebhookReceiver(WhatsAppAccount account, MessageReader reader, DeliveryStatuses statuses,
-                    Supplier<InboundSink> sink, Clock clock) {
+    WebhookReceiver(
+            WhatsAppAccount account,
+            MessageReader reader,
+            DeliveryStatuses statuses,
+            Supplier<InboundSink> sink,
+            Clock clock) {
         this.reader = reader;
         this.statuses = statuses;
         this.sink = sink;
@@ -76,15 +79,21 @@ final class WebhookReceiver implements WebhookRoute.Handler {
         }
         try {
             if (root == null || !root.isObject()) {
-                return skip(target, new MessageReader.Reading.Unreadable("no-id", "the body is not a JSON object",
-                        new String(request.body() == null ? new byte[0] : request.body(), StandardCharsets.UTF_8)));
+                return skip(
+                        target,
+                        new MessageReader.Reading.Unreadable(
+                                "no-id",
+                                "the body is not a JSON object",
+                                new String(
+                                        request.body() == null ? new byte[0] : request.body(),
+                                        StandardCharsets.UTF_8)));
             }
             MessageReader.Notification n = reader.read(root);
             // a status is applied again when the notification comes again: statuses only move forward
             n.statuses().forEach(statuses::update);
             for (MessageReader.Reading r : n.messages()) {
                 switch (r) {
-                    case MessageReader.Reading.Ignored ignored -> { }
+                    case MessageReader.Reading.Ignored ignored -> {}
                     case MessageReader.Reading.Unreadable u -> skip(target, u);
                     case MessageReader.Reading.Message m -> {
                         try {
@@ -92,8 +101,12 @@ final class WebhookReceiver implements WebhookRoute.Handler {
                         } catch (StoreException | IllegalStateException retry) {
                             throw retry;
                         } catch (RuntimeException refused) {
-                            skip(target, new MessageReader.Reading.Unreadable(m.message().id(),
-                                    "the gateway could not take it: " + refused, m.message().rawPayload()));
+                            skip(
+                                    target,
+                                    new MessageReader.Reading.Unreadable(
+                                            m.message().id(),
+                                            "the gateway could not take it: " + refused,
+                                            m.message().rawPayload()));
                         }
                         if (m.waId() != null) statuses.customerWrote(m.waId());
                     }
@@ -107,18 +120,21 @@ final class WebhookReceiver implements WebhookRoute.Handler {
     }
 
     /**
-     * Meta's subscription check: {@code GET ?hub.mode=subscribe&hub.verify_token=...&hub.challenge=...} is answered
-     * 200 with the challenge when the token is ours (compared in constant time), else 403.
+     * Meta's subscription check: {@code GET ?hub.mode=subscribe&hub.verify_token=...&hub.challenge=...} is answered 200
+     * with the challenge when the token is ours (compared in constant time), else 403.
      */
     WebhookRoute.Response verify(Map<String, String> query) {
         String mode = query.get("hub.mode");
         String token = query.get("hub.verify_token");
         String challenge = query.get("hub.challenge");
-        boolean ok = "subscribe".equals(mode) && token != null && challenge != null
+        boolean ok = "subscribe".equals(mode)
+                && token != null
+                && challenge != null
                 && MessageDigest.isEqual(verifyToken, token.getBytes(StandardCharsets.UTF_8));
         if (!ok) {
-            log.warn("whatsapp: refused a webhook subscription check ({})", token == null ? "no verify token"
-                    : "wrong verify token or mode");
+            log.warn(
+                    "whatsapp: refused a webhook subscription check ({})",
+                    token == null ? "no verify token" : "wrong verify token or mode");
             return WebhookRoute.Response.text(403, "forbidden");
         }
         // only the challenge's own characters go back: it is echoed into a response body

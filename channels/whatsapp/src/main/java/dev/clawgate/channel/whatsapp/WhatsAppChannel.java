@@ -18,8 +18,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The WhatsApp Cloud API channel (SPEC CH-12): Meta's signed webhook in ({@link WebhookReceiver}), the Graph API
- * out ({@link WhatsAppMessageAdapter}). It holds no connection of its own: {@link #start} only opens the webhook.
+ * The WhatsApp Cloud API channel (SPEC CH-12): Meta's signed webhook in ({@link WebhookReceiver}), the Graph API out
+ * ({@link WhatsAppMessageAdapter}). It holds no connection of its own: {@link #start} only opens the webhook.
  */
 public final class WhatsAppChannel implements Channel {
     private static final Logger log = LoggerFactory.getLogger(WhatsAppChannel.class);
@@ -33,22 +33,32 @@ public final class WhatsAppChannel implements Channel {
     private final DeliveryStatuses statuses;
 
     public WhatsAppChannel(WhatsAppAccount account, Path dataDir) {
-        this(account, dataDir, Clock.systemUTC(), task -> Thread.ofVirtual().name("whatsapp-io").start(task),
-                RATE_BACKOFF, WhatsAppMessageAdapter.MAX_INLINE_WAIT);
+        this(
+                account,
+                dataDir,
+                Clock.systemUTC(),
+                task -> Thread.ofVirtual().name("whatsapp-io").start(task),
+                RATE_BACKOFF,
+                WhatsAppMessageAdapter.MAX_INLINE_WAIT);
     }
 
     /**
-     * @param io          runs reactions and typing indicators off the caller's thread
+     * @param io runs reactions and typing indicators off the caller's thread
      * @param rateBackoff the first inline wait after a rate limit
      */
-    WhatsAppChannel(WhatsAppAccount account, Path dataDir, Clock clock, Executor io, Duration rateBackoff,
-                    Duration maxInlineWait) {
+    WhatsAppChannel(
+            WhatsAppAccount account,
+            Path dataDir,
+            Clock clock,
+            Executor io,
+            Duration rateBackoff,
+            Duration maxInlineWait) {
         this.account = account;
         GraphApi api = new GraphApi(account.apiBase(), account.accessToken(), GraphApi.client(), account.callTimeout());
         this.statuses = new DeliveryStatuses(clock);
         MediaFetcher media = new MediaFetcher(api, dataDir.resolve(NAME).resolve("media"));
-        this.receiver = new WebhookReceiver(account, new MessageReader(account.phoneNumberId(), media), statuses,
-                sink::get, clock);
+        this.receiver = new WebhookReceiver(
+                account, new MessageReader(account.phoneNumberId(), media), statuses, sink::get, clock);
         this.adapter = new WhatsAppMessageAdapter(account, api, statuses, io, rateBackoff, maxInlineWait);
     }
 
@@ -60,14 +70,17 @@ public final class WhatsAppChannel implements Channel {
     @Override
     public void start(InboundSink inboundSink) {
         if (!sink.compareAndSet(null, inboundSink)) throw new IllegalStateException("whatsapp channel already started");
-        log.info("whatsapp: taking Meta's notifications for phone number {} at {}", account.phoneNumberId(),
+        log.info(
+                "whatsapp: taking Meta's notifications for phone number {} at {}",
+                account.phoneNumberId(),
                 account.webhookPath());
     }
 
     /** Meta's notifications (POST) and its subscription check, a GET on the same URL answered by its query. */
     @Override
     public List<WebhookRoute> webhookRoutes() {
-        return List.of(new WebhookRoute("POST", account.webhookPath(), receiver),
+        return List.of(
+                new WebhookRoute("POST", account.webhookPath(), receiver),
                 new WebhookRoute("GET", account.webhookPath(), request -> verifySubscription(request.query())));
     }
 

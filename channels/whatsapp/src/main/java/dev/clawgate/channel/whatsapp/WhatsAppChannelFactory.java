@@ -10,8 +10,8 @@ import java.util.List;
 
 /**
  * Found by {@link java.util.ServiceLoader}: builds the WhatsApp channel from {@code [channels.whatsapp]}. The access
- * keys ({@code dm_policy}, {@code group_policy}, {@code allowed_users}, {@code allowed_groups}) are every
- * channel's and read by the server; these are WhatsApp's own.
+ * keys ({@code dm_policy}, {@code group_policy}, {@code allowed_users}, {@code allowed_groups}) are every channel's and
+ * read by the server; these are WhatsApp's own.
  */
 public final class WhatsAppChannelFactory implements ChannelFactory {
     @Override
@@ -33,12 +33,14 @@ public final class WhatsAppChannelFactory implements ChannelFactory {
     @Override
     public List<ChannelOption> options() {
         return List.of(
-                ChannelOption.string("access_token", "The Graph API token of a System User with "
-                        + "whatsapp_business_messaging.").asSecret(),
-                ChannelOption.string("phone_number_id",
-                        "The business phone number's id (WhatsApp Manager, API Setup)."),
-                ChannelOption.string("app_secret",
-                        "The Meta app's secret: verifies each webhook's X-Hub-Signature-256.")
+                ChannelOption.string(
+                                "access_token",
+                                "The Graph API token of a System User with " + "whatsapp_business_messaging.")
+                        .asSecret(),
+                ChannelOption.string(
+                        "phone_number_id", "The business phone number's id (WhatsApp Manager, API Setup)."),
+                ChannelOption.string(
+                                "app_secret", "The Meta app's secret: verifies each webhook's X-Hub-Signature-256.")
                         .asSecret(),
                 ChannelOption.string("verify_token", "The token Meta's webhook subscription check must carry.")
                         .asSecret(),
@@ -48,8 +50,10 @@ public final class WhatsAppChannelFactory implements ChannelFactory {
                         .withDefault(WhatsAppSettings.DEFAULT_PATH),
                 ChannelOption.integer("text_limit", "The longest text message sent, in characters (WhatsApp: 4096).")
                         .withDefault(WhatsAppAccount.MAX_TEXT),
-                ChannelOption.bool("ack_reactions", "React to each message: eyes when received, then a check mark or "
-                        + "a warning.").withDefault(false));
+                ChannelOption.bool(
+                                "ack_reactions",
+                                "React to each message: eyes when received, then a check mark or " + "a warning.")
+                        .withDefault(false));
     }
 
     /** @throws IllegalArgumentException naming the key, e.g. {@code channels.whatsapp.text_limit must be ...} */

@@ -25,20 +25,35 @@ final class WhatsAppSettings {
     }
 
     private static WhatsAppAccount read(Map<String, String> o, boolean complete) {
-        String token = required(o, "access_token", complete, "the Graph API token of a System User with "
-                + "whatsapp_business_messaging, e.g. access_token = \"${WHATSAPP_ACCESS_TOKEN}\"");
-        String phone = required(o, "phone_number_id", complete, "the business phone number's id from WhatsApp Manager "
-                + "(API Setup), e.g. phone_number_id = \"106540352242922\"");
+        String token = required(
+                o,
+                "access_token",
+                complete,
+                "the Graph API token of a System User with "
+                        + "whatsapp_business_messaging, e.g. access_token = \"${WHATSAPP_ACCESS_TOKEN}\"");
+        String phone = required(
+                o,
+                "phone_number_id",
+                complete,
+                "the business phone number's id from WhatsApp Manager "
+                        + "(API Setup), e.g. phone_number_id = \"106540352242922\"");
         if (phone != null && !phone.matches("\\d{1,32}")) {
             throw new IllegalArgumentException(P + "phone_number_id must be the number's Graph id (digits only), "
                     + "not the "
                     + "phone number itself");
         }
-        String secret = required(o, "app_secret", complete, "the Meta app's secret (App settings, Basic): it verifies "
-                + "X-Hub-Signature-256, e.g. app_secret = \"${WHATSAPP_APP_SECRET}\"");
-        String verify = required(o, "verify_token", complete,
+        String secret = required(
+                o,
+                "app_secret",
+                complete,
+                "the Meta app's secret (App settings, Basic): it verifies "
+                        + "X-Hub-Signature-256, e.g. app_secret = \"${WHATSAPP_APP_SECRET}\"");
+        String verify = required(
+                o,
+                "verify_token",
+                complete,
                 "any string you also enter in the app's webhook settings, "
-                + "e.g. verify_token = \"${WHATSAPP_VERIFY_TOKEN}\"");
+                        + "e.g. verify_token = \"${WHATSAPP_VERIFY_TOKEN}\"");
         URI apiBase = url(o.getOrDefault("api_base", DEFAULT_API_BASE));
         String path = o.getOrDefault("webhook_path", DEFAULT_PATH).strip();
         if (!path.startsWith("/") || path.contains("?") || path.contains(" ")) {
@@ -46,16 +61,23 @@ final class WhatsAppSettings {
         }
         int limit = integer(o, "text_limit", WhatsAppAccount.MAX_TEXT);
         if (limit < 16 || limit > WhatsAppAccount.MAX_TEXT) {
-            throw new IllegalArgumentException(P + "text_limit must be between 16 and " + WhatsAppAccount.MAX_TEXT
-                    + ", got " + limit);
+            throw new IllegalArgumentException(
+                    P + "text_limit must be between 16 and " + WhatsAppAccount.MAX_TEXT + ", got " + limit);
         }
         String reactions = o.getOrDefault("ack_reactions", "false").strip().toLowerCase(Locale.ROOT);
         if (!reactions.equals("true") && !reactions.equals("false")) {
-            throw new IllegalArgumentException(P + "ack_reactions must be true or false, got \""
-                    + o.get("ack_reactions")
-                    + "\"");
+            throw new IllegalArgumentException(
+                    P + "ack_reactions must be true or false, got \"" + o.get("ack_reactions") + "\"");
         }
-        return new WhatsAppAccount(token, phone, secret, verify, apiBase, path, limit, reactions.equals("true"),
+        return new WhatsAppAccount(
+                token,
+                phone,
+                secret,
+                verify,
+                apiBase,
+                path,
+                limit,
+                reactions.equals("true"),
                 WhatsAppAccount.CALL_TIMEOUT);
     }
 

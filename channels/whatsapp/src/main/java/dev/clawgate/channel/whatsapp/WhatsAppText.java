@@ -7,10 +7,10 @@ import java.util.regex.Pattern;
 
 /**
  * A model's Markdown as WhatsApp's formatting ("Formatting text messages"): {@code **bold**} and {@code __bold__} as
- * {@code *bold*}, {@code *italic*} as {@code _italic_}, {@code ~~strike~~} as {@code ~strike~},
- * {@code [label](url)} as {@code label (url)}, headings as bold lines; code spans, fenced blocks ({@code ```}),
- * lists and {@code >} quotes are WhatsApp's own and kept. An unclosed fence is closed. The text never grows, so a
- * payload cut to the limit stays within it.
+ * {@code *bold*}, {@code *italic*} as {@code _italic_}, {@code ~~strike~~} as {@code ~strike~}, {@code [label](url)} as
+ * {@code label (url)}, headings as bold lines; code spans, fenced blocks ({@code ```}), lists and {@code >} quotes are
+ * WhatsApp's own and kept. An unclosed fence is closed. The text never grows, so a payload cut to the limit stays
+ * within it.
  */
 final class WhatsAppText {
     private static final Pattern FENCE = Pattern.compile("^\\s*(```+|~~~+)\\s*([\\w+#.-]*)\\s*$");

@@ -17,13 +17,58 @@ import org.junit.jupiter.api.io.TempDir;
 /** The reader never throws, whatever shape a signed notification has (SPEC IN-4, CH-0: no poison message). */
 class MessageReaderPropertyTest {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
-    private static final List<String> KEYS = List.of("object", "entry", "changes", "field", "value", "metadata",
-            "phone_number_id", "display_phone_number", "messages", "statuses", "contacts", "wa_id", "profile", "name",
-            "from", "id", "timestamp", "type", "text", "body", "image", "document", "audio", "caption", "group_id",
-            "context", "interactive", "button", "location", "errors", "status", "recipient_id");
-    private static final List<String> WORDS = List.of("whatsapp_business_account", "messages", "106540352242922",
-            "text", "image", "document", "audio", "interactive", "reaction", "15551234567", "1700000000", "wamid.X",
-            "", "-1", "99999999999999999999", "button_reply", "delivered", "failed");
+    private static final List<String> KEYS = List.of(
+            "object",
+            "entry",
+            "changes",
+            "field",
+            "value",
+            "metadata",
+            "phone_number_id",
+            "display_phone_number",
+            "messages",
+            "statuses",
+            "contacts",
+            "wa_id",
+            "profile",
+            "name",
+            "from",
+            "id",
+            "timestamp",
+            "type",
+            "text",
+            "body",
+            "image",
+            "document",
+            "audio",
+            "caption",
+            "group_id",
+            "context",
+            "interactive",
+            "button",
+            "location",
+            "errors",
+            "status",
+            "recipient_id");
+    private static final List<String> WORDS = List.of(
+            "whatsapp_business_account",
+            "messages",
+            "106540352242922",
+            "text",
+            "image",
+            "document",
+            "audio",
+            "interactive",
+            "reaction",
+            "15551234567",
+            "1700000000",
+            "wamid.X",
+            "",
+            "-1",
+            "99999999999999999999",
+            "button_reply",
+            "delivered",
+            "failed");
 
     @TempDir
     Path dir;
@@ -33,8 +78,8 @@ class MessageReaderPropertyTest {
         // SPEC IN-4: seeded; the seed is printed on failure so it can be replayed
         long seed = System.nanoTime();
         Random r = new Random(seed);
-        GraphApi offline = new GraphApi(URI.create("http://127.0.0.1:1/v21.0"), "t", GraphApi.client(),
-                Duration.ofMillis(200));
+        GraphApi offline =
+                new GraphApi(URI.create("http://127.0.0.1:1/v21.0"), "t", GraphApi.client(), Duration.ofMillis(200));
         MessageReader reader = new MessageReader("106540352242922", new MediaFetcher(offline, dir));
         for (int i = 0; i < 3000; i++) {
             JsonNode root = i % 2 == 0 ? wellShaped(r) : node(r, 0);
@@ -52,14 +97,22 @@ class MessageReaderPropertyTest {
     /** The documented envelope with random values and random extra or missing parts inside. */
     private static JsonNode wellShaped(Random r) {
         ObjectNode root = F.objectNode().put("object", "whatsapp_business_account");
-        ObjectNode change = root.putArray("entry").addObject().put("id", "1").putArray("changes").addObject()
+        ObjectNode change = root.putArray("entry")
+                .addObject()
+                .put("id", "1")
+                .putArray("changes")
+                .addObject()
                 .put("field", "messages");
         ObjectNode value = change.putObject("value");
-        value.putObject("metadata").put("phone_number_id", r.nextInt(4) == 0 ? pick(r) : "106540352242922")
+        value.putObject("metadata")
+                .put("phone_number_id", r.nextInt(4) == 0 ? pick(r) : "106540352242922")
                 .put("display_phone_number", "15550783881");
         ArrayNode messages = value.putArray("messages");
         for (int k = r.nextInt(3); k >= 0; k--) {
-            ObjectNode m = messages.addObject().put("from", pick(r)).put("id", pick(r)).put("timestamp", pick(r))
+            ObjectNode m = messages.addObject()
+                    .put("from", pick(r))
+                    .put("id", pick(r))
+                    .put("timestamp", pick(r))
                     .put("type", pick(r));
             m.set(pick(r), node(r, 1));
             if (r.nextBoolean()) m.set("text", F.objectNode().set("body", node(r, 2)));

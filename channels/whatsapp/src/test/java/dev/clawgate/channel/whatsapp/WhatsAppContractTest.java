@@ -42,6 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
 class WhatsAppContractTest {
     @TempDir
     Path dir;
+
     private FakeWhatsAppCloud wa;
     private WhatsAppChannel channel;
     private WhatsAppMessageAdapter adapter;
@@ -89,7 +90,10 @@ class WhatsAppContractTest {
     }
 
     private static List<JsonNode> bodies(List<PlatformCall> calls, String endpoint) {
-        return calls.stream().filter(c -> c.method().equals(endpoint)).map(WhatsAppContractTest::body).toList();
+        return calls.stream()
+                .filter(c -> c.method().equals(endpoint))
+                .map(WhatsAppContractTest::body)
+                .toList();
     }
 
     @TestFactory
@@ -99,8 +103,8 @@ class WhatsAppContractTest {
                     WhatsAppContact c = newContact();
                     customerWrote(c, "hi");
                     // SPEC OUT-4, CH-12: Markdown as WhatsApp formatting, to the customer's wa_id
-                    MessageReceipt r = adapter.send(finalReply(dm(c.waId(), null), "hello **world**, *you* ~~not~~"),
-                            CancelToken.none());
+                    MessageReceipt r = adapter.send(
+                            finalReply(dm(c.waId(), null), "hello **world**, *you* ~~not~~"), CancelToken.none());
                     p.verify(calls -> {
                         JsonNode sent = bodies(calls, "messages").getFirst();
                         assertThat(sent.path("messaging_product").asText()).isEqualTo("whatsapp");
@@ -111,8 +115,9 @@ class WhatsAppContractTest {
                         assertThat(sent.has("context")).isFalse();
                     });
                     assertThat(r.primaryId()).isEqualTo(wa.sentTo(c).getFirst().wamid());
-                    assertThat(r.parts()).singleElement().satisfies(part ->
-                            assertThat(part.kind()).isEqualTo(MessageReceipt.PartKind.TEXT));
+                    assertThat(r.parts())
+                            .singleElement()
+                            .satisfies(part -> assertThat(part.kind()).isEqualTo(MessageReceipt.PartKind.TEXT));
                 })
                 .prove(Capability.MEDIA, p -> {
                     WhatsAppContact c = newContact();
@@ -120,22 +125,33 @@ class WhatsAppContractTest {
                     // SPEC OUT-13, CH-12: a local image is uploaded (multipart) and sent by its media id
                     byte[] png = {(byte) 0x89, 'P', 'N', 'G', 13, 10, 26, 10, 1, 2, 3};
                     Path file = Files.write(dir.resolve("chart.png"), png);
-                    OutboundMessage m = new OutboundMessage(dm(c.waId(), null), "", OutboundMessage.Kind.FINAL, 2,
-                            List.of(new MediaRef(MediaRef.MediaKind.IMAGE, file.toString())), SendOptions.DEFAULT, 0);
+                    OutboundMessage m = new OutboundMessage(
+                            dm(c.waId(), null),
+                            "",
+                            OutboundMessage.Kind.FINAL,
+                            2,
+                            List.of(new MediaRef(MediaRef.MediaKind.IMAGE, file.toString())),
+                            SendOptions.DEFAULT,
+                            0);
                     MessageReceipt r = adapter.send(m, CancelToken.none());
                     p.verify(calls -> {
                         assertThat(calls.stream().map(PlatformCall::method).toList())
-                                .containsSubsequence("media_upload",
-                                "messages");
-                        assertThat(calls.stream().filter(x -> x.method().equals("media_upload")).findFirst()
-                                .orElseThrow()
-                                .headers().get("content-type")).startsWith("multipart/form-data");
+                                .containsSubsequence("media_upload", "messages");
+                        assertThat(calls.stream()
+                                        .filter(x -> x.method().equals("media_upload"))
+                                        .findFirst()
+                                        .orElseThrow()
+                                        .headers()
+                                        .get("content-type"))
+                                .startsWith("multipart/form-data");
                         JsonNode sent = bodies(calls, "messages").getFirst();
                         assertThat(sent.path("type").asText()).isEqualTo("image");
-                        assertThat(wa.media(sent.path("image").path("id").asText())).containsExactly(png);
+                        assertThat(wa.media(sent.path("image").path("id").asText()))
+                                .containsExactly(png);
                     });
-                    assertThat(r.parts()).singleElement().satisfies(part ->
-                            assertThat(part.kind()).isEqualTo(MessageReceipt.PartKind.MEDIA));
+                    assertThat(r.parts())
+                            .singleElement()
+                            .satisfies(part -> assertThat(part.kind()).isEqualTo(MessageReceipt.PartKind.MEDIA));
                     assertThat(wa.sentTo(c).getFirst().type()).isEqualTo("image");
                 })
                 .prove(Capability.BATCH, p -> {
@@ -145,18 +161,28 @@ class WhatsAppContractTest {
                     Path png = Files.write(dir.resolve("batch.png"), new byte[] {(byte) 0x89, 'P', 'N', 'G'});
                     OutboundMessage reply = finalReply(dm(c.waId(), null), "");
                     MessageReceipt text = adapter.send(reply.asPart(0, "the chart", List.of()), CancelToken.none());
-                    MessageReceipt image = adapter.send(reply.asPart(1, "", List.of(new MediaRef(
-                            MediaRef.MediaKind.IMAGE, png.toString()))), CancelToken.none());
-                    MessageReceipt captioned = adapter.send(reply.asPart(2, "with a caption", List.of(new MediaRef(
-                            MediaRef.MediaKind.IMAGE, png.toString()))), CancelToken.none());
-                    p.verify(calls -> assertThat(bodies(calls, "messages")).extracting(b -> b.path("type").asText())
+                    MessageReceipt image = adapter.send(
+                            reply.asPart(1, "", List.of(new MediaRef(MediaRef.MediaKind.IMAGE, png.toString()))),
+                            CancelToken.none());
+                    MessageReceipt captioned = adapter.send(
+                            reply.asPart(
+                                    2,
+                                    "with a caption",
+                                    List.of(new MediaRef(MediaRef.MediaKind.IMAGE, png.toString()))),
+                            CancelToken.none());
+                    p.verify(calls -> assertThat(bodies(calls, "messages"))
+                            .extracting(b -> b.path("type").asText())
                             .containsExactly("text", "image", "image"));
-                    assertThat(wa.sentTo(c)).extracting(m -> m.type() + ":" + m.text())
+                    assertThat(wa.sentTo(c))
+                            .extracting(m -> m.type() + ":" + m.text())
                             .containsExactly("text:the chart", "image:null", "image:with a caption");
-                    assertThat(List.of(text, image, captioned)).extracting(MessageReceipt::primaryId)
-                            .doesNotHaveDuplicates().doesNotContainNull();
-                    assertThat(image.parts()).singleElement().satisfies(part ->
-                            assertThat(part.kind()).isEqualTo(MessageReceipt.PartKind.MEDIA));
+                    assertThat(List.of(text, image, captioned))
+                            .extracting(MessageReceipt::primaryId)
+                            .doesNotHaveDuplicates()
+                            .doesNotContainNull();
+                    assertThat(image.parts())
+                            .singleElement()
+                            .satisfies(part -> assertThat(part.kind()).isEqualTo(MessageReceipt.PartKind.MEDIA));
                 })
                 .prove(Capability.REPLY_TO, p -> {
                     WhatsAppContact c = newContact();
@@ -165,8 +191,12 @@ class WhatsAppContractTest {
                     OutboundMessage reply = finalReply(dm(c.waId(), asked), "noon")
                             .withOptions(new SendOptions(true, false, false, false));
                     MessageReceipt r = adapter.send(reply, CancelToken.none());
-                    p.verify(calls -> assertThat(bodies(calls, "messages").getFirst().path("context")
-                            .path("message_id").asText()).isEqualTo(asked));
+                    p.verify(calls -> assertThat(bodies(calls, "messages")
+                                    .getFirst()
+                                    .path("context")
+                                    .path("message_id")
+                                    .asText())
+                            .isEqualTo(asked));
                     assertThat(wa.sentTo(c).getFirst().contextMessageId()).isEqualTo(asked);
                     assertThat(r.replyToId()).isEqualTo(asked);
                 })
@@ -178,8 +208,9 @@ class WhatsAppContractTest {
                     SendingHook hook = (text, where) -> new SendingHook.Send(text.replace("sk-secret", "[redacted]"));
                     String hooked = ((SendingHook.Send) hook.onMessageSending("the key is sk-secret", t)).text();
                     adapter.send(finalReply(t, hooked), CancelToken.none());
-                    p.verify(calls -> assertThat(bodies(calls, "messages")).extracting(b -> b.path("text")
-                            .path("body").asText()).containsExactly("the key is [redacted]"));
+                    p.verify(calls -> assertThat(bodies(calls, "messages"))
+                            .extracting(b -> b.path("text").path("body").asText())
+                            .containsExactly("the key is [redacted]"));
                     assertThat(wa.sentTo(c)).extracting(x -> x.text()).containsExactly("the key is [redacted]");
                 })
                 .prove(AckPolicy.AFTER_RECEIVE_RECORD, p -> {
@@ -198,15 +229,19 @@ class WhatsAppContractTest {
                     });
                     try {
                         String wamid = wa.sendText(c, "hello");
-                        await().atMost(Duration.ofSeconds(10)).until(() -> recorded.stream()
-                                .anyMatch(m -> m.id().equals(wamid)));
+                        await().atMost(Duration.ofSeconds(10))
+                                .until(() -> recorded.stream().anyMatch(m -> m.id().equals(wamid)));
                         String delivery = wa.deliveries().getLast().id();
                         await().until(() -> wa.deliveries().getLast().accepted());
                         p.verify(calls -> assertThat(calls.stream()
-                                .filter(x -> x.method().equals(FakeWhatsAppCloud.WEBHOOK_ANSWER)
-                                        && delivery.equals(x.headers().get("delivery-id")))
-                                .map(x -> x.headers().get(":status")).toList()).containsExactly("503", "200"));
-                        assertThat(recorded).filteredOn(m -> m.id().equals(wamid)).hasSize(1);
+                                        .filter(x -> x.method().equals(FakeWhatsAppCloud.WEBHOOK_ANSWER)
+                                                && delivery.equals(x.headers().get("delivery-id")))
+                                        .map(x -> x.headers().get(":status"))
+                                        .toList())
+                                .containsExactly("503", "200"));
+                        assertThat(recorded)
+                                .filteredOn(m -> m.id().equals(wamid))
+                                .hasSize(1);
                         assertThat(failedOnce).containsExactly(wamid);
                     } finally {
                         sink.set(inbox);
@@ -223,7 +258,8 @@ class WhatsAppContractTest {
         String asked = wa.sendGroupText(team, c, "hello group");
         await().until(() -> inbox.messages().stream().anyMatch(m -> m.id().equals(asked)));
         OutboundTarget t = new OutboundTarget("whatsapp", "default", team.groupId(), null, asked);
-        adapter.send(finalReply(t, "hello team").withOptions(new SendOptions(true, false, false, false)),
+        adapter.send(
+                finalReply(t, "hello team").withOptions(new SendOptions(true, false, false, false)),
                 CancelToken.none());
         assertThat(wa.sentTo(team)).singleElement().satisfies(m -> {
             assertThat(m.recipientType()).isEqualTo("group");

@@ -28,14 +28,22 @@ final class WhatsAppFixture {
     }
 
     static WhatsAppAccount account(FakeWhatsAppCloud wa, boolean reactions) {
-        return new WhatsAppAccount(TOKEN, wa.phoneNumberId(), SECRET, VERIFY, URI.create(wa.apiBase()),
-                WhatsAppSettings.DEFAULT_PATH, WhatsAppAccount.MAX_TEXT, reactions, Duration.ofSeconds(5));
+        return new WhatsAppAccount(
+                TOKEN,
+                wa.phoneNumberId(),
+                SECRET,
+                VERIFY,
+                URI.create(wa.apiBase()),
+                WhatsAppSettings.DEFAULT_PATH,
+                WhatsAppAccount.MAX_TEXT,
+                reactions,
+                Duration.ofSeconds(5));
     }
 
     /** Reactions and typing run on the caller's thread; rate limits wait 20 ms, doubling, inline up to 1 s. */
     static WhatsAppChannel channel(WhatsAppAccount account, Path dataDir) {
-        return new WhatsAppChannel(account, dataDir, Clock.systemUTC(), Runnable::run, Duration.ofMillis(20),
-                Duration.ofSeconds(1));
+        return new WhatsAppChannel(
+                account, dataDir, Clock.systemUTC(), Runnable::run, Duration.ofMillis(20), Duration.ofSeconds(1));
     }
 
     static OutboundTarget dm(String waId, String inReplyTo) {

@@ -31,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 class WhatsAppReceiveTest {
     @TempDir
     Path dir;
+
     private FakeWhatsAppCloud wa;
     private WhatsAppChannel channel;
     private WhatsAppFixture.RouteServer server;
@@ -60,12 +61,14 @@ class WhatsAppReceiveTest {
     private byte[] notification(String text) {
         String wamid = "wamid.TEST" + ids.incrementAndGet() + System.nanoTime();
         return ("{\"object\":\"whatsapp_business_account\",\"entry\":[{\"id\":\"1\",\"changes\":[{"
-                + "\"field\":\"messages\","
-                + "\"value\":{\"messaging_product\":\"whatsapp\",\"metadata\":{"
-                + "\"display_phone_number\":\"15550783881\","
-                + "\"phone_number_id\":\"" + wa.phoneNumberId() + "\"},\"contacts\":[{\"wa_id\":\"15551234567\","
-                + "\"profile\":{\"name\":\"Alice\"}}],\"messages\":[{\"from\":\"15551234567\",\"id\":\"" + wamid
-                + "\",\"timestamp\":\"1700000000\",\"type\":\"text\",\"text\":{\"body\":\"" + text + "\"}}]}}]}]}")
+                        + "\"field\":\"messages\","
+                        + "\"value\":{\"messaging_product\":\"whatsapp\",\"metadata\":{"
+                        + "\"display_phone_number\":\"15550783881\","
+                        + "\"phone_number_id\":\"" + wa.phoneNumberId()
+                        + "\"},\"contacts\":[{\"wa_id\":\"15551234567\","
+                        + "\"profile\":{\"name\":\"Alice\"}}],\"messages\":[{\"from\":\"15551234567\",\"id\":\"" + wamid
+                        + "\",\"timestamp\":\"1700000000\",\"type\":\"text\",\"text\":{\"body\":\"" + text
+                        + "\"}}]}}]}]}")
                 .getBytes(StandardCharsets.UTF_8);
     }
 
@@ -74,22 +77,36 @@ class WhatsAppReceiveTest {
         // SPEC IN-5, CH-12: X-Hub-Signature-256 = sha256= HMAC-SHA256(raw body, app secret), checked before parsing
         MetaSignature meta = new MetaSignature(WhatsAppFixture.SECRET);
         MetaSignature impostor = new MetaSignature("another-app-secret");
-        return WebhookSignatureProofs.of(channel.webhookRoutes().getFirst(),
-                b -> Map.of(MetaSignature.HEADER, meta.sign(b)), b -> Map.of(MetaSignature.HEADER, impostor.sign(b)),
-                this::notification, inbox, channel::rejectedRequests).tests();
+        return WebhookSignatureProofs.of(
+                        channel.webhookRoutes().getFirst(),
+                        b -> Map.of(MetaSignature.HEADER, meta.sign(b)),
+                        b -> Map.of(MetaSignature.HEADER, impostor.sign(b)),
+                        this::notification,
+                        inbox,
+                        channel::rejectedRequests)
+                .tests();
     }
 
     @Test
     void theSubscriptionCheckEchoesTheChallengeOnlyForTheVerifyToken() {
         // SPEC CH-12: the hub.verify_token GET challenge
-        WebhookRoute.Response ok = channel.verifySubscription(Map.of("hub.mode", "subscribe", "hub.verify_token",
-                WhatsAppFixture.VERIFY, "hub.challenge", "1158201444"));
+        WebhookRoute.Response ok = channel.verifySubscription(Map.of(
+                "hub.mode", "subscribe", "hub.verify_token", WhatsAppFixture.VERIFY, "hub.challenge", "1158201444"));
         assertThat(ok.status()).isEqualTo(200);
         assertThat(new String(ok.body(), StandardCharsets.UTF_8)).isEqualTo("1158201444");
-        assertThat(channel.verifySubscription(Map.of("hub.mode", "subscribe", "hub.verify_token", "wrong",
-                "hub.challenge", "1")).status()).isEqualTo(403);
-        assertThat(channel.verifySubscription(Map.of("hub.mode", "unsubscribe", "hub.verify_token",
-                WhatsAppFixture.VERIFY, "hub.challenge", "1")).status()).isEqualTo(403);
+        assertThat(channel.verifySubscription(
+                                Map.of("hub.mode", "subscribe", "hub.verify_token", "wrong", "hub.challenge", "1"))
+                        .status())
+                .isEqualTo(403);
+        assertThat(channel.verifySubscription(Map.of(
+                                "hub.mode",
+                                "unsubscribe",
+                                "hub.verify_token",
+                                WhatsAppFixture.VERIFY,
+                                "hub.challenge",
+                                "1"))
+                        .status())
+                .isEqualTo(403);
     }
 
     @Test
@@ -120,8 +137,10 @@ class WhatsAppReceiveTest {
         String asked = wa.sendText(alice, "hi");
         await().until(() -> inbox.messages().size() == 1);
         var adapter = channel.messageAdapter();
-        String wamid = adapter.send(WhatsAppFixture.finalReply(WhatsAppFixture.dm(alice.waId(), asked), "hello"),
-                CancelToken.none()).primaryId();
+        String wamid = adapter.send(
+                        WhatsAppFixture.finalReply(WhatsAppFixture.dm(alice.waId(), asked), "hello"),
+                        CancelToken.none())
+                .primaryId();
         await().until(() -> channel.deliveryStatus(wamid).orElse("").equals("delivered"));
         wa.markRead(wamid);
         await().until(() -> channel.deliveryStatus(wamid).orElse("").equals("read"));
@@ -152,11 +171,16 @@ class WhatsAppReceiveTest {
         Attachment audio = inbox.messages().get(2).attachments().getFirst();
         assertThat(audio.kind()).isEqualTo(Attachment.Kind.AUDIO);
         assertThat(audio.mimeType()).isEqualTo("audio/ogg");
-        long downloads = wa.calls().stream().filter(c -> c.method().equals("media_download")).count();
+        long downloads = wa.calls().stream()
+                .filter(c -> c.method().equals("media_download"))
+                .count();
         assertThat(downloads).isEqualTo(3);
         wa.redeliver(wa.deliveries().getFirst().id());
         await().until(() -> inbox.handOvers() == 4);
-        assertThat(wa.calls().stream().filter(c -> c.method().equals("media_download")).count()).isEqualTo(3);
+        assertThat(wa.calls().stream()
+                        .filter(c -> c.method().equals("media_download"))
+                        .count())
+                .isEqualTo(3);
     }
 
     @Test
@@ -183,7 +207,8 @@ class WhatsAppReceiveTest {
         byte[] body = "not json at all".getBytes(StandardCharsets.UTF_8);
         assertThat(wa.postOnce(body, wa.sign(body)).status()).isEqualTo(200);
         byte[] other = new String(notification("for another number"), StandardCharsets.UTF_8)
-                .replace(wa.phoneNumberId(), "999").getBytes(StandardCharsets.UTF_8);
+                .replace(wa.phoneNumberId(), "999")
+                .getBytes(StandardCharsets.UTF_8);
         assertThat(wa.postOnce(other, wa.sign(other)).status()).isEqualTo(200);
         assertThat(inbox.handOvers()).isZero();
         assertThat(channel.rejectedRequests()).isZero();
@@ -198,6 +223,7 @@ class WhatsAppReceiveTest {
         assertThat(channel.rejectedRequests()).isEqualTo(2);
         assertThat(inbox.handOvers()).isZero();
     }
+
     @Test
     void mediaThatCannotBeFetchedLeavesANoteAndTheMessageStillArrives() {
         // SPEC CH-12, IN-4: a failed media look-up never blocks the message

@@ -25,6 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 class WhatsAppSendFailuresTest {
     @TempDir
     Path dir;
+
     private FakeWhatsAppCloud wa;
     private WhatsAppChannel channel;
     private WhatsAppFixture.RouteServer server;
@@ -56,7 +57,8 @@ class WhatsAppSendFailuresTest {
     }
 
     private DeliveryException failedSend(String text) {
-        return catchThrowableOfType(DeliveryException.class,
+        return catchThrowableOfType(
+                DeliveryException.class,
                 () -> channel.messageAdapter().send(finalReply(dm(alice.waId(), asked), text), CancelToken.none()));
     }
 
@@ -76,9 +78,10 @@ class WhatsAppSendFailuresTest {
     void aWindowMetaReportedClosedFailsLaterSendsBeforeAnyCallUntilTheCustomerWritesAgain() throws Exception {
         // SPEC CH-12, OUT-7: 131047 reported in a failed status closes the window here too; the customer reopens it
         wa.advanceClock(Duration.ofHours(25));
-        MessageReceipt accepted = channel.messageAdapter().send(finalReply(dm(alice.waId(), asked), "accepted, then "
-                + "failed"), CancelToken.none());
-        await().until(() -> channel.deliveryStatus(accepted.primaryId()).orElse("").equals("failed"));
+        MessageReceipt accepted = channel.messageAdapter()
+                .send(finalReply(dm(alice.waId(), asked), "accepted, then " + "failed"), CancelToken.none());
+        await().until(() ->
+                channel.deliveryStatus(accepted.primaryId()).orElse("").equals("failed"));
         long calls = messageCalls();
         DeliveryException e = failedSend("again");
         assertThat(e.kind()).isEqualTo(DeliveryException.Kind.PERMANENT);
@@ -86,8 +89,10 @@ class WhatsAppSendFailuresTest {
         assertThat(messageCalls()).isEqualTo(calls);
         String again = wa.sendText(alice, "I'm back");
         await().until(() -> inbox.messages().stream().anyMatch(m -> m.id().equals(again)));
-        assertThat(channel.messageAdapter().send(finalReply(dm(alice.waId(), again), "welcome back"),
-                CancelToken.none()).hasIdentity()).isTrue();
+        assertThat(channel.messageAdapter()
+                        .send(finalReply(dm(alice.waId(), again), "welcome back"), CancelToken.none())
+                        .hasIdentity())
+                .isTrue();
     }
 
     @Test
@@ -95,8 +100,8 @@ class WhatsAppSendFailuresTest {
         // SPEC OUT-7, CH-12: 130429 and 131056 mean Meta took nothing; the send goes again after a doubling wait
         wa.failNext("messages", GraphError.throughputLimit());
         wa.failNext("messages", GraphError.pairRateLimit());
-        MessageReceipt r = channel.messageAdapter().send(finalReply(dm(alice.waId(), asked), "patience"),
-                CancelToken.none());
+        MessageReceipt r =
+                channel.messageAdapter().send(finalReply(dm(alice.waId(), asked), "patience"), CancelToken.none());
         assertThat(r.hasIdentity()).isTrue();
         assertThat(messageCalls()).isEqualTo(3);
         assertThat(wa.sentTo(alice)).extracting(m -> m.text()).containsExactly("patience");
@@ -125,21 +130,37 @@ class WhatsAppSendFailuresTest {
     @Test
     void anUnreachableApiIsTransientAndALostAnswerIsAmbiguous() throws Exception {
         // SPEC OUT-7: nothing sent is retried; a request that may have reached Meta is never resent blindly
-        WhatsAppAccount closed = new WhatsAppAccount(WhatsAppFixture.TOKEN, wa.phoneNumberId(), WhatsAppFixture.SECRET,
-                WhatsAppFixture.VERIFY, java.net.URI.create("http://127.0.0.1:1/v21.0"), "/w", 4096, false,
+        WhatsAppAccount closed = new WhatsAppAccount(
+                WhatsAppFixture.TOKEN,
+                wa.phoneNumberId(),
+                WhatsAppFixture.SECRET,
+                WhatsAppFixture.VERIFY,
+                java.net.URI.create("http://127.0.0.1:1/v21.0"),
+                "/w",
+                4096,
+                false,
                 Duration.ofSeconds(2));
         WhatsAppChannel offline = WhatsAppFixture.channel(closed, dir);
-        DeliveryException down = catchThrowableOfType(DeliveryException.class, () -> offline.messageAdapter()
-                .send(finalReply(dm(alice.waId(), null), "x"), CancelToken.none()));
+        DeliveryException down = catchThrowableOfType(
+                DeliveryException.class,
+                () -> offline.messageAdapter().send(finalReply(dm(alice.waId(), null), "x"), CancelToken.none()));
         assertThat(down.kind()).isEqualTo(DeliveryException.Kind.TRANSIENT);
         try (var silent = new java.net.ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
             WhatsAppAccount mute = closed.withCallTimeout(Duration.ofMillis(300));
-            mute = new WhatsAppAccount(mute.accessToken(), mute.phoneNumberId(), mute.appSecret(), mute.verifyToken(),
-                    java.net.URI.create("http://127.0.0.1:" + silent.getLocalPort() + "/v21.0"), "/w", 4096, false,
+            mute = new WhatsAppAccount(
+                    mute.accessToken(),
+                    mute.phoneNumberId(),
+                    mute.appSecret(),
+                    mute.verifyToken(),
+                    java.net.URI.create("http://127.0.0.1:" + silent.getLocalPort() + "/v21.0"),
+                    "/w",
+                    4096,
+                    false,
                     Duration.ofMillis(300));
             WhatsAppChannel hanging = WhatsAppFixture.channel(mute, dir);
-            DeliveryException lost = catchThrowableOfType(DeliveryException.class, () -> hanging.messageAdapter()
-                    .send(finalReply(dm(alice.waId(), null), "x"), CancelToken.none()));
+            DeliveryException lost = catchThrowableOfType(
+                    DeliveryException.class,
+                    () -> hanging.messageAdapter().send(finalReply(dm(alice.waId(), null), "x"), CancelToken.none()));
             assertThat(lost.kind()).isEqualTo(DeliveryException.Kind.AMBIGUOUS);
         }
     }
@@ -152,7 +173,8 @@ class WhatsAppSendFailuresTest {
         channel.messageAdapter().typing(target);
         channel.messageAdapter().typing(target); // the turn refreshes every 4 s; WhatsApp's indicator lasts 25 s
         channel.messageAdapter().settled(target, InboxState.DONE);
-        assertThat(wa.sentTo(alice)).extracting(m -> m.reactionTo() + " " + m.emoji())
+        assertThat(wa.sentTo(alice))
+                .extracting(m -> m.reactionTo() + " " + m.emoji())
                 .containsExactly(asked + " \uD83D\uDC40", asked + " \u2705");
         assertThat(wa.typingIndicators()).containsExactly(asked);
     }

@@ -19,8 +19,15 @@ class WhatsAppSettingsTest {
     }
 
     private static Map<String, String> complete(String apiBase, String phoneNumberId) {
-        Map<String, String> o = new HashMap<>(Map.of("access_token", WhatsAppFixture.TOKEN, "phone_number_id",
-                phoneNumberId, "app_secret", WhatsAppFixture.SECRET, "verify_token", WhatsAppFixture.VERIFY));
+        Map<String, String> o = new HashMap<>(Map.of(
+                "access_token",
+                WhatsAppFixture.TOKEN,
+                "phone_number_id",
+                phoneNumberId,
+                "app_secret",
+                WhatsAppFixture.SECRET,
+                "verify_token",
+                WhatsAppFixture.VERIFY));
         if (apiBase != null) o.put("api_base", apiBase);
         return o;
     }
@@ -29,11 +36,24 @@ class WhatsAppSettingsTest {
     void theKeysAreDeclaredWithTheirDefaultsAndSecretsMarked() {
         // SPEC CH-12: the channel's own keys; the access keys are every channel's
         var options = new WhatsAppChannelFactory().options();
-        assertThat(options).extracting(ChannelOption::key).containsExactly("access_token", "phone_number_id",
-                "app_secret", "verify_token", "api_base", "webhook_path", "text_limit", "ack_reactions");
-        assertThat(options).filteredOn(ChannelOption::secret).extracting(ChannelOption::key)
+        assertThat(options)
+                .extracting(ChannelOption::key)
+                .containsExactly(
+                        "access_token",
+                        "phone_number_id",
+                        "app_secret",
+                        "verify_token",
+                        "api_base",
+                        "webhook_path",
+                        "text_limit",
+                        "ack_reactions");
+        assertThat(options)
+                .filteredOn(ChannelOption::secret)
+                .extracting(ChannelOption::key)
                 .containsExactly("access_token", "app_secret", "verify_token");
-        assertThat(options).filteredOn(o -> o.key().equals("api_base")).singleElement()
+        assertThat(options)
+                .filteredOn(o -> o.key().equals("api_base"))
+                .singleElement()
                 .satisfies(o -> assertThat(o.defaultValue()).isEqualTo("https://graph.facebook.com/v21.0"));
         WhatsAppAccount a = WhatsAppSettings.account(settings(complete(null, "106540352242922")));
         assertThat(a.webhookPath()).isEqualTo("/webhooks/whatsapp");

@@ -35,7 +35,8 @@ class WhatsAppTextTest {
             StringBuilder s = new StringBuilder();
             for (int n = r.nextInt(60); n > 0; n--) s.append(alphabet.charAt(r.nextInt(alphabet.length())));
             String text = s.toString().replace("```", "``");
-            assertThat(WhatsAppText.render(text).length()).as("seed %d, text %s", seed, text)
+            assertThat(WhatsAppText.render(text).length())
+                    .as("seed %d, text %s", seed, text)
                     .isLessThanOrEqualTo(text.length());
         }
     }

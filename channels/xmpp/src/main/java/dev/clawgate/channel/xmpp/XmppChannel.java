@@ -6,10 +6,10 @@ import dev.clawgate.core.channel.InboundSink;
 import dev.clawgate.core.channel.MessageAdapter;
 
 /**
- * The XMPP channel (SPEC CH-8): one account, its one-to-one chats as direct messages and the
- * configured MUC rooms as groups. {@link #start} returns at once; the connection is made, and made
- * again after every loss, on its own thread (SPEC CH-0), while {@link #health} says whether it is
- * logged in. Restartable: the supervisor may stop and start it (a new connection each start).
+ * The XMPP channel (SPEC CH-8): one account, its one-to-one chats as direct messages and the configured MUC rooms as
+ * groups. {@link #start} returns at once; the connection is made, and made again after every loss, on its own thread
+ * (SPEC CH-0), while {@link #health} says whether it is logged in. Restartable: the supervisor may stop and start it (a
+ * new connection each start).
  */
 public final class XmppChannel implements Channel {
     public static final String NAME = "xmpp";

@@ -45,8 +45,8 @@ public final class XmppChannelFactory implements ChannelFactory {
             socket.connect(new InetSocketAddress(s.connectHost(), s.port()), 5000);
             return ChannelProbe.ok("XMPP server " + s.connectHost() + ":" + s.port() + " accepts connections");
         } catch (IOException e) {
-            return ChannelProbe.problem("cannot reach the XMPP server " + s.connectHost() + ":" + s.port() + ": "
-                    + e.getMessage(),
+            return ChannelProbe.problem(
+                    "cannot reach the XMPP server " + s.connectHost() + ":" + s.port() + ": " + e.getMessage(),
                     "check channels.xmpp.host, port and the network");
         }
     }

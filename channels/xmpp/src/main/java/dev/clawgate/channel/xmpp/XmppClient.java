@@ -18,7 +18,6 @@ import org.jivesoftware.smack.ConnectionConfiguration.SecurityMode;
 import org.jivesoftware.smack.ConnectionListener;
 import org.jivesoftware.smack.ReconnectionManager;
 import org.jivesoftware.smack.SmackException;
-import org.jivesoftware.smack.XMPPConnection;
 import org.jivesoftware.smack.XMPPException;
 import org.jivesoftware.smack.filter.AndFilter;
 import org.jivesoftware.smack.filter.MessageWithBodiesFilter;
@@ -38,14 +37,13 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The XMPP client connection (SPEC CH-8, RFC 6120/6121) on Smack: SASL login, resource binding,
- * stream management (XEP-0198) with resumption where the server offers it, the configured MUC rooms
- * (XEP-0045) joined with the nick and joined again after every reconnect that could not resume.
- * One-to-one {@code chat} messages become direct messages; a room message starts a turn only when it
- * is addressed ({@code nick: ...} or {@code nick, ...}) and is context otherwise. A lost connection
- * is made again with backoff (1 s doubling to 60 s) on the channel's own virtual thread (SPEC CH-0);
- * one {@link XMPPTCPConnection} lives as long as the client, so Smack's stream-management state (what
- * the server has not acknowledged yet, the resumption id) survives the reconnect.
+ * The XMPP client connection (SPEC CH-8, RFC 6120/6121) on Smack: SASL login, resource binding, stream management
+ * (XEP-0198) with resumption where the server offers it, the configured MUC rooms (XEP-0045) joined with the nick and
+ * joined again after every reconnect that could not resume. One-to-one {@code chat} messages become direct messages; a
+ * room message starts a turn only when it is addressed ({@code nick: ...} or {@code nick, ...}) and is context
+ * otherwise. A lost connection is made again with backoff (1 s doubling to 60 s) on the channel's own virtual thread
+ * (SPEC CH-0); one {@link XMPPTCPConnection} lives as long as the client, so Smack's stream-management state (what the
+ * server has not acknowledged yet, the resumption id) survives the reconnect.
  */
 final class XmppClient {
     private static final Logger log = LoggerFactory.getLogger(XmppClient.class);
@@ -82,8 +80,8 @@ final class XmppClient {
                 lost.release();
             }
         });
-        connection.addSyncStanzaListener(this::onMessage, new AndFilter(StanzaTypeFilter.MESSAGE,
-                MessageWithBodiesFilter.INSTANCE));
+        connection.addSyncStanzaListener(
+                this::onMessage, new AndFilter(StanzaTypeFilter.MESSAGE, MessageWithBodiesFilter.INSTANCE));
     }
 
     private static XMPPTCPConnectionConfiguration configuration(XmppSettings s) {
@@ -99,8 +97,8 @@ final class XmppClient {
             switch (s.tls()) {
                 case STARTTLS -> b.setSecurityMode(SecurityMode.required);
                 case NONE -> b.setSecurityMode(SecurityMode.disabled);
-                case DIRECT -> b.setSecurityMode(SecurityMode.disabled)
-                        .setSocketFactory(new DirectTlsSocketFactory(s.domain()));
+                case DIRECT ->
+                    b.setSecurityMode(SecurityMode.disabled).setSocketFactory(new DirectTlsSocketFactory(s.domain()));
             }
             return b.build();
         } catch (org.jxmpp.stringprep.XmppStringprepException e) {
@@ -174,9 +172,13 @@ final class XmppClient {
                 return;
             } catch (XMPPException | SmackException | java.io.IOException e) {
                 health = ChannelHealth.down("cannot connect: " + e.getMessage());
-                log.warn("xmpp {} via {}:{}: {}; retrying in {} ms", settings.jid(), settings.connectHost(),
+                log.warn(
+                        "xmpp {} via {}:{}: {}; retrying in {} ms",
+                        settings.jid(),
+                        settings.connectHost(),
                         settings.port(),
-                        e.getMessage(), backoff.toMillis());
+                        e.getMessage(),
+                        backoff.toMillis());
                 if (connection.isConnected() && !connection.isAuthenticated()) connection.instantShutdown();
             }
             if (loop != Thread.currentThread()) return;
@@ -216,13 +218,15 @@ final class XmppClient {
         EntityBareJid jid = JidCreate.entityBareFromOrThrowUnchecked(room);
         MultiUserChat muc = mucs.getMultiUserChat(jid);
         var enter = muc.getEnterConfigurationBuilder(Resourcepart.fromOrThrowUnchecked(settings.nick()))
-                .requestNoHistory().build();
+                .requestNoHistory()
+                .build();
         // a stream that was not resumed has left every room: Smack's record of having joined is stale
         if (muc.isJoined()) {
             try {
                 muc.leave();
-            } catch (SmackException.NoResponseException | XMPPException.XMPPErrorException
-                     | org.jivesoftware.smackx.muc.MultiUserChatException.MucNotJoinedException stale) {
+            } catch (SmackException.NoResponseException
+                    | XMPPException.XMPPErrorException
+                    | org.jivesoftware.smackx.muc.MultiUserChatException.MucNotJoinedException stale) {
                 log.debug("xmpp {}: leaving the stale join of {}: {}", settings.jid(), room, stale.getMessage());
             }
         }
@@ -246,8 +250,10 @@ final class XmppClient {
         if (a.refused()) log.info("xmpp {}: message from {} refused: {}", settings.jid(), in.sender(), a.refusal());
     }
 
-    /** The inbound message for {@code m}, or null when it is not one the gateway takes (our own echo, an error, a
-     * headline). */
+    /**
+     * The inbound message for {@code m}, or null when it is not one the gateway takes (our own echo, an error, a
+     * headline).
+     */
     InboundMessage toInbound(Message m) {
         Jid from = m.getFrom();
         if (from == null || m.getBody() == null) return null;
@@ -257,17 +263,42 @@ final class XmppClient {
         String id = m.getStanzaId() == null ? null : "xmpp:" + bare + ":" + m.getStanzaId();
         String text = XmppText.inbound(m.getBody());
         return switch (m.getType()) {
-            case chat, normal -> new InboundMessage(id, channelName, InboundMessage.DEFAULT_ACCOUNT, bare, null, bare,
-                    null, null,
-                    ChatType.DIRECT, true, at, text, List.of(), null);
+            case chat, normal ->
+                new InboundMessage(
+                        id,
+                        channelName,
+                        InboundMessage.DEFAULT_ACCOUNT,
+                        bare,
+                        null,
+                        bare,
+                        null,
+                        null,
+                        ChatType.DIRECT,
+                        true,
+                        at,
+                        text,
+                        List.of(),
+                        null);
             case groupchat -> {
                 String nick = from.getResourceOrEmpty().toString();
                 // our own echo, the room's own messages (no nick), and history replayed on join are not turns
                 if (nick.isEmpty() || nick.equals(settings.nick()) || !isRoom(bare) || delay != null) yield null;
                 String addressed = XmppText.addressedTo(settings.nick(), text);
-                yield new InboundMessage(id, channelName, InboundMessage.DEFAULT_ACCOUNT, bare + "/" + nick, nick,
-                        bare, null, null,
-                        ChatType.GROUP, addressed != null, at, addressed != null ? addressed : text, List.of(), null);
+                yield new InboundMessage(
+                        id,
+                        channelName,
+                        InboundMessage.DEFAULT_ACCOUNT,
+                        bare + "/" + nick,
+                        nick,
+                        bare,
+                        null,
+                        null,
+                        ChatType.GROUP,
+                        addressed != null,
+                        at,
+                        addressed != null ? addressed : text,
+                        List.of(),
+                        null);
             }
             default -> null;
         };
@@ -305,8 +336,8 @@ final class XmppClient {
         }
 
         @Override
-        public java.net.Socket createSocket(String host, int port, java.net.InetAddress local,
-                int localPort) throws java.io.IOException {
+        public java.net.Socket createSocket(String host, int port, java.net.InetAddress local, int localPort)
+                throws java.io.IOException {
             return checked(tls().createSocket(host, port, local, localPort));
         }
 

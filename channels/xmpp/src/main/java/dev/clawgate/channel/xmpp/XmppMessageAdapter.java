@@ -32,12 +32,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sends replies as XMPP messages (SPEC CH-8, OUT-4): {@code chat} to a JID, {@code groupchat} to a
- * joined room, plain text, one message per payload (payloads arrive cut to {@code text_limit}).
- * Each message's stanza id follows from the payload's idempotency key, so a replay has the same id
- * and the receipt names it (SPEC OUT-8). With stream management (XEP-0198) a send returns only once
- * the server acknowledged the stanza; one the server has not acknowledged when the connection drops
- * stays in Smack's queue and is sent again after the reconnect, so it is reported
+ * Sends replies as XMPP messages (SPEC CH-8, OUT-4): {@code chat} to a JID, {@code groupchat} to a joined room, plain
+ * text, one message per payload (payloads arrive cut to {@code text_limit}). Each message's stanza id follows from the
+ * payload's idempotency key, so a replay has the same id and the receipt names it (SPEC OUT-8). With stream management
+ * (XEP-0198) a send returns only once the server acknowledged the stanza; one the server has not acknowledged when the
+ * connection drops stays in Smack's queue and is sent again after the reconnect, so it is reported
  * {@code unknown_after_send} rather than resent by the outbox. Typing is XEP-0085 {@code composing}.
  */
 final class XmppMessageAdapter implements MessageAdapter {
@@ -64,8 +63,8 @@ final class XmppMessageAdapter implements MessageAdapter {
     /** The stanza id of a payload: the same for the same payload to the same target (SPEC OUT-8). */
     static String stanzaId(String target, String idempotencyKey) {
         try {
-            byte[] h = MessageDigest.getInstance("SHA-256").digest((target + "\n" + idempotencyKey)
-                    .getBytes(StandardCharsets.UTF_8));
+            byte[] h = MessageDigest.getInstance("SHA-256")
+                    .digest((target + "\n" + idempotencyKey).getBytes(StandardCharsets.UTF_8));
             return "cg-" + HexFormat.of().formatHex(h, 0, 12);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every JVM", e);
@@ -85,16 +84,21 @@ final class XmppMessageAdapter implements MessageAdapter {
         String target = message.target().replyTarget();
         EntityBareJid to = jid(target);
         String text = XmppText.outbound(message.text());
-        if (text.isBlank()) throw new DeliveryException("the reply has no text XMPP can show (this channel sends no "
-                + "media)", true, null);
+        if (text.isBlank())
+            throw new DeliveryException(
+                    "the reply has no text XMPP can show (this channel sends no " + "media)", true, null);
         XmppClient c = client.get();
-        if (!c.online()) throw new DeliveryException("not connected to the XMPP server; the reply waits for the "
-                + "reconnect", false, null);
+        if (!c.online())
+            throw new DeliveryException(
+                    "not connected to the XMPP server; the reply waits for the " + "reconnect", false, null);
         if (cancel.isCancelled()) throw new CancelledException(cancel.reason());
         String id = stanzaId(target, message.idempotencyKey());
         boolean room = c.isRoom(target);
-        var builder = new StanzaFactory(() -> id).buildMessageStanza().to(to)
-                .ofType(room ? Message.Type.groupchat : Message.Type.chat).setBody(text);
+        var builder = new StanzaFactory(() -> id)
+                .buildMessageStanza()
+                .to(to)
+                .ofType(room ? Message.Type.groupchat : Message.Type.chat)
+                .setBody(text);
         if (!room) builder.addExtension(new ChatStateExtension(ChatState.active));
         Message stanza = builder.build();
         XMPPTCPConnection connection = c.connection();
@@ -105,10 +109,10 @@ final class XmppMessageAdapter implements MessageAdapter {
             connection.sendStanza(stanza);
             if (sm) connection.requestSmAcknowledgement();
         } catch (SmackException.NotConnectedException
-                 | StreamManagementException.StreamManagementNotEnabledException e) {
+                | StreamManagementException.StreamManagementNotEnabledException e) {
             if (sm) connection.removeStanzaIdAcknowledgedListener(id);
-            throw new DeliveryException("the XMPP connection was lost before the reply went out: " + e.getMessage(),
-                    false, e);
+            throw new DeliveryException(
+                    "the XMPP connection was lost before the reply went out: " + e.getMessage(), false, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new CancelledException("interrupted before the reply went out");
@@ -122,8 +126,8 @@ final class XmppMessageAdapter implements MessageAdapter {
         try {
             while (!acked.await(100, TimeUnit.MILLISECONDS)) {
                 if (cancel.isCancelled()) throw unknown(id, "the run was aborted");
-                if (System.nanoTime() > deadline) throw unknown(id, "no acknowledgement within "
-                        + ACK_WAIT.toSeconds() + " s");
+                if (System.nanoTime() > deadline)
+                    throw unknown(id, "no acknowledgement within " + ACK_WAIT.toSeconds() + " s");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -132,9 +136,13 @@ final class XmppMessageAdapter implements MessageAdapter {
     }
 
     private static DeliveryException unknown(String id, String why) {
-        return new DeliveryException("unknown_after_send: message " + id
-                + " was written but the server has not acknowledged it (" + why
-                + "); Smack sends it again after a reconnect", DeliveryException.Kind.AMBIGUOUS, null, null);
+        return new DeliveryException(
+                "unknown_after_send: message " + id
+                        + " was written but the server has not acknowledged it (" + why
+                        + "); Smack sends it again after a reconnect",
+                DeliveryException.Kind.AMBIGUOUS,
+                null,
+                null);
     }
 
     /** XEP-0085 {@code composing} to a one-to-one chat; rooms are left alone (every occupant would see it). */
@@ -144,9 +152,13 @@ final class XmppMessageAdapter implements MessageAdapter {
         String to = target.replyTarget();
         if (!c.online() || c.isRoom(to)) return;
         try {
-            Message m = c.connection().getStanzaFactory().buildMessageStanza().to(JidCreate.entityBareFrom(to))
+            Message m = c.connection()
+                    .getStanzaFactory()
+                    .buildMessageStanza()
+                    .to(JidCreate.entityBareFrom(to))
                     .ofType(Message.Type.chat)
-                    .addExtension(new ChatStateExtension(ChatState.composing)).build();
+                    .addExtension(new ChatStateExtension(ChatState.composing))
+                    .build();
             // must not block the turn's timer: a full send queue just skips this refresh
             if (!c.connection().trySendStanza(m)) log.debug("xmpp: typing for {} skipped, the send queue is full", to);
         } catch (XmppStringprepException | IllegalArgumentException | SmackException.NotConnectedException e) {

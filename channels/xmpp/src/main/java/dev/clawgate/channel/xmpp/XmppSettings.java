@@ -9,22 +9,28 @@ import java.util.Map;
 import java.util.regex.Pattern;
 
 /**
- * {@code [channels.xmpp]} (SPEC CH-8): the account, where its server is, how the stream is secured,
- * and which MUC rooms to join. The access keys ({@code dm_policy}, {@code group_policy},
- * {@code allowed_users}) are the ones every channel has, read by the server's loader.
+ * {@code [channels.xmpp]} (SPEC CH-8): the account, where its server is, how the stream is secured, and which MUC rooms
+ * to join. The access keys ({@code dm_policy}, {@code group_policy}, {@code allowed_users}) are the ones every channel
+ * has, read by the server's loader.
  *
- * @param jid       the bot's bare JID, {@code local@domain}
- * @param host      the server to connect to; null to use the JID's domain
- * @param rooms     the bare JIDs of the MUC rooms to join
- * @param nick      the nick in every room
+ * @param jid the bot's bare JID, {@code local@domain}
+ * @param host the server to connect to; null to use the JID's domain
+ * @param rooms the bare JIDs of the MUC rooms to join
+ * @param nick the nick in every room
  * @param textLimit the most characters of one message
  */
-record XmppSettings(String jid, String password, String host, int port, Tls tls, List<String> rooms, String nick,
-        int textLimit) {
+record XmppSettings(
+        String jid, String password, String host, int port, Tls tls, List<String> rooms, String nick, int textLimit) {
 
-    /** How the stream is secured: STARTTLS on 5222 (RFC 6120 5), TLS from the first byte (XEP-0368), or none (a local
-     * test server). */
-    enum Tls { STARTTLS, DIRECT, NONE }
+    /**
+     * How the stream is secured: STARTTLS on 5222 (RFC 6120 5), TLS from the first byte (XEP-0368), or none (a local
+     * test server).
+     */
+    enum Tls {
+        STARTTLS,
+        DIRECT,
+        NONE
+    }
 
     static final int DEFAULT_PORT = 5222;
     static final int DEFAULT_DIRECT_PORT = 5223;
@@ -54,7 +60,8 @@ record XmppSettings(String jid, String password, String host, int port, Tls tls,
     static List<ChannelOption> options() {
         return List.of(
                 ChannelOption.string("jid", "The bot's bare JID, e.g. clawgate@example.org."),
-                ChannelOption.string("password", "The account's password (SASL).").asSecret(),
+                ChannelOption.string("password", "The account's password (SASL).")
+                        .asSecret(),
                 ChannelOption.string("host", "The server to connect to; the JID's domain when unset."),
                 ChannelOption.integer("port", "The server's port: 5222 by default, 5223 with tls = \"direct\".")
                         .withDefault(DEFAULT_PORT),
@@ -78,15 +85,15 @@ record XmppSettings(String jid, String password, String host, int port, Tls tls,
 
     private static XmppSettings read(Map<String, String> o, boolean complete) {
         String jid = blankToNull(o.get("jid"));
-        if (complete && jid == null) throw error("jid",
-                "is required: the bot's bare JID, e.g. jid = \"clawgate@example.org\"");
-        if (jid != null && !BARE_JID.matcher(jid).matches()) throw error("jid",
-                "must be a bare JID (local@domain), got '" + jid + "'");
+        if (complete && jid == null)
+            throw error("jid", "is required: the bot's bare JID, e.g. jid = \"clawgate@example.org\"");
+        if (jid != null && !BARE_JID.matcher(jid).matches())
+            throw error("jid", "must be a bare JID (local@domain), got '" + jid + "'");
         String password = blankToNull(o.get("password"));
         if (complete && password == null) throw error("password", "is required (the XMPP account's password)");
         String host = blankToNull(o.get("host"));
-        if (host != null && (host.contains(" ") || host.contains("/"))) throw error("host",
-                "must be a host name, not '" + host + "'");
+        if (host != null && (host.contains(" ") || host.contains("/")))
+            throw error("host", "must be a host name, not '" + host + "'");
         Tls tls;
         String t = o.getOrDefault("tls", "starttls").trim().toLowerCase(Locale.ROOT);
         switch (t) {
@@ -105,15 +112,23 @@ record XmppSettings(String jid, String password, String host, int port, Tls tls,
         for (String r : o.getOrDefault("rooms", "").split(",")) {
             String room = r.trim().toLowerCase(Locale.ROOT);
             if (room.isEmpty()) continue;
-            if (!BARE_JID.matcher(room).matches()) throw error("rooms", "names '" + room
-                    + "', which is not a room's bare JID (room@conference.example.org)");
+            if (!BARE_JID.matcher(room).matches())
+                throw error(
+                        "rooms", "names '" + room + "', which is not a room's bare JID (room@conference.example.org)");
             if (!rooms.contains(room)) rooms.add(room);
         }
         int textLimit = o.containsKey("text_limit") ? integer(o, "text_limit") : DEFAULT_TEXT_LIMIT;
-        if (textLimit < 64 || textLimit > MAX_TEXT_LIMIT) throw error("text_limit", "must be between 64 and "
-                + MAX_TEXT_LIMIT + ", got " + textLimit);
-        return new XmppSettings(jid == null ? null : jid.toLowerCase(Locale.ROOT), password, host, port, tls,
-                List.copyOf(rooms), nick, textLimit);
+        if (textLimit < 64 || textLimit > MAX_TEXT_LIMIT)
+            throw error("text_limit", "must be between 64 and " + MAX_TEXT_LIMIT + ", got " + textLimit);
+        return new XmppSettings(
+                jid == null ? null : jid.toLowerCase(Locale.ROOT),
+                password,
+                host,
+                port,
+                tls,
+                List.copyOf(rooms),
+                nick,
+                textLimit);
     }
 
     private static String blankToNull(String s) {

@@ -31,9 +31,9 @@ import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * The XMPP adapter's capability proofs (SPEC OUT-4, CH-8) against Debian's prosody: what a second
- * Smack client received through the server is the platform's record. The bot sends only to that
- * user, so the record is read once every message the bot sent has arrived.
+ * The XMPP adapter's capability proofs (SPEC OUT-4, CH-8) against Debian's prosody: what a second Smack client received
+ * through the server is the platform's record. The bot sends only to that user, so the record is read once every
+ * message the bot sent has arrived.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class XmppContractTest {
@@ -59,9 +59,19 @@ class XmppContractTest {
     }
 
     static ChannelSettings settings(Prosody server, String... more) {
-        Map<String, String> o = new java.util.HashMap<>(Map.of("jid", server.jid("bot"), "password", "botpass", "host",
+        Map<String, String> o = new java.util.HashMap<>(Map.of(
+                "jid",
+                server.jid("bot"),
+                "password",
+                "botpass",
+                "host",
                 server.host(),
-                "port", Integer.toString(server.port()), "tls", "none", "nick", "clawbot"));
+                "port",
+                Integer.toString(server.port()),
+                "tls",
+                "none",
+                "nick",
+                "clawbot"));
         for (int i = 0; i + 1 < more.length; i += 2) o.put(more[i], more[i + 1]);
         return new ChannelSettings("xmpp", AccessSettings.defaults(), Map.of(), o);
     }
@@ -74,7 +84,9 @@ class XmppContractTest {
     }
 
     private OutboundMessage toAlice(String text) {
-        return new OutboundMessage(new OutboundTarget("xmpp", "default", user.jid(), null, null), text,
+        return new OutboundMessage(
+                new OutboundTarget("xmpp", "default", user.jid(), null, null),
+                text,
                 OutboundMessage.Kind.FINAL,
                 turns.getAndIncrement());
     }
@@ -105,18 +117,21 @@ class XmppContractTest {
                     OutboundMessage m = toAlice("the key is sk-secret");
                     String hooked = ((SendingHook.Send) hook.onMessageSending(m.text(), m.target())).text();
                     send(m.withText(hooked));
-                    p.verify(calls -> assertThat(calls).singleElement().satisfies(c -> assertThat(c.body())
-                            .isEqualTo("the key is [redacted]")));
+                    p.verify(calls -> assertThat(calls)
+                            .singleElement()
+                            .satisfies(c -> assertThat(c.body()).isEqualTo("the key is [redacted]")));
                 })
                 .prove(AckPolicy.MANUAL, p -> {
                     // SPEC IN-3: the message reaches the inbox; XMPP has no per-message ack to the sender, only the
                     // reply goes back
                     int before = inbox.messages().size();
                     user.say(server.jid("bot"), "is anyone there");
-                    await().atMost(Duration.ofSeconds(20)).until(() -> inbox.messages().size() == before + 1);
+                    await().atMost(Duration.ofSeconds(20))
+                            .until(() -> inbox.messages().size() == before + 1);
                     send(toAlice("yes"));
-                    p.verify(calls -> assertThat(calls).singleElement().satisfies(c -> assertThat(c.body())
-                            .isEqualTo("yes")));
+                    p.verify(calls -> assertThat(calls)
+                            .singleElement()
+                            .satisfies(c -> assertThat(c.body()).isEqualTo("yes")));
                 })
                 .tests();
     }

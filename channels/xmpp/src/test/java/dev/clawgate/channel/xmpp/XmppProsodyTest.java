@@ -18,15 +18,15 @@ import dev.clawgate.testkit.xmpp.XmppUser;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import org.jivesoftware.smackx.muc.MultiUserChat;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.jivesoftware.smackx.muc.MultiUserChat;
 
 /**
- * The XMPP channel against Debian's prosody (SPEC CH-8): direct chats, rooms (addressed lines only
- * are turns), message ids for dedupe, typing, long replies, and the connection lost two ways: cut
- * under the client while the server keeps the session (XEP-0198 resumption), and the server
- * restarted (a fresh login that joins the rooms again). A second Smack client is the user.
+ * The XMPP channel against Debian's prosody (SPEC CH-8): direct chats, rooms (addressed lines only are turns), message
+ * ids for dedupe, typing, long replies, and the connection lost two ways: cut under the client while the server keeps
+ * the session (XEP-0198 resumption), and the server restarted (a fresh login that joins the rooms again). A second
+ * Smack client is the user.
  */
 class XmppProsodyTest {
     private static final String ROOM = "lounge@" + Prosody.MUC_DOMAIN;
@@ -53,13 +53,23 @@ class XmppProsodyTest {
     }
 
     private void reply(String to, String text) throws DeliveryException {
-        channel.messageAdapter().send(new OutboundMessage(new OutboundTarget("xmpp", "default", to, null, null), text,
-                OutboundMessage.Kind.FINAL, turns.getAndIncrement()), CancelToken.none());
+        channel.messageAdapter()
+                .send(
+                        new OutboundMessage(
+                                new OutboundTarget("xmpp", "default", to, null, null),
+                                text,
+                                OutboundMessage.Kind.FINAL,
+                                turns.getAndIncrement()),
+                        CancelToken.none());
     }
 
     private InboundMessage awaitInbound(String text) {
-        await().atMost(WAIT).until(() -> inbox.messages().stream().anyMatch(m -> m.text().equals(text)));
-        return inbox.messages().stream().filter(m -> m.text().equals(text)).findFirst().orElseThrow();
+        await().atMost(WAIT)
+                .until(() -> inbox.messages().stream().anyMatch(m -> m.text().equals(text)));
+        return inbox.messages().stream()
+                .filter(m -> m.text().equals(text))
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
@@ -89,7 +99,9 @@ class XmppProsodyTest {
         user.sayWithId(server.jid("bot"), "once", "fixed-id-1");
         user.say(server.jid("bot"), "marker");
         awaitInbound("marker");
-        assertThat(inbox.messages()).filteredOn(m -> m.text().equals("once")).singleElement()
+        assertThat(inbox.messages())
+                .filteredOn(m -> m.text().equals("once"))
+                .singleElement()
                 .satisfies(m -> assertThat(m.id()).isEqualTo("xmpp:alice@localhost:fixed-id-1"));
     }
 
@@ -156,12 +168,16 @@ class XmppProsodyTest {
         assertThat(channel.client().connection().isSmEnabled()).isTrue();
         relay.cutAll();
         user.say(server.jid("bot"), "during the cut");
-        await().atMost(WAIT).until(() -> channel.client().resumptions() == 1 && channel.health().healthy());
+        await().atMost(WAIT)
+                .until(() ->
+                        channel.client().resumptions() == 1 && channel.health().healthy());
         awaitInbound("during the cut");
         reply(user.jid(), "back again");
         await().atMost(WAIT).until(() -> user.textsFrom(server.jid("bot")).contains("back again"));
         assertThat(channel.client().logins()).isEqualTo(1);
-        assertThat(inbox.messages()).filteredOn(m -> m.text().equals("before the cut")).hasSize(1);
+        assertThat(inbox.messages())
+                .filteredOn(m -> m.text().equals("before the cut"))
+                .hasSize(1);
     }
 
     @Test
@@ -173,14 +189,17 @@ class XmppProsodyTest {
         user.say(server.jid("bot"), "first question");
         awaitInbound("first question");
         server.restart();
-        await().atMost(WAIT).until(() -> !channel.health().healthy() || channel.client().logins() == 2);
+        await().atMost(WAIT)
+                .until(() -> !channel.health().healthy() || channel.client().logins() == 2);
         // while it is down a reply is refused as transient (the outbox keeps it), never dropped
         if (!channel.client().online()) {
-            assertThatThrownBy(() -> reply(user.jid(), "too early")).isInstanceOf(DeliveryException.class)
-                    .satisfies(e -> assertThat(((DeliveryException) e).kind())
-                    .isEqualTo(DeliveryException.Kind.TRANSIENT));
+            assertThatThrownBy(() -> reply(user.jid(), "too early"))
+                    .isInstanceOf(DeliveryException.class)
+                    .satisfies(e ->
+                            assertThat(((DeliveryException) e).kind()).isEqualTo(DeliveryException.Kind.TRANSIENT));
         }
-        await().atMost(WAIT).until(() -> channel.client().logins() == 2 && channel.health().healthy());
+        await().atMost(WAIT)
+                .until(() -> channel.client().logins() == 2 && channel.health().healthy());
         assertThat(channel.client().joinedRooms()).containsExactly(ROOM);
         user.login();
         user.say(server.jid("bot"), "second question");

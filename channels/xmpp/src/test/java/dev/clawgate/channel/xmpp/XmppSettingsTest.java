@@ -32,7 +32,7 @@ class XmppSettingsTest {
     void roomsAreACommaSeparatedListOfBareJids() {
         // SPEC CH-8
         assertThat(XmppSettings.of(settings("rooms", "a@conf.example.org, B@conf.example.org,a@conf.example.org"))
-                .rooms())
+                        .rooms())
                 .containsExactly("a@conf.example.org", "b@conf.example.org");
         assertThatThrownBy(() -> XmppSettings.of(settings("rooms", "#irc-style")))
                 .hasMessageStartingWith("channels.xmpp.rooms ");
@@ -47,8 +47,9 @@ class XmppSettingsTest {
         assertThatThrownBy(() -> XmppSettings.of(settings("port", "0"))).hasMessageStartingWith("channels.xmpp.port ");
         assertThatThrownBy(() -> XmppSettings.of(settings("text_limit", "10")))
                 .hasMessageStartingWith("channels.xmpp.text_limit ");
-        assertThatThrownBy(() -> XmppSettings.of(new ChannelSettings("xmpp", AccessSettings.defaults(), Map.of(),
-                Map.of("jid", "bot@example.org")))).hasMessageStartingWith("channels.xmpp.password ");
+        assertThatThrownBy(() -> XmppSettings.of(new ChannelSettings(
+                        "xmpp", AccessSettings.defaults(), Map.of(), Map.of("jid", "bot@example.org"))))
+                .hasMessageStartingWith("channels.xmpp.password ");
         XmppSettings.check(new ChannelSettings("xmpp", AccessSettings.defaults(), Map.of(), Map.of()));
     }
 

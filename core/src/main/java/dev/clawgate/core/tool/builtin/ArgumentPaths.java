@@ -7,21 +7,21 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The shell tool's argument check (SPEC AG-5), defence in depth behind the sandbox (AG-8): any word that may name
- * a file must name one inside the workspace. Every program has its own option grammar, so the check assumes the
- * worst of each word and checks, as a path:
+ * The shell tool's argument check (SPEC AG-5), defence in depth behind the sandbox (AG-8): any word that may name a
+ * file must name one inside the workspace. Every program has its own option grammar, so the check assumes the worst of
+ * each word and checks, as a path:
  *
  * <ul>
  *   <li>the word itself (an operand, or a file name after {@code --});
  *   <li>every value after an {@code =} ({@code --output=F}, {@code of=F});
- *   <li>in a cluster of short options ({@code -abF}), every tail after its first letter, since any letter may take
- *       the rest of the word as its value ({@code -oF}, {@code -tDIR}, {@code -ufF}).
+ *   <li>in a cluster of short options ({@code -abF}), every tail after its first letter, since any letter may take the
+ *       rest of the word as its value ({@code -oF}, {@code -tDIR}, {@code -ufF}).
  * </ul>
  *
  * A value is refused when it is absolute, starts with {@code ~}, has a {@code ..} segment, or leads out of the
- * workspace through a symbolic link (checked on the path, or its nearest existing parent, by {@link WorkspacePaths}).
- * A harmless option may be refused with it ({@code -t/} as a separator); the model is told why and can say it
- * another way.
+ * workspace through a symbolic link (checked on the path, or its nearest existing parent, by {@link WorkspacePaths}). A
+ * harmless option may be refused with it ({@code -t/} as a separator); the model is told why and can say it another
+ * way.
  */
 final class ArgumentPaths {
     private ArgumentPaths() {}

@@ -3,7 +3,10 @@ package dev.clawgate.core.tool.builtin;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.clawgate.core.tool.Tool;
 
-/** A built-in tool's name, description and argument schema, fixed when the tool is made; each tool writes only its {@code execute}. */
+/**
+ * A built-in tool's name, description and argument schema, fixed when the tool is made; each tool writes only its
+ * {@code execute}.
+ */
 abstract class BuiltinTool implements Tool {
     private final String name;
     private final String description;

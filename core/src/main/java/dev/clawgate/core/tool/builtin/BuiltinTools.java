@@ -18,8 +18,8 @@ public final class BuiltinTools {
      * {@code web}), the memory tools when memory is enabled, and {@code shell} when its allowlist is not empty and
      * {@code shell} has a sandbox for it (SPEC AG-8: without one the model is not offered the tool at all).
      */
-    public static List<Tool> create(ToolSettings settings, MemorySettings memory, ShellSandboxStatus shell,
-                                    PublicWeb web) {
+    public static List<Tool> create(
+            ToolSettings settings, MemorySettings memory, ShellSandboxStatus shell, PublicWeb web) {
         List<Tool> tools = new ArrayList<>();
         tools.add(new FileReadTool(settings.maxResultChars()));
         tools.add(new FileWriteTool());
@@ -49,11 +49,15 @@ public final class BuiltinTools {
      * {@code cron_add}, {@code cron_list} and {@code cron_remove} on {@code book} (SPEC AG-5), or none when
      * {@code cron.enabled} is false; {@code changed} is called after a job was added.
      */
-    public static List<Tool> cron(dev.clawgate.core.cron.CronBook book, dev.clawgate.core.config.CronSettings settings,
-                                  java.util.function.Supplier<dev.clawgate.core.config.CronSettings> current, java.time.Clock clock,
-                                  Runnable changed) {
+    public static List<Tool> cron(
+            dev.clawgate.core.cron.CronBook book,
+            dev.clawgate.core.config.CronSettings settings,
+            java.util.function.Supplier<dev.clawgate.core.config.CronSettings> current,
+            java.time.Clock clock,
+            Runnable changed) {
         if (!settings.enabled()) return List.of();
-        return List.of(new CronAddTool(book, current, clock, changed), new CronListTool(book), new CronRemoveTool(book));
+        return List.of(
+                new CronAddTool(book, current, clock, changed), new CronListTool(book), new CronRemoveTool(book));
     }
 
     /** {@link #create(ToolSettings, MemorySettings)} with the default memory settings. */

@@ -15,7 +15,9 @@ public final class CronListTool extends BuiltinTool {
     private final CronBook book;
 
     public CronListTool(CronBook book) {
-        super(NAME, "List the tasks scheduled in this conversation with cron_add: id, schedule, next run and prompt.",
+        super(
+                NAME,
+                "List the tasks scheduled in this conversation with cron_add: id, schedule, next run and prompt.",
                 ArgumentSchema.object());
         this.book = book;
     }
@@ -28,11 +30,19 @@ public final class CronListTool extends BuiltinTool {
         if (jobs.isEmpty()) return ToolResult.ok("No scheduled tasks.");
         StringBuilder sb = new StringBuilder();
         for (CronJob j : jobs) {
-            String prompt = j.prompt().length() <= PROMPT_SHOWN ? j.prompt() : j.prompt().substring(0, PROMPT_SHOWN) + "...";
-            sb.append("- id ").append(j.id()).append(": ").append(j.schedule().describe())
-                    .append(", next run ").append(j.nextFireAt() == null ? "none" : j.nextFireAt().toString());
+            String prompt = j.prompt().length() <= PROMPT_SHOWN
+                    ? j.prompt()
+                    : j.prompt().substring(0, PROMPT_SHOWN) + "...";
+            sb.append("- id ")
+                    .append(j.id())
+                    .append(": ")
+                    .append(j.schedule().describe())
+                    .append(", next run ")
+                    .append(j.nextFireAt() == null ? "none" : j.nextFireAt().toString());
             if (j.name() != null) sb.append(", name \"").append(j.name()).append('"');
-            sb.append(", prompt: ").append(prompt.replaceAll("\\s*\\R\\s*", " ")).append('\n');
+            sb.append(", prompt: ")
+                    .append(prompt.replaceAll("\\s*\\R\\s*", " "))
+                    .append('\n');
         }
         return ToolResult.ok(sb.toString().stripTrailing());
     }

@@ -2,7 +2,9 @@ package dev.clawgate.core.tool.builtin;
 
 import dev.clawgate.core.tool.ToolContext;
 
-/** Who owns the cron jobs a tool call sees: this session's asking sender (SPEC AG-5: jobs are scoped to their creator). */
+/**
+ * Who owns the cron jobs a tool call sees: this session's asking sender (SPEC AG-5: jobs are scoped to their creator).
+ */
 final class CronOwner {
     private CronOwner() {}
 

@@ -12,7 +12,9 @@ public final class CronRemoveTool extends BuiltinTool {
     private final CronBook book;
 
     public CronRemoveTool(CronBook book) {
-        super(NAME, "Remove a scheduled task of this conversation by its id (see cron_list).",
+        super(
+                NAME,
+                "Remove a scheduled task of this conversation by its id (see cron_list).",
                 ArgumentSchema.object()
                         .integer("id", "The task's id, as cron_list shows it", 1, Integer.MAX_VALUE, true));
         this.book = book;
@@ -26,7 +28,8 @@ public final class CronRemoveTool extends BuiltinTool {
             int id = ToolArguments.of(arguments).optionalInt("id", 0, 1, Integer.MAX_VALUE);
             if (id == 0) return ToolResult.error("missing required argument 'id'");
             if (!book.remove(id, context.session(), sender)) {
-                return ToolResult.error("there is no scheduled task " + id + " in this conversation; cron_list shows the ids");
+                return ToolResult.error(
+                        "there is no scheduled task " + id + " in this conversation; cron_list shows the ids");
             }
             return ToolResult.ok("Removed scheduled task " + id + ".");
         } catch (RefusedException e) {

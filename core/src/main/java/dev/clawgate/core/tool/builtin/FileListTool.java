@@ -14,9 +14,8 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * {@code file_list}: the entries of a directory inside the workspace (SPEC AG-5), directories
- * marked with a trailing {@code /} and symbolic links with {@code @}. Recursion never follows a
- * link and stops at a depth and an entry count.
+ * {@code file_list}: the entries of a directory inside the workspace (SPEC AG-5), directories marked with a trailing
+ * {@code /} and symbolic links with {@code @}. Recursion never follows a link and stops at a depth and an entry count.
  */
 public final class FileListTool extends BuiltinTool {
     public static final String NAME = "file_list";
@@ -28,12 +27,22 @@ public final class FileListTool extends BuiltinTool {
     private final int maxResultChars;
 
     public FileListTool(int maxResultChars) {
-        super(NAME, "List a directory in the workspace. Directories end with '/', symbolic links with '@'.",
+        super(
+                NAME,
+                "List a directory in the workspace. Directories end with '/', symbolic links with '@'.",
                 ArgumentSchema.object()
                         .string("path", "Directory, relative to the workspace (default \".\")", false)
                         .bool("recursive", "List subdirectories too (default false)")
-                        .integer("max_depth", "How deep a recursive listing goes (default " + DEFAULT_DEPTH + ")", 1, MAX_DEPTH)
-                        .integer("limit", "Largest number of entries to list (default " + DEFAULT_ENTRIES + ")", 1, MAX_ENTRIES));
+                        .integer(
+                                "max_depth",
+                                "How deep a recursive listing goes (default " + DEFAULT_DEPTH + ")",
+                                1,
+                                MAX_DEPTH)
+                        .integer(
+                                "limit",
+                                "Largest number of entries to list (default " + DEFAULT_ENTRIES + ")",
+                                1,
+                                MAX_ENTRIES));
         if (maxResultChars < 1) throw new IllegalArgumentException("maxResultChars must be positive");
         this.maxResultChars = maxResultChars;
     }
@@ -54,7 +63,8 @@ public final class FileListTool extends BuiltinTool {
             walk(dir, "", depth, listing);
             if (listing.lines.isEmpty()) return ToolResult.ok("(empty directory)");
             StringBuilder out = new StringBuilder(String.join("\n", listing.lines));
-            if (listing.full) out.append("\n[... listing stopped at ").append(limit).append(" entries]");
+            if (listing.full)
+                out.append("\n[... listing stopped at ").append(limit).append(" entries]");
             return ToolResult.ok(ResultText.fit(out.toString(), maxResultChars));
         } catch (RefusedException e) {
             return ToolResult.error(e.getMessage());
@@ -74,7 +84,8 @@ public final class FileListTool extends BuiltinTool {
                 listing.full = true;
                 return;
             }
-            BasicFileAttributes attrs = Files.readAttributes(child, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            BasicFileAttributes attrs =
+                    Files.readAttributes(child, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
             String name = prefix + child.getFileName();
             if (attrs.isSymbolicLink()) {
                 listing.lines.add(name + "@");

@@ -15,8 +15,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * {@code file_read}: a UTF-8 text file inside the workspace (SPEC AG-5), optionally a window of
- * lines, cut to {@code tools.max_result_chars} with a note saying where to continue (SPEC AG-3).
+ * {@code file_read}: a UTF-8 text file inside the workspace (SPEC AG-5), optionally a window of lines, cut to
+ * {@code tools.max_result_chars} with a note saying where to continue (SPEC AG-3).
  */
 public final class FileReadTool extends BuiltinTool {
     public static final String NAME = "file_read";
@@ -28,8 +28,10 @@ public final class FileReadTool extends BuiltinTool {
     private final int maxResultChars;
 
     public FileReadTool(int maxResultChars) {
-        super(NAME, "Read a UTF-8 text file in the workspace. Use offset and limit (in lines) to read a long file in parts."
-                + " An image file is returned as an [IMAGE:path] marker.",
+        super(
+                NAME,
+                "Read a UTF-8 text file in the workspace. Use offset and limit (in lines) to read a long file in parts."
+                        + " An image file is returned as an [IMAGE:path] marker.",
                 ArgumentSchema.object()
                         .string("path", "File path, relative to the workspace", true)
                         .integer("offset", "First line to return, counting from 1 (default 1)", 1, Integer.MAX_VALUE)
@@ -65,12 +67,16 @@ public final class FileReadTool extends BuiltinTool {
             // an image goes to the model as a marker, never as bytes or base64 (SPEC AG-3, AG-4)
             if (ImageKind.of(file, head) != null) return ToolResult.ok("[IMAGE:" + file + "]");
             for (byte b : head) {
-                if (b == 0) return ToolResult.error(shown + " is a binary file (" + Files.size(file) + " bytes); not shown");
+                if (b == 0)
+                    return ToolResult.error(shown + " is a binary file (" + Files.size(file) + " bytes); not shown");
             }
             in.reset();
-            Reader reader = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)));
+            Reader reader = new BufferedReader(new InputStreamReader(
+                    in,
+                    StandardCharsets.UTF_8
+                            .newDecoder()
+                            .onMalformedInput(CodingErrorAction.REPORT)
+                            .onUnmappableCharacter(CodingErrorAction.REPORT)));
             return window(reader, shown, offset, limit);
         }
     }
@@ -110,8 +116,8 @@ public final class FileReadTool extends BuiltinTool {
             String kept = out.substring(0, keep);
             // the line holding the cut is shown again in full by the next read
             int resume = offset + (int) kept.chars().filter(ch -> ch == '\n').count();
-            return ToolResult.ok(kept + "\n[... cut at " + keep + " characters; the file continues: read on with offset="
-                    + resume + "]");
+            return ToolResult.ok(kept + "\n[... cut at " + keep
+                    + " characters; the file continues: read on with offset=" + resume + "]");
         }
         if (moreLines) {
             int lastLine = offset + limit - 1;

@@ -16,17 +16,21 @@ import java.nio.file.attribute.PosixFilePermission;
 import java.util.Set;
 
 /**
- * {@code file_write}: writes or appends UTF-8 text to a file inside the workspace (SPEC AG-5).
- * A whole-file write goes to a temporary file first and is moved into place, so a reader never
- * sees half a file.
+ * {@code file_write}: writes or appends UTF-8 text to a file inside the workspace (SPEC AG-5). A whole-file write goes
+ * to a temporary file first and is moved into place, so a reader never sees half a file.
  */
 public final class FileWriteTool extends BuiltinTool {
     public static final String NAME = "file_write";
 
     public FileWriteTool() {
-        super(NAME, "Write a UTF-8 text file in the workspace, replacing it, or appending with append=true.",
+        super(
+                NAME,
+                "Write a UTF-8 text file in the workspace, replacing it, or appending with append=true.",
                 ArgumentSchema.object()
-                        .string("path", "File path, relative to the workspace; missing parent directories are created", true)
+                        .string(
+                                "path",
+                                "File path, relative to the workspace; missing parent directories are created",
+                                true)
                         .string("content", "The text to write (UTF-8)", true)
                         .bool("append", "Append to the end of the file instead of replacing it (default false)"));
     }
@@ -47,8 +51,13 @@ public final class FileWriteTool extends BuiltinTool {
             Files.createDirectories(dest.getParent());
             byte[] bytes = content.getBytes(StandardCharsets.UTF_8);
             if (append) {
-                Files.write(dest, bytes, StandardOpenOption.CREATE, StandardOpenOption.APPEND,
-                        StandardOpenOption.WRITE, LinkOption.NOFOLLOW_LINKS);
+                Files.write(
+                        dest,
+                        bytes,
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.APPEND,
+                        StandardOpenOption.WRITE,
+                        LinkOption.NOFOLLOW_LINKS);
                 return ToolResult.ok("appended " + bytes.length + " bytes to " + shown);
             }
             replace(dest, bytes);

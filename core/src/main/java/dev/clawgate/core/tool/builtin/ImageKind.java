@@ -5,7 +5,11 @@ import java.util.Locale;
 
 /** Image formats a vision model can take, recognised by file name and confirmed by the leading bytes. */
 enum ImageKind {
-    PNG, JPEG, GIF, WEBP, BMP;
+    PNG,
+    JPEG,
+    GIF,
+    WEBP,
+    BMP;
 
     /** The kind of image the file is, or null when the name or the bytes say it is not one. */
     static ImageKind of(Path file, byte[] head) {

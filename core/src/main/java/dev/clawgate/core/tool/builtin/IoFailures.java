@@ -20,8 +20,9 @@ final class IoFailures {
             case FileAlreadyExistsException x -> "a file is in the way: " + shownPath;
             case DirectoryNotEmptyException x -> "directory is not empty: " + shownPath;
             case CharacterCodingException x -> "not a UTF-8 text file: " + shownPath;
-            default -> "I/O error on " + shownPath + ": " + e.getClass().getSimpleName()
-                    + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")");
+            default ->
+                "I/O error on " + shownPath + ": " + e.getClass().getSimpleName()
+                        + (e.getMessage() == null ? "" : " (" + e.getMessage() + ")");
         };
     }
 }

@@ -10,7 +10,9 @@ public final class MemoryForgetTool extends BuiltinTool {
     public static final String NAME = "memory_forget";
 
     public MemoryForgetTool() {
-        super(NAME, "Forget a stored memory by its key.",
+        super(
+                NAME,
+                "Forget a stored memory by its key.",
                 ArgumentSchema.object()
                         .string("key", "The key of the memory to forget, as memory_recall shows it", true)
                         .string(MemoryScopeArgument.NAME, MemoryScopeArgument.DESCRIPTION, false));

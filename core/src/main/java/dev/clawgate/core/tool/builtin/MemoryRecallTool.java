@@ -19,12 +19,17 @@ public final class MemoryRecallTool extends BuiltinTool {
     private final int maxResultChars;
 
     public MemoryRecallTool(int maxResultChars) {
-        super(NAME, "Search long-term memory for facts stored earlier; each result has a relevance score from 0 to 1.",
+        super(
+                NAME,
+                "Search long-term memory for facts stored earlier; each result has a relevance score from 0 to 1.",
                 ArgumentSchema.object()
                         .string("query", "Words to look for", true)
                         .integer("limit", "How many memories at most (default " + DEFAULT_LIMIT + ")", 1, MAX_LIMIT)
-                        .string(MemoryScopeArgument.NAME, "Search only this scope: 'sender', 'session' or 'global' (default: all "
-                                + "this conversation sees)", false));
+                        .string(
+                                MemoryScopeArgument.NAME,
+                                "Search only this scope: 'sender', 'session' or 'global' (default: all "
+                                        + "this conversation sees)",
+                                false));
         this.maxResultChars = maxResultChars;
     }
 
@@ -43,10 +48,17 @@ public final class MemoryRecallTool extends BuiltinTool {
             if (found.isEmpty()) return ToolResult.ok("No memories match '" + query.strip() + "'.");
             StringBuilder sb = new StringBuilder();
             for (Recalled r : found.subList(0, Math.min(limit, found.size()))) {
-                sb.append("- ").append(r.entry().key()).append(" (").append(MemoryScopeArgument.label(r.entry().scope()))
-                        .append(", ").append(r.entry().category()).append(", score ")
-                        .append(String.format(Locale.ROOT, "%.2f", r.score())).append("): ")
-                        .append(r.entry().content().strip()).append('\n');
+                sb.append("- ")
+                        .append(r.entry().key())
+                        .append(" (")
+                        .append(MemoryScopeArgument.label(r.entry().scope()))
+                        .append(", ")
+                        .append(r.entry().category())
+                        .append(", score ")
+                        .append(String.format(Locale.ROOT, "%.2f", r.score()))
+                        .append("): ")
+                        .append(r.entry().content().strip())
+                        .append('\n');
             }
             return ToolResult.ok(ResultText.fit(sb.toString().stripTrailing(), maxResultChars));
         } catch (RefusedException | IllegalArgumentException e) {

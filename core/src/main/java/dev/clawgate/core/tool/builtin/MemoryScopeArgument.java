@@ -8,7 +8,8 @@ import java.util.List;
 final class MemoryScopeArgument {
     static final String NAME = "scope";
     static final String DESCRIPTION = "Whose memory: 'sender' (the person you talk to), 'session' (this conversation, "
-            + "e.g. a group), or 'global' (every conversation). Default: this conversation's own ('session' in a group, "
+            + "e.g. a group), or 'global' (every conversation). Default: this conversation's own ('session' in a "
+            + "group, "
             + "else 'sender')";
 
     private MemoryScopeArgument() {}
@@ -21,7 +22,8 @@ final class MemoryScopeArgument {
             case "sender" -> scopes.sender();
             case "session" -> scopes.session();
             case "global" -> MemoryScope.global();
-            default -> throw new RefusedException("argument 'scope' must be sender, session or global, was '" + raw + "'");
+            default ->
+                throw new RefusedException("argument 'scope' must be sender, session or global, was '" + raw + "'");
         };
     }
 

@@ -8,9 +8,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Drains a process's output on a virtual thread, keeping at most {@code keepBytes} of it and
- * counting the rest, so a chatty process can neither block on a full pipe nor fill the heap; once
- * more than {@code stopAfterBytes} came, {@code stop} runs (once) to end the process (SPEC AG-8).
+ * Drains a process's output on a virtual thread, keeping at most {@code keepBytes} of it and counting the rest, so a
+ * chatty process can neither block on a full pipe nor fill the heap; once more than {@code stopAfterBytes} came,
+ * {@code stop} runs (once) to end the process (SPEC AG-8).
  */
 final class OutputCapture {
     private final ReentrantLock lock = new ReentrantLock();

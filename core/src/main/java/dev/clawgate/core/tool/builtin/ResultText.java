@@ -4,7 +4,10 @@ package dev.clawgate.core.tool.builtin;
 final class ResultText {
     private ResultText() {}
 
-    /** {@code text} if it fits in {@code max}; else its head plus {@code note}, the whole within {@code max} when possible. */
+    /**
+     * {@code text} if it fits in {@code max}; else its head plus {@code note}, the whole within {@code max} when
+     * possible.
+     */
     static String fit(String text, int max, String note) {
         if (text.length() <= max) return text;
         String suffix = "\n" + note;

@@ -4,13 +4,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A command line split into words the way a shell would quote them, without anything else a
- * shell does (SPEC AG-5): no pipes, lists, redirections, substitutions or expansion. Those
- * characters are refused outside quotes, so the first word is the program that actually runs.
+ * A command line split into words the way a shell would quote them, without anything else a shell does (SPEC AG-5): no
+ * pipes, lists, redirections, substitutions or expansion. Those characters are refused outside quotes, so the first
+ * word is the program that actually runs.
  *
- * <p>Rules: blanks separate words; {@code '...'} is literal; inside {@code "..."} a backslash
- * escapes only {@code "} and {@code \}; outside quotes a backslash makes the next character
- * literal. Adjacent parts join into one word.
+ * <p>Rules: blanks separate words; {@code '...'} is literal; inside {@code "..."} a backslash escapes only {@code "}
+ * and {@code \}; outside quotes a backslash makes the next character literal. Adjacent parts join into one word.
  *
  * @param argv the program followed by its arguments; never empty
  */
@@ -63,8 +62,9 @@ public record ShellCommand(List<String> argv) {
             } else if (c == '\n' || c == '\r') {
                 throw new RefusedException("newlines are not allowed outside quotes (one command per call)");
             } else if (METACHARACTERS.indexOf(c) >= 0) {
-                throw new RefusedException("shell operator '" + c + "' is not allowed: one plain command per call, no pipes,"
-                        + " redirections or substitutions (quote it if it is meant literally)");
+                throw new RefusedException(
+                        "shell operator '" + c + "' is not allowed: one plain command per call, no pipes,"
+                                + " redirections or substitutions (quote it if it is meant literally)");
             } else {
                 word.append(c);
                 inWord = true;

@@ -40,7 +40,8 @@ record ToolArguments(JsonNode node) {
             throw new RefusedException("argument '" + name + "' must be an integer");
         }
         if (value < min || value > max) {
-            throw new RefusedException("argument '" + name + "' must be between " + min + " and " + max + ", was " + value);
+            throw new RefusedException(
+                    "argument '" + name + "' must be between " + min + " and " + max + ", was " + value);
         }
         return (int) value;
     }

@@ -15,11 +15,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * {@code web_fetch} (SPEC AG-5): the text of a web page, from public addresses only, through {@link PublicWeb}:
- * every hop's host is resolved once, every answer must be public (no loopback, private, link-local or metadata
- * address), the connection goes to exactly the checked address, and redirects are followed by hand, each checked
- * the same way, so neither a redirect nor a second DNS answer can bounce the request inside. HTML is reduced to its
- * text. The page is data for the model: nothing in it is run.
+ * {@code web_fetch} (SPEC AG-5): the text of a web page, from public addresses only, through {@link PublicWeb}: every
+ * hop's host is resolved once, every answer must be public (no loopback, private, link-local or metadata address), the
+ * connection goes to exactly the checked address, and redirects are followed by hand, each checked the same way, so
+ * neither a redirect nor a second DNS answer can bounce the request inside. HTML is reduced to its text. The page is
+ * data for the model: nothing in it is run.
  */
 public final class WebFetchTool extends BuiltinTool {
     public static final String NAME = "web_fetch";
@@ -34,9 +34,10 @@ public final class WebFetchTool extends BuiltinTool {
     private final PublicWeb web;
 
     public WebFetchTool(int maxResultChars, PublicWeb web) {
-        super(NAME, "Fetch a public web page (http or https) and return its text.",
-                ArgumentSchema.object()
-                        .string("url", "The http(s) address of the page", true));
+        super(
+                NAME,
+                "Fetch a public web page (http or https) and return its text.",
+                ArgumentSchema.object().string("url", "The http(s) address of the page", true));
         if (maxResultChars < 1) throw new IllegalArgumentException("maxResultChars must be positive");
         this.maxResultChars = maxResultChars;
         this.web = web;
@@ -64,8 +65,10 @@ public final class WebFetchTool extends BuiltinTool {
         String type = r.contentType().isEmpty() ? "text/plain" : r.contentType();
         String text = decode(r.body(), type);
         if (type.toLowerCase(Locale.ROOT).contains("html")) text = htmlText(text);
-        return ToolResult.ok(text.length() > maxResultChars ? text.substring(0, maxResultChars) + "\n[… cut at "
-                + maxResultChars + " characters]" : text);
+        return ToolResult.ok(
+                text.length() > maxResultChars
+                        ? text.substring(0, maxResultChars) + "\n[… cut at " + maxResultChars + " characters]"
+                        : text);
     }
 
     private static String decode(byte[] bytes, String contentType) {
@@ -86,7 +89,11 @@ public final class WebFetchTool extends BuiltinTool {
         String s = SCRIPTS.matcher(html).replaceAll(" ");
         s = BLOCKS.matcher(s).replaceAll("\n");
         s = TAGS.matcher(s).replaceAll("");
-        s = s.replace("&nbsp;", " ").replace("&lt;", "<").replace("&gt;", ">").replace("&quot;", "\"").replace("&#39;", "'")
+        s = s.replace("&nbsp;", " ")
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&quot;", "\"")
+                .replace("&#39;", "'")
                 .replace("&amp;", "&");
         s = s.replaceAll("[ \\t\\x0B\\f\\r]+", " ").replaceAll(" *\\n *", "\n").replaceAll("\\n{3,}", "\n\n");
         return s.strip();

@@ -8,9 +8,8 @@ import org.junit.jupiter.api.Test;
 class ArgumentPathsTest {
     @Test
     void aShortOptionClusterYieldsEveryTailAfterItsFirstLetter() {
-        assertThat(ArgumentPaths.candidates("-uf/etc/x")).containsExactly("-uf/etc/x", "f/etc/x", "/etc/x", "etc/x",
-                "tc/x", "c/x",
-                "/x", "x");
+        assertThat(ArgumentPaths.candidates("-uf/etc/x"))
+                .containsExactly("-uf/etc/x", "f/etc/x", "/etc/x", "etc/x", "tc/x", "c/x", "/x", "x");
         assertThat(ArgumentPaths.candidates("-o")).containsExactly("-o");
     }
 

@@ -7,11 +7,11 @@ import dev.clawgate.core.config.MemorySettings;
 import dev.clawgate.core.config.ShellSandboxMode;
 import dev.clawgate.core.config.ToolSettings;
 import dev.clawgate.core.multimodal.PublicWeb;
-import dev.clawgate.core.tool.builtin.sandbox.ShellSandboxStatus;
-import java.util.Optional;
 import dev.clawgate.core.tool.Tool;
 import dev.clawgate.core.tool.ToolRegistry;
+import dev.clawgate.core.tool.builtin.sandbox.ShellSandboxStatus;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 class BuiltinToolsTest {
@@ -20,32 +20,54 @@ class BuiltinToolsTest {
     @Test
     void defaultsGiveTheThreeFileToolsMessageSendTheMemoryToolsAndShell() {
         List<Tool> tools = BuiltinTools.create(ToolSettings.defaults());
-        assertThat(tools).extracting(Tool::name).containsExactly("file_read", "file_write", "file_list", "message_send", "web_fetch",
-                "memory_store", "memory_recall", "memory_forget", "shell");
+        assertThat(tools)
+                .extracting(Tool::name)
+                .containsExactly(
+                        "file_read",
+                        "file_write",
+                        "file_list",
+                        "message_send",
+                        "web_fetch",
+                        "memory_store",
+                        "memory_recall",
+                        "memory_forget",
+                        "shell");
         assertThat(new ToolRegistry(tools).names()).hasSize(9);
     }
 
     // SPEC AG-5: memory switched off takes its tools with it
     @Test
     void disabledMemoryLeavesTheMemoryToolsOut() {
-        List<Tool> tools = BuiltinTools.create(ToolSettings.defaults(), MemorySettings.defaults().disabled());
-        assertThat(tools).extracting(Tool::name).containsExactly("file_read", "file_write", "file_list", "message_send", "web_fetch", "shell");
+        List<Tool> tools = BuiltinTools.create(
+                ToolSettings.defaults(), MemorySettings.defaults().disabled());
+        assertThat(tools)
+                .extracting(Tool::name)
+                .containsExactly("file_read", "file_write", "file_list", "message_send", "web_fetch", "shell");
     }
 
     // SPEC AG-5
     @Test
     void anEmptyAllowlistLeavesShellOut() {
         List<Tool> tools = BuiltinTools.create(new ToolSettings(8_000, List.of(), 60, 16_000));
-        assertThat(tools).extracting(Tool::name).containsExactly("file_read", "file_write", "file_list", "message_send", "web_fetch",
-                "memory_store", "memory_recall", "memory_forget");
+        assertThat(tools)
+                .extracting(Tool::name)
+                .containsExactly(
+                        "file_read",
+                        "file_write",
+                        "file_list",
+                        "message_send",
+                        "web_fetch",
+                        "memory_store",
+                        "memory_recall",
+                        "memory_forget");
     }
 
     // SPEC AG-8: without a working sandbox the model is not offered the shell tool at all
     @Test
     void noWorkingSandboxLeavesShellOut() {
         ShellSandboxStatus broken = new ShellSandboxStatus(ShellSandboxMode.BWRAP, Optional.empty(), List.of());
-        List<Tool> tools = BuiltinTools.create(ToolSettings.defaults(), MemorySettings.defaults(), broken,
-                PublicWeb.unavailable());
+        List<Tool> tools = BuiltinTools.create(
+                ToolSettings.defaults(), MemorySettings.defaults(), broken, PublicWeb.unavailable());
         assertThat(tools).extracting(Tool::name).doesNotContain("shell").contains("file_read", "web_fetch");
     }
 
@@ -57,7 +79,10 @@ class BuiltinToolsTest {
             assertThat(s.path("type").asText()).as(tool.name()).isEqualTo("object");
             assertThat(s.path("properties").isObject()).as(tool.name()).isTrue();
             assertThat(s.path("required").isArray()).as(tool.name()).isTrue();
-            s.path("required").forEach(r -> assertThat(s.path("properties").has(r.asText())).as(tool.name()).isTrue());
+            s.path("required")
+                    .forEach(r -> assertThat(s.path("properties").has(r.asText()))
+                            .as(tool.name())
+                            .isTrue());
             s.path("properties").properties().forEach(p -> {
                 assertThat(p.getValue().path("type").asText()).isIn("string", "integer", "boolean", "object");
                 assertThat(p.getValue().path("description").asText()).isNotBlank();

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 class FileListToolTest {
     @TempDir
     Path root;
+
     Path ws;
     Path outside;
     final FileListTool tool = new FileListTool(8_000);

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 class FileReadToolTest {
     @TempDir
     Path root;
+
     Path ws;
     Path outside;
     final FileReadTool tool = new FileReadTool(1_000);
@@ -130,8 +131,9 @@ class FileReadToolTest {
     void pathsOutsideTheWorkspaceAreRefusedWithoutReadingThem() throws Exception {
         Files.createSymbolicLink(ws.resolve("link.txt"), outside.resolve("secret.txt"));
         Files.createSymbolicLink(ws.resolve("linkdir"), outside);
-        for (String p : new String[] {"../outside/secret.txt", outside.resolve("secret.txt").toString(), "link.txt",
-                "linkdir/secret.txt"}) {
+        for (String p : new String[] {
+            "../outside/secret.txt", outside.resolve("secret.txt").toString(), "link.txt", "linkdir/secret.txt"
+        }) {
             ToolResult r = read("path", p);
             assertThat(r.error()).as(p).isTrue();
             assertThat(r.output()).as(p).doesNotContain("TOP SECRET");

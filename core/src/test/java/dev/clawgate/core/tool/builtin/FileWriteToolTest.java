@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 class FileWriteToolTest {
     @TempDir
     Path root;
+
     Path ws;
     Path outside;
     final FileWriteTool tool = new FileWriteTool();
@@ -57,7 +58,8 @@ class FileWriteToolTest {
         Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rw-------"));
         assertThat(write("path", "conf.txt", "content", "new").error()).isFalse();
         assertThat(Files.readString(f)).isEqualTo("new");
-        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f))).isEqualTo("rw-------");
+        assertThat(PosixFilePermissions.toString(Files.getPosixFilePermissions(f)))
+                .isEqualTo("rw-------");
         try (Stream<Path> s = Files.list(ws)) {
             assertThat(s.map(p -> p.getFileName().toString())).containsExactly("conf.txt");
         }
@@ -66,7 +68,8 @@ class FileWriteToolTest {
     // SPEC AG-5
     @Test
     void appendAddsToTheEndAndCreatesAMissingFile() throws Exception {
-        assertThat(write("path", "log.txt", "content", "one\n", "append", true).output()).isEqualTo("appended 4 bytes to log.txt");
+        assertThat(write("path", "log.txt", "content", "one\n", "append", true).output())
+                .isEqualTo("appended 4 bytes to log.txt");
         write("path", "log.txt", "content", "two\n", "append", true);
         assertThat(Files.readString(ws.resolve("log.txt"))).isEqualTo("one\ntwo\n");
     }
@@ -82,9 +85,14 @@ class FileWriteToolTest {
     // SPEC AG-5
     @Test
     void dotDotAndAbsoluteOutsidePathsWriteNothing() throws Exception {
-        assertThat(write("path", "../outside/pwned.txt", "content", "x").error()).isTrue();
-        assertThat(write("path", outside.resolve("pwned2.txt").toString(), "content", "x").error()).isTrue();
-        assertThat(write("path", "../outside/secret.txt", "content", "overwritten").error()).isTrue();
+        assertThat(write("path", "../outside/pwned.txt", "content", "x").error())
+                .isTrue();
+        assertThat(write("path", outside.resolve("pwned2.txt").toString(), "content", "x")
+                        .error())
+                .isTrue();
+        assertThat(write("path", "../outside/secret.txt", "content", "overwritten")
+                        .error())
+                .isTrue();
         assertThat(outside.resolve("pwned.txt")).doesNotExist();
         assertThat(outside.resolve("pwned2.txt")).doesNotExist();
         assertThat(outside.resolve("secret.txt")).hasContent("TOP SECRET");
@@ -98,9 +106,12 @@ class FileWriteToolTest {
         Files.createSymbolicLink(ws.resolve("dangling"), outside.resolve("created-through-link.txt"));
 
         assertThat(write("path", "link.txt", "content", "overwritten").error()).isTrue();
-        assertThat(write("path", "link.txt", "content", "appended", "append", true).error()).isTrue();
+        assertThat(write("path", "link.txt", "content", "appended", "append", true)
+                        .error())
+                .isTrue();
         assertThat(write("path", "linkdir/new.txt", "content", "x").error()).isTrue();
-        assertThat(write("path", "linkdir/deep/new.txt", "content", "x").error()).isTrue();
+        assertThat(write("path", "linkdir/deep/new.txt", "content", "x").error())
+                .isTrue();
         assertThat(write("path", "dangling", "content", "x").error()).isTrue();
 
         assertThat(outside.resolve("secret.txt")).hasContent("TOP SECRET");
@@ -114,7 +125,9 @@ class FileWriteToolTest {
     @Test
     void aHardLinkToAFileOutsideIsNeitherAppendedToNorReplaced() throws Exception {
         Files.createLink(ws.resolve("hard.txt"), outside.resolve("secret.txt"));
-        assertThat(write("path", "hard.txt", "content", " appended", "append", true).output()).contains("hard links");
+        assertThat(write("path", "hard.txt", "content", " appended", "append", true)
+                        .output())
+                .contains("hard links");
         assertThat(write("path", "hard.txt", "content", "replaced").error()).isTrue();
         assertThat(outside.resolve("secret.txt")).hasContent("TOP SECRET");
         assertThat(ws.resolve("hard.txt")).hasContent("TOP SECRET");
@@ -136,7 +149,8 @@ class FileWriteToolTest {
         Files.createDirectories(ws.resolve("dir"));
         assertThat(write("path", "dir", "content", "x").output()).contains("is a directory");
         assertThat(write("path", "x.txt").output()).contains("missing required argument 'content'");
-        assertThat(write("path", "x.txt", "content", "x", "append", "maybe").output()).contains("true or false");
+        assertThat(write("path", "x.txt", "content", "x", "append", "maybe").output())
+                .contains("true or false");
         Files.writeString(ws.resolve("file"), "f");
         ToolResult blocked = write("path", "file/child.txt", "content", "x");
         assertThat(blocked.error()).isTrue();

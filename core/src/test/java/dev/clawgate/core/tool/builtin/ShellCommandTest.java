@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import java.util.Random;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 class ShellCommandTest {
 
@@ -20,14 +20,30 @@ class ShellCommandTest {
         assertThat(ShellCommand.parse("echo pre'mid'\"post\"").argv()).containsExactly("echo", "premidpost");
         assertThat(ShellCommand.parse("echo '' x").argv()).containsExactly("echo", "", "x");
         assertThat(ShellCommand.parse("echo a\\ b \\;").argv()).containsExactly("echo", "a b", ";");
-        assertThat(ShellCommand.parse("grep 'line one\nline two' f").argv()).containsExactly("grep", "line one\nline two", "f");
+        assertThat(ShellCommand.parse("grep 'line one\nline two' f").argv())
+                .containsExactly("grep", "line one\nline two", "f");
         assertThat(ShellCommand.parse("\techo\t'日本語 😀'").argv()).containsExactly("echo", "日本語 😀");
     }
 
     // SPEC AG-5
     @ParameterizedTest
-    @ValueSource(strings = {"ls; rm -rf /", "ls $(id)", "ls `id`", "ls && rm x", "ls || rm x", "ls | sh", "ls > f",
-            "cat < /etc/passwd", "ls &", "(ls)", "ls\nrm -rf /", "ls\r\nrm x", "echo ${HOME}", "ls 2>&1"})
+    @ValueSource(
+            strings = {
+                "ls; rm -rf /",
+                "ls $(id)",
+                "ls `id`",
+                "ls && rm x",
+                "ls || rm x",
+                "ls | sh",
+                "ls > f",
+                "cat < /etc/passwd",
+                "ls &",
+                "(ls)",
+                "ls\nrm -rf /",
+                "ls\r\nrm x",
+                "echo ${HOME}",
+                "ls 2>&1"
+            })
     void shellOperatorsOutsideQuotesAreRefused(String line) {
         assertThatThrownBy(() -> ShellCommand.parse(line)).isInstanceOf(RefusedException.class);
     }
@@ -54,7 +70,9 @@ class ShellCommandTest {
             try {
                 List<String> argv = ShellCommand.parse(line).argv();
                 assertThat(argv.getFirst()).as("seed %d, line %s", seed, line).isEqualTo("echo");
-                assertThat(hasBareOperator(line)).as("seed %d, line %s", seed, line).isFalse();
+                assertThat(hasBareOperator(line))
+                        .as("seed %d, line %s", seed, line)
+                        .isFalse();
             } catch (RefusedException e) {
                 // refusing is always safe
             }

@@ -15,18 +15,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Workspace escapes through the shell tool, as a model (or a prompt injected into it) would try them, against the
- * real tool in the real sandbox (SPEC AG-5, AG-8). Outside the workspace lie a config file with a bot token and a
- * directory; nothing outside may be read, listed, written or linked.
+ * Workspace escapes through the shell tool, as a model (or a prompt injected into it) would try them, against the real
+ * tool in the real sandbox (SPEC AG-5, AG-8). Outside the workspace lie a config file with a bot token and a directory;
+ * nothing outside may be read, listed, written or linked.
  */
 class ShellEscapeTest {
     static final String TOKEN = "123456:BOT-TOKEN-never-leaves";
-    static final List<String> ALLOW = List.of("ls", "cat", "echo", "date", "head", "tail", "wc", "grep", "find", "sort",
-            "uniq",
-            "mkdir", "touch", "cp", "mv", "dd");
+    static final List<String> ALLOW = List.of(
+            "ls", "cat", "echo", "date", "head", "tail", "wc", "grep", "find", "sort", "uniq", "mkdir", "touch", "cp",
+            "mv", "dd");
 
     @TempDir
     Path root;
+
     Path ws;
     Path config;
     Path outsideDir;
@@ -35,8 +36,8 @@ class ShellEscapeTest {
     void lay() throws Exception {
         ws = Files.createDirectories(root.resolve("workspace"));
         Files.writeString(ws.resolve("notes.txt"), "b\na\n");
-        config = Files.writeString(root.resolve("clawgate.toml"), "[channels.telegram]\nbot_token = \"" + TOKEN
-                + "\"\n");
+        config = Files.writeString(
+                root.resolve("clawgate.toml"), "[channels.telegram]\nbot_token = \"" + TOKEN + "\"\n");
         outsideDir = Files.createDirectories(root.resolve("outside"));
         Files.writeString(outsideDir.resolve("secret.txt"), "secret " + TOKEN + "\n");
     }
@@ -55,10 +56,15 @@ class ShellEscapeTest {
     // SPEC AG-5, AG-8
     @Test
     void anAttachedOptionValueCannotReadTheGatewaysConfig() throws Exception {
-        for (String attack : List.of("date -f" + config, "date -uf" + config, "date --file=" + config,
+        for (String attack : List.of(
+                "date -f" + config,
+                "date -uf" + config,
+                "date --file=" + config,
                 "date -f../clawgate.toml",
-                "date -f ../clawgate.toml", "head -n1000" + config, "grep -f" + config + " notes.txt", "sort -T/ -o"
-                        + config + " notes.txt")) {
+                "date -f ../clawgate.toml",
+                "head -n1000" + config,
+                "grep -f" + config + " notes.txt",
+                "sort -T/ -o" + config + " notes.txt")) {
             assertRefusedAndNothingLeaked(attack);
         }
         assertThat(config).content().contains(TOKEN);
@@ -68,13 +74,19 @@ class ShellEscapeTest {
     // SPEC AG-5, AG-8
     @Test
     void anAttachedOptionValueCannotWriteOutsideTheWorkspace() throws Exception {
-        for (String attack : List.of("sort -o" + outsideDir.resolve("sorted") + " notes.txt",
+        for (String attack : List.of(
+                "sort -o" + outsideDir.resolve("sorted") + " notes.txt",
                 "sort -o../outside/sorted notes.txt",
-                "cp -t" + outsideDir + " notes.txt", "cp -t../outside notes.txt", "cp -vt" + outsideDir + " notes.txt",
-                "cp --target-directory=" + outsideDir + " notes.txt", "sort --output=../outside/sorted notes.txt",
-                "mv -t../outside notes.txt", "dd if=notes.txt of=" + outsideDir.resolve("dd"),
-                        "dd if=notes.txt of=../outside/dd",
-                "mkdir -p" + outsideDir.resolve("made"), "touch -r notes.txt " + outsideDir.resolve("touched"))) {
+                "cp -t" + outsideDir + " notes.txt",
+                "cp -t../outside notes.txt",
+                "cp -vt" + outsideDir + " notes.txt",
+                "cp --target-directory=" + outsideDir + " notes.txt",
+                "sort --output=../outside/sorted notes.txt",
+                "mv -t../outside notes.txt",
+                "dd if=notes.txt of=" + outsideDir.resolve("dd"),
+                "dd if=notes.txt of=../outside/dd",
+                "mkdir -p" + outsideDir.resolve("made"),
+                "touch -r notes.txt " + outsideDir.resolve("touched"))) {
             assertRefusedAndNothingLeaked(attack);
         }
         try (var files = Files.list(outsideDir)) {
@@ -89,9 +101,13 @@ class ShellEscapeTest {
     void aSymlinkAlreadyInTheWorkspaceLeadsNowhereForRecursivePrograms() throws Exception {
         Files.createSymbolicLink(ws.resolve("docs"), outsideDir);
         Files.createSymbolicLink(ws.resolve("cfg"), config);
-        for (String command : List.of("grep -R BOT-TOKEN .", "grep -r -l secret .", "find -L . -name secret.txt",
+        for (String command : List.of(
+                "grep -R BOT-TOKEN .",
+                "grep -r -l secret .",
+                "find -L . -name secret.txt",
                 "find -L . -type f",
-                "ls -RL", "cp -rL . ../copy")) {
+                "ls -RL",
+                "cp -rL . ../copy")) {
             ToolResult r = run(command);
             assertThat(r.output()).as(command).doesNotContain(TOKEN).doesNotContain("secret.txt");
         }
@@ -105,12 +121,25 @@ class ShellEscapeTest {
     // SPEC AG-5, AG-8
     @Test
     void pathsHomesGlobsDevicesAndProcAreRefused() throws Exception {
-        for (String attack : List.of("cat /etc/shadow", "cat " + config, "ls ..", "ls ../outside",
+        for (String attack : List.of(
+                "cat /etc/shadow",
+                "cat " + config,
+                "ls ..",
+                "ls ../outside",
                 "cat notes.txt/../../clawgate.toml",
-                "ls ~", "cat ~/.ssh/id_rsa", "ls ~root", "cat '/etc/*'", "ls ../*", "ls " + root + "/*",
-                "cat /dev/sda", "head -c 100 /dev/mem", "cat /dev/zero", "cat /proc/self/environ",
-                        "ls /proc/self/cwd/..",
-                "cat /proc/1/root/etc/shadow", "tail -F/etc/passwd")) {
+                "ls ~",
+                "cat ~/.ssh/id_rsa",
+                "ls ~root",
+                "cat '/etc/*'",
+                "ls ../*",
+                "ls " + root + "/*",
+                "cat /dev/sda",
+                "head -c 100 /dev/mem",
+                "cat /dev/zero",
+                "cat /proc/self/environ",
+                "ls /proc/self/cwd/..",
+                "cat /proc/1/root/etc/shadow",
+                "tail -F/etc/passwd")) {
             assertRefusedAndNothingLeaked(attack);
         }
         // a glob is never expanded: it is a file name, which does not exist
@@ -123,9 +152,13 @@ class ShellEscapeTest {
     void linksToOutsideCannotBeMadeNorFollowed() throws Exception {
         Files.createSymbolicLink(ws.resolve("dev-link"), Path.of("/dev/zero"));
         Files.createSymbolicLink(ws.resolve("proc-link"), Path.of("/proc/self/environ"));
-        for (String attack : List.of("cat dev-link", "cat proc-link", "cp -l " + outsideDir.resolve("secret.txt")
-                + " hard",
-                "cp -l ../outside/secret.txt hard", "cp --link ../clawgate.toml hard", "cp -s ../clawgate.toml soft")) {
+        for (String attack : List.of(
+                "cat dev-link",
+                "cat proc-link",
+                "cp -l " + outsideDir.resolve("secret.txt") + " hard",
+                "cp -l ../outside/secret.txt hard",
+                "cp --link ../clawgate.toml hard",
+                "cp -s ../clawgate.toml soft")) {
             assertRefusedAndNothingLeaked(attack);
         }
         assertThat(ws.resolve("hard")).doesNotExist();
@@ -137,8 +170,13 @@ class ShellEscapeTest {
     @Test
     void aHardLinkAlreadyInTheWorkspaceIsRefusedAsAnArgument() throws Exception {
         Files.createLink(ws.resolve("hard.txt"), config);
-        for (String attack : List.of("cat hard.txt", "head -n5 hard.txt", "grep -f hard.txt notes.txt",
-                "date -fhard.txt", "cp hard.txt copy.txt", "sort -o hard.txt notes.txt")) {
+        for (String attack : List.of(
+                "cat hard.txt",
+                "head -n5 hard.txt",
+                "grep -f hard.txt notes.txt",
+                "date -fhard.txt",
+                "cp hard.txt copy.txt",
+                "sort -o hard.txt notes.txt")) {
             assertRefusedAndNothingLeaked(attack);
         }
         assertThat(ws.resolve("copy.txt")).doesNotExist();
@@ -152,8 +190,9 @@ class ShellEscapeTest {
         Files.writeString(data.resolve("clawgate.db"), "row " + TOKEN);
         Path inner = Files.writeString(ws.resolve("clawgate.toml"), "bot_token = \"" + TOKEN + "\"\n");
         ToolSettings settings = new ToolSettings(8_000, ALLOW, 10, 16_000);
-        ShellTool tool = new ShellTool(settings, ShellSandboxes.select(settings, List.of(data, inner)).sandbox()
-                .orElseThrow());
+        ShellTool tool = new ShellTool(
+                settings,
+                ShellSandboxes.select(settings, List.of(data, inner)).sandbox().orElseThrow());
         for (String command : List.of("cat clawgate.toml", "ls data", "grep -R BOT-TOKEN .", "cat data/clawgate.db")) {
             ToolResult r = tool.execute(args("command", command), context(ws));
             assertThat(r.output()).as(command).doesNotContain(TOKEN).doesNotContain("clawgate.db\n");

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The sandbox is the boundary, not the argument checks (SPEC AG-8): with {@code bash} allowlisted, the model can run
- * any code it likes in the workspace, and still cannot write outside, read {@code /etc/shadow}, reach the network,
- * see the host's processes or {@code /proc}, or take the gateway down with a fork bomb.
+ * any code it likes in the workspace, and still cannot write outside, read {@code /etc/shadow}, reach the network, see
+ * the host's processes or {@code /proc}, or take the gateway down with a fork bomb.
  */
 class ShellSandboxProofTest {
     @TempDir
@@ -46,7 +46,9 @@ class ShellSandboxProofTest {
         ToolResult r = bash("echo pwned > " + outside + "/a; echo pwned > /tmp/b; echo pwned > /usr/c; cp /etc/passwd "
                 + outside
                 + "/d; mkdir -p " + outside + "/e; echo pwned > inside; ls -d " + outside);
-        assertThat(r.output()).contains("exit code").contains("No such file or directory")
+        assertThat(r.output())
+                .contains("exit code")
+                .contains("No such file or directory")
                 .contains("Read-only file system");
         try (var files = Files.list(outside)) {
             assertThat(files).isEmpty();
@@ -60,13 +62,20 @@ class ShellSandboxProofTest {
     @Test
     void codeInTheSandboxSeesNoSecretsOfTheSystemNorTheGatewaysEnvironment() throws Exception {
         ToolResult r = bash("cat /etc/shadow; ls /root /home /proc /sys /var; ls /etc; env");
-        assertThat(r.output()).contains("cat: /etc/shadow: No such file or directory").doesNotContain("root:")
-                .contains("ls: cannot access '/proc'").contains("ls: cannot access '/sys'");
-        List<String> variables = r.output().lines().filter(l -> l.matches("[A-Z_]+=.*")).map(l -> l.substring(0,
-                l.indexOf('=')))
+        assertThat(r.output())
+                .contains("cat: /etc/shadow: No such file or directory")
+                .doesNotContain("root:")
+                .contains("ls: cannot access '/proc'")
+                .contains("ls: cannot access '/sys'");
+        List<String> variables = r.output()
+                .lines()
+                .filter(l -> l.matches("[A-Z_]+=.*"))
+                .map(l -> l.substring(0, l.indexOf('=')))
                 .toList();
-        assertThat(variables).contains("PATH", "HOME").allMatch(v -> List.of("PATH", "HOME", "LANG", "PWD", "SHLVL",
-                "_").contains(v));
+        assertThat(variables)
+                .contains("PATH", "HOME")
+                .allMatch(v ->
+                        List.of("PATH", "HOME", "LANG", "PWD", "SHLVL", "_").contains(v));
         assertThat(r.output()).doesNotContain("shadow\n").doesNotContain("clawgate.toml");
     }
 
@@ -78,7 +87,7 @@ class ShellSandboxProofTest {
             ToolResult r = bash("echo hello > /dev/tcp/127.0.0.1/" + listener.getLocalPort()
                     + "; echo hello > /dev/tcp/1.1.1.1/80;"
                     + " echo hello > /dev/tcp/" + InetAddress.getLocalHost().getHostAddress() + "/"
-                            + listener.getLocalPort());
+                    + listener.getLocalPort());
             assertThat(r.output()).contains("Connection refused").contains("Network is unreachable");
             AtomicInteger accepted = new AtomicInteger();
             try {
@@ -97,8 +106,11 @@ class ShellSandboxProofTest {
         long gateway = ProcessHandle.current().pid();
         ToolResult r = bash("kill -0 " + gateway + " && echo SEEN-GATEWAY; mount -t tmpfs none /tmp; mknod dev b 8 0;"
                 + " unshare -U true && echo NESTED-USERNS; echo $$");
-        assertThat(r.output()).doesNotContain("SEEN-GATEWAY").doesNotContain("NESTED-USERNS")
-                .contains("mount: /tmp: permission denied").contains("mknod: dev: Operation not permitted");
+        assertThat(r.output())
+                .doesNotContain("SEEN-GATEWAY")
+                .doesNotContain("NESTED-USERNS")
+                .contains("mount: /tmp: permission denied")
+                .contains("mknod: dev: Operation not permitted");
         assertThat(root.resolve("workspace/dev")).doesNotExist();
     }
 
@@ -109,9 +121,10 @@ class ShellSandboxProofTest {
         // the first bash stays, so the bomb runs until the limit stops it or the timeout kills the namespace
         ToolResult bomb = bash(5).execute(args("command", "bash -c 'b() { b | b & }; b; sleep 2; wait'"), context(ws));
         assertThat(bomb.output()).contains("fork: retry: Resource temporarily unavailable");
-        await().atMost(Duration.ofSeconds(10)).until(() -> ProcessHandle.current().descendants()
-                .noneMatch(ProcessHandle::isAlive));
-        assertThat(bash(5).execute(args("command", "echo still here"), context(ws)).output())
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> ProcessHandle.current().descendants().noneMatch(ProcessHandle::isAlive));
+        assertThat(bash(5).execute(args("command", "echo still here"), context(ws))
+                        .output())
                 .isEqualTo("exit code: 0\nstill here");
     }
 

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ShellToolTest {
-    static final List<String> ALLOW = List.of("echo", "ls", "pwd", "touch", "seq", "sleep", "printenv", "find", "false");
+    static final List<String> ALLOW =
+            List.of("echo", "ls", "pwd", "touch", "seq", "sleep", "printenv", "find", "false");
 
     @TempDir
     Path ws;
@@ -58,8 +59,15 @@ class ShellToolTest {
         Path outside = Files.createTempDirectory("outside");
         Files.writeString(outside.resolve("secret.txt"), "top secret");
         Files.createSymbolicLink(ws.resolve("escape"), outside);
-        for (String attack : List.of("ls /", "ls " + outside, "ls ~", "ls ../", "ls sub/../../x", "ls escape",
-                "find . -newer=/etc/passwd", "ls --color=/etc")) {
+        for (String attack : List.of(
+                "ls /",
+                "ls " + outside,
+                "ls ~",
+                "ls ../",
+                "ls sub/../../x",
+                "ls escape",
+                "find . -newer=/etc/passwd",
+                "ls --color=/etc")) {
             ToolResult r = run(attack);
             assertThat(r.error()).as(attack).isTrue();
         }
@@ -91,9 +99,17 @@ class ShellToolTest {
     // SPEC AG-5
     @Test
     void metacharacterInjectionIsRefusedAndNothingRuns() throws Exception {
-        for (String attack : List.of("ls; rm -rf /", "ls $(id)", "ls; touch pwned", "echo x && touch pwned",
-                "echo x | touch pwned", "echo $(touch pwned)", "echo `touch pwned`", "echo x > pwned",
-                "echo x\ntouch pwned", "touch pwned &")) {
+        for (String attack : List.of(
+                "ls; rm -rf /",
+                "ls $(id)",
+                "ls; touch pwned",
+                "echo x && touch pwned",
+                "echo x | touch pwned",
+                "echo $(touch pwned)",
+                "echo `touch pwned`",
+                "echo x > pwned",
+                "echo x\ntouch pwned",
+                "touch pwned &")) {
             ToolResult r = run(attack);
             assertThat(r.error()).as(attack).isTrue();
             assertThat(r.output()).as(attack).doesNotStartWith("exit code");
@@ -117,9 +133,14 @@ class ShellToolTest {
     void theChildSeesNoneOfTheGatewaysEnvironmentBeyondTheBasics() throws Exception {
         ToolResult r = run("printenv");
         assertThat(r.error()).isFalse();
-        List<String> names = r.output().lines().skip(1).map(l -> l.substring(0, l.indexOf('='))).toList();
-        assertThat(names).contains("HOME").allMatch(n -> Unsandboxed.PASSED_ENVIRONMENT.contains(n) || n.equals("HOME")
-                || n.equals("PWD"));
+        List<String> names = r.output()
+                .lines()
+                .skip(1)
+                .map(l -> l.substring(0, l.indexOf('=')))
+                .toList();
+        assertThat(names)
+                .contains("HOME")
+                .allMatch(n -> Unsandboxed.PASSED_ENVIRONMENT.contains(n) || n.equals("HOME") || n.equals("PWD"));
         assertThat(r.output()).contains("HOME=" + ws.toAbsolutePath());
     }
 
@@ -129,15 +150,15 @@ class ShellToolTest {
         // sh is allowlisted here only to build a process tree; it is a launcher, which ShellTool warns about
         ShellTool tool = new ShellTool(new ToolSettings(8_000, List.of("sh"), 1, 1000));
         long start = System.nanoTime();
-        CompletableFuture<ToolResult> result = async(() ->
-                tool.execute(args("command", "sh -c 'sleep 300 & sleep 301'"), context(ws)));
+        CompletableFuture<ToolResult> result =
+                async(() -> tool.execute(args("command", "sh -c 'sleep 300 & sleep 301'"), context(ws)));
         List<ProcessHandle> sleepers = awaitSleepers(2);
         ToolResult r = result.get(30, TimeUnit.SECONDS);
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(15));
         assertThat(r.error()).isTrue();
         assertThat(r.output()).contains("timed out after 1 s").contains("killed");
-        await().atMost(Duration.ofSeconds(5)).untilAsserted(() ->
-                assertThat(sleepers).noneMatch(ShellToolTest::running));
+        await().atMost(Duration.ofSeconds(5))
+                .untilAsserted(() -> assertThat(sleepers).noneMatch(ShellToolTest::running));
     }
 
     // SPEC AG-5, AG-3
@@ -164,12 +185,16 @@ class ShellToolTest {
     void cancellingTheRunKillsTheRunningProcess() throws Exception {
         CancelToken cancel = new CancelToken();
         ShellTool tool = shell(120, 1000);
-        CompletableFuture<ToolResult> result = async(() -> tool.execute(args("command", "sleep 299"), context(ws, cancel)));
+        CompletableFuture<ToolResult> result =
+                async(() -> tool.execute(args("command", "sleep 299"), context(ws, cancel)));
         List<ProcessHandle> sleepers = awaitSleepers(1);
         long start = System.nanoTime();
         cancel.cancel("user sent /stop");
-        assertThat(result).failsWithin(Duration.ofSeconds(10))
-                .withThrowableOfType(ExecutionException.class).havingCause().isInstanceOf(CancelledException.class);
+        assertThat(result)
+                .failsWithin(Duration.ofSeconds(10))
+                .withThrowableOfType(ExecutionException.class)
+                .havingCause()
+                .isInstanceOf(CancelledException.class);
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
         assertThat(sleepers).noneMatch(ShellToolTest::running);
     }
@@ -179,8 +204,8 @@ class ShellToolTest {
     void anAlreadyCancelledRunStartsNoProcess() {
         CancelToken cancel = new CancelToken();
         cancel.cancel("stop");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() ->
-                        shell(10, 100).execute(args("command", "touch started"), context(ws, cancel)))
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> shell(10, 100).execute(args("command", "touch started"), context(ws, cancel)))
                 .isInstanceOf(CancelledException.class);
         assertThat(ws.resolve("started")).doesNotExist();
     }
@@ -188,8 +213,10 @@ class ShellToolTest {
     // SPEC AG-5
     @Test
     void missingOrMistypedCommandIsAClearError() throws Exception {
-        assertThat(shell(10, 100).execute(args(), context(ws)).output()).contains("missing required argument 'command'");
-        assertThat(shell(10, 100).execute(args("command", 5), context(ws)).output()).contains("must be a string");
+        assertThat(shell(10, 100).execute(args(), context(ws)).output())
+                .contains("missing required argument 'command'");
+        assertThat(shell(10, 100).execute(args("command", 5), context(ws)).output())
+                .contains("must be a string");
     }
 
     /** Runs a tool call on a virtual thread; its exception, checked or not, completes the future. */
@@ -212,7 +239,9 @@ class ShellToolTest {
 
     private static List<ProcessHandle> sleepers() {
         try (Stream<ProcessHandle> all = ProcessHandle.current().descendants()) {
-            return all.filter(p -> p.info().command().map(c -> c.endsWith("/sleep")).orElse(false)).toList();
+            return all.filter(p ->
+                            p.info().command().map(c -> c.endsWith("/sleep")).orElse(false))
+                    .toList();
         }
     }
 

@@ -21,15 +21,25 @@ class WebFetchToolTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String BASE = "http://public.example";
     private final ScriptedHttp http = new ScriptedHttp()
-            .answer(BASE + "/page", 200, "text/html; charset=utf-8",
+            .answer(
+                    BASE + "/page",
+                    200,
+                    "text/html; charset=utf-8",
                     "<html><head><style>p{}</style><script>var x=1;</script></head>"
-                    + "<body><h1>Title</h1><p>Caf&eacute; &amp; more</p><div>second line</div></body></html>")
+                            + "<body><h1>Title</h1><p>Caf&eacute; &amp; more</p><div>second line</div></body></html>")
             .redirect(BASE + "/inside", "http://internal.example/secret");
 
     /** public.example resolves to a public address; anything else to loopback. */
     private WebFetchTool tool(int max) {
-        return new WebFetchTool(max, new PublicWeb(http, host -> List.of(host.equals("public.example")
-                ? address(93, 184, 216, 34) : InetAddress.getLoopbackAddress()), PublicAddresses::isPublic));
+        return new WebFetchTool(
+                max,
+                new PublicWeb(
+                        http,
+                        host -> List.of(
+                                host.equals("public.example")
+                                        ? address(93, 184, 216, 34)
+                                        : InetAddress.getLoopbackAddress()),
+                        PublicAddresses::isPublic));
     }
 
     static InetAddress address(int... b) {
@@ -41,15 +51,23 @@ class WebFetchToolTest {
     }
 
     private static ToolResult run(WebFetchTool tool, String url) throws Exception {
-        return tool.execute(JSON.createObjectNode().put("url", url), new ToolContext(Path.of("."), SessionKey.of(
-                dev.clawgate.core.model.InboundMessage.direct("test", null, "alice", "x")), CancelToken.none()));
+        return tool.execute(
+                JSON.createObjectNode().put("url", url),
+                new ToolContext(
+                        Path.of("."),
+                        SessionKey.of(dev.clawgate.core.model.InboundMessage.direct("test", null, "alice", "x")),
+                        CancelToken.none()));
     }
 
     @Test
     void aPublicPageComesBackAsItsText() throws Exception {
         ToolResult r = run(tool(10_000), BASE + "/page");
         assertThat(r.error()).as(r.output()).isFalse();
-        assertThat(r.output()).contains("Title").contains("& more").contains("second line").doesNotContain("<")
+        assertThat(r.output())
+                .contains("Title")
+                .contains("& more")
+                .contains("second line")
+                .doesNotContain("<")
                 .doesNotContain("var x");
         assertThat(run(tool(5), BASE + "/page").output()).contains("[… cut at 5 characters]");
         assertThat(http.calls()).allSatisfy(c -> assertThat(c.addresses()).containsExactly(address(93, 184, 216, 34)));

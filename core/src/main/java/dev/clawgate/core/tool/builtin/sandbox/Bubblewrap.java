@@ -13,27 +13,36 @@ import java.util.Optional;
  *
  * <ul>
  *   <li>Files: the workspace, read-write, at its own (real) path; {@code /usr} and the {@code /bin}, {@code /sbin},
- *       {@code /lib*} entries read-only (as links where the host has merged them into {@code /usr}); of
- *       {@code /etc} only {@link #ETC_ENTRIES}; a fresh {@code /dev} (null, zero, full, random, urandom, tty) and a
- *       private, size-limited {@code /tmp} and {@code /dev/shm}. No {@code /proc} and no {@code /sys}: a command
- *       running as root (when the gateway does) could otherwise write root-owned files there such as
- *       {@code /proc/sys/kernel/core_pattern} or {@code /proc/sysrq-trigger}, which check no capability. The
- *       gateway's config file and data dir are hidden (an empty read-only directory, or {@code /dev/null}) where
- *       they lie inside anything bound.
- *   <li>No network: a new network namespace with only its own loopback. New user, PID, IPC, UTS and cgroup
- *       namespaces, no further user namespaces inside, every capability dropped, a new session (no terminal
- *       to push input into), and it dies with the gateway ({@code --die-with-parent}).
- *   <li>A cleared environment: only {@code PATH}, {@code LANG} and {@code HOME} (the workspace); the gateway's
- *       provider keys and tokens never reach a command.
+ *       {@code /lib*} entries read-only (as links where the host has merged them into {@code /usr}); of {@code /etc}
+ *       only {@link #ETC_ENTRIES}; a fresh {@code /dev} (null, zero, full, random, urandom, tty) and a private,
+ *       size-limited {@code /tmp} and {@code /dev/shm}. No {@code /proc} and no {@code /sys}: a command running as root
+ *       (when the gateway does) could otherwise write root-owned files there such as
+ *       {@code /proc/sys/kernel/core_pattern} or {@code /proc/sysrq-trigger}, which check no capability. The gateway's
+ *       config file and data dir are hidden (an empty read-only directory, or {@code /dev/null}) where they lie inside
+ *       anything bound.
+ *   <li>No network: a new network namespace with only its own loopback. New user, PID, IPC, UTS and cgroup namespaces,
+ *       no further user namespaces inside, every capability dropped, a new session (no terminal to push input into),
+ *       and it dies with the gateway ({@code --die-with-parent}).
+ *   <li>A cleared environment: only {@code PATH}, {@code LANG} and {@code HOME} (the workspace); the gateway's provider
+ *       keys and tokens never reach a command.
  *   <li>Limits: see {@link SandboxLimits} for which mechanism enforces which.
  * </ul>
  */
 public final class Bubblewrap implements ShellSandbox {
     /** What of {@code /etc} the programs need: the dynamic linker's cache, alternatives, the time zone, user names. */
-    static final List<String> ETC_ENTRIES = List.of("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "alternatives",
-            "localtime", "timezone", "passwd", "group", "nsswitch.conf");
+    static final List<String> ETC_ENTRIES = List.of(
+            "ld.so.cache",
+            "ld.so.conf",
+            "ld.so.conf.d",
+            "alternatives",
+            "localtime",
+            "timezone",
+            "passwd",
+            "group",
+            "nsswitch.conf");
     /** Top-level system directories programs load from; each bound read-only, or linked where the host links it. */
     static final List<String> SYSTEM_DIRS = List.of("bin", "sbin", "lib", "lib32", "lib64", "libx32");
+
     static final String PATH = "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin";
     /** Holds the first process until it is in its cgroup, so nothing it starts can be born outside. */
     private static final List<String> WAIT_FOR_CGROUP =
@@ -48,16 +57,25 @@ public final class Bubblewrap implements ShellSandbox {
 
     /**
      * @param prlimit util-linux {@code prlimit}, for the rlimits; it must lie in a directory the sandbox sees
-     * @param hidden  paths no command may see: the gateway's config file and data dir
+     * @param hidden paths no command may see: the gateway's config file and data dir
      */
-    Bubblewrap(Path bwrap, Optional<Path> prlimit, Optional<ShellCgroups> cgroups, SandboxLimits limits,
-               List<Path> hidden) {
+    Bubblewrap(
+            Path bwrap,
+            Optional<Path> prlimit,
+            Optional<ShellCgroups> cgroups,
+            SandboxLimits limits,
+            List<Path> hidden) {
         this(bwrap, prlimit, cgroups, limits, hidden, Path.of("/"));
     }
 
     /** {@code root}: where the host's system directories are looked up (a test points it at a made-up tree). */
-    Bubblewrap(Path bwrap, Optional<Path> prlimit, Optional<ShellCgroups> cgroups, SandboxLimits limits,
-               List<Path> hidden, Path root) {
+    Bubblewrap(
+            Path bwrap,
+            Optional<Path> prlimit,
+            Optional<ShellCgroups> cgroups,
+            SandboxLimits limits,
+            List<Path> hidden,
+            Path root) {
         this.bwrap = bwrap;
         this.prlimit = prlimit;
         this.cgroups = cgroups;
@@ -126,13 +144,28 @@ public final class Bubblewrap implements ShellSandbox {
             hide.add(real);
         }
         if (Path.of("/usr").startsWith(workspace) || Path.of("/etc").startsWith(workspace)) {
-            throw new IOException("the workspace " + workspace + " holds the system directories; use a directory of"
-                    + " its own");
+            throw new IOException(
+                    "the workspace " + workspace + " holds the system directories; use a directory of" + " its own");
         }
-        List<String> c = new ArrayList<>(List.of(bwrap.toString(),
-                "--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent", "--new-session",
-                "--cap-drop", "ALL", "--clearenv", "--setenv", "PATH", PATH, "--setenv", "LANG", "C.UTF-8",
-                "--setenv", "HOME", workspace.toString()));
+        List<String> c = new ArrayList<>(List.of(
+                bwrap.toString(),
+                "--unshare-all",
+                "--unshare-user",
+                "--disable-userns",
+                "--die-with-parent",
+                "--new-session",
+                "--cap-drop",
+                "ALL",
+                "--clearenv",
+                "--setenv",
+                "PATH",
+                PATH,
+                "--setenv",
+                "LANG",
+                "C.UTF-8",
+                "--setenv",
+                "HOME",
+                workspace.toString()));
         List<Path> bound = new ArrayList<>();
         bindSystem(c, bound, "usr", hide);
         for (String dir : SYSTEM_DIRS) bindSystem(c, bound, dir, hide);
@@ -144,9 +177,13 @@ public final class Bubblewrap implements ShellSandbox {
         bound.add(workspace);
         cover(c, bound, hide);
         c.addAll(List.of("--chdir", workspace.toString(), "--"));
-        prlimit.ifPresent(p -> c.addAll(List.of(p.toString(),
-                "--cpu=" + limits.cpuSeconds() + ":" + (limits.cpuSeconds() + 1), "--as=" + limits.addressSpaceBytes(),
-                "--fsize=" + limits.fileBytes(), "--core=0", "--")));
+        prlimit.ifPresent(p -> c.addAll(List.of(
+                p.toString(),
+                "--cpu=" + limits.cpuSeconds() + ":" + (limits.cpuSeconds() + 1),
+                "--as=" + limits.addressSpaceBytes(),
+                "--fsize=" + limits.fileBytes(),
+                "--core=0",
+                "--")));
         c.addAll(argv);
         return c;
     }

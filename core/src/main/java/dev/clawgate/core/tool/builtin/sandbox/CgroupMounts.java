@@ -6,13 +6,13 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Where this process's cgroups are, read from {@code /proc/self/cgroup} and {@code /proc/self/mountinfo}
- * (SPEC AG-8): the directory of its cgroup in the v1 {@code pids} and {@code memory} hierarchies, or in the v2
- * unified one. Pure parsing, so the v1, v2 and hybrid layouts are tested without a kernel.
+ * Where this process's cgroups are, read from {@code /proc/self/cgroup} and {@code /proc/self/mountinfo} (SPEC AG-8):
+ * the directory of its cgroup in the v1 {@code pids} and {@code memory} hierarchies, or in the v2 unified one. Pure
+ * parsing, so the v1, v2 and hybrid layouts are tested without a kernel.
  *
- * @param pidsV1   this process's cgroup directory in the v1 pids hierarchy, if mounted and reachable
+ * @param pidsV1 this process's cgroup directory in the v1 pids hierarchy, if mounted and reachable
  * @param memoryV1 the same in the v1 memory hierarchy
- * @param unified  this process's cgroup directory in the v2 hierarchy, if mounted and reachable
+ * @param unified this process's cgroup directory in the v2 hierarchy, if mounted and reachable
  */
 record CgroupMounts(Optional<Path> pidsV1, Optional<Path> memoryV1, Optional<Path> unified) {
 
@@ -62,7 +62,8 @@ record CgroupMounts(Optional<Path> pidsV1, Optional<Path> memoryV1, Optional<Pat
     /** The directory of cgroup {@code path} under the mount of {@code controller} (null: the v2 mount). */
     private static Optional<Path> dir(List<Mount> mounts, String controller, String path) {
         for (Mount m : mounts) {
-            boolean matches = controller == null ? m.controllers() == null
+            boolean matches = controller == null
+                    ? m.controllers() == null
                     : m.controllers() != null && m.controllers().contains(controller);
             if (!matches) continue;
             String root = m.root().endsWith("/") ? m.root() : m.root() + "/";
@@ -70,7 +71,8 @@ record CgroupMounts(Optional<Path> pidsV1, Optional<Path> memoryV1, Optional<Pat
             // a cgroup outside the mounted part of the hierarchy cannot be reached through this mount
             if (!p.startsWith(root)) continue;
             String relative = p.substring(root.length());
-            return Optional.of(relative.isEmpty() ? m.mountPoint() : m.mountPoint().resolve(relative));
+            return Optional.of(
+                    relative.isEmpty() ? m.mountPoint() : m.mountPoint().resolve(relative));
         }
         return Optional.empty();
     }
@@ -81,7 +83,8 @@ record CgroupMounts(Optional<Path> pidsV1, Optional<Path> memoryV1, Optional<Pat
         StringBuilder b = new StringBuilder();
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            boolean octal = i + 3 < s.length() && s.substring(i + 1, i + 4).chars().allMatch(d -> d >= '0' && d <= '7');
+            boolean octal =
+                    i + 3 < s.length() && s.substring(i + 1, i + 4).chars().allMatch(d -> d >= '0' && d <= '7');
             if (c == '\\' && octal) {
                 b.append((char) Integer.parseInt(s.substring(i + 1, i + 4), 8));
                 i += 3;

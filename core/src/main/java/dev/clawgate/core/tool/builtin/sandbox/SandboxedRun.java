@@ -4,10 +4,10 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One started command (SPEC AG-8): its process, and a kill that ends everything the command started. Inside
- * bubblewrap that is the sandbox's PID namespace: when the bubblewrap process dies its child, the namespace's
- * init, is killed ({@code --die-with-parent}) and the kernel kills every process in the namespace; the command's
- * cgroup, if any, is emptied as well. Close it when done: that kills what is left and removes the cgroup.
+ * One started command (SPEC AG-8): its process, and a kill that ends everything the command started. Inside bubblewrap
+ * that is the sandbox's PID namespace: when the bubblewrap process dies its child, the namespace's init, is killed
+ * ({@code --die-with-parent}) and the kernel kills every process in the namespace; the command's cgroup, if any, is
+ * emptied as well. Close it when done: that kills what is left and removes the cgroup.
  */
 public final class SandboxedRun implements AutoCloseable {
     private final Process process;

@@ -18,8 +18,8 @@ import org.slf4j.LoggerFactory;
  * The cgroups the shell sandbox puts each command in, for the limits bubblewrap has no flag for (SPEC AG-8): the
  * process count ({@code pids.max}) and the memory of all its processes together. Cgroup v1 (a {@code pids} and a
  * {@code memory} hierarchy) and v2 (one unified hierarchy) are both supported. Each command gets its own group,
- * {@code clawgate-shell-<gateway pid>-<n>}, next to the gateway's own cgroup (v1) or below it or its parent (v2,
- * where a delegated subtree must have the controllers enabled); the group is removed when the command ends.
+ * {@code clawgate-shell-<gateway pid>-<n>}, next to the gateway's own cgroup (v1) or below it or its parent (v2, where
+ * a delegated subtree must have the controllers enabled); the group is removed when the command ends.
  */
 final class ShellCgroups {
     private static final Logger LOG = LoggerFactory.getLogger(ShellCgroups.class);
@@ -51,8 +51,10 @@ final class ShellCgroups {
             String mountinfo = Files.readString(Path.of("/proc/self/mountinfo"));
             return find(CgroupMounts.parse(cgroup, mountinfo), limits);
         } catch (IOException e) {
-            return new Found(Optional.empty(), List.of("the process count and memory: /proc/self/cgroup cannot be"
-                    + " read (" + e.getMessage() + ")"));
+            return new Found(
+                    Optional.empty(),
+                    List.of("the process count and memory: /proc/self/cgroup cannot be" + " read (" + e.getMessage()
+                            + ")"));
         }
     }
 
@@ -62,12 +64,22 @@ final class ShellCgroups {
         String version;
         if (mounts.pidsV1().isPresent() || mounts.memoryV1().isPresent()) {
             version = "v1";
-            tryPlace(mounts.pidsV1(), "pids", List.of(new Setting("pids.max", true, SandboxLimits::processes)),
-                    limits, places, missing);
-            tryPlace(mounts.memoryV1(), "memory", List.of(
-                    new Setting("memory.limit_in_bytes", true, SandboxLimits::memoryBytes),
-                    new Setting("memory.memsw.limit_in_bytes", false, SandboxLimits::memoryBytes)),
-                    limits, places, missing);
+            tryPlace(
+                    mounts.pidsV1(),
+                    "pids",
+                    List.of(new Setting("pids.max", true, SandboxLimits::processes)),
+                    limits,
+                    places,
+                    missing);
+            tryPlace(
+                    mounts.memoryV1(),
+                    "memory",
+                    List.of(
+                            new Setting("memory.limit_in_bytes", true, SandboxLimits::memoryBytes),
+                            new Setting("memory.memsw.limit_in_bytes", false, SandboxLimits::memoryBytes)),
+                    limits,
+                    places,
+                    missing);
         } else if (mounts.unified().isPresent()) {
             version = "v2";
             unified(mounts.unified().get(), limits, places, missing);
@@ -78,8 +90,13 @@ final class ShellCgroups {
         return new Found(places.isEmpty() ? Optional.empty() : Optional.of(new ShellCgroups(places, version)), missing);
     }
 
-    private static void tryPlace(Optional<Path> own, String controller, List<Setting> settings, SandboxLimits limits,
-                                 List<Place> places, List<String> missing) {
+    private static void tryPlace(
+            Optional<Path> own,
+            String controller,
+            List<Setting> settings,
+            SandboxLimits limits,
+            List<Place> places,
+            List<String> missing) {
         String what = controller.equals("pids") ? "the process count" : "the memory";
         if (own.isEmpty()) {
             missing.add(what + ": no cgroup v1 " + controller + " hierarchy is mounted");
@@ -97,7 +114,8 @@ final class ShellCgroups {
 
     /** v2: the gateway's own cgroup, else its parent (a delegated subtree whose leaf holds the gateway). */
     private static void unified(Path own, SandboxLimits limits, List<Place> places, List<String> missing) {
-        List<Setting> settings = List.of(new Setting("pids.max", true, SandboxLimits::processes),
+        List<Setting> settings = List.of(
+                new Setting("pids.max", true, SandboxLimits::processes),
                 new Setting("memory.max", true, SandboxLimits::memoryBytes),
                 new Setting("memory.swap.max", false, l -> 0));
         List<String> tried = new ArrayList<>();
@@ -118,11 +136,13 @@ final class ShellCgroups {
     }
 
     private static void enableControllers(Path base) throws IOException {
-        Set<String> available = Set.of(Files.readString(base.resolve("cgroup.controllers")).strip().split("\\s+"));
+        Set<String> available = Set.of(
+                Files.readString(base.resolve("cgroup.controllers")).strip().split("\\s+"));
         if (!available.containsAll(Set.of("pids", "memory"))) {
             throw new IOException("the pids and memory controllers are not available there");
         }
-        Set<String> enabled = Set.of(Files.readString(base.resolve("cgroup.subtree_control")).strip().split("\\s+"));
+        Set<String> enabled = Set.of(
+                Files.readString(base.resolve("cgroup.subtree_control")).strip().split("\\s+"));
         if (!enabled.containsAll(Set.of("pids", "memory"))) {
             Files.writeString(base.resolve("cgroup.subtree_control"), "+pids +memory");
         }
@@ -132,14 +152,18 @@ final class ShellCgroups {
     private static void removeStale(Path parent) {
         try (DirectoryStream<Path> children = Files.newDirectoryStream(parent, PREFIX + "*")) {
             for (Path child : children) {
-                String[] parts = child.getFileName().toString().substring(PREFIX.length()).split("-");
+                String[] parts = child.getFileName()
+                        .toString()
+                        .substring(PREFIX.length())
+                        .split("-");
                 long pid;
                 try {
                     pid = Long.parseLong(parts[0]);
                 } catch (NumberFormatException e) {
                     continue;
                 }
-                if (pid == SELF || ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) continue;
+                if (pid == SELF
+                        || ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) continue;
                 try {
                     Files.delete(child);
                 } catch (IOException e) {
@@ -154,15 +178,21 @@ final class ShellCgroups {
     /** "v1 (pids at ..., memory at ...)" for the doctor and the start log. */
     String describe() {
         return "cgroup " + version + " ("
-                + String.join(", ", places.stream().map(p -> p.controller() + " in " + p.parent()).toList()) + ")";
+                + String.join(
+                        ", ",
+                        places.stream()
+                                .map(p -> p.controller() + " in " + p.parent())
+                                .toList()) + ")";
     }
 
     boolean limitsProcesses() {
-        return places.stream().anyMatch(p -> p.settings().stream().anyMatch(s -> s.file().equals("pids.max")));
+        return places.stream()
+                .anyMatch(p -> p.settings().stream().anyMatch(s -> s.file().equals("pids.max")));
     }
 
     boolean limitsMemory() {
-        return places.stream().anyMatch(p -> p.settings().stream().anyMatch(s -> s.file().startsWith("memory.")));
+        return places.stream()
+                .anyMatch(p -> p.settings().stream().anyMatch(s -> s.file().startsWith("memory.")));
     }
 
     /** A new, empty group per hierarchy with the limits set; the caller adds the command's first process to it. */

@@ -7,8 +7,8 @@ import java.util.List;
 /** Where the shell tool runs a command that passed its checks (SPEC AG-8). */
 public sealed interface ShellSandbox permits Bubblewrap, Unsandboxed {
     /**
-     * Starts {@code argv} (a program and its arguments, run without a shell) in {@code workspace}, an existing
-     * absolute directory, with stdout and stderr merged and stdin at end of input.
+     * Starts {@code argv} (a program and its arguments, run without a shell) in {@code workspace}, an existing absolute
+     * directory, with stdout and stderr merged and stdin at end of input.
      */
     SandboxedRun start(List<String> argv, Path workspace) throws IOException;
 

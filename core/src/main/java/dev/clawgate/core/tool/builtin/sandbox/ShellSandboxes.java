@@ -16,10 +16,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Chooses what the shell tool's commands run in (SPEC AG-8): with {@code tools.shell_sandbox = "bwrap"} (the
- * default) bubblewrap, when a probe shows it works here, and otherwise nothing, so the shell tool is off; with
- * {@code "none"} no sandbox. The probe really runs a command in the sandbox, once per process: once with the
- * rlimits, and once more in a cgroup, so each mechanism is used only where it works.
+ * Chooses what the shell tool's commands run in (SPEC AG-8): with {@code tools.shell_sandbox = "bwrap"} (the default)
+ * bubblewrap, when a probe shows it works here, and otherwise nothing, so the shell tool is off; with {@code "none"} no
+ * sandbox. The probe really runs a command in the sandbox, once per process: once with the rlimits, and once more in a
+ * cgroup, so each mechanism is used only where it works.
  */
 public final class ShellSandboxes {
     private static final Logger LOG = LoggerFactory.getLogger(ShellSandboxes.class);
@@ -37,25 +37,37 @@ public final class ShellSandboxes {
             + " service)";
 
     /** What bubblewrap, prlimit and the cgroups did in the probe. */
-    record Probe(Optional<Path> bwrap, String version, String failure, Optional<Path> prlimit, String prlimitFailure,
-                 ShellCgroups.Found cgroups) {}
+    record Probe(
+            Optional<Path> bwrap,
+            String version,
+            String failure,
+            Optional<Path> prlimit,
+            String prlimitFailure,
+            ShellCgroups.Found cgroups) {}
 
     /**
-     * The sandbox for {@code settings}; {@code hidden} are the paths no command may see (the gateway's config file
-     * and data dir).
+     * The sandbox for {@code settings}; {@code hidden} are the paths no command may see (the gateway's config file and
+     * data dir).
      */
     public static ShellSandboxStatus select(ToolSettings settings, List<Path> hidden) {
         ShellSandboxMode mode = settings.shellSandbox();
         if (settings.shellAllowlist().isEmpty()) {
-            return new ShellSandboxStatus(mode, Optional.empty(),
+            return new ShellSandboxStatus(
+                    mode,
+                    Optional.empty(),
                     List.of(SandboxFinding.ok("shell tool off: tools.shell_allowlist is empty")));
         }
         SandboxLimits limits = SandboxLimits.forTimeout(settings.shellTimeoutSecs());
         if (mode == ShellSandboxMode.NONE) {
-            return new ShellSandboxStatus(mode, Optional.of(new Unsandboxed(limits)), List.of(SandboxFinding.warning(
-                    "tools.shell_sandbox = \"none\": shell commands run without a sandbox, as the gateway's user,"
-                            + " seeing its files and network; only the argument checks and the timeout confine them",
-                    "remove tools.shell_sandbox (bubblewrap is then used when it works here)")));
+            return new ShellSandboxStatus(
+                    mode,
+                    Optional.of(new Unsandboxed(limits)),
+                    List.of(SandboxFinding.warning(
+                            "tools.shell_sandbox = \"none\": shell commands run without a sandbox, as the gateway's "
+                                    + "user,"
+                                    + " seeing its files and network; only the argument checks and the timeout "
+                                    + "confine them",
+                            "remove tools.shell_sandbox (bubblewrap is then used when it works here)")));
         }
         return fromProbe(probe(), limits, hidden, mode);
     }
@@ -63,32 +75,37 @@ public final class ShellSandboxes {
     static ShellSandboxStatus fromProbe(Probe p, SandboxLimits limits, List<Path> hidden, ShellSandboxMode mode) {
         List<SandboxFinding> findings = new ArrayList<>();
         if (p.failure() != null) {
-            findings.add(SandboxFinding.problem("shell tool off: the bubblewrap sandbox does not work here: "
-                    + p.failure(), ENABLE_FIX));
+            findings.add(SandboxFinding.problem(
+                    "shell tool off: the bubblewrap sandbox does not work here: " + p.failure(), ENABLE_FIX));
             return new ShellSandboxStatus(mode, Optional.empty(), findings);
         }
-        Bubblewrap sandbox = new Bubblewrap(p.bwrap().orElseThrow(), p.prlimit(), p.cgroups().cgroups(), limits,
-                hidden);
-        findings.add(SandboxFinding.ok("shell sandbox: " + p.version() + " (" + p.bwrap().get() + "): the workspace the"
-                + " only writable place, a read-only minimal system, no network, a cleared environment"));
+        Bubblewrap sandbox =
+                new Bubblewrap(p.bwrap().orElseThrow(), p.prlimit(), p.cgroups().cgroups(), limits, hidden);
+        findings.add(SandboxFinding.ok(
+                "shell sandbox: " + p.version() + " (" + p.bwrap().get() + "): the workspace the"
+                        + " only writable place, a read-only minimal system, no network, a cleared environment"));
         if (p.prlimit().isPresent()) {
             findings.add(SandboxFinding.ok("shell limits per process (prlimit): " + limits.cpuSeconds() + " s of CPU, "
                     + limits.addressSpaceBytes() / SandboxLimits.MIB + " MiB of address space, files up to "
                     + limits.fileBytes() / SandboxLimits.MIB + " MiB"));
         } else {
-            findings.add(SandboxFinding.warning("shell commands' CPU time, address space and file size are not"
-                    + " limited: " + p.prlimitFailure(), "install util-linux (it has prlimit) in /usr/bin"));
+            findings.add(SandboxFinding.warning(
+                    "shell commands' CPU time, address space and file size are not" + " limited: " + p.prlimitFailure(),
+                    "install util-linux (it has prlimit) in /usr/bin"));
         }
         Optional<ShellCgroups> cg = p.cgroups().cgroups();
         if (cg.isPresent()) {
-            findings.add(SandboxFinding.ok("shell limits per command (" + cg.get().describe() + "): "
+            findings.add(SandboxFinding.ok("shell limits per command ("
+                    + cg.get().describe() + "): "
                     + (cg.get().limitsProcesses() ? limits.processes() + " processes" : "")
                     + (cg.get().limitsProcesses() && cg.get().limitsMemory() ? ", " : "")
                     + (cg.get().limitsMemory() ? limits.memoryBytes() / SandboxLimits.MIB + " MiB of memory" : "")));
         }
         if (!p.cgroups().missing().isEmpty()) {
-            findings.add(SandboxFinding.warning("shell commands are not limited in "
-                    + String.join("; ", p.cgroups().missing()), CGROUP_FIX));
+            findings.add(SandboxFinding.warning(
+                    "shell commands are not limited in "
+                            + String.join("; ", p.cgroups().missing()),
+                    CGROUP_FIX));
         }
         return new ShellSandboxStatus(mode, Optional.of(sandbox), findings);
     }
@@ -128,8 +145,9 @@ public final class ShellSandboxes {
         if (cgroups.cgroups().isPresent()) {
             String inGroup = trial(new Bubblewrap(bwrap.get(), prlimit, cgroups.cgroups(), limits, List.of()));
             if (inGroup != null) {
-                cgroups = new ShellCgroups.Found(Optional.empty(), List.of("the process count and memory: a command in"
-                        + " a cgroup fails: " + inGroup));
+                cgroups = new ShellCgroups.Found(
+                        Optional.empty(),
+                        List.of("the process count and memory: a command in" + " a cgroup fails: " + inGroup));
             }
         }
         return new Probe(bwrap, version.isEmpty() ? "bubblewrap" : version, null, prlimit, prlimitFailure, cgroups);
@@ -166,7 +184,10 @@ public final class ShellSandboxes {
         String path = System.getenv("PATH");
         List<String> dirs = new ArrayList<>(path == null ? List.of() : List.of(path.split(File.pathSeparator)));
         dirs.add("/usr/bin");
-        return dirs.stream().filter(d -> !d.isEmpty()).map(d -> Path.of(d, program)).filter(Files::isExecutable)
+        return dirs.stream()
+                .filter(d -> !d.isEmpty())
+                .map(d -> Path.of(d, program))
+                .filter(Files::isExecutable)
                 .findFirst();
     }
 

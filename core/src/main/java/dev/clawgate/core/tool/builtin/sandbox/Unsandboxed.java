@@ -7,9 +7,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * {@code tools.shell_sandbox = "none"} (SPEC AG-8): the command runs as a plain child process of the gateway,
- * with the gateway's user and view of the system. Only the shell tool's argument checks and a filtered
- * environment stand between it and the rest of the machine; the gateway logs a warning at start.
+ * {@code tools.shell_sandbox = "none"} (SPEC AG-8): the command runs as a plain child process of the gateway, with the
+ * gateway's user and view of the system. Only the shell tool's argument checks and a filtered environment stand between
+ * it and the rest of the machine; the gateway logs a warning at start.
  */
 public record Unsandboxed(SandboxLimits limits) implements ShellSandbox {
     /** Only these variables reach the child: the gateway's environment holds provider keys. */
@@ -17,7 +17,8 @@ public record Unsandboxed(SandboxLimits limits) implements ShellSandbox {
 
     @Override
     public SandboxedRun start(List<String> argv, Path workspace) throws IOException {
-        ProcessBuilder pb = new ProcessBuilder(argv).directory(workspace.toFile()).redirectErrorStream(true);
+        ProcessBuilder pb =
+                new ProcessBuilder(argv).directory(workspace.toFile()).redirectErrorStream(true);
         Map<String, String> env = pb.environment();
         env.keySet().retainAll(PASSED_ENVIRONMENT);
         env.put("HOME", workspace.toString());

@@ -18,8 +18,13 @@ class BubblewrapCommandTest {
     Path dir;
 
     private static Bubblewrap bwrap(Path root, List<Path> hidden) {
-        return new Bubblewrap(Path.of("/usr/bin/bwrap"), Optional.of(Path.of("/usr/bin/prlimit")), Optional.empty(),
-                SandboxLimits.forTimeout(30), hidden, root);
+        return new Bubblewrap(
+                Path.of("/usr/bin/bwrap"),
+                Optional.of(Path.of("/usr/bin/prlimit")),
+                Optional.empty(),
+                SandboxLimits.forTimeout(30),
+                hidden,
+                root);
     }
 
     /** The index of {@code a, b} as consecutive arguments, or -1. */
@@ -40,14 +45,26 @@ class BubblewrapCommandTest {
         Path ws = Files.createDirectories(dir.resolve("ws"));
         List<String> c = bwrap(root, List.of()).command(List.of("ls", "-l"), ws.toRealPath());
         assertThat(pair(c, "--symlink", "usr/bin", "/bin")).isPositive();
-        assertThat(pair(c, "--ro-bind", root.resolve("lib64").toString(), "/lib64")).isPositive();
-        assertThat(pair(c, "--ro-bind", root.resolve("etc/passwd").toString(), "/etc/passwd")).isPositive();
-        assertThat(pair(c, "--symlink", "/usr/share/zoneinfo/UTC", "/etc/localtime")).isPositive();
-        assertThat(String.join(" ", c)).doesNotContain("shadow").doesNotContain("--proc").doesNotContain("--share-net");
-        assertThat(pair(c, "--bind", ws.toRealPath().toString(), ws.toRealPath().toString())).isPositive();
-        assertThat(c).contains("--unshare-all", "--unshare-user", "--disable-userns", "--die-with-parent",
-                "--new-session",
-                "--clearenv");
+        assertThat(pair(c, "--ro-bind", root.resolve("lib64").toString(), "/lib64"))
+                .isPositive();
+        assertThat(pair(c, "--ro-bind", root.resolve("etc/passwd").toString(), "/etc/passwd"))
+                .isPositive();
+        assertThat(pair(c, "--symlink", "/usr/share/zoneinfo/UTC", "/etc/localtime"))
+                .isPositive();
+        assertThat(String.join(" ", c))
+                .doesNotContain("shadow")
+                .doesNotContain("--proc")
+                .doesNotContain("--share-net");
+        assertThat(pair(c, "--bind", ws.toRealPath().toString(), ws.toRealPath().toString()))
+                .isPositive();
+        assertThat(c)
+                .contains(
+                        "--unshare-all",
+                        "--unshare-user",
+                        "--disable-userns",
+                        "--die-with-parent",
+                        "--new-session",
+                        "--clearenv");
         assertThat(pair(c, "--cap-drop", "ALL")).isPositive();
         assertThat(c.subList(c.size() - 2, c.size())).containsExactly("ls", "-l");
         assertThat(c.subList(c.indexOf("--") + 1, c.size())).startsWith("/usr/bin/prlimit", "--cpu=30:31");
@@ -61,7 +78,12 @@ class BubblewrapCommandTest {
         Path elsewhere = Files.createDirectories(dir.resolve("elsewhere"));
         List<String> c = bwrap(Path.of("/"), List.of(data, config, elsewhere)).command(List.of("ls"), ws.toRealPath());
         int bind = pair(c, "--bind", ws.toRealPath().toString(), ws.toRealPath().toString());
-        int hideData = pair(c, "--tmpfs", data.toRealPath().toString(), "--remount-ro", data.toRealPath().toString());
+        int hideData = pair(
+                c,
+                "--tmpfs",
+                data.toRealPath().toString(),
+                "--remount-ro",
+                data.toRealPath().toString());
         int hideConfig = pair(c, "--ro-bind", "/dev/null", config.toRealPath().toString());
         assertThat(hideData).isGreaterThan(bind);
         assertThat(hideConfig).isGreaterThan(bind);
@@ -72,8 +94,10 @@ class BubblewrapCommandTest {
     void aWorkspaceThatIsTheDataDirOrHoldsTheSystemIsRefused() throws Exception {
         Path data = Files.createDirectories(dir.resolve("data"));
         assertThatThrownBy(() -> bwrap(Path.of("/"), List.of(data)).command(List.of("ls"), data.toRealPath()))
-                .isInstanceOf(IOException.class).hasMessageContaining("holds the gateway's own files");
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("holds the gateway's own files");
         assertThatThrownBy(() -> bwrap(Path.of("/"), List.of()).command(List.of("ls"), Path.of("/")))
-                .isInstanceOf(IOException.class).hasMessageContaining("holds the system directories");
+                .isInstanceOf(IOException.class)
+                .hasMessageContaining("holds the system directories");
     }
 }

@@ -31,7 +31,8 @@ class CgroupMountsTest {
 
     @Test
     void cgroupV2FindsTheProcessesGroupUnderTheUnifiedMount() {
-        CgroupMounts m = CgroupMounts.parse("0::/system.slice/clawgate.service/gateway\n",
+        CgroupMounts m = CgroupMounts.parse(
+                "0::/system.slice/clawgate.service/gateway\n",
                 "30 23 0:26 / /sys/fs/cgroup rw,nosuid,nodev,relatime shared:4 - cgroup2 cgroup2 rw,nsdelegate\n");
         assertThat(m.pidsV1()).isEmpty();
         assertThat(m.memoryV1()).isEmpty();
@@ -41,21 +42,21 @@ class CgroupMountsTest {
     @Test
     void aGroupOutsideTheMountedPartOfTheHierarchyIsNotReachable() {
         // a container sees only its own subtree mounted; a path outside it cannot be reached through the mount
-        CgroupMounts m = CgroupMounts.parse("0::/other/place\n",
-                "30 23 0:26 /docker/abc /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n");
+        CgroupMounts m = CgroupMounts.parse(
+                "0::/other/place\n", "30 23 0:26 /docker/abc /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n");
         assertThat(m.unified()).isEmpty();
-        CgroupMounts inside = CgroupMounts.parse("0::/docker/abc/app\n",
-                "30 23 0:26 /docker/abc /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n");
+        CgroupMounts inside = CgroupMounts.parse(
+                "0::/docker/abc/app\n", "30 23 0:26 /docker/abc /sys/fs/cgroup rw - cgroup2 cgroup2 rw\n");
         assertThat(inside.unified()).isEqualTo(Optional.of(Path.of("/sys/fs/cgroup/app")));
     }
 
     @Test
     void escapedMountPointsAndCombinedControllersAreRead() {
-        CgroupMounts m = CgroupMounts.parse("5:memory,pids:/a b\n",
-                "40 23 0:40 / /cg\\040mix rw - cgroup cgroup rw,memory,pids\n");
+        CgroupMounts m = CgroupMounts.parse(
+                "5:memory,pids:/a b\n", "40 23 0:40 / /cg\\040mix rw - cgroup cgroup rw,memory,pids\n");
         assertThat(m.pidsV1()).contains(Path.of("/cg mix/a b"));
         assertThat(m.memoryV1()).contains(Path.of("/cg mix/a b"));
-        assertThat(CgroupMounts.parse("", "")).isEqualTo(new CgroupMounts(Optional.empty(), Optional.empty(),
-                Optional.empty()));
+        assertThat(CgroupMounts.parse("", ""))
+                .isEqualTo(new CgroupMounts(Optional.empty(), Optional.empty(), Optional.empty()));
     }
 }

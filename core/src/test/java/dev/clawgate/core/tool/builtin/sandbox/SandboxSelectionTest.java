@@ -14,14 +14,18 @@ import org.junit.jupiter.api.Test;
 // "none" only as an explicit, reported opt-out; each limit reported as enforced or not
 class SandboxSelectionTest {
     private static final SandboxLimits LIMITS = SandboxLimits.forTimeout(30);
-    private static final ShellCgroups.Found NO_CGROUPS = new ShellCgroups.Found(Optional.empty(),
-            List.of("the process count and memory: no cgroup hierarchy is mounted"));
+    private static final ShellCgroups.Found NO_CGROUPS = new ShellCgroups.Found(
+            Optional.empty(), List.of("the process count and memory: no cgroup hierarchy is mounted"));
 
     @Test
     void whenBubblewrapDoesNotWorkTheShellIsOffAndTheFindingSaysHowToEnableIt() {
-        ShellSandboxes.Probe broken = new ShellSandboxes.Probe(Optional.of(Path.of("/usr/bin/bwrap")),
+        ShellSandboxes.Probe broken = new ShellSandboxes.Probe(
+                Optional.of(Path.of("/usr/bin/bwrap")),
                 "bubblewrap 0.8.0",
-                "exit code 1: bwrap: No permissions to create new namespace", Optional.empty(), "", NO_CGROUPS);
+                "exit code 1: bwrap: No permissions to create new namespace",
+                Optional.empty(),
+                "",
+                NO_CGROUPS);
         ShellSandboxStatus status = ShellSandboxes.fromProbe(broken, LIMITS, List.of(), ShellSandboxMode.BWRAP);
         assertThat(status.sandbox()).isEmpty();
         assertThat(status.findings()).singleElement().satisfies(f -> {
@@ -33,13 +37,18 @@ class SandboxSelectionTest {
 
     @Test
     void aWorkingSandboxWithoutCgroupsOrPrlimitIsUsedAndTheMissingLimitsAreWarnedAbout() {
-        ShellSandboxes.Probe partial = new ShellSandboxes.Probe(Optional.of(Path.of("/usr/bin/bwrap")),
-                "bubblewrap 0.8.0", null,
-                Optional.empty(), "/usr/bin/prlimit is not installed", NO_CGROUPS);
+        ShellSandboxes.Probe partial = new ShellSandboxes.Probe(
+                Optional.of(Path.of("/usr/bin/bwrap")),
+                "bubblewrap 0.8.0",
+                null,
+                Optional.empty(),
+                "/usr/bin/prlimit is not installed",
+                NO_CGROUPS);
         ShellSandboxStatus status = ShellSandboxes.fromProbe(partial, LIMITS, List.of(), ShellSandboxMode.BWRAP);
         assertThat(status.sandbox()).containsInstanceOf(Bubblewrap.class);
-        assertThat(status.findings()).extracting(SandboxFinding::level).containsExactly(Level.OK, Level.WARNING,
-                Level.WARNING);
+        assertThat(status.findings())
+                .extracting(SandboxFinding::level)
+                .containsExactly(Level.OK, Level.WARNING, Level.WARNING);
         assertThat(status.findings().get(1).what()).contains("CPU time, address space and file size are not limited");
         assertThat(status.findings().get(2).what()).contains("no cgroup hierarchy is mounted");
         assertThat(status.findings().get(2).fix()).contains("Delegate=");
@@ -69,6 +78,8 @@ class SandboxSelectionTest {
         });
         ShellSandboxStatus off = ShellSandboxes.select(new ToolSettings(8_000, List.of(), 10, 1_000), List.of());
         assertThat(off.sandbox()).isEmpty();
-        assertThat(off.findings()).singleElement().satisfies(f -> assertThat(f.level()).isEqualTo(Level.OK));
+        assertThat(off.findings())
+                .singleElement()
+                .satisfies(f -> assertThat(f.level()).isEqualTo(Level.OK));
     }
 }
