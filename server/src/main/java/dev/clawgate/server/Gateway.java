@@ -2,7 +2,6 @@ package dev.clawgate.server;
 
 import dev.clawgate.core.access.AccessGate;
 import dev.clawgate.core.access.PairingBook;
-import dev.clawgate.core.agent.ModelRoute;
 import dev.clawgate.core.channel.Channel;
 import dev.clawgate.core.channel.ChannelSupervisor;
 import dev.clawgate.core.channel.MessageAdapter;
@@ -15,7 +14,6 @@ import dev.clawgate.core.hook.SendingHook;
 import dev.clawgate.core.inbound.ChannelNames;
 import dev.clawgate.core.inbound.SessionKeys;
 import dev.clawgate.core.memory.Consolidation;
-import dev.clawgate.core.memory.Consolidator;
 import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.multimodal.PublicWeb;
 import dev.clawgate.core.outbound.DirectDelivery;
@@ -28,8 +26,6 @@ import dev.clawgate.core.prompt.SystemPromptBuilder;
 import dev.clawgate.core.prompt.SystemPromptCache;
 import dev.clawgate.core.store.Store;
 import dev.clawgate.core.tool.ToolRegistry;
-import dev.clawgate.core.turn.ModelChoice;
-import dev.clawgate.core.turn.ModelSelector;
 import dev.clawgate.core.turn.StopReplies;
 import dev.clawgate.core.turn.TurnPipeline;
 import dev.clawgate.core.turn.TurnServices;
@@ -202,13 +198,7 @@ public final class Gateway implements AutoCloseable {
                     .build();
             Dispatcher.Policy policy = rules.policy();
             // SPEC ME-6: after each turn, off its reply path; bounded, fire and forget
-            this.consolidation = new Consolidation(
-                            new Consolidator(
-                                    store, store.memory(), () -> config.get().memory(), this::consolidationModel),
-                            () -> config.get().memory(),
-                            cfg.memory().consolidationQueue(),
-                            Clock.systemUTC())
-                    .start();
+            this.consolidation = MemoryUpkeep.startConsolidation(store, config, providers);
             TurnPipeline turns = new TurnPipeline(services, metrics.modelAttempts());
             // SPEC OP-5: the turn's session key, inbox id and turn id on every line it logs
             TurnRunner runner = TurnLogContext.around(consolidation.after(turns));
@@ -242,7 +232,7 @@ public final class Gateway implements AutoCloseable {
             // SPEC CH-0: the supervisor owns every listener: started here, stopped at close, restartable meanwhile
             this.supervisor = new ChannelSupervisor(channels.values(), inbox);
             supervisor.startAll();
-            this.memoryHygiene = MemoryHygieneTimer.start(store, config::get);
+            this.memoryHygiene = MemoryUpkeep.startHygiene(store, config::get);
             this.cron = new CronScheduler(
                             store.cron(),
                             inbox,
@@ -269,27 +259,12 @@ public final class Gateway implements AutoCloseable {
 
     /** What a turn may use (SPEC AG-5, AG-7): the built-in tools, then those of the MCP servers ready now. */
     private ToolRegistry turnTools() {
-        ToolRegistry builtin = tools.get();
-        List<dev.clawgate.core.tool.Tool> remote = mcp == null ? List.of() : mcp.tools();
-        if (remote.isEmpty()) return builtin;
-        List<dev.clawgate.core.tool.Tool> all = new ArrayList<>(builtin.all());
-        for (dev.clawgate.core.tool.Tool t : remote) if (!builtin.names().contains(t.name())) all.add(t);
-        return new ToolRegistry(all);
+        return GatewayTools.withServerTools(tools.get(), mcp == null ? List.of() : mcp.tools());
     }
 
     /** Each configured MCP server, its state and its tools (SPEC AG-7). */
     public List<McpServerStatus> mcpServers() {
         return mcp == null ? List.of() : mcp.status();
-    }
-
-    /**
-     * The agent's default model, as a turn without routes or a /model choice gets it: what consolidation asks (SPEC
-     * ME-6).
-     */
-    private Optional<ModelRoute> consolidationModel() {
-        ClawgateConfig now = config.get();
-        ModelChoice choice = ModelSelector.choose("", Optional.empty(), now.agent(), List.of(), providers.get());
-        return choice.available() ? Optional.of(choice.primary()) : Optional.empty();
     }
 
     /** Memory consolidation's counters (SPEC ME-6): for status and tests. */

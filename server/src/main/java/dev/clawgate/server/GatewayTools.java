@@ -64,6 +64,14 @@ final class GatewayTools {
         }
     }
 
+    /** What a turn may use (SPEC AG-5, AG-7): the built-in tools, then those of the MCP servers ready now. */
+    static ToolRegistry withServerTools(ToolRegistry builtin, List<dev.clawgate.core.tool.Tool> remote) {
+        if (remote.isEmpty()) return builtin;
+        List<dev.clawgate.core.tool.Tool> all = new ArrayList<>(builtin.all());
+        for (dev.clawgate.core.tool.Tool t : remote) if (!builtin.names().contains(t.name())) all.add(t);
+        return new ToolRegistry(all);
+    }
+
     private void cronChanged() {
         cronChanged.run();
     }
