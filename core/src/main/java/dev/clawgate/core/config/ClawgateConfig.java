@@ -206,200 +206,47 @@ public record ClawgateConfig(
 
     /** The same config with {@code [outbox]} replaced. */
     public ClawgateConfig withOutbox(OutboxSettings newOutbox) {
-        return new ClawgateConfig(
-                gateway,
-                agent,
-                providers,
-                routes,
-                history,
-                tools,
-                dispatch,
-                session,
-                inbound,
-                queue,
-                channels,
-                newOutbox,
-                multimodal,
-                memory,
-                responsePrefix,
-                cron,
-                mcp);
+        return new ConfigEdit(this).outbox(newOutbox).build();
     }
 
     /** The same config with {@code [multimodal]} replaced. */
     public ClawgateConfig withMultimodal(MultimodalSettings newMultimodal) {
-        return new ClawgateConfig(
-                gateway,
-                agent,
-                providers,
-                routes,
-                history,
-                tools,
-                dispatch,
-                session,
-                inbound,
-                queue,
-                channels,
-                outbox,
-                newMultimodal,
-                memory,
-                responsePrefix,
-                cron,
-                mcp);
+        return new ConfigEdit(this).multimodal(newMultimodal).build();
     }
 
     /** The same config with {@code [memory]} replaced. */
     public ClawgateConfig withMemory(MemorySettings newMemory) {
-        return new ClawgateConfig(
-                gateway,
-                agent,
-                providers,
-                routes,
-                history,
-                tools,
-                dispatch,
-                session,
-                inbound,
-                queue,
-                channels,
-                outbox,
-                multimodal,
-                newMemory,
-                responsePrefix,
-                cron,
-                mcp);
+        return new ConfigEdit(this).memory(newMemory).build();
     }
 
     /** The same config with {@code messages.response_prefix} replaced. */
     public ClawgateConfig withResponsePrefix(String prefix) {
-        return new ClawgateConfig(
-                gateway,
-                agent,
-                providers,
-                routes,
-                history,
-                tools,
-                dispatch,
-                session,
-                inbound,
-                queue,
-                channels,
-                outbox,
-                multimodal,
-                memory,
-                prefix,
-                cron,
-                mcp);
+        return new ConfigEdit(this).responsePrefix(prefix).build();
     }
 
     /** The same config with {@code [cron]} replaced. */
     public ClawgateConfig withCron(CronSettings newCron) {
-        return new ClawgateConfig(
-                gateway,
-                agent,
-                providers,
-                routes,
-                history,
-                tools,
-                dispatch,
-                session,
-                inbound,
-                queue,
-                channels,
-                outbox,
-                multimodal,
-                memory,
-                responsePrefix,
-                newCron,
-                mcp);
+        return new ConfigEdit(this).cron(newCron).build();
     }
 
     /** The same config with {@code [mcp]} replaced. */
     public ClawgateConfig withMcp(McpSettings newMcp) {
-        return new ClawgateConfig(
-                gateway,
-                agent,
-                providers,
-                routes,
-                history,
-                tools,
-                dispatch,
-                session,
-                inbound,
-                queue,
-                channels,
-                outbox,
-                multimodal,
-                memory,
-                responsePrefix,
-                cron,
-                newMcp);
+        return new ConfigEdit(this).mcp(newMcp).build();
     }
 
     /** The same config with {@code [gateway]} replaced. */
     public ClawgateConfig withGateway(GatewaySettings newGateway) {
-        return new ClawgateConfig(
-                newGateway,
-                agent,
-                providers,
-                routes,
-                history,
-                tools,
-                dispatch,
-                session,
-                inbound,
-                queue,
-                channels,
-                outbox,
-                multimodal,
-                memory,
-                responsePrefix,
-                cron,
-                mcp);
+        return new ConfigEdit(this).gateway(newGateway).build();
     }
 
     /** The same config with the inbound settings ({@code [messages.*]}, {@code messages.max_chars}) replaced. */
     public ClawgateConfig withInbound(InboundSettings newInbound) {
-        return new ClawgateConfig(
-                gateway,
-                agent,
-                providers,
-                routes,
-                history,
-                tools,
-                dispatch,
-                session,
-                newInbound,
-                queue,
-                channels,
-                outbox,
-                multimodal,
-                memory,
-                responsePrefix,
-                cron,
-                mcp);
+        return new ConfigEdit(this).inbound(newInbound).build();
     }
 
     /** The same config with {@code [agent]} replaced. */
     public ClawgateConfig withAgent(AgentSettings newAgent) {
-        return new ClawgateConfig(
-                gateway,
-                newAgent,
-                providers,
-                routes,
-                history,
-                tools,
-                dispatch,
-                session,
-                inbound,
-                queue,
-                channels,
-                outbox,
-                multimodal,
-                memory,
-                responsePrefix,
-                cron,
-                mcp);
+        return new ConfigEdit(this).agent(newAgent).build();
     }
 
     /**
@@ -409,36 +256,7 @@ public record ClawgateConfig(
      * when it started. Values are never named, only keys (they may be secrets).
      */
     public List<String> restartOnlyChanges(ClawgateConfig running) {
-        List<String> changed = new java.util.ArrayList<>();
-        if (!gateway.dataDir().equals(running.gateway.dataDir())) changed.add("gateway.data_dir");
-        if (!gateway.bind().equals(running.gateway.bind())) changed.add("gateway.bind");
-        if (!java.util.Objects.equals(gateway.authToken(), running.gateway.authToken()))
-            changed.add("gateway.auth_token");
-        // SPEC OP-10: the HTTP server is built with its bounds at start
-        RequestBounds b = gateway.bounds();
-        RequestBounds was = running.gateway.bounds();
-        if (b.maxBodyBytes() != was.maxBodyBytes()) changed.add("gateway.max_body_bytes");
-        if (b.maxConnections() != was.maxConnections()) changed.add("gateway.max_connections");
-        if (!b.readTimeout().equals(was.readTimeout())) changed.add("gateway.read_timeout");
-        if (!b.writeTimeout().equals(was.writeTimeout())) changed.add("gateway.write_timeout");
-        if (!channels.keySet().equals(running.channels.keySet())) changed.add("channels");
-        // the consolidation queue is sized once, at start (SPEC ME-6)
-        if (memory.consolidationQueue() != running.memory.consolidationQueue())
-            changed.add("memory.consolidation_queue");
-        // SPEC AG-7: the MCP servers are started with the gateway
-        if (!mcp.equals(running.mcp)) changed.add("mcp");
-        channels.forEach((name, next) -> {
-            ChannelSettings old = running.channels.get(name);
-            if (old == null) return;
-            java.util.Set<String> keys = new java.util.TreeSet<>(next.options().keySet());
-            keys.addAll(old.options().keySet());
-            for (String k : keys) {
-                if (!java.util.Objects.equals(
-                        next.options().get(k), old.options().get(k))) changed.add("channels." + name + "." + k);
-            }
-            if (!next.accountOptions().equals(old.accountOptions())) changed.add("channels." + name + ".accounts");
-        });
-        return List.copyOf(changed);
+        return RestartOnlySettings.changes(this, running);
     }
 
     /**
@@ -447,70 +265,14 @@ public record ClawgateConfig(
      * running gateway has exactly those listeners.
      */
     public ClawgateConfig withRestartOnlyFrom(ClawgateConfig running) {
-        GatewaySettings g = new GatewaySettings(
-                running.gateway.dataDir(),
-                running.gateway.bind(),
-                running.gateway.authToken(),
-                gateway.owner(),
-                running.gateway.bounds());
-        Map<String, ChannelSettings> kept = new LinkedHashMap<>();
-        running.channels.forEach((name, old) -> {
-            ChannelSettings next = channels.get(name);
-            kept.put(
-                    name,
-                    next == null
-                            ? old
-                            : new ChannelSettings(
-                                    name,
-                                    next.access(),
-                                    next.accounts(),
-                                    old.options(),
-                                    old.accountOptions(),
-                                    next.output()));
-        });
-        MemorySettings m = memory.withConsolidationQueue(running.memory.consolidationQueue());
-        return new ClawgateConfig(
-                g,
-                agent,
-                providers,
-                routes,
-                history,
-                tools,
-                dispatch,
-                session,
-                inbound,
-                queue,
-                kept,
-                outbox,
-                multimodal,
-                m,
-                responsePrefix,
-                cron,
-                running.mcp);
+        return RestartOnlySettings.keep(this, running);
     }
 
     /** The same config with {@code [channels.<name>]} of {@code channel.name()} replaced. */
     public ClawgateConfig withChannel(ChannelSettings channel) {
         Map<String, ChannelSettings> copy = new LinkedHashMap<>(channels);
         copy.put(channel.name(), channel);
-        return new ClawgateConfig(
-                gateway,
-                agent,
-                providers,
-                routes,
-                history,
-                tools,
-                dispatch,
-                session,
-                inbound,
-                queue,
-                copy,
-                outbox,
-                multimodal,
-                memory,
-                responsePrefix,
-                cron,
-                mcp);
+        return new ConfigEdit(this).channels(copy).build();
     }
 
     public static ClawgateConfig defaults() {

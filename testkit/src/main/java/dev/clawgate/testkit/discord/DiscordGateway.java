@@ -113,16 +113,9 @@ final class DiscordGateway {
                 SocketWriter.start(socket, "fake-discord-gateway-" + (allLinks.size() + 1)));
         links.put(socketId, link);
         allLinks.add(link);
-        String v = params.containsKey("v") ? params.get("v").getFirst() : null;
-        String encoding =
-                params.containsKey("encoding") ? params.get("encoding").getFirst() : null;
-        if (v != null && !v.equals("10") && !v.equals("9")) {
-            close(link, 4012, "Invalid API version");
-            return;
-        }
-        if ((encoding != null && !encoding.equals("json")) || params.containsKey("compress")) {
-            // the fake speaks plain JSON only: ETF and transport compression are not offered here
-            close(link, 4002, "Decode error: this fake gateway speaks encoding=json without compression");
+        GatewayRules.Refusal refused = GatewayRules.connect(params);
+        if (refused != null) {
+            close(link, refused.code(), refused.reason());
             return;
         }
         ObjectNode hello = op(10);
@@ -193,30 +186,13 @@ final class DiscordGateway {
             close(link, 4005, "Already authenticated.");
             return;
         }
-        if (!d.path("token").isTextual() || !d.path("token").asText().equals(token.get())) {
-            close(link, 4004, "Authentication failed.");
-            return;
-        }
-        if (!d.path("properties").isObject()) {
-            close(link, 4001, "Invalid payload for Identify: no properties");
-            return;
-        }
-        // intents are mandatory from v8 on; a missing value or unknown bits are invalid intents
-        if (!d.path("intents").canConvertToInt() || (d.get("intents").asInt() & ~GatewayIntents.ALL) != 0) {
-            close(link, 4013, "Invalid intent(s).");
+        GatewayRules.Refusal refused = GatewayRules.identify(d, token.get(), world.applicationFlags);
+        if (refused != null) {
+            close(link, refused.code(), refused.reason());
             return;
         }
         int intents = d.get("intents").asInt();
-        if (!GatewayIntents.allowed(intents, world.applicationFlags)) {
-            close(link, 4014, "Disallowed intent(s).");
-            return;
-        }
         JsonNode shard = d.path("shard");
-        if (shard.isArray()
-                && (shard.size() != 2 || shard.get(0).asInt() >= shard.get(1).asInt())) {
-            close(link, 4010, "Invalid shard.");
-            return;
-        }
         long now = System.nanoTime();
         if (identifies > 0 && now - lastIdentify < identifyWindow.toNanos()) {
             // over max_concurrency: "Discord will respond with a Invalid Session (opcode 9) event"

@@ -3,8 +3,6 @@ package dev.clawgate.testkit.discord;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.clawgate.testkit.contract.PlatformCall;
 import dev.clawgate.testkit.contract.PlatformCallLog;
-import dev.clawgate.testkit.discord.DiscordWorld.Chan;
-import dev.clawgate.testkit.discord.DiscordWorld.Msg;
 import io.javalin.Javalin;
 import java.io.IOException;
 import java.time.Duration;
@@ -31,6 +29,7 @@ public final class FakeDiscord implements PlatformCallLog, AutoCloseable {
     private final DiscordGateway gateway;
     private final DiscordRest rest;
     private final MessageRoutes messages;
+    private final DiscordPeople people;
     private final Javalin http;
     private volatile String token;
 
@@ -40,6 +39,7 @@ public final class FakeDiscord implements PlatformCallLog, AutoCloseable {
         gateway = new DiscordGateway(lock, world, () -> token, () -> wsRoot() + "/resume", calls::add);
         rest = new DiscordRest(lock, world, limiter, calls::add, () -> token);
         messages = new MessageRoutes(world, gateway);
+        people = new DiscordPeople(lock, world, messages);
         http = DiscordHttp.start(lock, world, rest, messages, gateway, calls::add, this::gatewayUrl);
         world.cdnBase = "http://127.0.0.1:" + http.port();
     }
@@ -142,13 +142,13 @@ public final class FakeDiscord implements PlatformCallLog, AutoCloseable {
     // ---- what people write: each returns the new message's id --------------------------------
 
     public String send(DiscordChannel channel, DiscordUser from, String content) {
-        return write(channel, from, content, null, false, null, null, null);
+        return people.write(channel, from, content, null, false, null, null, null);
     }
 
     /** A reply; with {@code mentionAuthor} the replied-to author is mentioned, as Discord's reply ping does. */
     public String reply(
             DiscordChannel channel, DiscordUser from, String messageId, String content, boolean mentionAuthor) {
-        return write(channel, from, content, messageId, mentionAuthor, null, null, null);
+        return people.write(channel, from, content, messageId, mentionAuthor, null, null, null);
     }
 
     public String sendWithAttachment(
@@ -158,49 +158,17 @@ public final class FakeDiscord implements PlatformCallLog, AutoCloseable {
             String filename,
             String contentType,
             byte[] bytes) {
-        return write(channel, from, content, null, false, filename, contentType, bytes);
-    }
-
-    private String write(
-            DiscordChannel channel,
-            DiscordUser from,
-            String content,
-            String replyTo,
-            boolean mentionAuthor,
-            String filename,
-            String contentType,
-            byte[] bytes) {
-        return locked(() -> {
-            Chan c = world.channels.get(channel.id());
-            Msg m = world.add(c, from, content, null, replyTo);
-            if (mentionAuthor && replyTo != null)
-                m.mentions.add(world.messages.get(replyTo).author.id());
-            if (filename != null) world.attach(m, filename, contentType, bytes);
-            messages.created(m);
-            return m.id;
-        });
+        return people.write(channel, from, content, null, false, filename, contentType, bytes);
     }
 
     /** A person edits their message (MESSAGE_UPDATE). */
     public void edit(String messageId, String content) {
-        locked(() -> {
-            Msg m = world.messages.get(messageId);
-            m.content = content;
-            m.edited = java.time.Instant.now();
-            m.edits++;
-            messages.updated(m);
-            return null;
-        });
+        people.edit(messageId, content);
     }
 
     /** A person deletes their message (MESSAGE_DELETE). */
     public void delete(String messageId) {
-        locked(() -> {
-            Msg m = world.messages.get(messageId);
-            m.deleted = true;
-            messages.deleted(m);
-            return null;
-        });
+        people.delete(messageId);
     }
 
     // ---- Gateway settings and faults ----------------------------------------------------------

@@ -4,8 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clawgate.testkit.contract.PlatformCall;
 import dev.clawgate.testkit.contract.PlatformCallLog;
-import dev.clawgate.testkit.slack.SlackWorld.Conversation;
-import dev.clawgate.testkit.slack.SlackWorld.Post;
 import io.javalin.Javalin;
 import java.io.IOException;
 import java.net.URI;
@@ -36,6 +34,7 @@ public final class FakeSlack implements PlatformCallLog, AutoCloseable {
     private final SlackEvents events;
     private final SlackFiles files;
     private final SlackAssistant assistant;
+    private final SlackPeople people;
     private final SocketModeServer socket;
     private final EventsApiPusher pusher;
     private final SlackWebApi api;
@@ -64,6 +63,7 @@ public final class FakeSlack implements PlatformCallLog, AutoCloseable {
                 secrets.appToken());
         http = SlackHttp.start(api, files, socket, lock, calls::add, secrets.botToken(), this::apiBase, this::wsBase);
         world.baseUrl(root());
+        people = new SlackPeople(lock, world, files, events, this::publish);
     }
 
     /** Starts a fake workspace whose bot user is called {@code botName}; tokens and signing secret are fresh. */
@@ -150,63 +150,29 @@ public final class FakeSlack implements PlatformCallLog, AutoCloseable {
     // ---- what people do: each returns the message's ts ----------------------------------
 
     public String post(SlackChannel channel, SlackUser from, String text) {
-        return say(channel, from, text, null, null);
+        return people.say(channel, from, text, null, null);
     }
 
     /** A reply in the thread of {@code threadTs} (a reply's ts names its root's thread, as in Slack). */
     public String reply(SlackChannel channel, String threadTs, SlackUser from, String text) {
-        return say(channel, from, text, threadTs, null);
+        return people.say(channel, from, text, threadTs, null);
     }
 
     /** A person shares a file with an optional text ({@code file_share}, {@code files[]} with private URLs). */
     public String postFile(
             SlackChannel channel, SlackUser from, String name, String mimetype, byte[] bytes, String text) {
-        return say(channel, from, text == null ? "" : text, null, new FileShare(name, mimetype, bytes));
-    }
-
-    private record FileShare(String name, String mimetype, byte[] bytes) {}
-
-    private String say(SlackChannel channel, SlackUser from, String text, String threadTs, FileShare file) {
-        List<ObjectNode> out = new ArrayList<>();
-        String ts = locked(() -> {
-            Conversation c = world.conversations.get(channel.id());
-            try {
-                Post p = world.add(c, from, text, threadTs);
-                if (file != null) p.fileIds.add(files.userFile(from, file.name(), file.mimetype(), file.bytes()).id);
-                out.addAll(events.forNewMessage(c, p));
-                return p.ts;
-            } catch (SlackApiError e) {
-                throw new IllegalArgumentException("cannot post there: " + e.code, e);
-            }
-        });
-        publish(out);
-        return ts;
+        return people.say(
+                channel, from, text == null ? "" : text, null, new SlackPeople.FileShare(name, mimetype, bytes));
     }
 
     /** A person edits their message: a hidden {@code message_changed} event, which must not start a turn. */
     public void edit(SlackChannel channel, String ts, String newText) {
-        ObjectNode event = locked(() -> {
-            Conversation c = world.conversations.get(channel.id());
-            Post p = c.posts.get(ts);
-            ObjectNode previous = world.messageJson(p, false);
-            p.text = newText;
-            p.editedTs = world.nextTs();
-            p.edits++;
-            return c.botMember ? events.changed(c, p, previous) : null;
-        });
-        if (event != null) publish(List.of(event));
+        people.edit(channel, ts, newText);
     }
 
     /** A person deletes their message: a hidden {@code message_deleted} event. */
     public void delete(SlackChannel channel, String ts) {
-        ObjectNode event = locked(() -> {
-            Conversation c = world.conversations.get(channel.id());
-            Post p = c.posts.get(ts);
-            ObjectNode previous = world.messageJson(p, false);
-            p.deleted = true;
-            return c.botMember ? events.deleted(c, previous) : null;
-        });
-        if (event != null) publish(List.of(event));
+        people.delete(channel, ts);
     }
 
     // ---- how events reach the app ----------------------------------------------------------

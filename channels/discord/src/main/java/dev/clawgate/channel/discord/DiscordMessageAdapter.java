@@ -1,12 +1,9 @@
 package dev.clawgate.channel.discord;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clawgate.core.channel.MessageAdapter;
 import dev.clawgate.core.inbound.Scheduler;
 import dev.clawgate.core.outbound.Capability;
 import dev.clawgate.core.outbound.DeliveryException;
-import dev.clawgate.core.outbound.MediaRef;
 import dev.clawgate.core.outbound.MessageReceipt;
 import dev.clawgate.core.outbound.OutboundMessage;
 import dev.clawgate.core.outbound.OutboundTarget;
@@ -18,14 +15,8 @@ import dev.clawgate.core.render.TextMeasure;
 import dev.clawgate.core.run.CancelToken;
 import dev.clawgate.core.run.CancelledException;
 import dev.clawgate.core.store.InboxState;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Base64;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -53,7 +44,6 @@ final class DiscordMessageAdapter implements MessageAdapter {
     static final String CREATE = "POST /channels/{channel.id}/messages";
     static final String EDIT = "PATCH /channels/{channel.id}/messages/{message.id}";
     static final String DELETE = "DELETE /channels/{channel.id}/messages/{message.id}";
-    private static final int NONCE_MAX = 25;
     private static final Logger log = LoggerFactory.getLogger(DiscordMessageAdapter.class);
 
     private final Map<String, DiscordBot> bots;
@@ -153,92 +143,13 @@ final class DiscordMessageAdapter implements MessageAdapter {
                     null, List.of(), List.of(), target.threadId(), null, null, null, Instant.now(), null);
         }
         if (draftId != null && !media && finalEdit(bot, channel, draftId, message.text(), cancel)) {
-            return receipt(draftId, target, null, null);
+            return CreateMessage.receipt(draftId, target, null, null);
         }
         return post(bot, message, cancel);
     }
 
-    /**
-     * Create Message with the payload's nonce, enforced; the first attempt is logged before the request leaves. With
-     * media (SPEC OUT-13) the local files are uploaded in the same request (multipart, {@link DiscordUpload}) and a URL
-     * goes as a link in the content (Discord embeds it), so a payload is one message either way.
-     */
     private MessageReceipt post(DiscordBot bot, OutboundMessage message, CancelToken cancel) throws DeliveryException {
-        OutboundTarget target = message.target();
-        String channel = target.replyTarget();
-        String nonce = nonce(message);
-        StringBuilder content = new StringBuilder(message.text());
-        List<MediaRef> local = new ArrayList<>();
-        for (MediaRef m : message.media()) {
-            if (m.remote()) content.append(content.isEmpty() ? "" : "\n").append(m.location());
-            else local.add(m);
-        }
-        if (content.length() > bot.account.textLimit()) {
-            throw new DeliveryException(
-                    "discord: the payload with its media links is over account " + bot.account.id() + "'s text_limit",
-                    DeliveryException.Kind.PERMANENT,
-                    null,
-                    null);
-        }
-        List<DiscordUpload.File> files;
-        try {
-            files = DiscordUpload.read(local);
-        } catch (IOException | java.nio.file.InvalidPathException e) {
-            throw new DeliveryException(
-                    "discord: media not uploaded: " + e.getMessage(), DeliveryException.Kind.PERMANENT, null, e);
-        }
-        ObjectNode body = DiscordApi.JSON
-                .createObjectNode()
-                .put("content", content.toString())
-                .put("nonce", nonce)
-                .put("enforce_nonce", true);
-        body.putObject("allowed_mentions")
-                .put("replied_user", false)
-                .putArray("parse")
-                .add("users");
-        String replyTo = message.options().replyTo() && MessageReader.snowflake(target.inReplyToMessageId())
-                ? target.inReplyToMessageId()
-                : null;
-        if (replyTo != null)
-            body.putObject("message_reference").put("message_id", replyTo).put("fail_if_not_exists", false);
-        DiscordUpload upload = files.isEmpty() ? null : DiscordUpload.of(body, files);
-        nonces.attempt(nonce, Instant.now());
-        try {
-            String path = "/channels/" + channel + "/messages";
-            JsonNode sent = upload == null
-                    ? bot.api.call("POST", CREATE, channel, path, body, cancel)
-                    : bot.api.call("POST", CREATE, channel, path, upload.contentType(), upload.body(), cancel);
-            String id = sent.path("id").asText(null);
-            String referenced =
-                    sent.path("message_reference").path("message_id").asText(null);
-            return receipt(
-                    id,
-                    target,
-                    referenced,
-                    sent.toString(),
-                    message.media().isEmpty() ? MessageReceipt.PartKind.TEXT : MessageReceipt.PartKind.MEDIA);
-        } catch (DiscordApiException e) {
-            throw e.toDelivery("Create Message");
-        }
-    }
-
-    private static MessageReceipt receipt(String id, OutboundTarget target, String replyTo, String raw) {
-        return receipt(id, target, replyTo, raw, MessageReceipt.PartKind.TEXT);
-    }
-
-    private static MessageReceipt receipt(
-            String id, OutboundTarget target, String replyTo, String raw, MessageReceipt.PartKind kind) {
-        List<MessageReceipt.Part> parts = id == null ? List.of() : List.of(new MessageReceipt.Part(kind, id));
-        return new MessageReceipt(
-                id,
-                id == null ? List.of() : List.of(id),
-                parts,
-                target.threadId(),
-                replyTo,
-                id,
-                id,
-                Instant.now(),
-                raw);
+        return CreateMessage.post(bot, message, nonces, cancel);
     }
 
     /**
@@ -249,7 +160,7 @@ final class DiscordMessageAdapter implements MessageAdapter {
      */
     @Override
     public Reconciliation reconcileUnknownSend(OutboundMessage message, CancelToken cancel) throws DeliveryException {
-        String nonce = nonce(message);
+        String nonce = CreateMessage.nonce(message);
         var first = nonces.firstAttempt(nonce);
         if (first.isEmpty()) {
             return nonces.persistent()
@@ -262,19 +173,6 @@ final class DiscordMessageAdapter implements MessageAdapter {
                     "first sent " + age.toSeconds() + " s ago: past the minutes Discord checks a nonce");
         }
         return new Reconciliation.Found(post(bot(message.target()), message, cancel));
-    }
-
-    /** The payload's nonce: its idempotency key when it fits in 25 characters, else a digest of it. */
-    static String nonce(OutboundMessage message) {
-        String key = message.idempotencyKey();
-        if (key.length() <= NONCE_MAX) return key;
-        try {
-            byte[] d = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
-            return "cg-"
-                    + Base64.getUrlEncoder().withoutPadding().encodeToString(d).substring(0, NONCE_MAX - 3);
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 unavailable", e);
-        }
     }
 
     private static boolean endsTheTurn(OutboundMessage message) {

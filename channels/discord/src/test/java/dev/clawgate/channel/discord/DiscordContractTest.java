@@ -104,7 +104,7 @@ class DiscordContractTest {
                                 bodies(calls, DiscordRoutes.CREATE_MESSAGE).getFirst();
                         assertThat(sent.path("content").asText()).isEqualTo("hello **world** @everyone");
                         assertThat(sent.path("nonce").asText())
-                                .isEqualTo(DiscordMessageAdapter.nonce(m))
+                                .isEqualTo(CreateMessage.nonce(m))
                                 .hasSizeLessThanOrEqualTo(25);
                         assertThat(sent.path("enforce_nonce").asBoolean()).isTrue();
                         assertThat(sent.path("allowed_mentions").path("parse").toString())
@@ -141,7 +141,7 @@ class DiscordContractTest {
                                 .isEqualTo("[{\"id\":0,\"filename\":\"chart.png\"}]");
                         assertThat(sent.path("_files").toString())
                                 .isEqualTo("[{\"field\":\"files[0]\",\"filename\":\"chart.png\",\"size\":9}]");
-                        assertThat(sent.path("nonce").asText()).isEqualTo(DiscordMessageAdapter.nonce(m));
+                        assertThat(sent.path("nonce").asText()).isEqualTo(CreateMessage.nonce(m));
                         assertThat(sent.path("enforce_nonce").asBoolean()).isTrue();
                         assertThat(sent.path("message_reference")
                                         .path("message_id")
@@ -186,8 +186,7 @@ class DiscordContractTest {
                                 .containsExactly("the chart:0", ":1");
                         assertThat(sent)
                                 .extracting(b -> b.path("nonce").asText())
-                                .containsExactly(
-                                        DiscordMessageAdapter.nonce(textPart), DiscordMessageAdapter.nonce(mediaPart))
+                                .containsExactly(CreateMessage.nonce(textPart), CreateMessage.nonce(mediaPart))
                                 .doesNotHaveDuplicates();
                     });
                     assertThat(discord.botMessages(dm))
@@ -273,7 +272,7 @@ class DiscordContractTest {
                                     f -> assertThat(f.receipt().primaryId()).isEqualTo(only));
                     p.verify(calls -> assertThat(bodies(calls, DiscordRoutes.CREATE_MESSAGE))
                             .extracting(b -> b.path("nonce").asText())
-                            .containsExactly(DiscordMessageAdapter.nonce(m), DiscordMessageAdapter.nonce(m)));
+                            .containsExactly(CreateMessage.nonce(m), CreateMessage.nonce(m)));
                     assertThat(discord.botMessages(dm)).hasSize(1);
                     // a payload never attempted: the nonce log (forced to disk before every send) proves it was not
                     // sent

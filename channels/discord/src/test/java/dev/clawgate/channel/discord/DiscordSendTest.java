@@ -143,8 +143,7 @@ class DiscordSendTest {
         adapter.nonceLog(memory);
         OutboundMessage old = finalReply(target(dm, null), "old", 600);
         memory.attempt(
-                DiscordMessageAdapter.nonce(old),
-                Instant.now().minus(NonceLog.TRUSTED).minusSeconds(1));
+                CreateMessage.nonce(old), Instant.now().minus(NonceLog.TRUSTED).minusSeconds(1));
         assertThat(adapter.reconcileUnknownSend(old, CancelToken.none())).isInstanceOf(Reconciliation.Unknown.class);
         assertThat(adapter.reconcileUnknownSend(finalReply(target(dm, null), "other", 601), CancelToken.none()))
                 .isInstanceOf(Reconciliation.Unknown.class);
@@ -158,7 +157,7 @@ class DiscordSendTest {
                 null,
                 3,
                 "a-long-send-key-for-the-agent");
-        assertThat(DiscordMessageAdapter.nonce(longKey)).hasSize(25).isNotEqualTo(DiscordMessageAdapter.nonce(old));
+        assertThat(CreateMessage.nonce(longKey)).hasSize(25).isNotEqualTo(CreateMessage.nonce(old));
     }
 
     @Test

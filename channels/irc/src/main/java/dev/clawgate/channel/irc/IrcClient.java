@@ -8,22 +8,17 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
-import javax.net.ssl.SSLParameters;
-import javax.net.ssl.SSLSocket;
-import javax.net.ssl.SSLSocketFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -168,7 +163,7 @@ final class IrcClient {
 
     /** One connection, from connect to its end; returns or throws when it is over. */
     private void session() throws IOException {
-        Socket socket = open();
+        Socket socket = IrcSockets.open(settings, READ_IDLE);
         connections++;
         Session s = new Session(socket);
         session = s;
@@ -199,22 +194,6 @@ final class IrcClient {
                 handle(s, IrcLine.parse(raw));
             }
         }
-    }
-
-    private Socket open() throws IOException {
-        Socket plain = new Socket();
-        plain.connect(new InetSocketAddress(settings.server(), settings.port()), (int)
-                Duration.ofSeconds(15).toMillis());
-        plain.setSoTimeout((int) READ_IDLE.toMillis());
-        plain.setKeepAlive(true);
-        if (!settings.tls()) return plain;
-        SSLSocket tls = (SSLSocket) ((SSLSocketFactory) SSLSocketFactory.getDefault())
-                .createSocket(plain, settings.server(), settings.port(), true);
-        SSLParameters p = tls.getSSLParameters();
-        p.setEndpointIdentificationAlgorithm("HTTPS");
-        tls.setSSLParameters(p);
-        tls.startHandshake();
-        return tls;
     }
 
     private void register(Session s) throws IOException {
@@ -334,56 +313,19 @@ final class IrcClient {
 
     private void privmsg(Session s, IrcLine l) {
         InboundSink to = sink;
-        if (to == null || !l.prefix().contains("!")) return;
-        String target = l.param(0);
-        String text = l.trailing();
-        if (text.startsWith("\u0001")) return; // CTCP (VERSION, ACTION, ...): not a message to the agent
-        String from = l.nick();
-        boolean direct = target.equalsIgnoreCase(s.nick);
-        boolean mentioned = direct;
-        if (!direct) {
-            String addressed = addressedText(text, s.nick);
-            if (addressed != null) {
-                mentioned = true;
-                text = addressed;
-            }
-        }
-        InboundMessage m = new InboundMessage(
-                null,
-                channelName,
-                InboundMessage.DEFAULT_ACCOUNT,
-                from,
-                from,
-                direct ? from : target,
-                null,
-                null,
-                direct ? ChatType.DIRECT : ChatType.GROUP,
-                mentioned,
-                Instant.now(),
-                text,
-                List.of(),
-                null);
+        if (to == null) return;
+        InboundMessage m = IrcInbound.message(channelName, l, s.nick);
+        if (m == null) return;
         try {
             to.accept(m);
         } catch (RuntimeException e) {
             // IRC cannot redeliver: the line is lost, so say so loudly
             log.error(
                     "irc: a message from {} in {} could not be recorded and is lost (IRC has no redelivery): {}",
-                    from,
-                    direct ? "a query" : target,
+                    m.sender(),
+                    m.chatType() == ChatType.DIRECT ? "a query" : m.replyTarget(),
                     e.toString());
         }
-    }
-
-    /**
-     * The text after {@code nick:} or {@code nick,} at the start of a channel line, or null when it is not addressed to
-     * {@code nick}.
-     */
-    static String addressedText(String text, String nick) {
-        if (text.length() <= nick.length() || !text.regionMatches(true, 0, nick, 0, nick.length())) return null;
-        char c = text.charAt(nick.length());
-        if (c != ':' && c != ',') return null;
-        return text.substring(nick.length() + 1).strip();
     }
 
     /**

@@ -94,11 +94,11 @@ class IrcTextTest {
     @Test
     void aChannelLineIsAddressedOnlyByTheNickFollowedByColonOrComma() {
         // SPEC CH-7: a turn only when addressed
-        assertThat(IrcClient.addressedText("clawbot: what time is it", "clawbot"))
+        assertThat(IrcInbound.addressedText("clawbot: what time is it", "clawbot"))
                 .isEqualTo("what time is it");
-        assertThat(IrcClient.addressedText("ClawBot, hi", "clawbot")).isEqualTo("hi");
-        assertThat(IrcClient.addressedText("clawbots: hi", "clawbot")).isNull();
-        assertThat(IrcClient.addressedText("hey clawbot: hi", "clawbot")).isNull();
-        assertThat(IrcClient.addressedText("clawbot", "clawbot")).isNull();
+        assertThat(IrcInbound.addressedText("ClawBot, hi", "clawbot")).isEqualTo("hi");
+        assertThat(IrcInbound.addressedText("clawbots: hi", "clawbot")).isNull();
+        assertThat(IrcInbound.addressedText("hey clawbot: hi", "clawbot")).isNull();
+        assertThat(IrcInbound.addressedText("clawbot", "clawbot")).isNull();
     }
 }

@@ -6,7 +6,6 @@ import dev.clawgate.core.channel.MessageAdapter;
 import dev.clawgate.core.inbound.Scheduler;
 import dev.clawgate.core.outbound.Capability;
 import dev.clawgate.core.outbound.DeliveryException;
-import dev.clawgate.core.outbound.MediaRef;
 import dev.clawgate.core.outbound.MessageReceipt;
 import dev.clawgate.core.outbound.OutboundMessage;
 import dev.clawgate.core.outbound.OutboundTarget;
@@ -19,7 +18,6 @@ import dev.clawgate.core.run.CancelledException;
 import dev.clawgate.core.store.InboxState;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -52,7 +50,7 @@ final class SlackMessageAdapter implements MessageAdapter {
     private final Map<String, SlackBot> bots;
     private final AckReactions reactions;
     private final ThreadStatus status;
-    private final Duration maxInlineWait;
+    private final PostMessage posts;
     private final Set<Capability> capabilities;
     private final ConcurrentHashMap<OutboundTarget, SlackDraft> drafts = new ConcurrentHashMap<>();
     private final Scheduler previewTimer;
@@ -72,11 +70,11 @@ final class SlackMessageAdapter implements MessageAdapter {
             Duration previewInterval) {
         this.bots = Map.copyOf(bots);
         this.reactions = new AckReactions(io);
-        this.maxInlineWait = maxInlineWait;
         this.io = io;
         this.previewTimer = previewTimer;
         this.previewInterval = previewInterval;
         this.status = new ThreadStatus(io);
+        this.posts = new PostMessage(maxInlineWait, status);
         // BATCH: a reply's text and media payloads go in order, each with its own receipt (SPEC OUT-5 payloadOutcomes)
         Set<Capability> c = EnumSet.of(
                 Capability.TEXT,
@@ -146,7 +144,7 @@ final class SlackMessageAdapter implements MessageAdapter {
         SlackDraft draft = endsTheTurn(message) ? drafts.remove(target) : null;
         String draftTs = draft == null ? null : draft.finish();
         if (!message.media().isEmpty()) {
-            MessageReceipt r = sendMedia(bot, target, message, threadTs, cancel);
+            MessageReceipt r = posts.sendMedia(bot, target, message, threadTs, cancel);
             // the reply went as a new message with its files: the draft above it goes (normalFallback)
             if (draftTs != null) deleteDraft(bot, channel, draftTs);
             return r;
@@ -172,7 +170,7 @@ final class SlackMessageAdapter implements MessageAdapter {
         ObjectNode params =
                 SlackApi.JSON.createObjectNode().put("channel", channel).put("text", SlackText.render(message.text()));
         if (threadTs != null) params.put("thread_ts", threadTs);
-        JsonNode posted = post(bot, channel, params, cancel);
+        JsonNode posted = posts.post(bot, channel, params, cancel);
         status.replied(bot, channel, threadTs);
         String ts = posted.path("ts").asText(null);
         String id = ts == null ? null : channel + ":" + ts;
@@ -189,47 +187,6 @@ final class SlackMessageAdapter implements MessageAdapter {
                 id,
                 Instant.now(),
                 posted.toString());
-    }
-
-    /**
-     * SPEC OUT-13: a payload with media is one message: its local files uploaded with the external upload flow and
-     * shared with the text as {@code initial_comment}; a URL goes as a link in the text (Slack unfurls it).
-     */
-    private MessageReceipt sendMedia(
-            SlackBot bot, OutboundTarget target, OutboundMessage message, String threadTs, CancelToken cancel)
-            throws DeliveryException {
-        String channel = target.replyTarget();
-        StringBuilder text = new StringBuilder(message.text().isBlank() ? "" : SlackText.render(message.text()));
-        List<MediaRef> local = new ArrayList<>();
-        for (MediaRef m : message.media()) {
-            if (m.remote())
-                text.append(text.isEmpty() ? "" : "\n")
-                        .append('<')
-                        .append(m.location())
-                        .append('>');
-            else local.add(m);
-        }
-        List<String> ids = new ArrayList<>();
-        String raw;
-        if (local.isEmpty()) {
-            ObjectNode params =
-                    SlackApi.JSON.createObjectNode().put("channel", channel).put("text", text.toString());
-            if (threadTs != null) params.put("thread_ts", threadTs);
-            JsonNode posted = post(bot, channel, params, cancel);
-            ids.add(channel + ":" + posted.path("ts").asText());
-            raw = posted.toString();
-        } else {
-            for (String file : FileUpload.send(bot, channel, threadTs, text.toString(), local, cancel)) {
-                ids.add(channel + ":" + file);
-            }
-            raw = ids.toString();
-        }
-        status.replied(bot, channel, threadTs);
-        List<MessageReceipt.Part> parts = ids.stream()
-                .map(id -> new MessageReceipt.Part(MessageReceipt.PartKind.MEDIA, id))
-                .toList();
-        String replyTo = threadTs != null && target.inReplyToMessageId() != null ? target.inReplyToMessageId() : null;
-        return new MessageReceipt(ids.getFirst(), ids, parts, threadTs, replyTo, null, null, Instant.now(), raw);
     }
 
     /**
@@ -352,30 +309,6 @@ final class SlackMessageAdapter implements MessageAdapter {
     private static void discard(SlackBot bot, SlackDraft draft) {
         String ts = draft.finish();
         if (ts != null) deleteDraft(bot, draft.channel(), ts);
-    }
-
-    /** One post; a 429 with a short Retry-After is waited out and the post made once more (Slack did not post it). */
-    private JsonNode post(SlackBot bot, String channel, ObjectNode params, CancelToken cancel)
-            throws DeliveryException {
-        String key = "chat.postMessage:" + channel;
-        for (int attempt = 0; ; attempt++) {
-            try {
-                return bot.api.call("chat.postMessage", key, params, cancel);
-            } catch (SlackApiException e) {
-                Duration wait = e.retryAfter();
-                if (e.rateLimited() && attempt == 0 && wait != null && wait.compareTo(maxInlineWait) <= 0) {
-                    try {
-                        if (cancel.await(wait.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS))
-                            cancel.throwIfCancelled();
-                    } catch (InterruptedException stopped) {
-                        Thread.currentThread().interrupt();
-                        throw e.toDelivery("chat.postMessage");
-                    }
-                    continue;
-                }
-                throw e.toDelivery("chat.postMessage");
-            }
-        }
     }
 
     /**

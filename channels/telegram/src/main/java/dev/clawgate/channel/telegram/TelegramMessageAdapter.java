@@ -1,5 +1,13 @@
 package dev.clawgate.channel.telegram;
 
+import static dev.clawgate.channel.telegram.PartSends.sendOrThrow;
+import static dev.clawgate.channel.telegram.PartSends.untilDelivered;
+import static dev.clawgate.channel.telegram.TelegramIds.chatId;
+import static dev.clawgate.channel.telegram.TelegramIds.chatOrNull;
+import static dev.clawgate.channel.telegram.TelegramIds.messageId;
+import static dev.clawgate.channel.telegram.TelegramIds.numericOrNull;
+import static dev.clawgate.channel.telegram.TelegramIds.threadId;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -189,14 +197,6 @@ final class TelegramMessageAdapter implements MessageAdapter {
     }
 
     /**
-     * SPEC OUT-11: the run's abort reaches a reply until its first part is out; after that the rest follows, so a reply
-     * is never half-sent (as the outbox does across payloads).
-     */
-    private static CancelToken untilDelivered(CancelToken cancel, List<MessageReceipt.Part> delivered) {
-        return delivered.isEmpty() ? cancel : CancelToken.none();
-    }
-
-    /**
      * Edits the draft into the reply's first chunk (finalEdit). True when the draft now stands for that chunk: edited,
      * or the edit's outcome is unknown (retainOnAmbiguousFailure: never a duplicate). False when the draft is gone or
      * refused: the reply is sent normally (normalFallback) and the stale draft deleted. An abort before the edit leaves
@@ -240,27 +240,6 @@ final class TelegramMessageAdapter implements MessageAdapter {
                     BotApi.JSON.createObjectNode().put("chat_id", chatId).put("message_id", draftId));
         } catch (BotApiException e) {
             log.debug("telegram: stale draft {} not deleted: {}", draftId, e.getMessage());
-        }
-    }
-
-    @FunctionalInterface
-    private interface Call {
-        JsonNode run() throws BotApiException;
-    }
-
-    private static JsonNode sendOrThrow(Call call, String what, List<MessageReceipt.Part> delivered)
-            throws DeliveryException {
-        try {
-            return call.run();
-        } catch (BotApiException e) {
-            DeliveryException d = e.toDelivery(what
-                    + (delivered.isEmpty()
-                            ? ""
-                            : " after " + delivered.size() + " delivered part(s) "
-                                    + delivered.stream()
-                                            .map(MessageReceipt.Part::platformId)
-                                            .toList()));
-            throw d;
         }
     }
 
@@ -391,57 +370,5 @@ final class TelegramMessageAdapter implements MessageAdapter {
                     "telegram has no account '" + target.account() + "'", DeliveryException.Kind.PERMANENT, null, null);
         }
         return bot;
-    }
-
-    /**
-     * Telegram's chat ids are whole numbers (SPEC CH-3); anything else (a line break, a header, a path) never reaches a
-     * request: the send fails for good, before any platform I/O.
-     */
-    private static long chatId(OutboundTarget target) throws DeliveryException {
-        return whole(target.replyTarget(), "chat id");
-    }
-
-    /** The chat id, or null when it is not a number (then typing, reactions and previews are skipped, never sent). */
-    private static Long chatOrNull(OutboundTarget target) {
-        try {
-            return Long.valueOf(target.replyTarget());
-        } catch (NumberFormatException e) {
-            return null;
-        }
-    }
-
-    /** Whether {@code value} is absent or a whole number Telegram can take. */
-    private static boolean numericOrNull(String value) {
-        if (value == null) return true;
-        try {
-            Long.parseLong(value);
-            return true;
-        } catch (NumberFormatException e) {
-            return false;
-        }
-    }
-
-    private static Long threadId(OutboundTarget target) throws DeliveryException {
-        return target.threadId() == null ? null : whole(target.threadId(), "thread id");
-    }
-
-    private static long whole(String value, String what) throws DeliveryException {
-        try {
-            return Long.parseLong(value);
-        } catch (NumberFormatException e) {
-            throw new DeliveryException(
-                    "telegram " + what + " is not a number", DeliveryException.Kind.PERMANENT, null, e);
-        }
-    }
-
-    /** The message id in an inbound id {@code <chat_id>:<message_id>}, or null. */
-    static Long messageId(String inboundId) {
-        if (inboundId == null) return null;
-        int colon = inboundId.lastIndexOf(':');
-        try {
-            return Long.parseLong(colon < 0 ? inboundId : inboundId.substring(colon + 1));
-        } catch (NumberFormatException e) {
-            return null;
-        }
     }
 }
