@@ -46,7 +46,7 @@ class SlackPreviewContractTest {
     void start() {
         slack = FakeSlack.start("clawbot");
         channel = SlackFixture.channel(
-                SlackFixture.account(slack, SlackAccount.Mode.EVENTS, false, Duration.ofSeconds(3), true), clock);
+                SlackFixture.account(slack, SlackAccount.Mode.EVENTS, false, Duration.ofSeconds(10), true), clock);
         adapter = (SlackMessageAdapter) channel.messageAdapter();
     }
 
@@ -318,7 +318,7 @@ class SlackPreviewContractTest {
                     OutboundTarget t = target(dm, null, null);
                     adapter.openStream(t).delta("draft");
                     String draft = slack.botMessages(dm).getFirst().ts();
-                    slack.delayNext("chat.update", Duration.ofSeconds(6));
+                    slack.delayNext("chat.update", Duration.ofSeconds(15));
                     MessageReceipt r = adapter.send(finalReply(t, "final"), CancelToken.none());
                     p.verify(calls ->
                             assertThat(bodies(calls, "chat.postMessage")).hasSize(1));
