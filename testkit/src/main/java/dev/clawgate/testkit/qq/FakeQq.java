@@ -324,6 +324,11 @@ public final class FakeQq implements PlatformCallLog, AutoCloseable {
         return locked(gateway::opened);
     }
 
+    /** Connections that got READY or RESUMED: where dispatches now reach the bot. */
+    public int readyConnections() {
+        return locked(gateway::ready);
+    }
+
     public int liveSessions() {
         return locked(gateway::live);
     }

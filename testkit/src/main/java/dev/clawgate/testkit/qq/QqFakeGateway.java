@@ -43,6 +43,7 @@ final class QqFakeGateway {
     private final Consumer<PlatformCall> log;
     private GwSession current;
     private int opened;
+    private int ready;
     Duration heartbeatInterval = Duration.ofSeconds(41);
 
     QqFakeGateway(Predicate<String> tokenValid, Consumer<PlatformCall> log) {
@@ -102,6 +103,7 @@ final class QqFakeGateway {
         ready.putObject("user").put("id", "1000").put("username", "fake-qq-bot").put("bot", true);
         ready.putArray("shard").add(0).add(1);
         send(current, "READY", ready, null);
+        this.ready++;
     }
 
     private void resume(String socketId, SocketWriter w, JsonNode d) {
@@ -116,6 +118,7 @@ final class QqFakeGateway {
         s.liveSocket = socketId;
         for (Frame f : s.frames) if (f.seq() > after) w.send(f.text());
         send(s, "RESUMED", JSON.createObjectNode(), null);
+        ready++;
     }
 
     void closed(String socketId) {
@@ -153,6 +156,10 @@ final class QqFakeGateway {
 
     int opened() {
         return opened;
+    }
+
+    int ready() {
+        return ready;
     }
 
     int live() {

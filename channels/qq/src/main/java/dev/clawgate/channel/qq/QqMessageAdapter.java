@@ -8,7 +8,7 @@ import dev.clawgate.core.outbound.DeliveryException;
 import dev.clawgate.core.outbound.MediaRef;
 import dev.clawgate.core.outbound.MessageReceipt;
 import dev.clawgate.core.outbound.OutboundMessage;
-import dev.clawgate.core.outbound.OutboundTarget;
+import dev.clawgate.core.outbound.Reconciliation;
 import dev.clawgate.core.render.ChunkLimits;
 import dev.clawgate.core.run.CancelToken;
 import java.io.IOException;
@@ -70,7 +70,12 @@ final class QqMessageAdapter implements MessageAdapter {
 
     @Override
     public Set<Capability> capabilities() {
-        return Set.of(Capability.TEXT, Capability.MEDIA, Capability.BATCH, Capability.MESSAGE_SENDING_HOOKS);
+        return Set.of(
+                Capability.TEXT,
+                Capability.MEDIA,
+                Capability.BATCH,
+                Capability.MESSAGE_SENDING_HOOKS,
+                Capability.RECONCILE_UNKNOWN_SEND);
     }
 
     @Override
@@ -91,50 +96,20 @@ final class QqMessageAdapter implements MessageAdapter {
     @Override
     public MessageReceipt send(OutboundMessage message, CancelToken cancel) throws DeliveryException {
         cancel.throwIfCancelled();
-        OutboundTarget target = message.target();
-        String chat = target.replyTarget();
-        boolean direct = chat != null && chat.startsWith(MessageReader.USER_PREFIX);
-        String openid = direct ? chat.substring(MessageReader.USER_PREFIX.length()) : chat;
-        if (openid == null || !OPENID.matcher(openid).matches()) {
-            throw permanent("the reply target is not a group_openid or user:<openid>");
-        }
-        int units = chunkLimits().measure().units(message.text());
-        if (units > account.textLimit()) {
-            throw permanent("a payload of " + units + " characters is over text_limit " + account.textLimit());
-        }
-        if (message.media().size() > 1) throw permanent("one payload is one message: at most one image");
-        if (message.media().isEmpty() && message.text().isBlank()) {
+        Prepared p = prepare(message, cancel);
+        if (p == null)
             return new MessageReceipt(null, List.of(), List.of(), null, null, null, null, clock.instant(), null);
-        }
-        String base = (direct ? "/v2/users/" : "/v2/groups/") + openid;
-        ObjectNode body = QqApi.JSON.createObjectNode();
-        MessageReceipt.PartKind kind;
-        if (message.media().isEmpty()) {
-            body.put("msg_type", MSG_TEXT).put("content", message.text());
-            kind = MessageReceipt.PartKind.TEXT;
-        } else {
-            body.put("msg_type", MSG_MEDIA).put("content", message.text().isBlank() ? " " : message.text());
-            body.putObject("media")
-                    .put("file_info", upload(base, message.media().getFirst(), cancel));
-            kind = MessageReceipt.PartKind.MEDIA;
-        }
-        String msgId = target.inReplyToMessageId();
-        String closed = msgId == null ? null : passiveClosed(msgId, direct);
+        String msgId = message.target().inReplyToMessageId();
+        String closed = msgId == null ? null : passiveClosed(msgId, p.direct());
         ReplyLedger.Slot slot = null;
         if (msgId != null && closed == null) {
             slot = ledger.claim(msgId, message.idempotencyKey(), MAX_PASSIVE);
             if (slot == null) closed = "message " + msgId + " was already answered " + MAX_PASSIVE + " times";
         }
         if (slot != null) {
-            ObjectNode passive = body.deepCopy().put("msg_id", msgId).put("msg_seq", slot.seq());
             try {
-                return receipt(api.call("POST", base + "/messages", passive, cancel), kind, msgId);
+                return passive(p, msgId, slot.seq(), cancel);
             } catch (QqApiException e) {
-                if (e.seqDuplicate()) {
-                    // SPEC OUT-7: this msg_id + msg_seq went out before (its answer was lost): delivered, once
-                    return new MessageReceipt(
-                            null, List.of(), List.of(), null, msgId, null, null, clock.instant(), null);
-                }
                 if (!e.passiveClosed()) throw e.toDelivery("passive reply", true);
                 if (slot.repeated()) {
                     throw new DeliveryException(
@@ -147,14 +122,83 @@ final class QqMessageAdapter implements MessageAdapter {
                 closed = "QQ no longer takes passive replies to " + msgId + " (" + e.getMessage() + ")";
             }
         }
+        ledger.activeAttempt(message.idempotencyKey());
         try {
-            return receipt(api.call("POST", base + "/messages", body, cancel), kind, null);
+            return receipt(api.call("POST", p.base() + "/messages", p.body(), cancel), p.kind(), null);
         } catch (QqApiException e) {
             if (closed != null && !e.retryable() && e.reach() == QqApiException.Reach.ANSWERED) {
                 throw permanent("the passive reply window closed (" + closed + ") and QQ refused an active message: "
                         + e.getMessage());
             }
             throw e.toDelivery(closed == null ? "active message" : "active message (" + closed + ")", false);
+        }
+    }
+
+    /**
+     * SPEC OUT-7: a passive reply cut by a crash is sent again with the seq it took (written before it left): QQ
+     * refuses it as a duplicate when the first arrived (found), or delivers it now, once. No seq in a kept ledger
+     * proves it never left; an active message has nothing the platform could be asked by: unknown.
+     */
+    @Override
+    public Reconciliation reconcileUnknownSend(OutboundMessage message, CancelToken cancel) throws DeliveryException {
+        String key = message.idempotencyKey();
+        if (ledger.attemptedActive(key)) {
+            return new Reconciliation.Unknown("it went as an active message, which carries no msg_seq");
+        }
+        String msgId = message.target().inReplyToMessageId();
+        Integer seq = msgId == null ? null : ledger.seqOf(msgId, key);
+        if (seq == null) {
+            return ledger.persistent()
+                    ? new Reconciliation.NotSent()
+                    : new Reconciliation.Unknown("no attempt of " + key + " is known to this process");
+        }
+        Prepared p = prepare(message, cancel);
+        if (p == null) return new Reconciliation.NotSent();
+        try {
+            return new Reconciliation.Found(passive(p, msgId, seq, cancel));
+        } catch (QqApiException e) {
+            if (e.passiveClosed()) return new Reconciliation.Unknown("the passive window closed: " + e.getMessage());
+            throw e.toDelivery("reconcile", true);
+        }
+    }
+
+    /** Where and what a payload sends; null for an empty one. */
+    private record Prepared(String base, boolean direct, ObjectNode body, MessageReceipt.PartKind kind) {}
+
+    private Prepared prepare(OutboundMessage message, CancelToken cancel) throws DeliveryException {
+        String chat = message.target().replyTarget();
+        boolean direct = chat != null && chat.startsWith(MessageReader.USER_PREFIX);
+        String openid = direct ? chat.substring(MessageReader.USER_PREFIX.length()) : chat;
+        if (openid == null || !OPENID.matcher(openid).matches()) {
+            throw permanent("the reply target is not a group_openid or user:<openid>");
+        }
+        int units = chunkLimits().measure().units(message.text());
+        if (units > account.textLimit()) {
+            throw permanent("a payload of " + units + " characters is over text_limit " + account.textLimit());
+        }
+        if (message.media().size() > 1) throw permanent("one payload is one message: at most one image");
+        if (message.media().isEmpty() && message.text().isBlank()) return null;
+        String base = (direct ? "/v2/users/" : "/v2/groups/") + openid;
+        ObjectNode body = QqApi.JSON.createObjectNode();
+        if (message.media().isEmpty()) {
+            body.put("msg_type", MSG_TEXT).put("content", message.text());
+            return new Prepared(base, direct, body, MessageReceipt.PartKind.TEXT);
+        }
+        body.put("msg_type", MSG_MEDIA).put("content", message.text().isBlank() ? " " : message.text());
+        body.putObject("media").put("file_info", upload(base, message.media().getFirst(), cancel));
+        return new Prepared(base, direct, body, MessageReceipt.PartKind.MEDIA);
+    }
+
+    /** A passive reply with {@code msg_id} and {@code seq}; a duplicate seq means it went out before: delivered. */
+    private MessageReceipt passive(Prepared p, String msgId, int seq, CancelToken cancel)
+            throws QqApiException, DeliveryException {
+        ObjectNode passive = p.body().deepCopy().put("msg_id", msgId).put("msg_seq", seq);
+        try {
+            return receipt(api.call("POST", p.base() + "/messages", passive, cancel), p.kind(), msgId);
+        } catch (QqApiException e) {
+            if (!e.seqDuplicate()) throw e;
+            // SPEC OUT-7: this msg_id + msg_seq went out before (its answer was lost): delivered, once
+            return new MessageReceipt(null, List.of(), List.of(), null, msgId, null, null, clock.instant(), null);
         }
     }
 

@@ -46,6 +46,12 @@ final class ReplyLedger {
             return size() > MESSAGES_KEPT;
         }
     };
+    private final java.util.Set<String> active = java.util.Collections.newSetFromMap(new LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
+            return size() > MESSAGES_KEPT;
+        }
+    });
     private final Path file;
     private FileChannel out;
 
@@ -99,6 +105,46 @@ final class ReplyLedger {
         }
     }
 
+    /** The seq {@code key} took answering {@code msgId}, or null when it never went out as a passive reply. */
+    Integer seqOf(String msgId, String key) {
+        lock.lock();
+        try {
+            Replies e = entries.get(msgId);
+            return e == null ? null : e.seqs.get(key);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The payload {@code key} is about to go out as an active message (written before it leaves). */
+    void activeAttempt(String key) {
+        lock.lock();
+        try {
+            if (active.add(key)) append("A\t" + key + "\n");
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    boolean attemptedActive(String key) {
+        lock.lock();
+        try {
+            return active.contains(key);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Whether what is claimed here outlives the process (a data dir was given and its file is writable). */
+    boolean persistent() {
+        lock.lock();
+        try {
+            return out != null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     private void append(String line) {
         if (out == null) return;
         try {
@@ -120,6 +166,8 @@ final class ReplyLedger {
                     if (f.length >= 3 && f[0].equals("R")) {
                         entries.computeIfAbsent(f[1], k -> new Replies()).receivedAt =
                                 Instant.ofEpochMilli(Long.parseLong(f[2]));
+                    } else if (f.length == 2 && f[0].equals("A")) {
+                        active.add(f[1]);
                     } else if (f.length == 4 && f[0].equals("S")) {
                         entries.computeIfAbsent(f[1], k -> new Replies()).seqs.put(f[3], Integer.parseInt(f[2]));
                     }
@@ -131,6 +179,7 @@ final class ReplyLedger {
                 if (e.receivedAt != null) lines.add("R\t" + id + "\t" + e.receivedAt.toEpochMilli());
                 e.seqs.forEach((k, s) -> lines.add("S\t" + id + "\t" + s + "\t" + k));
             });
+            active.forEach(k -> lines.add("A\t" + k));
             Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
             Files.write(tmp, lines, StandardCharsets.UTF_8);
             Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);

@@ -17,6 +17,7 @@ import dev.clawgate.core.outbound.MediaRef;
 import dev.clawgate.core.outbound.MessageReceipt;
 import dev.clawgate.core.outbound.OutboundMessage;
 import dev.clawgate.core.outbound.OutboundTarget;
+import dev.clawgate.core.outbound.Reconciliation;
 import dev.clawgate.core.run.CancelToken;
 import dev.clawgate.core.store.StoreException;
 import dev.clawgate.testkit.contract.CapabilityProofs;
@@ -160,6 +161,25 @@ class QqContractTest {
                     p.verify(calls -> assertThat(bodies(calls, "messages.group"))
                             .extracting(b -> b.path("content").asText())
                             .containsExactly("the key is [redacted]"));
+                })
+                .prove(Capability.RECONCILE_UNKNOWN_SEND, p -> {
+                    String g = newGroup();
+                    String asked = memberWrote(g, "question before a crash");
+                    // SPEC OUT-7, CH-13: a payload whose send a crash cut is sent again with its seq: QQ refuses the
+                    // duplicate (40054005), so it is found, and shown once; one that never took a seq was not sent
+                    OutboundMessage reply = finalReply(group(g, asked), "the answer");
+                    adapter.send(reply, CancelToken.none());
+                    Reconciliation found = adapter.reconcileUnknownSend(reply, CancelToken.none());
+                    p.verify(calls -> assertThat(calls.stream()
+                                    .filter(c -> c.method().equals("messages.group"))
+                                    .map(c -> c.headers().get(":code"))
+                                    .toList())
+                            .containsExactly("0", "40054005"));
+                    assertThat(found).isInstanceOf(Reconciliation.Found.class);
+                    assertThat(qq.sent()).filteredOn(s -> s.chat().equals(g)).hasSize(1);
+                    OutboundMessage never = reply.asPart(3, "never sent", List.of());
+                    assertThat(adapter.reconcileUnknownSend(never, CancelToken.none()))
+                            .isInstanceOf(Reconciliation.NotSent.class);
                 })
                 .prove(AckPolicy.AFTER_RECEIVE_RECORD, p -> {
                     // SPEC IN-3, IN-4: the gateway sequence advances only past a recorded message; one the store

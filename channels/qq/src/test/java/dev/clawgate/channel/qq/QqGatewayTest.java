@@ -61,7 +61,8 @@ class QqGatewayTest {
 
                             @Override
                             public int connectionsOpened() {
-                                return qq.connectionsOpened();
+                                // counted once READY or RESUMED: a dispatch before it has no session to go to
+                                return qq.readyConnections();
                             }
                         },
                         inbox,
