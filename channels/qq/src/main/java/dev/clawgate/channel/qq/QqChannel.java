@@ -61,7 +61,7 @@ public final class QqChannel implements Channel {
         this.adapter = new QqMessageAdapter(account, api, ledger, clock);
         if (account.webhook()) {
             this.gateway = null;
-            this.webhook = new QqWebhook(new QqSigner(account.clientSecret()), this::webhookDispatch, clock);
+            this.webhook = new QqWebhook(new QqSigner(account.clientSecret()), this::dispatch, clock);
         } else {
             this.webhook = null;
             this.gateway = new QqGateway(
@@ -104,14 +104,6 @@ public final class QqChannel implements Channel {
     public ChannelHealth health() {
         if (sink.get() == null) return ChannelHealth.down("not started");
         return gateway == null ? ChannelHealth.UP : gateway.health();
-    }
-
-    private void webhookDispatch(String type, JsonNode payload) {
-        try {
-            dispatch(type, payload);
-        } catch (IllegalStateException | StoreException e) {
-            throw e;
-        }
     }
 
     /** One dispatch: read, recorded once, remembered; a store failure propagates (nothing is acknowledged). */
