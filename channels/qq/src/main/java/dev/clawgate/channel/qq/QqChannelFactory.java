@@ -3,6 +3,7 @@ package dev.clawgate.channel.qq;
 import dev.clawgate.core.channel.Channel;
 import dev.clawgate.core.channel.ChannelFactory;
 import dev.clawgate.core.channel.ChannelOption;
+import dev.clawgate.core.channel.ChannelProbe;
 import dev.clawgate.core.config.ChannelSettings;
 import java.nio.file.Path;
 import java.util.List;
@@ -51,6 +52,12 @@ public final class QqChannelFactory implements ChannelFactory {
                         .withDefault(false),
                 ChannelOption.integer("text_limit", "The longest message sent, in characters.")
                         .withDefault(QqAccount.DEFAULT_TEXT));
+    }
+
+    /** An access token, then {@code GET /gateway} with it (SPEC OP-4, CH-0). */
+    @Override
+    public ChannelProbe probe(ChannelSettings settings) {
+        return QqProbe.probe(settings);
     }
 
     /** @throws IllegalArgumentException naming the key, e.g. {@code channels.qq.mode must be ...} */

@@ -136,7 +136,9 @@ class QqGatewayTest {
 
     @Test
     void aRevokedTokenIsFetchedAgainWhenTheGatewayRefusesIt() {
-        // SPEC CH-13: close 4004 (token) fetches a new access token before connecting again
+        // SPEC CH-13: close 4004 (token) fetches a new access token before connecting again; heartbeats every 0.5 s
+        // (op 1 / op 11) also catch a drop the socket does not report
+        qq.heartbeatInterval(Duration.ofMillis(500));
         started();
         long tokens = qq.calls().stream()
                 .filter(c -> c.method().equals("getAppAccessToken"))
