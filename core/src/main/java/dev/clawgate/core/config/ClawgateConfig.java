@@ -425,6 +425,9 @@ public record ClawgateConfig(
         // the consolidation queue is sized once, at start (SPEC ME-6)
         if (memory.consolidationQueue() != running.memory.consolidationQueue())
             changed.add("memory.consolidation_queue");
+        // SPEC ME-5: the embedding model is loaded once, at start
+        if (!memory.embedding().embedder().equals(running.memory.embedding().embedder()))
+            changed.add("memory.embedder");
         // SPEC AG-7: the MCP servers are started with the gateway
         if (!mcp.equals(running.mcp)) changed.add("mcp");
         channels.forEach((name, next) -> {
@@ -468,7 +471,9 @@ public record ClawgateConfig(
                                     old.accountOptions(),
                                     next.output()));
         });
-        MemorySettings m = memory.withConsolidationQueue(running.memory.consolidationQueue());
+        MemorySettings m = memory.withConsolidationQueue(running.memory.consolidationQueue())
+                .withEmbedding(memory.embedding()
+                        .withEmbedder(running.memory.embedding().embedder()));
         return new ClawgateConfig(
                 g,
                 agent,

@@ -1,0 +1,2 @@
+-- Clawgate store, schema version 12: reserved for another branch's migration (numbers are handed out per
+-- branch); this empty script only keeps the numbering without gaps until that branch is merged.
