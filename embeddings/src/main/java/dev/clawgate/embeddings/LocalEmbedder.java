@@ -23,14 +23,27 @@ public final class LocalEmbedder implements Embedder {
      */
     static final Calibration CALIBRATION = new Calibration(0.2, 0.6);
 
-    private final AllMiniLmL6V2QuantizedEmbeddingModel model;
+    /**
+     * One model per JVM, loaded on first use (about a second, and 23 MB of weights): a gateway that never embeds pays
+     * nothing, and its start is not held up by it. The model is thread-safe.
+     */
+    private static final class Shared {
+        // runs on the calling thread: the indexer and a turn's recall are already off other paths
+        static final AllMiniLmL6V2QuantizedEmbeddingModel MODEL =
+                new AllMiniLmL6V2QuantizedEmbeddingModel(Runnable::run);
+    }
 
+    /** @throws EmbeddingException when the model's weights are not in the class path */
     public LocalEmbedder() throws EmbeddingException {
+        if (LocalEmbedder.class.getClassLoader().getResource("all-minilm-l6-v2-q.onnx") == null)
+            throw new EmbeddingException("the model all-minilm-l6-v2-q.onnx is not on the class path");
+    }
+
+    private static AllMiniLmL6V2QuantizedEmbeddingModel model() throws EmbeddingException {
         try {
-            // the model runs on the calling thread: the indexer and a turn's recall are already off other paths
-            this.model = new AllMiniLmL6V2QuantizedEmbeddingModel(Runnable::run);
-        } catch (RuntimeException | LinkageError e) {
-            throw new EmbeddingException("the local embedding model could not be loaded: " + e.getMessage(), e);
+            return Shared.MODEL;
+        } catch (LinkageError e) {
+            throw new EmbeddingException("the local embedding model could not be loaded: " + e, e);
         }
     }
 
@@ -47,7 +60,7 @@ public final class LocalEmbedder implements Embedder {
     @Override
     public float[] embed(String text) throws EmbeddingException {
         try {
-            return model.embed(text).content().vector();
+            return model().embed(text).content().vector();
         } catch (RuntimeException e) {
             throw new EmbeddingException("the local embedding model failed: " + e.getMessage(), e);
         }
@@ -56,7 +69,7 @@ public final class LocalEmbedder implements Embedder {
     @Override
     public List<float[]> embedAll(List<String> texts) throws EmbeddingException {
         try {
-            return model.embedAll(texts.stream().map(TextSegment::from).toList()).content().stream()
+            return model().embedAll(texts.stream().map(TextSegment::from).toList()).content().stream()
                     .map(Embedding::vector)
                     .toList();
         } catch (RuntimeException e) {

@@ -45,8 +45,20 @@ public final class MemoryRecall implements AutoCloseable {
         else log.info("memory recall: {}", s.mode());
         if (s.embedder().isEmpty()) return new MemoryRecall(s, store, null);
         Embedder e = s.embedder().get();
+        // the local model loads on first use: warmed here, so neither the start nor a first turn waits for it
+        Thread.ofVirtual().name("embedder-warm-up").start(() -> warmUp(e));
         MemoryIndexer indexer = new MemoryIndexer(store.vectors(), e, BATCH, POLL).start();
         return new MemoryRecall(s, new HybridMemory(store, e, settings), indexer);
+    }
+
+    private static void warmUp(Embedder e) {
+        try {
+            e.embed("warm up");
+        } catch (dev.clawgate.core.embedding.EmbeddingException ex) {
+            log.warn(
+                    "memory recall: the embedder does not work; recall finds by keyword until it does: {}",
+                    ex.getMessage());
+        }
     }
 
     /** The memory turns and tools use: hybrid recall, or the store's own. */
