@@ -38,7 +38,7 @@ class HybridRecallTest extends StoreTestBase {
     }
 
     /** Concepts: child, school, begin, city, deploy, weekday; every text also gets a little of a shared axis. */
-    static final class ConceptEmbedder implements Embedder {
+    static class ConceptEmbedder implements Embedder {
         static final Map<String, Integer> CONCEPTS = Map.ofEntries(
                 Map.entry("daughter", 0),
                 Map.entry("kid", 0),
