@@ -34,11 +34,15 @@ public final class RecallBenchmark {
 
     public static void main(String[] args) throws Exception {
         int[] sizes = args.length > 0
-                ? Arrays.stream(args[0].split(",")).mapToInt(Integer::parseInt).toArray()
+                ? Arrays.stream(args[0].split(",")).filter(x -> !x.isBlank()).mapToInt(Integer::parseInt).toArray()
                 : new int[] {1_000, 100_000};
         long rssBefore = rssKib();
         Embedders.Selection sel = Embedders.select(EmbeddingSettings.defaults(), Map.of());
-        Embedder embedder = sel.embedder().orElseThrow(() -> new IllegalStateException(sel.mode()));
+        Embedder model = sel.embedder().orElseThrow(() -> new IllegalStateException(sel.mode()));
+        // -Dcalibration=FLOOR,CEILING tries another mapping of cosine onto [0, 1] than the model's own
+        String cal = System.getProperty("calibration");
+        Embedder embedder = cal == null ? model : recalibrated(model, cal);
+        System.out.println("calibration: " + embedder.calibration());
         embedder.embed("warm up the model once");
         long rssModel = rssKib();
         System.out.println("## " + sel.mode());
@@ -63,8 +67,9 @@ public final class RecallBenchmark {
                     set.queries().size(),
                     set.queries().stream().filter(RecallSet.Query::paraphrase).count());
             System.out.println(
-                    "\n| mode | queries | n | recall@4 | MRR | injected@4 (top 4 and >= min_relevance 0.4) |");
-            System.out.println("|---|---|---|---|---|---|");
+                    "\n| mode | queries | n | recall@4 | MRR | injected@4 (top 4 and >= min_relevance 0.4)"
+                    + " | wrong memories injected per query |");
+            System.out.println("|---|---|---|---|---|---|---|");
             for (RecallQuality.Row r : RecallQuality.measure(store.memory(), embedder, set)) System.out.println(r);
             System.out.println();
             System.out.println(RecallQuality.cosines(embedder, set).replace("\n", "  \n"));
@@ -115,6 +120,37 @@ public final class RecallBenchmark {
                     h[1] / 1e6,
                     cpu[0] / 1e6);
         }
+    }
+
+    static Embedder recalibrated(Embedder model, String floorCeiling) {
+        String[] fc = floorCeiling.split(",");
+        Embedder.Calibration c = new Embedder.Calibration(Double.parseDouble(fc[0]), Double.parseDouble(fc[1]));
+        return new Embedder() {
+            @Override
+            public String modelId() {
+                return model.modelId();
+            }
+
+            @Override
+            public int dimensions() {
+                return model.dimensions();
+            }
+
+            @Override
+            public float[] embed(String text) throws dev.clawgate.core.embedding.EmbeddingException {
+                return model.embed(text);
+            }
+
+            @Override
+            public List<float[]> embedAll(List<String> texts) throws dev.clawgate.core.embedding.EmbeddingException {
+                return model.embedAll(texts);
+            }
+
+            @Override
+            public Calibration calibration() {
+                return c;
+            }
+        };
     }
 
     static long[] time(HybridMemory m, RecallSet set, List<MemoryScope> scope, long[] cpuPerCall) {

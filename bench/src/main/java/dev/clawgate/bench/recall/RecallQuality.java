@@ -25,18 +25,26 @@ public final class RecallQuality {
     static final int K = 4;
     static final int DEPTH = 20;
 
-    public record Row(String mode, String kind, int queries, double recallAt4, double mrr, double injectedAt4) {
+    public record Row(
+            String mode,
+            String kind,
+            int queries,
+            double recallAt4,
+            double mrr,
+            double injectedAt4,
+            double wrongInjected) {
         @Override
         public String toString() {
             return String.format(
                     Locale.ROOT,
-                    "| %s | %s | %d | %.2f | %.3f | %.2f |",
+                    "| %s | %s | %d | %.2f | %.3f | %.2f | %.2f |",
                     mode,
                     kind,
                     queries,
                     recallAt4,
                     mrr,
-                    injectedAt4);
+                    injectedAt4,
+                    wrongInjected);
         }
     }
 
@@ -60,6 +68,7 @@ public final class RecallQuality {
                 int n = 0;
                 int hits = 0;
                 int injected = 0;
+                int wrong = 0;
                 double rr = 0;
                 for (RecallSet.Query q : set.queries()) {
                     if (q.paraphrase() != para) continue;
@@ -67,6 +76,10 @@ public final class RecallQuality {
                     List<HybridHit> found = hybrid.explain(q.text(), List.of(SCOPE), DEPTH).stream()
                             .filter(h -> h.score() > 0)
                             .toList();
+                    for (int i = 0; i < Math.min(K, found.size()); i++) {
+                        HybridHit h = found.get(i);
+                        if (!h.entry().key().equals(q.targetKey()) && h.score() >= cfg.minRelevance()) wrong++;
+                    }
                     for (int i = 0; i < found.size(); i++) {
                         if (!found.get(i).entry().key().equals(q.targetKey())) continue;
                         rr += 1.0 / (i + 1);
@@ -76,7 +89,14 @@ public final class RecallQuality {
                     }
                 }
                 rows.add(new Row(
-                        mode, para ? "paraphrase" : "exact", n, (double) hits / n, rr / n, (double) injected / n));
+                rows.add(new Row(
+                        mode,
+                        para ? "paraphrase" : "exact",
+                        n,
+                        (double) hits / n,
+                        rr / n,
+                        (double) injected / n,
+                        (double) wrong / n));
             }
         }
         return rows;
