@@ -89,7 +89,6 @@ public final class RecallQuality {
                     }
                 }
                 rows.add(new Row(
-                rows.add(new Row(
                         mode,
                         para ? "paraphrase" : "exact",
                         n,
