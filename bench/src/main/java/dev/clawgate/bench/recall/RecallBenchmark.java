@@ -34,7 +34,10 @@ public final class RecallBenchmark {
 
     public static void main(String[] args) throws Exception {
         int[] sizes = args.length > 0
-                ? Arrays.stream(args[0].split(",")).filter(x -> !x.isBlank()).mapToInt(Integer::parseInt).toArray()
+                ? Arrays.stream(args[0].split(","))
+                        .filter(x -> !x.isBlank())
+                        .mapToInt(Integer::parseInt)
+                        .toArray()
                 : new int[] {1_000, 100_000};
         long rssBefore = rssKib();
         Embedders.Selection sel = Embedders.select(EmbeddingSettings.defaults(), Map.of());
@@ -68,8 +71,7 @@ public final class RecallBenchmark {
                     set.memories().size(),
                     set.queries().size(),
                     set.queries().stream().filter(RecallSet.Query::paraphrase).count());
-            System.out.println(
-                    "\n| mode | queries | n | recall@4 | MRR | injected@4 (top 4 and >= min_relevance 0.4)"
+            System.out.println("\n| mode | queries | n | recall@4 | MRR | injected@4 (top 4 and >= min_relevance 0.4)"
                     + " | wrong memories injected per query |");
             System.out.println("|---|---|---|---|---|---|---|");
             for (RecallQuality.Row r : RecallQuality.measure(store.memory(), embedder, set)) System.out.println(r);

@@ -11,7 +11,8 @@ class RecallSetTest {
         // SPEC ME-5 (issue 25): >= 200 memories, >= 100 queries, half paraphrases with no shared keyword
         RecallSet set = RecallSet.load();
         assertThat(set.memories()).hasSizeGreaterThanOrEqualTo(200);
-        assertThat(new HashSet<>(set.memories().stream().map(RecallSet.Memory::text).toList()))
+        assertThat(new HashSet<>(
+                        set.memories().stream().map(RecallSet.Memory::text).toList()))
                 .hasSameSizeAs(set.memories());
         assertThat(set.queries()).hasSizeGreaterThanOrEqualTo(100);
         assertThat(set.queries().stream().filter(RecallSet.Query::paraphrase))
