@@ -126,6 +126,7 @@ public final class Gateway implements AutoCloseable {
     private ScheduledExecutorService memoryHygiene;
     private CronScheduler cron;
     private Consolidation consolidation;
+    private MemoryRecall recall;
     private GatewayMetrics metrics;
     private final JettyPinnedHttp fetchClient;
     private final PublicWeb web;
@@ -181,6 +182,9 @@ public final class Gateway implements AutoCloseable {
                     java.time.ZoneId.systemDefault(),
                     () -> config.get().agent().skillsMode(),
                     guidance));
+            // SPEC ME-5: hybrid recall when an embedder can be had, keyword only otherwise
+            this.recall =
+                    MemoryRecall.start(store.memory(), cfg, () -> config.get().memory());
             TurnServices services = TurnServices.builder()
                     .store(store)
                     .channels(name -> Optional.ofNullable(
@@ -193,12 +197,12 @@ public final class Gateway implements AutoCloseable {
                     .outbox(outbox)
                     .config(config::get)
                     .sessionStatus(this::sessionStatus)
-                    .memory(store.memory())
+                    .memory(recall.memory())
                     .web(web)
                     .build();
             Dispatcher.Policy policy = rules.policy();
             // SPEC ME-6: after each turn, off its reply path; bounded, fire and forget
-            this.consolidation = MemoryUpkeep.startConsolidation(store, config, providers);
+            this.consolidation = MemoryUpkeep.startConsolidation(store, config, providers, recall::afterTurn);
             TurnPipeline turns = new TurnPipeline(services, metrics.modelAttempts());
             // SPEC OP-5: the turn's session key, inbox id and turn id on every line it logs
             TurnRunner runner = TurnLogContext.around(consolidation.after(turns));
@@ -270,6 +274,11 @@ public final class Gateway implements AutoCloseable {
     /** Memory consolidation's counters (SPEC ME-6): for status and tests. */
     public Consolidation.Stats consolidation() {
         return consolidation.stats();
+    }
+
+    /** The memory recall mode and its indexer (SPEC ME-5): for status and tests. */
+    public MemoryRecall memoryRecall() {
+        return recall;
     }
 
     private void cronChanged() {
@@ -366,6 +375,7 @@ public final class Gateway implements AutoCloseable {
         // after the dispatcher: no turn calls a server's tool any more (SPEC AG-7)
         if (mcp != null) mcp.close();
         if (consolidation != null) consolidation.close();
+        if (recall != null) recall.close();
         if (fetchClient != null) fetchClient.close();
         store.close();
     }

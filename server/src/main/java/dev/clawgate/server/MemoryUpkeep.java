@@ -32,7 +32,10 @@ final class MemoryUpkeep {
 
     /** SPEC ME-6: after each turn, off its reply path; bounded, fire and forget. */
     static Consolidation startConsolidation(
-            Store store, AtomicReference<ClawgateConfig> config, AtomicReference<ConfiguredProviders> providers) {
+            Store store,
+            AtomicReference<ClawgateConfig> config,
+            AtomicReference<ConfiguredProviders> providers,
+            Runnable afterTurn) {
         return new Consolidation(
                         new Consolidator(
                                 store,
@@ -42,6 +45,7 @@ final class MemoryUpkeep {
                         () -> config.get().memory(),
                         config.get().memory().consolidationQueue(),
                         Clock.systemUTC())
+                .followedBy(afterTurn)
                 .start();
     }
 

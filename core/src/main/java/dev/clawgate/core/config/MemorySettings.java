@@ -20,6 +20,7 @@ import java.util.Objects;
  * @param conversationMaxAge auto-saved memories not updated for this long are removed; zero keeps them forever
  * @param consolidation what runs after a turn, off the reply path (ME-6): off, dedupe (the default) or llm
  * @param consolidationQueue at most this many finished turns wait for consolidation; more are dropped, never waited for
+ * @param embedding the vector half of hybrid recall (ME-5): which embedder, and how the halves are fused
  */
 public record MemorySettings(
         boolean enabled,
@@ -34,13 +35,15 @@ public record MemorySettings(
         int maxEntriesPerScope,
         Duration conversationMaxAge,
         ConsolidationMode consolidation,
-        int consolidationQueue) {
+        int consolidationQueue,
+        EmbeddingSettings embedding) {
     public static final ConsolidationMode DEFAULT_CONSOLIDATION = ConsolidationMode.DEDUPE;
     public static final int DEFAULT_CONSOLIDATION_QUEUE = 64;
 
     public MemorySettings {
         Objects.requireNonNull(conversationMaxAge, "conversationMaxAge");
         Objects.requireNonNull(consolidation, "consolidation");
+        if (embedding == null) embedding = EmbeddingSettings.defaults();
         positive("consolidation_queue", consolidationQueue);
         if (!(minRelevance >= 0 && minRelevance <= 1)) {
             throw new IllegalArgumentException("memory.min_relevance lies in [0, 1], got " + minRelevance);
@@ -82,7 +85,8 @@ public record MemorySettings(
                 maxEntriesPerScope,
                 conversationMaxAge,
                 DEFAULT_CONSOLIDATION,
-                DEFAULT_CONSOLIDATION_QUEUE);
+                DEFAULT_CONSOLIDATION_QUEUE,
+                EmbeddingSettings.defaults());
     }
 
     public static MemorySettings defaults() {
@@ -104,7 +108,8 @@ public record MemorySettings(
                 maxEntriesPerScope,
                 conversationMaxAge,
                 consolidation,
-                consolidationQueue);
+                consolidationQueue,
+                embedding);
     }
 
     /** The same settings with another consolidation queue size. */
@@ -122,7 +127,8 @@ public record MemorySettings(
                 maxEntriesPerScope,
                 conversationMaxAge,
                 consolidation,
-                size);
+                size,
+                embedding);
     }
 
     /** The same settings with another consolidation mode. */
@@ -140,7 +146,27 @@ public record MemorySettings(
                 maxEntriesPerScope,
                 conversationMaxAge,
                 mode,
-                consolidationQueue);
+                consolidationQueue,
+                embedding);
+    }
+
+    /** The same settings with another vector half (SPEC ME-5). */
+    public MemorySettings withEmbedding(EmbeddingSettings e) {
+        return new MemorySettings(
+                enabled,
+                autoSave,
+                autoSaveMinChars,
+                recallLimit,
+                minRelevance,
+                contextMaxEntries,
+                contextEntryChars,
+                contextMaxChars,
+                maxEntryChars,
+                maxEntriesPerScope,
+                conversationMaxAge,
+                consolidation,
+                consolidationQueue,
+                e);
     }
 
     private static void positive(String key, int value) {

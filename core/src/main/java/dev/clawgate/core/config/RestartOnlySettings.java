@@ -33,6 +33,9 @@ final class RestartOnlySettings {
         // the consolidation queue is sized once, at start (SPEC ME-6)
         if (memory.consolidationQueue() != running.memory().consolidationQueue())
             changed.add("memory.consolidation_queue");
+        // SPEC ME-5: the embedding model is loaded once, at start
+        if (!memory.embedding().embedder().equals(running.memory().embedding().embedder()))
+            changed.add("memory.embedder");
         // SPEC AG-7: the MCP servers are started with the gateway
         if (!mcp.equals(running.mcp())) changed.add("mcp");
         channels.forEach((name, next) -> {
@@ -75,7 +78,8 @@ final class RestartOnlySettings {
                                     old.accountOptions(),
                                     next.output()));
         });
-        MemorySettings m = memory.withConsolidationQueue(running.memory().consolidationQueue());
+        MemorySettings m = memory.withConsolidationQueue(running.memory().consolidationQueue())
+                .withEmbedding(memory.embedding().withEmbedder(running.memory().embedding().embedder()));
         return new ConfigEdit(config)
                 .gateway(g)
                 .channels(kept)

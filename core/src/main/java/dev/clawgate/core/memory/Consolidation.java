@@ -40,6 +40,7 @@ public final class Consolidation implements AutoCloseable {
     private final AtomicLong failed = new AtomicLong();
     private final AtomicReference<Instant> lastDropLog = new AtomicReference<>(Instant.MIN);
     private volatile boolean closed;
+    private volatile Runnable followUp = () -> {};
     private Thread worker;
 
     /** How many turns were queued, dropped for a full queue, consolidated, and failed so far. */
@@ -52,6 +53,15 @@ public final class Consolidation implements AutoCloseable {
         this.settings = settings;
         this.clock = clock;
         this.queue = new ArrayBlockingQueue<>(capacity);
+    }
+
+    /**
+     * Runs {@code step} on the worker after each turn, whatever its consolidation did: the memory indexer embeds the
+     * turn's new memories there (SPEC ME-5), off the reply path.
+     */
+    public Consolidation followedBy(Runnable step) {
+        this.followUp = java.util.Objects.requireNonNull(step, "step");
+        return this;
     }
 
     public Consolidation start() {
@@ -127,6 +137,17 @@ public final class Consolidation implements AutoCloseable {
                 failed.incrementAndGet();
                 log.error("turn {}: memory consolidation failed", turn.turnId(), e);
             }
+            runFollowUp(turn);
+        }
+    }
+
+    private void runFollowUp(FinishedTurn turn) {
+        try {
+            followUp.run();
+        } catch (StoreException e) {
+            log.warn("turn {}: after consolidation: the store failed: {}", turn.turnId(), e.getMessage());
+        } catch (RuntimeException e) {
+            log.error("turn {}: after consolidation: failed", turn.turnId(), e);
         }
     }
 

@@ -43,6 +43,11 @@ public interface Memory {
     /** Removes entries of {@code category} last updated before {@code before}; returns how many. */
     int expire(String category, Instant before);
 
+    /** The entries' vectors, for hybrid recall (SPEC ME-5); {@link MemoryVectors#NONE} where none are kept. */
+    default MemoryVectors vectors() {
+        return MemoryVectors.NONE;
+    }
+
     /** For contexts without memory (tests of other tools, memory disabled): reads find nothing, writes are refused. */
     Memory NONE = new Memory() {
         @Override

@@ -5,6 +5,7 @@ import dev.clawgate.core.channel.ChannelProbe;
 import dev.clawgate.core.config.ChannelSettings;
 import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.core.config.ProviderSettings;
+import dev.clawgate.core.embedding.Embedders;
 import dev.clawgate.core.provider.Provider;
 import dev.clawgate.core.provider.ProviderException;
 import dev.clawgate.core.run.CancelToken;
@@ -83,6 +84,7 @@ final class DoctorCommand implements Callable<Integer> {
         checkChannels(cfg);
         checkShellSandbox(cfg);
         checkMcpServers(cfg);
+        checkMemoryRecall(cfg);
         out.println(
                 problems == 0 ? "All checks passed." : problems + " problem" + (problems == 1 ? "" : "s") + " found.");
         out.flush();
@@ -182,6 +184,41 @@ final class DoctorCommand implements Callable<Integer> {
     }
 
     /** SPEC AG-7: each MCP server is started once, asked for its tools and stopped again; its state and tools. */
+    /** SPEC ME-5: which recall mode a gateway would run in, and how far the vector back-fill has got. */
+    private void checkMemoryRecall(ClawgateConfig cfg) {
+        if (!cfg.memory().enabled()) {
+            ok("memory is off (memory.enabled = false): no recall");
+            return;
+        }
+        Embedders.Selection mode = Embedders.select(cfg.memory().embedding(), cfg.providers());
+        try {
+            if (mode.fault()) {
+                warning(
+                        "memory recall: " + mode.mode(),
+                        "set memory.embedder to \"local\", \"none\" or the name of a provider that serves "
+                                + "/v1/embeddings");
+                return;
+            }
+            if (mode.embedder().isEmpty()) {
+                note("memory recall: " + mode.mode());
+                return;
+            }
+            ok("memory recall: " + mode.mode());
+            java.nio.file.Path dir = cfg.gateway().dataDir();
+            if (!java.nio.file.Files.exists(dir.resolve(Stores.DEFAULT_FILE_NAME))) return;
+            try (Store store = Stores.open(null, dir)) {
+                var p = store.memory().vectors().progress(mode.embedder().get().modelId());
+                String line = "memory vectors: " + p.embedded() + " of " + p.entries() + " memories embedded";
+                if (p.missing() == 0) ok(line);
+                else note(line + "; the running gateway embeds the other " + p.missing() + " in the background");
+            }
+        } catch (RuntimeException e) {
+            problem("memory vectors: " + e.getMessage(), "make gateway.data_dir a readable folder");
+        } finally {
+            mode.embedder().ifPresent(dev.clawgate.core.embedding.Embedder::close);
+        }
+    }
+
     private void checkMcpServers(ClawgateConfig cfg) {
         for (McpServerStatus s : McpServers.probe(cfg.mcp())) {
             String what = "mcp server '" + s.name() + "' (" + s.where() + ")";

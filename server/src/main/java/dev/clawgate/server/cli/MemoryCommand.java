@@ -1,9 +1,14 @@
 package dev.clawgate.server.cli;
 
+import dev.clawgate.core.config.ClawgateConfig;
+import dev.clawgate.core.embedding.Embedders;
+import dev.clawgate.core.memory.HybridHit;
+import dev.clawgate.core.memory.HybridMemory;
 import dev.clawgate.core.memory.MemoryEntry;
 import dev.clawgate.core.memory.MemoryScope;
 import dev.clawgate.core.memory.Recalled;
 import dev.clawgate.core.store.Store;
+import dev.clawgate.store.Stores;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -22,6 +27,9 @@ import picocli.CommandLine.Parameters;
         description = "List, search or forget what the agent remembers.",
         subcommands = {MemoryCommand.ListEntries.class, MemoryCommand.Search.class, MemoryCommand.Forget.class})
 final class MemoryCommand implements Runnable {
+    /** How many hits a search shows. */
+    static final int LIMIT = 20;
+
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
@@ -90,7 +98,8 @@ final class MemoryCommand implements Runnable {
 
     @Command(
             name = "search",
-            description = "Keyword recall across scopes, with scores in [0, 1] and each memory's scope.")
+            description = "Recall across scopes as a turn does (hybrid when an embedder is configured), with scores in"
+                    + " [0, 1] and each memory's scope.")
     static final class Search implements Callable<Integer> {
         @Mixin
         ConfigOption config;
@@ -101,19 +110,57 @@ final class MemoryCommand implements Runnable {
         @Option(names = "--scope", split = ",", description = "scopes to search (default: global)")
         List<String> scopes = List.of("global");
 
+        @Option(
+                names = "--explain",
+                description = "show each hit's keyword rank and score, vector similarity and fused score (SPEC ME-5)")
+        boolean explain;
+
         @CommandLine.Spec
         CommandLine.Model.CommandSpec spec;
 
         @Override
         public Integer call() {
             List<MemoryScope> s = scopes.stream().map(x -> scope(spec, x)).toList();
-            try (Store store = config.openStore()) {
-                List<Recalled> found = store.memory().recall(String.join(" ", words), s, 20);
-                PrintWriter out = spec.commandLine().getOut();
-                if (found.isEmpty()) out.println("Nothing recalled.");
-                for (Recalled r : found) print(out, r.entry(), String.format("%.2f", r.score()));
+            ClawgateConfig cfg = config.load();
+            PrintWriter out = spec.commandLine().getOut();
+            Embedders.Selection mode = Embedders.select(cfg.memory().embedding(), cfg.providers());
+            try (Store store = Stores.open(null, cfg.gateway().dataDir())) {
+                String query = String.join(" ", words);
+                if (explain) out.println("recall: " + mode.mode());
+                if (mode.embedder().isEmpty()) {
+                    List<Recalled> found = store.memory().recall(query, s, LIMIT);
+                    if (found.isEmpty()) out.println("Nothing recalled.");
+                    for (Recalled r : found) print(out, r.entry(), String.format("%.2f", r.score()));
+                    return Main.OK;
+                }
+                HybridMemory hybrid =
+                        new HybridMemory(store.memory(), mode.embedder().get(), cfg::memory);
+                List<HybridHit> hits = hybrid.explain(query, s, LIMIT, true);
+                if (hits.isEmpty()) out.println("Nothing recalled.");
+                if (explain && !hits.isEmpty())
+                    out.printf(
+                            "%-28s  %-6s  %-7s  %-8s  %-6s  %s%n",
+                            "KEY", "FUSED", "KW RANK", "KW SCORE", "COSINE", "CONTENT");
+                for (HybridHit h : hits) {
+                    if (explain) explain(out, h);
+                    else print(out, h.entry(), String.format("%.2f", h.score()));
+                }
+            } finally {
+                mode.embedder().ifPresent(dev.clawgate.core.embedding.Embedder::close);
             }
             return Main.OK;
+        }
+
+        private static void explain(PrintWriter out, HybridHit h) {
+            String content = h.entry().content().replace('\n', ' ');
+            out.printf(
+                    "%-28s  %-6s  %-7s  %-8s  %-6s  %s%n",
+                    h.entry().key(),
+                    String.format("%.2f", h.score()),
+                    h.keywordRank() == 0 ? "-" : Integer.toString(h.keywordRank()),
+                    h.keywordRank() == 0 ? "-" : String.format("%.2f", h.keywordScore()),
+                    h.hasVector() ? String.format("%.3f", h.cosine()) : "-",
+                    content.length() > 80 ? content.substring(0, 80) + "…" : content);
         }
     }
 

@@ -224,7 +224,11 @@ final class ConfigSchema {
                             "max_entries_per_scope", Scalar.INTEGER,
                             "conversation_max_age", Scalar.DURATION,
                             "consolidation", Scalar.STRING,
-                            "consolidation_queue", Scalar.INTEGER),
+                            "consolidation_queue", Scalar.INTEGER,
+                            "embedder", Scalar.STRING,
+                            "embedding_model", Scalar.STRING,
+                            "vector_weight", Scalar.NUMBER,
+                            "candidates", Scalar.INTEGER),
             "tools",
                     table(
                             "max_result_chars", Scalar.INTEGER,

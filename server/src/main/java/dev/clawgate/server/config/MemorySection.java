@@ -1,5 +1,6 @@
 package dev.clawgate.server.config;
 
+import dev.clawgate.core.config.EmbeddingSettings;
 import dev.clawgate.core.config.MemorySettings;
 import dev.clawgate.core.memory.ConsolidationMode;
 import java.time.Duration;
@@ -30,6 +31,18 @@ final class MemorySection {
                         ConsolidationMode::parse,
                         "a consolidation mode",
                         "off, dedupe, llm"),
-                t.integer("consolidation_queue", d.consolidationQueue(), 1, 100_000));
+                t.integer("consolidation_queue", d.consolidationQueue(), 1, 100_000),
+                embedding(t, d.embedding()));
+    }
+
+    /** The vector half of hybrid recall (SPEC ME-5). */
+    private static EmbeddingSettings embedding(TableReader t, EmbeddingSettings d) {
+        String model = t.string("embedding_model");
+        String embedder = t.string("embedder");
+        return new EmbeddingSettings(
+                embedder == null || embedder.isBlank() ? d.embedder() : embedder.strip(),
+                model == null || model.isBlank() ? null : model.strip(),
+                t.number("vector_weight", d.vectorWeight(), 0, 1),
+                t.integer("candidates", d.candidates(), 1, 1_000));
     }
 }

@@ -3,6 +3,7 @@ package dev.clawgate.store.internal;
 import dev.clawgate.core.memory.Memory;
 import dev.clawgate.core.memory.MemoryEntry;
 import dev.clawgate.core.memory.MemoryScope;
+import dev.clawgate.core.memory.MemoryVectors;
 import dev.clawgate.core.memory.Recalled;
 import dev.clawgate.core.memory.Relevance;
 import java.nio.charset.StandardCharsets;
@@ -35,10 +36,18 @@ public final class JdbcMemory implements Memory {
 
     private final Database db;
     private final Clock clock;
+    private final JdbcMemoryVectors vectors;
 
     public JdbcMemory(Database db, Clock clock) {
         this.db = Objects.requireNonNull(db, "db");
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.vectors = new JdbcMemoryVectors(db);
+    }
+
+    /** The entries' vectors, in the same rows (SPEC ME-5, V013). */
+    @Override
+    public MemoryVectors vectors() {
+        return vectors;
     }
 
     @Override

@@ -114,7 +114,7 @@ final class MemoryRows {
             throws SQLException {
         tx.update(
                 "UPDATE memories SET content = ?, category = ?, content_hash = ?, terms = ?, term_count = ?, "
-                        + "updated_at = ?"
+                        + "updated_at = ?, embedding = NULL, embedding_model = NULL"
                         + " WHERE id = ?",
                 content,
                 category,

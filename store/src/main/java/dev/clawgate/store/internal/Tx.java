@@ -102,6 +102,7 @@ public final class Tx {
                 case String s -> ps.setString(index, s);
                 case Long l -> ps.setLong(index, l);
                 case Integer n -> ps.setInt(index, n);
+                case byte[] b -> ps.setBytes(index, b);
                 default ->
                     throw new IllegalArgumentException(
                             "cannot bind a " + params[i].getClass().getName() + " as SQL parameter " + index);

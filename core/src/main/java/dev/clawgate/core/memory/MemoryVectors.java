@@ -1,0 +1,65 @@
+package dev.clawgate.core.memory;
+
+import java.util.List;
+
+/**
+ * The vector half of long-term memory (SPEC ME-5): each entry's embedding, stored with its row with the id of the model
+ * that made it. Vectors are written off the reply path ({@link MemoryIndexer}); an entry without one (not embedded yet,
+ * or embedded by another model) is still found by keyword. Thread-safe; failures are
+ * {@link dev.clawgate.core.store.StoreException}s.
+ */
+public interface MemoryVectors {
+
+    /** An entry whose vector is missing or was made by another model. */
+    record Pending(long id, String content, String contentHash) {}
+
+    /** An entry and the cosine similarity of its vector to the query's. */
+    record Similar(MemoryEntry entry, double cosine) {}
+
+    /** How many entries there are in all, and how many hold a vector of the model asked about. */
+    record Progress(long entries, long embedded) {
+        public long missing() {
+            return entries - embedded;
+        }
+    }
+
+    /** Entries with an id above {@code afterId} and no vector of {@code modelId}, lowest id first, at most limit. */
+    List<Pending> pending(String modelId, long afterId, int limit);
+
+    /**
+     * Keeps {@code vector} as entry {@code id}'s, made by {@code modelId}, if the entry still holds the content whose
+     * SHA-256 is {@code contentHash}; false when it was changed or forgotten meanwhile (the vector would be stale).
+     */
+    boolean put(long id, String contentHash, String modelId, float[] vector);
+
+    /**
+     * The entries of {@code scopes} with a vector of {@code modelId}, most similar to {@code query} first, at most
+     * {@code limit}: exact cosine over the scopes' rows.
+     */
+    List<Similar> nearest(List<MemoryScope> scopes, String modelId, float[] query, int limit);
+
+    Progress progress(String modelId);
+
+    /** No vectors: nothing is pending, nothing is kept, nothing is near. */
+    MemoryVectors NONE = new MemoryVectors() {
+        @Override
+        public List<Pending> pending(String modelId, long afterId, int limit) {
+            return List.of();
+        }
+
+        @Override
+        public boolean put(long id, String contentHash, String modelId, float[] vector) {
+            return false;
+        }
+
+        @Override
+        public List<Similar> nearest(List<MemoryScope> scopes, String modelId, float[] query, int limit) {
+            return List.of();
+        }
+
+        @Override
+        public Progress progress(String modelId) {
+            return new Progress(0, 0);
+        }
+    };
+}

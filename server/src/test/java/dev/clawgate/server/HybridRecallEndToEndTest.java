@@ -1,0 +1,86 @@
+package dev.clawgate.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.clawgate.core.config.ClawgateConfig;
+import dev.clawgate.core.config.EmbeddingSettings;
+import dev.clawgate.core.memory.MemoryEntry;
+import dev.clawgate.core.memory.Relevance;
+import dev.clawgate.testkit.openai.RecordedRequest;
+import dev.clawgate.testkit.openai.Reply;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Hybrid recall through the real gateway with the local model of the {@code embeddings} module (SPEC ME-4, ME-5): a
+ * question that shares no word with a memory is told that memory in its {@code [Memory context]}.
+ */
+class HybridRecallEndToEndTest extends TelegramGatewayFixture {
+    static final String MEMORY = "My flight to Tokyo leaves on Friday morning";
+    static final String PARAPHRASE = "When does my plane to Japan depart?";
+
+    private String systemPrompt(int n) {
+        RecordedRequest r = model.awaitRequests(n, Duration.ofSeconds(30)).stream()
+                .filter(RecordedRequest::isChatCompletion)
+                .toList()
+                .get(n - 1);
+        JsonNode first = r.messages().get(0);
+        return first.path("content").asText();
+    }
+
+    private ClawgateConfig withEmbedder(String embedder) {
+        ClawgateConfig c = config(Map.of());
+        return c.withMemory(c.memory().withEmbedding(c.memory().embedding().withEmbedder(embedder)));
+    }
+
+    @Test
+    void aParaphrasedQuestionRecallsTheRightMemoryThroughTheGateway() throws Exception {
+        // SPEC ME-5: no shared keyword, so only the vector half can find it
+        Set<String> shared = new HashSet<>(Relevance.queryTerms(PARAPHRASE));
+        shared.retainAll(new HashSet<>(Relevance.indexTerms("k", MEMORY, MemoryEntry.CONVERSATION)));
+        assertThat(shared).isEmpty();
+        model.enqueue(Reply.text("Noted."), Reply.text("Friday morning."));
+        start(withEmbedder(EmbeddingSettings.LOCAL));
+        assertThat(gateway.memoryRecall().mode()).startsWith("hybrid: local model");
+
+        tg.sendText(dm, alice, MEMORY);
+        awaitSent(dm, 1);
+        // SPEC ME-6: the consolidation worker embeds the turn's memory after the reply, off its path
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> gateway.memoryRecall()
+                                .indexer()
+                                .orElseThrow()
+                                .progress()
+                                .embedded()
+                        == 1);
+
+        tg.sendText(dm, alice, PARAPHRASE);
+        awaitSent(dm, 2);
+        assertThat(systemPrompt(2))
+                .contains("[Memory context]\n- telegram_111_")
+                .endsWith(": " + MEMORY);
+    }
+
+    @Test
+    void withoutAnEmbedderTheGatewayRecallsByKeywordAlone() throws Exception {
+        // SPEC ME-5: memory.embedder = "none" is the gateway without the embeddings module: keyword recall, as before
+        model.enqueue(Reply.text("Noted."), Reply.text("No idea."), Reply.text("Friday."));
+        start(withEmbedder(EmbeddingSettings.NONE));
+        assertThat(gateway.memoryRecall().mode()).isEqualTo("keyword only: memory.embedder = \"none\"");
+        assertThat(gateway.memoryRecall().indexer()).isEmpty();
+
+        tg.sendText(dm, alice, MEMORY);
+        awaitSent(dm, 1);
+        tg.sendText(dm, alice, PARAPHRASE);
+        awaitSent(dm, 2);
+        assertThat(systemPrompt(2)).doesNotContain("[Memory context]");
+        tg.sendText(dm, alice, "Which day does my flight to Tokyo leave?");
+        awaitSent(dm, 3);
+        assertThat(systemPrompt(3)).contains("[Memory context]").endsWith(": " + MEMORY);
+    }
+}
