@@ -163,6 +163,8 @@ final class LongConnection {
             } catch (java.util.concurrent.ExecutionException e) {
                 return "failed: " + e.getCause();
             } finally {
+                // stopped (interrupted) or ended: the worker and the pinger see it and finish
+                ended.complete("stopped");
                 pinger.interrupt();
                 // the event in hand is finished (its record or its ack must not be cut off); those after it stay
                 // unacked and come again
