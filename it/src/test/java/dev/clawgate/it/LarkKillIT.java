@@ -174,6 +174,11 @@ class LarkKillIT {
             long answeredTwice = answersPerDelivery(lark).values().stream()
                     .filter(n -> n > 1)
                     .count();
+            long slowestAck = lark.calls().stream()
+                    .filter(c -> c.method().equals("ws.ack"))
+                    .mapToLong(c -> Long.parseLong(c.headers().getOrDefault("biz_rt", "0")))
+                    .max()
+                    .orElse(0);
             String report = """
                     Lark kill test%s%s: %d messages from %d users, %d SIGKILLs during the run
                     - answered exactly once: %d
@@ -182,6 +187,7 @@ class LarkKillIT {
                     - no reply and not listed: %d %s
                     - events never answered 200 by the gateway: %d %s
                     - events the platform pushed more than once: %d (answered by the gateway twice or more: %d)
+                    - slowest ack over the long connection (biz_rt, receipt to commit): %d ms
                     - inbox records: %d for %d messages (a redelivered event is the same message, IN-1)
                     - reply/create calls beyond the messages the platform kept (a resent uuid, an error): %d
                     - sent messages without a uuid or with a repeated one: %d
@@ -203,6 +209,7 @@ class LarkKillIT {
                     notAccepted.stream().map(tagOfDelivery::get).limit(20).toList(),
                     pushedAgain,
                     answeredTwice,
+                    slowestAck,
                     audit.records,
                     total,
                     resentUnderUuid,

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -25,9 +26,10 @@ import org.slf4j.LoggerFactory;
  * public URL needed. The URL comes from {@link LongConnectionEndpoint}; the frames are {@link Pbbp2Frame}s. A ping
  * control frame goes out every {@code PingInterval}; a {@code pong} may carry a new ClientConfig. An event (a data
  * frame, its payload split over {@code sum} frames when large) is taken by {@link EventIntake} and only then acked: the
- * frame goes back with the payload {@code {"code":200}}; a store failure sends {@code {"code":500}} and the platform
- * pushes the event again (the inbox dedupes it, IN-1). A dropped connection, or one silent for three ping intervals, is
- * opened again after a random pause within {@code ReconnectNonce}; a failed open is tried again with backoff up to
+ * frame goes back with the payload {@code {"code":200}} (up to 32 events are taken side by side, as the official SDKs
+ * do, so one slow commit holds up no other ack); a store failure sends {@code {"code":500}} and the platform pushes the
+ * event again (the inbox dedupes it, IN-1). A dropped connection, or one silent for three ping intervals, is opened
+ * again after a random pause within {@code ReconnectNonce}; a failed open is tried again with backoff up to
  * {@code ReconnectInterval}. One thread per channel, restartable: {@link #stop} ends it.
  */
 final class LongConnection {
@@ -35,6 +37,9 @@ final class LongConnection {
     static final Duration FIRST_BACKOFF = Duration.ofSeconds(1);
     private static final Duration SEND_TIMEOUT = Duration.ofSeconds(10);
     private static final int PARTIAL_KEPT = 64;
+    /** Events taken at once on one connection. */
+    private static final int HANDLERS = 32;
+
     private static final byte[] OK = "{\"code\":200,\"headers\":null,\"data\":null}".getBytes(StandardCharsets.UTF_8);
     private static final byte[] RETRY =
             "{\"code\":500,\"headers\":null,\"data\":null}".getBytes(StandardCharsets.UTF_8);
@@ -143,6 +148,7 @@ final class LongConnection {
         final ReentrantLock sending = new ReentrantLock();
         final ByteArrayOutputStream message = new ByteArrayOutputStream();
         final Map<String, byte[][]> partial = new LinkedHashMap<>();
+        final Semaphore handlers = new Semaphore(HANDLERS);
         final int service;
         volatile LongConnectionEndpoint.ClientConfig config;
         volatile WebSocket socket;
@@ -169,6 +175,7 @@ final class LongConnection {
                 // the event in hand is finished (its record or its ack must not be cut off); those after it stay
                 // unacked and come again
                 worker.join(Duration.ofSeconds(30));
+                if (handlers.tryAcquire(HANDLERS, 30, TimeUnit.SECONDS)) handlers.release(HANDLERS);
             }
         }
 
@@ -248,10 +255,22 @@ final class LongConnection {
             long start = System.nanoTime();
             byte[] payload = combine(frame);
             if (payload == null) return;
-            byte[] answer = OK;
-            if ("event".equals(frame.header("type"))) answer = take(frame, payload);
-            long ms = Duration.ofNanos(System.nanoTime() - start).toMillis();
-            send(frame.answer(new Pbbp2Frame.Header("biz_rt", Long.toString(ms)), answer));
+            // events are taken side by side, as the official SDKs do, so a slow commit holds up no other ack
+            try {
+                handlers.acquire();
+            } catch (InterruptedException stopped) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            Thread.ofVirtual().name("lark-long-connection-event").start(() -> {
+                try {
+                    byte[] answer = "event".equals(frame.header("type")) ? take(frame, payload) : OK;
+                    long ms = Duration.ofNanos(System.nanoTime() - start).toMillis();
+                    send(frame.answer(new Pbbp2Frame.Header("biz_rt", Long.toString(ms)), answer));
+                } finally {
+                    handlers.release();
+                }
+            });
         }
 
         /** SPEC IN-3 after_receive_record: the ack's payload, 200 once the event is committed. */
