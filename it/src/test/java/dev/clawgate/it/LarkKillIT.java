@@ -75,7 +75,8 @@ class LarkKillIT {
         int perUser = Integer.getInteger("lark.kill.perUser", 10);
         int kills = Integer.getInteger("lark.kill.kills", 2);
         // paced so the users are still writing when the kills land: pushes meet a dead port and are pushed again
-        long pause = Long.getLong("lark.kill.pauseMillis", 40);
+        // over the long connection slower still, so kills cut the socket while events are being pushed and acked
+        long pause = Long.getLong("lark.kill.pauseMillis", longConnection ? 150 : 40);
         CrashRecoveryIT.clean(dir);
         Files.createDirectories(dir);
         int port;
