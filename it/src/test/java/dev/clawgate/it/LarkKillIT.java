@@ -29,11 +29,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Issue 20's Lark/Feishu kill test: the real gateway jar behind the fake open platform's event pusher (v2.0 events,
- * encrypted and signed), killed with SIGKILL while users keep writing, and restarted on the same data dir and port. The
- * platform pushes every event again until it is answered 200. Every message must end with exactly one reply, or be
- * listed: its reply {@code unknown_after_send} in the outbox, or its turn {@code failed} after two cut runs; none may
- * be answered twice, none silently lost. Replies carry a {@code uuid} derived from the outbox payload, so a resend
- * under it gives the first message back, never a second one.
+ * encrypted and signed), or on its long connection (the default mode: pbbp2 frames over a loopback WebSocket the
+ * gateway dials), killed with SIGKILL while users keep writing, and restarted on the same data dir and port. The
+ * platform pushes every event again until it is answered 200 (acked with code 200 over the long connection). Every
+ * message must end with exactly one reply, or be listed: its reply {@code unknown_after_send} in the outbox, or its
+ * turn {@code failed} after two cut runs; none may be answered twice, none silently lost. Replies carry a {@code uuid}
+ * derived from the outbox payload, so a resend under it gives the first message back, never a second one.
  */
 // SPEC CH-11, OUT-7, OUT-12, IN-1
 class LarkKillIT {
@@ -48,7 +49,16 @@ class LarkKillIT {
 
     @Test
     void everyMessageGetsOneReplyOrIsListedAcrossKillsDuringLoad() throws Exception {
-        run(runs.resolve("lark-kill"), "", false);
+        run(runs.resolve("lark-kill"), "", false, false);
+    }
+
+    /**
+     * The default mode: each kill cuts the long connection; the platform pushes what was not acked again on the
+     * connection the restarted gateway opens.
+     */
+    @Test
+    void overTheLongConnectionEveryMessageGetsOneReplyOrIsListedAcrossKills() throws Exception {
+        run(runs.resolve("lark-kill-ws"), "", false, true);
     }
 
     /**
@@ -57,15 +67,16 @@ class LarkKillIT {
      */
     @Test
     void aCutSendResentUnderItsUuidIsNoDuplicate() throws Exception {
-        run(runs.resolve("lark-kill-resend"), "\n[outbox]\nresend_unknown = true\n", true);
+        run(runs.resolve("lark-kill-resend"), "\n[outbox]\nresend_unknown = true\n", true, false);
     }
 
-    private void run(Path dir, String extraToml, boolean resendUnknown) throws Exception {
+    private void run(Path dir, String extraToml, boolean resendUnknown, boolean longConnection) throws Exception {
         int users = Integer.getInteger("lark.kill.users", 10);
         int perUser = Integer.getInteger("lark.kill.perUser", 10);
         int kills = Integer.getInteger("lark.kill.kills", 2);
         // paced so the users are still writing when the kills land: pushes meet a dead port and are pushed again
-        long pause = Long.getLong("lark.kill.pauseMillis", 40);
+        // over the long connection slower still, so kills cut the socket while events are being pushed and acked
+        long pause = Long.getLong("lark.kill.pauseMillis", longConnection ? 150 : 40);
         CrashRecoveryIT.clean(dir);
         Files.createDirectories(dir);
         int port;
@@ -82,10 +93,12 @@ class LarkKillIT {
             Path config = dir.resolve("clawgate.toml");
             Files.writeString(
                     config,
-                    ItConfig.baseToml(dir, "127.0.0.1:" + port, model.baseUrl(), 8, 1000) + larkToml(lark) + extraToml);
+                    ItConfig.baseToml(dir, "127.0.0.1:" + port, model.baseUrl(), 8, 1000)
+                            + larkToml(lark, longConnection)
+                            + extraToml);
             ChildGateway child = ChildGateway.ofPackagedJar(
                     config, dir.resolve("gateway.log"), ChildGateway.Mode.JAR, "unused-secret", null);
-            lark.deliverTo(URI.create("http://127.0.0.1:" + port + "/webhooks/lark"));
+            if (!longConnection) lark.deliverTo(URI.create("http://127.0.0.1:" + port + "/webhooks/lark"));
 
             int total = users * perUser;
             Process p = child.start(null, null);
@@ -125,7 +138,7 @@ class LarkKillIT {
             await().atMost(Duration.ofSeconds(120))
                     .pollInterval(Duration.ofMillis(250))
                     .until(() ->
-                            (KillAudit.settled(dir, total) && unaccepted(lark).isEmpty()) || !last.isAlive());
+                            (KillAudit.settled(dir, total) && lark.unaccepted().isEmpty()) || !last.isAlive());
             ChildGateway.stop(last);
 
             Map<String, Integer> repliesPerMessage = new HashMap<>();
@@ -155,26 +168,33 @@ class LarkKillIT {
                     unexplained.add(tag);
                 }
             }
-            List<String> notAccepted = unaccepted(lark);
+            List<String> notAccepted = lark.unaccepted();
             long pushedAgain = lark.deliveryIds().stream()
                     .filter(id -> lark.pushAttempts(id) > 1)
                     .count();
             long answeredTwice = answersPerDelivery(lark).values().stream()
                     .filter(n -> n > 1)
                     .count();
+            long slowestAck = lark.calls().stream()
+                    .filter(c -> c.method().equals("ws.ack"))
+                    .mapToLong(c -> Long.parseLong(c.headers().getOrDefault("biz_rt", "0")))
+                    .max()
+                    .orElse(0);
             String report = """
-                    Lark kill test%s: %d messages from %d users, %d SIGKILLs during the run
+                    Lark kill test%s%s: %d messages from %d users, %d SIGKILLs during the run
                     - answered exactly once: %d
                     - answered twice or more: %d
                     - no reply, listed (reply unknown_after_send: %d, turn failed after two cut runs: %d): %d
                     - no reply and not listed: %d %s
                     - events never answered 200 by the gateway: %d %s
                     - events the platform pushed more than once: %d (answered by the gateway twice or more: %d)
+                    - slowest ack over the long connection (biz_rt, receipt to commit): %d ms
                     - inbox records: %d for %d messages (a redelivered event is the same message, IN-1)
                     - reply/create calls beyond the messages the platform kept (a resent uuid, an error): %d
                     - sent messages without a uuid or with a repeated one: %d
                     - outbox at the end: %s
                     """.formatted(
+                    longConnection ? " over the long connection" : " by webhook",
                     resendUnknown ? " (outbox.resend_unknown)" : "",
                     total,
                     users,
@@ -190,6 +210,7 @@ class LarkKillIT {
                     notAccepted.stream().map(tagOfDelivery::get).limit(20).toList(),
                     pushedAgain,
                     answeredTwice,
+                    slowestAck,
                     audit.records,
                     total,
                     resentUnderUuid,
@@ -207,8 +228,22 @@ class LarkKillIT {
         }
     }
 
-    /** {@code [channels.lark]} on the fake in webhook mode, encrypted and signed, open to every user. */
-    private static String larkToml(FakeLark lark) {
+    /**
+     * {@code [channels.lark]} on the fake, open to every user: in webhook mode encrypted and signed, else the long
+     * connection (the default mode: no request URL, no token).
+     */
+    private static String larkToml(FakeLark lark, boolean longConnection) {
+        if (longConnection) {
+            return """
+
+                    [channels.lark]
+                    app_id = "%s"
+                    app_secret = "%s"
+                    api_base = "%s"
+                    dm_policy = "open"
+                    allowed_users = ["*"]
+                    """.formatted(APP_ID, SECRET, lark.apiBase());
+        }
         return """
 
                 [channels.lark]
@@ -247,25 +282,15 @@ class LarkKillIT {
         return lark.sent().stream().filter(m -> text(m).startsWith("re: ")).toList();
     }
 
-    /** How many answers the gateway gave each delivery (connection refusals while it was down are not answers). */
+    /** How many answers (or acks) the gateway gave each delivery (refused connections are not answers). */
     private static Map<String, Long> answersPerDelivery(FakeLark lark) {
         Map<String, Long> n = new LinkedHashMap<>();
         for (PlatformCall c : lark.calls()) {
-            if (c.method().equals(FakeLark.WEBHOOK_ANSWER)) n.merge(c.headers().get("delivery-id"), 1L, Long::sum);
-        }
-        return n;
-    }
-
-    /** Deliveries not (yet) answered 200. */
-    private static List<String> unaccepted(FakeLark lark) {
-        Set<String> ok = new HashSet<>();
-        for (PlatformCall c : lark.calls()) {
-            if (c.method().equals(FakeLark.WEBHOOK_ANSWER)
-                    && "200".equals(c.headers().get(":status"))) {
-                ok.add(c.headers().get("delivery-id"));
+            if (c.method().equals(FakeLark.WEBHOOK_ANSWER) || c.method().equals("ws.ack")) {
+                n.merge(c.headers().get("delivery-id"), 1L, Long::sum);
             }
         }
-        return lark.deliveryIds().stream().filter(id -> !ok.contains(id)).toList();
+        return n;
     }
 
     /** KillAudit's reading of the run, and how many inbox records the messages made (one each, IN-1). */

@@ -28,7 +28,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The real gateway with the Lark channel (found by ServiceLoader from channels/lark) on a {@link FakeLark} that speaks
- * the open platform's API and pushes encrypted, signed events on loopback, and a fake model behind it (SPEC CH-11).
+ * the open platform's API and pushes encrypted, signed events on loopback ({@code mode = "webhook"}), and a fake model
+ * behind it (SPEC CH-11). The same over the long connection: {@link LarkLongConnectionEndToEndTest}.
  */
 class LarkEndToEndTest extends GatewayFixture {
     private static final AccessSettings OPEN =
@@ -56,6 +57,8 @@ class LarkEndToEndTest extends GatewayFixture {
 
     private void startGateway(ClawgateConfig base, Map<String, String> extra) throws Exception {
         Map<String, String> options = new HashMap<>(Map.of(
+                "mode",
+                "webhook",
                 "app_id",
                 APP_ID,
                 "app_secret",

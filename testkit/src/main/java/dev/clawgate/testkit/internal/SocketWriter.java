@@ -16,9 +16,11 @@ public final class SocketWriter {
     private static final int MAX_QUEUED = 10_000;
     private static final long SEND_TIMEOUT_SECONDS = 10;
 
-    private sealed interface Out permits Text, Close, Drop {}
+    private sealed interface Out permits Text, Binary, Close, Drop {}
 
     private record Text(String frame) implements Out {}
+
+    private record Binary(byte[] frame) implements Out {}
 
     private record Close(int code, String reason) implements Out {}
 
@@ -44,6 +46,11 @@ public final class SocketWriter {
         return !finished && queue.offer(new Text(frame));
     }
 
+    /** Queues a binary frame; false when the socket is already finished or the queue is full. */
+    public boolean sendBinary(byte[] frame) {
+        return !finished && queue.offer(new Binary(frame));
+    }
+
     /** Queues a close frame with {@code code} after the frames already queued. */
     public void close(int code, String reason) {
         if (!finished) queue.offer(new Close(code, reason));
@@ -64,6 +71,7 @@ public final class SocketWriter {
                 Out out = queue.take();
                 switch (out) {
                     case Text t -> write(t.frame());
+                    case Binary b -> write(b.frame());
                     case Close c -> {
                         finished = true;
                         session.close(c.code(), c.reason(), Callback.NOOP);
@@ -81,13 +89,14 @@ public final class SocketWriter {
         }
     }
 
-    private void write(String frame) throws InterruptedException {
+    private void write(Object frame) throws InterruptedException {
         if (!session.isOpen()) {
             finished = true;
             return;
         }
         Callback.Completable sent = new Callback.Completable();
-        session.sendText(frame, sent);
+        if (frame instanceof byte[] bytes) session.sendBinary(java.nio.ByteBuffer.wrap(bytes), sent);
+        else session.sendText((String) frame, sent);
         try {
             sent.get(SEND_TIMEOUT_SECONDS, TimeUnit.SECONDS);
         } catch (ExecutionException | TimeoutException e) {

@@ -9,16 +9,10 @@ import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -32,11 +26,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * A fake Lark/Feishu open platform on a loopback port ({@link #apiBase()}, the channel's {@code api_base}): the tenant
  * token endpoint ({@code expire} in seconds), {@code im/v1} messages (create, reply, update; a repeated {@code uuid}
  * gives the first message back, no second one), image upload and message resources, reactions, the bot's info, injected
- * errors; and the event pusher, which POSTs v2.0 events (signed with {@code X-Lark-Signature} and encrypted when an
- * {@code encrypt_key} is set) to the gateway and redelivers until it answers 200. Calls are logged ({@link #calls()})
- * by name: {@code tenant_access_token}, {@code messages.create}, {@code messages.reply}, {@code messages.update},
- * {@code images.upload}, {@code messages.resources}, {@code reactions.create}, {@code reactions.delete},
- * {@code messages.delete} (a recall), {@code bot.info}, and {@value #WEBHOOK_ANSWER} for the gateway's answers.
+ * errors; and the events users cause, delivered one of two ways. With {@link #deliverTo} set, by HTTP event
+ * subscription ({@link LarkPusher}: v2.0 events POSTed, signed and encrypted when an {@code encrypt_key} is set, until
+ * answered 200); else over the long connection ({@link LongConnectionServer}: {@code /callback/ws/endpoint}, pbbp2
+ * frames on a loopback WebSocket, pushed again until acked with code 200). Calls are logged ({@link #calls()}) by name:
+ * {@code tenant_access_token}, {@code messages.create}, {@code messages.reply}, {@code messages.update},
+ * {@code messages.patch}, {@code images.upload}, {@code messages.resources}, {@code reactions.create},
+ * {@code reactions.delete}, {@code messages.delete} (a recall), {@code bot.info}, {@value #WEBHOOK_ANSWER} for the
+ * gateway's answers to pushes, and the long connection's {@code ws.endpoint}, {@code ws.connect}, {@code ws.ping},
+ * {@code ws.ack}.
  */
 public final class FakeLark implements PlatformCallLog, AutoCloseable {
     public static final String WEBHOOK_ANSWER = "webhook_answer";
@@ -45,34 +43,19 @@ public final class FakeLark implements PlatformCallLog, AutoCloseable {
     final String appSecret;
     final String botOpenId = "ou_bot0000000000000000000000000000";
     volatile int expireSeconds = 7200;
+    final LarkChats chats = new LarkChats();
     private final String verificationToken;
-    private final String encryptKey;
     private final ReentrantLock lock = new ReentrantLock();
     private final Map<String, Instant> tokens = new HashMap<>();
-    private final List<Sent> sent = new ArrayList<>();
-    private final Map<String, String> byUuid = new HashMap<>();
-    private final Map<String, String> chatOfMessage = new HashMap<>();
-    private final Map<String, byte[]> images = new HashMap<>();
-    private final Map<String, byte[]> resources = new HashMap<>();
-    private final List<Reaction> reactions = new ArrayList<>();
     private final ArrayDeque<Failure> failures = new ArrayDeque<>();
     private final Map<String, Duration> delays = new HashMap<>();
-    private final java.util.Set<String> recalled = new java.util.HashSet<>();
-    private final Map<String, byte[]> deliveries = new LinkedHashMap<>();
-    private final Map<String, Integer> pushAttempts = new HashMap<>();
+    private final LarkDeliveries deliveries = new LarkDeliveries();
     private final List<PlatformCall> calls = new CopyOnWriteArrayList<>();
     private final AtomicLong ids = new AtomicLong();
     private final HttpServer http;
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
-    private final HttpClient client = HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(2))
-            .build();
-    private volatile URI target;
-    private volatile boolean closed;
-    private volatile Duration retryMin = Duration.ofMillis(20);
-    private volatile Duration retryMax = Duration.ofMillis(500);
-    private volatile int retryAttempts = 50;
+    private final LarkPusher pusher;
+    private final LongConnectionServer socket;
 
     /** A message the bot sent; {@code edits} are the contents of later updates, in order. */
     public record Sent(
@@ -96,11 +79,13 @@ public final class FakeLark implements PlatformCallLog, AutoCloseable {
         this.appId = appId;
         this.appSecret = appSecret;
         this.verificationToken = verificationToken;
-        this.encryptKey = encryptKey;
+        pusher = new LarkPusher(encryptKey, deliveries, calls::add, executor);
+        socket = new LongConnectionServer(appId, appSecret, deliveries, calls::add, () -> pusher.retryAttempts);
         http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 128);
         http.setExecutor(executor);
         LarkOpenApi api = new LarkOpenApi(this);
         http.createContext("/open-apis/", api::handle);
+        http.createContext("/callback/ws/endpoint", ex -> api.endpoint(ex, socket));
         http.start();
     }
 
@@ -149,20 +134,59 @@ public final class FakeLark implements PlatformCallLog, AutoCloseable {
 
     /**
      * How a push not answered 200 is retried: after {@code min}, doubling up to {@code max}, at most
-     * {@code maxAttempts} POSTs in all (the platform retries a failed push for hours; a test shortens the pauses).
+     * {@code maxAttempts} POSTs in all (the platform retries a failed push for hours; a test shortens the pauses). Over
+     * the long connection {@code maxAttempts} caps the pushes of one event too.
      */
     public FakeLark retryBackoff(Duration min, Duration max, int maxAttempts) {
-        this.retryMin = min;
-        this.retryMax = max;
-        this.retryAttempts = maxAttempts;
+        pusher.retryMin = min;
+        pusher.retryMax = max;
+        pusher.retryAttempts = maxAttempts;
         return this;
     }
 
     // ---- users write -----------------------------------------------------------------------
 
+    /** Events go to {@code webhook} by HTTP event subscription from now on (else over the long connection). */
     public FakeLark deliverTo(URI webhook) {
-        this.target = webhook;
+        pusher.target = webhook;
         return this;
+    }
+
+    /**
+     * The long connection's ClientConfig, in seconds (the platform's are 120, 120, 30; the fake's defaults, 30, 2, 0,
+     * keep tests fast).
+     */
+    public FakeLark clientConfig(int pingInterval, int reconnectInterval, int reconnectNonce) {
+        socket.pingInterval = pingInterval;
+        socket.reconnectInterval = reconnectInterval;
+        socket.reconnectNonce = reconnectNonce;
+        return this;
+    }
+
+    /** An event not acked within {@code timeout} over the long connection is pushed again (the platform's 3 s). */
+    public FakeLark ackTimeout(Duration timeout) {
+        socket.ackTimeout = timeout;
+        return this;
+    }
+
+    /** Each event over the long connection is split over {@code n} data frames ({@code sum}, {@code seq}). */
+    public FakeLark framesPerEvent(int n) {
+        socket.parts = n;
+        return this;
+    }
+
+    /** Drops the long connections' TCP streams without a close frame, as a network cut does. */
+    public void dropConnections() {
+        socket.dropAll();
+    }
+
+    /** Long connections opened so far. */
+    public int connectionsOpened() {
+        return socket.connectionsOpened();
+    }
+
+    public int openConnections() {
+        return socket.openConnections();
     }
 
     /** A user's text; {@code mentions} are open ids mentioned ({@code @_user_N} placed before the text). */
@@ -177,7 +201,7 @@ public final class FakeLark implements PlatformCallLog, AutoCloseable {
     public String userSendsImage(String openId, String chatId, String chatType, byte[] image) {
         String key = "img_v3_" + UUID.randomUUID().toString().replace("-", "");
         String messageId = "om_" + UUID.randomUUID().toString().replace("-", "");
-        locked(() -> resources.put(messageId + "/" + key, image));
+        chats.resource(messageId, key, image);
         pushMessage(messageId, openId, chatId, chatType, "image", LarkEvents.image(key));
         return messageId;
     }
@@ -198,7 +222,7 @@ public final class FakeLark implements PlatformCallLog, AutoCloseable {
             String type,
             String content,
             String... mentions) {
-        locked(() -> chatOfMessage.put(messageId, chatId));
+        chats.userMessage(messageId, chatId);
         push(LarkEvents.messageReceive(
                 "ev_" + ids.incrementAndGet() + "_" + System.nanoTime(),
                 verificationToken,
@@ -212,65 +236,51 @@ public final class FakeLark implements PlatformCallLog, AutoCloseable {
                 mentions));
     }
 
-    /** Pushes an event body (encrypted when an encrypt key is set) until answered 200; its delivery id. */
+    /** Delivers an event (by the mode in force) until the gateway accepts it; its delivery id. */
     public String push(ObjectNode event) {
-        if (target == null) throw new IllegalStateException("call deliverTo(webhook url) first");
-        byte[] body = body(event.toString());
         String id = "delivery-" + ids.incrementAndGet();
-        locked(() -> deliveries.put(id, body));
-        executor.submit(() -> deliverUntilAccepted(id, body));
+        deliveries.add(id, event.toString());
+        send(id);
         return id;
     }
 
-    /** Pushes delivery {@code id} once more, as the platform does when it missed the 200. */
+    /** Delivers {@code id} once more, as the platform does when it missed the 200 or the ack. */
     public void redeliver(String id) {
-        byte[] body = locked(() -> deliveries.get(id));
-        executor.submit(() -> deliverUntilAccepted(id, body));
+        send(id);
+    }
+
+    private void send(String id) {
+        if (pusher.target != null) pusher.push(id);
+        else socket.deliver(id);
     }
 
     public List<String> deliveryIds() {
-        return locked(() -> List.copyOf(deliveries.keySet()));
+        return deliveries.ids();
     }
 
-    /** POSTs made of delivery {@code id} so far, refused connections and cut answers included. */
+    /** Deliveries the gateway has not accepted (answered 200, or acked with code 200) yet. */
+    public List<String> unaccepted() {
+        return deliveries.unaccepted();
+    }
+
+    /** Pushes made of delivery {@code id} so far, refused connections and cut answers included. */
     public int pushAttempts(String id) {
-        return locked(() -> pushAttempts.getOrDefault(id, 0));
+        return deliveries.attempts(id);
     }
 
     /** The bytes the platform posts for an event's JSON: {@code {"encrypt": ...}} when an encrypt key is set. */
     public byte[] body(String json) {
-        String out = encryptKey == null
-                ? json
-                : LarkEvents.JSON
-                        .createObjectNode()
-                        .put("encrypt", LarkCrypto.encrypt(encryptKey, json))
-                        .toString();
-        return out.getBytes(StandardCharsets.UTF_8);
+        return pusher.body(json);
     }
 
     /** The headers the platform adds to a push of {@code body} (none without an encrypt key). */
     public Map<String, String> signedHeaders(byte[] body) {
-        if (encryptKey == null) return Map.of();
-        String ts = Long.toString(Instant.now().getEpochSecond());
-        String nonce = UUID.randomUUID().toString();
-        return Map.of(
-                LarkCrypto.TIMESTAMP,
-                ts,
-                LarkCrypto.NONCE,
-                nonce,
-                LarkCrypto.SIGNATURE,
-                LarkCrypto.sign(ts, nonce, encryptKey, body));
+        return pusher.signedHeaders(body);
     }
 
     /** One POST with exactly these headers, no redelivery. */
     public Answer postOnce(byte[] body, Map<String, String> headers) throws IOException, InterruptedException {
-        HttpRequest.Builder b = HttpRequest.newBuilder(target)
-                .timeout(Duration.ofSeconds(30))
-                .header("Content-Type", "application/json; charset=utf-8");
-        headers.forEach(b::header);
-        HttpResponse<String> r = client.send(
-                b.POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(), HttpResponse.BodyHandlers.ofString());
-        return new Answer(r.statusCode(), r.body());
+        return pusher.postOnce(body, headers);
     }
 
     /** The url_verification handshake the console sends when the request URL is saved. */
@@ -280,54 +290,24 @@ public final class FakeLark implements PlatformCallLog, AutoCloseable {
         return postOnce(body, signedHeaders(body));
     }
 
-    private void deliverUntilAccepted(String id, byte[] body) {
-        long pause = retryMin.toMillis();
-        for (int attempt = 0; attempt < retryAttempts && !closed; attempt++) {
-            int status;
-            locked(() -> pushAttempts.merge(id, 1, Integer::sum));
-            try {
-                Answer a = postOnce(body, signedHeaders(body));
-                status = a.status();
-                calls.add(new PlatformCall(
-                        WEBHOOK_ANSWER, a.body(), Map.of(":status", Integer.toString(status), "delivery-id", id)));
-            } catch (IOException e) {
-                status = -1;
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-            if (status == 200) return;
-            try {
-                Thread.sleep(pause);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-            pause = Math.min(pause * 2, retryMax.toMillis());
-        }
-    }
-
     // ---- what the bot did ------------------------------------------------------------------
 
     public List<Sent> sent() {
-        return locked(() -> List.copyOf(sent));
+        return chats.sent();
     }
 
     /** What a chat shows of the bot: its messages not recalled, each as its latest content. */
     public List<String> visible(String chatId) {
-        return locked(() -> sent.stream()
-                .filter(s -> s.chatId().equals(chatId) && !recalled.contains(s.messageId()))
-                .map(s -> s.edits().isEmpty() ? s.content() : s.edits().getLast())
-                .toList());
+        return chats.visible(chatId);
     }
 
     public List<Reaction> reactions() {
-        return locked(() -> List.copyOf(reactions));
+        return chats.reactions();
     }
 
     /** The bytes uploaded under {@code imageKey}, or null. */
     public byte[] image(String imageKey) {
-        return locked(() -> images.get(imageKey));
+        return chats.image(imageKey);
     }
 
     @Override
@@ -337,7 +317,8 @@ public final class FakeLark implements PlatformCallLog, AutoCloseable {
 
     @Override
     public void close() {
-        closed = true;
+        pusher.closed = true;
+        socket.close();
         http.stop(0);
         executor.shutdownNow();
     }
@@ -356,11 +337,6 @@ public final class FakeLark implements PlatformCallLog, AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    /** False when the bot sent no such message (or it is recalled already). */
-    boolean recall(String messageId) {
-        return locked(() -> sent.stream().anyMatch(s -> s.messageId().equals(messageId)) && recalled.add(messageId));
     }
 
     Failure takeFailure(String call) {
@@ -385,65 +361,6 @@ public final class FakeLark implements PlatformCallLog, AutoCloseable {
             Instant until = tokens.get(token);
             return until != null && Instant.now().isBefore(until);
         });
-    }
-
-    String chatOf(String messageId) {
-        return locked(() -> chatOfMessage.get(messageId));
-    }
-
-    Sent record(String chatId, String type, String content, String parentId, String uuid) {
-        return locked(() -> {
-            if (uuid != null && byUuid.containsKey(uuid)) {
-                String known = byUuid.get(uuid);
-                return sent.stream()
-                        .filter(s -> s.messageId().equals(known))
-                        .findFirst()
-                        .orElseThrow();
-            }
-            String id = "om_" + UUID.randomUUID().toString().replace("-", "");
-            Sent s = new Sent(id, chatId, type, content, parentId, uuid, new CopyOnWriteArrayList<>());
-            sent.add(s);
-            chatOfMessage.put(id, chatId);
-            if (uuid != null) byUuid.put(uuid, id);
-            return s;
-        });
-    }
-
-    /** 200, 404 (no such message of the bot) or 429 (edited {@value LarkOpenApi#MAX_EDITS} times already). */
-    int edit(String messageId, String type, String content) {
-        return locked(() -> {
-            Sent s = sent.stream()
-                    .filter(x -> x.messageId().equals(messageId))
-                    .findFirst()
-                    .orElse(null);
-            if (s == null || !s.msgType().equals(type) || recalled.contains(messageId)) return 404;
-            if (s.edits().size() >= LarkOpenApi.MAX_EDITS) return 429;
-            s.edits().add(content);
-            return 200;
-        });
-    }
-
-    String storeImage(byte[] bytes) {
-        String key = "img_v3_" + UUID.randomUUID().toString().replace("-", "");
-        locked(() -> images.put(key, bytes));
-        return key;
-    }
-
-    byte[] resource(String messageId, String key) {
-        return locked(() -> resources.get(messageId + "/" + key));
-    }
-
-    String react(String messageId, String emoji) {
-        String id = "rc_" + ids.incrementAndGet();
-        locked(() -> reactions.add(new Reaction(id, messageId, emoji, false)));
-        return id;
-    }
-
-    void unreact(String messageId, String reactionId) {
-        locked(() -> reactions.replaceAll(
-                r -> r.reactionId().equals(reactionId) && r.messageId().equals(messageId)
-                        ? new Reaction(r.reactionId(), r.messageId(), r.emojiType(), true)
-                        : r));
     }
 
     private void locked(Runnable r) {

@@ -87,6 +87,35 @@ final class LarkOpenApi {
         }
     }
 
+    /**
+     * {@code POST /callback/ws/endpoint}, the long connection's URL (logged {@code ws.endpoint}; the body holds the app
+     * secret, so the log shows only the AppID).
+     */
+    void endpoint(HttpExchange ex, LongConnectionServer socket) throws IOException {
+        try (ex) {
+            byte[] body = ex.getRequestBody().readAllBytes();
+            JsonNode b = null;
+            try {
+                b = LarkEvents.JSON.readTree(body);
+            } catch (IOException notJson) {
+                b = null;
+            }
+            String appId = b == null ? "" : b.path("AppID").asText("");
+            fake.log(new PlatformCall("ws.endpoint", "{\"AppID\":\"" + appId + "\"}", Map.of()));
+            fake.delayIfAsked("ws.endpoint");
+            FakeLark.Failure f = fake.takeFailure("ws.endpoint");
+            if (f != null) {
+                error(ex, f.httpStatus(), f.code(), f.msg());
+                return;
+            }
+            if (!ex.getRequestMethod().equals("POST")) {
+                error(ex, 405, 405, "method not allowed");
+                return;
+            }
+            send(ex, 200, socket.endpoint(b));
+        }
+    }
+
     private static String name(String verb, String path) {
         if (path.equals("/open-apis/auth/v3/tenant_access_token/internal")) return "tenant_access_token";
         if (path.equals("/open-apis/bot/v3/info")) return "bot.info";
@@ -96,6 +125,7 @@ final class LarkOpenApi {
         if (RESOURCE.matcher(path).matches()) return "messages.resources";
         if (REACTIONS.matcher(path).matches()) return verb.equals("DELETE") ? "reactions.delete" : "reactions.create";
         if (ONE.matcher(path).matches() && verb.equals("PUT")) return "messages.update";
+        if (ONE.matcher(path).matches() && verb.equals("PATCH")) return "messages.patch";
         if (ONE.matcher(path).matches() && verb.equals("DELETE")) return "messages.delete";
         return verb + " " + path;
     }
@@ -118,7 +148,7 @@ final class LarkOpenApi {
                     Matcher m = REPLY.matcher(path);
                     m.matches();
                     parent = m.group(1);
-                    chat = fake.chatOf(parent);
+                    chat = fake.chats.chatOf(parent);
                     if (chat == null) {
                         error(ex, 400, 230011, "The message was not found.");
                         return;
@@ -133,7 +163,7 @@ final class LarkOpenApi {
                     return;
                 }
                 if (type.equals("image")
-                        && fake.image(LarkEvents.JSON
+                        && fake.chats.image(LarkEvents.JSON
                                         .readTree(content)
                                         .path("image_key")
                                         .asText())
@@ -141,15 +171,15 @@ final class LarkOpenApi {
                     error(ex, 400, 230001, "image_key not found");
                     return;
                 }
-                FakeLark.Sent s =
-                        fake.record(chat, type, content, parent, b.path("uuid").asText(null));
+                FakeLark.Sent s = fake.chats.record(
+                        chat, type, content, parent, b.path("uuid").asText(null));
                 send(ex, 200, ok(messageData(s)));
             }
             case "messages.update" -> {
                 Matcher m = ONE.matcher(path);
                 m.matches();
                 JsonNode b = LarkEvents.JSON.readTree(body);
-                int r = fake.edit(
+                int r = fake.chats.edit(
                         m.group(1),
                         b.path("msg_type").asText(),
                         b.path("content").asText());
@@ -158,10 +188,21 @@ final class LarkOpenApi {
                     error(ex, 400, 230072, "The message has reached the number of times it can be " + "edited.");
                 else send(ex, 200, ok(null));
             }
+            case "messages.patch" -> {
+                // a card (interactive) message is updated with PATCH, content only; text and post are not
+                Matcher m = ONE.matcher(path);
+                m.matches();
+                int r = fake.chats.edit(
+                        m.group(1),
+                        "interactive",
+                        LarkEvents.JSON.readTree(body).path("content").asText());
+                if (r == 404) error(ex, 400, 230001, "The message is not a card or was not found.");
+                else send(ex, 200, ok(null));
+            }
             case "messages.delete" -> {
                 Matcher m = ONE.matcher(path);
                 m.matches();
-                if (fake.recall(m.group(1))) send(ex, 200, ok(null));
+                if (fake.chats.recall(m.group(1))) send(ex, 200, ok(null));
                 else error(ex, 400, 230011, "The message was not found.");
             }
             case "images.upload" -> {
@@ -171,13 +212,13 @@ final class LarkOpenApi {
                     error(ex, 400, 234001, "Invalid request param.");
                     return;
                 }
-                ObjectNode data = LarkEvents.JSON.createObjectNode().put("image_key", fake.storeImage(image));
+                ObjectNode data = LarkEvents.JSON.createObjectNode().put("image_key", fake.chats.storeImage(image));
                 send(ex, 200, ok(data));
             }
             case "messages.resources" -> {
                 Matcher m = RESOURCE.matcher(path);
                 m.matches();
-                byte[] bytes = fake.resource(m.group(1), m.group(2));
+                byte[] bytes = fake.chats.resource(m.group(1), m.group(2));
                 if (bytes == null || !"type=image".equals(ex.getRequestURI().getQuery())) {
                     error(ex, 400, 234003, "File not in msg.");
                     return;
@@ -194,7 +235,7 @@ final class LarkOpenApi {
                         .path("reaction_type")
                         .path("emoji_type")
                         .asText();
-                String id = fake.react(m.group(1), emoji);
+                String id = fake.chats.react(m.group(1), emoji);
                 ObjectNode data = LarkEvents.JSON.createObjectNode().put("reaction_id", id);
                 data.putObject("reaction_type").put("emoji_type", emoji);
                 send(ex, 200, ok(data));
@@ -202,7 +243,7 @@ final class LarkOpenApi {
             case "reactions.delete" -> {
                 Matcher m = REACTIONS.matcher(path);
                 m.matches();
-                fake.unreact(m.group(1), m.group(2).substring(1));
+                fake.chats.unreact(m.group(1), m.group(2).substring(1));
                 send(ex, 200, ok(null));
             }
             default -> error(ex, 404, 404, "no such API in the fake: " + name);

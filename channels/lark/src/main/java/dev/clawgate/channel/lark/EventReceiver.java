@@ -1,23 +1,15 @@
 package dev.clawgate.channel.lark;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.clawgate.core.channel.InboundSink;
 import dev.clawgate.core.channel.WebhookRoute;
-import dev.clawgate.core.model.InboundMessage;
-import dev.clawgate.core.store.StoreException;
-import dev.clawgate.core.store.UnreadableInbound;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,26 +32,16 @@ import org.slf4j.LoggerFactory;
 final class EventReceiver implements WebhookRoute.Handler {
     private static final Logger log = LoggerFactory.getLogger(EventReceiver.class);
     private static final Duration LOG_EVERY = Duration.ofSeconds(10);
-    private static final int EVENTS_KEPT = 10_000;
 
-    private final MessageReader reader;
-    private final Supplier<InboundSink> sink;
+    private final EventIntake intake;
     private final byte[] verificationToken;
     private final EventCrypto crypto;
     private final Clock clock;
     private final AtomicLong rejected = new AtomicLong();
     private final AtomicReference<Instant> lastLogged = new AtomicReference<>(Instant.MIN);
-    private final ReentrantLock seenLock = new ReentrantLock();
-    private final Map<String, Boolean> seen = new LinkedHashMap<>(256, 0.75f, false) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Boolean> eldest) {
-            return size() > EVENTS_KEPT;
-        }
-    };
 
-    EventReceiver(LarkAccount account, MessageReader reader, Supplier<InboundSink> sink, Clock clock) {
-        this.reader = reader;
-        this.sink = sink;
+    EventReceiver(LarkAccount account, EventIntake intake, Clock clock) {
+        this.intake = intake;
         this.clock = clock;
         this.verificationToken = account.verificationToken().getBytes(StandardCharsets.UTF_8);
         this.crypto = account.encryptKey() == null ? null : new EventCrypto(account.encryptKey());
@@ -104,64 +86,18 @@ final class EventReceiver implements WebhookRoute.Handler {
                 || !tokenMatches(header.path("token").asText(null))) {
             return refused(request.remoteAddress(), "not a v2.0 event with our verification token");
         }
-        InboundSink target = sink.get();
-        if (target == null) return WebhookRoute.Response.text(503, "not started");
-        String eventId = header.path("event_id").asText("");
-        if (!eventId.isEmpty() && seen(eventId)) return WebhookRoute.Response.text(200, "ok");
-        try {
-            if ("im.message.receive_v1".equals(header.path("event_type").asText())) accept(target, root);
-        } catch (StoreException | IllegalStateException e) {
-            log.warn("lark: an event was not recorded, the platform will push it again: {}", e.getMessage());
-            return WebhookRoute.Response.text(503, "retry later");
-        }
-        if (!eventId.isEmpty()) remember(eventId);
-        return WebhookRoute.Response.text(200, "ok");
-    }
-
-    private void accept(InboundSink target, JsonNode root) {
-        MessageReader.Reading r = reader.read(root);
-        switch (r) {
-            case MessageReader.Reading.Ignored ignored -> {}
-            case MessageReader.Reading.Unreadable u ->
-                target.unreadable(UnreadableInbound.of(
-                        LarkChannel.NAME, InboundMessage.DEFAULT_ACCOUNT, u.ref(), u.reason(), u.raw()));
-            case MessageReader.Reading.Message m -> {
-                try {
-                    target.accept(m.message());
-                } catch (StoreException | IllegalStateException retry) {
-                    throw retry;
-                } catch (RuntimeException refused) {
-                    target.unreadable(UnreadableInbound.of(
-                            LarkChannel.NAME,
-                            InboundMessage.DEFAULT_ACCOUNT,
-                            m.message().id(),
-                            "the gateway could not take it: " + refused,
-                            m.message().rawPayload()));
-                }
+        return switch (intake.take(root)) {
+            case TAKEN -> WebhookRoute.Response.text(200, "ok");
+            case NOT_STARTED -> WebhookRoute.Response.text(503, "not started");
+            case RETRY -> {
+                log.warn("lark: an event was not recorded, the platform will push it again");
+                yield WebhookRoute.Response.text(503, "retry later");
             }
-        }
+        };
     }
 
     private boolean tokenMatches(String token) {
         return token != null && MessageDigest.isEqual(verificationToken, token.getBytes(StandardCharsets.UTF_8));
-    }
-
-    private boolean seen(String eventId) {
-        seenLock.lock();
-        try {
-            return seen.containsKey(eventId);
-        } finally {
-            seenLock.unlock();
-        }
-    }
-
-    private void remember(String eventId) {
-        seenLock.lock();
-        try {
-            seen.put(eventId, Boolean.TRUE);
-        } finally {
-            seenLock.unlock();
-        }
     }
 
     private static JsonNode parse(String s) {

@@ -6,6 +6,7 @@ import java.time.Duration;
 /**
  * One Lark/Feishu app, as {@code [channels.lark]} sets it (SPEC CH-11).
  *
+ * @param verificationToken null in websocket mode when not set (only pushes to the request URL carry it)
  * @param encryptKey null when no Encrypt Key is set: events then come in plain JSON, unsigned, and only the
  *     verification token proves them
  */
@@ -26,6 +27,11 @@ record LarkAccount(
     static final int MAX_TEXT = 30_000;
 
     static final Duration CALL_TIMEOUT = Duration.ofSeconds(30);
+
+    /** {@code mode = "websocket"}: events over the long connection rather than pushed to {@code webhook_path}. */
+    boolean longConnection() {
+        return "websocket".equals(mode);
+    }
 
     @Override
     public String toString() {

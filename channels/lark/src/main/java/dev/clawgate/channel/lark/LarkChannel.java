@@ -20,9 +20,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Lark/Feishu channel (SPEC CH-11), events by HTTP event subscription ({@link EventReceiver} at
- * {@code webhook_path}), replies by the open platform's im/v1 API ({@link LarkMessageAdapter}). The bot's own open id
- * (for {@code require_mention}) is read once from {@code bot/v3/info}.
+ * The Lark/Feishu channel (SPEC CH-11), events over the long connection ({@link LongConnection}, {@code mode =
+ * "websocket"}, the default) or by HTTP event subscription ({@link EventReceiver} at {@code webhook_path}), replies by
+ * the open platform's im/v1 API ({@link LarkMessageAdapter}). The bot's own open id (for {@code require_mention}) is
+ * read once from {@code bot/v3/info}.
  */
 public final class LarkChannel implements Channel {
     private static final Logger log = LoggerFactory.getLogger(LarkChannel.class);
@@ -32,8 +33,11 @@ public final class LarkChannel implements Channel {
     private final LarkApi api;
     private final AtomicReference<InboundSink> sink = new AtomicReference<>();
     private final AtomicReference<String> botOpenId = new AtomicReference<>();
+    private final EventIntake intake;
     private final EventReceiver receiver;
     private final LarkMessageAdapter adapter;
+    private final Duration reconnectBackoff;
+    private volatile LongConnection connection;
 
     static final Duration PREVIEW_INTERVAL = Duration.ofSeconds(1);
     private static final Scheduler PREVIEW = Scheduler.daemon("lark-preview-timer");
@@ -45,16 +49,18 @@ public final class LarkChannel implements Channel {
                 Clock.systemUTC(),
                 task -> Thread.ofVirtual().name("lark-io").start(task),
                 PREVIEW,
-                PREVIEW_INTERVAL);
+                PREVIEW_INTERVAL,
+                LongConnection.FIRST_BACKOFF);
     }
 
     LarkChannel(LarkAccount account, Path dataDir, Clock clock, Executor io) {
-        this(account, dataDir, clock, io, PREVIEW, PREVIEW_INTERVAL);
+        this(account, dataDir, clock, io, PREVIEW, PREVIEW_INTERVAL, LongConnection.FIRST_BACKOFF);
     }
 
     /**
      * @param io runs reactions and preview edits off the caller's thread
      * @param previewTimer times the live previews' edits
+     * @param reconnectBackoff the first pause after a failed open of the long connection
      */
     LarkChannel(
             LarkAccount account,
@@ -62,11 +68,14 @@ public final class LarkChannel implements Channel {
             Clock clock,
             Executor io,
             Scheduler previewTimer,
-            Duration previewInterval) {
+            Duration previewInterval,
+            Duration reconnectBackoff) {
         this.account = account;
         this.api = new LarkApi(account, LarkApi.client(), clock);
+        this.reconnectBackoff = reconnectBackoff;
         MediaStore media = new MediaStore(api, dataDir.resolve(NAME).resolve("media"));
-        this.receiver = new EventReceiver(account, new MessageReader(media, this::botOpenId), sink::get, clock);
+        this.intake = new EventIntake(new MessageReader(media, this::botOpenId), sink::get);
+        this.receiver = account.longConnection() ? null : new EventReceiver(account, intake, clock);
         this.adapter = new LarkMessageAdapter(account, api, io, previewTimer, previewInterval);
     }
 
@@ -78,22 +87,35 @@ public final class LarkChannel implements Channel {
     @Override
     public void start(InboundSink inboundSink) {
         if (!sink.compareAndSet(null, inboundSink)) throw new IllegalStateException("lark channel already started");
-        log.info("lark: taking events of app {} at {}", account.appId(), account.webhookPath());
+        if (receiver != null) {
+            log.info("lark: taking events of app {} at {}", account.appId(), account.webhookPath());
+            return;
+        }
+        log.info("lark: taking events of app {} over the long connection to {}", account.appId(), account.apiBase());
+        LongConnection c = new LongConnection(account, LarkApi.client(), intake, reconnectBackoff);
+        connection = c;
+        c.start();
     }
 
+    /** The request URL in webhook mode; none over the long connection. */
     @Override
     public List<WebhookRoute> webhookRoutes() {
-        return List.of(new WebhookRoute("POST", account.webhookPath(), receiver));
+        return receiver == null ? List.of() : List.of(new WebhookRoute("POST", account.webhookPath(), receiver));
     }
 
     @Override
     public void stop() {
+        LongConnection c = connection;
+        connection = null;
+        if (c != null) c.stop();
         sink.set(null);
     }
 
     @Override
     public ChannelHealth health() {
-        return sink.get() == null ? ChannelHealth.down("not started") : ChannelHealth.UP;
+        if (sink.get() == null) return ChannelHealth.down("not started");
+        LongConnection c = connection;
+        return c == null ? ChannelHealth.UP : c.health();
     }
 
     /** SPEC SP-1: what Lark renders, for the prompt's Channel Capabilities section. */
@@ -109,7 +131,7 @@ public final class LarkChannel implements Channel {
         return adapter;
     }
 
-    /** SPEC IN-3: an event is answered 200 once its message is recorded: the only policy a webhook allows. */
+    /** SPEC IN-3: an event is answered 200 (acked, over the long connection) once its message is recorded. */
     @Override
     public Set<AckPolicy> ackPolicies() {
         return Set.of(AckPolicy.AFTER_RECEIVE_RECORD);
@@ -118,7 +140,7 @@ public final class LarkChannel implements Channel {
     /** Event requests refused (signature, decryption, token; SPEC IN-5: counted). */
     @Override
     public long rejectedRequests() {
-        return receiver.rejected();
+        return receiver == null ? 0 : receiver.rejected();
     }
 
     /** The bot's open id from {@code bot/v3/info}, read once; null while it cannot be read. */

@@ -38,8 +38,8 @@ public final class LarkChannelFactory implements ChannelFactory {
                         .asSecret(),
                 ChannelOption.string(
                                 "mode",
-                                "How events arrive: webhook (HTTP event subscription); the long "
-                                        + "connection (websocket) is not built yet.")
+                                "How events arrive: websocket (the long connection, no public URL) or "
+                                        + "webhook (HTTP event subscription at webhook_path).")
                         .withDefault(LarkSettings.DEFAULT_MODE),
                 ChannelOption.string(
                                 "api_base",
@@ -47,7 +47,9 @@ public final class LarkChannelFactory implements ChannelFactory {
                         .withDefault(LarkSettings.DEFAULT_API_BASE),
                 ChannelOption.string("webhook_path", "The event request URL's path on the gateway's HTTP port.")
                         .withDefault(LarkSettings.DEFAULT_PATH),
-                ChannelOption.string("verification_token", "The Verification Token every event must carry.")
+                ChannelOption.string(
+                                "verification_token",
+                                "The Verification Token every pushed event must carry (webhook mode).")
                         .asSecret(),
                 ChannelOption.string(
                                 "encrypt_key",

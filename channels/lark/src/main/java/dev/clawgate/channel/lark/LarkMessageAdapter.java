@@ -26,12 +26,8 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,10 +46,9 @@ final class LarkMessageAdapter implements MessageAdapter {
     private static final Pattern CHAT = Pattern.compile("[A-Za-z0-9_-]{1,128}");
     private static final Pattern MARKDOWN =
             Pattern.compile("(?s).*(\\*\\*|```|\\[[^]]+]\\(https?://|^#{1,6} |\\n#{1,6} |\\n[-*] ).*");
-    static final String RECEIVED = "OnIt";
-    static final String DONE = "DONE";
-    static final String FAILED = "CrossMark";
-    private static final Duration RECEIPT_WAIT = Duration.ofSeconds(10);
+    static final String RECEIVED = AckReactions.RECEIVED;
+    static final String DONE = AckReactions.DONE;
+    static final String FAILED = AckReactions.FAILED;
 
     private final LarkAccount account;
     private final LarkApi api;
@@ -63,7 +58,7 @@ final class LarkMessageAdapter implements MessageAdapter {
 
     private final Duration previewInterval;
     private final ConcurrentHashMap<OutboundTarget, LarkDraft> drafts = new ConcurrentHashMap<>();
-    private final ConcurrentHashMap<String, CompletableFuture<String>> receiptReactions = new ConcurrentHashMap<>();
+    private final AckReactions reactions;
 
     /**
      * @param previewTimer times the live previews' edits (SPEC OUT-9)
@@ -76,6 +71,7 @@ final class LarkMessageAdapter implements MessageAdapter {
         this.io = io;
         this.previewTimer = previewTimer;
         this.previewInterval = previewInterval;
+        this.reactions = new AckReactions(api, io);
     }
 
     @Override
@@ -350,10 +346,7 @@ final class LarkMessageAdapter implements MessageAdapter {
     public void received(OutboundTarget target) {
         String id = target.inReplyToMessageId();
         if (!account.ackReactions() || id == null || !CHAT.matcher(id).matches()) return;
-        CompletableFuture<String> shown = new CompletableFuture<>();
-        CompletableFuture<String> old = receiptReactions.put(id, shown);
-        if (old != null) old.complete(null);
-        io.execute(() -> shown.complete(react(id, RECEIVED)));
+        reactions.received(id);
     }
 
     /** SPEC RP-5: the receipt is taken away; done adds DONE, failed or expired a cross mark. */
@@ -361,47 +354,6 @@ final class LarkMessageAdapter implements MessageAdapter {
     public void settled(OutboundTarget target, InboxState state) {
         String id = target.inReplyToMessageId();
         if (!account.ackReactions() || id == null || !CHAT.matcher(id).matches()) return;
-        CompletableFuture<String> shown = receiptReactions.remove(id);
-        io.execute(() -> {
-            String receipt = receiptId(shown);
-            if (receipt != null) {
-                try {
-                    api.call("DELETE", "im/v1/messages/" + id + "/reactions/" + receipt, null, CancelToken.none());
-                } catch (LarkApiException e) {
-                    log.debug("lark: receipt reaction not removed: {}", e.getMessage());
-                }
-            }
-            switch (state) {
-                case DONE -> react(id, DONE);
-                case FAILED, EXPIRED -> react(id, FAILED);
-                default -> {}
-            }
-        });
-    }
-
-    private static String receiptId(CompletableFuture<String> shown) {
-        if (shown == null) return null;
-        try {
-            return shown.get(RECEIPT_WAIT.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return null;
-        } catch (ExecutionException | TimeoutException e) {
-            return null;
-        }
-    }
-
-    private String react(String messageId, String emoji) {
-        ObjectNode body = LarkApi.JSON.createObjectNode();
-        body.putObject("reaction_type").put("emoji_type", emoji);
-        try {
-            return api.call("POST", "im/v1/messages/" + messageId + "/reactions", body, CancelToken.none())
-                    .path("data")
-                    .path("reaction_id")
-                    .asText(null);
-        } catch (LarkApiException e) {
-            log.debug("lark: reaction {} not shown: {}", emoji, e.getMessage());
-            return null;
-        }
+        reactions.settled(id, state);
     }
 }

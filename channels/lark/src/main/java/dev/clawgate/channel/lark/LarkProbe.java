@@ -42,8 +42,10 @@ final class LarkProbe {
             }
         }
         findings.add(new ChannelProbe.Finding(
-                "events are taken at POST " + a.webhookPath()
-                        + " (set it as the request URL of the app's event subscription)",
+                a.longConnection()
+                        ? "events come over the long connection (choose it as the app's event subscription mode)"
+                        : "events are taken at POST " + a.webhookPath()
+                                + " (set it as the request URL of the app's event subscription)",
                 null));
         return new ChannelProbe(findings);
     }

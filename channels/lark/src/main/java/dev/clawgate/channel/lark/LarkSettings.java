@@ -11,7 +11,7 @@ final class LarkSettings {
     static final String DEFAULT_API_BASE = "https://open.feishu.cn";
     static final String LARK_API_BASE = "https://open.larksuite.com";
     static final String DEFAULT_PATH = "/webhooks/lark";
-    static final String DEFAULT_MODE = "webhook";
+    static final String DEFAULT_MODE = "websocket";
     private static final String P = "channels.lark.";
 
     private LarkSettings() {}
@@ -26,12 +26,9 @@ final class LarkSettings {
 
     private static LarkAccount read(Map<String, String> o, boolean complete) {
         String mode = o.getOrDefault("mode", DEFAULT_MODE).strip().toLowerCase(Locale.ROOT);
-        if (mode.equals("websocket")) {
-            throw new IllegalArgumentException(P + "mode = \"websocket\" (the long connection) is not built yet; set "
-                    + "mode = \"webhook\" and subscribe events by HTTP request URL at webhook_path");
-        }
-        if (!mode.equals("webhook")) {
-            throw new IllegalArgumentException(P + "mode must be \"webhook\", got \"" + o.get("mode") + "\"");
+        if (!mode.equals("webhook") && !mode.equals("websocket")) {
+            throw new IllegalArgumentException(P + "mode must be \"websocket\" (the long connection, no public URL) "
+                    + "or \"webhook\" (HTTP event subscription at webhook_path), got \"" + o.get("mode") + "\"");
         }
         String appId = required(
                 o,
@@ -40,10 +37,11 @@ final class LarkSettings {
                 "the app's App ID (Credentials & Basic Info), " + "e.g. app_id = \"cli_a1b2c3d4e5f6\"");
         String secret = required(
                 o, "app_secret", complete, "the app's App Secret, " + "e.g. app_secret = \"${LARK_APP_SECRET}\"");
+        // the long connection is opened with the app secret; only pushes to a public URL need the token
         String verification = required(
                 o,
                 "verification_token",
-                complete,
+                complete && mode.equals("webhook"),
                 "the Verification Token of the app's "
                         + "Events & Callbacks page, e.g. verification_token = \"${LARK_VERIFICATION_TOKEN}\"");
         String encrypt = o.get("encrypt_key");

@@ -61,7 +61,8 @@ class LarkPreviewContractTest {
                 Clock.systemUTC(),
                 Runnable::run,
                 clock,
-                INTERVAL);
+                INTERVAL,
+                LongConnection.FIRST_BACKOFF);
         adapter = (LarkMessageAdapter) channel.messageAdapter();
     }
 

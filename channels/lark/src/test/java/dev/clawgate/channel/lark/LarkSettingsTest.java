@@ -18,8 +18,8 @@ class LarkSettingsTest {
     }
 
     @Test
-    void theKeysAreTheIssuesAndTheDefaultsFeishuAndWebhook() {
-        // SPEC CH-11, CH-0: exactly the channel's own keys; Feishu's base and the webhook mode by default
+    void theKeysAreTheIssuesAndTheDefaultsFeishuAndTheLongConnection() {
+        // SPEC CH-11, CH-0: exactly the channel's own keys; Feishu's base and the long connection by default
         assertThat(new LarkChannelFactory().options())
                 .extracting(ChannelOption::key)
                 .containsExactly(
@@ -36,7 +36,14 @@ class LarkSettingsTest {
         LarkAccount a = LarkSettings.account(with());
         assertThat(a.apiBase().toString()).isEqualTo("https://open.feishu.cn");
         assertThat(a.webhookPath()).isEqualTo("/webhooks/lark");
-        assertThat(a.mode()).isEqualTo("webhook");
+        assertThat(a.mode()).isEqualTo("websocket");
+        assertThat(a.longConnection()).isTrue();
+        assertThat(LarkSettings.account(with("mode", "webhook")).longConnection())
+                .isFalse();
+        assertThat(new LarkChannelFactory().options())
+                .filteredOn(o -> o.key().equals("mode"))
+                .singleElement()
+                .satisfies(o -> assertThat(String.valueOf(o.defaultValue())).isEqualTo("websocket"));
         assertThat(a.encryptKey()).isNull();
         assertThat(a.preview()).isFalse();
         assertThat(LarkSettings.account(with("stream_mode", "preview")).preview())
@@ -48,11 +55,18 @@ class LarkSettingsTest {
     }
 
     @Test
-    void errorsNameTheKeyAndTheLongConnectionIsRefusedForNow() {
+    void errorsNameTheKeyAndOnlyTheWebhookModeNeedsTheVerificationToken() {
         // SPEC CH-0: each error starts with the key's full path; a missing credential is left to run and doctor
-        assertThatThrownBy(() -> LarkSettings.check(with("mode", "websocket")))
+        assertThatThrownBy(() -> LarkSettings.check(with("mode", "socket")))
                 .hasMessageStartingWith("channels.lark.mode")
-                .hasMessageContaining("not built yet");
+                .hasMessageContaining("websocket", "webhook");
+        Map<String, String> noToken = Map.of("app_id", "cli_x", "app_secret", "s");
+        assertThat(LarkSettings.account(new ChannelSettings("lark", null, null, noToken))
+                        .verificationToken())
+                .isNull();
+        Map<String, String> webhookNoToken = Map.of("app_id", "cli_x", "app_secret", "s", "mode", "webhook");
+        assertThatThrownBy(() -> LarkSettings.account(new ChannelSettings("lark", null, null, webhookNoToken)))
+                .hasMessageStartingWith("channels.lark.verification_token is missing");
         assertThatThrownBy(() -> LarkSettings.check(with("text_limit", "5")))
                 .hasMessageStartingWith("channels.lark.text_limit");
         assertThatThrownBy(() -> LarkSettings.check(with("api_base", "ftp://x")))
