@@ -61,6 +61,7 @@ import dev.clawgate.mcp.McpServers;
 import dev.clawgate.server.channel.ApiChannel;
 import dev.clawgate.server.channel.WebChatChannel;
 import dev.clawgate.server.config.ConfigException;
+import dev.clawgate.server.control.ControlSources;
 import dev.clawgate.server.http.HttpServer;
 import dev.clawgate.server.logging.TurnLogContext;
 import dev.clawgate.server.web.JettyPinnedHttp;
@@ -326,7 +327,8 @@ public final class Gateway implements AutoCloseable {
                             webchat,
                             new ArrayList<>(channels.values()),
                             this::readiness,
-                            metrics::scrape)
+                            metrics::scrape,
+                            new ControlSources(store, supervisor, dispatcher, config::get, Instant.now()))
                     : null;
         } catch (Exception | Error e) {
             close();
