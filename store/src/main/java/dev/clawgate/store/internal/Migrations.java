@@ -42,7 +42,8 @@ public final class Migrations {
             new Migration(8, "cron"),
             new Migration(9, "outbox_payload"),
             new Migration(10, "scoped_recall"),
-            new Migration(11, "unreadable_inbound"));
+            new Migration(11, "unreadable_inbound"),
+            new Migration(12, "turns"));
 
     public static final String ROOT = "db";
 
