@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
         description = "A self-hosted gateway between chat platforms and an AI agent.",
         subcommands = {
             RunCommand.class,
+            StatusCommand.class,
             ChatCommand.class,
             InitCommand.class,
             SessionsCommand.class,

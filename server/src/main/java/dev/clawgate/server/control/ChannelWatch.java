@@ -84,15 +84,11 @@ public final class ChannelWatch implements AutoCloseable {
             String problem = health.healthy() ? null : accountProblem(health.detail(), account, ids);
             String key = name + "\u0000" + account;
             if (problem != null) lastErrors.put(key, new LastError(problem, now));
-            accounts.add(new AccountView(account, problem == null, problem == null ? "ok" : problem, lastErrors.get(key)));
+            accounts.add(
+                    new AccountView(account, problem == null, problem == null ? "ok" : problem, lastErrors.get(key)));
         }
         return new ChannelView(
-                name,
-                supervisor.running(name),
-                health.healthy(),
-                health.detail(),
-                lastErrors.get(name),
-                accounts);
+                name, supervisor.running(name), health.healthy(), health.detail(), lastErrors.get(name), accounts);
     }
 
     /** The accounts the config names for the channel; {@code default} when it names none. */

@@ -14,17 +14,17 @@ public final class ControlApi implements AutoCloseable {
     private final OutboxView outbox;
     private final PairingView pairing;
     private final MemoryView memory;
+    private final TurnsView turns;
 
     public ControlApi(ControlSources sources, Clock clock) {
         this.watch = new ChannelWatch(sources.channels(), sources.config(), clock);
-        this.status = new StatusView(sources.store(), sources.dispatcher(), watch, sources.startedAt(), clock);
+        this.turns = new TurnsView(sources.store());
+        this.status = new StatusView(sources.store(), sources.dispatcher(), watch, turns, sources.startedAt(), clock);
         this.sessions = new SessionsView(sources.store());
         this.outbox = new OutboxView(sources.store(), clock);
         this.pairing = new PairingView(sources.store(), clock);
         this.memory = new MemoryView(
-                sources.store(),
-                sessions,
-                () -> sources.config().get().memory().minRelevance());
+                sources.store(), sessions, () -> sources.config().get().memory().minRelevance());
     }
 
     public ObjectNode status() {
@@ -41,6 +41,14 @@ public final class ControlApi implements AutoCloseable {
 
     public ObjectNode transcript(String sessionId, int limit) {
         return sessions.transcript(sessionId, limit);
+    }
+
+    public ObjectNode turns(String session, String since, String inbox, int limit) {
+        return turns.list(session, since, inbox, limit);
+    }
+
+    public ObjectNode turn(String id) {
+        return turns.turn(id);
     }
 
     public ObjectNode outbox(String states) {

@@ -9,8 +9,8 @@ import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
- * What the control API reads and acts on (SPEC OP-3): the running gateway's store, its channel supervisor (health, CH-0)
- * and dispatcher (queue depths, OP-5), its config in force, and when it started.
+ * What the control API reads and acts on (SPEC OP-3): the running gateway's store, its channel supervisor (health,
+ * CH-0) and dispatcher (queue depths, OP-5), its config in force, and when it started.
  */
 public record ControlSources(
         Store store,

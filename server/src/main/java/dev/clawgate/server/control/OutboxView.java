@@ -27,6 +27,7 @@ final class OutboxView {
             OutboxState.EXPIRED,
             OutboxState.POSSIBLY_DUPLICATED,
             OutboxState.PENDING);
+
     private static final EnumSet<OutboxState> RESENDABLE = EnumSet.of(
             OutboxState.FAILED, OutboxState.PARTIAL_FAILED, OutboxState.EXPIRED, OutboxState.UNKNOWN_AFTER_SEND);
     private static final int MAX_ENTRIES = 500;

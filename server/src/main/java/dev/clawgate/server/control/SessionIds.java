@@ -26,16 +26,17 @@ public final class SessionIds {
                 .add(key.replyTarget())
                 .add(key.threadId())
                 .add(key.sender());
-        return Base64.getUrlEncoder().withoutPadding().encodeToString(a.toString().getBytes(StandardCharsets.UTF_8));
+        return Base64.getUrlEncoder()
+                .withoutPadding()
+                .encodeToString(a.toString().getBytes(StandardCharsets.UTF_8));
     }
 
-    /**
-     * @throws IllegalArgumentException when {@code id} is not one {@link #of} made
-     */
+    /** @throws IllegalArgumentException when {@code id} is not one {@link #of} made */
     public static SessionKey parse(String id) {
         try {
             JsonNode a = JSON.readTree(new String(Base64.getUrlDecoder().decode(id), StandardCharsets.UTF_8));
-            if (a == null || !a.isArray() || a.size() != 6) throw new IllegalArgumentException("not a session id: " + id);
+            if (a == null || !a.isArray() || a.size() != 6)
+                throw new IllegalArgumentException("not a session id: " + id);
             return new SessionKey(
                     a.get(0).asText(),
                     a.get(1).asText(),

@@ -38,7 +38,8 @@ final class SessionsView {
         String needle = q == null ? "" : q.strip().toLowerCase(Locale.ROOT);
         return store.transcripts().sessions().stream()
                 .filter(s -> needle.isEmpty() || matches(s.key(), needle))
-                .sorted(Comparator.comparing(SessionSummary::lastActivity, Comparator.nullsLast(Comparator.reverseOrder())))
+                .sorted(Comparator.comparing(
+                        SessionSummary::lastActivity, Comparator.nullsLast(Comparator.reverseOrder())))
                 .toList();
     }
 
@@ -54,7 +55,9 @@ final class SessionsView {
                     .put("role", e.role().name().toLowerCase(Locale.ROOT))
                     .put("content", e.content())
                     .put("turn_id", e.inboxId())
-                    .put("created_at", e.createdAt() == null ? null : e.createdAt().toString());
+                    .put(
+                            "created_at",
+                            e.createdAt() == null ? null : e.createdAt().toString());
         }
         return body;
     }
@@ -82,7 +85,9 @@ final class SessionsView {
     private static ObjectNode session(SessionSummary s) {
         ObjectNode n = keyJson(s.key());
         n.put("messages", s.messageCount());
-        n.put("last_activity", s.lastActivity() == null ? null : s.lastActivity().toString());
+        n.put(
+                "last_activity",
+                s.lastActivity() == null ? null : s.lastActivity().toString());
         return n;
     }
 

@@ -30,12 +30,27 @@ final class StatusView {
     private final ChannelWatch channels;
     private final Instant startedAt;
     private final Clock clock;
+    private final TurnsView turns;
     private final String version = version();
+    /** The model latency of the newest turns, read at most every {@link #LATENCY_FRESH_FOR}: it takes a few queries. */
+    private volatile Latency latency = new Latency(Instant.MIN, null);
 
-    StatusView(Store store, Dispatcher dispatcher, ChannelWatch channels, Instant startedAt, Clock clock) {
+    private record Latency(Instant at, Double ms) {}
+
+    private static final Duration LATENCY_FRESH_FOR = Duration.ofSeconds(2);
+    private static final int LATENCY_TURNS = 20;
+
+    StatusView(
+            Store store,
+            Dispatcher dispatcher,
+            ChannelWatch channels,
+            TurnsView turns,
+            Instant startedAt,
+            Clock clock) {
         this.store = store;
         this.dispatcher = dispatcher;
         this.channels = channels;
+        this.turns = turns;
         this.startedAt = startedAt;
         this.clock = clock;
     }
@@ -57,6 +72,7 @@ final class StatusView {
                 .put("bus", dispatcher.busDepth())
                 .put("active_runs", dispatcher.activeRuns())
                 .put("runs_started", dispatcher.runsStarted());
+        body.putObject("model").put("latency_ms", modelLatency(now)).put("over_turns", LATENCY_TURNS);
         ObjectNode outbox = body.putObject("outbox");
         for (Map.Entry<OutboxState, Long> c : store.outbox().counts().entrySet())
             outbox.put(c.getKey().wireName(), c.getValue());
@@ -64,6 +80,15 @@ final class StatusView {
         for (Map.Entry<InboxState, Long> c : store.inbox().counts().entrySet())
             inbox.put(c.getKey().name().toLowerCase(Locale.ROOT), c.getValue());
         return body;
+    }
+
+    private Double modelLatency(Instant now) {
+        Latency l = latency;
+        if (Duration.between(l.at(), now).compareTo(LATENCY_FRESH_FOR) > 0) {
+            l = new Latency(now, turns.modelLatencyMs(LATENCY_TURNS));
+            latency = l;
+        }
+        return l.ms();
     }
 
     ObjectNode channels() {

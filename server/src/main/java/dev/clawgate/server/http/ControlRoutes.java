@@ -50,6 +50,15 @@ final class ControlRoutes implements AutoCloseable {
         get(config, "channels", ctx -> api.channels());
         get(config, "sessions", ctx -> api.sessions(ctx.queryParam("q"), intParam(ctx, "limit")));
         get(config, "sessions/{id}/transcript", ctx -> api.transcript(ctx.pathParam("id"), intParam(ctx, "limit")));
+        get(
+                config,
+                "turns",
+                ctx -> api.turns(
+                        ctx.queryParam("session"),
+                        ctx.queryParam("since"),
+                        ctx.queryParam("inbox"),
+                        intParam(ctx, "limit")));
+        get(config, "turns/{id}", ctx -> api.turn(ctx.pathParam("id")));
         get(config, "outbox", ctx -> api.outbox(ctx.queryParam("state")));
         post(config, "outbox/{id}/resend", ctx -> api.resend(ctx.pathParam("id")));
         get(config, "pairing", ctx -> api.pairing("true".equals(ctx.queryParam("all"))));
@@ -66,8 +75,8 @@ final class ControlRoutes implements AutoCloseable {
     /**
      * SPEC OP-3: an action of the control API is CSRF-safe. Besides the server's checks for every route (a foreign
      * {@code Origin} is 403, a body must be JSON), a request that changes something must carry the token in its
-     * {@code Authorization} header (a browser adds cookies and cannot be made to add a header to another site's request)
-     * and is refused when the browser says it comes from another site ({@code Sec-Fetch-Site}).
+     * {@code Authorization} header (a browser adds cookies and cannot be made to add a header to another site's
+     * request) and is refused when the browser says it comes from another site ({@code Sec-Fetch-Site}).
      */
     static Optional<CallerCheck.Refusal> csrf(Context ctx, boolean tokenSet) {
         if (!ctx.path().startsWith(API)) return Optional.empty();
@@ -131,7 +140,8 @@ final class ControlRoutes implements AutoCloseable {
 
     private static byte[] asset(String name) {
         try (InputStream in = ControlRoutes.class.getResourceAsStream(ASSETS + name)) {
-            if (in == null) throw new IllegalStateException("Control UI file missing from the class path: " + ASSETS + name);
+            if (in == null)
+                throw new IllegalStateException("Control UI file missing from the class path: " + ASSETS + name);
             return in.readAllBytes();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
