@@ -77,13 +77,13 @@ public final class ChannelWatch implements AutoCloseable {
 
     private ChannelView view(String name, ChannelHealth health) {
         Instant now = clock.instant();
-        if (!health.healthy()) lastErrors.put(name, new LastError(health.detail(), now));
+        if (!health.healthy() && isError(health.detail())) lastErrors.put(name, new LastError(health.detail(), now));
         List<AccountView> accounts = new ArrayList<>();
         Set<String> ids = accounts(name);
         for (String account : ids) {
             String problem = health.healthy() ? null : accountProblem(health.detail(), account, ids);
             String key = name + "\u0000" + account;
-            if (problem != null) lastErrors.put(key, new LastError(problem, now));
+            if (problem != null && isError(problem)) lastErrors.put(key, new LastError(problem, now));
             accounts.add(
                     new AccountView(account, problem == null, problem == null ? "ok" : problem, lastErrors.get(key)));
         }
@@ -117,6 +117,17 @@ public final class ChannelWatch implements AutoCloseable {
         }
         return namesAny ? null : detail;
     }
+
+    /** A listener on its way up is not an error: only a detail with some other part is kept as the last error. */
+    static boolean isError(String detail) {
+        for (String part : detail.split("; ")) {
+            String why = part.substring(part.indexOf(": ") < 0 ? 0 : part.indexOf(": ") + 2);
+            if (!TRANSITIONS.contains(why)) return true;
+        }
+        return false;
+    }
+
+    private static final Set<String> TRANSITIONS = Set.of("starting", "not started", "registering the webhook");
 
     @Override
     public void close() {
