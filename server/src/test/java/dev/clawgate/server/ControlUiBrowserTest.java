@@ -237,7 +237,11 @@ class ControlUiBrowserTest extends TelegramGatewayFixture {
         waiting().until(d -> d.findElement(By.cssSelector("#pairing tr[data-code='" + code + "']")));
 
         // the screenshot for the README: a session's transcript, a turn's timeline and a memory search on screen
-        click("#sessions li[data-session-id]");
+        waiting().until(d -> d.findElements(By.cssSelector("#sessions li[data-session-id]")).stream()
+                .filter(li -> li.getText().startsWith("telegram_111_111"))
+                .peek(WebElement::click)
+                .findFirst()
+                .orElse(null));
         waiting().until(d -> !d.findElements(By.cssSelector("#transcript li")).isEmpty());
         if (!browser.findElements(By.cssSelector("#turns tr[data-turn-id]")).isEmpty()) openTurnOf("hello control");
         browser.findElement(By.id("memory-q")).sendKeys("Lisbon");

@@ -23,7 +23,7 @@ final class SessionsView {
         this.store = store;
     }
 
-    /** The sessions whose key contains {@code q} (ignoring case; blank: all), most recently active first. */
+    /** The sessions with messages whose key contains {@code q} (ignoring case; blank: all), most recent first. */
     ObjectNode list(String q, int limit) {
         List<SessionSummary> found = recent(q);
         ObjectNode body = JSON.createObjectNode();
@@ -37,6 +37,8 @@ final class SessionsView {
     List<SessionSummary> recent(String q) {
         String needle = q == null ? "" : q.strip().toLowerCase(Locale.ROOT);
         return store.transcripts().sessions().stream()
+                // as `clawgate sessions`: a session with no messages (a refused stranger's) is not listed
+                .filter(s -> s.messageCount() > 0)
                 .filter(s -> needle.isEmpty() || matches(s.key(), needle))
                 .sorted(Comparator.comparing(
                         SessionSummary::lastActivity, Comparator.nullsLast(Comparator.reverseOrder())))

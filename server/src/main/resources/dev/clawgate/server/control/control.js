@@ -208,9 +208,12 @@
   async function searchSessions() {
     const q = $('session-q').value.trim();
     const s = await api('/api/sessions?limit=50' + (q ? '&q=' + encodeURIComponent(q) : ''));
-    $('sessions').replaceChildren(...s.sessions.map(x => el('li', { 'data-session-id': x.id,
-      onclick: () => openSession(x) }, x.display + ' ', el('small', {}, x.messages + ' messages · ' + time(x.last_activity)))));
-    if (!s.sessions.length) $('sessions').replaceChildren(el('li', { class: 'muted' }, 'No sessions.'));
+    const selected = $('sessions').querySelector('li.selected');
+    const rows = s.sessions.map(x => el('li', { 'data-session-id': x.id,
+      class: selected && selected.dataset.sessionId === x.id ? 'selected' : null,
+      onclick: () => openSession(x) }, x.display + ' ', el('small', {}, x.messages + ' messages · ' + time(x.last_activity))));
+    if (!rows.length) rows.push(el('li', { class: 'muted' }, 'No sessions.'));
+    fill('sessions', rows, [q, s.sessions]);
   }
 
   async function openSession(s) {
@@ -254,7 +257,7 @@
   async function tick() {
     try {
       await refreshStatus();
-      await Promise.all([refreshTurns(), refreshOutbox(), refreshPairing()]);
+      await Promise.all([refreshTurns(), refreshOutbox(), refreshPairing(), searchSessions()]);
     } catch (e) {
       if (e instanceof Refused) return askForToken(token() ? 'The saved token was refused.' : '');
       setStatus('down', 'no answer: ' + e.message);
@@ -272,7 +275,6 @@
     $('panes').hidden = false;
     $('forget-token').hidden = !token();
     await tick();
-    searchSessions().catch(() => {});
     if (!timer) timer = setInterval(tick, 2000);
   }
 
