@@ -23,6 +23,7 @@ import dev.clawgate.core.hook.InboundHook;
 import dev.clawgate.core.hook.SendingHook;
 import dev.clawgate.core.inbound.ChannelNames;
 import dev.clawgate.core.inbound.SessionKeys;
+import dev.clawgate.core.inspect.TurnInspector;
 import dev.clawgate.core.memory.Consolidation;
 import dev.clawgate.core.memory.Consolidator;
 import dev.clawgate.core.memory.MemoryHygiene;
@@ -304,7 +305,8 @@ public final class Gateway implements AutoCloseable {
                     m -> SessionKeys.of(m, config.get().session(), config.get().gateway()),
                     cfg.inbound().dedupeTtl(),
                     () -> config.get().inbound().maxChars(),
-                    metrics::unreadable);
+                    metrics::unreadable,
+                    new TurnInspector(store.turns(), () -> config.get().inspector(), Clock.systemUTC()));
             // said before any channel starts, so in the terminal it comes before the first prompt (issue 14)
             if (providers.get().names().isEmpty()) log.warn(dev.clawgate.core.turn.ModelSelector.NO_PROVIDER);
             // SPEC CH-0: the supervisor owns every listener: started here, stopped at close, restartable meanwhile
@@ -405,6 +407,8 @@ public final class Gateway implements AutoCloseable {
                         int removed = MemoryHygiene.expire(
                                 store.memory(), config.get().memory(), Instant.now());
                         if (removed > 0) log.info("memory hygiene: removed {} expired conversation memories", removed);
+                        // SPEC OP-8: recorded turns older than inspector.retention go with the same hourly job
+                        TurnInspector.prune(store.turns(), config.get().inspector(), Instant.now());
                     } catch (StoreException e) {
                         log.warn(
                                 "memory hygiene failed; trying again in {}: {}",

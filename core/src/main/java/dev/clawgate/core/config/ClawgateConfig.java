@@ -14,6 +14,7 @@ import java.util.Map;
  *     unset
  * @param cron {@code [cron]}: the scheduled-task tools and their limits (SPEC AG-5)
  * @param mcp {@code [mcp.servers.<name>]}: MCP servers whose tools the agent may use (SPEC AG-7)
+ * @param inspector {@code [inspector]}: the turn inspector (SPEC OP-8)
  */
 public record ClawgateConfig(
         GatewaySettings gateway,
@@ -32,8 +33,10 @@ public record ClawgateConfig(
         MemorySettings memory,
         String responsePrefix,
         CronSettings cron,
-        McpSettings mcp) {
+        McpSettings mcp,
+        InspectorSettings inspector) {
     public ClawgateConfig {
+        inspector = inspector == null ? InspectorSettings.defaults() : inspector;
         mcp = mcp == null ? McpSettings.none() : mcp;
         cron = cron == null ? CronSettings.defaults() : cron;
         outbox = outbox == null ? OutboxSettings.defaults() : outbox;
@@ -43,6 +46,46 @@ public record ClawgateConfig(
         providers = providers == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(providers));
         routes = routes == null ? List.of() : List.copyOf(routes);
         channels = channels == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(channels));
+    }
+
+    /** Everything but {@code [inspector]}, which gets its defaults. */
+    public ClawgateConfig(
+            GatewaySettings gateway,
+            AgentSettings agent,
+            Map<String, ProviderSettings> providers,
+            List<RouteSettings> routes,
+            HistorySettings history,
+            ToolSettings tools,
+            DispatchSettings dispatch,
+            SessionSettings session,
+            InboundSettings inbound,
+            QueueSettings queue,
+            Map<String, ChannelSettings> channels,
+            OutboxSettings outbox,
+            MultimodalSettings multimodal,
+            MemorySettings memory,
+            String responsePrefix,
+            CronSettings cron,
+            McpSettings mcp) {
+        this(
+                gateway,
+                agent,
+                providers,
+                routes,
+                history,
+                tools,
+                dispatch,
+                session,
+                inbound,
+                queue,
+                channels,
+                outbox,
+                multimodal,
+                memory,
+                responsePrefix,
+                cron,
+                mcp,
+                InspectorSettings.defaults());
     }
 
     /** Everything but {@code [mcp]}, which has no servers. */
@@ -223,7 +266,8 @@ public record ClawgateConfig(
                 memory,
                 responsePrefix,
                 cron,
-                mcp);
+                mcp,
+                inspector);
     }
 
     /** The same config with {@code [multimodal]} replaced. */
@@ -245,7 +289,8 @@ public record ClawgateConfig(
                 memory,
                 responsePrefix,
                 cron,
-                mcp);
+                mcp,
+                inspector);
     }
 
     /** The same config with {@code [memory]} replaced. */
@@ -267,7 +312,8 @@ public record ClawgateConfig(
                 newMemory,
                 responsePrefix,
                 cron,
-                mcp);
+                mcp,
+                inspector);
     }
 
     /** The same config with {@code messages.response_prefix} replaced. */
@@ -289,7 +335,8 @@ public record ClawgateConfig(
                 memory,
                 prefix,
                 cron,
-                mcp);
+                mcp,
+                inspector);
     }
 
     /** The same config with {@code [cron]} replaced. */
@@ -311,7 +358,8 @@ public record ClawgateConfig(
                 memory,
                 responsePrefix,
                 newCron,
-                mcp);
+                mcp,
+                inspector);
     }
 
     /** The same config with {@code [mcp]} replaced. */
@@ -333,7 +381,8 @@ public record ClawgateConfig(
                 memory,
                 responsePrefix,
                 cron,
-                newMcp);
+                newMcp,
+                inspector);
     }
 
     /** The same config with {@code [gateway]} replaced. */
@@ -355,7 +404,8 @@ public record ClawgateConfig(
                 memory,
                 responsePrefix,
                 cron,
-                mcp);
+                mcp,
+                inspector);
     }
 
     /** The same config with the inbound settings ({@code [messages.*]}, {@code messages.max_chars}) replaced. */
@@ -377,7 +427,8 @@ public record ClawgateConfig(
                 memory,
                 responsePrefix,
                 cron,
-                mcp);
+                mcp,
+                inspector);
     }
 
     /** The same config with {@code [agent]} replaced. */
@@ -399,7 +450,8 @@ public record ClawgateConfig(
                 memory,
                 responsePrefix,
                 cron,
-                mcp);
+                mcp,
+                inspector);
     }
 
     /**
@@ -486,7 +538,8 @@ public record ClawgateConfig(
                 m,
                 responsePrefix,
                 cron,
-                running.mcp);
+                running.mcp,
+                inspector);
     }
 
     /** The same config with {@code [channels.<name>]} of {@code channel.name()} replaced. */
@@ -510,7 +563,31 @@ public record ClawgateConfig(
                 memory,
                 responsePrefix,
                 cron,
-                mcp);
+                mcp,
+                inspector);
+    }
+
+    /** The same config with {@code [inspector]} replaced (SPEC OP-8). */
+    public ClawgateConfig withInspector(InspectorSettings newInspector) {
+        return new ClawgateConfig(
+                gateway,
+                agent,
+                providers,
+                routes,
+                history,
+                tools,
+                dispatch,
+                session,
+                inbound,
+                queue,
+                channels,
+                outbox,
+                multimodal,
+                memory,
+                responsePrefix,
+                cron,
+                mcp,
+                newInspector);
     }
 
     public static ClawgateConfig defaults() {

@@ -60,6 +60,7 @@ public final class TurnPipeline implements TurnRunner {
     private final FinalReplies finalReplies;
     private final TurnMemory memory;
     private final ChannelReceipts receipts;
+    private final dev.clawgate.core.inspect.TurnInspector inspector;
 
     public TurnPipeline(TurnServices services, AgentLoop agent) {
         this.receipts = ChannelReceipts.of(services);
@@ -69,6 +70,7 @@ public final class TurnPipeline implements TurnRunner {
         this.replies = new Replies(services);
         this.finalReplies = new FinalReplies(services);
         this.memory = new TurnMemory(services);
+        this.inspector = InspectedTurns.inspector(services);
     }
 
     public TurnPipeline(TurnServices services) {
@@ -105,6 +107,7 @@ public final class TurnPipeline implements TurnRunner {
                 msg.attachments().isEmpty() ? "" : ", " + msg.attachments().size() + " attachment(s)");
         log.debug("💬 [{}] from {}: {}", msg.channel(), from, preview(msg.text()));
 
+        var recording = InspectedTurns.begin(inspector, turn);
         TurnOutcome outcome = TurnOutcome.FAILED;
         // SPEC OUT-11: the run's abort reaches its sends, and cancels those still waiting in the outbox
         RunDeliveries deliveries = s.outbox().watch(current.id(), handle.cancel());
@@ -124,6 +127,7 @@ public final class TurnPipeline implements TurnRunner {
         } finally {
             deliveries.close();
             turn.adapter().turnEnded(turn.target(), current.id(), outcome);
+            InspectedTurns.end(inspector, recording, turn, outcome);
             log.info(
                     "turn {} session={} msg={} outcome={} in {} ms",
                     current.id(),
@@ -360,6 +364,7 @@ public final class TurnPipeline implements TurnRunner {
                     throw e;
                 }
                 compactedOnce = true;
+                InspectedTurns.overflow(e);
                 if (!conversation.compact(turn.session())) throw e;
                 log.info(
                         "turn {}: context overflow; compacted session {} and retrying once",
@@ -372,6 +377,7 @@ public final class TurnPipeline implements TurnRunner {
                         OutboundMessage.Kind.NOTICE,
                         turn.id(),
                         turn.cancel());
+                InspectedTurns.retry();
             }
         }
     }
@@ -383,6 +389,7 @@ public final class TurnPipeline implements TurnRunner {
         cancel.throwIfCancelled();
         String text = ReplySanitizer.sanitize(
                 result.text(), tools.names(), s.config().get().agent().reasoningTags());
+        InspectedTurns.sanitised(result.text(), text);
         String stored = turn.stateless()
                 ? null
                 : result.usedTools().isEmpty() || !turn.adapter().toolSummaryInTranscript()

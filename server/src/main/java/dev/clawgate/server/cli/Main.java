@@ -31,6 +31,7 @@ import picocli.CommandLine.Command;
             BackupCommand.class,
             RestoreCommand.class,
             ExportCommand.class,
+            TurnsCommand.class,
             AotTrainCommand.class,
             CommandLine.HelpCommand.class
         })
