@@ -224,11 +224,8 @@ class ControlUiBrowserTest extends TelegramGatewayFixture {
         await().until(() -> gateway.store().outbox().counts().get(OutboxState.FAILED) == 1L);
         WebElement failed = waiting().until(d -> d.findElement(By.cssSelector("#outbox tr[data-state='failed']")));
         assertThat(failed.findElement(By.className("reason")).getText()).contains("blocked");
-        click("#outbox tr[data-state='failed'] button.resend");
-        assertThat(awaitSent(dm, 2).get(1).text()).isEqualTo("This one could not be sent at first.");
-        waiting().until(d -> d.findElement(By.id("outbox-message")).getText().contains("pending again"));
 
-        // a stranger's pairing request, approved from the page
+        // a stranger's pairing request, listed
         TelegramUser bob = tg.user(222, "bob");
         TelegramChat bobDm = tg.privateChat(bob);
         tg.sendText(bobDm, bob, "may I talk to you?");
@@ -237,21 +234,29 @@ class ControlUiBrowserTest extends TelegramGatewayFixture {
         waiting().until(d -> d.findElement(By.cssSelector("#pairing tr[data-code='" + code + "']")));
 
         // the screenshot for the README: a session's transcript, a turn's timeline and a memory search on screen
-        waiting().until(d -> d.findElements(By.cssSelector("#sessions li[data-session-id]")).stream()
-                .filter(li -> li.getText().startsWith("telegram_111_111"))
-                .peek(WebElement::click)
-                .findFirst()
-                .orElse(null));
+        waiting()
+                .until(d -> d.findElements(By.cssSelector("#sessions li[data-session-id]")).stream()
+                        .filter(li -> li.getText().startsWith("telegram_111_111"))
+                        .peek(WebElement::click)
+                        .findFirst()
+                        .orElse(null));
         waiting().until(d -> !d.findElements(By.cssSelector("#transcript li")).isEmpty());
-        if (!browser.findElements(By.cssSelector("#turns tr[data-turn-id]")).isEmpty()) openTurnOf("hello control");
+        openTurnOf("hello control");
         browser.findElement(By.id("memory-q")).sendKeys("Lisbon");
         browser.findElement(By.cssSelector("#memory-search button")).click();
         waiting().until(d -> !d.findElements(By.cssSelector("#memory tbody tr")).isEmpty());
+        browser.executeScript("window.scrollTo(0, 0)");
         Number height = (Number) browser.executeScript("return document.documentElement.scrollHeight");
         browser.manage().window().setSize(new Dimension(1400, height.intValue() + 40));
         Files.createDirectories(SCREENSHOT.getParent());
         Files.write(SCREENSHOT, browser.getScreenshotAs(OutputType.BYTES));
 
+        // the failed reply, resent from the page
+        click("#outbox tr[data-state='failed'] button.resend");
+        assertThat(awaitSent(dm, 2).get(1).text()).isEqualTo("This one could not be sent at first.");
+        waiting().until(d -> d.findElement(By.id("outbox-message")).getText().contains("pending again"));
+
+        // the pairing, approved
         click("#pairing tr[data-code='" + code + "'] button.approve");
         await().until(() -> gateway.store().pairing().isApproved("telegram", "default", "222"));
         waiting().until(d -> d.findElement(By.id("pairing-message")).getText().contains("approved"));

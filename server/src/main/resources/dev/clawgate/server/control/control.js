@@ -130,10 +130,14 @@
       $('turns-filter').append('of ' + turnsSession.display + ' · ',
         el('a', { href: '#', onclick: ev => { ev.preventDefault(); turnsSession = null; refreshTurns(); } }, 'all'));
     }
-    fill('turns', t.turns.map(x => el('tr', { class: 'clickable', 'data-turn-id': x.id, 'data-outcome': x.outcome,
+    const open = $('timeline').dataset.turnId;
+    const rows = t.turns.map(x => el('tr', { class: 'clickable' + (String(x.id) === open ? ' selected' : ''),
+      'data-turn-id': x.id, 'data-outcome': x.outcome,
       onclick: () => showTimeline(x.id) },
     el('td', {}, x.id), el('td', {}, time(x.started_at)), el('td', {}, x.session), el('td', {}, x.outcome),
-    el('td', {}, ms(x.duration_ms)), el('td', {}, x.preview))), [turnsSession && turnsSession.id, t.turns]);
+    el('td', {}, ms(x.duration_ms)), el('td', {}, x.preview)));
+    if (!rows.length) rows.push(el('tr', {}, el('td', { colspan: 6, class: 'muted' }, 'No turns recorded yet.')));
+    fill('turns', rows, [turnsSession && turnsSession.id, t.turns]);
   }
 
   async function showTimeline(id) {
@@ -160,13 +164,14 @@
     const o = await api('/api/outbox' + (state ? '?state=' + encodeURIComponent(state) : ''));
     $('outbox-counts').textContent = Object.entries(o.counts).filter(([, n]) => n > 0)
       .map(([k, n]) => k + ' ' + n).join(' · ');
-    fill('outbox', o.entries.map(e => el('tr', { 'data-outbox-id': e.id, 'data-state': e.state },
+    const rows = o.entries.map(e => el('tr', { 'data-outbox-id': e.id, 'data-state': e.state },
       el('td', {}, e.id),
       el('td', {}, el('span', { class: 'badge ' + (e.state === 'sent' ? 'ok' : e.resendable ? 'bad' : 'warn') }, e.state)),
       el('td', {}, e.turn_id), el('td', {}, e.channel + ' ' + e.to), el('td', {}, time(e.updated_at)),
       el('td', { class: 'reason' }, e.reason || ''),
-      el('td', {}, e.resendable ? el('button', { class: 'resend', onclick: () => resend(e.id) }, 'Resend') : null))),
-    [state, o.entries]);
+      el('td', {}, e.resendable ? el('button', { class: 'resend', onclick: () => resend(e.id) }, 'Resend') : null)));
+    if (!rows.length) rows.push(el('tr', {}, el('td', { colspan: 7, class: 'muted' }, 'No entries in these states.')));
+    fill('outbox', rows, [state, o.entries]);
   }
 
   async function resend(id) {
