@@ -246,8 +246,12 @@ class ControlUiBrowserTest extends TelegramGatewayFixture {
         browser.findElement(By.cssSelector("#memory-search button")).click();
         waiting().until(d -> !d.findElements(By.cssSelector("#memory tbody tr")).isEmpty());
         browser.executeScript("window.scrollTo(0, 0)");
-        Number height = (Number) browser.executeScript("return document.documentElement.scrollHeight");
-        browser.manage().window().setSize(new Dimension(1400, height.intValue() + 40));
+        // the window as tall as the page (twice: the first resize may reflow it), so the screenshot shows it all
+        for (int i = 0; i < 2; i++) {
+            Number height = (Number) browser.executeScript("return document.documentElement.scrollHeight");
+            browser.manage().window().setSize(new Dimension(1400, height.intValue() + 160));
+        }
+        browser.executeScript("window.scrollTo(0, 0)");
         Files.createDirectories(SCREENSHOT.getParent());
         Files.write(SCREENSHOT, browser.getScreenshotAs(OutputType.BYTES));
 
