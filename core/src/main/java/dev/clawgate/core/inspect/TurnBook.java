@@ -22,6 +22,16 @@ public interface TurnBook {
     long record(TurnTrace trace);
 
     /**
+     * Records several finished turns in one transaction (the inspector's batched writer); ids are given in order.
+     *
+     * @return how many were recorded
+     */
+    default int recordAll(java.util.List<TurnTrace> traces) {
+        for (TurnTrace t : traces) record(t);
+        return traces.size();
+    }
+
+    /**
      * Turns newest first.
      *
      * @param session only this session (as {@link dev.clawgate.core.model.SessionKey#display()} prints it), or null for

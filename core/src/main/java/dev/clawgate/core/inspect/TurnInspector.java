@@ -27,7 +27,16 @@ public final class TurnInspector {
     /** Dedupe keys remembered to name the record a duplicate repeats: as many as SPEC IN-1 holds in memory. */
     static final int REMEMBERED_KEYS = 5_000;
 
+    /** Turns waiting for the writer at most (SPEC OP-7): more are dropped, never waited for. */
+    static final int QUEUE = 4_096;
+
+    static final int BATCH = 256;
+
     private final TurnBook book;
+    private final java.util.concurrent.BlockingQueue<TurnTrace> queue =
+            new java.util.concurrent.ArrayBlockingQueue<>(QUEUE);
+    private final java.util.concurrent.atomic.AtomicLong lost = new java.util.concurrent.atomic.AtomicLong();
+    private volatile Thread writer;
     private final Supplier<InspectorSettings> settings;
     private final Clock clock;
     private final ReentrantLock lock = new ReentrantLock();

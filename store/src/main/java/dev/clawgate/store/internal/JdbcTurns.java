@@ -26,6 +26,16 @@ final class JdbcTurns implements TurnBook {
     }
 
     @Override
+    public int recordAll(List<TurnTrace> traces) {
+        List<String> phases =
+                traces.stream().map(t -> PhaseJson.write(t.phases())).toList();
+        return db.write("recordTurns", tx -> {
+            for (int i = 0; i < traces.size(); i++) TurnRows.insert(tx, traces.get(i), phases.get(i));
+            return traces.size();
+        });
+    }
+
+    @Override
     public List<TurnSummary> list(String session, Instant since, int limit) {
         int max = Math.clamp(limit, 1, MAX_LIST);
         long from = since == null ? Long.MIN_VALUE : since.toEpochMilli();
