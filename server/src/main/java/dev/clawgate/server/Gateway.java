@@ -13,6 +13,7 @@ import dev.clawgate.core.hook.InboundHook;
 import dev.clawgate.core.hook.SendingHook;
 import dev.clawgate.core.inbound.ChannelNames;
 import dev.clawgate.core.inbound.SessionKeys;
+import dev.clawgate.core.inspect.TurnInspector;
 import dev.clawgate.core.memory.Consolidation;
 import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.multimodal.PublicWeb;
@@ -31,6 +32,10 @@ import dev.clawgate.core.turn.TurnPipeline;
 import dev.clawgate.core.turn.TurnServices;
 import dev.clawgate.mcp.McpServerStatus;
 import dev.clawgate.mcp.McpServers;
+import dev.clawgate.server.channel.ApiChannel;
+import dev.clawgate.server.channel.WebChatChannel;
+import dev.clawgate.server.config.ConfigException;
+import dev.clawgate.server.control.ControlSources;
 import dev.clawgate.server.http.HttpServer;
 import dev.clawgate.server.logging.TurnLogContext;
 import dev.clawgate.server.web.JettyPinnedHttp;
@@ -39,6 +44,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -230,7 +236,8 @@ public final class Gateway implements AutoCloseable {
                     m -> SessionKeys.of(m, config.get().session(), config.get().gateway()),
                     cfg.inbound().dedupeTtl(),
                     () -> config.get().inbound().maxChars(),
-                    metrics::unreadable);
+                    metrics::unreadable,
+                    new TurnInspector(store.turns(), () -> config.get().inspector(), Clock.systemUTC()));
             // said before any channel starts, so in the terminal it comes before the first prompt (issue 14)
             if (providers.get().names().isEmpty()) log.warn(dev.clawgate.core.turn.ModelSelector.NO_PROVIDER);
             // SPEC CH-0: the supervisor owns every listener: started here, stopped at close, restartable meanwhile
@@ -253,7 +260,8 @@ public final class Gateway implements AutoCloseable {
                             owned.webchat(),
                             new ArrayList<>(channels.values()),
                             this::readiness,
-                            metrics::scrape)
+                            metrics::scrape,
+                            new ControlSources(store, supervisor, dispatcher, config::get, Instant.now()))
                     : null;
         } catch (Exception | Error e) {
             close();

@@ -2,6 +2,7 @@ package dev.clawgate.server;
 
 import dev.clawgate.core.agent.ModelRoute;
 import dev.clawgate.core.config.ClawgateConfig;
+import dev.clawgate.core.inspect.TurnInspector;
 import dev.clawgate.core.memory.Consolidation;
 import dev.clawgate.core.memory.Consolidator;
 import dev.clawgate.core.memory.MemoryHygiene;
@@ -70,6 +71,8 @@ final class MemoryUpkeep {
                         int removed = MemoryHygiene.expire(
                                 store.memory(), config.get().memory(), Instant.now());
                         if (removed > 0) log.info("memory hygiene: removed {} expired conversation memories", removed);
+                        // SPEC OP-8: recorded turns older than inspector.retention go with the same hourly job
+                        TurnInspector.prune(store.turns(), config.get().inspector(), Instant.now());
                     } catch (StoreException e) {
                         log.warn(
                                 "memory hygiene failed; trying again in {}: {}",

@@ -127,7 +127,7 @@ class ApiFidelityTest extends GatewayFixture {
     }
 
     @Test
-    void unknownModelsAndRoutesAre404InTheEnvelopeAndTheRootLeadsToTheChat() throws Exception {
+    void unknownModelsAndRoutesAre404InTheEnvelopeAndTheRootIsTheControlUiLinkingTheChat() throws Exception {
         // SPEC CH-10, OP-3
         int port = serve(config());
         java.net.http.HttpResponse<String> model404 = get(port, "/v1/models/nope");
@@ -143,9 +143,10 @@ class ApiFidelityTest extends GatewayFixture {
                         .path("type")
                         .asText())
                 .isEqualTo("invalid_request_error");
+        // SPEC OP-3: the root is the Control UI now, which links to the chat page
         java.net.http.HttpResponse<String> root = get(port, "/");
-        assertThat(root.statusCode()).isBetween(301, 308);
-        assertThat(root.headers().firstValue("Location").orElse("")).isEqualTo("/chat");
+        assertThat(root.statusCode()).isEqualTo(200);
+        assertThat(root.body()).contains("href=\"/chat\"");
     }
 
     @Test

@@ -157,8 +157,10 @@ public final class AgentLoop {
                 } else {
                     req.observer().onToolCall(tc);
                     if (!tc.malformed()) used.add(tc.name());
+                    long started = dev.clawgate.core.inspect.TurnTrail.current().now();
                     try {
                         result = runTool(tc, req);
+                        InspectedCalls.tool(started, tc, result);
                     } finally {
                         req.observer().onToolDone(tc);
                     }

@@ -51,7 +51,9 @@ public class ModelCaller {
     public ChatResponse call(List<ModelRoute> routes, ChatRequest request, StreamObserver observer, CancelToken cancel)
             throws ProviderException {
         ProviderException last = null;
+        int index = -1;
         for (ModelRoute route : routes) {
+            index++;
             ChatRequest req = new ChatRequest(
                     route.model(), request.messages(), request.tools(), request.stream(), request.temperature());
             int rateLimited = 0;
@@ -72,15 +74,21 @@ public class ModelCaller {
                     }
                 };
                 String provider = route.provider().name();
+                long started = dev.clawgate.core.inspect.TurnTrail.current().now();
+                int attempt = rateLimited + transients + 1;
                 try {
                     ChatResponse answer = route.provider().chat(req, tracking, cancel);
                     attempts.attempted(provider, route.model(), "ok");
+                    InspectedCalls.model(started, provider, route.model(), index, attempt, req, answer, "ok");
                     return answer;
                 } catch (CancelledException e) {
                     attempts.attempted(provider, route.model(), "cancelled");
+                    InspectedCalls.model(started, provider, route.model(), index, attempt, req, null, "cancelled");
                     throw e;
                 } catch (ProviderException e) {
-                    attempts.attempted(provider, route.model(), e.kind().name().toLowerCase(java.util.Locale.ROOT));
+                    String kind = e.kind().name().toLowerCase(java.util.Locale.ROOT);
+                    attempts.attempted(provider, route.model(), kind);
+                    InspectedCalls.model(started, provider, route.model(), index, attempt, req, null, kind);
                     log.info(
                             "provider {} model {} attempt failed: {} ({})",
                             provider,

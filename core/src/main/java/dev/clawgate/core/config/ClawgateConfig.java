@@ -14,6 +14,7 @@ import java.util.Map;
  *     unset
  * @param cron {@code [cron]}: the scheduled-task tools and their limits (SPEC AG-5)
  * @param mcp {@code [mcp.servers.<name>]}: MCP servers whose tools the agent may use (SPEC AG-7)
+ * @param inspector {@code [inspector]}: the turn inspector (SPEC OP-8)
  */
 public record ClawgateConfig(
         GatewaySettings gateway,
@@ -32,8 +33,10 @@ public record ClawgateConfig(
         MemorySettings memory,
         String responsePrefix,
         CronSettings cron,
-        McpSettings mcp) {
+        McpSettings mcp,
+        InspectorSettings inspector) {
     public ClawgateConfig {
+        inspector = inspector == null ? InspectorSettings.defaults() : inspector;
         mcp = mcp == null ? McpSettings.none() : mcp;
         cron = cron == null ? CronSettings.defaults() : cron;
         outbox = outbox == null ? OutboxSettings.defaults() : outbox;
@@ -43,6 +46,46 @@ public record ClawgateConfig(
         providers = providers == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(providers));
         routes = routes == null ? List.of() : List.copyOf(routes);
         channels = channels == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(channels));
+    }
+
+    /** Everything but {@code [inspector]}, which gets its defaults. */
+    public ClawgateConfig(
+            GatewaySettings gateway,
+            AgentSettings agent,
+            Map<String, ProviderSettings> providers,
+            List<RouteSettings> routes,
+            HistorySettings history,
+            ToolSettings tools,
+            DispatchSettings dispatch,
+            SessionSettings session,
+            InboundSettings inbound,
+            QueueSettings queue,
+            Map<String, ChannelSettings> channels,
+            OutboxSettings outbox,
+            MultimodalSettings multimodal,
+            MemorySettings memory,
+            String responsePrefix,
+            CronSettings cron,
+            McpSettings mcp) {
+        this(
+                gateway,
+                agent,
+                providers,
+                routes,
+                history,
+                tools,
+                dispatch,
+                session,
+                inbound,
+                queue,
+                channels,
+                outbox,
+                multimodal,
+                memory,
+                responsePrefix,
+                cron,
+                mcp,
+                InspectorSettings.defaults());
     }
 
     /** Everything but {@code [mcp]}, which has no servers. */
@@ -227,6 +270,11 @@ public record ClawgateConfig(
     /** The same config with {@code [cron]} replaced. */
     public ClawgateConfig withCron(CronSettings newCron) {
         return new ConfigEdit(this).cron(newCron).build();
+    }
+
+    /** The same config with {@code [inspector]} replaced (SPEC OP-8). */
+    public ClawgateConfig withInspector(InspectorSettings newInspector) {
+        return new ConfigEdit(this).inspector(newInspector).build();
     }
 
     /** The same config with {@code [mcp]} replaced. */

@@ -25,6 +25,7 @@ final class ConfigEdit {
     private String responsePrefix;
     private CronSettings cron;
     private McpSettings mcp;
+    private InspectorSettings inspector;
 
     ConfigEdit(ClawgateConfig from) {
         this.gateway = from.gateway();
@@ -44,6 +45,7 @@ final class ConfigEdit {
         this.responsePrefix = from.responsePrefix();
         this.cron = from.cron();
         this.mcp = from.mcp();
+        this.inspector = from.inspector();
     }
 
     ConfigEdit gateway(GatewaySettings value) {
@@ -96,6 +98,11 @@ final class ConfigEdit {
         return this;
     }
 
+    ConfigEdit inspector(InspectorSettings value) {
+        this.inspector = value;
+        return this;
+    }
+
     ClawgateConfig build() {
         return new ClawgateConfig(
                 gateway,
@@ -114,6 +121,7 @@ final class ConfigEdit {
                 memory,
                 responsePrefix,
                 cron,
-                mcp);
+                mcp,
+                inspector);
     }
 }

@@ -5,6 +5,7 @@ import dev.clawgate.core.cron.CronFire;
 import dev.clawgate.core.cron.FireSink;
 import dev.clawgate.core.failpoint.Failpoints;
 import dev.clawgate.core.inbound.InboundChecks;
+import dev.clawgate.core.inspect.TurnInspector;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.store.InboxRecord;
@@ -35,6 +36,7 @@ public final class Inbox implements InboundSink, FireSink {
     private final Duration dedupeTtl;
     private final IntSupplier maxChars;
     private final Consumer<UnreadableInbound> onUnreadable;
+    private final TurnInspector inspector;
 
     /** With the default {@code messages.max_chars}. */
     public Inbox(
@@ -64,6 +66,19 @@ public final class Inbox implements InboundSink, FireSink {
             Duration dedupeTtl,
             IntSupplier maxChars,
             Consumer<UnreadableInbound> onUnreadable) {
+        this(store, dispatcher, sessionOf, dedupeTtl, maxChars, onUnreadable, null);
+    }
+
+    /** @param inspector records each duplicate delivery dedupe dropped (SPEC OP-8, IN-1); null: none */
+    public Inbox(
+            Store store,
+            Dispatcher dispatcher,
+            Function<InboundMessage, SessionKey> sessionOf,
+            Duration dedupeTtl,
+            IntSupplier maxChars,
+            Consumer<UnreadableInbound> onUnreadable,
+            TurnInspector inspector) {
+        this.inspector = inspector;
         this.store = store;
         this.dispatcher = dispatcher;
         this.sessionOf = sessionOf;
@@ -78,11 +93,14 @@ public final class Inbox implements InboundSink, FireSink {
         if (tooLong.isPresent()) return refuse(received, tooLong.get());
         InboundMessage message = InboundChecks.wellFormed(received);
         SessionKey session = sessionOf.apply(message);
-        Optional<InboxRecord> recorded = store.inbox().record(message, session, dedupeKey(message, session), dedupeTtl);
+        String key = dedupeKey(message, session);
+        Optional<InboxRecord> recorded = store.inbox().record(message, session, key, dedupeTtl);
         if (recorded.isEmpty()) {
             log.info("duplicate {} message {} from {} dropped", message.channel(), message.id(), message.sender());
+            if (inspector != null) inspector.duplicate(message, session, key);
             return Acceptance.DUPLICATE;
         }
+        if (inspector != null) inspector.recorded(key, recorded.get().id());
         Failpoints.hit(Failpoints.INBOX_AFTER_RECORD);
         submit(recorded.get());
         return Acceptance.recorded(recorded.get().id());

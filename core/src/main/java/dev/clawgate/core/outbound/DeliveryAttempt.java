@@ -52,6 +52,7 @@ final class DeliveryAttempt {
             // the intent was written when the adapter could carry it: a config change took that away
             return new SendVerdict.Unfit("unsupported by the channel now: " + Outbox.names(fit.missing()));
         }
+        InspectedSends.chunks(reply, fit.payloads(), "outbox");
         for (int i = receipts.size(); i < fit.payloads().size(); i++) {
             OutboundMessage part = fit.payloads().get(i);
             // SPEC OUT-11: until a first payload is out an abort cancels the delivery; after that the rest follow
@@ -75,6 +76,7 @@ final class DeliveryAttempt {
     /** Sends one part; null when its receipt was added, else how the entry ends. */
     private SendVerdict send(OutboundMessage part, boolean first, List<OutboundMessage> all) {
         MessageReceipt receipt;
+        long started = dev.clawgate.core.inspect.TurnTrail.current().now();
         try {
             receipt = adapter.send(part, first ? cancel : CancelToken.none());
         } catch (CancelledException e) {
@@ -87,6 +89,7 @@ final class DeliveryAttempt {
                     e);
             return new SendVerdict.Unknown("adapter error: " + e.getClass().getSimpleName());
         } catch (DeliveryException e) {
+            InspectedSends.failed(started, part, e, entry.id());
             boolean aborted = first && cancel.isCancelled();
             if (e.kind() != DeliveryException.Kind.AMBIGUOUS) {
                 return aborted ? new SendVerdict.Cancelled(cancel.reason()) : new SendVerdict.Failed(e, all);
@@ -132,6 +135,7 @@ final class DeliveryAttempt {
         }
         Failpoints.hit(Failpoints.OUTBOX_AFTER_SEND);
         receipts.add(receipt);
+        InspectedSends.sent(started, part, receipt, entry.id());
         if (adapter.capabilities().contains(Capability.AFTER_SEND_SUCCESS)) {
             AfterSendHooks.afterSendSuccess(adapter, part, receipt);
         }

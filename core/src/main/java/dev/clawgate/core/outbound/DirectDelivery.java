@@ -31,13 +31,16 @@ public final class DirectDelivery implements Delivery {
                 Capabilities.fit(((Payloads.Plan.Send) plan).parts(), adapter.capabilities(), Durability.BEST_EFFORT);
         if (!fit.fits()) return new DeliveryOutcome.Unsupported(fit.missing());
         List<MessageReceipt> receipts = new ArrayList<>();
+        InspectedSends.chunks(message, fit.payloads(), "direct");
         for (OutboundMessage part : fit.payloads()) {
             // OUT-11: the first payload decides; once one is out the reply completes, before that nothing goes
             if (receipts.isEmpty() && cancel.isCancelled())
                 return new DeliveryOutcome.Suppressed(SuppressionReason.RUN_CANCELLED);
+            long started = dev.clawgate.core.inspect.TurnTrail.current().now();
             try {
                 MessageReceipt r = adapter.send(part, receipts.isEmpty() ? cancel : CancelToken.none());
                 receipts.add(r);
+                InspectedSends.sent(started, part, r, 0);
                 if (adapter.capabilities().contains(Capability.AFTER_SEND_SUCCESS))
                     AfterSendHooks.afterSendSuccess(adapter, part, r);
             } catch (CancelledException e) {
@@ -46,6 +49,7 @@ public final class DirectDelivery implements Delivery {
                 if (receipts.isEmpty()) return new DeliveryOutcome.Suppressed(SuppressionReason.RUN_CANCELLED);
                 throw e;
             } catch (DeliveryException e) {
+                InspectedSends.failed(started, part, e, 0);
                 log.warn(
                         "{} to {} not delivered ({}): {}",
                         message.kind(),

@@ -2,6 +2,7 @@ package dev.clawgate.core.store;
 
 import dev.clawgate.core.cron.CronBook;
 import dev.clawgate.core.cron.CronFire;
+import dev.clawgate.core.inspect.TurnBook;
 import dev.clawgate.core.memory.Memory;
 import dev.clawgate.core.model.SessionKey;
 import java.time.Duration;
@@ -30,6 +31,9 @@ public interface Store extends AutoCloseable {
 
     /** The scheduled agent turns kept in this store's database (SPEC AG-5, OP-1). */
     CronBook cron();
+
+    /** The turn inspector's records: every turn phase by phase (SPEC OP-8). */
+    TurnBook turns();
 
     /**
      * Claims a cron fire and records its turn's inbound message in ONE transaction (SPEC AG-5, IN-4, OUT-12): the

@@ -168,6 +168,7 @@ final class AgentAnswer {
                     throw e;
                 }
                 compactedOnce = true;
+                InspectedTurns.overflow(e);
                 if (!conversation.compact(turn.session())) throw e;
                 log.info(
                         "turn {}: context overflow; compacted session {} and retrying once",
@@ -180,6 +181,7 @@ final class AgentAnswer {
                         OutboundMessage.Kind.NOTICE,
                         turn.id(),
                         turn.cancel());
+                InspectedTurns.retry();
             }
         }
     }
@@ -191,6 +193,7 @@ final class AgentAnswer {
         cancel.throwIfCancelled();
         String text = ReplySanitizer.sanitize(
                 result.text(), tools.names(), s.config().get().agent().reasoningTags());
+        InspectedTurns.sanitised(result.text(), text);
         String stored = turn.stateless()
                 ? null
                 : result.usedTools().isEmpty() || !turn.adapter().toolSummaryInTranscript()

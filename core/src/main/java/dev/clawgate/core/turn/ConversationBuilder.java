@@ -57,6 +57,7 @@ final class ConversationBuilder {
             List<MemoryLine> memory,
             List<ChatMessage> carried) {
         SessionKey session = current.session();
+        long loading = dev.clawgate.core.inspect.TurnTrail.current().now();
         List<ChatMessage> history = carried == null
                 ? toMessages(
                         s.store().transcripts().load(session, config.history().maxMessages()))
@@ -74,7 +75,10 @@ final class ConversationBuilder {
                                 .toList());
         boolean vision = route.provider().capabilities().vision();
         history = HistoryNormalizer.normalize(history, vision);
-        history = HistoryTrimmer.trim(history, config.history().maxChars()).history();
+        int loaded = history.size();
+        var trim = HistoryTrimmer.trim(history, config.history().maxChars());
+        InspectedTurns.history(loading, loaded, trim);
+        history = trim.history();
         if (vision) history = images(config, s).inline(history);
         PromptContext ctx = PromptContext.builder(config.agent().workspace())
                 .tools(tools.specs())
@@ -86,7 +90,9 @@ final class ConversationBuilder {
                 .chatType(current.message().chatType())
                 .memory(memory)
                 .build();
+        long building = dev.clawgate.core.inspect.TurnTrail.current().now();
         BuiltPrompt prompt = s.prompts().prompt(session, ctx);
+        InspectedTurns.prompt(building, prompt);
         List<ChatMessage> messages = new ArrayList<>(history.size() + 1);
         messages.add(
                 ChatMessage.system(callerSystem.isEmpty() ? prompt.text() : prompt.text() + "\n\n" + callerSystem));
@@ -106,8 +112,10 @@ final class ConversationBuilder {
 
     /** SPEC HI-5: keep the newest messages, each cut short; true only when something was really compacted. */
     boolean compact(SessionKey session) {
+        long started = dev.clawgate.core.inspect.TurnTrail.current().now();
         List<ChatMessage> all = toMessages(s.store().transcripts().load(session, Integer.MAX_VALUE));
         Compaction result = Compactor.compact(all, COMPACT_KEEP, COMPACT_MAX_CHARS);
+        InspectedTurns.compacted(started, all.size(), result);
         if (!result.compacted()) return false;
         s.store().transcripts().replace(session, result.history());
         return true;

@@ -51,8 +51,10 @@ final class TurnMemory {
     private List<MemoryLine> recall(List<InboxRecord> batch, MemoryScopes scopes, MemorySettings settings) {
         String query = batch.stream().map(r -> r.message().text()).collect(Collectors.joining("\n"));
         try {
+            long started = dev.clawgate.core.inspect.TurnTrail.current().now();
             List<Recalled> recalled = MemoryContext.recall(s.memory(), scopes, query, settings);
             List<MemoryLine> lines = MemoryContext.filter(recalled, settings);
+            InspectedTurns.memory(started, recalled, lines, settings.minRelevance());
             if (!recalled.isEmpty()) {
                 log.debug(
                         "turn {}: recalled {} memories, injected {}: {}",

@@ -47,6 +47,7 @@ public final class TurnPipeline implements TurnRunner {
     private final TurnEndings endings;
     private final AgentAnswer answers;
     private final ChannelReceipts receipts;
+    private final dev.clawgate.core.inspect.TurnInspector inspector;
 
     public TurnPipeline(TurnServices services, AgentLoop agent) {
         this.receipts = ChannelReceipts.of(services);
@@ -57,6 +58,7 @@ public final class TurnPipeline implements TurnRunner {
         FinalReplies finalReplies = new FinalReplies(services);
         this.endings = new TurnEndings(services, replies, finalReplies);
         this.answers = new AgentAnswer(services, agent, conversation, replies, finalReplies, endings);
+        this.inspector = InspectedTurns.inspector(services);
     }
 
     public TurnPipeline(TurnServices services) {
@@ -93,6 +95,7 @@ public final class TurnPipeline implements TurnRunner {
                 msg.attachments().isEmpty() ? "" : ", " + msg.attachments().size() + " attachment(s)");
         log.debug("💬 [{}] from {}: {}", msg.channel(), from, preview(msg.text()));
 
+        var recording = InspectedTurns.begin(inspector, turn);
         TurnOutcome outcome = TurnOutcome.FAILED;
         // SPEC OUT-11: the run's abort reaches its sends, and cancels those still waiting in the outbox
         RunDeliveries deliveries = s.outbox().watch(current.id(), handle.cancel());
@@ -112,6 +115,7 @@ public final class TurnPipeline implements TurnRunner {
         } finally {
             deliveries.close();
             turn.adapter().turnEnded(turn.target(), current.id(), outcome);
+            InspectedTurns.end(inspector, recording, turn, outcome);
             log.info(
                     "turn {} session={} msg={} outcome={} in {} ms",
                     current.id(),

@@ -628,6 +628,13 @@ public final class InMemoryStore implements Store {
         return cron;
     }
 
+    private final InMemoryTurnBook turns = new InMemoryTurnBook();
+
+    @Override
+    public InMemoryTurnBook turns() {
+        return turns;
+    }
+
     @Override
     public Optional<InboxRecord> claimFireAndRecord(
             dev.clawgate.core.cron.CronFire fire, SessionKey session, String dedupeKey, Duration ttl) {

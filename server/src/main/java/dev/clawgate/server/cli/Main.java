@@ -18,6 +18,7 @@ import picocli.CommandLine.Command;
         description = "A self-hosted gateway between chat platforms and an AI agent.",
         subcommands = {
             RunCommand.class,
+            StatusCommand.class,
             ChatCommand.class,
             InitCommand.class,
             SessionsCommand.class,
@@ -30,6 +31,7 @@ import picocli.CommandLine.Command;
             BackupCommand.class,
             RestoreCommand.class,
             ExportCommand.class,
+            TurnsCommand.class,
             AotTrainCommand.class,
             CommandLine.HelpCommand.class
         })

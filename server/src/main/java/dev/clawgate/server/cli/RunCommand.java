@@ -54,10 +54,11 @@ final class RunCommand implements Callable<Integer> {
         return Main.OK;
     }
 
-    /** Where to go: the chat page (when the web chat is on) and the API, at the port really bound. */
+    /** Where to go: the Control UI, the chat page (when the web chat is on) and the API, at the port really bound. */
     static String banner(ClawgateConfig cfg, int port) {
         String base = "http://" + hostOf(cfg.gateway().bind()) + ":" + port;
-        return "Clawgate is running: " + (Gateway.webChatEnabled(cfg) ? "web chat at " + base + "/chat, " : "")
+        return "Clawgate is running: Control UI at " + base + "/, "
+                + (Gateway.webChatEnabled(cfg) ? "web chat at " + base + "/chat, " : "")
                 + "OpenAI-compatible API at " + base + "/v1 (Ctrl-C stops it)";
     }
 

@@ -136,7 +136,8 @@ public final class ConfigLoader {
                 MemorySection.read(r.table("memory")),
                 OutputSection.globalPrefix(r),
                 CronSection.read(r.table("cron")),
-                McpSection.read(r.table("mcp")));
+                McpSection.read(r.table("mcp")),
+                InspectorSection.read(r.table("inspector")));
         ProviderReferences.check(config, source.file());
         LoggingSection.format(r);
         return config;

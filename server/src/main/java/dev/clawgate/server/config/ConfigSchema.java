@@ -274,6 +274,11 @@ final class ConfigSchema {
                             "max_in_flight", Scalar.INTEGER,
                             "bus_capacity", Scalar.INTEGER),
             "logging", table("format", Scalar.STRING),
+            "inspector",
+                    table(
+                            "enabled", Scalar.BOOLEAN,
+                            "retention", Scalar.DURATION,
+                            "keep_prompts", Scalar.BOOLEAN),
             "channels", new NamedTables(CHANNEL),
             "mcp", table("servers", new NamedTables(MCP_SERVER)));
 

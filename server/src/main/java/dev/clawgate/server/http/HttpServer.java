@@ -8,6 +8,7 @@ import dev.clawgate.core.config.RequestBounds;
 import dev.clawgate.server.channel.ApiChannel;
 import dev.clawgate.server.channel.WebChatChannel;
 import dev.clawgate.server.config.ConfigException;
+import dev.clawgate.server.control.ControlSources;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
@@ -43,16 +44,20 @@ public final class HttpServer implements AutoCloseable {
 
     private final Javalin app;
     private final ScheduledExecutorService timer;
+    private final ControlRoutes control;
 
-    private HttpServer(Javalin app, ScheduledExecutorService timer) {
+    private HttpServer(Javalin app, ScheduledExecutorService timer, ControlRoutes control) {
         this.app = app;
         this.timer = timer;
+        this.control = control;
     }
 
     /**
      * @param bounds the body limit, timeouts and connection cap of every route (SPEC OP-10)
      * @param webchat the web chat to serve at {@code /chat}, or null when it is disabled
      * @param metrics the meters in Prometheus' text format, served at {@code /metrics}
+     * @param control what the Control UI at {@code /} and the control API under {@code /api/} read (SPEC OP-3), or null
+     *     for none
      */
     public static HttpServer start(
             String bind,
@@ -62,7 +67,8 @@ public final class HttpServer implements AutoCloseable {
             WebChatChannel webchat,
             List<Channel> channels,
             Supplier<Readiness> readiness,
-            Supplier<String> metrics) {
+            Supplier<String> metrics,
+            ControlSources control) {
         checkBind(bind, authToken);
         HostPort hp = HostPort.parse(bind);
         boolean tokenSet = authToken != null && !authToken.isBlank();
@@ -75,6 +81,7 @@ public final class HttpServer implements AutoCloseable {
         open.add("/healthz");
         // the caller is checked, the token not: the chat page must load to ask for it, its socket checks it itself
         Set<String> tokenFree = new HashSet<>();
+        ControlRoutes controlRoutes = control == null ? null : new ControlRoutes(control, authToken);
         ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().daemon().name("clawgate-http-deadlines").factory());
         Javalin app = Javalin.create(config -> {
@@ -86,12 +93,8 @@ public final class HttpServer implements AutoCloseable {
                 HandlerType method = HandlerType.findOrCreate(r.method().toUpperCase(java.util.Locale.ROOT));
                 config.routes.addHttpHandler(method, r.path(), ctx -> webhook(ctx, r));
             }
-            if (webchat != null) {
-                WebChatRoutes.mount(config, webchat, authToken, bounds.maxBodyBytes(), tokenFree);
-                // the Control UI will live at /; until then / leads to the chat page (which asks for a token itself)
-                tokenFree.add("/");
-                config.routes.get("/", ctx -> ctx.redirect(WebChatRoutes.PAGE));
-            }
+            if (webchat != null) WebChatRoutes.mount(config, webchat, authToken, bounds.maxBodyBytes(), tokenFree);
+            if (controlRoutes != null) controlRoutes.mount(config, tokenFree);
             config.routes.before(ctx -> {
                 if (open.contains(ctx.path())) return;
                 // SPEC OP-3: the caller first (Origin, Host), then the token, then the body's type
@@ -100,6 +103,7 @@ public final class HttpServer implements AutoCloseable {
                     refused = Optional.of(CallerCheck.NO_TOKEN);
                 }
                 if (refused.isEmpty()) refused = CallerCheck.contentType(ctx);
+                if (refused.isEmpty() && controlRoutes != null) refused = ControlRoutes.csrf(ctx, tokenSet);
                 refused.ifPresent(r -> {
                     ctx.status(r.status()).contentType("application/json").result(ErrorBody.of(r.message(), r.type()));
                     ctx.skipRemainingHandlers();
@@ -146,10 +150,11 @@ public final class HttpServer implements AutoCloseable {
             app.start();
         } catch (RuntimeException e) {
             timer.shutdownNow();
+            if (controlRoutes != null) controlRoutes.close();
             throw e;
         }
         log.info("HTTP listening on http://{}:{}", hp.host(), app.port());
-        return new HttpServer(app, timer);
+        return new HttpServer(app, timer, controlRoutes);
     }
 
     /** SPEC OP-3: without a token, only a loopback bind starts; a refusal is a config error (exit code 2). */
@@ -171,6 +176,7 @@ public final class HttpServer implements AutoCloseable {
             app.stop();
         } finally {
             timer.shutdownNow();
+            if (control != null) control.close();
         }
     }
 

@@ -75,8 +75,9 @@ class ConfigErrorsTest extends ConfigFileCase {
     @Test
     void anUnknownKeyWithNothingCloseListsTheValidKeysOfItsTable() {
         // SPEC defaults table, SPEC HI-2, HI-4
-        assertThat(fixture.error("[history]\nretention = 3\n"))
-                .isEqualTo("unknown key 'history.retention' in " + file
+        // (not 'retention': since [inspector] that has a near match, inspector.retention)
+        assertThat(fixture.error("[history]\nwibble = 3\n"))
+                .isEqualTo("unknown key 'history.wibble' in " + file
                         + "; valid keys in [history]: max_messages, max_chars");
         assertThat(fixture.error("[agent]\nx = 1\n"))
                 .contains("; valid keys in [agent]: provider, model, max_tool_iterations");
@@ -84,7 +85,7 @@ class ConfigErrorsTest extends ConfigFileCase {
                 .isEqualTo("unknown key 'plugins' in " + file
                         + "; valid top-level keys: gateway, agent, providers, routes, "
                         + "session, history, memory, tools, messages, inbox, multimodal, outbox, cron, dispatch, "
-                        + "logging, "
+                        + "logging, inspector, "
                         + "channels, mcp");
     }
 

@@ -2,6 +2,7 @@ package dev.clawgate.store.internal;
 
 import dev.clawgate.core.cron.CronBook;
 import dev.clawgate.core.cron.CronFire;
+import dev.clawgate.core.inspect.TurnBook;
 import dev.clawgate.core.memory.Memory;
 import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.store.InboxBook;
@@ -33,6 +34,7 @@ public final class JdbcStore implements Store {
     private final JdbcPairing pairing;
     private final JdbcMemory memory;
     private final JdbcCronBook cron;
+    private final JdbcTurns turns;
 
     public JdbcStore(Database db, Clock clock) {
         this.db = Objects.requireNonNull(db, "db");
@@ -43,6 +45,7 @@ public final class JdbcStore implements Store {
         this.pairing = new JdbcPairing(db, clock);
         this.memory = new JdbcMemory(db, clock);
         this.cron = new JdbcCronBook(db, clock);
+        this.turns = new JdbcTurns(db);
     }
 
     @Override
@@ -68,6 +71,11 @@ public final class JdbcStore implements Store {
     @Override
     public CronBook cron() {
         return cron;
+    }
+
+    @Override
+    public TurnBook turns() {
+        return turns;
     }
 
     @Override

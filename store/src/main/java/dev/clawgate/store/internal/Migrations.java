@@ -43,8 +43,7 @@ public final class Migrations {
             new Migration(9, "outbox_payload"),
             new Migration(10, "scoped_recall"),
             new Migration(11, "unreadable_inbound"),
-            // an empty placeholder: number 12 is another branch's; drop this line and its scripts when merging it
-            new Migration(12, "reserved"),
+            new Migration(12, "turns"),
             new Migration(13, "memory_vectors"));
 
     public static final String ROOT = "db";
