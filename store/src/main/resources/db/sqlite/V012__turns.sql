@@ -5,7 +5,8 @@
 -- ('' for no thread or sender) and as its display form, which `turns list --session` matches.
 -- phases is a compact JSON array of [name, startMicros, durationMicros, detail]; prompt is the
 -- full prompt, kept only with inspector.keep_prompts. Rows older than inspector.retention go.
-CREATE TABLE turns (
+-- IF NOT EXISTS: the same script can run again as a later migration where V012 was a placeholder.
+CREATE TABLE IF NOT EXISTS turns (
     id           INTEGER PRIMARY KEY,
     inbox_id     INTEGER NOT NULL,
     channel      TEXT    NOT NULL,
@@ -22,6 +23,6 @@ CREATE TABLE turns (
     phases       TEXT    NOT NULL,
     prompt       TEXT
 ) STRICT;
-CREATE INDEX turns_by_start ON turns (started_at);
-CREATE INDEX turns_by_session ON turns (session, started_at);
-CREATE INDEX turns_by_inbox ON turns (inbox_id);
+CREATE INDEX IF NOT EXISTS turns_by_start ON turns (started_at);
+CREATE INDEX IF NOT EXISTS turns_by_session ON turns (session, started_at);
+CREATE INDEX IF NOT EXISTS turns_by_inbox ON turns (inbox_id);
