@@ -43,7 +43,6 @@ class CoreRoadTest {
             // inbound.Scheduler is the timer every stage uses; it belongs off the road (run), a move of 36 files
             "outbound.LiveDraftStream -> inbound.Scheduler",
             "outbound.LivePreview -> inbound.Scheduler",
-            "turn.AgentAnswer -> inbound.Scheduler",
             "turn.BlockReplies -> inbound.Scheduler",
             "turn.ChannelReceipts -> inbound.Scheduler",
             "turn.TurnServices -> inbound.Scheduler",
@@ -67,10 +66,8 @@ class CoreRoadTest {
             "turn.StopReplies -> channel.Channel",
             "turn.StopReplies -> channel.MessageAdapter",
             "turn.Turn -> channel.MessageAdapter",
-            "turn.TurnEndings -> channel.MessageAdapter",
             "turn.TurnMessages -> channel.Channel",
             "turn.TurnMessages -> channel.MessageAdapter",
-            "turn.TurnObserver -> channel.MessageAdapter",
             "turn.TurnPipeline -> channel.Channel",
             "turn.TurnPipeline -> channel.MessageAdapter",
             "turn.TurnServices -> channel.Channel",
