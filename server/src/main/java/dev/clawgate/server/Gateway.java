@@ -1,17 +1,16 @@
 package dev.clawgate.server;
 
 import dev.clawgate.core.access.AccessGate;
-import dev.clawgate.core.access.PairingBook;
 import dev.clawgate.core.channel.Channel;
 import dev.clawgate.core.channel.ChannelSupervisor;
 import dev.clawgate.core.channel.MessageAdapter;
 import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.core.dispatch.Dispatcher;
-import dev.clawgate.core.dispatch.Inbox;
 import dev.clawgate.core.dispatch.TurnRunner;
 import dev.clawgate.core.hook.InboundHook;
 import dev.clawgate.core.hook.SendingHook;
 import dev.clawgate.core.inbound.ChannelNames;
+import dev.clawgate.core.inbound.Inbox;
 import dev.clawgate.core.inbound.SessionKeys;
 import dev.clawgate.core.inspect.TurnInspector;
 import dev.clawgate.core.memory.Consolidation;
@@ -152,8 +151,7 @@ public final class Gateway implements AutoCloseable {
         this.store = Stores.open(null, cfg.gateway().dataDir());
         try {
             this.providers = new AtomicReference<>(new ConfiguredProviders(cfg.providers()));
-            this.rules = new DispatchRules(
-                    config, store, channels, new AccessGate(PairingBook.backedBy(store), Clock.systemUTC()));
+            this.rules = new DispatchRules(config, store, channels, new AccessGate(store.pairing(), Clock.systemUTC()));
             this.toolsFactory = new GatewayTools(config, store, web, configFile, this::cronChanged);
             this.tools = new AtomicReference<>(toolsFactory.toolsFor(cfg));
             // SPEC AG-7: started in the background; their tools join a turn's once the server is ready

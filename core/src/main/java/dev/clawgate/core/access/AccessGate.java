@@ -6,6 +6,7 @@ import dev.clawgate.core.config.DmPolicy;
 import dev.clawgate.core.model.ChatType;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.store.Pairing;
+import dev.clawgate.core.store.PairingBook;
 import java.security.SecureRandom;
 import java.time.Clock;
 import java.time.Duration;

@@ -205,6 +205,7 @@ final class AgentAnswer {
             BlockReplies.Rest rest = blocks.finish();
             if (rest.blocksSent() > 0 && rest.text().isBlank()) {
                 s.store().transcripts().completeTurn(turn.session(), turn.id(), stored, InboxState.DONE);
+                turn.finish(turn.id(), InboxState.DONE);
                 return TurnOutcome.REPLIED;
             }
             if (rest.blocksSent() > 0) {
@@ -214,11 +215,6 @@ final class AgentAnswer {
         // the on_message_sending hook runs on the delivery path (SPEC RP-1, OUT-5): a suppression is recorded
         // with the intent
         return finalReplies.commitAndSend(
-                turn.current(),
-                turn.adapter(),
-                reply,
-                stored,
-                InboxState.DONE,
-                s.outbox().cancelOf(turn.id()));
+                turn, reply, stored, InboxState.DONE, s.outbox().cancelOf(turn.id()));
     }
 }

@@ -40,21 +40,19 @@ final class FinalReplies {
     }
 
     /**
-     * Commits {@code current} in {@code finalState} with {@code stored} as its assistant message (null: none) and
-     * delivers {@code reply} (a final reply or an error) at most once. {@code cancel} is the run's delivery token
+     * Commits the turn's current record in {@code finalState} with {@code stored} as its assistant message (null: none)
+     * and delivers {@code reply} (a final reply or an error) at most once. {@code cancel} is the run's delivery token
      * ({@link dev.clawgate.core.outbound.RunDeliveries}): an abort before the reply reached the platform suppresses it
-     * (SPEC OUT-11).
+     * (SPEC OUT-11). The final state goes into the turn's {@link FinalStates} once the store has it.
      */
     TurnOutcome commitAndSend(
-            InboxRecord current,
-            MessageAdapter adapter,
-            OutboundMessage reply,
-            String stored,
-            InboxState finalState,
-            CancelToken cancel) {
+            Turn turn, OutboundMessage reply, String stored, InboxState finalState, CancelToken cancel) {
+        InboxRecord current = turn.current();
+        MessageAdapter adapter = turn.adapter();
         Durability durability = durability(adapter);
         if (durability == Durability.DISABLED) {
             s.store().transcripts().completeTurn(current.session(), current.id(), stored, finalState);
+            turn.finish(current.id(), finalState);
             Failpoints.hit(Failpoints.TURN_AFTER_REPLY_COMMIT);
             return outcome(s.delivery().deliver(reply, adapter, cancel), reply.kind());
         }
@@ -68,6 +66,7 @@ final class FinalReplies {
                     fit.missing(),
                     durability.wireName());
             s.store().transcripts().completeTurn(current.session(), current.id(), stored, finalState);
+            turn.finish(current.id(), finalState);
             return TurnOutcome.NO_REPLY;
         }
         Optional<OutboxEntry> entry;
@@ -88,8 +87,11 @@ final class FinalReplies {
                     "turn {}: the outbox could not record the reply ({}); best_effort sends it directly",
                     current.id(),
                     storeDown.toString());
+            // decided, though the store could not keep it: best_effort runs the record again after a restart
+            turn.finish(current.id(), finalState);
             return outcome(s.delivery().deliver(reply, adapter, cancel), reply.kind());
         }
+        turn.finish(current.id(), finalState);
         Failpoints.hit(Failpoints.TURN_AFTER_REPLY_COMMIT);
         if (entry.isEmpty()) {
             log.info("turn {} was already ended elsewhere; its reply is not sent", current.id());

@@ -32,6 +32,7 @@ final class TurnEndings {
         if (e.kind() == ProviderException.Kind.VISION_UNSUPPORTED) {
             for (InboxRecord r : turn.batch()) s.store().transcripts().removeUserMessage(turn.session(), r.id());
             s.store().inbox().mark(turn.id(), InboxState.FAILED, "vision unsupported; turn rolled back");
+            turn.finish(turn.id(), InboxState.FAILED);
             replies.send(
                     turn.adapter(),
                     turn.target(),
@@ -51,9 +52,16 @@ final class TurnEndings {
 
     /** Ends the turn {@code FAILED} with an error reply, and {@code stored} in the transcript unless stateless. */
     private TurnOutcome failWith(Turn turn, String text, String stored, CancelToken cancel) {
+        if (turn.finals().finished(turn.id())) {
+            // the turn had its final state (and its reply) before it failed: one final reply per turn (SPEC IN-4)
+            log.warn(
+                    "turn {} failed after it ended {}; no error reply",
+                    turn.id(),
+                    turn.finals().of(turn.id()));
+            return TurnOutcome.NO_REPLY;
+        }
         OutboundMessage reply = new OutboundMessage(turn.target(), text, OutboundMessage.Kind.ERROR, turn.id());
-        return finalReplies.commitAndSend(
-                turn.current(), turn.adapter(), reply, turn.stateless() ? null : stored, InboxState.FAILED, cancel);
+        return finalReplies.commitAndSend(turn, reply, turn.stateless() ? null : stored, InboxState.FAILED, cancel);
     }
 
     TurnOutcome cancelled(Turn turn, String reason) {
@@ -70,7 +78,12 @@ final class TurnEndings {
                     CancelToken.none());
             return TurnOutcome.TIMED_OUT;
         }
-        for (InboxRecord r : turn.batch()) s.store().inbox().mark(r.id(), InboxState.CANCELLED, reason);
+        for (InboxRecord r : turn.batch()) {
+            // a record merged or answered before the cancel keeps that state
+            if (turn.finals().finished(r.id())) continue;
+            s.store().inbox().mark(r.id(), InboxState.CANCELLED, reason);
+            turn.finish(r.id(), InboxState.CANCELLED);
+        }
         log.info("turn {} cancelled: {}", turn.id(), reason);
         return TurnOutcome.CANCELLED;
     }

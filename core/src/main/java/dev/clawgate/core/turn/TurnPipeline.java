@@ -8,7 +8,6 @@ import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.core.dispatch.TurnRunner;
 import dev.clawgate.core.failpoint.Failpoints;
 import dev.clawgate.core.hook.InboundHook;
-import dev.clawgate.core.inbound.PromptBody;
 import dev.clawgate.core.model.ChatMessage;
 import dev.clawgate.core.model.ChatType;
 import dev.clawgate.core.model.InboundMessage;
@@ -17,7 +16,7 @@ import dev.clawgate.core.outbound.OutboundMessage;
 import dev.clawgate.core.outbound.RunDeliveries;
 import dev.clawgate.core.outbound.TurnOutcome;
 import dev.clawgate.core.prompt.MemoryLine;
-import dev.clawgate.core.run.CancelledException;
+import dev.clawgate.core.prompt.PromptBody;
 import dev.clawgate.core.run.RunHandle;
 import dev.clawgate.core.store.InboxRecord;
 import dev.clawgate.core.store.InboxState;
@@ -32,8 +31,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One turn, from the committed inbox record to the delivered reply (ARCHITECTURE: Turn): inbound hook, runtime
- * commands, model choice, history, system prompt, the agent loop, then sanitising, the sending hook and delivery. Every
- * exit leaves the record in a final state, except a shutdown, which leaves it for the restart to run again.
+ * commands, model choice, history, system prompt, the agent loop, then sanitising, the sending hook and delivery. The
+ * commands and the agent are the stages of a {@link TurnChain}, which holds every exit to one final state per record,
+ * except a shutdown, which leaves them for the restart to run again.
  */
 public final class TurnPipeline implements TurnRunner {
     private static final Logger log = LoggerFactory.getLogger(TurnPipeline.class);
@@ -44,8 +44,8 @@ public final class TurnPipeline implements TurnRunner {
     private final ConversationBuilder conversation;
     private final Replies replies;
     private final TurnMemory memory;
-    private final TurnEndings endings;
     private final AgentAnswer answers;
+    private final TurnChain chain;
     private final ChannelReceipts receipts;
     private final dev.clawgate.core.inspect.TurnInspector inspector;
 
@@ -56,9 +56,10 @@ public final class TurnPipeline implements TurnRunner {
         this.replies = new Replies(services);
         this.memory = new TurnMemory(services);
         FinalReplies finalReplies = new FinalReplies(services);
-        this.endings = new TurnEndings(services, replies, finalReplies);
+        TurnEndings endings = new TurnEndings(services, replies, finalReplies);
         this.answers = new AgentAnswer(services, agent, conversation, replies, finalReplies, endings);
         this.inspector = InspectedTurns.inspector(services);
+        this.chain = new TurnChain(List.of(this::commands, this::runAgent), endings);
     }
 
     public TurnPipeline(TurnServices services) {
@@ -100,18 +101,7 @@ public final class TurnPipeline implements TurnRunner {
         // SPEC OUT-11: the run's abort reaches its sends, and cancels those still waiting in the outbox
         RunDeliveries deliveries = s.outbox().watch(current.id(), handle.cancel());
         try {
-            Optional<RuntimeCommand> command = batch.size() == 1 ? RuntimeCommand.parse(msg.text()) : Optional.empty();
-            if (command.isPresent()) {
-                s.store().inbox().mark(current.id(), InboxState.DISPATCHED, null);
-                outcome = runCommand(command.get(), turn);
-            } else {
-                outcome = runAgent(turn);
-            }
-        } catch (CancelledException e) {
-            outcome = endings.cancelled(turn, e.getMessage());
-        } catch (RuntimeException e) {
-            log.error("turn {} failed", current.id(), e);
-            endings.failTurn(turn, e);
+            outcome = chain.run(turn);
         } finally {
             deliveries.close();
             turn.adapter().turnEnded(turn.target(), current.id(), outcome);
@@ -156,6 +146,16 @@ public final class TurnPipeline implements TurnRunner {
         return kept;
     }
 
+    /** A lone runtime command ({@code /new}, {@code /model}, ...) is answered here; anything else goes on. */
+    private TurnOutcome commands(Turn turn, TurnStage.Chain next) {
+        Optional<RuntimeCommand> command = turn.batch().size() == 1
+                ? RuntimeCommand.parse(turn.current().message().text())
+                : Optional.empty();
+        if (command.isEmpty()) return next.proceed(turn);
+        s.store().inbox().mark(turn.id(), InboxState.DISPATCHED, null);
+        return runCommand(command.get(), turn);
+    }
+
     private TurnOutcome runCommand(RuntimeCommand command, Turn turn) {
         CommandHandler handler = new CommandHandler(
                 s.store(),
@@ -165,11 +165,13 @@ public final class TurnPipeline implements TurnRunner {
                 () -> s.prompts().invalidate(turn.session()));
         String reply = handler.handle(command, turn.session(), turn.config(), turn.cancel());
         s.store().transcripts().completeTurn(turn.session(), turn.id(), null, InboxState.DONE);
+        turn.finish(turn.id(), InboxState.DONE);
         replies.send(turn.adapter(), turn.target(), reply, OutboundMessage.Kind.FINAL, turn.id(), turn.cancel());
         return TurnOutcome.REPLIED;
     }
 
-    private TurnOutcome runAgent(Turn turn) {
+    /** The agent answers: the last stage. */
+    private TurnOutcome runAgent(Turn turn, TurnStage.Chain next) {
         InboxRecord current = turn.current();
         SessionKey session = turn.session();
         ClawgateConfig config = turn.config();
@@ -185,6 +187,7 @@ public final class TurnPipeline implements TurnRunner {
                 providers);
         if (!choice.available()) {
             s.store().inbox().mark(current.id(), InboxState.FAILED, "no model: " + choice.problem());
+            turn.finish(current.id(), InboxState.FAILED);
             replies.send(
                     turn.adapter(),
                     turn.target(),
@@ -222,9 +225,11 @@ public final class TurnPipeline implements TurnRunner {
         // once in the transcript, buffered messages are never pending again
         for (InboxRecord b : buffered) {
             s.store().inbox().mark(b.id(), InboxState.MERGED, "context for turn " + current.id());
+            turn.finish(b.id(), InboxState.MERGED);
         }
         for (InboxRecord r : turn.batch().subList(0, turn.batch().size() - 1)) {
             s.store().inbox().mark(r.id(), InboxState.MERGED, "into turn " + current.id());
+            turn.finish(r.id(), InboxState.MERGED);
         }
         Failpoints.hit(Failpoints.TURN_MID_RUN);
         // a stateless call neither recalls nor saves memories: it leaves nothing behind (SPEC CH-10)

@@ -1,9 +1,9 @@
 package dev.clawgate.core.turn;
 
 import dev.clawgate.core.agent.Steering;
-import dev.clawgate.core.inbound.PromptBody;
 import dev.clawgate.core.model.ChatMessage;
 import dev.clawgate.core.model.ChatType;
+import dev.clawgate.core.prompt.PromptBody;
 import dev.clawgate.core.store.InboxRecord;
 import dev.clawgate.core.store.InboxState;
 import dev.clawgate.core.store.Store;
@@ -29,6 +29,7 @@ record TurnSteering(Store store, Turn turn) implements Steering {
             String content = PromptBody.body(r.message(), List.of(), group);
             store.transcripts().appendUserMessage(turn.session(), r.id(), content);
             store.inbox().mark(r.id(), InboxState.MERGED, "steered into turn " + turn.id());
+            turn.finish(r.id(), InboxState.MERGED);
             out.add(ChatMessage.user(content));
         }
         return out;

@@ -32,7 +32,7 @@ class AccessGateTest {
 
     private final TestClock clock = new TestClock(Instant.parse("2025-03-01T10:00:00Z"));
     private final InMemoryStore store = new InMemoryStore(clock);
-    private final AccessGate gate = new AccessGate(PairingBook.backedBy(store), clock, new Random(7));
+    private final AccessGate gate = new AccessGate(store.pairing(), clock, new Random(7));
 
     // SPEC IN-5: open admits anyone only with "*"; allowlist the list; pairing the list plus a code; disabled no DM
     @ParameterizedTest(name = "dm_policy={0} allowed_users=[{1}] sender={2} -> {3}")

@@ -12,6 +12,7 @@ import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.core.config.DmPolicy;
 import dev.clawgate.core.store.Pairing;
 import dev.clawgate.core.store.Pairing.Status;
+import dev.clawgate.core.store.PairingBook;
 import dev.clawgate.core.testing.InMemoryStore;
 import java.time.Duration;
 import java.time.Instant;
@@ -31,7 +32,7 @@ class PairingFlowTest {
 
     private final TestClock clock = new TestClock(Instant.parse("2025-03-01T10:00:00Z"));
     private final InMemoryStore store = new InMemoryStore(clock);
-    private final AccessGate gate = new AccessGate(PairingBook.backedBy(store), clock, new Random(11));
+    private final AccessGate gate = new AccessGate(store.pairing(), clock, new Random(11));
     private final ClawgateConfig pairing = config(dms(DmPolicy.PAIRING, "alice"));
 
     private Decision.Pair pair(String sender) {
@@ -128,7 +129,7 @@ class PairingFlowTest {
     @Test
     void sendersRacingForTheLastPlacesNeverOverrunTheQueue() throws Exception {
         // SPEC IN-5: at most 3 pending per channel account, also under concurrent first messages
-        PairingBook book = PairingBook.backedBy(store);
+        PairingBook book = store.pairing();
         CountDownLatch countersWaiting = new CountDownLatch(AccessGate.MAX_PENDING_PER_ACCOUNT + 1);
         // holds each count until one more sender than there are places has counted (or 300 ms pass):
         // without the gate's lock all four would act on a count taken before any of them created a code
@@ -160,6 +161,21 @@ class PairingFlowTest {
             public Pairing create(
                     String channel, String account, String sender, String code, Instant now, Instant expiresAt) {
                 return book.create(channel, account, sender, code, now, expiresAt);
+            }
+
+            @Override
+            public List<Pairing> list(boolean includeExpired) {
+                return book.list(includeExpired);
+            }
+
+            @Override
+            public Optional<Pairing> approve(String code, Instant now) {
+                return book.approve(code, now);
+            }
+
+            @Override
+            public Optional<Pairing> reject(String code) {
+                return book.reject(code);
             }
         };
         AccessGate racingGate = new AccessGate(widened, clock, new Random(3));
@@ -225,6 +241,21 @@ class PairingFlowTest {
             public Pairing create(
                     String channel, String account, String sender, String code, Instant now, Instant expiresAt) {
                 throw new IllegalArgumentException("pairing code already in use");
+            }
+
+            @Override
+            public List<Pairing> list(boolean includeExpired) {
+                return List.of();
+            }
+
+            @Override
+            public Optional<Pairing> approve(String code, Instant now) {
+                return Optional.empty();
+            }
+
+            @Override
+            public Optional<Pairing> reject(String code) {
+                return Optional.empty();
             }
         };
         AccessGate stuck = new AccessGate(full, clock, new Random(1));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.clawgate.core.channel.InboundSink.Acceptance;
+import dev.clawgate.core.inbound.Inbox;
 import dev.clawgate.core.model.ChatType;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.SessionKey;

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.clawgate.core.model.ChatType;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.SessionKey;
+import dev.clawgate.core.prompt.PromptBody;
 import dev.clawgate.core.store.InboxRecord;
 import dev.clawgate.core.store.InboxState;
 import dev.clawgate.core.testing.InMemoryStore;

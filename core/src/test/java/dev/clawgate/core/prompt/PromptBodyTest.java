@@ -1,4 +1,4 @@
-package dev.clawgate.core.inbound;
+package dev.clawgate.core.prompt;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,10 +1,10 @@
-package dev.clawgate.core.dispatch;
+package dev.clawgate.core.inbound;
 
 import dev.clawgate.core.channel.InboundSink;
 import dev.clawgate.core.cron.CronFire;
 import dev.clawgate.core.cron.FireSink;
+import dev.clawgate.core.dispatch.Dispatcher;
 import dev.clawgate.core.failpoint.Failpoints;
-import dev.clawgate.core.inbound.InboundChecks;
 import dev.clawgate.core.inspect.TurnInspector;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.SessionKey;

@@ -1,4 +1,4 @@
-package dev.clawgate.core.inbound;
+package dev.clawgate.core.prompt;
 
 import dev.clawgate.core.model.Attachment;
 import dev.clawgate.core.model.InboundMessage;
