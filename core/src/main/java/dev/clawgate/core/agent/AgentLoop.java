@@ -16,6 +16,9 @@ import dev.clawgate.core.toolcall.ParsedReply;
 import dev.clawgate.core.toolcall.ReasoningTags;
 import dev.clawgate.core.toolcall.ThinkTags;
 import dev.clawgate.core.toolcall.ToolCallParser;
+import dev.clawgate.core.trace.Phase;
+import dev.clawgate.core.trace.PhaseScope;
+import dev.clawgate.core.trace.TurnPhases;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -157,8 +160,10 @@ public final class AgentLoop {
                 } else {
                     req.observer().onToolCall(tc);
                     if (!tc.malformed()) used.add(tc.name());
-                    try {
+                    // SPEC OP-9: each tool call is a phase of the turn's trace
+                    try (PhaseScope phase = TurnPhases.begin(Phase.TOOL_CALL, tc.name())) {
                         result = runTool(tc, req);
+                        if (result.startsWith("Error: ")) phase.failed("tool error");
                     } finally {
                         req.observer().onToolDone(tc);
                     }

@@ -76,7 +76,7 @@ final class DeliveryAttempt {
     private SendVerdict send(OutboundMessage part, boolean first, List<OutboundMessage> all) {
         MessageReceipt receipt;
         try {
-            receipt = adapter.send(part, first ? cancel : CancelToken.none());
+            receipt = TracedSend.send(adapter, part, first ? cancel : CancelToken.none());
         } catch (CancelledException e) {
             // the adapter stopped before any platform I/O (MessageAdapter#send)
             if (first) return new SendVerdict.Cancelled(e.getMessage());

@@ -36,7 +36,7 @@ public final class DirectDelivery implements Delivery {
             if (receipts.isEmpty() && cancel.isCancelled())
                 return new DeliveryOutcome.Suppressed(SuppressionReason.RUN_CANCELLED);
             try {
-                MessageReceipt r = adapter.send(part, receipts.isEmpty() ? cancel : CancelToken.none());
+                MessageReceipt r = TracedSend.send(adapter, part, receipts.isEmpty() ? cancel : CancelToken.none());
                 receipts.add(r);
                 if (adapter.capabilities().contains(Capability.AFTER_SEND_SUCCESS))
                     AfterSendHooks.afterSendSuccess(adapter, part, r);

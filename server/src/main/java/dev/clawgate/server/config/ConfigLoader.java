@@ -19,6 +19,7 @@ import dev.clawgate.core.config.ShellSandboxMode;
 import dev.clawgate.core.config.ToolSettings;
 import dev.clawgate.core.provider.ProviderFactory;
 import dev.clawgate.server.logging.LogFormat;
+import dev.clawgate.server.telemetry.TelemetrySettings;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
@@ -139,6 +140,7 @@ public final class ConfigLoader {
                 McpSection.read(r.table("mcp")));
         ProviderReferences.check(config, source.file());
         LoggingSection.format(r);
+        TelemetrySection.read(r);
         return config;
     }
 
@@ -148,8 +150,20 @@ public final class ConfigLoader {
      * it.
      */
     public LogFormat logFormat(ConfigLocation location, Map<String, String> env) {
+        TableReader root = startSettings(location, env);
+        return root == null ? LogFormat.TEXT : LoggingSection.format(root);
+    }
+
+    /** {@code [telemetry]} of the file {@code location} names (SPEC OP-9): a start setting, like {@link #logFormat}. */
+    public TelemetrySettings telemetry(ConfigLocation location, Map<String, String> env) {
+        TableReader root = startSettings(location, env);
+        return root == null ? TelemetrySettings.OFF : TelemetrySection.read(root);
+    }
+
+    /** The file's root table, read again for a setting of the server's start; null when there is no file. */
+    private static TableReader startSettings(ConfigLocation location, Map<String, String> env) {
         Path file = location.path();
-        if (!Files.isRegularFile(file)) return LogFormat.TEXT;
+        if (!Files.isRegularFile(file)) return null;
         String text;
         try {
             text = Files.readString(file);
@@ -159,7 +173,7 @@ public final class ConfigLoader {
         }
         ConfigSource source =
                 new ConfigSource(file.toString(), file.toAbsolutePath().getParent(), env);
-        return LoggingSection.format(TableReader.root(parseToml(text, source.file()), source));
+        return TableReader.root(parseToml(text, source.file()), source);
     }
 
     private static JsonNode parseToml(String text, String file) {

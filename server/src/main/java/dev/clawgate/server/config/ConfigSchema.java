@@ -270,6 +270,7 @@ final class ConfigSchema {
                             "max_in_flight", Scalar.INTEGER,
                             "bus_capacity", Scalar.INTEGER),
             "logging", table("format", Scalar.STRING),
+            "telemetry", table("otlp_endpoint", Scalar.STRING, "service_name", Scalar.STRING),
             "channels", new NamedTables(CHANNEL),
             "mcp", table("servers", new NamedTables(MCP_SERVER)));
 
