@@ -117,6 +117,8 @@ public final class ConfigLoader {
 
     ClawgateConfig parse(String text, ConfigSource source) {
         JsonNode root = parseToml(text, source.file());
+        // SPEC OP-9: a key under an earlier name is read under its new one, with a warning
+        for (String warning : new RenamedKeys(RenamedKeys.KNOWN).apply(root, source.file())) log.warn(warning);
         SchemaCheck.check(root, source.file(), schema);
         TableReader r = TableReader.root(root, source);
         Map<String, ProviderSettings> providers = providers(r);
@@ -173,7 +175,9 @@ public final class ConfigLoader {
         }
         ConfigSource source =
                 new ConfigSource(file.toString(), file.toAbsolutePath().getParent(), env);
-        return TableReader.root(parseToml(text, source.file()), source);
+        JsonNode root = parseToml(text, source.file());
+        new RenamedKeys(RenamedKeys.KNOWN).apply(root, source.file());
+        return TableReader.root(root, source);
     }
 
     private static JsonNode parseToml(String text, String file) {
