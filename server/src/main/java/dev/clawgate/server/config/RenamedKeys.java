@@ -135,8 +135,8 @@ final class RenamedKeys {
             } else if (child instanceof ObjectNode table) {
                 node = table;
             } else {
-                throw new ConfigException("'" + String.join(".", Arrays.copyOf(path, i + 1))
-                        + "' must be a table to hold a renamed key");
+                throw new ConfigException(
+                        "'" + String.join(".", Arrays.copyOf(path, i + 1)) + "' must be a table to hold a renamed key");
             }
         }
         return node;
