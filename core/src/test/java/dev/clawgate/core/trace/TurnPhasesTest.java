@@ -71,7 +71,8 @@ class TurnPhasesTest {
         // SPEC OP-9: a streamed block's send runs on the block sender's thread, still part of the turn
         List<Runnable> handedOver = new ArrayList<>();
         TurnPhases.runWith(recording(), () -> {
-            handedOver.add(TurnPhases.carry(() -> TurnPhases.begin(Phase.SEND, "slack").close()));
+            handedOver.add(
+                    TurnPhases.carry(() -> TurnPhases.begin(Phase.SEND, "slack").close()));
             handedOver.add(() -> TurnPhases.begin(Phase.SEND, "not carried").close());
         });
         for (Runnable r : handedOver) {

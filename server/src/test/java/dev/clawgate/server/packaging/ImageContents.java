@@ -81,8 +81,9 @@ class ImageContents {
         // SPEC OP-9: an upgrade that changes only Clawgate's classes changes only their small layers
         List<String> comments = new ArrayList<>();
         config.get("history").forEach(h -> comments.add(h.path("comment").asText()));
-        // packaged mode: the gateway's own classes and resources as one jar (an AOT cache takes jars only)
-        assertThat(comments).contains("dependencies", "project dependencies", "jar", "extra files");
+        // packaged mode: the gateway's own classes and resources as one jar in a layer of its own (an AOT cache takes
+        // jars only); Jib labels that layer "extra files" like the runtime's
+        assertThat(comments).contains("dependencies", "project dependencies", "jvm arg files", "extra files");
         assertThat(layers).hasSize(comments.size());
         List<String> files = new ArrayList<>();
         for (String layer : layers)
