@@ -37,6 +37,7 @@ import dev.clawgate.server.config.ConfigException;
 import dev.clawgate.server.control.ControlSources;
 import dev.clawgate.server.http.HttpServer;
 import dev.clawgate.server.logging.TurnLogContext;
+import dev.clawgate.server.telemetry.Telemetry;
 import dev.clawgate.server.web.JettyPinnedHttp;
 import dev.clawgate.store.Stores;
 import java.nio.file.Files;
@@ -73,15 +74,17 @@ public final class Gateway implements AutoCloseable {
             SendingHook sendingHook,
             InboundHook inboundHook,
             Path configFile,
-            PublicWeb web) {
+            PublicWeb web,
+            Telemetry telemetry) {
         public Options {
+            telemetry = telemetry == null ? Telemetry.OFF : telemetry;
             channels = List.copyOf(channels);
             sendingHook = sendingHook == null ? SendingHook.PASS : sendingHook;
             inboundHook = inboundHook == null ? InboundHook.PASS : inboundHook;
         }
 
         public Options(boolean http, List<Channel> channels, SendingHook sendingHook, InboundHook inboundHook) {
-            this(http, channels, sendingHook, inboundHook, null, null);
+            this(http, channels, sendingHook, inboundHook, null, null, null);
         }
 
         public Options(boolean http, List<Channel> channels, SendingHook sendingHook) {
@@ -97,19 +100,24 @@ public final class Gateway implements AutoCloseable {
         }
 
         public Options withSendingHook(SendingHook hook) {
-            return new Options(http, channels, hook, inboundHook, configFile, web);
+            return new Options(http, channels, hook, inboundHook, configFile, web, telemetry);
         }
 
         public Options withInboundHook(InboundHook hook) {
-            return new Options(http, channels, sendingHook, hook, configFile, web);
+            return new Options(http, channels, sendingHook, hook, configFile, web, telemetry);
         }
 
         public Options withConfigFile(Path file) {
-            return new Options(http, channels, sendingHook, inboundHook, file, web);
+            return new Options(http, channels, sendingHook, inboundHook, file, web, telemetry);
         }
 
         public Options withWeb(PublicWeb client) {
-            return new Options(http, channels, sendingHook, inboundHook, configFile, client);
+            return new Options(http, channels, sendingHook, inboundHook, configFile, client, telemetry);
+        }
+
+        /** SPEC OP-9: each turn traced by {@code t} (its owner closes it after the gateway). */
+        public Options withTelemetry(Telemetry t) {
+            return new Options(http, channels, sendingHook, inboundHook, configFile, web, t);
         }
     }
 
@@ -209,7 +217,7 @@ public final class Gateway implements AutoCloseable {
             this.consolidation = MemoryUpkeep.startConsolidation(store, config, providers, recall::afterTurn);
             TurnPipeline turns = new TurnPipeline(services, metrics.modelAttempts());
             // SPEC OP-5: the turn's session key, inbox id and turn id on every line it logs
-            TurnRunner runner = TurnLogContext.around(consolidation.after(turns));
+            TurnRunner runner = options.telemetry().around(TurnLogContext.around(consolidation.after(turns)));
             this.dispatcher = new Dispatcher(
                             store,
                             runner,

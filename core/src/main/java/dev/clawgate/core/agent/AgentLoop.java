@@ -16,6 +16,9 @@ import dev.clawgate.core.toolcall.ParsedReply;
 import dev.clawgate.core.toolcall.ReasoningTags;
 import dev.clawgate.core.toolcall.ThinkTags;
 import dev.clawgate.core.toolcall.ToolCallParser;
+import dev.clawgate.core.trace.Phase;
+import dev.clawgate.core.trace.PhaseScope;
+import dev.clawgate.core.trace.TurnPhases;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -158,9 +161,11 @@ public final class AgentLoop {
                     req.observer().onToolCall(tc);
                     if (!tc.malformed()) used.add(tc.name());
                     long started = dev.clawgate.core.inspect.TurnTrail.current().now();
-                    try {
+                    // SPEC OP-9: each tool call is a phase of the turn's trace
+                    try (PhaseScope phase = TurnPhases.begin(Phase.TOOL_CALL, tc.name())) {
                         result = runTool(tc, req);
                         InspectedCalls.tool(started, tc, result);
+                        if (result.startsWith("Error: ")) phase.failed("tool error");
                     } finally {
                         req.observer().onToolDone(tc);
                     }

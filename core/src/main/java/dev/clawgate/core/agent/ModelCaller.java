@@ -6,6 +6,9 @@ import dev.clawgate.core.provider.ProviderException;
 import dev.clawgate.core.provider.StreamObserver;
 import dev.clawgate.core.run.CancelToken;
 import dev.clawgate.core.run.CancelledException;
+import dev.clawgate.core.trace.Phase;
+import dev.clawgate.core.trace.PhaseScope;
+import dev.clawgate.core.trace.TurnPhases;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -76,19 +79,32 @@ public class ModelCaller {
                 String provider = route.provider().name();
                 long started = dev.clawgate.core.inspect.TurnTrail.current().now();
                 int attempt = rateLimited + transients + 1;
-                try {
-                    ChatResponse answer = route.provider().chat(req, tracking, cancel);
-                    attempts.attempted(provider, route.model(), "ok");
-                    InspectedCalls.model(started, provider, route.model(), index, attempt, req, answer, "ok");
-                    return answer;
-                } catch (CancelledException e) {
-                    attempts.attempted(provider, route.model(), "cancelled");
-                    InspectedCalls.model(started, provider, route.model(), index, attempt, req, null, "cancelled");
-                    throw e;
+                // SPEC OP-9: each attempt is a model call of the turn's trace
+                try (PhaseScope phase = TurnPhases.begin(Phase.MODEL_CALL, provider + "/" + route.model())) {
+                    try {
+                        ChatResponse answer = route.provider().chat(req, tracking, cancel);
+                        attempts.attempted(provider, route.model(), "ok");
+                        InspectedCalls.model(started, provider, route.model(), index, attempt, req, answer, "ok");
+                        phase.attribute("outcome", "ok");
+                        phase.attribute(
+                                "input_tokens", Long.toString(answer.usage().promptTokens()));
+                        phase.attribute(
+                                "output_tokens", Long.toString(answer.usage().completionTokens()));
+                        return answer;
+                    } catch (CancelledException e) {
+                        attempts.attempted(provider, route.model(), "cancelled");
+                        InspectedCalls.model(
+                                started, provider, route.model(), index, attempt, req, null, "cancelled");
+                        phase.failed("cancelled");
+                        throw e;
+                    } catch (ProviderException e) {
+                        String kind = e.kind().name().toLowerCase(java.util.Locale.ROOT);
+                        attempts.attempted(provider, route.model(), kind);
+                        InspectedCalls.model(started, provider, route.model(), index, attempt, req, null, kind);
+                        phase.failed(kind);
+                        throw e;
+                    }
                 } catch (ProviderException e) {
-                    String kind = e.kind().name().toLowerCase(java.util.Locale.ROOT);
-                    attempts.attempted(provider, route.model(), kind);
-                    InspectedCalls.model(started, provider, route.model(), index, attempt, req, null, kind);
                     log.info(
                             "provider {} model {} attempt failed: {} ({})",
                             provider,

@@ -126,10 +126,11 @@ final class BlockReplies implements ReplyStream {
         // the first block already carries the prefix: it came in with the first text
         OutboundMessage message = new OutboundMessage(
                 target, block, OutboundMessage.Kind.BLOCK, turnId, List.of(), shape.options(index), 0, "b" + index);
-        sender.execute(() -> {
+        // the turn's phase listener goes along: the block's send is part of its trace (SPEC OP-9)
+        sender.execute(dev.clawgate.core.trace.TurnPhases.carry(() -> {
             DeliveryOutcome outcome = delivery.deliver(message, adapter, cancel);
             if (!(outcome instanceof DeliveryOutcome.Sent))
                 log.info("turn {}: block {} not delivered: {}", turnId, index, outcome);
-        });
+        }));
     }
 }

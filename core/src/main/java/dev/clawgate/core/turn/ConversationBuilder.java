@@ -17,6 +17,9 @@ import dev.clawgate.core.prompt.PromptContext;
 import dev.clawgate.core.store.InboxRecord;
 import dev.clawgate.core.store.TranscriptEntry;
 import dev.clawgate.core.tool.ToolRegistry;
+import dev.clawgate.core.trace.Phase;
+import dev.clawgate.core.trace.PhaseScope;
+import dev.clawgate.core.trace.TurnPhases;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -50,6 +53,21 @@ final class ConversationBuilder {
      *     transcript
      */
     List<ChatMessage> build(
+            InboxRecord current,
+            ClawgateConfig config,
+            ModelRoute route,
+            ToolRegistry tools,
+            List<MemoryLine> memory,
+            List<ChatMessage> carried) {
+        // SPEC OP-9: the prompt is a phase of the turn's trace
+        try (PhaseScope phase = TurnPhases.begin(Phase.PROMPT, route.model())) {
+            List<ChatMessage> messages = assemble(current, config, route, tools, memory, carried);
+            phase.attribute("messages", Integer.toString(messages.size()));
+            return messages;
+        }
+    }
+
+    private List<ChatMessage> assemble(
             InboxRecord current,
             ClawgateConfig config,
             ModelRoute route,

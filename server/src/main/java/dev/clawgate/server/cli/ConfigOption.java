@@ -6,6 +6,7 @@ import dev.clawgate.server.config.ConfigFiles;
 import dev.clawgate.server.config.ConfigLoader;
 import dev.clawgate.server.config.ConfigLocation;
 import dev.clawgate.server.logging.StderrLogging;
+import dev.clawgate.server.telemetry.TelemetrySettings;
 import dev.clawgate.store.Stores;
 import java.nio.file.Path;
 import picocli.CommandLine;
@@ -31,6 +32,11 @@ final class ConfigOption {
         // SPEC OP-9: logging.format, from here on for the rest of the command
         StderrLogging.use(loader.logFormat(location, System.getenv()));
         return config;
+    }
+
+    /** {@code [telemetry]} (SPEC OP-9), read once {@link #load} accepted the file. */
+    TelemetrySettings telemetry() {
+        return new ConfigLoader().telemetry(ConfigFiles.locate(file(), System.getenv()), System.getenv());
     }
 
     /** The store in the config's {@code gateway.data_dir}, for the commands that read or edit it. */

@@ -3,6 +3,7 @@ package dev.clawgate.server.cli;
 import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.server.ConfigWatcher;
 import dev.clawgate.server.Gateway;
+import dev.clawgate.server.telemetry.Telemetry;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -26,10 +27,14 @@ final class RunCommand implements Callable<Integer> {
         ClawgateConfig cfg = config.load();
         // SPEC OP-9: held until the JVM ends, so 'clawgate restore' never overwrites the data of this gateway
         DataDirLock held = DataDirLock.gateway(cfg.gateway().dataDir());
+        // SPEC OP-9: traces only when [telemetry] otlp_endpoint is set; closed after the gateway, so its last spans go
+        Telemetry telemetry = Telemetry.start(config.telemetry(), VersionProvider.version());
         Gateway gateway;
         try {
-            gateway = Gateway.start(cfg, Gateway.Options.server().withConfigFile(config.path()));
+            gateway = Gateway.start(
+                    cfg, Gateway.Options.server().withConfigFile(config.path()).withTelemetry(telemetry));
         } catch (RuntimeException e) {
+            telemetry.close();
             held.closeQuietly();
             throw e;
         }
@@ -43,6 +48,7 @@ final class RunCommand implements Callable<Integer> {
             if (!closed.compareAndSet(false, true)) return;
             if (watcher != null) watcher.close();
             gateway.close();
+            telemetry.close();
             held.closeQuietly();
         };
         for (String signal : new String[] {"TERM", "INT"}) Signal.handle(new Signal(signal), s -> stopped.countDown());

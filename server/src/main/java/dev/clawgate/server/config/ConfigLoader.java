@@ -8,22 +8,20 @@ import dev.clawgate.core.config.AgentSettings;
 import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.core.config.DispatchSettings;
 import dev.clawgate.core.config.DmScope;
-import dev.clawgate.core.config.GatewaySettings;
 import dev.clawgate.core.config.GroupScope;
 import dev.clawgate.core.config.HistorySettings;
 import dev.clawgate.core.config.ProviderSettings;
-import dev.clawgate.core.config.RequestBounds;
 import dev.clawgate.core.config.RouteSettings;
 import dev.clawgate.core.config.SessionSettings;
 import dev.clawgate.core.config.ShellSandboxMode;
 import dev.clawgate.core.config.ToolSettings;
 import dev.clawgate.core.provider.ProviderFactory;
 import dev.clawgate.server.logging.LogFormat;
+import dev.clawgate.server.telemetry.TelemetrySettings;
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -116,11 +114,13 @@ public final class ConfigLoader {
 
     ClawgateConfig parse(String text, ConfigSource source) {
         JsonNode root = parseToml(text, source.file());
+        // SPEC OP-9: a key under an earlier name is read under its new one, with a warning
+        for (String warning : new RenamedKeys(RenamedKeys.KNOWN).apply(root, source.file())) log.warn(warning);
         SchemaCheck.check(root, source.file(), schema);
         TableReader r = TableReader.root(root, source);
         Map<String, ProviderSettings> providers = providers(r);
         ClawgateConfig config = new ClawgateConfig(
-                gateway(r.table("gateway")),
+                GatewaySection.read(r.table("gateway")),
                 agent(r.table("agent")),
                 providers,
                 routes(r),
@@ -140,6 +140,7 @@ public final class ConfigLoader {
                 InspectorSection.read(r.table("inspector")));
         ProviderReferences.check(config, source.file());
         LoggingSection.format(r);
+        TelemetrySection.read(r);
         return config;
     }
 
@@ -149,8 +150,20 @@ public final class ConfigLoader {
      * it.
      */
     public LogFormat logFormat(ConfigLocation location, Map<String, String> env) {
+        TableReader root = startSettings(location, env);
+        return root == null ? LogFormat.TEXT : LoggingSection.format(root);
+    }
+
+    /** {@code [telemetry]} of the file {@code location} names (SPEC OP-9): a start setting, like {@link #logFormat}. */
+    public TelemetrySettings telemetry(ConfigLocation location, Map<String, String> env) {
+        TableReader root = startSettings(location, env);
+        return root == null ? TelemetrySettings.OFF : TelemetrySection.read(root);
+    }
+
+    /** The file's root table, read again for a setting of the server's start; null when there is no file. */
+    private static TableReader startSettings(ConfigLocation location, Map<String, String> env) {
         Path file = location.path();
-        if (!Files.isRegularFile(file)) return LogFormat.TEXT;
+        if (!Files.isRegularFile(file)) return null;
         String text;
         try {
             text = Files.readString(file);
@@ -160,7 +173,9 @@ public final class ConfigLoader {
         }
         ConfigSource source =
                 new ConfigSource(file.toString(), file.toAbsolutePath().getParent(), env);
-        return LoggingSection.format(TableReader.root(parseToml(text, source.file()), source));
+        JsonNode root = parseToml(text, source.file());
+        new RenamedKeys(RenamedKeys.KNOWN).apply(root, source.file());
+        return TableReader.root(root, source);
     }
 
     private static JsonNode parseToml(String text, String file) {
@@ -178,49 +193,6 @@ public final class ConfigLoader {
             throw new ConfigException(
                     "malformed TOML in " + file + where + ": " + TomlSyntax.explain(e.getOriginalMessage(), line));
         }
-    }
-
-    private static GatewaySettings gateway(TableReader t) {
-        GatewaySettings d = GatewaySettings.defaults();
-        String bind = t.string("bind");
-        if (bind == null) {
-            bind = d.bind();
-        } else {
-            BindAddress.check(bind, t.keyPath("bind"), t.file());
-        }
-        String token = t.string("auth_token");
-        if (token != null && token.isBlank())
-            throw t.error(t.keyPath("auth_token"), "is empty; set a token or remove the key");
-        return new GatewaySettings(t.directory("data_dir", d.dataDir()), bind, token, owner(t), bounds(t));
-    }
-
-    /** SPEC OP-10: the HTTP server's body limit, connection cap and timeouts. */
-    private static RequestBounds bounds(TableReader t) {
-        RequestBounds d = RequestBounds.defaults();
-        Duration least = Duration.ofMillis(100);
-        return new RequestBounds(
-                t.longInteger("max_body_bytes", d.maxBodyBytes(), 1024, Integer.MAX_VALUE),
-                t.integer("max_connections", d.maxConnections(), 1, 1_000_000),
-                t.duration("read_timeout", d.readTimeout(), least),
-                t.duration("write_timeout", d.writeTimeout(), least));
-    }
-
-    /** SPEC IN-5: {@code channel:sender}, split at the first colon (a sender id may hold more). */
-    private static List<String> owner(TableReader t) {
-        List<String> owner = t.strings("owner", List.of());
-        for (int i = 0; i < owner.size(); i++) {
-            String id = owner.get(i);
-            int colon = id.indexOf(':');
-            String sender = colon < 0 ? "" : id.substring(colon + 1);
-            if (colon < 0
-                    || !ConfigSchema.isPlainName(id.substring(0, colon))
-                    || sender.isBlank()
-                    || !sender.equals(sender.strip())) {
-                throw t.error(
-                        t.keyPath("owner") + "[" + i + "]", "must be channel:sender, e.g. \"telegram:123456789\"");
-            }
-        }
-        return owner;
     }
 
     /** SPEC HI-1. */

@@ -279,6 +279,7 @@ final class ConfigSchema {
                             "enabled", Scalar.BOOLEAN,
                             "retention", Scalar.DURATION,
                             "keep_prompts", Scalar.BOOLEAN),
+            "telemetry", table("otlp_endpoint", Scalar.STRING, "service_name", Scalar.STRING),
             "channels", new NamedTables(CHANNEL),
             "mcp", table("servers", new NamedTables(MCP_SERVER)));
 

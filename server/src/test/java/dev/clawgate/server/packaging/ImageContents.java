@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The container image {@code ./mvnw -Pimage package} builds with Jib (SPEC OP-9, issue 26), read as {@code docker load}
+ * The container image {@code ./mvnw -Pimage verify} builds with Jib (SPEC OP-9, issue 26), read as {@code docker load}
  * reads it: its config (non-root user, entry point, the data volume, the port) and its layers; then its file system
  * unpacked layer by layer and its entry point run in a chroot as the image's user (no container runtime is needed for
  * that), answering /healthz. Run by failsafe in the image profile only.
@@ -31,6 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ImageContents {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Path TAR = Path.of("target", "clawgate-image.tar");
+    private static final String AOT_CACHE = "/opt/clawgate/clawgate.aot";
 
     @TempDir
     Path dir;
@@ -65,6 +66,7 @@ class ImageContents {
         assertThat(c.get("User").asText()).isEqualTo("10001:10001");
         assertThat(JSON.convertValue(c.get("Entrypoint"), List.class))
                 .startsWith("java", "--enable-native-access=ALL-UNNAMED", "@/etc/clawgate/jvm.options")
+                .contains("-XX:AOTCache=" + AOT_CACHE)
                 .endsWith("dev.clawgate.server.cli.Main");
         assertThat(JSON.convertValue(c.get("Cmd"), List.class)).containsExactly("run");
         assertThat(c.get("Volumes").has("/data")).isTrue();
@@ -79,7 +81,9 @@ class ImageContents {
         // SPEC OP-9: an upgrade that changes only Clawgate's classes changes only their small layers
         List<String> comments = new ArrayList<>();
         config.get("history").forEach(h -> comments.add(h.path("comment").asText()));
-        assertThat(comments).contains("dependencies", "project dependencies", "resources", "classes", "extra files");
+        // packaged mode: the gateway's own classes and resources as one jar in a layer of its own (an AOT cache takes
+        // jars only); Jib labels that layer "extra files" like the runtime's
+        assertThat(comments).contains("dependencies", "project dependencies", "jvm arg files", "extra files");
         assertThat(layers).hasSize(comments.size());
         List<String> files = new ArrayList<>();
         for (String layer : layers)
@@ -94,7 +98,66 @@ class ImageContents {
                         "lib64/ld-linux-x86-64.so.2");
         assertThat(files).anyMatch(f -> f.matches("app/libs/sqlite-jdbc-.*\\.jar"));
         assertThat(files).anyMatch(f -> f.matches("app/libs/clawgate-store-.*\\.jar"));
+        assertThat(files).anyMatch(f -> f.matches("app/classpath/clawgate-server-.*\\.jar"));
+        assertThat(files).contains("opt/clawgate/clawgate.aot");
         assertThat(files).noneMatch(f -> f.startsWith("bin/sh") || f.startsWith("usr/bin/"));
+    }
+
+    @Test
+    void theAotStartUpCacheInTheImageIsMappedByItsOwnRuntime() throws Exception {
+        // SPEC OP-9: trained during the image build (packaging/image/aot-train.sh) for the image's JDK and class path
+        Assumptions.assumeTrue(canChroot(), "a chroot needs root and util-linux's unshare");
+        Path root = rootfs();
+        assertThat(root.resolve(AOT_CACHE.substring(1)))
+                .as("trained by aot-train.sh")
+                .isRegularFile();
+        List<String> entry = new ArrayList<>();
+        config.get("config").get("Entrypoint").forEach(a -> entry.add(a.asText()));
+        // -XX:AOTMode=on: the JVM refuses to start unless it maps the cache (the image itself runs with auto)
+        entry.add(1, "-XX:AOTMode=on");
+        entry.add("--version");
+        ProcessBuilder pb = chroot(root, entry).redirectErrorStream(true);
+        long start = System.nanoTime();
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.exitValue()).as(out).isZero();
+        assertThat(out).startsWith("clawgate ");
+        System.out.printf(
+                "clawgate --version in the image with its AOT cache: %d ms%n", (System.nanoTime() - start) / 1_000_000);
+    }
+
+    private static boolean canChroot() {
+        return Files.isExecutable(Path.of("/usr/bin/unshare")) && "root".equals(System.getProperty("user.name"));
+    }
+
+    /** The image's layers unpacked in order, as a container runtime stacks them. */
+    private Path rootfs() throws Exception {
+        Path root = Files.createDirectory(dir.resolve("rootfs"));
+        for (String layer : layers) sh(dir, "tar", "xzf", layer, "-C", root.toString(), "--warning=no-unknown-keyword");
+        return root;
+    }
+
+    /** {@code command} run as the image's user in {@code root}, with the image's environment only. */
+    private ProcessBuilder chroot(Path root, List<String> command) {
+        JsonNode c = config.get("config");
+        List<String> cmd = new ArrayList<>(List.of(
+                "/usr/bin/unshare",
+                "--mount",
+                "--fork",
+                "--pid",
+                "--kill-child=SIGTERM",
+                "--mount-proc=" + root.resolve("proc"),
+                "/usr/sbin/chroot",
+                "--userspec=" + c.get("User").asText(),
+                root.toString()));
+        cmd.addAll(command);
+        ProcessBuilder pb = new ProcessBuilder(cmd);
+        pb.environment().clear();
+        c.get("Env")
+                .forEach(e -> pb.environment()
+                        .put(e.asText().split("=", 2)[0], e.asText().split("=", 2)[1]));
+        return pb;
     }
 
     @Test
@@ -133,6 +196,7 @@ class ImageContents {
                 .forEach(e -> pb.environment()
                         .put(e.asText().split("=", 2)[0], e.asText().split("=", 2)[1]));
         pb.environment().put("CLAWGATE_AUTH_TOKEN", "image-test-token");
+        long started = System.nanoTime();
         Process p = pb.start();
         try {
             HttpClient http = HttpClient.newHttpClient();
@@ -144,6 +208,9 @@ class ImageContents {
                                             HttpResponse.BodyHandlers.ofString())
                                     .statusCode()
                             == 200);
+            System.out.printf(
+                    "the image's entry point to the first /healthz 200: %d ms%n",
+                    (System.nanoTime() - started) / 1_000_000);
             // the gateway's own folder in the volume, owned by the image's user, private
             assertThat(Files.getOwner(root.resolve("data/clawgate/clawgate.db")).getName())
                     .isIn("10001", "clawgate");
