@@ -42,7 +42,11 @@ public final class Migrations {
             new Migration(8, "cron"),
             new Migration(9, "outbox_payload"),
             new Migration(10, "scoped_recall"),
-            new Migration(11, "unreadable_inbound"));
+            new Migration(11, "unreadable_inbound"),
+            // placeholders: other branches own V012 and V013; merging replaces these
+            new Migration(12, "reserved_12"),
+            new Migration(13, "reserved_13"),
+            new Migration(14, "cluster"));
 
     public static final String ROOT = "db";
 
