@@ -60,11 +60,13 @@ import dev.clawgate.mcp.McpServerStatus;
 import dev.clawgate.mcp.McpServers;
 import dev.clawgate.server.channel.ApiChannel;
 import dev.clawgate.server.channel.WebChatChannel;
+import dev.clawgate.server.cluster.ClusterNode;
+import dev.clawgate.server.cluster.StoreOpening;
 import dev.clawgate.server.config.ConfigException;
+import dev.clawgate.server.config.Deployment;
 import dev.clawgate.server.http.HttpServer;
 import dev.clawgate.server.logging.TurnLogContext;
 import dev.clawgate.server.web.JettyPinnedHttp;
-import dev.clawgate.store.Stores;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -103,15 +105,17 @@ public final class Gateway implements AutoCloseable {
             SendingHook sendingHook,
             InboundHook inboundHook,
             Path configFile,
-            PublicWeb web) {
+            PublicWeb web,
+            Deployment deployment) {
         public Options {
             channels = List.copyOf(channels);
             sendingHook = sendingHook == null ? SendingHook.PASS : sendingHook;
             inboundHook = inboundHook == null ? InboundHook.PASS : inboundHook;
+            deployment = deployment == null ? Deployment.local() : deployment;
         }
 
         public Options(boolean http, List<Channel> channels, SendingHook sendingHook, InboundHook inboundHook) {
-            this(http, channels, sendingHook, inboundHook, null, null);
+            this(http, channels, sendingHook, inboundHook, null, null, null);
         }
 
         public Options(boolean http, List<Channel> channels, SendingHook sendingHook) {
@@ -127,19 +131,24 @@ public final class Gateway implements AutoCloseable {
         }
 
         public Options withSendingHook(SendingHook hook) {
-            return new Options(http, channels, hook, inboundHook, configFile, web);
+            return new Options(http, channels, hook, inboundHook, configFile, web, deployment);
         }
 
         public Options withInboundHook(InboundHook hook) {
-            return new Options(http, channels, sendingHook, hook, configFile, web);
+            return new Options(http, channels, sendingHook, hook, configFile, web, deployment);
         }
 
         public Options withConfigFile(Path file) {
-            return new Options(http, channels, sendingHook, inboundHook, file, web);
+            return new Options(http, channels, sendingHook, inboundHook, file, web, deployment);
         }
 
         public Options withWeb(PublicWeb client) {
-            return new Options(http, channels, sendingHook, inboundHook, configFile, client);
+            return new Options(http, channels, sendingHook, inboundHook, configFile, client, deployment);
+        }
+
+        /** {@code [store]} and {@code [cluster]} (SPEC OP-1, OP-2). */
+        public Options withDeployment(Deployment where) {
+            return new Options(http, channels, sendingHook, inboundHook, configFile, web, where);
         }
     }
 
@@ -166,6 +175,7 @@ public final class Gateway implements AutoCloseable {
     private final Path configFile;
     private List<SandboxFinding> shellFindings = List.of();
     private McpServers mcp;
+    private ClusterNode cluster;
 
     private Gateway(ClawgateConfig cfg, Options options) throws Exception {
         this.config = new AtomicReference<>(cfg);
@@ -177,7 +187,7 @@ public final class Gateway implements AutoCloseable {
         // SPEC OP-6: private to the gateway's user (Stores.open would make it so too; created so from the start)
         dev.clawgate.store.PrivateFiles.directory(cfg.gateway().dataDir());
         Files.createDirectories(cfg.agent().workspace());
-        this.store = Stores.open(null, cfg.gateway().dataDir());
+        this.store = StoreOpening.open(options.deployment(), cfg.gateway().dataDir());
         try {
             this.providers = new AtomicReference<>(new ConfiguredProviders(cfg.providers()));
             this.access = new AccessGate(PairingBook.backedBy(store), Clock.systemUTC());
@@ -292,11 +302,14 @@ public final class Gateway implements AutoCloseable {
                     .start();
             // SPEC OUT-7: before any recovered turn runs, so no live send is mistaken for one cut by the crash
             Pacer replayPace = Pacer.perSecond(cfg.outbox().replayPerSecond());
-            outbox.recover(this::durableAdapter, replayPace);
+            // SPEC OP-2: in a cluster, what a dead node left is taken over by the others, not by a restart
+            this.cluster = StoreOpening.cluster(options.deployment(), cfg);
+            if (cluster == null) outbox.recover(this::durableAdapter, replayPace);
             this.outboxWorker = new OutboxWorker(outbox, this::durableAdapter, replayPace, OUTBOX_RETRY_POLL).start();
-            dispatcher.recover(
-                    cfg.inbound().inboxMaxAge(),
-                    r -> channels.containsKey(r.message().channel()));
+            if (cluster == null)
+                dispatcher.recover(
+                        cfg.inbound().inboxMaxAge(),
+                        r -> channels.containsKey(r.message().channel()));
             Inbox inbox = new Inbox(
                     store,
                     dispatcher,
@@ -307,8 +320,10 @@ public final class Gateway implements AutoCloseable {
             // said before any channel starts, so in the terminal it comes before the first prompt (issue 14)
             if (providers.get().names().isEmpty()) log.warn(dev.clawgate.core.turn.ModelSelector.NO_PROVIDER);
             // SPEC CH-0: the supervisor owns every listener: started here, stopped at close, restartable meanwhile
-            this.supervisor = new ChannelSupervisor(channels.values(), inbox);
-            supervisor.startAll();
+            this.supervisor = new ChannelSupervisor(
+                    channels.values(), cluster == null ? inbox : cluster.sink(inbox, channels.values()));
+            if (cluster == null) supervisor.startAll();
+            else cluster.start(dispatcher, supervisor, cfg.gateway().bind());
             this.memoryHygiene = startMemoryHygiene();
             this.cron = new CronScheduler(
                             store.cron(),
@@ -326,7 +341,7 @@ public final class Gateway implements AutoCloseable {
                             webchat,
                             new ArrayList<>(channels.values()),
                             this::readiness,
-                            metrics::scrape)
+                            cluster == null ? metrics::scrape : () -> metrics.scrape() + cluster.scrape())
                     : null;
         } catch (Exception | Error e) {
             close();
@@ -507,9 +522,12 @@ public final class Gateway implements AutoCloseable {
         ready &= storeOk;
         for (Channel ch : channels.values()) {
             ChannelHealth h = supervisor == null ? ch.health() : supervisor.health(ch.name());
-            parts.put("channel." + ch.name(), h.healthy() ? "ok" : h.detail());
-            ready &= h.healthy();
+            // SPEC OP-2: a pull channel listens on one node; the others stand by, healthy
+            boolean standby = cluster != null && cluster.standby(ch.name());
+            parts.put("channel." + ch.name(), standby ? "standby" : h.healthy() ? "ok" : h.detail());
+            ready &= standby || h.healthy();
         }
+        if (cluster != null) parts.putAll(cluster.readiness());
         // SPEC AG-7: shown, not required: a turn runs without a server's tools while it restarts
         for (McpServerStatus m : mcpServers()) {
             parts.put("mcp." + m.name(), m.state().name().toLowerCase(java.util.Locale.ROOT));
@@ -605,8 +623,11 @@ public final class Gateway implements AutoCloseable {
         if (memoryHygiene != null) memoryHygiene.shutdownNow();
         if (cron != null) cron.close();
         if (outboxWorker != null) outboxWorker.close();
+        if (cluster != null) cluster.quiesce();
         if (supervisor != null) supervisor.close();
         if (dispatcher != null) dispatcher.close(Duration.ofSeconds(10));
+        // after the dispatcher: the others take over what this node leaves unfinished (SPEC OP-2)
+        if (cluster != null) cluster.close();
         // after the dispatcher: a CLI provider kills the process trees still running (SPEC SP-4)
         if (providers != null) providers.get().close();
         // after the dispatcher: no turn calls a server's tool any more (SPEC AG-7)

@@ -28,7 +28,8 @@ final class RunCommand implements Callable<Integer> {
         DataDirLock held = DataDirLock.gateway(cfg.gateway().dataDir());
         Gateway gateway;
         try {
-            gateway = Gateway.start(cfg, Gateway.Options.server().withConfigFile(config.path()));
+            gateway = Gateway.start(
+                    cfg, Gateway.Options.server().withConfigFile(config.path()).withDeployment(config.deployment()));
         } catch (RuntimeException e) {
             held.closeQuietly();
             throw e;

@@ -139,6 +139,7 @@ public final class ConfigLoader {
                 McpSection.read(r.table("mcp")));
         ProviderReferences.check(config, source.file());
         LoggingSection.format(r);
+        DeploymentSection.read(r);
         return config;
     }
 
@@ -148,8 +149,22 @@ public final class ConfigLoader {
      * it.
      */
     public LogFormat logFormat(ConfigLocation location, Map<String, String> env) {
+        TableReader root = startSettings(location, env);
+        return root == null ? LogFormat.TEXT : LoggingSection.format(root);
+    }
+
+    /**
+     * {@code [store]} and {@code [cluster]} of the file {@code location} names (SQLite, no cluster, when there is no
+     * file): settings of the server's start, read like {@link #logFormat} (SPEC OP-1, OP-2).
+     */
+    public Deployment deployment(ConfigLocation location, Map<String, String> env) {
+        TableReader root = startSettings(location, env);
+        return root == null ? Deployment.local() : DeploymentSection.read(root);
+    }
+
+    private static TableReader startSettings(ConfigLocation location, Map<String, String> env) {
         Path file = location.path();
-        if (!Files.isRegularFile(file)) return LogFormat.TEXT;
+        if (!Files.isRegularFile(file)) return null;
         String text;
         try {
             text = Files.readString(file);
@@ -159,7 +174,7 @@ public final class ConfigLoader {
         }
         ConfigSource source =
                 new ConfigSource(file.toString(), file.toAbsolutePath().getParent(), env);
-        return LoggingSection.format(TableReader.root(parseToml(text, source.file()), source));
+        return TableReader.root(parseToml(text, source.file()), source);
     }
 
     private static JsonNode parseToml(String text, String file) {

@@ -270,6 +270,16 @@ final class ConfigSchema {
                             "max_in_flight", Scalar.INTEGER,
                             "bus_capacity", Scalar.INTEGER),
             "logging", table("format", Scalar.STRING),
+            "store",
+                    table(
+                            "url", Scalar.STRING,
+                            "pool_size", Scalar.INTEGER,
+                            "connect_timeout", Scalar.DURATION),
+            "cluster",
+                    table(
+                            "node_id", Scalar.STRING,
+                            "heartbeat_interval", Scalar.DURATION,
+                            "lease_ttl", Scalar.DURATION),
             "channels", new NamedTables(CHANNEL),
             "mcp", table("servers", new NamedTables(MCP_SERVER)));
 
