@@ -30,6 +30,16 @@ public final class ClusterWakeUps implements AutoCloseable {
         this.url = url;
     }
 
+    /** Starts listening now, so a wake-up sent before the first wait is not missed. */
+    void listen() {
+        lock.lock();
+        try {
+            connection();
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Waits up to {@code max} for a wake-up of {@code node}; false on time-out (the caller polls anyway). */
     boolean await(String node, Duration max) throws InterruptedException {
         long deadline = System.nanoTime() + max.toNanos();

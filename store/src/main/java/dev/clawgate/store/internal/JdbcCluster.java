@@ -50,6 +50,7 @@ public final class JdbcCluster implements ClusterBook {
 
     @Override
     public List<InboxRecord> join(String bind) {
+        wakeUps.listen();
         return db.write("cluster join", tx -> {
             // a configured node id used again: what its previous process left is this one's to finish
             boolean again = tx.update(
