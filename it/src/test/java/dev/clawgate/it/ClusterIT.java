@@ -58,7 +58,8 @@ class ClusterIT {
             List<ClusterNodes.Node> nodes = new ArrayList<>();
             for (String name : List.of("node-a", "node-b", "node-c")) nodes.add(cluster.add(name, toml, SECRET));
             for (ClusterNodes.Node n : nodes) cluster.start(n);
-            await().atMost(Duration.ofSeconds(90)).until(() -> cluster.listenerOf("telegram").isPresent());
+            await().atMost(Duration.ofSeconds(90))
+                    .until(() -> cluster.listenerOf("telegram").isPresent());
 
             List<TelegramChat> chats = new ArrayList<>();
             List<TelegramUser> people = new ArrayList<>();
@@ -87,7 +88,8 @@ class ClusterIT {
                 }
             });
 
-            await().atMost(Duration.ofSeconds(120)).until(() -> telegramReplies(telegram).size() >= total / 3);
+            await().atMost(Duration.ofSeconds(120))
+                    .until(() -> telegramReplies(telegram).size() >= total / 3);
             String listener = cluster.listenerOf("telegram").orElseThrow();
             ClusterNodes.Node victim = cluster.node(listener);
             dead.add(listener);
@@ -178,11 +180,13 @@ class ClusterIT {
             ClusterNodes.TomlFor toml = (d, bind) -> ItConfig.baseToml(d, bind, model.baseUrl(), 8, 1000)
                     + ItConfig.telegramToml(TOKEN, telegram.apiBase(), "");
             for (String name : List.of("node-a", "node-b")) cluster.start(cluster.add(name, toml, SECRET));
-            await().atMost(Duration.ofSeconds(90)).until(() -> cluster.listenerOf("telegram").isPresent());
+            await().atMost(Duration.ofSeconds(90))
+                    .until(() -> cluster.listenerOf("telegram").isPresent());
             TelegramUser user = telegram.user(7, "pat");
             TelegramChat chat = telegram.privateChat(user);
             for (int i = 0; i < 10; i++) telegram.sendText(chat, user, "msg-7-" + i);
-            await().atMost(Duration.ofSeconds(60)).until(() -> telegramReplies(telegram).size() >= 10);
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> telegramReplies(telegram).size() >= 10);
             String paused = cluster.listenerOf("telegram").orElseThrow();
             Process p = cluster.node(paused).process;
             signal("STOP", p);
@@ -191,19 +195,21 @@ class ClusterIT {
                             .filter(l -> !l.equals(paused))
                             .isPresent());
             for (int i = 10; i < 20; i++) telegram.sendText(chat, user, "msg-7-" + i);
-            await().atMost(Duration.ofSeconds(60)).until(() -> telegramReplies(telegram).size() >= 20);
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> telegramReplies(telegram).size() >= 20);
             signal("CONT", p);
             assertThat(p.waitFor(30, TimeUnit.SECONDS))
                     .as("the fenced node leaves")
                     .isTrue();
             assertThat(p.exitValue()).isEqualTo(75);
             for (int i = 20; i < 30; i++) telegram.sendText(chat, user, "msg-7-" + i);
-            await().atMost(Duration.ofSeconds(60)).until(() -> telegramReplies(telegram).size() >= 30);
+            await().atMost(Duration.ofSeconds(60))
+                    .until(() -> telegramReplies(telegram).size() >= 30);
             Map<String, Integer> perTag = new HashMap<>();
             for (SentMessage m : telegramReplies(telegram)) perTag.merge(KillAudit.tagOf(m.text()), 1, Integer::sum);
-            assertThat(perTag).hasSize(30).allSatisfy((tag, n) -> assertThat(n)
-                    .as(tag)
-                    .isEqualTo(1));
+            assertThat(perTag)
+                    .hasSize(30)
+                    .allSatisfy((tag, n) -> assertThat(n).as(tag).isEqualTo(1));
             // the one waiting call of the paused poller; it may poll once more before it learns it is fenced
             assertThat(telegram.pollConflicts()).isLessThanOrEqualTo(3);
         }
@@ -217,8 +223,8 @@ class ClusterIT {
                 FakeWebhookPlatform hooks = FakeWebhookPlatform.start(SECRET)) {
             model.respondWith(body -> Reply.text("re: " + KillAudit.lastUser(body))
                     .delayBefore(KillAudit.lastUser(body).contains("slow") ? Duration.ofSeconds(60) : Duration.ZERO));
-            ClusterNodes.TomlFor toml = (d, bind) -> ItConfig.baseToml(d, bind, model.baseUrl(), 8, 1000)
-                    + ItConfig.webhookToml(hooks.callbackUrl());
+            ClusterNodes.TomlFor toml = (d, bind) ->
+                    ItConfig.baseToml(d, bind, model.baseUrl(), 8, 1000) + ItConfig.webhookToml(hooks.callbackUrl());
             ClusterNodes.Node a = cluster.add("node-a", toml, SECRET);
             ClusterNodes.Node b = cluster.add("node-b", toml, SECRET);
             cluster.start(a);
@@ -229,11 +235,14 @@ class ClusterIT {
             await().atMost(Duration.ofSeconds(60)).until(() -> settled(cluster, 2));
             int before = model.chatRequests().size();
             hooks.deliverTo(URI.create(a.webhookUrl()));
-            assertThat(hooks.postOnce(PlatformMessage.direct("slow-1", "sam", "slow please")).status())
+            assertThat(hooks.postOnce(PlatformMessage.direct("slow-1", "sam", "slow please"))
+                            .status())
                     .isBetween(200, 299);
-            await().atMost(Duration.ofSeconds(30)).until(() -> model.chatRequests().size() > before);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> model.chatRequests().size() > before);
             hooks.deliverTo(URI.create(b.webhookUrl()));
-            assertThat(hooks.postOnce(PlatformMessage.direct("stop-1", "sam", "/stop")).status())
+            assertThat(hooks.postOnce(PlatformMessage.direct("stop-1", "sam", "/stop"))
+                            .status())
                     .isBetween(200, 299);
             await().atMost(Duration.ofSeconds(20)).until(() -> stateOf(cluster, "slow-1") == InboxState.CANCELLED);
             assertThat(model.chatRequests()).hasSize(before + 1);
@@ -297,7 +306,8 @@ class ClusterIT {
                 listed.add(KillAudit.tagOf(e.draft().text()));
             int rerun = 0;
             for (InboxRecord r : InboxAudit.read(store).records()) {
-                if (r.state() == InboxState.FAILED) listed.add(KillAudit.tagOf(r.message().text()));
+                if (r.state() == InboxState.FAILED)
+                    listed.add(KillAudit.tagOf(r.message().text()));
                 if (r.attempts() >= 2) rerun++;
             }
             return new Audit(listed, rerun);

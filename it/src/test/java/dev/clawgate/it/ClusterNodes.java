@@ -19,8 +19,9 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * Gateways of one cluster (SPEC OP-2), each a separate JVM of the packaged jar with its own data dir and port, all on one
- * PostgreSQL schema of their own. Without a PostgreSQL server the tests are skipped, unless CLAWGATE_REQUIRE_PG is set.
+ * Gateways of one cluster (SPEC OP-2), each a separate JVM of the packaged jar with its own data dir and port, all on
+ * one PostgreSQL schema of their own. Without a PostgreSQL server the tests are skipped, unless CLAWGATE_REQUIRE_PG is
+ * set.
  */
 final class ClusterNodes implements AutoCloseable {
     static final String DEFAULT_PG = "jdbc:postgresql://127.0.0.1:5432/test?user=postgres";
@@ -59,7 +60,8 @@ final class ClusterNodes implements AutoCloseable {
     /** A fresh schema on the test PostgreSQL; skips the test when there is none and CLAWGATE_REQUIRE_PG is unset. */
     static ClusterNodes create(Path dir, String purpose) throws IOException {
         String base = Optional.ofNullable(System.getenv("CLAWGATE_PG_URL")).orElse(DEFAULT_PG);
-        String schema = ("clawgate_it_" + purpose + "_" + UUID.randomUUID().toString().substring(0, 8))
+        String schema = ("clawgate_it_" + purpose + "_"
+                        + UUID.randomUUID().toString().substring(0, 8))
                 .toLowerCase(Locale.ROOT);
         try (Connection c = DriverManager.getConnection(base);
                 Statement st = c.createStatement()) {
@@ -83,9 +85,7 @@ final class ClusterNodes implements AutoCloseable {
         Path nodeDir = dir.resolve(name);
         Files.createDirectories(nodeDir);
         Path config = nodeDir.resolve("clawgate.toml");
-        Files.writeString(
-                config,
-                toml.of(nodeDir, "127.0.0.1:" + port) + """
+        Files.writeString(config, toml.of(nodeDir, "127.0.0.1:" + port) + """
 
                         [store]
                         url = "%s"
@@ -99,7 +99,8 @@ final class ClusterNodes implements AutoCloseable {
         Node n = new Node(
                 name,
                 port,
-                ChildGateway.ofPackagedJar(config, nodeDir.resolve("gateway.log"), ChildGateway.Mode.JAR, secret, null));
+                ChildGateway.ofPackagedJar(
+                        config, nodeDir.resolve("gateway.log"), ChildGateway.Mode.JAR, secret, null));
         nodes.add(n);
         return n;
     }

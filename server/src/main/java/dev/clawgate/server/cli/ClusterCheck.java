@@ -25,7 +25,8 @@ final class ClusterCheck {
     void run() {
         String url = where.store().redactedUrl();
         // opening applies pending migrations: the gateway would do the same at start
-        try (Store store = Stores.openPostgres(where.store().url(), 1, where.store().connectTimeout(), "")) {
+        try (Store store =
+                Stores.openPostgres(where.store().url(), 1, where.store().connectTimeout(), "")) {
             if (!store.healthy()) {
                 problem.accept("store " + url + " does not answer", "check that PostgreSQL runs and accepts this user");
                 return;
@@ -38,7 +39,10 @@ final class ClusterCheck {
             return;
         }
         try (ClusterBook book = Stores.openCluster(
-                where.store().url(), "doctor", where.cluster().leaseTtl(), where.store().connectTimeout())) {
+                where.store().url(),
+                "doctor",
+                where.cluster().leaseTtl(),
+                where.store().connectTimeout())) {
             long alive = book.nodes().stream().filter(ClusterBook.Node::alive).count();
             ok.accept("cluster: " + alive + " node" + (alive == 1 ? "" : "s") + " alive (see 'clawgate cluster');"
                     + " this node would join as " + where.cluster().nodeId());

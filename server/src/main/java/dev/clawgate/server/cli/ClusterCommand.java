@@ -30,7 +30,10 @@ final class ClusterCommand implements Callable<Integer> {
         Stores.openPostgres(where.store().url(), 1, where.store().connectTimeout(), "")
                 .close();
         try (ClusterBook book = Stores.openCluster(
-                where.store().url(), "cli", where.cluster().leaseTtl(), where.store().connectTimeout())) {
+                where.store().url(),
+                "cli",
+                where.cluster().leaseTtl(),
+                where.store().connectTimeout())) {
             var nodes = book.nodes();
             if (nodes.isEmpty()) out.println("No node has joined yet.");
             for (ClusterBook.Node n : nodes) {
