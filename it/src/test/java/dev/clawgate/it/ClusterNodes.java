@@ -93,8 +93,8 @@ final class ClusterNodes implements AutoCloseable {
 
                         [cluster]
                         node_id = "%s"
-                        heartbeat_interval = "300ms"
-                        lease_ttl = "2s"
+                        heartbeat_interval = "500ms"
+                        lease_ttl = "4s"
                         """.formatted(url, name));
         Node n = new Node(
                 name,

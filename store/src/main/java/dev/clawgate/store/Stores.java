@@ -91,10 +91,10 @@ public final class Stores {
 
     /**
      * The cluster's coordination (SPEC OP-2) on the same PostgreSQL database as {@link #openPostgres}, opened after it
-     * (the schema is migrated): its own two connections and one that LISTENs.
+     * (the schema is migrated): its own four connections and one that LISTENs.
      */
     public static ClusterBook openCluster(String url, String nodeId, Duration leaseTtl, Duration connectTimeout) {
-        Database db = PooledDatabase.open(url.strip(), 2, connectTimeout.toMillis(), "clawgate-cluster");
+        Database db = PooledDatabase.open(url.strip(), 4, connectTimeout.toMillis(), "clawgate-cluster");
         return new JdbcCluster(db, nodeId, leaseTtl, new ClusterWakeUps(url.strip()));
     }
 
