@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
  */
 class ClusterIT {
     private static final String TOKEN = "4343:cluster-token";
-    private static final String SECRET = "cluster-secret";
+    private static final String SECRET = "cluster-secret-0123456789";
 
     private final Path dir = Path.of(System.getProperty("crash.workdir", "target/crash-run"))
             .resolve("cluster")
