@@ -93,8 +93,8 @@ final class ClusterNodes implements AutoCloseable {
 
                         [cluster]
                         node_id = "%s"
-                        heartbeat_interval = "500ms"
-                        lease_ttl = "4s"
+                        heartbeat_interval = "1s"
+                        lease_ttl = "10s"
                         """.formatted(url, name));
         Node n = new Node(
                 name,

@@ -78,7 +78,11 @@ public final class ClusterNode implements SessionOwnership, AutoCloseable {
         if (!left.isEmpty()) dispatcher.rerun(left, inboxMaxAge);
         for (Channel ch : supervisor.channels()) if (!election.elected(ch.name())) supervisor.start(ch.name());
         beat();
-        beats = Thread.ofVirtual().name("clawgate-cluster-heartbeat").start(this::beatLoop);
+        // a platform thread: a heartbeat must not wait behind busy virtual-thread carriers, or a loaded node looks dead
+        beats = Thread.ofPlatform()
+                .daemon()
+                .name("clawgate-cluster-heartbeat")
+                .start(this::beatLoop);
         handoffs = Thread.ofVirtual().name("clawgate-cluster-handoffs").start(this::handoffLoop);
     }
 
