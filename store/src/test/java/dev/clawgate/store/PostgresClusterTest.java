@@ -130,6 +130,21 @@ class PostgresClusterTest {
     }
 
     @Test
+    void aRecordWhoseNodeDiedBeforeClaimingItsSessionIsRunAgainByAnother() throws Exception {
+        // SPEC OP-2, IN-4: committed, then the node died before the session claim; a redelivery is a duplicate
+        ClusterBook b = node("node-b");
+        Store storeA = store("node-a");
+        InboxRecord r = record(storeA, "1");
+        assertThat(b.takeOverSessions(10))
+                .as("younger than the lease: its node may still claim it")
+                .isEmpty();
+        Thread.sleep(TTL.toMillis() + 200);
+        b.heartbeat("standby");
+        assertThat(b.takeOverSessions(10)).extracting(InboxRecord::id).containsExactly(r.id());
+        assertThat(b.takeOverSessions(10)).isEmpty();
+    }
+
+    @Test
     void aSendCutByItsNodesDeathIsUnknownAfterSendAndTheLateOutcomeIsRefused() throws Exception {
         // SPEC OUT-7, OUT-12: never resent blindly; the dead node's late write is fenced
         ClusterBook a = node("node-a");

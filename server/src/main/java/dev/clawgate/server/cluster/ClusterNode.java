@@ -79,10 +79,7 @@ public final class ClusterNode implements SessionOwnership, AutoCloseable {
         for (Channel ch : supervisor.channels()) if (!election.elected(ch.name())) supervisor.start(ch.name());
         beat();
         // a platform thread: a heartbeat must not wait behind busy virtual-thread carriers, or a loaded node looks dead
-        beats = Thread.ofPlatform()
-                .daemon()
-                .name("clawgate-cluster-heartbeat")
-                .start(this::beatLoop);
+        beats = Thread.ofPlatform().daemon().name("clawgate-cluster-heartbeat").start(this::beatLoop);
         handoffs = Thread.ofVirtual().name("clawgate-cluster-handoffs").start(this::handoffLoop);
     }
 

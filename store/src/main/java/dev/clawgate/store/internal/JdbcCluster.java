@@ -131,7 +131,19 @@ public final class JdbcCluster implements ClusterBook {
                     rs -> rs.getLong(1),
                     node,
                     limit);
-            return unfinished(tx, sessions);
+            // records a node committed and died before claiming their session for: no lease names them
+            List<Long> orphans = tx.list(
+                    "INSERT INTO session_leases (session_id, node_id, fence, taken_at) SELECT DISTINCT i.session_id,"
+                            + " ?, 1, " + NOW + " FROM inbox i WHERE i.state IN (" + InboxRows.OPEN_STATES + ") AND"
+                            + " i.recorded_at < " + NOW + " - ? AND NOT EXISTS (SELECT 1 FROM session_leases l WHERE"
+                            + " l.session_id = i.session_id) LIMIT ? ON CONFLICT DO NOTHING RETURNING session_id",
+                    rs -> rs.getLong(1),
+                    node,
+                    ttlMs,
+                    limit);
+            List<Long> all = new ArrayList<>(sessions);
+            all.addAll(orphans);
+            return unfinished(tx, all);
         });
     }
 
