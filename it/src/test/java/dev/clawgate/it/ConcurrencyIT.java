@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.core.store.InboxState;
 import dev.clawgate.server.Gateway;
+import dev.clawgate.server.GatewayOptions;
 import dev.clawgate.testkit.openai.FakeOpenAiServer;
 import dev.clawgate.testkit.webhook.FakeWebhookPlatform;
 import dev.clawgate.testkit.webhook.PlatformMessage;
@@ -55,7 +56,7 @@ class ConcurrencyIT {
             Files.writeString(toml, ItConfig.baseToml(dir, "127.0.0.1:0", model.baseUrl(), maxInFlight, 1000));
             ClawgateConfig config = ItConfig.withWebhook(ItConfig.load(toml, SECRET), SECRET, platform.callbackUrl());
 
-            try (Gateway gateway = Gateway.start(config, Gateway.Options.server())) {
+            try (Gateway gateway = Gateway.start(config, GatewayOptions.server())) {
                 platform.deliverTo(URI.create("http://127.0.0.1:" + gateway.httpPort() + ItConfig.WEBHOOK_PATH));
                 List<PlatformMessage> script = CrashRecoveryIT.script(messages, senders);
                 long t0 = System.nanoTime();

@@ -2,6 +2,7 @@ package dev.clawgate.it;
 
 import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.server.Gateway;
+import dev.clawgate.server.GatewayOptions;
 import java.nio.file.Path;
 import java.util.concurrent.CountDownLatch;
 
@@ -26,7 +27,7 @@ public final class WebhookGatewayLauncher {
             System.exit(2);
         }
         ClawgateConfig cfg = ItConfig.withWebhook(ItConfig.load(Path.of(args[1]), secret), secret, callback);
-        Gateway gateway = Gateway.start(cfg, Gateway.Options.server());
+        Gateway gateway = Gateway.start(cfg, GatewayOptions.server());
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime()
                 .addShutdownHook(new Thread(

@@ -7,8 +7,6 @@ import dev.clawgate.core.channel.MessageAdapter;
 import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.core.dispatch.Dispatcher;
 import dev.clawgate.core.dispatch.TurnRunner;
-import dev.clawgate.core.hook.InboundHook;
-import dev.clawgate.core.hook.SendingHook;
 import dev.clawgate.core.inbound.ChannelNames;
 import dev.clawgate.core.inbound.Inbox;
 import dev.clawgate.core.inbound.SessionKeys;
@@ -31,15 +29,12 @@ import dev.clawgate.core.turn.TurnPipeline;
 import dev.clawgate.core.turn.TurnServices;
 import dev.clawgate.mcp.McpServerStatus;
 import dev.clawgate.mcp.McpServers;
-import dev.clawgate.server.channel.ApiChannel;
-import dev.clawgate.server.channel.WebChatChannel;
-import dev.clawgate.server.config.ConfigException;
+import dev.clawgate.server.cluster.ClusterNode;
+import dev.clawgate.server.cluster.StoreOpening;
 import dev.clawgate.server.control.ControlSources;
 import dev.clawgate.server.http.HttpServer;
 import dev.clawgate.server.logging.TurnLogContext;
-import dev.clawgate.server.telemetry.Telemetry;
 import dev.clawgate.server.web.JettyPinnedHttp;
-import dev.clawgate.store.Stores;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -61,65 +56,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class Gateway implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(Gateway.class);
-
-    /**
-     * What to start besides the core: the HTTP server (with the API channel), extra channels, the
-     * {@code on_message_sending} (SPEC RP-1) and {@code on_message_received} (IN-7) hooks of an embedding program, the
-     * config file (hidden from shell commands, SPEC AG-8; null when there is none) and the web client of
-     * {@code web_fetch} and remote images (null: Jetty's, to public addresses only, SPEC AG-4, AG-5).
-     */
-    public record Options(
-            boolean http,
-            List<Channel> channels,
-            SendingHook sendingHook,
-            InboundHook inboundHook,
-            Path configFile,
-            PublicWeb web,
-            Telemetry telemetry) {
-        public Options {
-            telemetry = telemetry == null ? Telemetry.OFF : telemetry;
-            channels = List.copyOf(channels);
-            sendingHook = sendingHook == null ? SendingHook.PASS : sendingHook;
-            inboundHook = inboundHook == null ? InboundHook.PASS : inboundHook;
-        }
-
-        public Options(boolean http, List<Channel> channels, SendingHook sendingHook, InboundHook inboundHook) {
-            this(http, channels, sendingHook, inboundHook, null, null, null);
-        }
-
-        public Options(boolean http, List<Channel> channels, SendingHook sendingHook) {
-            this(http, channels, sendingHook, InboundHook.PASS);
-        }
-
-        public static Options server() {
-            return new Options(true, List.of(), SendingHook.PASS);
-        }
-
-        public static Options with(Channel... channels) {
-            return new Options(false, List.of(channels), SendingHook.PASS);
-        }
-
-        public Options withSendingHook(SendingHook hook) {
-            return new Options(http, channels, hook, inboundHook, configFile, web, telemetry);
-        }
-
-        public Options withInboundHook(InboundHook hook) {
-            return new Options(http, channels, sendingHook, hook, configFile, web, telemetry);
-        }
-
-        public Options withConfigFile(Path file) {
-            return new Options(http, channels, sendingHook, inboundHook, file, web, telemetry);
-        }
-
-        public Options withWeb(PublicWeb client) {
-            return new Options(http, channels, sendingHook, inboundHook, configFile, client, telemetry);
-        }
-
-        /** SPEC OP-9: each turn traced by {@code t} (its owner closes it after the gateway). */
-        public Options withTelemetry(Telemetry t) {
-            return new Options(http, channels, sendingHook, inboundHook, configFile, web, t);
-        }
-    }
 
     /** How often the outbox looks for retries that fell due (SPEC OUT-7). */
     private static final Duration OUTBOX_RETRY_POLL = Duration.ofSeconds(1);
@@ -145,8 +81,9 @@ public final class Gateway implements AutoCloseable {
     private final PublicWeb web;
     private final Path configFile;
     private McpServers mcp;
+    private ClusterNode cluster;
 
-    private Gateway(ClawgateConfig cfg, Options options) throws Exception {
+    private Gateway(ClawgateConfig cfg, GatewayOptions options) throws Exception {
         this.config = new AtomicReference<>(cfg);
         this.configFile = options.configFile();
         this.fetchClient = options.web() == null ? new JettyPinnedHttp() : null;
@@ -156,7 +93,7 @@ public final class Gateway implements AutoCloseable {
         // SPEC OP-6: private to the gateway's user (Stores.open would make it so too; created so from the start)
         dev.clawgate.store.PrivateFiles.directory(cfg.gateway().dataDir());
         Files.createDirectories(cfg.agent().workspace());
-        this.store = Stores.open(null, cfg.gateway().dataDir());
+        this.store = StoreOpening.open(options.deployment(), cfg.gateway().dataDir());
         try {
             this.providers = new AtomicReference<>(new ConfiguredProviders(cfg.providers()));
             this.rules = new DispatchRules(config, store, channels, new AccessGate(store.pairing(), Clock.systemUTC()));
@@ -231,11 +168,14 @@ public final class Gateway implements AutoCloseable {
                     .start();
             // SPEC OUT-7: before any recovered turn runs, so no live send is mistaken for one cut by the crash
             Pacer replayPace = Pacer.perSecond(cfg.outbox().replayPerSecond());
-            outbox.recover(this::durableAdapter, replayPace);
+            // SPEC OP-2: in a cluster, what a dead node left is taken over by the others, not by a restart
+            this.cluster = StoreOpening.cluster(options.deployment(), cfg);
+            if (cluster == null) outbox.recover(this::durableAdapter, replayPace);
             this.outboxWorker = new OutboxWorker(outbox, this::durableAdapter, replayPace, OUTBOX_RETRY_POLL).start();
-            dispatcher.recover(
-                    cfg.inbound().inboxMaxAge(),
-                    r -> channels.containsKey(r.message().channel()));
+            if (cluster == null)
+                dispatcher.recover(
+                        cfg.inbound().inboxMaxAge(),
+                        r -> channels.containsKey(r.message().channel()));
             Inbox inbox = new Inbox(
                     store,
                     dispatcher,
@@ -247,8 +187,10 @@ public final class Gateway implements AutoCloseable {
             // said before any channel starts, so in the terminal it comes before the first prompt (issue 14)
             if (providers.get().names().isEmpty()) log.warn(dev.clawgate.core.turn.ModelSelector.NO_PROVIDER);
             // SPEC CH-0: the supervisor owns every listener: started here, stopped at close, restartable meanwhile
-            this.supervisor = new ChannelSupervisor(channels.values(), inbox);
-            supervisor.startAll();
+            this.supervisor = new ChannelSupervisor(
+                    channels.values(), cluster == null ? inbox : cluster.sink(inbox, channels.values()));
+            if (cluster == null) supervisor.startAll();
+            else cluster.start(dispatcher, supervisor, cfg.gateway().bind());
             this.memoryHygiene = MemoryUpkeep.startHygiene(store, config::get);
             this.cron = new CronScheduler(
                             store.cron(),
@@ -266,7 +208,7 @@ public final class Gateway implements AutoCloseable {
                             owned.webchat(),
                             new ArrayList<>(channels.values()),
                             this::readiness,
-                            metrics::scrape,
+                            cluster == null ? metrics::scrape : () -> metrics.scrape() + cluster.scrape(),
                             new ControlSources(store, supervisor, dispatcher, config::get, Instant.now()))
                     : null;
         } catch (Exception | Error e) {
@@ -300,7 +242,7 @@ public final class Gateway implements AutoCloseable {
     }
 
     /** Starts a gateway; on failure everything it had started is closed again before the error propagates. */
-    public static Gateway start(ClawgateConfig config, Options options) throws Exception {
+    public static Gateway start(ClawgateConfig config, GatewayOptions options) throws Exception {
         return new Gateway(config, options);
     }
 
@@ -314,7 +256,7 @@ public final class Gateway implements AutoCloseable {
     }
 
     public HttpServer.Readiness readiness() {
-        return GatewayReadiness.of(store, channels.values(), supervisor, mcpServers(), providers.get());
+        return GatewayReadiness.of(store, channels.values(), supervisor, cluster, mcpServers(), providers.get());
     }
 
     public int httpPort() {
@@ -382,8 +324,11 @@ public final class Gateway implements AutoCloseable {
         if (memoryHygiene != null) memoryHygiene.shutdownNow();
         if (cron != null) cron.close();
         if (outboxWorker != null) outboxWorker.close();
+        if (cluster != null) cluster.quiesce();
         if (supervisor != null) supervisor.close();
         if (dispatcher != null) dispatcher.close(Duration.ofSeconds(10));
+        // after the dispatcher: the others take over what this node leaves unfinished (SPEC OP-2)
+        if (cluster != null) cluster.close();
         // after the dispatcher: a CLI provider kills the process trees still running (SPEC SP-4)
         if (providers != null) providers.get().close();
         // after the dispatcher: no turn calls a server's tool any more (SPEC AG-7)

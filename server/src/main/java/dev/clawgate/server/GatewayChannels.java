@@ -26,7 +26,7 @@ record GatewayChannels(ApiChannel api, WebChatChannel webchat) {
     /** Puts every channel into {@code channels}, by name. */
     static GatewayChannels open(
             ClawgateConfig cfg,
-            Gateway.Options options,
+            GatewayOptions options,
             Map<String, Channel> channels,
             AtomicReference<ClawgateConfig> config,
             Store store,

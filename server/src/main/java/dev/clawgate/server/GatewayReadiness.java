@@ -5,6 +5,7 @@ import dev.clawgate.core.channel.ChannelHealth;
 import dev.clawgate.core.channel.ChannelSupervisor;
 import dev.clawgate.core.store.Store;
 import dev.clawgate.mcp.McpServerStatus;
+import dev.clawgate.server.cluster.ClusterNode;
 import dev.clawgate.server.http.HttpServer;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -19,6 +20,7 @@ final class GatewayReadiness {
             Store store,
             Collection<Channel> channels,
             ChannelSupervisor supervisor,
+            ClusterNode cluster,
             List<McpServerStatus> mcpServers,
             ConfiguredProviders providers) {
         Map<String, String> parts = new LinkedHashMap<>();
@@ -28,9 +30,12 @@ final class GatewayReadiness {
         ready &= storeOk;
         for (Channel ch : channels) {
             ChannelHealth h = supervisor == null ? ch.health() : supervisor.health(ch.name());
-            parts.put("channel." + ch.name(), h.healthy() ? "ok" : h.detail());
-            ready &= h.healthy();
+            // SPEC OP-2: a pull channel listens on one node; the others stand by, healthy
+            boolean standby = cluster != null && cluster.standby(ch.name());
+            parts.put("channel." + ch.name(), standby ? "standby" : h.healthy() ? "ok" : h.detail());
+            ready &= standby || h.healthy();
         }
+        if (cluster != null) parts.putAll(cluster.readiness());
         // SPEC AG-7: shown, not required: a turn runs without a server's tools while it restarts
         for (McpServerStatus m : mcpServers) {
             parts.put("mcp." + m.name(), m.state().name().toLowerCase(java.util.Locale.ROOT));

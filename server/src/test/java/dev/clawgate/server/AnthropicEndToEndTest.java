@@ -65,7 +65,7 @@ class AnthropicEndToEndTest {
                 %s
                 """.formatted(model.baseUrl(), providerExtra));
         ClawgateConfig cfg = new ConfigLoader().load(file, Map.of("ANTHROPIC_API_KEY", KEY));
-        gateway = Gateway.start(cfg, Gateway.Options.server());
+        gateway = Gateway.start(cfg, GatewayOptions.server());
         return gateway.httpPort();
     }
 

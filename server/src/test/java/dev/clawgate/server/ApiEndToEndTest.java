@@ -181,7 +181,7 @@ class ApiEndToEndTest extends GatewayFixture {
                 base.history(),
                 base.tools(),
                 base.dispatch());
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Gateway.start(open, Gateway.Options.server()))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Gateway.start(open, GatewayOptions.server()))
                 .hasMessageContaining("gateway.auth_token");
     }
 

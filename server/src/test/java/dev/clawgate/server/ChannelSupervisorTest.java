@@ -21,7 +21,7 @@ class ChannelSupervisorTest extends TelegramGatewayFixture {
     void stoppingAndRestartingTelegramPollingMidStreamLosesAndRepeatsNothing() throws Exception {
         // SPEC CH-0 (listener lifecycle), IN-4 (nothing confirmed before it is recorded), IN-1 (dedupe), CH-3 (offset
         // acks)
-        start(config(Map.of()), Gateway.Options.with());
+        start(config(Map.of()), GatewayOptions.with());
         List<TelegramChat> chats = new ArrayList<>();
         for (int i = 0; i < SENDERS; i++) {
             TelegramUser u = tg.user(1000 + i, "user" + i);

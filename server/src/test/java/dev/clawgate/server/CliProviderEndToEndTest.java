@@ -59,7 +59,7 @@ class CliProviderEndToEndTest {
                 %s
                 """.formatted(agent, providers));
         ClawgateConfig cfg = new ConfigLoader().load(file, env);
-        gateway = Gateway.start(cfg, Gateway.Options.server());
+        gateway = Gateway.start(cfg, GatewayOptions.server());
         return gateway.httpPort();
     }
 

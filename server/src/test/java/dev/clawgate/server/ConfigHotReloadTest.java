@@ -64,7 +64,7 @@ class ConfigHotReloadTest {
         second.echoLastUserMessage();
         Path file = dir.resolve("clawgate.toml");
         Files.writeString(file, toml(first.baseUrl(), "model-a"));
-        gateway = Gateway.start(new ConfigLoader().load(file, Map.of()), Gateway.Options.server());
+        gateway = Gateway.start(new ConfigLoader().load(file, Map.of()), GatewayOptions.server());
         watcher = new ConfigWatcher(file, gateway, Map::of, Duration.ofMillis(50)).start();
         int port = gateway.httpPort();
 
@@ -92,7 +92,7 @@ class ConfigHotReloadTest {
         second.echoLastUserMessage();
         Path file = dir.resolve("clawgate.toml");
         Files.writeString(file, toml(first.baseUrl(), "model-a"));
-        gateway = Gateway.start(new ConfigLoader().load(file, Map.of()), Gateway.Options.server());
+        gateway = Gateway.start(new ConfigLoader().load(file, Map.of()), GatewayOptions.server());
         watcher = new ConfigWatcher(file, gateway, Map::of, Duration.ofMillis(50)).start();
         int port = gateway.httpPort();
 

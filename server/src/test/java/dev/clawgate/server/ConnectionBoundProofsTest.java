@@ -36,7 +36,7 @@ class ConnectionBoundProofsTest extends GatewayFixture {
     @TestFactory
     Stream<DynamicTest> theApiChannel() throws Exception {
         model.echoLastUserMessage();
-        start(config(), Gateway.Options.server().withSendingHook(MASK));
+        start(config(), GatewayOptions.server().withSendingHook(MASK));
         var adapter = gateway.channel("api").orElseThrow().messageAdapter();
         assertThat(adapter.durability()).isEqualTo(Durability.DISABLED);
         ApiClient client = new ApiClient(gateway.httpPort());
@@ -76,7 +76,7 @@ class ConnectionBoundProofsTest extends GatewayFixture {
         ByteArrayOutputStream screen = new ByteArrayOutputStream();
         TerminalChannel terminal = new TerminalChannel(
                 new PipedInputStream(keyboard), new PrintStream(screen, true, StandardCharsets.UTF_8), false, "tester");
-        start(config(), Gateway.Options.with(terminal).withSendingHook(MASK));
+        start(config(), GatewayOptions.with(terminal).withSendingHook(MASK));
         var adapter = terminal.messageAdapter();
         assertThat(adapter.durability()).isEqualTo(Durability.DISABLED);
         // each printed line is one call of the terminal "platform"

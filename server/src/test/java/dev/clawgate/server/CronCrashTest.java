@@ -108,7 +108,7 @@ class CronCrashTest {
             assertThat(model.chatRequests()).isEmpty();
             assertThat(tg.sentTo(dm)).isEmpty();
 
-            Gateway gateway = Gateway.start(new ConfigLoader().load(config, Map.of()), Gateway.Options.with());
+            Gateway gateway = Gateway.start(new ConfigLoader().load(config, Map.of()), GatewayOptions.with());
             try {
                 await().atMost(Duration.ofSeconds(30)).until(() -> tg.sentTo(dm).size() >= 1);
                 assertThat(tg.sentTo(dm)).extracting(SentMessage::text).containsExactly("Tea time, Alice.");

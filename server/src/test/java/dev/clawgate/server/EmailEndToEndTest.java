@@ -76,7 +76,7 @@ class EmailEndToEndTest {
                         mail.smtpPort(),
                         BOT,
                         ALICE));
-        gateway = Gateway.start(new ConfigLoader().load(file, Map.of()), Gateway.Options.with());
+        gateway = Gateway.start(new ConfigLoader().load(file, Map.of()), GatewayOptions.with());
     }
 
     private static String text(MimeMessage m) throws Exception {

@@ -35,7 +35,7 @@ class FloodBoundTest {
             model.enqueue(Reply.text("slow first answer").delayBefore(Duration.ofSeconds(30)));
             InboundBadInputTest.ProbeChannel probe = new InboundBadInputTest.ProbeChannel();
             try (Gateway g =
-                    Gateway.start(GatewayHarness.config(dir, model.baseUrl(), null), Gateway.Options.with(probe))) {
+                    Gateway.start(GatewayHarness.config(dir, model.baseUrl(), null), GatewayOptions.with(probe))) {
                 SessionKey session = new SessionKey("probe", null, ChatType.DIRECT, "flooder", null, "flooder");
                 probe.sink.accept(msg(0));
                 await().until(() -> model.chatRequests().size() == 1);

@@ -43,16 +43,16 @@ abstract class GatewayFixture {
 
     /** Starts the gateway without its HTTP server. */
     final Gateway start(ClawgateConfig config) throws Exception {
-        return start(config, Gateway.Options.with());
+        return start(config, GatewayOptions.with());
     }
 
-    final Gateway start(ClawgateConfig config, Gateway.Options options) throws Exception {
+    final Gateway start(ClawgateConfig config, GatewayOptions options) throws Exception {
         gateway = Gateway.start(config, options);
         return gateway;
     }
 
     /** Starts the gateway with its HTTP server on a free loopback port; that port. */
     final int serve(ClawgateConfig config) throws Exception {
-        return start(config, Gateway.Options.server()).httpPort();
+        return start(config, GatewayOptions.server()).httpPort();
     }
 }

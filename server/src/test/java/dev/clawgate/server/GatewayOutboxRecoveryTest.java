@@ -70,7 +70,7 @@ class GatewayOutboxRecoveryTest {
                 assertThat(before.outbox().claim(interrupted.id())).isTrue();
             }
             InboundBadInputTest.ProbeChannel probe = new InboundBadInputTest.ProbeChannel();
-            try (Gateway g = Gateway.start(cfg, Gateway.Options.with(probe))) {
+            try (Gateway g = Gateway.start(cfg, GatewayOptions.with(probe))) {
                 assertThat(probe.sent).extracting(OutboundMessage::text).containsExactly("reply committed, never sent");
                 assertThat(probe.sent.getFirst().turnId()).isEqualTo(pending.turnId());
                 assertThat(g.store().outbox().counts())
@@ -79,7 +79,7 @@ class GatewayOutboxRecoveryTest {
                         .containsEntry(OutboxState.PENDING, 0L)
                         .containsEntry(OutboxState.SENDING, 0L);
             }
-            try (Gateway again = Gateway.start(cfg, Gateway.Options.with(probe))) {
+            try (Gateway again = Gateway.start(cfg, GatewayOptions.with(probe))) {
                 assertThat(probe.sent)
                         .as("nothing is sent twice across restarts")
                         .hasSize(1);

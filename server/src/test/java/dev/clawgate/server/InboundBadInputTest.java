@@ -84,7 +84,7 @@ class InboundBadInputTest {
         try (FakeOpenAiServer model = FakeOpenAiServer.start()) {
             ClawgateConfig cfg = GatewayHarness.config(dir, model.baseUrl(), null);
             ProbeChannel probe = new ProbeChannel();
-            try (Gateway g = Gateway.start(cfg, Gateway.Options.with(probe))) {
+            try (Gateway g = Gateway.start(cfg, GatewayOptions.with(probe))) {
                 long empty = probe.sink.accept(msg("m1", "alice", "   ")).inboxId();
                 long huge = probe.sink
                         .accept(msg("m2", "alice", "x".repeat(1 << 20)))

@@ -65,7 +65,7 @@ class IrcEndToEndTest {
                 group_policy = "open"
                 """.formatted(
                         dir.resolve("data"), dir.resolve("workspace"), model.baseUrl(), irc.host(), irc.port(), ROOM));
-        gateway = Gateway.start(new ConfigLoader().load(file, Map.of()), Gateway.Options.with());
+        gateway = Gateway.start(new ConfigLoader().load(file, Map.of()), GatewayOptions.with());
     }
 
     private IrcUser user(String nick) {

@@ -155,7 +155,7 @@ class MessageLimitTest extends TelegramGatewayFixture {
                 new PrintStream(out, true, StandardCharsets.UTF_8),
                 false,
                 "tester");
-        start(withMaxChars(config(), SMALL), Gateway.Options.with(terminal));
+        start(withMaxChars(config(), SMALL), GatewayOptions.with(terminal));
         await().atMost(Duration.ofSeconds(20)).until(terminal::finished);
         assertThat(out.toString(StandardCharsets.UTF_8))
                 .contains("too long: 51 characters, the limit is 50", "short one answered");

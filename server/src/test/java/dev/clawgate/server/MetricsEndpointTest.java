@@ -83,7 +83,7 @@ class MetricsEndpointTest {
             // a reply for a channel this gateway does not run waits
             committedReply(before, "elsewhere", "m2");
         }
-        try (Gateway g = Gateway.start(base, Gateway.Options.server())) {
+        try (Gateway g = Gateway.start(base, GatewayOptions.server())) {
             HttpResponse<String> refused = GatewayHarness.get(g.httpPort(), "/metrics", null);
             HttpResponse<String> scrape = GatewayHarness.get(g.httpPort(), "/metrics", TOKEN);
 

@@ -88,7 +88,7 @@ class OneFinalReplyEndToEndTest {
                         Map.of("path", PATH, "secret", SECRET, "callback_url", platform.callbackUrl()),
                         Map.of(),
                         new ChannelOutput(ReplyToMode.ALL, null, Map.of(), null)));
-        gateway = Gateway.start(config, Gateway.Options.server());
+        gateway = Gateway.start(config, GatewayOptions.server());
         platform.deliverTo(URI.create("http://127.0.0.1:" + gateway.httpPort() + PATH));
     }
 

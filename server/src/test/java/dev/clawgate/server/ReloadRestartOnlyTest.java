@@ -74,7 +74,7 @@ class ReloadRestartOnlyTest extends TelegramGatewayFixture {
     @Test
     void memoryMultimodalAndPrefixChangesApplyWhileTheNewDataDirWaitsForARestart() throws Exception {
         // SPEC RT-3: a restart-only change must not reset [memory], [multimodal] or messages.response_prefix
-        start(config(dir.resolve("data"), tg.apiBase()), Gateway.Options.server());
+        start(config(dir.resolve("data"), tg.apiBase()), GatewayOptions.server());
         model.enqueue(Reply.text("one"), Reply.text("two"));
         GatewayHarness.chat(gateway.httpPort(), "alice", "hello", null);
         assertThat(toolNamesOfLastRequest()).contains("memory_store", "cron_add");
@@ -116,7 +116,7 @@ class ReloadRestartOnlyTest extends TelegramGatewayFixture {
     void aChangedChannelOptionIsReportedAsNeedingARestartAndTheRunningValueStays() throws Exception {
         // SPEC RT-3: channel options are read when the channel starts; a change is reported, never silently
         // half-applied
-        start(config(dir.resolve("data"), tg.apiBase()), Gateway.Options.with());
+        start(config(dir.resolve("data"), tg.apiBase()), GatewayOptions.with());
         AccessSettings allowlist =
                 new AccessSettings(DmPolicy.ALLOWLIST, List.of("111"), GroupPolicy.OPEN, List.of(), true);
         ClawgateConfig edited = config(dir.resolve("data"), "http://127.0.0.1:9/elsewhere");

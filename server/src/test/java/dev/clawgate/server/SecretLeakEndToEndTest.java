@@ -78,7 +78,7 @@ class SecretLeakEndToEndTest extends TelegramGatewayFixture {
                 Reply.error(500, "{\"error\":{\"message\":\"upstream refused " + KEY + "\"}}"),
                 Reply.error(500, "{\"error\":{\"message\":\"upstream refused " + KEY + "\"}}"));
         try (CapturedAppLogs logs = new CapturedAppLogs()) {
-            start(withAuthToken(config(Map.of())), Gateway.Options.server());
+            start(withAuthToken(config(Map.of())), GatewayOptions.server());
             tg.sendText(dm, alice, "first");
             awaitSent(dm, 1);
             tg.sendText(dm, alice, "second");
@@ -104,7 +104,7 @@ class SecretLeakEndToEndTest extends TelegramGatewayFixture {
         try (CapturedAppLogs logs = new CapturedAppLogs()) {
             start(
                     withAuthToken(config(Map.of())).withChannel(telegram(Map.of(), ChannelOutput.defaults())),
-                    Gateway.Options.server());
+                    GatewayOptions.server());
             tg.failNext("getUpdates", 502, "Bad Gateway at /bot" + TOKEN + "/getUpdates", null);
             tg.sendText(dm, alice, "hello");
             await().atMost(java.time.Duration.ofSeconds(20))
@@ -136,7 +136,7 @@ class SecretLeakEndToEndTest extends TelegramGatewayFixture {
                 Reply.error(500, "{\"error\":{\"message\":\"upstream refused Bearer " + KEY + "\"}}"),
                 Reply.error(500, "{\"error\":{\"message\":\"upstream refused Bearer " + KEY + "\"}}"));
         try (CapturedAppLogs logs = new CapturedAppLogs()) {
-            start(withAuthToken(config(Map.of())), Gateway.Options.server());
+            start(withAuthToken(config(Map.of())), GatewayOptions.server());
             int port = gateway.httpPort();
             List<String> answers = new ArrayList<>();
             GatewayHarness.Reply whole = GatewayHarness.chat(port, "caller", "first", GATEWAY_TOKEN);

@@ -61,7 +61,7 @@ class ShellSandboxWiringTest extends GatewayFixture {
     @Test
     void theDefaultStartSaysWhichSandboxAndLimitsTheShellHas() throws Exception {
         model.enqueue(Reply.toolCalls(Reply.call("shell", "{\"command\": \"pwd\"}")), Reply.text("ok"));
-        start(withSandbox(ShellSandboxMode.BWRAP), Gateway.Options.server());
+        start(withSandbox(ShellSandboxMode.BWRAP), GatewayOptions.server());
         chat(gateway.httpPort(), "s", "list", null);
         assertThat(lines())
                 .anyMatch(l -> l.startsWith("INFO shell sandbox: bubblewrap"))
@@ -78,7 +78,7 @@ class ShellSandboxWiringTest extends GatewayFixture {
     @Test
     void noneIsWarnedAboutAtStart() throws Exception {
         model.enqueue(Reply.text("ok"));
-        start(withSandbox(ShellSandboxMode.NONE), Gateway.Options.server());
+        start(withSandbox(ShellSandboxMode.NONE), GatewayOptions.server());
         chat(gateway.httpPort(), "s", "hello", null);
         assertThat(lines())
                 .anyMatch(l -> l.startsWith("WARN tools.shell_sandbox = \"none\": shell commands run")

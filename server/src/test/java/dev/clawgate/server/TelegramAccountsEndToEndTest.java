@@ -82,7 +82,7 @@ class TelegramAccountsEndToEndTest {
                         main.apiBase(),
                         SUPPORT_TOKEN,
                         support.apiBase()));
-        gateway = Gateway.start(new ConfigLoader().load(file, Map.of()), Gateway.Options.with());
+        gateway = Gateway.start(new ConfigLoader().load(file, Map.of()), GatewayOptions.with());
     }
 
     private static List<SentMessage> awaitSent(FakeTelegramServer tg, TelegramChat chat, int n) {

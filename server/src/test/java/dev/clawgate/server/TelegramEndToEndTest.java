@@ -53,7 +53,7 @@ class TelegramEndToEndTest extends TelegramGatewayFixture {
                         c.inbound(),
                         c.queue(),
                         Map.of("telegram", telegram(extra, output))),
-                http ? Gateway.Options.server() : Gateway.Options.with());
+                http ? GatewayOptions.server() : GatewayOptions.with());
     }
 
     private int port;

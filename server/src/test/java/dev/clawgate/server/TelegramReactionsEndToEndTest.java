@@ -40,7 +40,7 @@ class TelegramReactionsEndToEndTest extends TelegramGatewayFixture {
                         c.inbound(),
                         queue,
                         c.channels()),
-                Gateway.Options.with().withInboundHook(hook));
+                GatewayOptions.with().withInboundHook(hook));
     }
 
     private void start(QueueSettings queue) throws Exception {

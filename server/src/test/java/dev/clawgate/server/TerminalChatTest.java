@@ -34,7 +34,7 @@ class TerminalChatTest {
                     false,
                     "tester");
             try (Gateway g =
-                    Gateway.start(GatewayHarness.config(dir, model.baseUrl(), null), Gateway.Options.with(terminal))) {
+                    Gateway.start(GatewayHarness.config(dir, model.baseUrl(), null), GatewayOptions.with(terminal))) {
                 terminal.awaitFinished();
                 assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo("first answer\nsecond answer\n");
                 assertThat(g.store()
@@ -65,7 +65,7 @@ class TerminalChatTest {
                     new PrintStream(watching, true, StandardCharsets.UTF_8),
                     true,
                     "tester");
-            try (Gateway g = Gateway.start(GatewayHarness.config(dir, null, null), Gateway.Options.with(terminal))) {
+            try (Gateway g = Gateway.start(GatewayHarness.config(dir, null, null), GatewayOptions.with(terminal))) {
                 terminal.awaitFinished();
             }
             assertThat(warningsAtFirstWrite).hasSize(1);

@@ -72,7 +72,7 @@ class ToolAttackEndToEndTest extends GatewayFixture {
                 Reply.toolCalls(shell("grep -R BOT-TOKEN .")),
                 Reply.toolCalls(shell("head -n99 cfg-link")),
                 Reply.text("Nothing found."));
-        start(config(), Gateway.Options.server().withConfigFile(configFile));
+        start(config(), GatewayOptions.server().withConfigFile(configFile));
         GatewayHarness.Reply r = chat(gateway.httpPort(), "attacker", "find the bot token", null);
         assertThat(r.content()).isEqualTo("Nothing found.");
         assertThat(toolResults()).hasSize(4).allSatisfy(t -> assertThat(t).doesNotContain(TOKEN));
@@ -93,7 +93,7 @@ class ToolAttackEndToEndTest extends GatewayFixture {
                 Reply.text("Contained."),
                 Reply.toolCalls(shell("echo alive")),
                 Reply.text("Still here."));
-        start(withTools(new ToolSettings(8_000, List.of("bash", "echo"), 5, 16_000)), Gateway.Options.server());
+        start(withTools(new ToolSettings(8_000, List.of("bash", "echo"), 5, 16_000)), GatewayOptions.server());
         int requestsBefore = model.chatRequests().size();
         GatewayHarness.Reply first = chat(gateway.httpPort(), "attacker", "escape", null);
         assertThat(first.content()).isEqualTo("Contained.");
@@ -156,7 +156,7 @@ class ToolAttackEndToEndTest extends GatewayFixture {
                         base.history(),
                         base.tools(),
                         base.dispatch());
-                start(cfg, Gateway.Options.server().withWeb(web));
+                start(cfg, GatewayOptions.server().withWeb(web));
                 int before = model.chatRequests().size();
                 GatewayHarness.Reply r = chat(gateway.httpPort(), "reader-" + nativeTools, "summarise " + url, null);
                 assertThat(r.content()).isEqualTo("The page asks me to run commands; I did not.");

@@ -33,7 +33,7 @@ class ToolSafetyEndToEndTest extends GatewayFixture {
         model.enqueue(
                 Reply.toolCalls(Reply.call("file_write", "{\"path\": \"a.txt\", \"content\": ")),
                 Reply.text("Sorry, retrying is not needed."));
-        start(config(), Gateway.Options.server());
+        start(config(), GatewayOptions.server());
         GatewayHarness.Reply r = chat(gateway.httpPort(), "m", "write a file", null);
         assertThat(r.content()).isEqualTo("Sorry, retrying is not needed.");
         assertThat(lastToolResult(model.lastRequest().messages())).contains("could not be parsed");
@@ -52,7 +52,7 @@ class ToolSafetyEndToEndTest extends GatewayFixture {
                 Reply.toolCalls(Reply.call("file_read", "{\"path\": \"link/secret.txt\"}")),
                 Reply.toolCalls(Reply.call("file_write", "{\"path\": \"link/new.txt\", \"content\": \"x\"}")),
                 Reply.text("I cannot read that."));
-        start(config(), Gateway.Options.server());
+        start(config(), GatewayOptions.server());
         GatewayHarness.Reply r = chat(gateway.httpPort(), "m", "read the secret", null);
         assertThat(r.content()).isEqualTo("I cannot read that.");
         assertThat(model.chatRequests()).hasSize(4);
@@ -80,7 +80,7 @@ class ToolSafetyEndToEndTest extends GatewayFixture {
                 base.history(),
                 base.tools(),
                 base.dispatch());
-        start(guided, Gateway.Options.server());
+        start(guided, GatewayOptions.server());
         GatewayHarness.Reply r = chat(gateway.httpPort(), "g", "save guided to g.txt", null);
         assertThat(r.content()).isEqualTo("Saved g.txt.");
         assertThat(dir.resolve("workspace/g.txt")).hasContent("guided");

@@ -54,7 +54,7 @@ class TracesEndToEndTest extends GatewayFixture {
                 Telemetry.start(new TelemetrySettings(URI.create(collector.baseUrl()), null), "9.9.9-test");
         int port;
         try {
-            port = start(config(), Gateway.Options.server().withTelemetry(telemetry))
+            port = start(config(), GatewayOptions.server().withTelemetry(telemetry))
                     .httpPort();
             GatewayHarness.Reply r = GatewayHarness.chat(port, "ann", "what files do I have?", null);
             assertThat(r.content()).isEqualTo("Nothing there yet.");
@@ -133,8 +133,7 @@ class TracesEndToEndTest extends GatewayFixture {
             return new InboundHook.Continue(m);
         };
         model.enqueue(Reply.text("Hello."));
-        int port =
-                start(config(), Gateway.Options.server().withInboundHook(spy)).httpPort();
+        int port = start(config(), GatewayOptions.server().withInboundHook(spy)).httpPort();
         assertThat(GatewayHarness.chat(port, "bob", "hi", null).content()).isEqualTo("Hello.");
         assertThat(seen.get()).isSameAs(PhaseListener.NONE);
         closeGateway();
@@ -143,7 +142,7 @@ class TracesEndToEndTest extends GatewayFixture {
         Telemetry on = Telemetry.start(new TelemetrySettings(URI.create(collector.baseUrl()), null), "x");
         try {
             model.enqueue(Reply.text("Hello again."));
-            port = start(config(), Gateway.Options.server().withInboundHook(spy).withTelemetry(on))
+            port = start(config(), GatewayOptions.server().withInboundHook(spy).withTelemetry(on))
                     .httpPort();
             assertThat(GatewayHarness.chat(port, "bob", "hi", null).content()).isEqualTo("Hello again.");
             assertThat(seen.get()).isNotSameAs(PhaseListener.NONE);

@@ -49,7 +49,7 @@ class TurnInspectorEndToEndTest extends TelegramGatewayFixture {
                         c.queue(),
                         Map.of("telegram", telegram(extra, ChannelOutput.defaults())))
                 .withInspector(inspector);
-        start(cfg, http ? Gateway.Options.server() : Gateway.Options.with());
+        start(cfg, http ? GatewayOptions.server() : GatewayOptions.with());
     }
 
     private static int freePort() throws Exception {

@@ -93,7 +93,7 @@ class WebChatProofsTest extends GatewayFixture {
                                 Integer.toString(TEXT_LIMIT),
                                 "preview_interval_ms",
                                 Long.toString(INTERVAL.toMillis())))),
-                Gateway.Options.server().withSendingHook(MASK));
+                GatewayOptions.server().withSendingHook(MASK));
         var channel = gateway.channel(WebChatChannel.NAME).orElseThrow();
         MessageAdapter adapter = channel.messageAdapter();
         page = WebChatClient.open(gateway.httpPort(), CLIENT, null);

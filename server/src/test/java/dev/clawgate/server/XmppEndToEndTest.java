@@ -74,7 +74,7 @@ class XmppEndToEndTest {
                         prosody.host(),
                         prosody.port(),
                         ROOM));
-        gateway = Gateway.start(new ConfigLoader().load(file, Map.of()), Gateway.Options.with());
+        gateway = Gateway.start(new ConfigLoader().load(file, Map.of()), GatewayOptions.with());
     }
 
     @Test

@@ -1,13 +1,17 @@
 package dev.clawgate.store;
 
+import dev.clawgate.core.store.ClusterBook;
 import dev.clawgate.core.store.Store;
+import dev.clawgate.store.internal.ClusterWakeUps;
 import dev.clawgate.store.internal.Database;
+import dev.clawgate.store.internal.JdbcCluster;
 import dev.clawgate.store.internal.JdbcStore;
 import dev.clawgate.store.internal.Migrations;
 import dev.clawgate.store.internal.PooledDatabase;
 import dev.clawgate.store.internal.SqliteDatabase;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -65,6 +69,38 @@ public final class Stores {
         String scheme = schemeEnd < 0 ? "?" : trimmed.substring(0, schemeEnd + 1);
         throw new IllegalArgumentException("store.url must start with " + SQLITE_PREFIX + " or " + POSTGRESQL_PREFIX
                 + ", got a URL starting with '" + scheme + "'");
+    }
+
+    /**
+     * Opens the PostgreSQL store of a cluster node (SPEC OP-2) with {@code poolSize} connections at most, each waited
+     * for up to {@code connectTimeout}; {@code nodeId} is recorded on the outbox entries this node claims, and a node
+     * the cluster declared dead claims none.
+     */
+    public static Store openPostgres(String url, int poolSize, Duration connectTimeout, String nodeId) {
+        if (!url.strip().toLowerCase(Locale.ROOT).startsWith(POSTGRESQL_PREFIX))
+            throw new IllegalArgumentException("cluster mode needs a " + POSTGRESQL_PREFIX + " store.url");
+        Database db = PooledDatabase.open(url.strip(), poolSize, connectTimeout.toMillis(), "clawgate-postgresql");
+        try {
+            Migrations.schema().apply(db);
+        } catch (RuntimeException e) {
+            db.close();
+            throw e;
+        }
+        return new JdbcStore(db, Clock.systemUTC(), nodeId);
+    }
+
+    /**
+     * The cluster's coordination (SPEC OP-2) on the same PostgreSQL database as {@link #openPostgres}, opened after it
+     * (the schema is migrated): its own four connections and one that LISTENs.
+     */
+    public static ClusterBook openCluster(String url, String nodeId, Duration leaseTtl, Duration connectTimeout) {
+        Database db = PooledDatabase.open(url.strip(), 4, connectTimeout.toMillis(), "clawgate-cluster");
+        return new JdbcCluster(db, nodeId, leaseTtl, new ClusterWakeUps(url.strip()));
+    }
+
+    /** The schema version this code writes (both dialects). */
+    public static int schemaVersion() {
+        return Migrations.schema().latestVersion();
     }
 
     /** Opens (creating it and its folders if needed) the SQLite store in {@code file}. */

@@ -93,8 +93,7 @@ public class ModelCaller {
                         return answer;
                     } catch (CancelledException e) {
                         attempts.attempted(provider, route.model(), "cancelled");
-                        InspectedCalls.model(
-                                started, provider, route.model(), index, attempt, req, null, "cancelled");
+                        InspectedCalls.model(started, provider, route.model(), index, attempt, req, null, "cancelled");
                         phase.failed("cancelled");
                         throw e;
                     } catch (ProviderException e) {

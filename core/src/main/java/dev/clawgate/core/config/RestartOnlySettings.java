@@ -79,7 +79,8 @@ final class RestartOnlySettings {
                                     next.output()));
         });
         MemorySettings m = memory.withConsolidationQueue(running.memory().consolidationQueue())
-                .withEmbedding(memory.embedding().withEmbedder(running.memory().embedding().embedder()));
+                .withEmbedding(memory.embedding()
+                        .withEmbedder(running.memory().embedding().embedder()));
         return new ConfigEdit(config)
                 .gateway(g)
                 .channels(kept)

@@ -114,6 +114,7 @@ public final class Dispatcher implements AutoCloseable {
 
     private final Lanes lanes;
     private final Debouncer debouncer;
+    private volatile SessionOwnership ownership = SessionOwnership.LOCAL;
 
     /**
      * Who moves a run's records to {@code DISPATCHED} (counting the attempt, SPEC IN-4): the dispatcher, just before
@@ -178,9 +179,28 @@ public final class Dispatcher implements AutoCloseable {
         return this;
     }
 
-    /** Puts a committed record on the bus; blocks while the bus is full (back-pressure, SPEC DI-1). */
+    /**
+     * Puts a committed record on the bus, or hands it to the node running its session (SPEC OP-2); blocks while the bus
+     * is full (back-pressure, SPEC DI-1).
+     */
     public void submit(InboxRecord record) throws InterruptedException {
+        SessionOwnership decides = ownership;
+        if (decides == SessionOwnership.LOCAL) {
+            bus.put(record);
+            return;
+        }
+        for (InboxRecord r : decides.claim(record)) bus.put(r);
+    }
+
+    /** Puts a record on this node's bus, whoever else might run its session: one handed here, one taken over. */
+    public void submitHere(InboxRecord record) throws InterruptedException {
         bus.put(record);
+    }
+
+    /** Who runs each session (cluster mode); {@link SessionOwnership#LOCAL} until set. */
+    public Dispatcher ownership(SessionOwnership decides) {
+        this.ownership = java.util.Objects.requireNonNull(decides, "decides");
+        return this;
     }
 
     /**
@@ -190,10 +210,19 @@ public final class Dispatcher implements AutoCloseable {
      * how many were re-queued.
      */
     public int recover(Duration maxAge, Predicate<InboxRecord> ours) throws InterruptedException {
+        int requeued = rerun(store.inbox().unfinished().stream().filter(ours).toList(), maxAge);
+        if (requeued > 0) log.info("re-queued {} unfinished inbox records after restart", requeued);
+        return requeued;
+    }
+
+    /**
+     * Re-queues {@code unfinished} records, oldest first, by {@link #recover}'s rules: what a crash (or a dead cluster
+     * node, SPEC OP-2) left runs at most once more. Returns how many were re-queued.
+     */
+    public int rerun(List<InboxRecord> unfinished, Duration maxAge) throws InterruptedException {
         int requeued = 0;
         List<InboxRecord> given = new ArrayList<>();
-        for (InboxRecord r : store.inbox().unfinished()) {
-            if (!ours.test(r)) continue;
+        for (InboxRecord r : unfinished) {
             if (r.attempts() >= 2) {
                 store.inbox().mark(r.id(), InboxState.FAILED, "interrupted twice; not run again");
                 given.add(r);
@@ -201,13 +230,12 @@ public final class Dispatcher implements AutoCloseable {
                 store.inbox().mark(r.id(), InboxState.EXPIRED, "older than inbox.max_age at restart");
                 given.add(r);
             } else {
-                submit(r);
+                submitHere(r);
                 requeued++;
             }
         }
         // SPEC RP-5: a receipt shown before the restart is settled, not left showing
         receipts.settle(given);
-        if (requeued > 0) log.info("re-queued {} unfinished inbox records after restart", requeued);
         return requeued;
     }
 

@@ -150,6 +150,61 @@ class DispatcherTest {
     }
 
     @Test
+    void aRecordOfASessionAnotherNodeRunsIsHandedThereAndNotRunHere() throws Exception {
+        // SPEC OP-2, DI-1: one run per session across the cluster; the owner node runs it
+        startDispatcher(8, 20);
+        List<Long> handedOff = new CopyOnWriteArrayList<>();
+        dispatcher.ownership(r -> {
+            handedOff.add(r.id());
+            return List.of();
+        });
+        InboxRecord r = submit("alice", "alice", ChatType.DIRECT, "elsewhere");
+        assertThat(handedOff).containsExactly(r.id());
+        dispatcher.submitHere(r);
+        await().until(() -> started.size() == 1);
+        assertThat(started).containsExactly("elsewhere");
+        finish("elsewhere");
+        await().until(() -> dispatcher.idle());
+    }
+
+    @Test
+    void aSessionTakenOverRunsWhatItsDeadNodeLeftOnceMoreAndFailsWhatRanTwice() throws Exception {
+        // SPEC OP-2, IN-4: a dead node's unfinished records run again here, at most once more, in order
+        startDispatcher(8, 20);
+        InboundMessage left = new InboundMessage(
+                null,
+                "test",
+                null,
+                "bob",
+                null,
+                "bob",
+                null,
+                null,
+                ChatType.DIRECT,
+                true,
+                Instant.now(),
+                "left",
+                List.of(),
+                null);
+        InboxRecord cut = store.inbox()
+                .record(left, SessionKey.of(left), null, Duration.ZERO)
+                .orElseThrow();
+        InboxRecord twice = store.inbox()
+                .record(left, SessionKey.of(left), null, Duration.ZERO)
+                .orElseThrow();
+        store.inbox().mark(twice.id(), InboxState.DISPATCHED, null);
+        store.inbox().mark(twice.id(), InboxState.DISPATCHED, null);
+        InboxRecord twiceNow = store.inbox().find(twice.id()).orElseThrow();
+        assertThat(dispatcher.rerun(List.of(twiceNow, cut), Duration.ofHours(1)))
+                .isEqualTo(1);
+        await().until(() -> started.size() == 1);
+        assertThat(store.inbox().find(twice.id()).orElseThrow().state()).isEqualTo(InboxState.FAILED);
+        finish("left");
+        await().until(() -> dispatcher.idle());
+        assertThat(started).containsExactly("left");
+    }
+
+    @Test
     void runsOfOneSessionNeverOverlapAndKeepTheirOrder() throws Exception {
         // SPEC DI-2: at most one active run per session; SPEC DI-3 followup: queued turns run in order
         startDispatcher(8, 20);

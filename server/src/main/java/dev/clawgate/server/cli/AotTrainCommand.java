@@ -1,6 +1,7 @@
 package dev.clawgate.server.cli;
 
 import dev.clawgate.server.Gateway;
+import dev.clawgate.server.GatewayOptions;
 import dev.clawgate.server.config.ConfigLoader;
 import java.io.IOException;
 import java.net.URI;
@@ -37,7 +38,7 @@ final class AotTrainCommand implements Callable<Integer> {
                     config,
                     "[gateway]\ndata_dir = \"" + dir.resolve("data").toString().replace("\\", "\\\\")
                             + "\"\nbind = \"127.0.0.1:0\"\n");
-            try (Gateway gateway = Gateway.start(new ConfigLoader().load(config, Map.of()), Gateway.Options.server())) {
+            try (Gateway gateway = Gateway.start(new ConfigLoader().load(config, Map.of()), GatewayOptions.server())) {
                 HttpClient http = HttpClient.newBuilder()
                         .connectTimeout(Duration.ofSeconds(5))
                         .build();

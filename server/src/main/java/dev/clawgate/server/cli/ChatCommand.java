@@ -4,6 +4,7 @@ import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.server.Gateway;
+import dev.clawgate.server.GatewayOptions;
 import dev.clawgate.server.channel.TerminalChannel;
 import java.util.concurrent.Callable;
 import org.slf4j.LoggerFactory;
@@ -30,7 +31,7 @@ final class ChatCommand implements Callable<Integer> {
                 new TerminalChannel(System.in, System.out, interactive, System.getProperty("user.name", "user"));
         try (DataDirLock held = DataDirLock.gateway(cfg.gateway().dataDir());
                 Gateway gateway =
-                        Gateway.start(cfg, Gateway.Options.with(terminal).withConfigFile(config.path()))) {
+                        Gateway.start(cfg, GatewayOptions.with(terminal).withConfigFile(config.path()))) {
             terminal.awaitFinished();
         }
         return Main.OK;

@@ -5,6 +5,7 @@ import dev.clawgate.core.store.Store;
 import dev.clawgate.server.config.ConfigFiles;
 import dev.clawgate.server.config.ConfigLoader;
 import dev.clawgate.server.config.ConfigLocation;
+import dev.clawgate.server.config.Deployment;
 import dev.clawgate.server.logging.StderrLogging;
 import dev.clawgate.server.telemetry.TelemetrySettings;
 import dev.clawgate.store.Stores;
@@ -39,9 +40,18 @@ final class ConfigOption {
         return new ConfigLoader().telemetry(ConfigFiles.locate(file(), System.getenv()), System.getenv());
     }
 
-    /** The store in the config's {@code gateway.data_dir}, for the commands that read or edit it. */
+    /** The store {@code [store]} names (SQLite in {@code gateway.data_dir} by default), for the commands. */
     Store openStore() {
-        return Stores.open(null, load().gateway().dataDir());
+        ClawgateConfig cfg = load();
+        Deployment where = deployment();
+        return where.clustered()
+                ? Stores.openPostgres(where.store().url(), 2, where.store().connectTimeout(), "")
+                : Stores.open(where.store().url(), cfg.gateway().dataDir());
+    }
+
+    /** {@code [store]} and {@code [cluster]} of the config (SPEC OP-1, OP-2). */
+    Deployment deployment() {
+        return new ConfigLoader().deployment(ConfigFiles.locate(file(), System.getenv()), System.getenv());
     }
 
     Path path() {

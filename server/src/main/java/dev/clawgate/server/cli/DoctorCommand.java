@@ -92,6 +92,17 @@ final class DoctorCommand implements Callable<Integer> {
     }
 
     private void checkStore(ClawgateConfig cfg) {
+        dev.clawgate.server.config.Deployment where;
+        try {
+            where = config.deployment();
+        } catch (ConfigException e) {
+            problem("store: " + e.getMessage(), "fix [store] / [cluster] in the config");
+            return;
+        }
+        if (where.clustered()) {
+            new ClusterCheck(where, this::ok, this::problem).run();
+            return;
+        }
         java.nio.file.Path dir = cfg.gateway().dataDir();
         // opening would create the data dir and run the migrations: a check must change nothing
         if (!java.nio.file.Files.exists(dir.resolve(Stores.DEFAULT_FILE_NAME))) {

@@ -26,6 +26,7 @@ import picocli.CommandLine.Command;
             OutboxCommand.class,
             InboxCommand.class,
             DoctorCommand.class,
+            ClusterCommand.class,
             MemoryCommand.class,
             CronCommand.class,
             BackupCommand.class,

@@ -3,6 +3,7 @@ package dev.clawgate.server.cli;
 import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.server.ConfigWatcher;
 import dev.clawgate.server.Gateway;
+import dev.clawgate.server.GatewayOptions;
 import dev.clawgate.server.telemetry.Telemetry;
 import java.time.Duration;
 import java.util.concurrent.Callable;
@@ -32,7 +33,11 @@ final class RunCommand implements Callable<Integer> {
         Gateway gateway;
         try {
             gateway = Gateway.start(
-                    cfg, Gateway.Options.server().withConfigFile(config.path()).withTelemetry(telemetry));
+                    cfg,
+                    GatewayOptions.server()
+                            .withConfigFile(config.path())
+                            .withTelemetry(telemetry)
+                            .withDeployment(config.deployment()));
         } catch (RuntimeException e) {
             telemetry.close();
             held.closeQuietly();

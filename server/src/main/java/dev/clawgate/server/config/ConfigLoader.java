@@ -141,6 +141,7 @@ public final class ConfigLoader {
         ProviderReferences.check(config, source.file());
         LoggingSection.format(r);
         TelemetrySection.read(r);
+        DeploymentSection.read(r);
         return config;
     }
 
@@ -158,6 +159,15 @@ public final class ConfigLoader {
     public TelemetrySettings telemetry(ConfigLocation location, Map<String, String> env) {
         TableReader root = startSettings(location, env);
         return root == null ? TelemetrySettings.OFF : TelemetrySection.read(root);
+    }
+
+    /**
+     * {@code [store]} and {@code [cluster]} of the file {@code location} names (SQLite, no cluster, when there is no
+     * file): settings of the server's start, read like {@link #logFormat} (SPEC OP-1, OP-2).
+     */
+    public Deployment deployment(ConfigLocation location, Map<String, String> env) {
+        TableReader root = startSettings(location, env);
+        return root == null ? Deployment.local() : DeploymentSection.read(root);
     }
 
     /** The file's root table, read again for a setting of the server's start; null when there is no file. */

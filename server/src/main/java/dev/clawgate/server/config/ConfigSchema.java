@@ -280,6 +280,16 @@ final class ConfigSchema {
                             "retention", Scalar.DURATION,
                             "keep_prompts", Scalar.BOOLEAN),
             "telemetry", table("otlp_endpoint", Scalar.STRING, "service_name", Scalar.STRING),
+            "store",
+                    table(
+                            "url", Scalar.STRING,
+                            "pool_size", Scalar.INTEGER,
+                            "connect_timeout", Scalar.DURATION),
+            "cluster",
+                    table(
+                            "node_id", Scalar.STRING,
+                            "heartbeat_interval", Scalar.DURATION,
+                            "lease_ttl", Scalar.DURATION),
             "channels", new NamedTables(CHANNEL),
             "mcp", table("servers", new NamedTables(MCP_SERVER)));
 

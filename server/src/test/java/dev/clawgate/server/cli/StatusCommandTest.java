@@ -3,6 +3,7 @@ package dev.clawgate.server.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clawgate.server.Gateway;
+import dev.clawgate.server.GatewayOptions;
 import dev.clawgate.server.config.ConfigLoader;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -36,7 +37,7 @@ class StatusCommandTest {
     void statusPrintsChannelsQueuesOutboxAndUptimeOfTheGatewayTheConfigNames() throws Exception {
         // SPEC OP-3, OP-4: address and token from the config, as `clawgate run` uses them
         Path cfg = config(freePort(), TOKEN);
-        try (Gateway gateway = Gateway.start(new ConfigLoader().load(cfg, Map.of()), Gateway.Options.server())) {
+        try (Gateway gateway = Gateway.start(new ConfigLoader().load(cfg, Map.of()), GatewayOptions.server())) {
             CliRunner.Result r = CliRunner.run("status", "--config", cfg.toString());
             assertThat(r.exit()).as(r.err()).isZero();
             assertThat(r.out())
@@ -48,7 +49,7 @@ class StatusCommandTest {
     void flagsNameAnotherGatewayAndAWrongTokenIsSaidSo() throws Exception {
         // SPEC OP-3: --url and --token; a refused token is a clear one-line error, exit 1
         Path cfg = config(0, TOKEN);
-        try (Gateway gateway = Gateway.start(new ConfigLoader().load(cfg, Map.of()), Gateway.Options.server())) {
+        try (Gateway gateway = Gateway.start(new ConfigLoader().load(cfg, Map.of()), GatewayOptions.server())) {
             String url = "http://127.0.0.1:" + gateway.httpPort();
             CliRunner.Result ok = CliRunner.run("status", "--url", url, "--token", TOKEN, "--config", cfg.toString());
             assertThat(ok.exit()).as(ok.err()).isZero();

@@ -118,6 +118,14 @@ final class InboxRows {
         return tx.first(SELECT + " WHERE i.id = ?", InboxRows::record, id);
     }
 
+    /** One session's records in RECEIVED or DISPATCHED, oldest first (cluster takeover, SPEC IN-4, OP-2). */
+    static List<InboxRecord> unfinishedOfSession(Tx tx, long sessionId) throws SQLException {
+        return tx.list(
+                SELECT + " WHERE i.session_id = ? AND i.state IN (" + OPEN_STATES + ") ORDER BY i.id",
+                InboxRows::record,
+                sessionId);
+    }
+
     static List<InboxRecord> unfinished(Tx tx) throws SQLException {
         return tx.list(SELECT + " WHERE i.state IN (" + OPEN_STATES + ") ORDER BY i.id", InboxRows::record);
     }

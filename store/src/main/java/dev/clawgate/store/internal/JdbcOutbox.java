@@ -27,10 +27,12 @@ final class JdbcOutbox implements OutboxBook {
 
     private final Database db;
     private final Clock clock;
+    private final String node;
 
-    JdbcOutbox(Database db, Clock clock) {
+    JdbcOutbox(Database db, Clock clock, String node) {
         this.db = db;
         this.clock = clock;
+        this.node = node;
     }
 
     /**
@@ -74,14 +76,14 @@ final class JdbcOutbox implements OutboxBook {
 
     @Override
     public boolean claim(long entryId) {
-        return db.write("claimOutbox", tx -> OutboxRows.claim(tx, entryId, clock.millis()));
+        return db.write("claimOutbox", tx -> OutboxRows.claim(tx, db.dialect(), entryId, clock.millis(), node));
     }
 
     @Override
     public void update(long entryId, OutboxUpdate update) {
         Objects.requireNonNull(update, "update");
         db.write("updateOutbox", tx -> {
-            OutboxRows.update(tx, entryId, update, clock.millis());
+            OutboxRows.update(tx, entryId, update, clock.millis(), node);
             return null;
         });
     }

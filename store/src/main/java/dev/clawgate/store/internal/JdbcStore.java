@@ -37,11 +37,16 @@ public final class JdbcStore implements Store {
     private final JdbcTurns turns;
 
     public JdbcStore(Database db, Clock clock) {
+        this(db, clock, "");
+    }
+
+    /** @param node this node's cluster id, recorded on the outbox entries it claims ('' outside cluster mode) */
+    public JdbcStore(Database db, Clock clock, String node) {
         this.db = Objects.requireNonNull(db, "db");
         Objects.requireNonNull(clock, "clock");
         this.inbox = new JdbcInbox(db, clock);
         this.transcripts = new JdbcTranscripts(db, clock);
-        this.outbox = new JdbcOutbox(db, clock);
+        this.outbox = new JdbcOutbox(db, clock, Objects.requireNonNull(node, "node"));
         this.pairing = new JdbcPairing(db, clock);
         this.memory = new JdbcMemory(db, clock);
         this.cron = new JdbcCronBook(db, clock);

@@ -44,7 +44,8 @@ public final class Migrations {
             new Migration(10, "scoped_recall"),
             new Migration(11, "unreadable_inbound"),
             new Migration(12, "turns"),
-            new Migration(13, "memory_vectors"));
+            new Migration(13, "memory_vectors"),
+            new Migration(14, "cluster"));
 
     public static final String ROOT = "db";
 

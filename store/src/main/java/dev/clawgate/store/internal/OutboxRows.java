@@ -71,14 +71,34 @@ final class OutboxRows {
                 kindName(kind));
     }
 
-    /** PENDING → SENDING; true only for the caller whose update changed the row. */
-    static boolean claim(Tx tx, long id, long now) throws SQLException {
-        int changed = tx.update(
-                "UPDATE outbox SET state = ?, updated_at = ? WHERE id = ? AND state = ?",
-                OutboxState.SENDING.wireName(),
-                now,
-                id,
-                OutboxState.PENDING.wireName());
+    /** What {@code claimed_by} says once the claimer was declared dead mid-send. */
+    static final String FENCED = "fenced:";
+
+    /**
+     * PENDING → SENDING; true only for the caller whose update changed the row. {@code node} is recorded as the claimer
+     * ('' outside cluster mode). On PostgreSQL the row is taken {@code FOR UPDATE SKIP LOCKED}, so a node never waits
+     * on another's claim of it, and a node the cluster declared dead claims nothing (SPEC OP-2, OUT-7: fencing).
+     */
+    static boolean claim(Tx tx, Dialect dialect, long id, long now, String node) throws SQLException {
+        int changed = dialect == Dialect.POSTGRESQL
+                ? tx.update(
+                        "UPDATE outbox SET state = ?, updated_at = ?, claimed_by = ? WHERE id = (SELECT id FROM outbox"
+                                + " WHERE id = ? AND state = ? FOR UPDATE SKIP LOCKED) AND (? = '' OR EXISTS (SELECT 1"
+                                + " FROM cluster_nodes WHERE node_id = ? AND state = 'alive'))",
+                        OutboxState.SENDING.wireName(),
+                        now,
+                        node,
+                        id,
+                        OutboxState.PENDING.wireName(),
+                        node,
+                        node)
+                : tx.update(
+                        "UPDATE outbox SET state = ?, updated_at = ?, claimed_by = ? WHERE id = ? AND state = ?",
+                        OutboxState.SENDING.wireName(),
+                        now,
+                        node,
+                        id,
+                        OutboxState.PENDING.wireName());
         if (changed == 0) requireExists(tx, id);
         return changed == 1;
     }
@@ -87,14 +107,14 @@ final class OutboxRows {
      * Writes {@code u}; receipts also go to the turn's assistant message in the transcript (SPEC OUT-8), found through
      * transcript_inbox_id (V010): without it the lookup scanned all history ever kept.
      */
-    static void update(Tx tx, long id, OutboxUpdate u, long now) throws SQLException {
+    static void update(Tx tx, long id, OutboxUpdate u, long now, String node) throws SQLException {
         String receipts = u.receipts().isEmpty() ? null : ReceiptCodec.toJson(u.receipts());
         String receiptId = u.receipts().isEmpty() ? null : u.receipts().get(0).primaryId();
         long next = u.nextAttemptAt() == null ? now : u.nextAttemptAt().toEpochMilli();
         int changed = tx.update(
                 "UPDATE outbox SET state = ?, receipts = ?, receipt_id = ?, detail = ?, attempts = ?, next_attempt_at "
                         + "= ?,"
-                        + " updated_at = ? WHERE id = ?",
+                        + " updated_at = ? WHERE id = ? AND COALESCE(claimed_by, '') <> ?",
                 u.state().wireName(),
                 receipts,
                 receiptId,
@@ -102,8 +122,14 @@ final class OutboxRows {
                 u.attempts(),
                 next,
                 now,
-                id);
-        if (changed == 0) requireExists(tx, id);
+                id,
+                FENCED + node);
+        if (changed == 0) {
+            requireExists(tx, id);
+            // SPEC OP-2: this node was declared dead while it sent; its late outcome is refused, the entry stays as the
+            // cluster left it (unknown_after_send)
+            throw new FencedException("outbox entry " + id + " was taken from this node; its update is refused");
+        }
         if (receipts != null) {
             tx.update(
                     "UPDATE transcript SET receipt = ? WHERE role = 'assistant' AND inbox_id = (SELECT turn_id FROM "

@@ -20,12 +20,20 @@ public final class PooledDatabase implements Database {
 
     /** Connects to {@code jdbcUrl}; user and password, if any, travel in the URL's parameters. */
     public static PooledDatabase open(String jdbcUrl) {
+        return open(jdbcUrl, POOL_SIZE, 10_000, "clawgate-postgresql");
+    }
+
+    /**
+     * Connects with {@code poolSize} connections at most, waiting up to {@code connectTimeoutMs} for one (SPEC OP-2:
+     * {@code store.pool_size}, {@code store.connect_timeout}).
+     */
+    public static PooledDatabase open(String jdbcUrl, int poolSize, long connectTimeoutMs, String poolName) {
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(jdbcUrl);
-        config.setPoolName("clawgate-postgresql");
-        config.setMaximumPoolSize(POOL_SIZE);
-        config.setMinimumIdle(2);
-        config.setConnectionTimeout(10_000);
+        config.setPoolName(poolName);
+        config.setMaximumPoolSize(poolSize);
+        config.setMinimumIdle(Math.min(2, poolSize));
+        config.setConnectionTimeout(Math.max(250, connectTimeoutMs));
         try {
             return new PooledDatabase(new HikariDataSource(config));
         } catch (RuntimeException e) {

@@ -345,6 +345,14 @@ public final class FakeTelegramServer implements PlatformCallLog, AutoCloseable 
         return locked(() -> List.copyOf(world.chatActionLog));
     }
 
+    /**
+     * How many getUpdates calls came while another was still waiting: two pollers of one bot at once (Telegram ends the
+     * older call with 409 Conflict). A poller that died mid-call counts once when its successor starts.
+     */
+    public long pollConflicts() {
+        return locked(feed::pollConflicts);
+    }
+
     /** The highest offset a getUpdates call confirmed: updates below it are gone for good. */
     public long confirmedOffset() {
         return locked(feed::confirmedOffset);

@@ -31,6 +31,9 @@ final class UpdateFeed {
     private static final long MAX_POLL_SECONDS = 50;
 
     private final ReentrantLock lock;
+    private long pollGeneration;
+    private int waitingPolls;
+    private long conflicts;
     private final Condition updatesArrived;
     private final ExecutorService executor;
     private final HttpClient pusher =
@@ -167,10 +170,28 @@ final class UpdateFeed {
             confirmedOffset = Math.max(confirmedOffset, offset);
         }
         long from = offset == null ? 0 : offset;
-        while (pending.tailMap(from).isEmpty() && !closed) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) break;
-            updatesArrived.awaitNanos(left);
+        // Telegram's rule: a newer getUpdates ends one still waiting with 409 (two bot instances polling)
+        long mine = ++pollGeneration;
+        if (waitingPolls > 0) {
+            conflicts++;
+            updatesArrived.signalAll();
+        }
+        waitingPolls++;
+        try {
+            while (pending.tailMap(from).isEmpty() && !closed) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) break;
+                updatesArrived.awaitNanos(left);
+                if (pollGeneration != mine) {
+                    throw new BadRequest(
+                            409,
+                            "Conflict: terminated by other getUpdates request; make sure that only one bot instance"
+                                    + " is running",
+                            null);
+                }
+            }
+        } finally {
+            waitingPolls--;
         }
         ArrayNode out = BotRequest.JSON.createArrayNode();
         int max = limit == null || limit <= 0 ? 100 : (int) Math.min(100, limit);
@@ -185,6 +206,11 @@ final class UpdateFeed {
     void forgetConfirmed() {
         all.keySet().removeIf(id -> id < confirmedOffset);
         pushes.clear();
+    }
+
+    /** How many getUpdates calls arrived while another was still waiting (Telegram answers the older one 409). */
+    long pollConflicts() {
+        return conflicts;
     }
 
     long confirmedOffset() {

@@ -44,7 +44,8 @@ class WhatsAppTextTest {
     /** The text with no fence opener left: neither three backticks nor three tildes (a fence the renderer closes). */
     private static String unfenced(String text) {
         String t = text;
-        while (t.contains("```") || t.contains("~~~")) t = t.replace("```", "``").replace("~~~", "~~");
+        while (t.contains("```") || t.contains("~~~"))
+            t = t.replace("```", "``").replace("~~~", "~~");
         return t;
     }
 }
