@@ -6,6 +6,7 @@ import dev.clawgate.core.channel.Channel;
 import dev.clawgate.core.channel.ChannelHealth;
 import dev.clawgate.core.channel.InboundSink;
 import dev.clawgate.core.channel.MessageAdapter;
+import dev.clawgate.core.channel.socket.SessionFile;
 import dev.clawgate.core.inbound.Scheduler;
 import dev.clawgate.core.model.Attachment;
 import dev.clawgate.core.model.InboundMessage;
@@ -105,7 +106,7 @@ public final class DiscordChannel implements Channel {
             seen.put(a.id(), bounded());
             SessionFile kept = dataDir == null
                     ? null
-                    : new SessionFile(dataDir.resolve("discord").resolve(a.id() + ".session"));
+                    : new SessionFile(dataDir.resolve("discord").resolve(a.id() + ".session"), "Discord");
             gateways.put(
                     a.id(), new GatewayClient(bot, (type, d) -> dispatch(bot, reader, type, d), http, timing, kept));
         }

@@ -2,6 +2,7 @@ package dev.clawgate.channel.discord;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.clawgate.core.channel.ChannelProbe;
+import dev.clawgate.core.channel.socket.GatewaySocket;
 import dev.clawgate.core.config.ChannelSettings;
 import java.io.IOException;
 import java.net.URI;
@@ -119,13 +120,13 @@ final class DiscordProbe {
                     "GET /gateway/bot failed" + who + ": " + api.redact(e.getMessage()), "check " + key + ".api_base");
         }
         try {
-            GatewayConnection c = new GatewayConnection(
+            GatewaySocket c = GatewayClient.open(
                     http,
                     URI.create(url.toString().replaceAll("\\?.*$", "")
                             + (url.getPath() == null || url.getPath().isEmpty() ? "/" : "") + "?v=10&encoding=json"),
                     api::redact);
             try {
-                GatewayConnection.Frame hello = c.next(TIMEOUT);
+                GatewaySocket.Frame hello = c.next(TIMEOUT);
                 if (hello != null && hello.op() == 10)
                     return new ChannelProbe.Finding("the Gateway at " + url + " answers" + who, null);
                 return new ChannelProbe.Finding(

@@ -3,6 +3,8 @@ package dev.clawgate.channel.discord;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clawgate.core.channel.ChannelHealth;
+import dev.clawgate.core.channel.socket.GatewaySocket;
+import dev.clawgate.core.channel.socket.SessionFile;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -28,6 +30,7 @@ import org.slf4j.LoggerFactory;
 final class GatewayClient {
     private static final Logger log = LoggerFactory.getLogger(GatewayClient.class);
     static final int INTENT_GUILDS = 1, GUILD_MESSAGES = 1 << 9, DIRECT_MESSAGES = 1 << 12, MESSAGE_CONTENT = 1 << 15;
+    static final GatewaySocket.HeartbeatOps HEARTBEAT = new GatewaySocket.HeartbeatOps(1, 11);
     static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
 
     /** Takes each dispatch; throws to leave it unhandled (the connection is dropped and the Resume replays it). */
@@ -47,7 +50,7 @@ final class GatewayClient {
     private final Timing timing;
     private volatile boolean running;
     private volatile Thread thread;
-    private volatile GatewayConnection current;
+    private volatile GatewaySocket current;
     private volatile ChannelHealth health = ChannelHealth.down("connecting to the Discord Gateway");
     private volatile String fatal;
     private volatile int connections;
@@ -88,17 +91,7 @@ final class GatewayClient {
     /** Stops: the socket is closed with 4000, so the session stays resumable for the next start. */
     void stop() {
         running = false;
-        GatewayConnection c = current;
-        if (c != null) c.close(4000, "stopping");
-        Thread t = thread;
-        if (t != null) {
-            t.interrupt();
-            try {
-                t.join(Duration.ofSeconds(5));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        GatewaySocket.stopLoop(current, thread);
     }
 
     ChannelHealth health() {
@@ -122,7 +115,7 @@ final class GatewayClient {
             boolean healthy = false;
             try {
                 URI url = withQuery(resuming ? resumeUrl : gatewayUrl());
-                GatewayConnection c = new GatewayConnection(http, url, bot.api::redact);
+                GatewaySocket c = open(http, url, bot.api::redact);
                 current = c;
                 connections++;
                 Outcome o = serve(c, resuming);
@@ -176,8 +169,8 @@ final class GatewayClient {
      */
     private record Outcome(String why, boolean now, boolean healthy, String fatalFix) {}
 
-    private Outcome serve(GatewayConnection c, boolean resuming) throws InterruptedException {
-        GatewayConnection.Frame hello = c.next(timing.readyTimeout());
+    private Outcome serve(GatewaySocket c, boolean resuming) throws InterruptedException {
+        GatewaySocket.Frame hello = c.next(timing.readyTimeout());
         if (hello == null)
             return new Outcome(
                     "stuck: no Hello within " + timing.readyTimeout().toSeconds() + " s", false, false, null);
@@ -211,7 +204,7 @@ final class GatewayClient {
                             false,
                             null);
                 }
-                GatewayConnection.Frame f = c.next(left);
+                GatewaySocket.Frame f = c.next(left);
                 if (c.zombie())
                     return new Outcome("no Heartbeat ACK: a zombied connection, closed to resume", true, ready, null);
                 if (f == null) continue;
@@ -275,7 +268,7 @@ final class GatewayClient {
         }
     }
 
-    private void identify(GatewayConnection c) throws InterruptedException {
+    private void identify(GatewaySocket c) throws InterruptedException {
         long gap = timing.identifyGap().toNanos() - (System.nanoTime() - lastIdentify);
         if (lastIdentify != 0 && gap > 0) Thread.sleep(Duration.ofNanos(gap));
         lastIdentify = System.nanoTime();
@@ -296,7 +289,7 @@ final class GatewayClient {
      * Heartbeats: the first after {@code interval * jitter}, then every interval; an ACK missing at the next beat is a
      * zombie.
      */
-    private void heartbeat(GatewayConnection c, long interval) {
+    private void heartbeat(GatewaySocket c, long interval) {
         try {
             Thread.sleep((long) (interval * ThreadLocalRandom.current().nextDouble()));
             while (!Thread.currentThread().isInterrupted()) {
@@ -358,6 +351,12 @@ final class GatewayClient {
             throw new DiscordApiException(
                     "GET /gateway/bot named no url", DiscordApiException.Reach.ANSWERED, 200, 0, null, null);
         return URI.create(url);
+    }
+
+    /** Opens a Gateway socket: heartbeat op 1, answered by op 11. */
+    static GatewaySocket open(HttpClient http, URI url, java.util.function.UnaryOperator<String> redact)
+            throws java.io.IOException, InterruptedException {
+        return new GatewaySocket(http, url, DiscordApi.CONNECT_TIMEOUT, HEARTBEAT, redact);
     }
 
     private static URI withQuery(Object base) {

@@ -7,6 +7,7 @@ import dev.clawgate.core.channel.ChannelHealth;
 import dev.clawgate.core.channel.InboundSink;
 import dev.clawgate.core.channel.MessageAdapter;
 import dev.clawgate.core.channel.WebhookRoute;
+import dev.clawgate.core.channel.socket.SessionFile;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.store.StoreException;
 import dev.clawgate.core.store.UnreadableInbound;
@@ -69,7 +70,7 @@ public final class QqChannel implements Channel {
                     api,
                     this::dispatch,
                     timing,
-                    dir == null ? null : new QqSessionFile(dir.resolve("gateway.session")));
+                    dir == null ? null : new SessionFile(dir.resolve("gateway.session"), "QQ"));
         }
     }
 

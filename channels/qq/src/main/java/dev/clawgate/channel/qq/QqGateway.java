@@ -3,6 +3,8 @@ package dev.clawgate.channel.qq;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clawgate.core.channel.ChannelHealth;
+import dev.clawgate.core.channel.socket.GatewaySocket;
+import dev.clawgate.core.channel.socket.SessionFile;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Duration;
@@ -27,6 +29,10 @@ final class QqGateway {
     /** Intents: group @-messages and direct (C2C) messages. */
     static final int GROUP_AND_C2C_EVENT = 1 << 25;
 
+    /** Heartbeat op 1, answered by op 11. */
+    static final GatewaySocket.HeartbeatOps HEARTBEAT = new GatewaySocket.HeartbeatOps(1, 11);
+
+    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(10);
     static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
 
     /** Takes each dispatch; throws to leave it unhandled (the connection is dropped and the Resume replays it). */
@@ -43,10 +49,10 @@ final class QqGateway {
     private final QqApi api;
     private final Dispatches dispatches;
     private final Timing timing;
-    private final QqSessionFile kept;
+    private final SessionFile kept;
     private volatile boolean running;
     private volatile Thread thread;
-    private volatile QqSocket current;
+    private volatile GatewaySocket current;
     private volatile ChannelHealth health = ChannelHealth.down("connecting to the QQ gateway");
     private volatile int connections;
     private volatile String sessionId;
@@ -54,13 +60,13 @@ final class QqGateway {
     private volatile long seq;
     private volatile boolean renewToken;
 
-    QqGateway(QqAccount account, QqApi api, Dispatches dispatches, Timing timing, QqSessionFile kept) {
+    QqGateway(QqAccount account, QqApi api, Dispatches dispatches, Timing timing, SessionFile kept) {
         this.account = account;
         this.api = api;
         this.dispatches = dispatches;
         this.timing = timing;
         this.kept = kept;
-        QqSessionFile.Session s = kept == null ? null : kept.read();
+        SessionFile.Session s = kept == null ? null : kept.read();
         if (s != null) {
             sessionId = s.id();
             sessionUrl = s.resumeUrl();
@@ -76,17 +82,7 @@ final class QqGateway {
     /** Stops: the socket is closed with 4000, so the session stays resumable for the next start. */
     void stop() {
         running = false;
-        QqSocket c = current;
-        if (c != null) c.close(4000, "stopping");
-        Thread t = thread;
-        if (t != null) {
-            t.interrupt();
-            try {
-                t.join(Duration.ofSeconds(5));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        GatewaySocket.stopLoop(current, thread);
     }
 
     ChannelHealth health() {
@@ -102,7 +98,7 @@ final class QqGateway {
             kept.write(
                     sessionId == null || sessionUrl == null
                             ? null
-                            : new QqSessionFile.Session(sessionId, sessionUrl, seq));
+                            : new SessionFile.Session(sessionId, sessionUrl, seq));
     }
 
     private void forget() {
@@ -119,7 +115,7 @@ final class QqGateway {
             try {
                 boolean resuming = sessionId != null && sessionUrl != null;
                 URI url = resuming ? URI.create(sessionUrl) : gatewayUrl();
-                QqSocket c = new QqSocket(api.http(), url, s -> s);
+                GatewaySocket c = new GatewaySocket(api.http(), url, CONNECT_TIMEOUT, HEARTBEAT, s -> s);
                 current = c;
                 connections++;
                 Outcome o = serve(c, url, resuming);
@@ -161,8 +157,8 @@ final class QqGateway {
     /** How a connection ended: why, whether to reconnect at once, whether it had been ready, whether fatal. */
     private record Outcome(String why, boolean now, boolean healthy, boolean fatal) {}
 
-    private Outcome serve(QqSocket c, URI url, boolean resuming) throws InterruptedException, QqApiException {
-        QqSocket.Frame hello = c.next(timing.readyTimeout());
+    private Outcome serve(GatewaySocket c, URI url, boolean resuming) throws InterruptedException, QqApiException {
+        GatewaySocket.Frame hello = c.next(timing.readyTimeout());
         if (hello == null) return new Outcome("stuck: no Hello", false, false, false);
         if (hello.closeCode() != 0) return closed(hello.closeCode(), hello.reason(), false);
         if (hello.op() != 10) return new Outcome("the gateway did not begin with Hello", false, false, false);
@@ -188,7 +184,7 @@ final class QqGateway {
             while (running) {
                 Duration left = ready ? Duration.ofSeconds(1) : Duration.ofNanos(deadline - System.nanoTime());
                 if (!ready && left.isNegative()) return new Outcome("stuck: no READY/RESUMED", false, false, false);
-                QqSocket.Frame f = c.next(left);
+                GatewaySocket.Frame f = c.next(left);
                 if (c.zombie()) return new Outcome("no heartbeat ACK: a zombied connection", true, ready, false);
                 if (f == null) continue;
                 if (f.closeCode() != 0) return closed(f.closeCode(), f.reason(), ready);
@@ -240,7 +236,7 @@ final class QqGateway {
         }
     }
 
-    private void heartbeat(QqSocket c, long interval) {
+    private void heartbeat(GatewaySocket c, long interval) {
         try {
             while (!Thread.currentThread().isInterrupted()) {
                 Thread.sleep(interval);

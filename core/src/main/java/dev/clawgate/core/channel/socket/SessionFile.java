@@ -1,4 +1,4 @@
-package dev.clawgate.channel.qq;
+package dev.clawgate.core.channel.socket;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -11,24 +11,27 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The bot's gateway session kept under the data dir (SPEC CH-13, IN-4): its id, the gateway URL it lives on, and the
- * last sequence handled, so a gateway restarted (or killed) within QQ's session timeout resumes and gets what was
+ * A bot's gateway session kept under the data dir (SPEC CH-5, CH-13, IN-4): its id, the URL it resumes on, and the last
+ * sequence handled, so a gateway restarted (or killed) within the platform's session timeout resumes and gets what was
  * dispatched meanwhile. The sequence written never runs ahead of the inbox: it is written after the message was
  * committed, and one written late only replays messages the inbox drops as duplicates (IN-1).
  */
-final class QqSessionFile {
-    private static final Logger log = LoggerFactory.getLogger(QqSessionFile.class);
+public final class SessionFile {
+    private static final Logger log = LoggerFactory.getLogger(SessionFile.class);
 
     /** What was kept: a session and where it stood, or nothing. */
-    record Session(String id, String resumeUrl, long seq) {}
+    public record Session(String id, String resumeUrl, long seq) {}
 
     private final Path file;
+    private final String platform;
 
-    QqSessionFile(Path file) {
+    /** @param platform named in warnings, e.g. {@code Discord} */
+    public SessionFile(Path file, String platform) {
         this.file = file;
+        this.platform = platform;
     }
 
-    Session read() {
+    public Session read() {
         try {
             if (!Files.exists(file)) return null;
             List<String> lines = Files.readAllLines(file, StandardCharsets.UTF_8);
@@ -38,13 +41,17 @@ final class QqSessionFile {
                     lines.get(1).strip(),
                     Long.parseLong(lines.get(2).strip()));
         } catch (IOException | NumberFormatException e) {
-            log.warn("the QQ session file {} cannot be read ({}); a new session is started", file, e.toString());
+            log.warn(
+                    "the {} session file {} cannot be read ({}); a new session is started",
+                    platform,
+                    file,
+                    e.toString());
             return null;
         }
     }
 
     /** Keeps {@code s}, or forgets the session when it is null. */
-    void write(Session s) {
+    public void write(Session s) {
         try {
             if (s == null) {
                 Files.deleteIfExists(file);
@@ -59,8 +66,8 @@ final class QqSessionFile {
                 Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
             }
         } catch (IOException e) {
-            // without it a restart identifies anew: nothing recorded is lost, only what QQ dispatched while down
-            log.warn("the QQ session file {} cannot be written: {}", file, e.toString());
+            // without it a restart identifies anew: nothing recorded is lost, only what was dispatched while down
+            log.warn("the {} session file {} cannot be written: {}", platform, file, e.toString());
         }
     }
 }
