@@ -85,7 +85,7 @@ class ConfigErrorsTest extends ConfigFileCase {
                 .isEqualTo("unknown key 'plugins' in " + file
                         + "; valid top-level keys: gateway, agent, providers, routes, "
                         + "session, history, memory, tools, messages, inbox, multimodal, outbox, cron, dispatch, "
-                        + "logging, inspector, telemetry, "
+                        + "logging, inspector, telemetry, store, cluster, "
                         + "channels, mcp");
     }
 
