@@ -56,9 +56,9 @@ class RenamedKeysTest {
                 """);
         assertThat(message)
                 .contains("'channels.webchat.block_streaming.min_chars' and its old name")
-                .contains("'channels.webchat.block_streaming.chunk.min_chars' are both set")
-                .doesNotContain("100")
-                .doesNotContain("200");
+                .contains("'channels.webchat.block_streaming.chunk.min_chars' are both set");
+        // no value in the message (the file's path is left out: a temp dir's random digits may hold "100")
+        assertThat(message.replace(dir.toString(), "")).doesNotContain("100").doesNotContain("200");
     }
 
     @Test
