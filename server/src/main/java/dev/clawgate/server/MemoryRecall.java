@@ -46,10 +46,15 @@ public final class MemoryRecall implements AutoCloseable {
         if (s.embedder().isEmpty()) return new MemoryRecall(s, store, null);
         Embedder e = s.embedder().get();
         // the local model loads on first use: warmed here, so neither the start nor a first turn waits for it
-        Thread.ofVirtual().name("embedder-warm-up").start(() -> warmUp(e));
+        Thread warming = Thread.ofVirtual().name("embedder-warm-up").start(() -> warmUp(e));
         MemoryIndexer indexer = new MemoryIndexer(store.vectors(), e, BATCH, POLL).start();
-        return new MemoryRecall(s, new HybridMemory(store, e, settings), indexer);
+        MemoryRecall recall = new MemoryRecall(s, new HybridMemory(store, e, settings), indexer);
+        recall.warming = warming;
+        return recall;
     }
+
+    /** The warm-up's thread: the model must not be closed while its native session is being made (the JVM aborts). */
+    private volatile Thread warming;
 
     private static void warmUp(Embedder e) {
         try {
@@ -83,6 +88,14 @@ public final class MemoryRecall implements AutoCloseable {
     @Override
     public void close() {
         if (indexer != null) indexer.close();
+        Thread w = warming;
+        if (w != null) {
+            try {
+                if (!w.join(java.time.Duration.ofSeconds(60))) log.warn("memory recall: the model is still loading");
+            } catch (InterruptedException ex) {
+                Thread.currentThread().interrupt();
+            }
+        }
         selection.embedder().ifPresent(Embedder::close);
     }
 }
