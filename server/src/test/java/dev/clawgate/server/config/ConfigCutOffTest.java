@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
  * OP-4, RT-3). The parser refuses a cut inside a value; these are the cuts that leave valid TOML. Before the fix each
  * of them loaded, and a cut [tools] table restored the default allowlist.
  */
+// SPEC OP-4, RT-3
 class ConfigCutOffTest extends ConfigFileCase {
     private static final String FULL = """
             [gateway]

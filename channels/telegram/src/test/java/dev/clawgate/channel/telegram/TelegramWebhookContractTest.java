@@ -21,6 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Telegram's webhook mode against the harness's webhook proofs: the secret-token header is its proof of origin (SPEC
  * CH-3, IN-5).
  */
+// SPEC CH-3, IN-5
 class TelegramWebhookContractTest {
     private static final String SECRET = "right_secret-123";
     private static final String HEADER = "X-Telegram-Bot-Api-Secret-Token";
