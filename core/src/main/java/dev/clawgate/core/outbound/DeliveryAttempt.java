@@ -78,7 +78,7 @@ final class DeliveryAttempt {
         MessageReceipt receipt;
         long started = dev.clawgate.core.inspect.TurnTrail.current().now();
         try {
-            receipt = TracedSend.send(adapter, part, first ? cancel : CancelToken.none());
+            receipt = TracedSend.send(part, () -> adapter.send(part, first ? cancel : CancelToken.none()));
         } catch (CancelledException e) {
             // the adapter stopped before any platform I/O (MessageAdapter#send)
             if (first) return new SendVerdict.Cancelled(e.getMessage());

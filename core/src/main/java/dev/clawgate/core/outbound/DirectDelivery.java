@@ -38,7 +38,8 @@ public final class DirectDelivery implements Delivery {
                 return new DeliveryOutcome.Suppressed(SuppressionReason.RUN_CANCELLED);
             long started = dev.clawgate.core.inspect.TurnTrail.current().now();
             try {
-                MessageReceipt r = TracedSend.send(adapter, part, receipts.isEmpty() ? cancel : CancelToken.none());
+                MessageReceipt r = TracedSend.send(
+                        part, () -> adapter.send(part, receipts.isEmpty() ? cancel : CancelToken.none()));
                 receipts.add(r);
                 InspectedSends.sent(started, part, r, 0);
                 if (adapter.capabilities().contains(Capability.AFTER_SEND_SUCCESS))

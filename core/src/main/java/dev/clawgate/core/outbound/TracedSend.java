@@ -1,7 +1,5 @@
 package dev.clawgate.core.outbound;
 
-import dev.clawgate.core.channel.MessageAdapter;
-import dev.clawgate.core.run.CancelToken;
 import dev.clawgate.core.trace.Phase;
 import dev.clawgate.core.trace.PhaseScope;
 import dev.clawgate.core.trace.TurnPhases;
@@ -14,13 +12,18 @@ import java.util.Locale;
 final class TracedSend {
     private TracedSend() {}
 
-    static MessageReceipt send(MessageAdapter adapter, OutboundMessage part, CancelToken cancel)
-            throws DeliveryException {
+    /** The platform call itself; the caller holds the channel's adapter, so this stage does not look back at it. */
+    @FunctionalInterface
+    interface Send {
+        MessageReceipt send() throws DeliveryException;
+    }
+
+    static MessageReceipt send(OutboundMessage part, Send send) throws DeliveryException {
         try (PhaseScope phase = TurnPhases.begin(Phase.SEND, part.target().channel())) {
             phase.attribute("kind", part.kind().name().toLowerCase(Locale.ROOT));
             phase.attribute("part", Integer.toString(part.part()));
             try {
-                return adapter.send(part, cancel);
+                return send.send();
             } catch (DeliveryException e) {
                 phase.failed(e.kind().name().toLowerCase(Locale.ROOT));
                 throw e;
