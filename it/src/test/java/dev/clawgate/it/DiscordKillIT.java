@@ -13,11 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,7 +25,6 @@ import org.junit.jupiter.api.Test;
  * left {@code unknown_after_send} (SPEC OUT-12, OUT-7, IN-1, IN-4, CH-5).
  */
 class DiscordKillIT {
-    private static final Pattern TAG = Pattern.compile("msg-(\\d+)-(\\d+)");
 
     private final Path dir = Path.of(System.getProperty("crash.workdir", "target/crash-run"))
             .resolve("discord-kill")
@@ -63,7 +58,6 @@ class DiscordKillIT {
                 chats.add(discord.dm(user));
             }
             int total = users * perUser;
-            int killed = 0;
             Process p = child.start(null, null);
             // Discord dispatches only to a live session: people write once the bot is online
             Process first = p;
@@ -82,17 +76,14 @@ class DiscordKillIT {
                 }
             });
 
-            for (int k = 1; k <= kills; k++) {
-                int threshold = total * k / (kills + 1);
-                Process running = p;
-                await().atMost(Duration.ofSeconds(90))
-                        .until(() -> replies(discord, chats).size() >= threshold || !running.isAlive());
-                if (!p.isAlive()) throw new AssertionError("the gateway died by itself:\n" + child.logTail(40));
-                p.destroyForcibly();
-                p.waitFor(10, TimeUnit.SECONDS);
-                killed++;
-                p = child.start(null, null);
-            }
+            p = KillRun.killAtShares(
+                    child,
+                    p,
+                    kills,
+                    total,
+                    Duration.ofSeconds(90),
+                    () -> replies(discord, chats).size());
+            int killed = kills;
             sender.join();
             Process last = p;
             await().atMost(Duration.ofSeconds(120))
@@ -100,49 +91,21 @@ class DiscordKillIT {
                     .until(() -> KillAudit.settled(dir, total) || !last.isAlive());
             ChildGateway.stop(last);
 
-            Map<String, Integer> repliesPerMessage = new HashMap<>();
-            for (DiscordMessage m : replies(discord, chats)) {
-                String answered = TelegramAckCrashIT.tagOf(m.content());
-                if (!answered.isEmpty()) repliesPerMessage.merge(answered, 1, Integer::sum);
-            }
             KillAudit.Audit audit = KillAudit.audit(dir);
-            int once = 0, duplicates = 0, listed = 0, missing = 0;
-            List<String> unexplained = new ArrayList<>();
-            for (int i = 0; i < total; i++) {
-                String tag = "msg-" + (i % users) + "-" + (i / users);
-                int n = repliesPerMessage.getOrDefault(tag, 0);
-                if (n == 1) once++;
-                else if (n > 1) duplicates++;
-                else if (audit.unknown().contains(tag) || audit.failed().contains(tag)) listed++;
-                else {
-                    missing++;
-                    unexplained.add(tag);
-                }
-            }
-            String report = """
-                    Discord kill test: %d messages from %d users, %d SIGKILLs during the run
-                    - answered exactly once: %d
-                    - answered twice or more: %d
-                    - no reply, listed (reply unknown_after_send: %d, turn failed after two cut runs: %d): %d
-                    - no reply and not listed: %d %s
-                    - outbox at the end: %s
-                    """.formatted(
-                            total,
-                            users,
-                            killed,
-                            once,
-                            duplicates,
-                            audit.unknown().size(),
-                            audit.failed().size(),
-                            listed,
-                            missing,
-                            unexplained.size() > 20 ? unexplained.subList(0, 20) + "…" : unexplained,
-                            audit.outboxCounts());
+            KillRun.Tally tally = KillRun.Tally.of(
+                    users,
+                    total,
+                    KillRun.repliesPerTag(replies(discord, chats).stream()
+                            .map(DiscordMessage::content)
+                            .toList()),
+                    audit);
+            String report = tally.report(
+                    "Discord kill test: %d messages from %d users, %d SIGKILLs during the run"
+                            .formatted(total, users, killed),
+                    audit);
             Files.writeString(dir.resolve("discord-kill-report.md"), report);
             System.out.println(report);
-            assertThat(duplicates).as(report).isZero();
-            assertThat(missing).as(report).isZero();
-            assertThat(once + listed).isEqualTo(total);
+            tally.assertNoneTwiceNoneLost(report);
             // with nonce reconcile, a reply cut by a kill is found (or made once) on restart: none is left unknown
             assertThat(audit.unknown()).as(report).isEmpty();
         }

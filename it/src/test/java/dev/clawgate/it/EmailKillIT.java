@@ -1,6 +1,5 @@
 package dev.clawgate.it;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.clawgate.testkit.email.MailServer;
@@ -13,11 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,7 +24,6 @@ import org.junit.jupiter.api.Test;
  */
 class EmailKillIT {
     private static final String BOT = "bot@localhost";
-    private static final Pattern TAG = Pattern.compile("msg-(\\d+)-(\\d+)");
 
     private final Path dir = Path.of(System.getProperty("crash.workdir", "target/crash-run"))
             .resolve("email-kill")
@@ -82,19 +76,15 @@ class EmailKillIT {
                 }
             });
 
-            int killed = 0;
             Process p = child.start(null, null);
-            for (int k = 1; k <= kills; k++) {
-                int threshold = total * k / (kills + 1);
-                Process running = p;
-                await().atMost(Duration.ofSeconds(120))
-                        .until(() -> replies(mail, users).size() >= threshold || !running.isAlive());
-                if (!p.isAlive()) throw new AssertionError("the gateway died by itself:\n" + child.logTail(40));
-                p.destroyForcibly();
-                p.waitFor(10, TimeUnit.SECONDS);
-                killed++;
-                p = child.start(null, null);
-            }
+            p = KillRun.killAtShares(
+                    child,
+                    p,
+                    kills,
+                    total,
+                    Duration.ofSeconds(120),
+                    () -> replies(mail, users).size());
+            int killed = kills;
             sender.join();
             Process last = p;
             await().atMost(Duration.ofSeconds(180))
@@ -104,46 +94,15 @@ class EmailKillIT {
                             || !last.isAlive());
             ChildGateway.stop(last);
 
-            Map<String, Integer> repliesPerMail = new HashMap<>();
-            for (String tag : replies(mail, users)) repliesPerMail.merge(tag, 1, Integer::sum);
             KillAudit.Audit audit = KillAudit.audit(dir);
-            int once = 0, duplicates = 0, listed = 0, missing = 0;
-            List<String> unexplained = new ArrayList<>();
-            for (int i = 0; i < total; i++) {
-                String tag = "msg-" + (i % users) + "-" + (i / users);
-                int n = repliesPerMail.getOrDefault(tag, 0);
-                if (n == 1) once++;
-                else if (n > 1) duplicates++;
-                else if (audit.unknown().contains(tag) || audit.failed().contains(tag)) listed++;
-                else {
-                    missing++;
-                    unexplained.add(tag);
-                }
-            }
-            String report = """
-                    E-mail kill test: %d mails from %d senders, %d SIGKILLs during the run
-                    - answered exactly once: %d
-                    - answered twice or more: %d
-                    - no reply, listed (reply unknown_after_send: %d, turn failed: %d): %d
-                    - no reply and not listed: %d %s
-                    - outbox at the end: %s
-                    """.formatted(
-                            total,
-                            users,
-                            killed,
-                            once,
-                            duplicates,
-                            audit.unknown().size(),
-                            audit.failed().size(),
-                            listed,
-                            missing,
-                            unexplained,
-                            audit.outboxCounts());
+            KillRun.Tally tally = KillRun.Tally.of(users, total, KillRun.repliesPerTag(replies(mail, users)), audit);
+            String report = tally.report(
+                    "E-mail kill test: %d mails from %d senders, %d SIGKILLs during the run"
+                            .formatted(total, users, killed),
+                    audit);
             Files.writeString(dir.resolve("email-kill-report.md"), report);
             System.out.println(report);
-            assertThat(duplicates).as(report).isZero();
-            assertThat(missing).as(report).isZero();
-            assertThat(once + listed).isEqualTo(total);
+            tally.assertNoneTwiceNoneLost(report);
         }
     }
 

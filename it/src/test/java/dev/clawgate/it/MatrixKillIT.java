@@ -23,7 +23,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -101,19 +100,15 @@ class MatrixKillIT {
                 }
             });
 
-            int killed = 0;
             Process current = p;
-            for (int k = 1; k <= kills; k++) {
-                int threshold = total * k / (kills + 1);
-                Process running = current;
-                await().atMost(Duration.ofSeconds(90))
-                        .until(() -> replies(hs).size() >= threshold || !running.isAlive());
-                if (!current.isAlive()) throw new AssertionError("the gateway died by itself:\n" + child.logTail(40));
-                current.destroyForcibly();
-                current.waitFor(10, TimeUnit.SECONDS);
-                killed++;
-                current = child.start(null, null);
-            }
+            current = KillRun.killAtShares(
+                    child,
+                    current,
+                    kills,
+                    total,
+                    Duration.ofSeconds(90),
+                    () -> replies(hs).size());
+            int killed = kills;
             sender.join();
             Process last = current;
             await().atMost(Duration.ofSeconds(120))

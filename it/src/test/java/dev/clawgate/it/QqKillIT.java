@@ -9,11 +9,7 @@ import dev.clawgate.testkit.qq.FakeQq;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -49,7 +45,6 @@ class QqKillIT {
             ChildGateway child = ChildGateway.ofPackagedJar(
                     config, dir.resolve("gateway.log"), ChildGateway.Mode.JAR, "unused-secret", null);
             int total = users * perUser;
-            int killed = 0;
             Process p = child.start(null, null);
             // QQ dispatches only to a live session: people write once the bot is online
             Process first = p;
@@ -65,17 +60,14 @@ class QqKillIT {
                     }
                 }
             });
-            for (int k = 1; k <= kills; k++) {
-                int threshold = total * k / (kills + 1);
-                Process running = p;
-                await().atMost(Duration.ofSeconds(90))
-                        .until(() -> replies(qq).size() >= threshold || !running.isAlive());
-                if (!p.isAlive()) throw new AssertionError("the gateway died by itself:\n" + child.logTail(40));
-                p.destroyForcibly();
-                p.waitFor(10, TimeUnit.SECONDS);
-                killed++;
-                p = child.start(null, null);
-            }
+            p = KillRun.killAtShares(
+                    child,
+                    p,
+                    kills,
+                    total,
+                    Duration.ofSeconds(90),
+                    () -> replies(qq).size());
+            int killed = kills;
             sender.join();
             Process last = p;
             await().atMost(Duration.ofSeconds(120))
@@ -83,54 +75,24 @@ class QqKillIT {
                     .until(() -> KillAudit.settled(dir, total) || !last.isAlive());
             ChildGateway.stop(last);
 
-            Map<String, Integer> repliesPerMessage = new HashMap<>();
-            for (FakeQq.Sent m : replies(qq)) {
-                String answered = TelegramAckCrashIT.tagOf(m.content());
-                if (!answered.isEmpty()) repliesPerMessage.merge(answered, 1, Integer::sum);
-            }
             KillAudit.Audit audit = KillAudit.audit(dir);
-            int once = 0, duplicates = 0, listed = 0, missing = 0;
-            List<String> unexplained = new ArrayList<>();
-            for (int i = 0; i < total; i++) {
-                String tag = "msg-" + (i % users) + "-" + (i / users);
-                int n = repliesPerMessage.getOrDefault(tag, 0);
-                if (n == 1) once++;
-                else if (n > 1) duplicates++;
-                else if (audit.unknown().contains(tag) || audit.failed().contains(tag)) listed++;
-                else {
-                    missing++;
-                    unexplained.add(tag);
-                }
-            }
+            KillRun.Tally tally = KillRun.Tally.of(
+                    users,
+                    total,
+                    KillRun.repliesPerTag(
+                            replies(qq).stream().map(FakeQq.Sent::content).toList()),
+                    audit);
             long seqDuplicates = qq.calls().stream()
                     .filter(c -> "40054005".equals(c.headers().get(":code")))
                     .count();
-            String report = """
-                    QQ kill test: %d messages from %d users, %d SIGKILLs during the run
-                    - answered exactly once: %d
-                    - answered twice or more: %d
-                    - no reply, listed (reply unknown_after_send: %d, turn failed after two cut runs: %d): %d
-                    - no reply and not listed: %d %s
-                    - retries QQ refused as a repeated msg_seq (already delivered): %d
-                    - outbox at the end: %s
-                    """.formatted(
-                            total,
-                            users,
-                            killed,
-                            once,
-                            duplicates,
-                            audit.unknown().size(),
-                            audit.failed().size(),
-                            listed,
-                            missing,
-                            unexplained.size() > 20 ? unexplained.subList(0, 20) + "…" : unexplained,
-                            seqDuplicates,
-                            audit.outboxCounts());
+            String report = tally.report(
+                    "QQ kill test: %d messages from %d users, %d SIGKILLs during the run"
+                            .formatted(total, users, killed),
+                    audit,
+                    "retries QQ refused as a repeated msg_seq (already delivered): " + seqDuplicates);
             Files.writeString(dir.resolve("qq-kill-report.md"), report);
             System.out.println(report);
-            assertThat(duplicates).as(report).isZero();
-            assertThat(missing).as(report).isZero();
-            assertThat(once + listed).isEqualTo(total);
+            tally.assertNoneTwiceNoneLost(report);
             // a passive reply cut by a kill is reconciled by its msg_seq: none is left unknown
             assertThat(audit.unknown()).as(report).isEmpty();
         }

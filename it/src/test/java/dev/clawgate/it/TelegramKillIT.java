@@ -1,12 +1,7 @@
 package dev.clawgate.it;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.clawgate.core.store.InboxState;
-import dev.clawgate.core.store.OutboxState;
-import dev.clawgate.core.store.Store;
-import dev.clawgate.store.Stores;
 import dev.clawgate.testkit.openai.FakeOpenAiServer;
 import dev.clawgate.testkit.openai.Reply;
 import dev.clawgate.testkit.telegram.FakeTelegramServer;
@@ -17,11 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,7 +23,6 @@ import org.junit.jupiter.api.Test;
  */
 class TelegramKillIT {
     private static final String TOKEN = "4242:kill-test-token";
-    private static final Pattern TAG = Pattern.compile("msg-(\\d+)-(\\d+)");
 
     private final Path dir = Path.of(System.getProperty("crash.workdir", "target/crash-run"))
             .resolve("telegram-kill")
@@ -79,69 +69,36 @@ class TelegramKillIT {
                 }
             });
 
-            int killed = 0;
             Process p = child.start(null, null);
-            for (int k = 1; k <= kills; k++) {
-                int threshold = total * k / (kills + 1);
-                Process running = p;
-                await().atMost(Duration.ofSeconds(90))
-                        .until(() -> replies(telegram).size() >= threshold || !running.isAlive());
-                if (!p.isAlive()) throw new AssertionError("the gateway died by itself:\n" + child.logTail(40));
-                p.destroyForcibly();
-                p.waitFor(10, TimeUnit.SECONDS);
-                killed++;
-                p = child.start(null, null);
-            }
+            p = KillRun.killAtShares(
+                    child,
+                    p,
+                    kills,
+                    total,
+                    Duration.ofSeconds(90),
+                    () -> replies(telegram).size());
+            int killed = kills;
             sender.join();
             Process last = p;
             await().atMost(Duration.ofSeconds(120))
                     .pollInterval(Duration.ofMillis(250))
-                    .until(() -> settled(dir, total) || !last.isAlive());
+                    .until(() -> KillAudit.settled(dir, total) || !last.isAlive());
             ChildGateway.stop(last);
 
-            Map<String, Integer> repliesPerMessage = new HashMap<>();
-            for (SentMessage m : replies(telegram)) {
-                String answered = TelegramAckCrashIT.tagOf(m.text());
-                if (!answered.isEmpty()) repliesPerMessage.merge(answered, 1, Integer::sum);
-            }
             KillAudit.Audit audit = KillAudit.audit(dir);
-            int once = 0, duplicates = 0, listed = 0, missing = 0;
-            List<String> unexplained = new ArrayList<>();
-            for (int i = 0; i < total; i++) {
-                String tag = "msg-" + (i % users) + "-" + (i / users);
-                int n = repliesPerMessage.getOrDefault(tag, 0);
-                if (n == 1) once++;
-                else if (n > 1) duplicates++;
-                else if (audit.unknown().contains(tag) || audit.failed().contains(tag)) listed++;
-                else {
-                    missing++;
-                    unexplained.add(tag);
-                }
-            }
-            String report = """
-                    Telegram kill test: %d messages from %d users, %d SIGKILLs during the run
-                    - answered exactly once: %d
-                    - answered twice or more: %d
-                    - no reply, listed (reply unknown_after_send: %d, turn failed after two cut runs: %d): %d
-                    - no reply and not listed: %d %s
-                    - outbox at the end: %s
-                    """.formatted(
-                            total,
-                            users,
-                            killed,
-                            once,
-                            duplicates,
-                            audit.unknown().size(),
-                            audit.failed().size(),
-                            listed,
-                            missing,
-                            unexplained.size() > 20 ? unexplained.subList(0, 20) + "…" : unexplained,
-                            audit.outboxCounts());
+            KillRun.Tally tally = KillRun.Tally.of(
+                    users,
+                    total,
+                    KillRun.repliesPerTag(
+                            replies(telegram).stream().map(SentMessage::text).toList()),
+                    audit);
+            String report = tally.report(
+                    "Telegram kill test: %d messages from %d users, %d SIGKILLs during the run"
+                            .formatted(total, users, killed),
+                    audit);
             Files.writeString(dir.resolve("telegram-kill-report.md"), report);
             System.out.println(report);
-            assertThat(duplicates).as(report).isZero();
-            assertThat(missing).as(report).isZero();
-            assertThat(once + listed).isEqualTo(total);
+            tally.assertNoneTwiceNoneLost(report);
         }
     }
 
@@ -150,20 +107,5 @@ class TelegramKillIT {
         return telegram.sent().stream()
                 .filter(m -> m.text() != null && m.text().startsWith("re: "))
                 .toList();
-    }
-
-    /** Every message recorded reached a final state and no reply is still waiting to be sent. */
-    private static boolean settled(Path dir, int total) {
-        Path db = dir.resolve("data");
-        if (!Files.isDirectory(db)) return false;
-        try (Store store = Stores.open(null, db)) {
-            Map<InboxState, Long> inbox = store.inbox().counts();
-            long finals = inbox.entrySet().stream()
-                    .filter(e -> e.getKey().isFinal())
-                    .mapToLong(Map.Entry::getValue)
-                    .sum();
-            Map<OutboxState, Long> outbox = store.outbox().counts();
-            return finals >= total && outbox.get(OutboxState.PENDING) == 0 && outbox.get(OutboxState.SENDING) == 0;
-        }
     }
 }

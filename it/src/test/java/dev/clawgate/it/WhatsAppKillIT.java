@@ -1,6 +1,5 @@
 package dev.clawgate.it;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.clawgate.testkit.openai.FakeOpenAiServer;
@@ -14,11 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,7 +26,6 @@ import org.junit.jupiter.api.Test;
 class WhatsAppKillIT {
     private static final String TOKEN = "EAAGkill-test-token";
     private static final String SECRET = "kill-test-app-secret";
-    private static final Pattern TAG = Pattern.compile("msg-(\\d+)-(\\d+)");
 
     private final Path dir = Path.of(System.getProperty("crash.workdir", "target/crash-run"))
             .resolve("whatsapp-kill")
@@ -80,18 +74,14 @@ class WhatsAppKillIT {
                 }
             });
 
-            int killed = 0;
-            for (int k = 1; k <= kills; k++) {
-                int threshold = total * k / (kills + 1);
-                Process running = p;
-                await().atMost(Duration.ofSeconds(90))
-                        .until(() -> replies(wa).size() >= threshold || !running.isAlive());
-                if (!p.isAlive()) throw new AssertionError("the gateway died by itself:\n" + child.logTail(40));
-                p.destroyForcibly();
-                p.waitFor(10, TimeUnit.SECONDS);
-                killed++;
-                p = child.start(null, null);
-            }
+            p = KillRun.killAtShares(
+                    child,
+                    p,
+                    kills,
+                    total,
+                    Duration.ofSeconds(90),
+                    () -> replies(wa).size());
+            int killed = kills;
             sender.join();
             Process last = p;
             await().atMost(Duration.ofSeconds(120))
@@ -101,54 +91,24 @@ class WhatsAppKillIT {
                             || !last.isAlive());
             ChildGateway.stop(last);
 
-            Map<String, Integer> repliesPerMessage = new HashMap<>();
-            for (OutboundMessage m : replies(wa)) {
-                String answered = TelegramAckCrashIT.tagOf(m.text());
-                if (!answered.isEmpty()) repliesPerMessage.merge(answered, 1, Integer::sum);
-            }
             KillAudit.Audit audit = KillAudit.audit(dir);
-            int once = 0, duplicates = 0, listed = 0, missing = 0;
-            List<String> unexplained = new ArrayList<>();
-            for (int i = 0; i < total; i++) {
-                String tag = "msg-" + (i % users) + "-" + (i / users);
-                int n = repliesPerMessage.getOrDefault(tag, 0);
-                if (n == 1) once++;
-                else if (n > 1) duplicates++;
-                else if (audit.unknown().contains(tag) || audit.failed().contains(tag)) listed++;
-                else {
-                    missing++;
-                    unexplained.add(tag);
-                }
-            }
+            KillRun.Tally tally = KillRun.Tally.of(
+                    users,
+                    total,
+                    KillRun.repliesPerTag(
+                            replies(wa).stream().map(OutboundMessage::text).toList()),
+                    audit);
             long redelivered = wa.deliveries().stream()
                     .filter(d -> d.attempts().size() > 1)
                     .count();
-            String report = """
-                    WhatsApp kill test: %d messages from %d customers, %d SIGKILLs during the run
-                    - answered exactly once: %d
-                    - answered twice or more: %d
-                    - no reply, listed (reply unknown_after_send: %d, turn failed after two cut runs: %d): %d
-                    - no reply and not listed: %d %s
-                    - notifications Meta had to deliver more than once: %d
-                    - outbox at the end: %s
-                    """.formatted(
-                            total,
-                            users,
-                            killed,
-                            once,
-                            duplicates,
-                            audit.unknown().size(),
-                            audit.failed().size(),
-                            listed,
-                            missing,
-                            unexplained.size() > 20 ? unexplained.subList(0, 20) + "…" : unexplained,
-                            redelivered,
-                            audit.outboxCounts());
+            String report = tally.report(
+                    "WhatsApp kill test: %d messages from %d customers, %d SIGKILLs during the run"
+                            .formatted(total, users, killed),
+                    audit,
+                    "notifications Meta had to deliver more than once: " + redelivered);
             Files.writeString(dir.resolve("whatsapp-kill-report.md"), report);
             System.out.println(report);
-            assertThat(duplicates).as(report).isZero();
-            assertThat(missing).as(report).isZero();
-            assertThat(once + listed).isEqualTo(total);
+            tally.assertNoneTwiceNoneLost(report);
         }
     }
 
