@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The container image {@code ./mvnw -Pimage verify} builds with Jib (SPEC OP-9, issue 26), read as {@code docker load}
  * reads it: its config (non-root user, entry point, the data volume, the port) and its layers; then its file system
  * unpacked layer by layer and its entry point run in a chroot as the image's user (no container runtime is needed for
- * that), answering /healthz. Run by failsafe in the image profile only.
+ * that), answering /healthz, and its Docker health check's command run there too, with the gateway up and stopped. Run
+ * by failsafe in the image profile only.
  */
 class ImageContents {
     private static final ObjectMapper JSON = new ObjectMapper();
