@@ -26,7 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The container image {@code ./mvnw -Pimage verify} builds with Jib (SPEC OP-9, issue 26), read as {@code docker load}
  * reads it: its config (non-root user, entry point, the data volume, the port) and its layers; then its file system
  * unpacked layer by layer and its entry point run in a chroot as the image's user (no container runtime is needed for
- * that), answering /healthz. Run by failsafe in the image profile only.
+ * that), answering /healthz, and its Docker health check's command run there too, with the gateway up and stopped. Run
+ * by failsafe in the image profile only.
  */
 class ImageContents {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -74,6 +75,47 @@ class ImageContents {
         assertThat(JSON.convertValue(c.get("Env"), List.class))
                 .contains("CLAWGATE_CONFIG=/etc/clawgate/clawgate.toml", "PATH=/opt/java/bin");
         assertThat(config.get("architecture").asText()).isEqualTo("amd64");
+    }
+
+    @Test
+    void itsHealthCheckRunsTheProbeWithTheImagesOwnJavaWithoutAShell() throws Exception {
+        // SPEC OP-3, OP-9: Docker's Healthcheck (written by packaging/image/ImageHealthcheck.java, Jib has none)
+        JsonNode check = config.get("config").get("Healthcheck");
+        assertThat(check).as("Healthcheck in the image config").isNotNull();
+        List<String> test = healthCheckCommand();
+        assertThat(check.get("Test").get(0).asText()).isEqualTo("CMD");
+        assertThat(test).startsWith("/opt/java/bin/java").endsWith("dev.clawgate.server.cli.HealthProbe");
+        assertThat(test.get(test.indexOf("-cp") + 1)).isEqualTo("/app/classpath/*");
+        // nanoseconds, as docker inspect shows them
+        long second = 1_000_000_000L;
+        assertThat(check.get("Interval").asLong()).isEqualTo(30 * second);
+        assertThat(check.get("Timeout").asLong()).isEqualTo(10 * second);
+        assertThat(check.get("StartPeriod").asLong()).isEqualTo(60 * second);
+        assertThat(check.get("Retries").asInt()).isEqualTo(3);
+        // the manifest still names the rewritten config, and the layers it lists are all in the tar
+        assertThat(sh(dir, "tar", "tf", TAR.toAbsolutePath().toString()).lines())
+                .contains("manifest.json", "config.json")
+                .containsAll(layers);
+    }
+
+    /** The Healthcheck's command, "CMD" left out. */
+    private List<String> healthCheckCommand() {
+        List<String> test = new ArrayList<>();
+        config.get("config").get("Healthcheck").get("Test").forEach(a -> test.add(a.asText()));
+        return test.subList(1, test.size());
+    }
+
+    /** The image's health check run in its file system as its user, as Docker would: its exit code and output. */
+    private String healthCheck(Path root, int expectedExit) throws Exception {
+        Process check =
+                chroot(root, healthCheckCommand()).redirectErrorStream(true).start();
+        long start = System.nanoTime();
+        String out = new String(check.getInputStream().readAllBytes());
+        assertThat(check.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        assertThat(check.exitValue()).as(out).isEqualTo(expectedExit);
+        System.out.printf(
+                "the image's health check, exit %d: %d ms%n", expectedExit, (System.nanoTime() - start) / 1_000_000);
+        return out;
     }
 
     @Test
@@ -211,6 +253,8 @@ class ImageContents {
             System.out.printf(
                     "the image's entry point to the first /healthz 200: %d ms%n",
                     (System.nanoTime() - started) / 1_000_000);
+            // SPEC OP-9: the health check finds the gateway on the bind of the config it reads, and says healthy
+            assertThat(healthCheck(root, 0)).isEqualTo("healthcheck: http://127.0.0.1:" + port + "/healthz 200\n");
             // the gateway's own folder in the volume, owned by the image's user, private
             assertThat(Files.getOwner(root.resolve("data/clawgate/clawgate.db")).getName())
                     .isIn("10001", "clawgate");
@@ -226,5 +270,7 @@ class ImageContents {
                     .isTrue();
         }
         assertThat(p.exitValue()).as(Files.readString(dir.resolve("run.log"))).isZero();
+        // a stopped gateway is unhealthy
+        assertThat(healthCheck(root, 1)).contains("ConnectException");
     }
 }
