@@ -1,6 +1,5 @@
 package dev.clawgate.core.run;
 
-import dev.clawgate.core.internal.inbound.Debouncer;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
@@ -9,8 +8,8 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs a task once after a delay. The {@link Debouncer}'s only notion of time, so tests drive it with a manual clock
- * instead of sleeping.
+ * Runs a task once after a delay. The only notion of time of the debouncer, the live previews and the typing refresh,
+ * so tests drive them with a manual clock instead of sleeping.
  */
 @FunctionalInterface
 public interface Scheduler {
