@@ -8,7 +8,7 @@ import java.util.random.RandomGenerator;
  * hand cannot be mistyped into another. Production draws them from a {@link java.security.SecureRandom}: a code is a
  * one-time credential.
  */
-public final class PairingCodes {
+final class PairingCodes {
 
     public static final String ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
     public static final int LENGTH = 8;

@@ -6,7 +6,7 @@ import dev.clawgate.core.model.InboundMessage;
  * The interruption scope of a message (SPEC DI-4): channel, reply target, sender and the optional scope id, as a tuple.
  * {@link #display()} gives the SPEC's string form for logs.
  */
-public record ScopeKey(String channel, String replyTarget, String sender, String scopeId) {
+record ScopeKey(String channel, String replyTarget, String sender, String scopeId) {
     public static ScopeKey of(InboundMessage m) {
         return new ScopeKey(m.channel(), m.replyTarget(), m.sender(), m.scopeId());
     }

@@ -12,7 +12,7 @@ import java.util.Objects;
  * when a run triggers, the newest of them become the context of its prompt
  * ({@link dev.clawgate.core.prompt.PromptBody#body}). Buffered messages are not in the transcript, so none is repeated.
  */
-public final class GroupHistory {
+final class GroupHistory {
     private GroupHistory() {}
 
     /**

@@ -3,7 +3,7 @@ package dev.clawgate.core.internal.toolcall;
 import com.fasterxml.jackson.databind.JsonNode;
 
 /** A call as read from the text, before ids are assigned; {@code id} is null unless the text gave one. */
-public record RawCall(String name, JsonNode arguments, String id, String parseError) {
+record RawCall(String name, JsonNode arguments, String id, String parseError) {
     static RawCall ok(String name, JsonNode arguments, String id) {
         return new RawCall(name, arguments, id, null);
     }

@@ -5,7 +5,7 @@ package dev.clawgate.core.internal.toolcall;
  * such nesting goes. The property tests read it to show that the work is linear in the input (SPEC AG-1: no input makes
  * the parser hang), without timing.
  */
-public final class ScanWork {
+final class ScanWork {
     /** Call bodies nested deeper than this are read as they are, not scanned again. */
     static final int MAX_NESTING = 3;
 

@@ -15,7 +15,7 @@ import java.util.function.Function;
  * settled (✅ / ⚠️ / removed) with its final inbox state, and the typing indicator while its turn works. The dispatcher
  * holds it as its {@link ReceiptListener}; the turn asks it for typing.
  */
-public final class ChannelReceipts implements ReceiptListener {
+final class ChannelReceipts implements ReceiptListener {
     private final Function<String, Optional<Channel>> channels;
     private final Scheduler scheduler;
 

@@ -4,7 +4,7 @@ import dev.clawgate.core.provider.ProviderException;
 import java.util.regex.Pattern;
 
 /** The short error a user sees when a turn fails (SPEC HI-6, OP-6): no keys, no URLs with tokens, no stack traces. */
-public final class UserFacingError {
+final class UserFacingError {
     private static final Pattern SECRETISH = Pattern.compile(
             "(?i)(sk-[A-Za-z0-9_\\-]{8,}|bearer\\s+[A-Za-z0-9._\\-]+|(api[_-]?key|token|secret|password)=[^\\s&]+|htt"
                     + "ps?://\\S+)");

@@ -25,7 +25,7 @@ import java.util.function.Supplier;
  * minutes, or once at a time. The fired turn runs like a message from the sender who scheduled it, so its reply goes to
  * this conversation through the outbox.
  */
-public final class CronAddTool extends BuiltinTool {
+final class CronAddTool extends BuiltinTool {
     public static final String NAME = "cron_add";
     static final int MAX_PROMPT_CHARS = 4_000;
     /** How many upcoming fires of a cron expression are checked against the minimum interval. */

@@ -8,7 +8,7 @@ import dev.clawgate.core.tool.ToolResult;
 import java.util.List;
 
 /** {@code cron_list} (SPEC AG-5): the scheduled tasks of this conversation's sender, and only theirs. */
-public final class CronListTool extends BuiltinTool {
+final class CronListTool extends BuiltinTool {
     public static final String NAME = "cron_list";
     private static final int PROMPT_SHOWN = 200;
 

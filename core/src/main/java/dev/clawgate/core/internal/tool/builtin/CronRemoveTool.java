@@ -6,7 +6,7 @@ import dev.clawgate.core.tool.ToolContext;
 import dev.clawgate.core.tool.ToolResult;
 
 /** {@code cron_remove} (SPEC AG-5): removes one of this sender's scheduled tasks in this conversation. */
-public final class CronRemoveTool extends BuiltinTool {
+final class CronRemoveTool extends BuiltinTool {
     public static final String NAME = "cron_remove";
 
     private final CronBook book;

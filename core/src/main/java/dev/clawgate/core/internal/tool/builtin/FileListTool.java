@@ -17,7 +17,7 @@ import java.util.List;
  * {@code file_list}: the entries of a directory inside the workspace (SPEC AG-5), directories marked with a trailing
  * {@code /} and symbolic links with {@code @}. Recursion never follows a link and stops at a depth and an entry count.
  */
-public final class FileListTool extends BuiltinTool {
+final class FileListTool extends BuiltinTool {
     public static final String NAME = "file_list";
     static final int DEFAULT_DEPTH = 3;
     static final int MAX_DEPTH = 10;

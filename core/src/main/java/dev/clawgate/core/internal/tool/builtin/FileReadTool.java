@@ -18,7 +18,7 @@ import java.nio.file.Path;
  * {@code file_read}: a UTF-8 text file inside the workspace (SPEC AG-5), optionally a window of lines, cut to
  * {@code tools.max_result_chars} with a note saying where to continue (SPEC AG-3).
  */
-public final class FileReadTool extends BuiltinTool {
+final class FileReadTool extends BuiltinTool {
     public static final String NAME = "file_read";
     /** How many leading bytes are checked for a NUL byte, the mark of a binary file. */
     static final int BINARY_SNIFF_BYTES = 8192;

@@ -19,7 +19,7 @@ import java.util.Set;
  * {@code file_write}: writes or appends UTF-8 text to a file inside the workspace (SPEC AG-5). A whole-file write goes
  * to a temporary file first and is moved into place, so a reader never sees half a file.
  */
-public final class FileWriteTool extends BuiltinTool {
+final class FileWriteTool extends BuiltinTool {
     public static final String NAME = "file_write";
 
     public FileWriteTool() {

@@ -6,7 +6,7 @@ import dev.clawgate.core.tool.ToolContext;
 import dev.clawgate.core.tool.ToolResult;
 
 /** {@code memory_forget} (SPEC AG-5): removes a memory by its key. */
-public final class MemoryForgetTool extends BuiltinTool {
+final class MemoryForgetTool extends BuiltinTool {
     public static final String NAME = "memory_forget";
 
     public MemoryForgetTool() {

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Locale;
 
 /** {@code memory_recall} (SPEC AG-5): searches the memories this conversation may see, best match first. */
-public final class MemoryRecallTool extends BuiltinTool {
+final class MemoryRecallTool extends BuiltinTool {
     public static final String NAME = "memory_recall";
     static final int DEFAULT_LIMIT = 5;
     static final int MAX_LIMIT = 20;

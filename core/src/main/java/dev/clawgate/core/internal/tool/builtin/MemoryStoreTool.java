@@ -9,7 +9,7 @@ import dev.clawgate.core.tool.ToolContext;
 import dev.clawgate.core.tool.ToolResult;
 
 /** {@code memory_store} (SPEC AG-5): keeps a fact under a key for later conversations. */
-public final class MemoryStoreTool extends BuiltinTool {
+final class MemoryStoreTool extends BuiltinTool {
     public static final String NAME = "memory_store";
     static final int MAX_KEY_CHARS = 200;
 

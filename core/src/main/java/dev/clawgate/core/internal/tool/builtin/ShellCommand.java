@@ -13,7 +13,7 @@ import java.util.List;
  *
  * @param argv the program followed by its arguments; never empty
  */
-public record ShellCommand(List<String> argv) {
+record ShellCommand(List<String> argv) {
     /** Characters a shell gives meaning to that could run or chain another program, or redirect. */
     static final String METACHARACTERS = ";&|$`><()";
 

@@ -30,7 +30,7 @@ import org.slf4j.LoggerFactory;
  * and stderr, interleaved) is capped with a note, and a command whose output passes the sandbox's output limit is
  * stopped.
  */
-public final class ShellTool extends BuiltinTool {
+final class ShellTool extends BuiltinTool {
     public static final String NAME = "shell";
     private static final Logger LOG = LoggerFactory.getLogger(ShellTool.class);
     /** Options that make an otherwise harmless program run another one, which the allowlist never saw. */

@@ -21,7 +21,7 @@ import java.util.regex.Pattern;
  * neither a redirect nor a second DNS answer can bounce the request inside. HTML is reduced to its text. The page is
  * data for the model: nothing in it is run.
  */
-public final class WebFetchTool extends BuiltinTool {
+final class WebFetchTool extends BuiltinTool {
     public static final String NAME = "web_fetch";
     static final long MAX_BYTES = 2L * 1024 * 1024;
     static final Duration TIMEOUT = Duration.ofSeconds(20);

@@ -28,7 +28,7 @@ import java.util.Optional;
  *   <li>Limits: see {@link SandboxLimits} for which mechanism enforces which.
  * </ul>
  */
-public final class Bubblewrap implements ShellSandbox {
+final class Bubblewrap implements ShellSandbox {
     /** What of {@code /etc} the programs need: the dynamic linker's cache, alternatives, the time zone, user names. */
     static final List<String> ETC_ENTRIES = List.of(
             "ld.so.cache",
