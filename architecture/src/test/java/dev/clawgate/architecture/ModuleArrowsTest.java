@@ -31,6 +31,16 @@ class ModuleArrowsTest {
     static final String CORE = "dev.clawgate.core..";
     static final String SERVER = "dev.clawgate.server..";
     static final String CHANNELS = "dev.clawgate.channel..";
+    static final String CORE_INTERNAL_ROOT = "dev.clawgate.core.internal";
+    /** The modules that build on core's SPIs only: everything but the server (the wiring), bench and it. */
+    static final String[] SPI_MODULES = {
+        CHANNELS,
+        "dev.clawgate.provider..",
+        "dev.clawgate.store..",
+        "dev.clawgate.mcp..",
+        "dev.clawgate.embeddings..",
+        "dev.clawgate.testkit.."
+    };
     /**
      * The platforms of SPEC section 10 and those a channel module may come for; a whole word, any case. Generic words a
      * platform also uses (webhook, email, api) are left out.
@@ -94,6 +104,29 @@ class ModuleArrowsTest {
                 .resideInAPackage(CORE)
                 .should(nameNoPlatformInTheirStringConstants())
                 .as("core's string constants name no platform");
+        rule.check(main);
+    }
+
+    // SPEC OUT-4: a channel is one module on core's SPIs; only the wiring reaches into core's internals
+    @Test
+    void onlyTheWiringUsesCoresInternalPackages() {
+        // ARCHITECTURE: core's public face is its SPIs, the model records and the entry points; everything else lives
+        // in
+        // ...internal packages, which the server (the wiring), bench and it may use, and no module on the SPIs
+        assertThat(main.stream().map(JavaClass::getPackageName))
+                .anyMatch(p -> p.startsWith(CORE_INTERNAL_ROOT))
+                .anyMatch(p -> p.startsWith("dev.clawgate.provider"))
+                .anyMatch(p -> p.startsWith("dev.clawgate.store"))
+                .anyMatch(p -> p.startsWith("dev.clawgate.mcp"))
+                .anyMatch(p -> p.startsWith("dev.clawgate.embeddings"))
+                .anyMatch(p -> p.startsWith("dev.clawgate.testkit"));
+        ArchRule rule = noClasses()
+                .that()
+                .resideInAnyPackage(SPI_MODULES)
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage(CORE_INTERNAL_ROOT + "..")
+                .as("channels, providers, store, mcp, embeddings and testkit use core's SPIs, not its internals");
         rule.check(main);
     }
 

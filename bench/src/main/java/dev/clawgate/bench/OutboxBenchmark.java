@@ -1,14 +1,14 @@
 package dev.clawgate.bench;
 
 import dev.clawgate.core.channel.MessageAdapter;
+import dev.clawgate.core.internal.outbound.DeliveryOutcome;
+import dev.clawgate.core.internal.outbound.Outbox;
 import dev.clawgate.core.model.ChatType;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.SessionKey;
-import dev.clawgate.core.outbound.DeliveryOutcome;
 import dev.clawgate.core.outbound.MessageReceipt;
 import dev.clawgate.core.outbound.OutboundMessage;
 import dev.clawgate.core.outbound.OutboundTarget;
-import dev.clawgate.core.outbound.Outbox;
 import dev.clawgate.core.run.CancelToken;
 import dev.clawgate.core.store.InboxRecord;
 import dev.clawgate.core.store.InboxState;

@@ -1,10 +1,10 @@
 package dev.clawgate.bench;
 
-import dev.clawgate.core.history.HistoryNormalizer;
+import dev.clawgate.core.internal.history.HistoryNormalizer;
+import dev.clawgate.core.internal.sanitize.ReplySanitizer;
+import dev.clawgate.core.internal.toolcall.ParsedReply;
+import dev.clawgate.core.internal.toolcall.ToolCallParser;
 import dev.clawgate.core.model.ChatMessage;
-import dev.clawgate.core.sanitize.ReplySanitizer;
-import dev.clawgate.core.toolcall.ParsedReply;
-import dev.clawgate.core.toolcall.ToolCallParser;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;

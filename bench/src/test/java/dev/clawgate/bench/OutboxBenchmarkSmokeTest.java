@@ -2,7 +2,7 @@ package dev.clawgate.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clawgate.core.outbound.DeliveryOutcome;
+import dev.clawgate.core.internal.outbound.DeliveryOutcome;
 import dev.clawgate.core.store.InboxState;
 import dev.clawgate.core.store.OutboxState;
 import java.nio.file.Files;

@@ -2,9 +2,9 @@ package dev.clawgate.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.clawgate.core.internal.toolcall.ParsedReply;
 import dev.clawgate.core.model.ChatMessage;
 import dev.clawgate.core.model.Role;
-import dev.clawgate.core.toolcall.ParsedReply;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,9 +1,9 @@
 package dev.clawgate.server;
 
 import dev.clawgate.core.config.ProviderSettings;
+import dev.clawgate.core.internal.turn.ProviderDirectory;
 import dev.clawgate.core.provider.Provider;
 import dev.clawgate.core.provider.ProviderFactory;
-import dev.clawgate.core.turn.ProviderDirectory;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

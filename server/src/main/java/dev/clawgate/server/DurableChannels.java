@@ -3,7 +3,7 @@ package dev.clawgate.server;
 import dev.clawgate.core.channel.Channel;
 import dev.clawgate.core.channel.MessageAdapter;
 import dev.clawgate.core.config.ClawgateConfig;
-import dev.clawgate.core.inbound.ChannelNames;
+import dev.clawgate.core.internal.inbound.ChannelNames;
 import dev.clawgate.core.outbound.Capability;
 import dev.clawgate.core.outbound.Durability;
 import dev.clawgate.server.config.ConfigException;

@@ -1,32 +1,32 @@
 package dev.clawgate.server;
 
-import dev.clawgate.core.access.AccessGate;
 import dev.clawgate.core.channel.Channel;
-import dev.clawgate.core.channel.ChannelSupervisor;
 import dev.clawgate.core.channel.MessageAdapter;
 import dev.clawgate.core.config.ClawgateConfig;
-import dev.clawgate.core.dispatch.Dispatcher;
-import dev.clawgate.core.dispatch.TurnRunner;
-import dev.clawgate.core.inbound.ChannelNames;
-import dev.clawgate.core.inbound.Inbox;
-import dev.clawgate.core.inbound.SessionKeys;
 import dev.clawgate.core.inspect.TurnInspector;
+import dev.clawgate.core.internal.access.AccessGate;
+import dev.clawgate.core.internal.channel.ChannelSupervisor;
+import dev.clawgate.core.internal.dispatch.Dispatcher;
+import dev.clawgate.core.internal.inbound.ChannelNames;
+import dev.clawgate.core.internal.inbound.Inbox;
+import dev.clawgate.core.internal.inbound.SessionKeys;
+import dev.clawgate.core.internal.multimodal.PublicWeb;
+import dev.clawgate.core.internal.outbound.DirectDelivery;
+import dev.clawgate.core.internal.outbound.Outbox;
+import dev.clawgate.core.internal.outbound.OutboxWorker;
+import dev.clawgate.core.internal.outbound.Pacer;
+import dev.clawgate.core.internal.outbound.Payloads;
+import dev.clawgate.core.internal.run.TurnRunner;
+import dev.clawgate.core.internal.turn.StopReplies;
+import dev.clawgate.core.internal.turn.TurnPipeline;
+import dev.clawgate.core.internal.turn.TurnServices;
 import dev.clawgate.core.memory.Consolidation;
 import dev.clawgate.core.model.SessionKey;
-import dev.clawgate.core.multimodal.PublicWeb;
-import dev.clawgate.core.outbound.DirectDelivery;
-import dev.clawgate.core.outbound.Outbox;
-import dev.clawgate.core.outbound.OutboxWorker;
-import dev.clawgate.core.outbound.Pacer;
-import dev.clawgate.core.outbound.Payloads;
 import dev.clawgate.core.prompt.ChannelGuidance;
 import dev.clawgate.core.prompt.SystemPromptBuilder;
 import dev.clawgate.core.prompt.SystemPromptCache;
 import dev.clawgate.core.store.Store;
 import dev.clawgate.core.tool.ToolRegistry;
-import dev.clawgate.core.turn.StopReplies;
-import dev.clawgate.core.turn.TurnPipeline;
-import dev.clawgate.core.turn.TurnServices;
 import dev.clawgate.mcp.McpServerStatus;
 import dev.clawgate.mcp.McpServers;
 import dev.clawgate.server.cluster.ClusterNode;
@@ -185,7 +185,7 @@ public final class Gateway implements AutoCloseable {
                     metrics::unreadable,
                     new TurnInspector(store.turns(), () -> config.get().inspector(), Clock.systemUTC()));
             // said before any channel starts, so in the terminal it comes before the first prompt (issue 14)
-            if (providers.get().names().isEmpty()) log.warn(dev.clawgate.core.turn.ModelSelector.NO_PROVIDER);
+            if (providers.get().names().isEmpty()) log.warn(dev.clawgate.core.internal.turn.ModelSelector.NO_PROVIDER);
             // SPEC CH-0: the supervisor owns every listener: started here, stopped at close, restartable meanwhile
             this.supervisor = new ChannelSupervisor(
                     channels.values(), cluster == null ? inbox : cluster.sink(inbox, channels.values()));

@@ -4,7 +4,7 @@ import dev.clawgate.core.channel.Channel;
 import dev.clawgate.core.channel.ChannelFactory;
 import dev.clawgate.core.config.ChannelSettings;
 import dev.clawgate.core.config.ClawgateConfig;
-import dev.clawgate.core.inbound.SessionKeys;
+import dev.clawgate.core.internal.inbound.SessionKeys;
 import dev.clawgate.core.store.Store;
 import dev.clawgate.server.channel.ApiChannel;
 import dev.clawgate.server.channel.WebChatChannel;

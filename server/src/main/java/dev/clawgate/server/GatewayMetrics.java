@@ -1,7 +1,7 @@
 package dev.clawgate.server;
 
 import dev.clawgate.core.channel.Channel;
-import dev.clawgate.core.outbound.OutboxObserver;
+import dev.clawgate.core.internal.outbound.OutboxObserver;
 import dev.clawgate.core.store.OutboxState;
 import dev.clawgate.core.store.Store;
 import dev.clawgate.core.store.StoreException;
@@ -87,7 +87,7 @@ public final class GatewayMetrics {
     }
 
     /** Counts each model call attempt by provider and outcome (SPEC SP-4: every fallback step is visible). */
-    public dev.clawgate.core.agent.ModelAttempts modelAttempts() {
+    public dev.clawgate.core.internal.agent.ModelAttempts modelAttempts() {
         return (provider, model, outcome) -> Counter.builder("clawgate.model.attempts")
                 .tag("provider", provider)
                 .tag("outcome", outcome)

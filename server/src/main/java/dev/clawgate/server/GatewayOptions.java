@@ -3,7 +3,7 @@ package dev.clawgate.server;
 import dev.clawgate.core.channel.Channel;
 import dev.clawgate.core.hook.InboundHook;
 import dev.clawgate.core.hook.SendingHook;
-import dev.clawgate.core.multimodal.PublicWeb;
+import dev.clawgate.core.internal.multimodal.PublicWeb;
 import dev.clawgate.server.config.Deployment;
 import dev.clawgate.server.telemetry.Telemetry;
 import java.nio.file.Path;

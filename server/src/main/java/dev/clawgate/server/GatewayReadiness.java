@@ -2,7 +2,7 @@ package dev.clawgate.server;
 
 import dev.clawgate.core.channel.Channel;
 import dev.clawgate.core.channel.ChannelHealth;
-import dev.clawgate.core.channel.ChannelSupervisor;
+import dev.clawgate.core.internal.channel.ChannelSupervisor;
 import dev.clawgate.core.store.Store;
 import dev.clawgate.mcp.McpServerStatus;
 import dev.clawgate.server.cluster.ClusterNode;

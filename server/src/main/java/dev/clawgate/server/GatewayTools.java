@@ -1,13 +1,13 @@
 package dev.clawgate.server;
 
 import dev.clawgate.core.config.ClawgateConfig;
-import dev.clawgate.core.multimodal.PublicWeb;
+import dev.clawgate.core.internal.multimodal.PublicWeb;
+import dev.clawgate.core.internal.tool.builtin.BuiltinTools;
+import dev.clawgate.core.internal.tool.builtin.sandbox.SandboxFinding;
+import dev.clawgate.core.internal.tool.builtin.sandbox.ShellSandboxStatus;
+import dev.clawgate.core.internal.tool.builtin.sandbox.ShellSandboxes;
 import dev.clawgate.core.store.Store;
 import dev.clawgate.core.tool.ToolRegistry;
-import dev.clawgate.core.tool.builtin.BuiltinTools;
-import dev.clawgate.core.tool.builtin.sandbox.SandboxFinding;
-import dev.clawgate.core.tool.builtin.sandbox.ShellSandboxStatus;
-import dev.clawgate.core.tool.builtin.sandbox.ShellSandboxes;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.ArrayList;

@@ -1,15 +1,15 @@
 package dev.clawgate.server;
 
-import dev.clawgate.core.agent.ModelRoute;
 import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.core.inspect.TurnInspector;
+import dev.clawgate.core.internal.agent.ModelRoute;
+import dev.clawgate.core.internal.turn.ModelChoice;
+import dev.clawgate.core.internal.turn.ModelSelector;
 import dev.clawgate.core.memory.Consolidation;
 import dev.clawgate.core.memory.Consolidator;
 import dev.clawgate.core.memory.MemoryHygiene;
 import dev.clawgate.core.store.Store;
 import dev.clawgate.core.store.StoreException;
-import dev.clawgate.core.turn.ModelChoice;
-import dev.clawgate.core.turn.ModelSelector;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;

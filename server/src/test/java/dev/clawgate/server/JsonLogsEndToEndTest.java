@@ -63,7 +63,7 @@ class JsonLogsEndToEndTest extends GatewayFixture {
                 .findFirst()
                 .orElseThrow();
         assertThat(turn.path("level").asText()).isEqualTo("INFO");
-        assertThat(turn.path("loggerName").asText()).isEqualTo("dev.clawgate.core.turn.TurnPipeline");
+        assertThat(turn.path("loggerName").asText()).isEqualTo("dev.clawgate.core.internal.turn.TurnPipeline");
         JsonNode mdc = turn.path("mdc");
         String turnId = mdc.path("turn_id").asText();
         assertThat(turnId).matches("\\d+");

@@ -6,8 +6,8 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clawgate.core.hook.InboundHook;
-import dev.clawgate.core.trace.PhaseListener;
-import dev.clawgate.core.trace.TurnPhases;
+import dev.clawgate.core.internal.trace.PhaseListener;
+import dev.clawgate.core.internal.trace.TurnPhases;
 import dev.clawgate.server.logging.LogFormat;
 import dev.clawgate.server.logging.StderrLogging;
 import dev.clawgate.server.telemetry.Telemetry;
@@ -126,7 +126,7 @@ class TracesEndToEndTest extends GatewayFixture {
     void withoutAnEndpointTurnsRunWithNoPhaseListenerAndNoWrapper() throws Exception {
         // SPEC OP-9: off and free: the runner is the gateway's own, a turn's thread has no phase listener
         assertThat(Telemetry.start(TelemetrySettings.OFF, "x")).isSameAs(Telemetry.OFF);
-        dev.clawgate.core.dispatch.TurnRunner runner = h -> {};
+        dev.clawgate.core.internal.run.TurnRunner runner = h -> {};
         assertThat(Telemetry.OFF.around(runner)).isSameAs(runner);
         AtomicReference<PhaseListener> seen = new AtomicReference<>();
         InboundHook spy = m -> {

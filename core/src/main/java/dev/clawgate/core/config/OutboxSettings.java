@@ -1,7 +1,7 @@
 package dev.clawgate.core.config;
 
+import dev.clawgate.core.internal.outbound.RetrySchedule;
 import dev.clawgate.core.outbound.Durability;
-import dev.clawgate.core.outbound.RetrySchedule;
 import java.time.Duration;
 import java.util.Objects;
 

@@ -1,7 +1,7 @@
 package dev.clawgate.core.memory;
 
 import dev.clawgate.core.config.MemorySettings;
-import dev.clawgate.core.history.ConversationKeys;
+import dev.clawgate.core.internal.history.ConversationKeys;
 import dev.clawgate.core.model.InboundMessage;
 import java.util.Optional;
 

@@ -1,7 +1,7 @@
 package dev.clawgate.core.memory;
 
 import dev.clawgate.core.config.MemorySettings;
-import dev.clawgate.core.dispatch.TurnRunner;
+import dev.clawgate.core.internal.run.TurnRunner;
 import dev.clawgate.core.provider.ProviderException;
 import dev.clawgate.core.run.CancelToken;
 import dev.clawgate.core.run.CancelledException;

@@ -1,8 +1,8 @@
 package dev.clawgate.core.memory;
 
-import dev.clawgate.core.agent.ModelRoute;
 import dev.clawgate.core.config.MemorySettings;
-import dev.clawgate.core.history.ConversationKeys;
+import dev.clawgate.core.internal.agent.ModelRoute;
+import dev.clawgate.core.internal.history.ConversationKeys;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.Role;
 import dev.clawgate.core.provider.ChatResponse;

@@ -1,6 +1,6 @@
 package dev.clawgate.core.memory;
 
-import dev.clawgate.core.inbound.SessionKeys;
+import dev.clawgate.core.internal.inbound.SessionKeys;
 import dev.clawgate.core.model.ChatType;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.SessionKey;

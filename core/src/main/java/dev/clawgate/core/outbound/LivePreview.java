@@ -1,6 +1,6 @@
 package dev.clawgate.core.outbound;
 
-import dev.clawgate.core.inbound.Scheduler;
+import dev.clawgate.core.run.Scheduler;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.Executor;

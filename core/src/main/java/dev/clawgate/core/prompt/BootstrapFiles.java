@@ -1,7 +1,7 @@
 package dev.clawgate.core.prompt;
 
-import dev.clawgate.core.tool.builtin.RefusedException;
-import dev.clawgate.core.tool.builtin.WorkspacePaths;
+import dev.clawgate.core.internal.tool.builtin.RefusedException;
+import dev.clawgate.core.internal.tool.builtin.WorkspacePaths;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

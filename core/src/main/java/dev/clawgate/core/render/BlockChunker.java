@@ -1,8 +1,8 @@
 package dev.clawgate.core.render;
 
-import dev.clawgate.core.inbound.Scheduler;
 import dev.clawgate.core.render.BlockStreaming.BreakMode;
 import dev.clawgate.core.render.Cutter.Cut;
+import dev.clawgate.core.run.Scheduler;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.random.RandomGenerator;

@@ -1,6 +1,6 @@
 package dev.clawgate.core.render;
 
-import dev.clawgate.core.inbound.Scheduler;
+import dev.clawgate.core.run.Scheduler;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package dev.clawgate.core.render;
 
+import dev.clawgate.core.internal.tool.builtin.RefusedException;
+import dev.clawgate.core.internal.tool.builtin.WorkspacePaths;
 import dev.clawgate.core.render.MediaReply.Rejected;
-import dev.clawgate.core.tool.builtin.RefusedException;
-import dev.clawgate.core.tool.builtin.WorkspacePaths;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;

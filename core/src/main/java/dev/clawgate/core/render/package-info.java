@@ -5,6 +5,6 @@
  * {@link dev.clawgate.core.render.ResponsePrefix} and {@link dev.clawgate.core.render.ReplyToMode} decide the prefix
  * and the threading; {@link dev.clawgate.core.render.MediaMarkers} turns media markers into payloads. Pure logic: it
  * never sends anything, reads no config and touches the file system only to confine marker paths; time comes only from
- * a {@link dev.clawgate.core.inbound.Scheduler}.
+ * a {@link dev.clawgate.core.run.Scheduler}.
  */
 package dev.clawgate.core.render;

@@ -6,9 +6,9 @@ import static org.awaitility.Awaitility.await;
 
 import dev.clawgate.core.config.DropPolicy;
 import dev.clawgate.core.config.QueueMode;
-import dev.clawgate.core.dispatch.Dispatcher;
-import dev.clawgate.core.dispatch.QueuePolicy;
-import dev.clawgate.core.inbound.Inbox;
+import dev.clawgate.core.internal.dispatch.Dispatcher;
+import dev.clawgate.core.internal.dispatch.QueuePolicy;
+import dev.clawgate.core.internal.inbound.Inbox;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.outbound.OutboundMessage;

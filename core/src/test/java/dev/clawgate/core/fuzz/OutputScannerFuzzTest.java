@@ -5,12 +5,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.code_intelligence.jazzer.api.FuzzedDataProvider;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.clawgate.core.fixtures.ModelOutput;
-import dev.clawgate.core.sanitize.IncrementalSanitizer;
-import dev.clawgate.core.sanitize.ReplySanitizer;
-import dev.clawgate.core.toolcall.OutputScanner;
-import dev.clawgate.core.toolcall.ReasoningTags;
-import dev.clawgate.core.toolcall.Segment;
-import dev.clawgate.core.toolcall.ToolCallParser;
+import dev.clawgate.core.internal.sanitize.IncrementalSanitizer;
+import dev.clawgate.core.internal.sanitize.ReplySanitizer;
+import dev.clawgate.core.internal.toolcall.OutputScanner;
+import dev.clawgate.core.internal.toolcall.ReasoningTags;
+import dev.clawgate.core.internal.toolcall.Segment;
+import dev.clawgate.core.internal.toolcall.ToolCallParser;
 
 /**
  * Coverage-guided fuzzing of the one output scanner (SPEC AG-1, RP-2) with Jazzer. Without {@code JAZZER_FUZZ} it

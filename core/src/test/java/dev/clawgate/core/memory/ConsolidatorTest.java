@@ -3,8 +3,8 @@ package dev.clawgate.core.memory;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
-import dev.clawgate.core.agent.ModelRoute;
 import dev.clawgate.core.config.MemorySettings;
+import dev.clawgate.core.internal.agent.ModelRoute;
 import dev.clawgate.core.model.ChatType;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.Role;

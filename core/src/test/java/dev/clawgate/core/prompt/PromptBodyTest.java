@@ -2,7 +2,7 @@ package dev.clawgate.core.prompt;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clawgate.core.command.RuntimeCommand;
+import dev.clawgate.core.internal.command.RuntimeCommand;
 import dev.clawgate.core.model.Attachment;
 import dev.clawgate.core.model.ChatType;
 import dev.clawgate.core.model.InboundMessage;

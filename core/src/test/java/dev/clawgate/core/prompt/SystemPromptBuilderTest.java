@@ -6,10 +6,10 @@ import static dev.clawgate.core.prompt.PromptFixtures.tools;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clawgate.core.config.ToolSettings;
+import dev.clawgate.core.internal.tool.builtin.BuiltinTools;
 import dev.clawgate.core.model.ChatType;
 import dev.clawgate.core.provider.ToolSpec;
 import dev.clawgate.core.tool.Tool;
-import dev.clawgate.core.tool.builtin.BuiltinTools;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;

@@ -1,9 +1,9 @@
 package dev.clawgate.provider.internal;
 
-import dev.clawgate.core.inbound.Scheduler;
 import dev.clawgate.core.provider.ProviderException;
 import dev.clawgate.core.run.CancelToken;
 import dev.clawgate.core.run.CancelledException;
+import dev.clawgate.core.run.Scheduler;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.clawgate.core.agent.ModelCaller;
-import dev.clawgate.core.agent.ModelRoute;
 import dev.clawgate.core.config.ProviderSettings;
+import dev.clawgate.core.internal.agent.ModelCaller;
+import dev.clawgate.core.internal.agent.ModelRoute;
 import dev.clawgate.core.model.ChatMessage;
 import dev.clawgate.core.model.ToolCall;
 import dev.clawgate.core.provider.ChatRequest;

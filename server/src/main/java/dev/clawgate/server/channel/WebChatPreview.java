@@ -1,8 +1,8 @@
 package dev.clawgate.server.channel;
 
-import dev.clawgate.core.inbound.Scheduler;
 import dev.clawgate.core.outbound.LiveDraftStream;
 import dev.clawgate.core.outbound.LivePreview;
+import dev.clawgate.core.run.Scheduler;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;

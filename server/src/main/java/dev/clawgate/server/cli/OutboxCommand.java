@@ -1,6 +1,6 @@
 package dev.clawgate.server.cli;
 
-import dev.clawgate.core.outbound.Outbox;
+import dev.clawgate.core.internal.outbound.Outbox;
 import dev.clawgate.core.store.OutboxEntry;
 import dev.clawgate.core.store.OutboxState;
 import dev.clawgate.core.store.Store;

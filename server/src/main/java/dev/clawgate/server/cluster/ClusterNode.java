@@ -1,10 +1,10 @@
 package dev.clawgate.server.cluster;
 
 import dev.clawgate.core.channel.Channel;
-import dev.clawgate.core.channel.ChannelSupervisor;
 import dev.clawgate.core.channel.InboundSink;
-import dev.clawgate.core.dispatch.Dispatcher;
-import dev.clawgate.core.dispatch.SessionOwnership;
+import dev.clawgate.core.internal.channel.ChannelSupervisor;
+import dev.clawgate.core.internal.dispatch.Dispatcher;
+import dev.clawgate.core.internal.dispatch.SessionOwnership;
 import dev.clawgate.core.store.ClusterBook;
 import dev.clawgate.core.store.InboxRecord;
 import dev.clawgate.core.store.StoreException;

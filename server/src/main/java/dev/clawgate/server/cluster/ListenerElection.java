@@ -1,6 +1,6 @@
 package dev.clawgate.server.cluster;
 
-import dev.clawgate.core.channel.ChannelSupervisor;
+import dev.clawgate.core.internal.channel.ChannelSupervisor;
 import dev.clawgate.core.store.ClusterBook;
 import java.util.List;
 import java.util.Map;

@@ -232,17 +232,17 @@ public final class ConfigLoader {
      * {@code agent.reasoning_tags}: tag names, each letters, digits, {@code _ . : -}; an empty list turns the removal
      * off.
      */
-    private static dev.clawgate.core.toolcall.ReasoningTags reasoningTags(
-            TableReader t, dev.clawgate.core.toolcall.ReasoningTags d) {
+    private static dev.clawgate.core.internal.toolcall.ReasoningTags reasoningTags(
+            TableReader t, dev.clawgate.core.internal.toolcall.ReasoningTags d) {
         List<String> names = t.strings("reasoning_tags", List.copyOf(d.names()));
         for (String n : names) {
-            if (!dev.clawgate.core.toolcall.ReasoningTags.isValidName(n)) {
+            if (!dev.clawgate.core.internal.toolcall.ReasoningTags.isValidName(n)) {
                 throw t.error(
                         "agent.reasoning_tags",
                         "lists '" + n + "', which is not a tag name (a letter, then letters, digits, _ . : -)");
             }
         }
-        return new dev.clawgate.core.toolcall.ReasoningTags(new java.util.LinkedHashSet<>(names));
+        return new dev.clawgate.core.internal.toolcall.ReasoningTags(new java.util.LinkedHashSet<>(names));
     }
 
     private static java.util.Optional<dev.clawgate.core.prompt.SkillsMode> skillsMode(String raw) {

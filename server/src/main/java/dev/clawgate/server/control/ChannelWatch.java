@@ -2,9 +2,9 @@ package dev.clawgate.server.control;
 
 import dev.clawgate.core.channel.Channel;
 import dev.clawgate.core.channel.ChannelHealth;
-import dev.clawgate.core.channel.ChannelSupervisor;
 import dev.clawgate.core.config.ChannelSettings;
 import dev.clawgate.core.config.ClawgateConfig;
+import dev.clawgate.core.internal.channel.ChannelSupervisor;
 import dev.clawgate.core.model.InboundMessage;
 import java.time.Clock;
 import java.time.Instant;

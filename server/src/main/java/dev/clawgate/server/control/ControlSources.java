@@ -1,8 +1,8 @@
 package dev.clawgate.server.control;
 
-import dev.clawgate.core.channel.ChannelSupervisor;
 import dev.clawgate.core.config.ClawgateConfig;
-import dev.clawgate.core.dispatch.Dispatcher;
+import dev.clawgate.core.internal.channel.ChannelSupervisor;
+import dev.clawgate.core.internal.dispatch.Dispatcher;
 import dev.clawgate.core.store.Store;
 import java.time.Instant;
 import java.util.Objects;

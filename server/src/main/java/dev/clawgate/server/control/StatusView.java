@@ -3,7 +3,7 @@ package dev.clawgate.server.control;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.clawgate.core.dispatch.Dispatcher;
+import dev.clawgate.core.internal.dispatch.Dispatcher;
 import dev.clawgate.core.store.InboxState;
 import dev.clawgate.core.store.OutboxState;
 import dev.clawgate.core.store.Store;

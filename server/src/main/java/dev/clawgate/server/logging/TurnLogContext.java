@@ -1,6 +1,6 @@
 package dev.clawgate.server.logging;
 
-import dev.clawgate.core.dispatch.TurnRunner;
+import dev.clawgate.core.internal.run.TurnRunner;
 import dev.clawgate.core.run.RunHandle;
 import dev.clawgate.core.store.InboxRecord;
 import java.util.stream.Collectors;

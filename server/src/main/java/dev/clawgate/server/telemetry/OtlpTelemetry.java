@@ -1,6 +1,6 @@
 package dev.clawgate.server.telemetry;
 
-import dev.clawgate.core.dispatch.TurnRunner;
+import dev.clawgate.core.internal.run.TurnRunner;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.trace.Tracer;

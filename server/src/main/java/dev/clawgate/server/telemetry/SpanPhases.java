@@ -1,8 +1,8 @@
 package dev.clawgate.server.telemetry;
 
-import dev.clawgate.core.trace.Phase;
-import dev.clawgate.core.trace.PhaseListener;
-import dev.clawgate.core.trace.PhaseScope;
+import dev.clawgate.core.internal.trace.Phase;
+import dev.clawgate.core.internal.trace.PhaseListener;
+import dev.clawgate.core.internal.trace.PhaseScope;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;

@@ -1,6 +1,6 @@
 package dev.clawgate.server.telemetry;
 
-import dev.clawgate.core.dispatch.TurnRunner;
+import dev.clawgate.core.internal.run.TurnRunner;
 
 /**
  * The gateway's traces (SPEC OP-9): each turn a trace, its phases (inbound, queue wait, prompt, each model call, each

@@ -1,10 +1,10 @@
 package dev.clawgate.server.telemetry;
 
-import dev.clawgate.core.dispatch.TurnRunner;
+import dev.clawgate.core.internal.run.TurnRunner;
+import dev.clawgate.core.internal.trace.Phase;
+import dev.clawgate.core.internal.trace.TurnPhases;
 import dev.clawgate.core.run.RunHandle;
 import dev.clawgate.core.store.InboxRecord;
-import dev.clawgate.core.trace.Phase;
-import dev.clawgate.core.trace.TurnPhases;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.api.trace.StatusCode;

@@ -1,6 +1,6 @@
 package dev.clawgate.server.web;
 
-import dev.clawgate.core.multimodal.PinnedHttp;
+import dev.clawgate.core.internal.multimodal.PinnedHttp;
 import dev.clawgate.core.run.CancelToken;
 import java.io.IOException;
 import java.io.InputStream;

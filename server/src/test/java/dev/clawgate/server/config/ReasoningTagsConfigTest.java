@@ -3,7 +3,7 @@ package dev.clawgate.server.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.clawgate.core.toolcall.ReasoningTags;
+import dev.clawgate.core.internal.toolcall.ReasoningTags;
 import java.nio.file.Path;
 import java.util.Set;
 import org.junit.jupiter.api.Test;

@@ -3,9 +3,9 @@ package dev.clawgate.server.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.clawgate.core.multimodal.HostResolver;
-import dev.clawgate.core.multimodal.PublicAddresses;
-import dev.clawgate.core.multimodal.PublicWeb;
+import dev.clawgate.core.internal.multimodal.HostResolver;
+import dev.clawgate.core.internal.multimodal.PublicAddresses;
+import dev.clawgate.core.internal.multimodal.PublicWeb;
 import dev.clawgate.core.run.CancelToken;
 import java.io.FileInputStream;
 import java.io.InputStream;

@@ -1,7 +1,6 @@
 package dev.clawgate.channel.discord;
 
 import dev.clawgate.core.channel.MessageAdapter;
-import dev.clawgate.core.inbound.Scheduler;
 import dev.clawgate.core.outbound.Capability;
 import dev.clawgate.core.outbound.DeliveryException;
 import dev.clawgate.core.outbound.MessageReceipt;
@@ -14,6 +13,7 @@ import dev.clawgate.core.render.ChunkLimits;
 import dev.clawgate.core.render.TextMeasure;
 import dev.clawgate.core.run.CancelToken;
 import dev.clawgate.core.run.CancelledException;
+import dev.clawgate.core.run.Scheduler;
 import dev.clawgate.core.store.InboxState;
 import java.time.Duration;
 import java.time.Instant;

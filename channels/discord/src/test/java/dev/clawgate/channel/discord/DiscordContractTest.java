@@ -58,7 +58,7 @@ class DiscordContractTest {
         guild = discord.guild("home");
         channel = DiscordFixture.channel(
                 DiscordFixture.account(discord, false, false, true),
-                dev.clawgate.core.inbound.Scheduler.daemon("discord-test"),
+                dev.clawgate.core.run.Scheduler.daemon("discord-test"),
                 Duration.ofMillis(1500));
         adapter = (DiscordMessageAdapter) channel.messageAdapter();
         adapter.nonceLog(new NonceLog(dir.resolve("discord/nonces")));

@@ -1,9 +1,9 @@
 package dev.clawgate.channel.discord;
 
-import dev.clawgate.core.inbound.Scheduler;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.outbound.OutboundMessage;
 import dev.clawgate.core.outbound.OutboundTarget;
+import dev.clawgate.core.run.Scheduler;
 import dev.clawgate.testkit.discord.DiscordChannel;
 import dev.clawgate.testkit.discord.FakeDiscord;
 import java.net.URI;

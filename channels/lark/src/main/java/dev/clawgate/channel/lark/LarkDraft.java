@@ -1,10 +1,10 @@
 package dev.clawgate.channel.lark;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.clawgate.core.inbound.Scheduler;
 import dev.clawgate.core.outbound.LiveDraftStream;
 import dev.clawgate.core.outbound.LivePreview;
 import dev.clawgate.core.run.CancelToken;
+import dev.clawgate.core.run.Scheduler;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;

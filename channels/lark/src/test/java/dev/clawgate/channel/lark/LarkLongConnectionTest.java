@@ -63,7 +63,7 @@ class LarkLongConnectionTest {
                 dir,
                 Clock.systemUTC(),
                 Runnable::run,
-                dev.clawgate.core.inbound.Scheduler.daemon("lark-test-preview"),
+                dev.clawgate.core.run.Scheduler.daemon("lark-test-preview"),
                 LarkChannel.PREVIEW_INTERVAL,
                 Duration.ofMillis(100));
     }

@@ -5,7 +5,7 @@ import dev.clawgate.core.channel.Channel;
 import dev.clawgate.core.channel.ChannelHealth;
 import dev.clawgate.core.channel.InboundSink;
 import dev.clawgate.core.channel.MessageAdapter;
-import dev.clawgate.core.inbound.Scheduler;
+import dev.clawgate.core.run.Scheduler;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Set;

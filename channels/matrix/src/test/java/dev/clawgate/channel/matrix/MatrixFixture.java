@@ -1,10 +1,10 @@
 package dev.clawgate.channel.matrix;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.clawgate.core.inbound.Scheduler;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.outbound.OutboundMessage;
 import dev.clawgate.core.outbound.OutboundTarget;
+import dev.clawgate.core.run.Scheduler;
 import dev.clawgate.testkit.contract.PlatformCall;
 import dev.clawgate.testkit.matrix.FakeMatrixHomeserver;
 import dev.clawgate.testkit.matrix.Login;

@@ -283,7 +283,7 @@ class MatrixReceiveTest {
                 MatrixFixture.account(hs, false, false),
                 dataDir,
                 Runnable::run,
-                dev.clawgate.core.inbound.Scheduler.daemon("matrix-test-preview"),
+                dev.clawgate.core.run.Scheduler.daemon("matrix-test-preview"),
                 MatrixFixture.PREVIEW_INTERVAL,
                 Duration.ofSeconds(30));
         Inbox inbox = new Inbox();

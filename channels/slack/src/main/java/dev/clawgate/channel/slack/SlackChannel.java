@@ -58,8 +58,8 @@ public final class SlackChannel implements Channel {
 
     /** The gateway's shared preview timer: a daemon thread that only hands work on. */
     private static final class Timers {
-        static final dev.clawgate.core.inbound.Scheduler PREVIEW =
-                dev.clawgate.core.inbound.Scheduler.daemon("slack-preview-timer");
+        static final dev.clawgate.core.run.Scheduler PREVIEW =
+                dev.clawgate.core.run.Scheduler.daemon("slack-preview-timer");
     }
 
     /**
@@ -74,7 +74,7 @@ public final class SlackChannel implements Channel {
             Executor io,
             Duration maxInlineRateWait,
             Duration firstBackoff,
-            dev.clawgate.core.inbound.Scheduler previewTimer,
+            dev.clawgate.core.run.Scheduler previewTimer,
             Duration previewInterval) {
         this.http = SlackApi.client();
         this.firstBackoff = firstBackoff;

@@ -59,12 +59,12 @@ final class SlackFixture {
 
     /** A channel whose reaction calls run on the caller's thread and whose Socket Mode reconnects after 50 ms. */
     static dev.clawgate.channel.slack.SlackChannel channel(SlackAccount account) {
-        return channel(account, dev.clawgate.core.inbound.Scheduler.daemon("slack-test-preview"));
+        return channel(account, dev.clawgate.core.run.Scheduler.daemon("slack-test-preview"));
     }
 
     /** As {@link #channel(SlackAccount)}, previews timed by {@code clock} and run on the caller's thread. */
     static dev.clawgate.channel.slack.SlackChannel channel(
-            SlackAccount account, dev.clawgate.core.inbound.Scheduler clock) {
+            SlackAccount account, dev.clawgate.core.run.Scheduler clock) {
         return new dev.clawgate.channel.slack.SlackChannel(
                 List.of(account),
                 MEDIA,

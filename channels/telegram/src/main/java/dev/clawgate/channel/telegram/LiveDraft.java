@@ -2,9 +2,9 @@ package dev.clawgate.channel.telegram;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.clawgate.core.inbound.Scheduler;
 import dev.clawgate.core.outbound.LiveDraftStream;
 import dev.clawgate.core.outbound.LivePreview;
+import dev.clawgate.core.run.Scheduler;
 import java.time.Duration;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;

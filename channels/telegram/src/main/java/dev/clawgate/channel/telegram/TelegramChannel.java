@@ -7,7 +7,7 @@ import dev.clawgate.core.channel.InboundSink;
 import dev.clawgate.core.channel.MediaStore;
 import dev.clawgate.core.channel.MessageAdapter;
 import dev.clawgate.core.channel.WebhookRoute;
-import dev.clawgate.core.inbound.Scheduler;
+import dev.clawgate.core.run.Scheduler;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Clock;

@@ -151,7 +151,7 @@ class TelegramAbortTest {
                 TelegramFixture.deliver(channel.messageAdapter(), finalReply(target(dm, null, null), reply), cancel);
         assertThat(outcome)
                 .isInstanceOfSatisfying(
-                        dev.clawgate.core.outbound.DeliveryOutcome.Sent.class,
+                        dev.clawgate.core.internal.outbound.DeliveryOutcome.Sent.class,
                         sent -> assertThat(sent.receipts()).hasSize(2));
         assertThat(tg.sentTo(dm)).hasSize(2);
         assertThat(cancel.isCancelled()).isTrue();

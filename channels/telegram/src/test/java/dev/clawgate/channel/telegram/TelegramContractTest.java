@@ -297,7 +297,7 @@ class TelegramContractTest {
                     long draft = tg.sentTo(dm).getFirst().messageId();
                     String longText = ("word ".repeat(60) + "\n\n").repeat(20);
                     assertThat(TelegramFixture.deliver(adapter, finalReply(t, longText), CancelToken.none()))
-                            .isInstanceOf(dev.clawgate.core.outbound.DeliveryOutcome.Sent.class);
+                            .isInstanceOf(dev.clawgate.core.internal.outbound.DeliveryOutcome.Sent.class);
                     p.verify(calls -> {
                         assertThat(bodies(calls, "editMessageText")
                                         .getLast()

@@ -1,10 +1,10 @@
 package dev.clawgate.channel.telegram;
 
-import dev.clawgate.core.inbound.Scheduler;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.outbound.OutboundMessage;
 import dev.clawgate.core.outbound.OutboundTarget;
 import dev.clawgate.core.outbound.SendOptions;
+import dev.clawgate.core.run.Scheduler;
 import dev.clawgate.testkit.telegram.FakeTelegramServer;
 import dev.clawgate.testkit.telegram.TelegramChat;
 import java.net.URI;
@@ -86,11 +86,12 @@ final class TelegramFixture {
      * {@code message} as production delivers it: planned (cut to the adapter's chunk limits, SPEC OUT-1) and sent
      * payload by payload, with no outbox row.
      */
-    static dev.clawgate.core.outbound.DeliveryOutcome deliver(
+    static dev.clawgate.core.internal.outbound.DeliveryOutcome deliver(
             dev.clawgate.core.channel.MessageAdapter adapter,
             OutboundMessage message,
             dev.clawgate.core.run.CancelToken cancel) {
-        return new dev.clawgate.core.outbound.DirectDelivery(new dev.clawgate.core.outbound.Payloads(null))
+        return new dev.clawgate.core.internal.outbound.DirectDelivery(
+                        new dev.clawgate.core.internal.outbound.Payloads(null))
                 .deliver(message, adapter, cancel);
     }
 

@@ -190,18 +190,20 @@ class TelegramMessageAdapterTest {
         var outcome = TelegramFixture.deliver(
                 channel.messageAdapter(), finalReply(target(dm, null, null), reply), CancelToken.none());
 
-        assertThat(outcome).isInstanceOfSatisfying(dev.clawgate.core.outbound.DeliveryOutcome.Sent.class, sent -> {
-            List<dev.clawgate.core.outbound.MessageReceipt> receipts = sent.receipts();
-            assertThat(receipts.size()).isGreaterThan(1);
-            assertThat(receipts).allSatisfy(r -> assertThat(r.platformIds()).hasSize(1));
-            List<com.fasterxml.jackson.databind.JsonNode> sends = tg.calls("sendMessage");
-            assertThat(sends).hasSameSizeAs(receipts);
-            for (int i = 0; i < sends.size(); i++) {
-                assertThat(sends.get(i).path("text").asText().length()).isLessThanOrEqualTo(4096);
-                assertThat(receipts.get(i).primaryId())
-                        .isEqualTo(dm.id() + ":" + tg.sentTo(dm).get(i).messageId());
-            }
-        });
+        assertThat(outcome)
+                .isInstanceOfSatisfying(dev.clawgate.core.internal.outbound.DeliveryOutcome.Sent.class, sent -> {
+                    List<dev.clawgate.core.outbound.MessageReceipt> receipts = sent.receipts();
+                    assertThat(receipts.size()).isGreaterThan(1);
+                    assertThat(receipts)
+                            .allSatisfy(r -> assertThat(r.platformIds()).hasSize(1));
+                    List<com.fasterxml.jackson.databind.JsonNode> sends = tg.calls("sendMessage");
+                    assertThat(sends).hasSameSizeAs(receipts);
+                    for (int i = 0; i < sends.size(); i++) {
+                        assertThat(sends.get(i).path("text").asText().length()).isLessThanOrEqualTo(4096);
+                        assertThat(receipts.get(i).primaryId())
+                                .isEqualTo(dm.id() + ":" + tg.sentTo(dm).get(i).messageId());
+                    }
+                });
     }
 
     @Test

@@ -4,14 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.clawgate.core.channel.MessageAdapter;
+import dev.clawgate.core.internal.outbound.Outbox;
+import dev.clawgate.core.internal.outbound.OutboxWorker;
+import dev.clawgate.core.internal.outbound.Pacer;
 import dev.clawgate.core.model.ChatType;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.outbound.OutboundMessage;
 import dev.clawgate.core.outbound.OutboundTarget;
-import dev.clawgate.core.outbound.Outbox;
-import dev.clawgate.core.outbound.OutboxWorker;
-import dev.clawgate.core.outbound.Pacer;
 import dev.clawgate.core.store.InboxState;
 import dev.clawgate.core.store.OutboundDraft;
 import dev.clawgate.core.store.OutboxEntry;

@@ -1,0 +1,87 @@
+package dev.clawgate.core.internal.inbound;
+
+import dev.clawgate.core.run.Scheduler;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantLock;
+
+/** A scheduler on a clock that moves only when a test says so: timers fire inside {@link #advance}. */
+final class ManualScheduler implements Scheduler {
+
+    private static final class Task {
+        final long due;
+        final long seq;
+        final Runnable body;
+        volatile boolean cancelled;
+
+        Task(long due, long seq, Runnable body) {
+            this.due = due;
+            this.seq = seq;
+            this.body = body;
+        }
+    }
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final List<Task> tasks = new ArrayList<>();
+    private long nowMs;
+    private long seq;
+
+    @Override
+    public Cancellable schedule(Duration delay, Runnable body) {
+        lock.lock();
+        try {
+            Task t = new Task(nowMs + delay.toMillis(), seq++, body);
+            tasks.add(t);
+            return () -> t.cancelled = true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Moves the clock on, running every timer that falls due, in due order, outside this scheduler's lock. */
+    void advance(Duration by) {
+        long target;
+        lock.lock();
+        try {
+            target = nowMs + by.toMillis();
+        } finally {
+            lock.unlock();
+        }
+        while (true) {
+            Task next;
+            lock.lock();
+            try {
+                next = tasks.stream()
+                        .filter(t -> !t.cancelled && t.due <= target)
+                        .min(Comparator.<Task>comparingLong(t -> t.due).thenComparingLong(t -> t.seq))
+                        .orElse(null);
+                if (next == null) {
+                    nowMs = Math.max(nowMs, target);
+                    tasks.removeIf(t -> t.cancelled);
+                    return;
+                }
+                tasks.remove(next);
+                nowMs = Math.max(nowMs, next.due);
+            } finally {
+                lock.unlock();
+            }
+            next.body.run();
+        }
+    }
+
+    void advanceMillis(long ms) {
+        advance(Duration.ofMillis(ms));
+    }
+
+    /** Timers scheduled and neither run nor cancelled. */
+    int live() {
+        lock.lock();
+        try {
+            return (int) tasks.stream().filter(t -> !t.cancelled).count();
+        } finally {
+            lock.unlock();
+        }
+    }
+}
