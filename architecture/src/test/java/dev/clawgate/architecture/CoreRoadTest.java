@@ -22,8 +22,9 @@ import org.junit.jupiter.api.Test;
  * Core's packages follow the road of ARCHITECTURE.md (issue 16): channel, inbound, dispatch, turn, agent, outbound,
  * each stage in its package under {@code dev.clawgate.core.internal}. A class of a stage may use its own stage, a later
  * one, and the packages off the road (the channel SPI, model, store, config, run, prompt, ...); an arrow back up the
- * road is a stage calling back, which ARCHITECTURE rules out. The arrows that ran back when the rule came are listed in
- * {@link #FROZEN}: none may be added, and one that is fixed leaves the list.
+ * road is a stage calling back, which ARCHITECTURE rules out. When the rule came, 39 arrows ran back; the move to
+ * internal packages and the dispatcher's shared types off the road ({@code internal.run}) ended them all, so the rule
+ * has no exceptions.
  */
 class CoreRoadTest {
     static final List<String> ROAD = List.of(
@@ -34,23 +35,6 @@ class CoreRoadTest {
             "internal.agent",
             "internal.outbound");
     private static final String CORE = "dev.clawgate.core.";
-
-    /**
-     * Every arrow back up the road that core has, as {@code fromClass -> toClass} below {@code dev.clawgate.core}
-     * (nested classes count as their outermost one). Frozen: a new backward arrow fails
-     * {@link #corePackagesFollowTheRoad}, a fixed one fails {@link #everyFrozenArrowStillExists} until it is taken out.
-     * The move to internal packages fixed 34 of the 39 it had: the channel SPI and the scheduler are off the road, and
-     * so are the dispatcher's callbacks the turn implements (internal.run).
-     */
-    static final Set<String> FROZEN = Set.of(
-            // the dispatcher debounces and checks the inbound stage's records with its tools
-            "internal.dispatch.Dispatcher -> internal.inbound.Debouncer",
-            "internal.dispatch.Dispatcher -> internal.inbound.InboundChecks",
-            // /status reads the session's status back from the dispatcher (its nested SessionStatus)
-            "internal.turn.CommandHandler -> internal.dispatch.Dispatcher",
-            "internal.turn.TurnServices -> internal.dispatch.Dispatcher",
-            // the pipeline tells the dispatcher how it dispatches (its nested Dispatching.BY_RUNNER)
-            "internal.turn.TurnPipeline -> internal.dispatch.Dispatcher");
 
     private static JavaClasses core;
 
@@ -72,10 +56,10 @@ class CoreRoadTest {
         rule.check(core);
     }
 
-    // ARCHITECTURE: the frozen list only shrinks; a fixed arrow is taken out of it
+    // ARCHITECTURE: the same check over every class at once, as one list of arrows a reviewer can read
     @Test
-    void everyFrozenArrowStillExists() {
-        assertThat(backwardArrows()).as("backward arrows in core now").containsAll(FROZEN);
+    void noArrowRunsBackUpTheRoad() {
+        assertThat(backwardArrows()).as("backward arrows in core").isEmpty();
     }
 
     // ARCHITECTURE: the rule holds on the real classes, not on an empty import
@@ -129,7 +113,7 @@ class CoreRoadTest {
                 Set<String> reported = new TreeSet<>();
                 for (Dependency d : c.getDirectDependenciesFromSelf()) {
                     String arrow = backward(c, d.getTargetClass());
-                    if (arrow != null && !FROZEN.contains(arrow) && reported.add(arrow)) {
+                    if (arrow != null && reported.add(arrow)) {
                         events.add(SimpleConditionEvent.violated(
                                 c, arrow + " runs back up the road (" + d.getDescription() + ")"));
                     }

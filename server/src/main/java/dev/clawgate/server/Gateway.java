@@ -16,6 +16,7 @@ import dev.clawgate.core.internal.outbound.Outbox;
 import dev.clawgate.core.internal.outbound.OutboxWorker;
 import dev.clawgate.core.internal.outbound.Pacer;
 import dev.clawgate.core.internal.outbound.Payloads;
+import dev.clawgate.core.internal.run.SessionStatus;
 import dev.clawgate.core.internal.run.TurnRunner;
 import dev.clawgate.core.internal.turn.StopReplies;
 import dev.clawgate.core.internal.turn.TurnPipeline;
@@ -251,7 +252,7 @@ public final class Gateway implements AutoCloseable {
         return GatewayChannels.webChatEnabled(cfg);
     }
 
-    private Dispatcher.SessionStatus sessionStatus(SessionKey key) {
+    private SessionStatus sessionStatus(SessionKey key) {
         return dispatcher.status(key);
     }
 

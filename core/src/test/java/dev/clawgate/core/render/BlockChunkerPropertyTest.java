@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.clawgate.core.fixtures.PropertyRun;
 import dev.clawgate.core.render.BlockStreaming.BreakMode;
 import dev.clawgate.core.render.BlockStreaming.BreakPreference;
+import dev.clawgate.core.testing.ManualScheduler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,7 +3,7 @@ package dev.clawgate.server.channel;
 import dev.clawgate.core.channel.Channel;
 import dev.clawgate.core.channel.InboundSink;
 import dev.clawgate.core.channel.MessageAdapter;
-import dev.clawgate.core.internal.inbound.InboundChecks;
+import dev.clawgate.core.internal.run.InboundChecks;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.Role;
 import dev.clawgate.core.outbound.Capability;

@@ -1,9 +1,10 @@
 package dev.clawgate.core.internal.dispatch;
 
 import dev.clawgate.core.internal.command.RuntimeCommand;
-import dev.clawgate.core.internal.inbound.Debouncer;
-import dev.clawgate.core.internal.inbound.InboundChecks;
+import dev.clawgate.core.internal.run.Dispatching;
+import dev.clawgate.core.internal.run.InboundChecks;
 import dev.clawgate.core.internal.run.ReceiptListener;
+import dev.clawgate.core.internal.run.SessionStatus;
 import dev.clawgate.core.internal.run.StopHandler;
 import dev.clawgate.core.internal.run.TurnRunner;
 import dev.clawgate.core.model.SessionKey;
@@ -118,16 +119,6 @@ public final class Dispatcher implements AutoCloseable {
     private final Lanes lanes;
     private final Debouncer debouncer;
     private volatile SessionOwnership ownership = SessionOwnership.LOCAL;
-
-    /**
-     * Who moves a run's records to {@code DISPATCHED} (counting the attempt, SPEC IN-4): the dispatcher, just before
-     * the run, or the runner itself with its first write, saving a transaction per turn (a runner that does so marks
-     * them before anything that could crash the process or run for long, or moves them straight to a final state).
-     */
-    public enum Dispatching {
-        BY_DISPATCHER,
-        BY_RUNNER
-    }
 
     /** A dispatcher that marks records dispatched itself and shows no receipts. */
     public Dispatcher(
@@ -326,19 +317,6 @@ public final class Dispatcher implements AutoCloseable {
                 log.warn("answering /stop {} failed: {}", r.id(), e.toString());
             }
         });
-    }
-
-    /**
-     * What {@code /status} shows about a session (SPEC RT-1).
-     *
-     * @param runStartedAt when the active run started, or null when none runs
-     * @param tool the tool the active run waits on, or null
-     */
-    public record SessionStatus(
-            boolean running, int queued, java.time.Instant runStartedAt, RunHandle.RunningTool tool) {
-        public SessionStatus(boolean running, int queued) {
-            this(running, queued, null, null);
-        }
     }
 
     public SessionStatus status(SessionKey key) {

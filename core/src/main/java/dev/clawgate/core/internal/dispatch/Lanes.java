@@ -4,6 +4,7 @@ import dev.clawgate.core.internal.command.RuntimeCommand;
 import dev.clawgate.core.internal.dispatch.QueueCap.Drop;
 import dev.clawgate.core.internal.dispatch.QueueCap.Overflow;
 import dev.clawgate.core.internal.dispatch.QueueModes.Placement;
+import dev.clawgate.core.internal.run.SessionStatus;
 import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.run.RunHandle;
 import dev.clawgate.core.store.InboxRecord;
@@ -206,15 +207,15 @@ final class Lanes {
                 TimeUnit.MILLISECONDS);
     }
 
-    Dispatcher.SessionStatus status(SessionKey key) {
+    SessionStatus status(SessionKey key) {
         lock.lock();
         try {
             SessionLane lane = lanes.get(key);
-            if (lane == null) return new Dispatcher.SessionStatus(false, 0);
+            if (lane == null) return new SessionStatus(false, 0);
             RunHandle active = lane.active;
             return active == null
-                    ? new Dispatcher.SessionStatus(false, lane.queuedRecords())
-                    : new Dispatcher.SessionStatus(
+                    ? new SessionStatus(false, lane.queuedRecords())
+                    : new SessionStatus(
                             true,
                             lane.queuedRecords(),
                             active.startedAt(),

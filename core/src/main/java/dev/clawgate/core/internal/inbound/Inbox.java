@@ -6,6 +6,7 @@ import dev.clawgate.core.cron.FireSink;
 import dev.clawgate.core.failpoint.Failpoints;
 import dev.clawgate.core.inspect.TurnInspector;
 import dev.clawgate.core.internal.dispatch.Dispatcher;
+import dev.clawgate.core.internal.run.InboundChecks;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.store.InboxRecord;

@@ -7,7 +7,7 @@ import java.util.function.Consumer;
 /**
  * Runs one turn to its end. It owns the record's final state: when it returns, the record is in a final state (or left
  * for the dispatcher to fail if it threw). Receipts are not its business ({@link ReceiptListener}); whether it marks
- * its records dispatched itself is said to the {@link Dispatcher} ({@link Dispatcher.Dispatching}).
+ * its records dispatched itself is said to the {@link Dispatcher} ({@link Dispatching}).
  */
 @FunctionalInterface
 public interface TurnRunner {

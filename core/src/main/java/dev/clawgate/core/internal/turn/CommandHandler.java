@@ -2,7 +2,7 @@ package dev.clawgate.core.internal.turn;
 
 import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.core.internal.command.RuntimeCommand;
-import dev.clawgate.core.internal.dispatch.Dispatcher;
+import dev.clawgate.core.internal.run.SessionStatus;
 import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.provider.Provider;
 import dev.clawgate.core.provider.ProviderException;
@@ -26,14 +26,14 @@ final class CommandHandler {
 
     private final Store store;
     private final ProviderDirectory providers;
-    private final Function<SessionKey, Dispatcher.SessionStatus> sessionStatus;
+    private final Function<SessionKey, SessionStatus> sessionStatus;
     private final Clock clock;
     private final Runnable onNewSession;
 
     CommandHandler(
             Store store,
             ProviderDirectory providers,
-            Function<SessionKey, Dispatcher.SessionStatus> sessionStatus,
+            Function<SessionKey, SessionStatus> sessionStatus,
             Clock clock,
             Runnable onNewSession) {
         this.store = store;
@@ -108,13 +108,13 @@ final class CommandHandler {
         String queue = store.transcripts()
                 .setting(session, QueueDirective.MODE)
                 .orElse(config.queue().mode().name().toLowerCase(java.util.Locale.ROOT));
-        Dispatcher.SessionStatus now = sessionStatus.apply(session);
+        SessionStatus now = sessionStatus.apply(session);
         return "Session: " + session.display() + "\nModel: " + model + "\nQueue mode: " + queue + "\nQueued messages: "
                 + now.queued() + running(now);
     }
 
     /** SPEC RT-1, RP-5: what the active run does, so a tool that never ends on its own is seen (/stop ends it). */
-    private String running(Dispatcher.SessionStatus now) {
+    private String running(SessionStatus now) {
         if (!now.running() || now.runStartedAt() == null) return "";
         String line = "\nRunning: for " + elapsed(now.runStartedAt());
         if (now.tool() == null) return line;

@@ -8,6 +8,7 @@ import dev.clawgate.core.hook.InboundHook;
 import dev.clawgate.core.internal.agent.AgentLoop;
 import dev.clawgate.core.internal.command.RuntimeCommand;
 import dev.clawgate.core.internal.outbound.RunDeliveries;
+import dev.clawgate.core.internal.run.Dispatching;
 import dev.clawgate.core.internal.run.TurnRunner;
 import dev.clawgate.core.model.ChatMessage;
 import dev.clawgate.core.model.ChatType;
@@ -119,10 +120,9 @@ public final class TurnPipeline implements TurnRunner {
     /**
      * The run marks its records {@code DISPATCHED} itself: an agent turn together with its user messages, a command
      * before it runs; a record dropped or failed before either goes straight to its final state. Wire it with
-     * {@link dev.clawgate.core.internal.dispatch.Dispatcher.Dispatching#BY_RUNNER}.
+     * {@link Dispatching#BY_RUNNER}.
      */
-    public static final dev.clawgate.core.internal.dispatch.Dispatcher.Dispatching DISPATCHING =
-            dev.clawgate.core.internal.dispatch.Dispatcher.Dispatching.BY_RUNNER;
+    public static final Dispatching DISPATCHING = Dispatching.BY_RUNNER;
 
     /** SPEC RP-5: the receipts of this pipeline's channels, for the dispatcher to hold; the turn's typing too. */
     public ChannelReceipts receipts() {

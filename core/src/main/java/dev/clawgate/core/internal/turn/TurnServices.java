@@ -3,10 +3,10 @@ package dev.clawgate.core.internal.turn;
 import dev.clawgate.core.channel.Channel;
 import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.core.hook.InboundHook;
-import dev.clawgate.core.internal.dispatch.Dispatcher;
 import dev.clawgate.core.internal.multimodal.PublicWeb;
 import dev.clawgate.core.internal.outbound.Delivery;
 import dev.clawgate.core.internal.outbound.Outbox;
+import dev.clawgate.core.internal.run.SessionStatus;
 import dev.clawgate.core.memory.Memory;
 import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.prompt.SystemPromptCache;
@@ -38,7 +38,7 @@ public record TurnServices(
         Delivery delivery,
         Outbox outbox,
         Supplier<ClawgateConfig> config,
-        Function<SessionKey, Dispatcher.SessionStatus> sessionStatus,
+        Function<SessionKey, SessionStatus> sessionStatus,
         Clock clock,
         Memory memory,
         Scheduler scheduler,
@@ -74,7 +74,7 @@ public record TurnServices(
         private Delivery delivery;
         private Outbox outbox;
         private Supplier<ClawgateConfig> config;
-        private Function<SessionKey, Dispatcher.SessionStatus> sessionStatus;
+        private Function<SessionKey, SessionStatus> sessionStatus;
         private Clock clock = Clock.systemUTC();
         private Memory memory = Memory.NONE;
         private Scheduler scheduler = Timer.SHARED;
@@ -127,7 +127,7 @@ public record TurnServices(
             return this;
         }
 
-        public Builder sessionStatus(Function<SessionKey, Dispatcher.SessionStatus> sessionStatus) {
+        public Builder sessionStatus(Function<SessionKey, SessionStatus> sessionStatus) {
             this.sessionStatus = sessionStatus;
             return this;
         }

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.clawgate.core.config.DropPolicy;
 import dev.clawgate.core.config.QueueMode;
+import dev.clawgate.core.internal.run.Dispatching;
 import dev.clawgate.core.internal.run.ReceiptListener;
 import dev.clawgate.core.internal.run.TurnRunner;
 import dev.clawgate.core.model.ChatType;
@@ -119,7 +120,7 @@ class DispatcherTest {
         dispatcher = new Dispatcher(
                         store,
                         runner,
-                        Dispatcher.Dispatching.BY_DISPATCHER,
+                        Dispatching.BY_DISPATCHER,
                         recording,
                         (r, ran, queued) -> {
                             stops.add(r.message().sender() + ":" + ran + ":" + queued);

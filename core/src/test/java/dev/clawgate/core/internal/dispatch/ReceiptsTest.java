@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.clawgate.core.config.DropPolicy;
 import dev.clawgate.core.config.QueueMode;
+import dev.clawgate.core.internal.run.Dispatching;
 import dev.clawgate.core.internal.run.ReceiptListener;
 import dev.clawgate.core.internal.run.TurnRunner;
 import dev.clawgate.core.model.ChatType;
@@ -116,7 +117,7 @@ class ReceiptsTest {
         dispatcher = new Dispatcher(
                         store,
                         runner,
-                        Dispatcher.Dispatching.BY_DISPATCHER,
+                        Dispatching.BY_DISPATCHER,
                         receipts,
                         (r, ran, queued) ->
                                 store.transcripts().completeTurn(r.session(), r.id(), null, InboxState.DONE),

@@ -14,6 +14,7 @@ import dev.clawgate.core.hook.SendingHook;
 import dev.clawgate.core.internal.outbound.DirectDelivery;
 import dev.clawgate.core.internal.outbound.Outbox;
 import dev.clawgate.core.internal.outbound.Payloads;
+import dev.clawgate.core.internal.run.SessionStatus;
 import dev.clawgate.core.model.ChatType;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.SessionKey;
@@ -146,7 +147,7 @@ final class TurnFixture {
                 .delivery(new DirectDelivery(payloads))
                 .outbox(outboxInUse)
                 .config(() -> cfg)
-                .sessionStatus(k -> new dev.clawgate.core.internal.dispatch.Dispatcher.SessionStatus(false, 0))
+                .sessionStatus(k -> new SessionStatus(false, 0))
                 .memory(wireMemory ? store.memory() : dev.clawgate.core.memory.Memory.NONE)
                 .scheduler(scheduler)
                 .build();

@@ -1,4 +1,4 @@
-package dev.clawgate.core.internal.inbound;
+package dev.clawgate.core.internal.run;
 
 import dev.clawgate.core.model.InboundMessage;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.clawgate.core.internal.inbound;
+package dev.clawgate.core.internal.dispatch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -11,6 +11,7 @@ import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.run.Scheduler;
 import dev.clawgate.core.store.InboxRecord;
 import dev.clawgate.core.store.InboxState;
+import dev.clawgate.core.testing.ManualScheduler;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.clawgate.core.internal.inbound;
+package dev.clawgate.core.internal.dispatch;
 
 import dev.clawgate.core.internal.command.RuntimeCommand;
 import dev.clawgate.core.model.SessionKey;

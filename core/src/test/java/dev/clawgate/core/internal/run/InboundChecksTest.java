@@ -1,4 +1,4 @@
-package dev.clawgate.core.internal.inbound;
+package dev.clawgate.core.internal.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
