@@ -41,8 +41,6 @@ class ClusterIT {
             .toAbsolutePath();
 
     @Test
-    @org.junit.jupiter.api.Disabled("issue 22 open: after a kill -9 of the listening node mid-load, 393 of 400 turns"
-            + " were answered and the run did not settle within 3 minutes; the cause is not found yet")
     void threeNodesAnswerEveryMessageOnceWithOnePollerAcrossAKillOfTheListener() throws Exception {
         // SPEC OP-2, CH-0, OUT-12, IN-4: kill -9 of the listening node mid-load; another takes polling over within
         // seconds, its turns cut mid-way run again elsewhere; every message answered once or listed, none twice
@@ -62,6 +60,9 @@ class ClusterIT {
             for (ClusterNodes.Node n : nodes) cluster.start(n);
             await().atMost(Duration.ofSeconds(90))
                     .until(() -> cluster.listenerOf("telegram").isPresent());
+            // the load balancer sends only to nodes that serve: the election is decided before HTTP is up
+            for (ClusterNodes.Node n : nodes) awaitUp(hooks, n);
+            await().atMost(Duration.ofSeconds(60)).until(() -> settled(cluster, nodes.size()));
 
             List<TelegramChat> chats = new ArrayList<>();
             List<TelegramUser> people = new ArrayList<>();
@@ -105,9 +106,13 @@ class ClusterIT {
                             .isPresent());
             double takeoverSecs = (System.nanoTime() - killedAt) / 1e9;
             sender.join();
-            await().atMost(Duration.ofSeconds(180))
-                    .pollInterval(Duration.ofMillis(500))
-                    .until(() -> settled(cluster, 2 * total));
+            try {
+                await().atMost(Duration.ofSeconds(180))
+                        .pollInterval(Duration.ofMillis(500))
+                        .until(() -> settled(cluster, 2 * total + nodes.size()));
+            } catch (org.awaitility.core.ConditionTimeoutException e) {
+                throw new AssertionError("the run did not settle within 180 s; " + cluster.openWork(), e);
+            }
             double loadSecs = (System.nanoTime() - loadStart) / 1e9;
             // the statistics collector reports with a delay of up to a second or so
             Thread.sleep(1500);
@@ -275,15 +280,20 @@ class ClusterIT {
         assertThat(kill.waitFor()).isZero();
     }
 
-    /** Posts to the live nodes in turn until one takes it (2xx), as a load balancer would. */
+    /**
+     * Posts to the live nodes in turn until one takes it (2xx), as a load balancer in front of a platform that
+     * redelivers would: a refusal or a connection that fails is tried on the next node, for up to 30 seconds.
+     */
     private static void postToSomeNode(
             FakeWebhookPlatform hooks, List<ClusterNodes.Node> nodes, Set<String> dead, int i, PlatformMessage m) {
-        for (int tries = 0; tries < 3 * nodes.size(); tries++) {
+        long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        for (int tries = 0; System.nanoTime() < until; tries++) {
             ClusterNodes.Node n = nodes.get((i + tries) % nodes.size());
             if (dead.contains(n.name)) continue;
             try {
                 hooks.deliverTo(URI.create(n.webhookUrl()));
                 if (hooks.postOnce(m).status() < 300) return;
+                if (tries >= nodes.size()) Thread.sleep(200);
             } catch (java.io.IOException e) {
                 // that node is down: the next one takes it
             } catch (InterruptedException e) {
@@ -291,6 +301,7 @@ class ClusterIT {
                 return;
             }
         }
+        throw new AssertionError("no node took " + m + " within 30 s");
     }
 
     private static List<SentMessage> telegramReplies(FakeTelegramServer telegram) {

@@ -144,6 +144,36 @@ final class ClusterNodes implements AutoCloseable {
         return out;
     }
 
+    /** What is left open in the cluster's tables, for a failure's message: counts, open records, nodes, hand-offs. */
+    String openWork() {
+        StringBuilder out = new StringBuilder();
+        try (Connection c = DriverManager.getConnection(url);
+                Statement st = c.createStatement()) {
+            for (String q : List.of(
+                    "SELECT state, count(*) FROM inbox GROUP BY state",
+                    "SELECT state, claimed_by, count(*) FROM outbox GROUP BY state, claimed_by",
+                    "SELECT i.id, i.channel, i.message_id, i.session_id, i.state, i.attempts, i.detail, l.node_id,"
+                            + " i.recorded_at, (SELECT count(*) FROM cluster_handoffs h WHERE h.inbox_id = i.id)"
+                            + " FROM inbox i LEFT JOIN session_leases l ON l.session_id = i.session_id"
+                            + " WHERE i.state IN ('received', 'dispatched') ORDER BY i.id",
+                    "SELECT * FROM cluster_nodes",
+                    "SELECT * FROM cluster_handoffs")) {
+                out.append("\n-- ").append(q).append('\n');
+                try (var rs = st.executeQuery(q)) {
+                    int cols = rs.getMetaData().getColumnCount();
+                    while (rs.next()) {
+                        for (int i = 1; i <= cols; i++)
+                            out.append(rs.getString(i)).append(" | ");
+                        out.append('\n');
+                    }
+                }
+            }
+        } catch (SQLException e) {
+            out.append(e);
+        }
+        return out.toString();
+    }
+
     Node node(String name) {
         return nodes.stream().filter(n -> n.name.equals(name)).findFirst().orElseThrow();
     }
