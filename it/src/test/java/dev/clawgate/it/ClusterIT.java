@@ -178,6 +178,68 @@ class ClusterIT {
     }
 
     @Test
+    void aTurnCutByAKillRunsOnceMoreOnAnotherNodeAndTheSessionKeepsItsOrder() throws Exception {
+        // SPEC IN-4, DI-1, OP-2: kill -9 of the node in the middle of a session's turn (the model holds its reply);
+        // the session's later messages, taken by the other node and handed to the running one, wait behind it; the
+        // survivor takes the session over, runs the cut turn once more, then the later messages, in order
+        try (ClusterNodes cluster = ClusterNodes.create(dir.resolve("midturn"), "midturn");
+                FakeOpenAiServer model = FakeOpenAiServer.start();
+                FakeWebhookPlatform hooks = FakeWebhookPlatform.start(SECRET)) {
+            java.util.concurrent.atomic.AtomicBoolean held = new java.util.concurrent.atomic.AtomicBoolean();
+            model.respondWith(body -> {
+                String said = KillAudit.lastUser(body);
+                boolean hold = said.contains("msg-1-0") && held.compareAndSet(false, true);
+                return Reply.text("re: " + said).delayBefore(hold ? Duration.ofSeconds(120) : Duration.ZERO);
+            });
+            ClusterNodes.TomlFor toml = (d, bind) ->
+                    ItConfig.baseToml(d, bind, model.baseUrl(), 8, 1000) + ItConfig.webhookToml(hooks.callbackUrl());
+            ClusterNodes.Node a = cluster.add("node-a", toml, SECRET);
+            ClusterNodes.Node b = cluster.add("node-b", toml, SECRET);
+            cluster.start(a);
+            cluster.start(b);
+            awaitUp(hooks, a);
+            awaitUp(hooks, b);
+            await().atMost(Duration.ofSeconds(60)).until(() -> settled(cluster, 2));
+            hooks.deliverTo(URI.create(a.webhookUrl()));
+            assertThat(hooks.postOnce(PlatformMessage.direct("t-0", "sam", "msg-1-0"))
+                            .status())
+                    .isBetween(200, 299);
+            await().atMost(Duration.ofSeconds(30)).until(held::get);
+            hooks.deliverTo(URI.create(b.webhookUrl()));
+            for (int i = 1; i <= 3; i++) {
+                assertThat(hooks.postOnce(PlatformMessage.direct("t-" + i, "sam", "msg-1-" + i))
+                                .status())
+                        .isBetween(200, 299);
+            }
+            // the later messages are with node-a, queued behind its turn
+            await().atMost(Duration.ofSeconds(30)).until(() -> cluster.heldBy("node-a") == 4);
+            a.process.destroyForcibly();
+            a.process.waitFor(10, TimeUnit.SECONDS);
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> settled(cluster, 6));
+            List<String> answered = hooks.replies().stream()
+                    .filter(r -> r.isFinal() && r.accepted() && r.text() != null)
+                    .map(r -> KillAudit.tagOf(r.text()))
+                    .filter(t -> t.startsWith("msg-1-"))
+                    .toList();
+            assertThat(answered).containsExactly("msg-1-0", "msg-1-1", "msg-1-2", "msg-1-3");
+            long cutTurnCalls = model.chatRequests().stream()
+                    .filter(r -> KillAudit.lastUser(r.body()).contains("msg-1-0"))
+                    .count();
+            assertThat(cutTurnCalls).as("the cut turn ran once more, no more").isEqualTo(2);
+            try (Store store = cluster.store()) {
+                InboxRecord cut = InboxAudit.read(store).records().stream()
+                        .filter(r -> "t-0".equals(r.message().id()))
+                        .findFirst()
+                        .orElseThrow();
+                assertThat(cut.state()).isEqualTo(InboxState.DONE);
+                assertThat(cut.attempts()).isEqualTo(2);
+            }
+        }
+    }
+
+    @Test
     void aNodePausedPastItsLeaseIsFencedAndLeavesWithoutADoubleReply() throws Exception {
         // SPEC OP-2: SIGSTOP past the lease, then SIGCONT: its late records are refused, it leaves, no double reply
         try (ClusterNodes cluster = ClusterNodes.create(dir.resolve("pause"), "pause");

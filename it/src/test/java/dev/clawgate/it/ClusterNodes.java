@@ -59,7 +59,14 @@ final class ClusterNodes implements AutoCloseable {
 
     /** A fresh schema on the test PostgreSQL; skips the test when there is none and CLAWGATE_REQUIRE_PG is unset. */
     static ClusterNodes create(Path dir, String purpose) throws IOException {
-        String base = Optional.ofNullable(System.getenv("CLAWGATE_PG_URL")).orElse(DEFAULT_PG);
+        return create(
+                dir,
+                purpose,
+                Optional.ofNullable(System.getenv("CLAWGATE_PG_URL")).orElse(DEFAULT_PG));
+    }
+
+    /** A fresh schema in the database {@code base} names. */
+    static ClusterNodes create(Path dir, String purpose, String base) throws IOException {
         String schema = ("clawgate_it_" + purpose + "_"
                         + UUID.randomUUID().toString().substring(0, 8))
                 .toLowerCase(Locale.ROOT);
@@ -125,6 +132,21 @@ final class ClusterNodes implements AutoCloseable {
             }
         } catch (SQLException e) {
             return Optional.empty();
+        }
+    }
+
+    /** How many open inbox records {@code node} holds (took, was handed, or took over) with no hand-off pending. */
+    int heldBy(String node) {
+        try (Connection c = DriverManager.getConnection(url);
+                var ps = c.prepareStatement("SELECT COUNT(*) FROM inbox i WHERE i.node_id = ? AND i.state IN"
+                        + " ('received', 'dispatched') AND NOT EXISTS (SELECT 1 FROM cluster_handoffs h WHERE"
+                        + " h.inbox_id = i.id)")) {
+            ps.setString(1, node);
+            try (var rs = ps.executeQuery()) {
+                return rs.next() ? rs.getInt(1) : 0;
+            }
+        } catch (SQLException e) {
+            return -1;
         }
     }
 
