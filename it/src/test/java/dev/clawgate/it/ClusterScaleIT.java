@@ -60,6 +60,7 @@ class ClusterScaleIT {
         } catch (SQLException e) {
             assumeTrue(false, "no PostgreSQL to create " + DB + " on: " + e);
         }
+        Files.createDirectories(dir);
         StringBuilder report = new StringBuilder("""
                 | nodes | messages | replies/s | commits/message | statements/message | idle cluster, per second |
                 |---|---|---|---|---|---|
@@ -73,7 +74,6 @@ class ClusterScaleIT {
                 st.execute("DROP DATABASE IF EXISTS " + DB + " WITH (FORCE)");
             }
         }
-        Files.createDirectories(dir);
         Files.writeString(dir.resolve("cluster-scale-report.md"), report);
         System.out.println(report);
     }
@@ -121,8 +121,10 @@ class ClusterScaleIT {
                         for (int i = next.getAndIncrement(); i < messages; i = next.getAndIncrement()) {
                             PlatformMessage m = PlatformMessage.direct(
                                     "s-" + i, "user" + (i % users), "msg-" + (i % users) + "-" + (i / users));
-                            // round-robin, no session affinity: most messages are handed to their session's node
-                            while (post(http, signature, nodes.get(i % n), m) >= 300) Thread.sleep(50);
+                            // spread without session affinity, as a plain load balancer does: a message reaches its
+                            // session's node 1 time in n, else it is handed there
+                            ClusterNodes.Node to = nodes.get(Math.floorMod(Long.hashCode(i * 0x9E3779B97F4A7C15L), n));
+                            while (post(http, signature, to, m) >= 300) Thread.sleep(50);
                         }
                         return null;
                     });
@@ -139,6 +141,7 @@ class ClusterScaleIT {
             double window = (System.nanoTime() - window0) / 1e9;
             double commits = commits2 - commits1 - backgroundCommits * window;
             double statements = statements(log1, log2) - backgroundStatements * window;
+            Files.writeString(dir.resolve("statements-" + n + "-nodes.txt"), statementKinds(log1, log2));
             return "| %d | %d | %.1f | %.1f | %.1f | %.1f commits, %.1f statements |"
                     .formatted(
                             n,
@@ -185,15 +188,34 @@ class ClusterScaleIT {
         }
     }
 
+    /** The statements of a window of the log, grouped by their first 80 characters, most frequent first. */
+    private static String statementKinds(long from, long to) throws Exception {
+        java.util.Map<String, Long> kinds = logged(from, to)
+                .map(l -> l.replaceFirst(".*LOG:  (execute [^:]*|statement): ", ""))
+                .map(l -> l.substring(0, Math.min(80, l.length())).replaceAll("[0-9]+", "N"))
+                .collect(java.util.stream.Collectors.groupingBy(l -> l, java.util.stream.Collectors.counting()));
+        StringBuilder out = new StringBuilder();
+        kinds.entrySet().stream()
+                .sorted(java.util.Map.Entry.<String, Long>comparingByValue().reversed())
+                .forEach(e -> out.append("%7d %s%n".formatted(e.getValue(), e.getKey())));
+        return out.toString();
+    }
+
     /** Statements the server logged for the run's database between two offsets of its log (BEGIN, COMMIT too). */
     private static long statements(long from, long to) throws Exception {
+        return logged(from, to).count();
+    }
+
+    private static java.util.stream.Stream<String> logged(long from, long to) throws Exception {
         try (var in = Files.newInputStream(PG_LOG)) {
             in.skipNBytes(from);
             String text = new String(in.readNBytes((int) (to - from)), java.nio.charset.StandardCharsets.UTF_8);
             String tag = "@" + DB + " LOG:  ";
-            return text.lines()
+            return text
+                    .lines()
                     .filter(l -> l.contains(tag + "execute") || l.contains(tag + "statement:"))
-                    .count();
+                    .toList()
+                    .stream();
         }
     }
 }
