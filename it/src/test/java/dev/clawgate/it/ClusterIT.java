@@ -191,8 +191,10 @@ class ClusterIT {
                 boolean hold = said.contains("msg-1-0") && held.compareAndSet(false, true);
                 return Reply.text("re: " + said).delayBefore(hold ? Duration.ofSeconds(120) : Duration.ZERO);
             });
-            ClusterNodes.TomlFor toml = (d, bind) ->
-                    ItConfig.baseToml(d, bind, model.baseUrl(), 8, 1000) + ItConfig.webhookToml(hooks.callbackUrl());
+            ClusterNodes.TomlFor toml = (d, bind) -> ItConfig.baseToml(d, bind, model.baseUrl(), 8, 1000)
+                            // the held call must outlive the node, not time out first on a loaded machine
+                            .replace("timeout_secs = 20", "timeout_secs = 150")
+                    + ItConfig.webhookToml(hooks.callbackUrl());
             ClusterNodes.Node a = cluster.add("node-a", toml, SECRET);
             ClusterNodes.Node b = cluster.add("node-b", toml, SECRET);
             cluster.start(a);
