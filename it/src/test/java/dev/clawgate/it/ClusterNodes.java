@@ -59,7 +59,14 @@ final class ClusterNodes implements AutoCloseable {
 
     /** A fresh schema on the test PostgreSQL; skips the test when there is none and CLAWGATE_REQUIRE_PG is unset. */
     static ClusterNodes create(Path dir, String purpose) throws IOException {
-        String base = Optional.ofNullable(System.getenv("CLAWGATE_PG_URL")).orElse(DEFAULT_PG);
+        return create(
+                dir,
+                purpose,
+                Optional.ofNullable(System.getenv("CLAWGATE_PG_URL")).orElse(DEFAULT_PG));
+    }
+
+    /** A fresh schema in the database {@code base} names. */
+    static ClusterNodes create(Path dir, String purpose, String base) throws IOException {
         String schema = ("clawgate_it_" + purpose + "_"
                         + UUID.randomUUID().toString().substring(0, 8))
                 .toLowerCase(Locale.ROOT);
@@ -128,6 +135,21 @@ final class ClusterNodes implements AutoCloseable {
         }
     }
 
+    /** How many open inbox records {@code node} holds (took, was handed, or took over) with no hand-off pending. */
+    int heldBy(String node) {
+        try (Connection c = DriverManager.getConnection(url);
+                var ps = c.prepareStatement("SELECT COUNT(*) FROM inbox i WHERE i.node_id = ? AND i.state IN"
+                        + " ('received', 'dispatched') AND NOT EXISTS (SELECT 1 FROM cluster_handoffs h WHERE"
+                        + " h.inbox_id = i.id)")) {
+            ps.setString(1, node);
+            try (var rs = ps.executeQuery()) {
+                return rs.next() ? rs.getInt(1) : 0;
+            }
+        } catch (SQLException e) {
+            return -1;
+        }
+    }
+
     /** Rows inserted, updated and deleted per table of this cluster's schema so far (PostgreSQL's statistics). */
     java.util.Map<String, Long> rowWrites() {
         java.util.Map<String, Long> out = new java.util.TreeMap<>();
@@ -142,6 +164,36 @@ final class ClusterNodes implements AutoCloseable {
             out.put("unavailable: " + e.getSQLState(), 0L);
         }
         return out;
+    }
+
+    /** What is left open in the cluster's tables, for a failure's message: counts, open records, nodes, hand-offs. */
+    String openWork() {
+        StringBuilder out = new StringBuilder();
+        try (Connection c = DriverManager.getConnection(url);
+                Statement st = c.createStatement()) {
+            for (String q : List.of(
+                    "SELECT state, count(*) FROM inbox GROUP BY state",
+                    "SELECT state, claimed_by, count(*) FROM outbox GROUP BY state, claimed_by",
+                    "SELECT i.id, i.channel, i.message_id, i.session_id, i.state, i.attempts, i.detail, l.node_id,"
+                            + " i.recorded_at, (SELECT count(*) FROM cluster_handoffs h WHERE h.inbox_id = i.id)"
+                            + " FROM inbox i LEFT JOIN session_leases l ON l.session_id = i.session_id"
+                            + " WHERE i.state IN ('received', 'dispatched') ORDER BY i.id",
+                    "SELECT * FROM cluster_nodes",
+                    "SELECT * FROM cluster_handoffs")) {
+                out.append("\n-- ").append(q).append('\n');
+                try (var rs = st.executeQuery(q)) {
+                    int cols = rs.getMetaData().getColumnCount();
+                    while (rs.next()) {
+                        for (int i = 1; i <= cols; i++)
+                            out.append(rs.getString(i)).append(" | ");
+                        out.append('\n');
+                    }
+                }
+            }
+        } catch (SQLException e) {
+            out.append(e);
+        }
+        return out.toString();
     }
 
     Node node(String name) {

@@ -145,6 +145,36 @@ class PostgresClusterTest {
     }
 
     @Test
+    void aRecordWhoseNodeDiedBeforeHandingItOnGoesToTheLiveNodeRunningItsSession() throws Exception {
+        // SPEC OP-2, IN-4, DI-1: node-c took a message of node-a's session and was killed before the hand-off;
+        // the sweep hands it to node-a once, and node-c's late hand-off after its pause is refused
+        ClusterBook a = node("node-a");
+        ClusterBook b = node("node-b");
+        ClusterBook c = node("node-c");
+        Store storeA = store("node-a");
+        Store storeC = store("node-c");
+        InboxRecord first = record(storeA, "1");
+        assertThat(a.claimSession(first).owner()).isEqualTo("node-a");
+        InboxRecord cut = record(storeC, "2");
+        assertThat(c.claimSession(cut).owner()).isEqualTo("node-a");
+        // node-c dies here, before c.handOff(cut): the others heartbeat on past its lease
+        for (int i = 0; i < 3; i++) {
+            Thread.sleep(TTL.toMillis() / 2 + 100);
+            assertThat(a.heartbeat("standby")).isTrue();
+            assertThat(b.heartbeat("standby")).isTrue();
+        }
+        assertThat(b.sweep()).containsExactly("node-c");
+        assertThat(b.sweep()).isEmpty();
+        assertThat(a.awaitWakeUp(Duration.ofSeconds(5))).isTrue();
+        assertThat(a.takeHandoffs()).extracting(InboxRecord::id).containsExactly(cut.id());
+        c.handOff(cut.id(), "node-a");
+        assertThat(a.takeHandoffs()).as("the fenced node's late hand-off").isEmpty();
+        assertThat(b.takeOverSessions(10))
+                .as("node-a is alive: its session stays")
+                .isEmpty();
+    }
+
+    @Test
     void aSendCutByItsNodesDeathIsUnknownAfterSendAndTheLateOutcomeIsRefused() throws Exception {
         // SPEC OUT-7, OUT-12: never resent blindly; the dead node's late write is fenced
         ClusterBook a = node("node-a");

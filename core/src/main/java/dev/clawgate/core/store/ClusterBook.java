@@ -51,7 +51,8 @@ public interface ClusterBook extends AutoCloseable {
     /**
      * Declares dead every node whose heartbeat lapsed past the lease TTL: their listener leases and hand-offs are
      * dropped, and their outbox entries still {@code sending} become {@code unknown_after_send}, never resent blindly
-     * (SPEC OUT-7, OUT-12).
+     * (SPEC OUT-7, OUT-12). Records a dead node took but had not yet handed to the live node running their session
+     * (killed between the two) are handed to that node now (SPEC IN-4).
      *
      * @return the nodes this call declared dead
      */
@@ -67,7 +68,10 @@ public interface ClusterBook extends AutoCloseable {
     /** Takes or confirms the lease of {@code record}'s session, or names the live node that holds it. */
     SessionClaim claimSession(InboxRecord record);
 
-    /** Gives {@code inboxId} to {@code node}, which runs its session, and wakes it. */
+    /**
+     * Gives {@code inboxId} to {@code node}, which runs its session, and wakes it; nothing when this node was declared
+     * dead meanwhile (fencing: the sweep that declared it handed its records on) or {@code node} holds it already.
+     */
     void handOff(long inboxId, String node);
 
     /** The records other nodes handed to this one, oldest first; each is given once. */

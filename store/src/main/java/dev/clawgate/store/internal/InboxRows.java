@@ -32,7 +32,7 @@ final class InboxRows {
 
     private static final String INSERT = "INSERT INTO inbox (dedupe_key, channel, account, message_id, sender,"
             + " reply_target, thread_id, scope_id, chat_type, session_id, state, attempts, platform_ts, recorded_at,"
-            + " updated_at, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?) RETURNING id";
+            + " updated_at, payload, node_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?) RETURNING id";
 
     private static final String SELECT = "SELECT i.id, i.state, i.attempts, i.recorded_at, i.payload, "
             + SessionRows.KEY_COLUMNS + " FROM inbox i JOIN sessions s ON s.id = i.session_id";
@@ -54,7 +54,8 @@ final class InboxRows {
         return claimed;
     }
 
-    static long insert(Tx tx, InboundMessage m, long sessionId, String dedupeKey, String payload, long now)
+    /** @param node the cluster node that took the record and hands it on or runs it ('' outside cluster mode) */
+    static long insert(Tx tx, InboundMessage m, long sessionId, String dedupeKey, String payload, long now, String node)
             throws SQLException {
         return tx.first(
                         INSERT,
@@ -73,7 +74,8 @@ final class InboxRows {
                         m.timestamp().toEpochMilli(),
                         now,
                         now,
-                        payload)
+                        payload,
+                        node)
                 .orElseThrow();
     }
 

@@ -70,9 +70,10 @@ public final class JdbcCluster implements ClusterBook {
             unknownAfterSend(tx, "node_id = ?", node);
             tx.update("DELETE FROM listener_leases WHERE node_id = ?", node);
             tx.update("DELETE FROM cluster_handoffs WHERE node_id = ?", node);
+            rehome(tx, "i.node_id = ?", node);
             List<Long> sessions =
                     tx.list("SELECT session_id FROM session_leases WHERE node_id = ?", rs -> rs.getLong(1), node);
-            return unfinished(tx, sessions);
+            return take(tx, sessions);
         });
     }
 
@@ -103,6 +104,7 @@ public final class JdbcCluster implements ClusterBook {
                     "DELETE FROM cluster_nodes c WHERE c.state = 'dead' AND c.heartbeat_at < " + NOW + " - ? AND NOT"
                             + " EXISTS (SELECT 1 FROM session_leases l WHERE l.node_id = c.node_id)",
                     FORGET_DEAD_MS);
+            rehome(tx, "i.node_id IN " + DEAD);
             return died;
         });
     }
@@ -118,6 +120,32 @@ public final class JdbcCluster implements ClusterBook {
                         + " node left the cluster while sending', updated_at = " + NOW
                         + " WHERE claimed_by IN (SELECT node_id FROM cluster_nodes WHERE " + nodes + ") AND state = ?",
                 all);
+    }
+
+    /**
+     * SPEC IN-4, DI-1: the open records {@code holders} names (a dead node's, or this node's previous process's) whose
+     * session a live node runs are handed to that node: their node took them and was killed before it handed them on.
+     * Records of a session whose lease is a dead node's, or that has none, move with {@link #takeOverSessions}.
+     */
+    private void rehome(Tx tx, String holders, Object... params) throws SQLException {
+        Object[] all = new Object[params.length + 1];
+        System.arraycopy(params, 0, all, 0, params.length);
+        all[params.length] = ttlMs;
+        List<String> woken = tx.list(
+                "WITH moved AS (UPDATE inbox i SET node_id = l.node_id FROM session_leases l WHERE l.session_id ="
+                        + " i.session_id AND i.state IN (" + InboxRows.OPEN_STATES + ") AND " + holders
+                        + " AND l.node_id IS DISTINCT FROM i.node_id AND " + ALIVE_HOLDER.formatted("l")
+                        + " RETURNING i.id, l.node_id) INSERT INTO cluster_handoffs (inbox_id, node_id, created_at)"
+                        + " SELECT id, node_id, " + NOW + " FROM moved ON CONFLICT (inbox_id) DO UPDATE SET node_id ="
+                        + " EXCLUDED.node_id RETURNING node_id",
+                rs -> rs.getString(1),
+                all);
+        for (String to : new java.util.TreeSet<>(woken)) notify(tx, to);
+    }
+
+    private static void notify(Tx tx, String to) throws SQLException {
+        // delivered at commit, so the woken node finds the row
+        tx.list("SELECT pg_notify('" + ClusterWakeUps.CHANNEL + "', ?)", rs -> 0, to);
     }
 
     @Override
@@ -143,13 +171,25 @@ public final class JdbcCluster implements ClusterBook {
                     limit);
             List<Long> all = new ArrayList<>(sessions);
             all.addAll(orphans);
-            return unfinished(tx, all);
+            return take(tx, all);
         });
     }
 
-    private static List<InboxRecord> unfinished(Tx tx, List<Long> sessions) throws SQLException {
+    /**
+     * The unfinished records of {@code sessions}, oldest first, now held by this node: a hand-off of them to another
+     * node is void, and a later sweep does not hand them on again (each runs here, once).
+     */
+    private List<InboxRecord> take(Tx tx, List<Long> sessions) throws SQLException {
         List<InboxRecord> out = new ArrayList<>();
-        for (long s : sessions) out.addAll(InboxRows.unfinishedOfSession(tx, s));
+        for (long s : sessions) {
+            String open = "SELECT id FROM inbox WHERE session_id = ? AND state IN (" + InboxRows.OPEN_STATES + ")";
+            tx.update("DELETE FROM cluster_handoffs WHERE inbox_id IN (" + open + ")", s);
+            tx.update(
+                    "UPDATE inbox SET node_id = ? WHERE session_id = ? AND state IN (" + InboxRows.OPEN_STATES + ")",
+                    node,
+                    s);
+            out.addAll(InboxRows.unfinishedOfSession(tx, s));
+        }
         out.sort(Comparator.comparingLong(InboxRecord::id));
         return out;
     }
@@ -172,7 +212,7 @@ public final class JdbcCluster implements ClusterBook {
                 // taken from a dead node: what it left unfinished runs first, in order (SPEC IN-4)
                 long session = tx.first("SELECT session_id FROM inbox WHERE id = ?", rs -> rs.getLong(1), record.id())
                         .orElseThrow();
-                return new SessionClaim(node, InboxRows.unfinishedOfSession(tx, session));
+                return new SessionClaim(node, take(tx, List.of(session)));
             }
             String owner = tx.first(
                             "SELECT l.node_id FROM session_leases l JOIN inbox i ON i.session_id = l.session_id"
@@ -187,13 +227,22 @@ public final class JdbcCluster implements ClusterBook {
     @Override
     public void handOff(long inboxId, String to) {
         db.write("cluster hand off", tx -> {
+            // fenced: a node declared dead meanwhile hands nothing on (a sweep handed its records already), and a
+            // record already held by the target is not handed twice
+            int moved = tx.update(
+                    "UPDATE inbox SET node_id = ? WHERE id = ? AND node_id IS DISTINCT FROM ? AND EXISTS (SELECT 1"
+                            + " FROM cluster_nodes WHERE node_id = ? AND state = 'alive')",
+                    to,
+                    inboxId,
+                    to,
+                    node);
+            if (moved == 0) return null;
             tx.update(
                     "INSERT INTO cluster_handoffs (inbox_id, node_id, created_at) VALUES (?, ?, " + NOW
                             + ") ON CONFLICT DO NOTHING",
                     inboxId,
                     to);
-            // delivered at commit, so the woken node finds the row
-            tx.list("SELECT pg_notify('" + ClusterWakeUps.CHANNEL + "', ?)", rs -> 0, to);
+            notify(tx, to);
             return null;
         });
     }
@@ -202,7 +251,11 @@ public final class JdbcCluster implements ClusterBook {
     public List<InboxRecord> takeHandoffs() {
         return db.write("cluster take hand-offs", tx -> {
             List<Long> ids = tx.list(
-                    "DELETE FROM cluster_handoffs WHERE node_id = ? RETURNING inbox_id", rs -> rs.getLong(1), node);
+                    "DELETE FROM cluster_handoffs WHERE node_id = ? AND EXISTS (SELECT 1 FROM cluster_nodes WHERE"
+                            + " node_id = ? AND state = 'alive') RETURNING inbox_id",
+                    rs -> rs.getLong(1),
+                    node,
+                    node);
             List<InboxRecord> out = new ArrayList<>();
             for (long id : ids.stream().sorted().toList()) {
                 InboxRows.find(tx, id).filter(r -> !r.state().isFinal()).ifPresent(out::add);

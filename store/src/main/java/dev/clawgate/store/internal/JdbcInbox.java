@@ -24,10 +24,13 @@ final class JdbcInbox implements InboxBook {
 
     private final Database db;
     private final Clock clock;
+    /** This node's cluster id, recorded on each record it takes ('' outside cluster mode; SPEC OP-2, IN-4). */
+    private final String node;
 
-    JdbcInbox(Database db, Clock clock) {
+    JdbcInbox(Database db, Clock clock, String node) {
         this.db = db;
         this.clock = clock;
+        this.node = node;
     }
 
     @Override
@@ -55,7 +58,7 @@ final class JdbcInbox implements InboxBook {
             return Optional.empty();
         }
         long sessionId = SessionRows.touch(tx, key, now);
-        long id = InboxRows.insert(tx, message, sessionId, dedupeKey, payload, now);
+        long id = InboxRows.insert(tx, message, sessionId, dedupeKey, payload, now, node);
         return Optional.of(new InboxRecord(id, message, key, InboxState.RECEIVED, 0, Instant.ofEpochMilli(now)));
     }
 

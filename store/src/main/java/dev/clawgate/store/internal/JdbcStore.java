@@ -40,11 +40,14 @@ public final class JdbcStore implements Store {
         this(db, clock, "");
     }
 
-    /** @param node this node's cluster id, recorded on the outbox entries it claims ('' outside cluster mode) */
+    /**
+     * @param node this node's cluster id, recorded on the inbox records it takes and the outbox entries it claims (''
+     *     outside cluster mode)
+     */
     public JdbcStore(Database db, Clock clock, String node) {
         this.db = Objects.requireNonNull(db, "db");
         Objects.requireNonNull(clock, "clock");
-        this.inbox = new JdbcInbox(db, clock);
+        this.inbox = new JdbcInbox(db, clock, node);
         this.transcripts = new JdbcTranscripts(db, clock);
         this.outbox = new JdbcOutbox(db, clock, Objects.requireNonNull(node, "node"));
         this.pairing = new JdbcPairing(db, clock);

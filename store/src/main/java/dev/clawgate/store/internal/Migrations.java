@@ -45,7 +45,8 @@ public final class Migrations {
             new Migration(11, "unreadable_inbound"),
             new Migration(12, "turns"),
             new Migration(13, "memory_vectors"),
-            new Migration(14, "cluster"));
+            new Migration(14, "cluster"),
+            new Migration(15, "inbox_node"));
 
     public static final String ROOT = "db";
 
