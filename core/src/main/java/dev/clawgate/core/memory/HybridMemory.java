@@ -92,9 +92,11 @@ public final class HybridMemory implements Memory {
                             ? new HybridHit(s.entry(), 0, 0, s.cosine(), 0)
                             : new HybridHit(k.entry(), k.keywordRank(), k.keywordScore(), s.cosine(), 0));
         }
+        double best =
+                near.stream().mapToDouble(MemoryVectors.Similar::cosine).max().orElse(Double.NaN);
         List<HybridHit> fused = new ArrayList<>(hits.size());
         for (HybridHit h : hits.values()) {
-            double v = h.hasVector() ? embedder.calibration().relevance(h.cosine()) : 0;
+            double v = h.hasVector() ? Fusion.vectorRelevance(h.cosine(), best, embedder.calibration()) : 0;
             double score = Fusion.fuse(h.keywordScore(), v, e.vectorWeight());
             fused.add(new HybridHit(h.entry(), h.keywordRank(), h.keywordScore(), h.cosine(), score));
         }

@@ -99,8 +99,10 @@ public final class JdbcMemoryVectors implements MemoryVectors {
         Map<String, VectorIndexes.ScopeIndex> indexed = new LinkedHashMap<>();
         for (MemoryScope s : scopes) {
             VectorIndexes.Key key = new VectorIndexes.Key(s.id(), modelId);
-            indexes.lookup(key, q.length, annThreshold, -1, this::rows)
-                    .ifPresentOrElse(i -> indexed.put(s.id(), i), () -> scan.add(s.id()));
+            if (annThreshold == Integer.MAX_VALUE) scan.add(s.id()); // exact asked for: indexes are left as they are
+            else
+                indexes.lookup(key, q.length, annThreshold, -1, this::rows)
+                        .ifPresentOrElse(i -> indexed.put(s.id(), i), () -> scan.add(s.id()));
         }
         Map<String, Long> counts = new HashMap<>();
         List<Similar> out = db.read("memory vector recall", tx -> {
@@ -113,6 +115,7 @@ public final class JdbcMemoryVectors implements MemoryVectors {
             }
             return entries(tx, best);
         });
+        if (annThreshold == Integer.MAX_VALUE) return out;
         for (Map.Entry<String, Long> c : counts.entrySet())
             indexes.lookup(
                     new VectorIndexes.Key(c.getKey(), modelId), q.length, annThreshold, c.getValue(), this::rows);
