@@ -35,7 +35,8 @@ public final class JdbcMemoryVectors implements MemoryVectors {
     private final VectorIndexes indexes;
 
     public JdbcMemoryVectors(Database db) {
-        this(db, Thread.ofVirtual().name("memory-vector-index")::start);
+        // a platform thread: a build is minutes of CPU at 100,000 vectors, which would hold a virtual thread's carrier
+        this(db, Thread.ofPlatform().daemon().priority(Thread.MIN_PRIORITY).name("memory-vector-index")::start);
     }
 
     /** @param indexBuilder runs the builds of approximate indexes, off the recall path */
@@ -124,8 +125,7 @@ public final class JdbcMemoryVectors implements MemoryVectors {
 
     /** Whether recall over {@code scope}'s vectors of {@code modelId} goes through a ready approximate index. */
     public boolean approximate(MemoryScope scope, String modelId, int annThreshold) {
-        return indexes.lookup(new VectorIndexes.Key(scope.id(), modelId), 1, annThreshold, -1, this::rows)
-                .isPresent();
+        return indexes.serves(new VectorIndexes.Key(scope.id(), modelId), annThreshold);
     }
 
     private static void scanExact(

@@ -128,9 +128,11 @@ final class VectorIndexes {
         return idx != null && idx.ready() ? Optional.of(idx) : Optional.empty();
     }
 
-    boolean has(Key key) {
+    /** Whether a search of {@code key} at {@code threshold} would go through a ready index; changes nothing. */
+    boolean serves(Key key, int threshold) {
         synchronized (indexes) {
-            return indexes.containsKey(key);
+            ScopeIndex idx = indexes.get(key);
+            return idx != null && idx.ready() && idx.size() >= threshold;
         }
     }
 
