@@ -8,12 +8,14 @@ import dev.clawgate.core.memory.HybridMemory;
 import dev.clawgate.core.memory.MemoryEntry;
 import dev.clawgate.core.memory.MemoryScope;
 import dev.clawgate.core.memory.MemoryVectors;
+import dev.clawgate.core.memory.Vectors;
 import dev.clawgate.core.store.Store;
 import dev.clawgate.store.Stores;
 import dev.clawgate.store.internal.JdbcMemoryVectors;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -23,9 +25,10 @@ import java.util.Set;
 
 /**
  * Hybrid recall's latency with the vector half exact and through the approximate index (SPEC ME-5,
- * {@code memory.ann_threshold}), at the sizes given (default 1,000 and 100,000 memories in one scope, random unit
- * vectors as in {@link RecallBenchmark}), with the index's build time, its heap and its recall of the exact search's
- * candidates. Run: see bench/RESULTS.md ("Approximate index").
+ * {@code memory.ann_threshold}), at the sizes given (default 1,000 and 100,000 memories in one scope: vectors blended
+ * from the labelled set's embeddings, or random unit vectors as in {@link RecallBenchmark} with {@code -Drandom=true}),
+ * with the index's build time, its heap and its recall of the exact search's candidates. Run: see bench/RESULTS.md
+ * ("Approximate index").
  */
 public final class AnnBenchmark {
     private AnnBenchmark() {}
@@ -53,7 +56,22 @@ public final class AnnBenchmark {
         try (Store store = Stores.open(null, dir)) {
             store.memory().store(RecallQuality.SCOPE, "seed", "seed memory", MemoryEntry.CORE);
         }
-        RecallBenchmark.fill(dir.resolve(Stores.DEFAULT_FILE_NAME), embedder, n);
+        if (Boolean.getBoolean("random")) RecallBenchmark.fill(dir.resolve(Stores.DEFAULT_FILE_NAME), embedder, n);
+        else {
+            // vectors near the real memories' embeddings: a topic (one memory) blended with a second and noise, so
+            // the scope is clustered the way sentence embeddings are (random vectors have no near neighbours at all)
+            List<float[]> topics = new ArrayList<>();
+            for (float[] v : embedder.embedAll(
+                    set.memories().stream().map(RecallSet.Memory::text).toList())) topics.add(Vectors.unit(v));
+            RecallBenchmark.fill(dir.resolve(Stores.DEFAULT_FILE_NAME), embedder.modelId(), n, r -> {
+                float[] a = topics.get(r.nextInt(topics.size()));
+                float[] b = topics.get(r.nextInt(topics.size()));
+                double mix = 0.5 * r.nextDouble();
+                float[] v = new float[a.length];
+                for (int d = 0; d < v.length; d++) v[d] = (float) (a[d] + mix * b[d] + 0.04 * r.nextGaussian());
+                return Vectors.unit(v);
+            });
+        }
         try (Store store = Stores.open(null, dir)) {
             List<MemoryScope> scope = List.of(RecallQuality.SCOPE);
             int threshold = Math.min(n, 1_000);

@@ -24,14 +24,18 @@ import org.slf4j.LoggerFactory;
  * vectors in the background (recall scans exactly until it is ready), then kept up to date as vectors are written
  * through this process; entries forgotten or changed are dropped from it when a search meets them. It is rebuilt when
  * it is older than {@link #REBUILD_AFTER}, which takes in vectors another process wrote (a cluster node, the CLI).
- * Indexes live in the heap (about 1.7 KB per 384-dimension vector): past {@link #MAX_INDEXED_VECTORS} in all, the least
- * recently searched is dropped. Thread-safe.
+ * Indexes live in the heap (about {@link #bytesPerVector} each): they may take a third of the maximum heap in all
+ * ({@link #budget}); past it the least recently searched is dropped, and a scope whose index alone would not fit is
+ * scanned (a build must never run the gateway out of heap). Thread-safe.
  */
 final class VectorIndexes {
     private static final Logger LOG = LoggerFactory.getLogger(VectorIndexes.class);
 
-    static final int MAX_INDEXED_VECTORS = 250_000;
-    static final Duration REBUILD_AFTER = Duration.ofMinutes(30);
+    /** The share of the maximum heap all indexes together may take. */
+    static final int HEAP_SHARE_DIVISOR = 3;
+    /** A build costs minutes of CPU at 100,000 vectors (bench/RESULTS.md): rare enough to stay a small share. */
+    static final Duration REBUILD_AFTER = Duration.ofHours(6);
+
     private static final int M = 16;
     private static final int EF_CONSTRUCTION = 100;
     private static final int EF = 100;
@@ -62,6 +66,11 @@ final class VectorIndexes {
         int size() {
             HnswIndex<Long, float[], Vec, Float> g = graph;
             return g == null ? 0 : g.size();
+        }
+
+        long bytes() {
+            HnswIndex<Long, float[], Vec, Float> g = graph;
+            return g == null ? 0 : g.size() * bytesPerVector(g.getDimensions());
         }
 
         boolean stale() {
@@ -98,6 +107,9 @@ final class VectorIndexes {
     }
 
     private final Executor builder;
+    /** Scopes already reported as too large to index, so the log says it once. */
+    private final java.util.Set<Key> tooLarge = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     private final Map<Key, ScopeIndex> indexes = new LinkedHashMap<>(16, 0.75f, true);
     /** Vectors written through {@link #added} outrank those a build read earlier. */
     private final AtomicLong versions = new AtomicLong();
@@ -153,6 +165,14 @@ final class VectorIndexes {
     }
 
     private void startBuild(Key key, int dims, long count, Function<Key, List<Row>> rows, ScopeIndex serving) {
+        if (count * bytesPerVector(dims) > budget()) {
+            if (tooLarge.add(key))
+                LOG.warn(
+                        "memory: a scope's {} vectors would take more than a third of the heap as an approximate"
+                                + " index; recall scans them (raise -Xmx to index it)",
+                        count);
+            return;
+        }
         ScopeIndex next = new ScopeIndex();
         // the graph exists before the rows are read: a vector written meanwhile reaches it
         next.graph = HnswIndex.newBuilder(dims, DistanceFunctions.FLOAT_INNER_PRODUCT, (int)
@@ -191,15 +211,24 @@ final class VectorIndexes {
         }
     }
 
+    /** The heap one vector of {@code dims} dimensions takes in a graph: its floats, its links and its node. */
+    static long bytesPerVector(int dims) {
+        return dims * (long) Float.BYTES + 2L * M * Integer.BYTES + 256;
+    }
+
+    static long budget() {
+        return Runtime.getRuntime().maxMemory() / HEAP_SHARE_DIVISOR;
+    }
+
     private void evict(Key keep) {
         synchronized (indexes) {
             long total = 0;
-            for (ScopeIndex i : indexes.values()) total += i.size();
+            for (ScopeIndex i : indexes.values()) total += i.bytes();
             Iterator<Map.Entry<Key, ScopeIndex>> it = indexes.entrySet().iterator();
-            while (total > MAX_INDEXED_VECTORS && it.hasNext()) {
+            while (total > budget() && it.hasNext()) {
                 Map.Entry<Key, ScopeIndex> e = it.next();
                 if (e.getKey().equals(keep) || !e.getValue().ready()) continue;
-                total -= e.getValue().size();
+                total -= e.getValue().bytes();
                 it.remove();
             }
         }
