@@ -97,14 +97,26 @@ public final class AnnBenchmark {
 
             int found = 0;
             int asked = 0;
+            List<Long> exactNs = new ArrayList<>();
+            List<Long> annNs = new ArrayList<>();
             for (RecallSet.Query q : set.queries()) {
                 float[] v = embedder.embed(q.text());
+                long s0 = System.nanoTime();
                 Set<Long> want = ids(vectors.nearest(scope, embedder.modelId(), v, 25, Integer.MAX_VALUE));
+                long t1 = System.nanoTime();
                 Set<Long> got = ids(vectors.nearest(scope, embedder.modelId(), v, 25, threshold));
+                annNs.add(System.nanoTime() - t1);
+                exactNs.add(t1 - s0);
                 asked += want.size();
                 got.retainAll(want);
                 found += got.size();
             }
+            System.out.printf(
+                    Locale.ROOT,
+                    "vector half alone at %,d, p50 / p99 ms: exact %s, HNSW %s%n",
+                    n,
+                    percentiles(exactNs),
+                    percentiles(annNs));
             System.out.printf(
                     Locale.ROOT,
                     "| %,d | %.2f / %.2f | %.2f | %.2f / %.2f | %.2f | %.1f | %.1f | %.3f |%n",
@@ -119,6 +131,12 @@ public final class AnnBenchmark {
                     heap / 1048576.0,
                     (double) found / asked);
         }
+    }
+
+    static String percentiles(List<Long> ns) {
+        List<Long> s = ns.stream().sorted().toList();
+        return String.format(
+                Locale.ROOT, "%.2f / %.2f", s.get(s.size() / 2) / 1e6, s.get((int) (s.size() * 0.99)) / 1e6);
     }
 
     static Set<Long> ids(List<MemoryVectors.Similar> hits) {

@@ -38,7 +38,7 @@ final class VectorIndexes {
 
     private static final int M = 16;
     private static final int EF_CONSTRUCTION = 100;
-    private static final int EF = 100;
+    private static final int EF = 200;
 
     record Key(String scope, String modelId) {}
 
