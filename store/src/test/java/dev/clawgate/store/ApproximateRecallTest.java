@@ -3,10 +3,14 @@ package dev.clawgate.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.clawgate.core.config.EmbeddingSettings;
+import dev.clawgate.core.config.MemorySettings;
+import dev.clawgate.core.memory.HybridMemory;
 import dev.clawgate.core.memory.Memory;
 import dev.clawgate.core.memory.MemoryEntry;
 import dev.clawgate.core.memory.MemoryScope;
 import dev.clawgate.core.memory.MemoryVectors;
+import dev.clawgate.core.memory.Recalled;
 import dev.clawgate.core.memory.Vectors;
 import dev.clawgate.store.internal.JdbcMemoryVectors;
 import java.nio.file.Path;
@@ -60,9 +64,13 @@ class ApproximateRecallTest extends StoreTestBase {
     }
 
     static void awaitIndex(JdbcMemoryVectors vectors, MemoryScope scope, int threshold) {
+        awaitIndex(vectors, scope, MODEL, threshold);
+    }
+
+    static void awaitIndex(JdbcMemoryVectors vectors, MemoryScope scope, String model, int threshold) {
         await().atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofMillis(50))
-                .until(() -> vectors.approximate(scope, MODEL, threshold));
+                .until(() -> vectors.approximate(scope, model, threshold));
     }
 
     static List<Long> ids(List<MemoryVectors.Similar> hits) {
@@ -146,6 +154,34 @@ class ApproximateRecallTest extends StoreTestBase {
         assertThat(vectors.approximate(ALICE, MODEL, 1_000)).isFalse();
         assertThat(ids(vectors.nearest(List.of(ALICE), MODEL, q, 4, 1_000)))
                 .isEqualTo(ids(vectors.nearest(List.of(ALICE), MODEL, q, 4, EXACT)));
+    }
+
+    @Test
+    void hybridRecallSearchesThroughTheIndexPastTheConfiguredAnnThreshold() {
+        // SPEC ME-5: [memory] ann_threshold reaches the vector half of a turn's recall; the hits are the same
+        Memory memory = open().memory();
+        JdbcMemoryVectors vectors = (JdbcMemoryVectors) memory.vectors();
+        HybridRecallTest.ConceptEmbedder e = new HybridRecallTest.ConceptEmbedder();
+        memory.store(ALICE, "mia", "My daughter Mia starts school in Lisbon", MemoryEntry.CONVERSATION);
+        for (int i = 0; i < 60; i++)
+            memory.store(ALICE, "d" + i, "We deploy release " + i + " on Tuesday", MemoryEntry.CONVERSATION);
+        HybridRecallTest.index(memory, e);
+        MemorySettings exactCfg =
+                MemorySettings.defaults().withEmbedding(new EmbeddingSettings("local", null, 0.5, 25, EXACT));
+        MemorySettings annCfg =
+                MemorySettings.defaults().withEmbedding(new EmbeddingSettings("local", null, 0.5, 25, 50));
+        String question = "when does my kid's term begin?";
+        List<Recalled> exact = new HybridMemory(memory, e, () -> exactCfg).recall(question, List.of(ALICE), 5);
+        HybridMemory ann = new HybridMemory(memory, e, () -> annCfg);
+
+        ann.recall(question, List.of(ALICE), 5);
+        awaitIndex(vectors, ALICE, "concepts@1", 50);
+        List<Recalled> approximate = ann.recall(question, List.of(ALICE), 5);
+
+        assertThat(approximate).extracting(r -> r.entry().key()).first().isEqualTo("mia");
+        assertThat(approximate)
+                .extracting(r -> r.entry().key())
+                .isEqualTo(exact.stream().map(r -> r.entry().key()).toList());
     }
 
     @Test
