@@ -109,8 +109,9 @@ class HybridRecallTest extends StoreTestBase {
     }
 
     @Test
-    void explainShowsEachHalfAndAnExactMatchStillRanksFirst() {
-        // SPEC ME-5: keyword rank, vector similarity and fused score of each hit; exact words keep their place
+    void explainShowsEachHalfAndAMemoryFoundByItsWordsKeepsItsKeywordScore() {
+        // SPEC ME-5: keyword rank, vector similarity and fused score of each hit; ME-3: exact words never score lower
+        // than they did by keyword alone
         Memory memory = open().memory();
         ConceptEmbedder e = new ConceptEmbedder();
         memory.store(ALICE, "deploy", "We deploy on Tuesday", MemoryEntry.CONVERSATION);
@@ -119,11 +120,42 @@ class HybridRecallTest extends StoreTestBase {
 
         List<HybridHit> hits = hybrid(memory, e, 0.5).explain("when do we deploy, on which day?", List.of(ALICE), 5);
 
-        assertThat(hits.getFirst().entry().key()).isEqualTo("deploy");
-        assertThat(hits.getFirst().keywordRank()).isEqualTo(1);
-        assertThat(hits.getFirst().hasVector()).isTrue();
-        assertThat(hits.getFirst().score()).isGreaterThan(hits.getFirst().keywordScore());
-        assertThat(hits).extracting(HybridHit::keywordRank).contains(0);
+        assertThat(hits).hasSize(2).allSatisfy(h -> assertThat(h.hasVector()).isTrue());
+        HybridHit deploy = hits.stream()
+                .filter(h -> h.entry().key().equals("deploy"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(deploy.keywordRank()).isEqualTo(1);
+        assertThat(deploy.score()).isGreaterThanOrEqualTo(deploy.keywordScore()).isGreaterThan(0.4);
+        HybridHit release = hits.stream()
+                .filter(h -> h.entry().key().equals("release"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(release.keywordRank()).isZero();
+        assertThat(release.cosine()).isGreaterThan(deploy.cosine());
+        assertThat(release.score()).isGreaterThan(0.4);
+    }
+
+    @Test
+    void aNearMissFarBelowTheQuerysBestMatchIsNotInjected() {
+        // SPEC ME-3, ME-7: a memory of the same kind but another subject stays under min_relevance; the vector half
+        // counts only within a third of the calibrated range of the best cosine
+        Memory memory = open().memory();
+        ConceptEmbedder e = new ConceptEmbedder();
+        memory.store(ALICE, "mia", "Mia starts school in Lisbon", MemoryEntry.CONVERSATION);
+        memory.store(ALICE, "class", "The class on Tuesday", MemoryEntry.CONVERSATION);
+        index(memory, e);
+
+        List<HybridHit> hits = hybrid(memory, e, 0.5).explain("my kid and her term begin", List.of(ALICE), 5);
+
+        assertThat(hits.getFirst().entry().key()).isEqualTo("mia");
+        assertThat(hits.getFirst().score()).isGreaterThanOrEqualTo(0.4);
+        HybridHit near = hits.stream()
+                .filter(h -> h.entry().key().equals("class"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(near.cosine()).isGreaterThan(0.3).isLessThan(hits.getFirst().cosine() - 0.14);
+        assertThat(near.score()).isLessThan(0.4);
     }
 
     @Test

@@ -115,6 +115,26 @@ abstract class MemoryVectorsContract extends StoreTestBase {
                 .containsExactly("memory number 2", "memory number 3");
     }
 
+    @Test
+    void pastAnnThresholdAnApproximateIndexAnswersAsTheExactScanDoesWithinTheAskedScopes() {
+        // SPEC ME-5: exact cosine while a scope's rows are few, an HNSW index past memory.ann_threshold; ME-2: scopes
+        Memory memory = memory();
+        float[][] alice = ApproximateRecallTest.clustered(new java.util.Random(5), 120, 16, 6);
+        ApproximateRecallTest.embedAll(memory, ALICE, "a", alice);
+        embed(memory, BOB, "b", "bob's", v(1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+        var vectors = (dev.clawgate.store.internal.JdbcMemoryVectors) memory.vectors();
+        float[] q = alice[0];
+        List<MemoryVectors.Similar> exact = vectors.nearest(List.of(ALICE, BOB), MODEL, q, 5, Integer.MAX_VALUE);
+
+        assertThat(vectors.nearest(List.of(ALICE, BOB), MODEL, q, 5, 100)).isEqualTo(exact);
+        ApproximateRecallTest.awaitIndex(vectors, ALICE, 100);
+        assertThat(vectors.nearest(List.of(ALICE, BOB), MODEL, q, 5, 100)).isEqualTo(exact);
+        assertThat(vectors.approximate(BOB, MODEL, 100)).isFalse();
+        assertThat(vectors.nearest(List.of(BOB), MODEL, q, 5, 100))
+                .extracting(s -> s.entry().key())
+                .containsExactly("b");
+    }
+
     private static void embed(Memory memory, MemoryScope scope, String key, String content, float[] vector) {
         MemoryEntry e = memory.store(scope, key, content, MemoryEntry.CORE);
         MemoryVectors.Pending p = memory.vectors().pending(MODEL, e.id() - 1, 1).getFirst();

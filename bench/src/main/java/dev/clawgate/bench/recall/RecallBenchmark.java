@@ -183,6 +183,16 @@ public final class RecallBenchmark {
 
     /** {@code n} synthetic memories in the bench scope, written as the store writes them, in one transaction. */
     static void fill(Path file, Embedder embedder, int n) throws Exception {
+        fill(file, embedder.modelId(), n, r -> {
+            float[] v = new float[embedder.dimensions()];
+            for (int d = 0; d < v.length; d++) v[d] = (float) r.nextGaussian();
+            return v;
+        });
+    }
+
+    /** As {@link #fill(Path, Embedder, int)}, each vector drawn by {@code vectors}. */
+    static void fill(Path file, String modelId, int n, java.util.function.Function<Random, float[]> vectors)
+            throws Exception {
         Random random = new Random(25);
         String[] words =
                 "garden invoice train school dinner server backup flight doctor music rent coffee holiday".split(" ");
@@ -203,15 +213,14 @@ public final class RecallBenchmark {
                     String a = words[random.nextInt(words.length)];
                     String b = words[random.nextInt(words.length)];
                     String terms = a + " " + b + " note" + i;
-                    float[] v = new float[embedder.dimensions()];
-                    for (int d = 0; d < v.length; d++) v[d] = (float) random.nextGaussian();
+                    float[] v = vectors.apply(random);
                     m.setString(1, RecallQuality.SCOPE.id());
                     m.setString(2, "synthetic_" + i);
                     m.setString(3, "note " + i + " about " + a + " and " + b);
                     m.setString(4, "hash" + i);
                     m.setString(5, terms);
                     m.setBytes(6, Vectors.toBytes(Vectors.unit(v)));
-                    m.setString(7, embedder.modelId());
+                    m.setString(7, modelId);
                     long id;
                     try (var rs = m.executeQuery()) {
                         rs.next();

@@ -11,10 +11,17 @@ import java.util.Objects;
  * @param vectorWeight how the two halves are weighed in the fused score: 0 keyword only, 1 vector only, 0.5 (the
  *     default) both in full
  * @param candidates how many candidates each half hands to the fusion per recall
+ * @param annThreshold {@code ann_threshold}: a scope holding at least this many vectors is searched through an
+ *     approximate (HNSW) index instead of an exact scan of its rows
  */
-public record EmbeddingSettings(String embedder, String model, double vectorWeight, int candidates) {
+public record EmbeddingSettings(String embedder, String model, double vectorWeight, int candidates, int annThreshold) {
     public static final String LOCAL = "local";
     public static final String NONE = "none";
+    /**
+     * Above the default {@code memory.max_entries_per_scope} (10,000), where an exact scan costs about 30 ms of CPU:
+     * the index holds each vector in the heap (about 1.7 KB each at 384 dimensions), so only larger scopes pay for it.
+     */
+    public static final int DEFAULT_ANN_THRESHOLD = 20_000;
 
     public EmbeddingSettings {
         Objects.requireNonNull(embedder, "embedder");
@@ -23,6 +30,12 @@ public record EmbeddingSettings(String embedder, String model, double vectorWeig
             throw new IllegalArgumentException("memory.vector_weight lies in [0, 1], got " + vectorWeight);
         if (candidates < 1)
             throw new IllegalArgumentException("memory.candidates must be at least 1, got " + candidates);
+        if (annThreshold < 1)
+            throw new IllegalArgumentException("memory.ann_threshold must be at least 1, got " + annThreshold);
+    }
+
+    public EmbeddingSettings(String embedder, String model, double vectorWeight, int candidates) {
+        this(embedder, model, vectorWeight, candidates, DEFAULT_ANN_THRESHOLD);
     }
 
     public static EmbeddingSettings defaults() {
@@ -30,6 +43,6 @@ public record EmbeddingSettings(String embedder, String model, double vectorWeig
     }
 
     public EmbeddingSettings withEmbedder(String name) {
-        return new EmbeddingSettings(name, model, vectorWeight, candidates);
+        return new EmbeddingSettings(name, model, vectorWeight, candidates, annThreshold);
     }
 }

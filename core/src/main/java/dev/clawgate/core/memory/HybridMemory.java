@@ -16,10 +16,11 @@ import java.util.function.Supplier;
 
 /**
  * Hybrid recall (SPEC ME-5) over a store's {@link Memory}: the store's keyword candidates and the scope's nearest
- * vectors (exact cosine), fused into one score on [0, 1] ({@link Fusion}) so {@code memory.min_relevance} and the rest
- * of ME-3 apply unchanged, as do ME-2's scopes (each half reads only the scopes asked for). The query is embedded only
- * when it is at least {@code memory.auto_save_min_chars} long (shorter messages are greetings and acknowledgements) and
- * once per text ({@link QueryEmbeddings}). Everything but recall is the store's.
+ * vectors (exact cosine, or an approximate index past {@code memory.ann_threshold}), fused into one score on [0, 1]
+ * ({@link Fusion}) so {@code memory.min_relevance} and the rest of ME-3 apply unchanged, as do ME-2's scopes (each half
+ * reads only the scopes asked for). The query is embedded only when it is at least {@code memory.auto_save_min_chars}
+ * long (shorter messages are greetings and acknowledgements) and once per text ({@link QueryEmbeddings}). Everything
+ * but recall is the store's.
  */
 public final class HybridMemory implements Memory {
     private final Memory store;
@@ -75,7 +76,8 @@ public final class HybridMemory implements Memory {
         List<MemoryVectors.Similar> near = List.of();
         Optional<float[]> q =
                 e.vectorWeight() <= 0 || (!anyLength && tooShort(query, cfg)) ? Optional.empty() : queries.of(query);
-        if (q.isPresent()) near = store.vectors().nearest(distinct, embedder.modelId(), q.get(), wanted);
+        if (q.isPresent())
+            near = store.vectors().nearest(distinct, embedder.modelId(), q.get(), wanted, e.annThreshold());
 
         Map<Long, HybridHit> hits = new LinkedHashMap<>();
         for (int i = 0; i < keyword.size(); i++) {
@@ -90,9 +92,11 @@ public final class HybridMemory implements Memory {
                             ? new HybridHit(s.entry(), 0, 0, s.cosine(), 0)
                             : new HybridHit(k.entry(), k.keywordRank(), k.keywordScore(), s.cosine(), 0));
         }
+        double best =
+                near.stream().mapToDouble(MemoryVectors.Similar::cosine).max().orElse(Double.NaN);
         List<HybridHit> fused = new ArrayList<>(hits.size());
         for (HybridHit h : hits.values()) {
-            double v = h.hasVector() ? embedder.calibration().relevance(h.cosine()) : 0;
+            double v = h.hasVector() ? Fusion.vectorRelevance(h.cosine(), best, embedder.calibration()) : 0;
             double score = Fusion.fuse(h.keywordScore(), v, e.vectorWeight());
             fused.add(new HybridHit(h.entry(), h.keywordRank(), h.keywordScore(), h.cosine(), score));
         }

@@ -38,6 +38,16 @@ public interface MemoryVectors {
      */
     List<Similar> nearest(List<MemoryScope> scopes, String modelId, float[] query, int limit);
 
+    /**
+     * As {@link #nearest(List, String, float[], int)}, but a scope holding at least {@code annThreshold} vectors of the
+     * model may be searched through an approximate index ({@code memory.ann_threshold}): its candidates are still
+     * scored by exact cosine on the stored rows, but a near entry can be missed. A store without such an index scans.
+     */
+    default List<Similar> nearest(
+            List<MemoryScope> scopes, String modelId, float[] query, int limit, int annThreshold) {
+        return nearest(scopes, modelId, query, limit);
+    }
+
     Progress progress(String modelId);
 
     /** No vectors: nothing is pending, nothing is kept, nothing is near. */

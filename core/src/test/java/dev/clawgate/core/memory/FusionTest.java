@@ -13,8 +13,25 @@ class FusionTest {
         // SPEC ME-3, ME-5: the fused score is on min_relevance's scale; without a vector it is the keyword score
         assertThat(Fusion.fuse(0.7, 0, 0.5)).isCloseTo(0.7, within(1e-12));
         assertThat(Fusion.fuse(0, 0.7, 0.5)).isCloseTo(0.7, within(1e-12));
-        assertThat(Fusion.fuse(0.5, 0.5, 0.5)).isCloseTo(0.75, within(1e-12));
         assertThat(Fusion.fuse(0, 0, 0.5)).isZero();
+    }
+
+    @Test
+    void twoWeakHalvesDoNotAddUpToAStrongOne() {
+        // SPEC ME-3, ME-5: one common word and a vague likeness stay under min_relevance 0.4
+        assertThat(Fusion.fuse(0.25, 0.3, 0.5)).isCloseTo(0.3, within(1e-12));
+        assertThat(Fusion.fuse(0.5, 0.5, 0.5)).isCloseTo(0.5, within(1e-12));
+    }
+
+    @Test
+    void aVectorFarBelowTheQuerysBestMatchDoesNotCount() {
+        // SPEC ME-5: within a third of the calibrated range (0.1 cosine at 0.3..0.6) of the best cosine only
+        Embedder.Calibration c = new Embedder.Calibration(0.3, 0.6);
+        assertThat(Fusion.relativeMargin(c)).isCloseTo(0.1, within(1e-12));
+        assertThat(Fusion.vectorRelevance(0.55, 0.60, c)).isCloseTo(0.8333, within(1e-4));
+        assertThat(Fusion.vectorRelevance(0.45, 0.60, c)).isZero();
+        assertThat(Fusion.vectorRelevance(0.45, 0.50, c)).isCloseTo(0.5, within(1e-12));
+        assertThat(Fusion.vectorRelevance(Double.NaN, 0.50, c)).isZero();
     }
 
     @Test
@@ -22,7 +39,8 @@ class FusionTest {
         // SPEC ME-5: memory.vector_weight
         assertThat(Fusion.fuse(0.6, 0.9, 0)).isCloseTo(0.6, within(1e-12));
         assertThat(Fusion.fuse(0.6, 0.9, 1)).isCloseTo(0.9, within(1e-12));
-        assertThat(Fusion.fuse(0.6, 0.9, 0.25)).isCloseTo(1 - 0.4 * (1 - 0.45), within(1e-12));
+        assertThat(Fusion.fuse(0.6, 0.9, 0.25)).isCloseTo(0.6, within(1e-12));
+        assertThat(Fusion.fuse(0.2, 0.9, 0.25)).isCloseTo(0.45, within(1e-12));
     }
 
     @Test

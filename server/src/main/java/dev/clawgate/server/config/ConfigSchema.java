@@ -228,7 +228,8 @@ final class ConfigSchema {
                             "embedder", Scalar.STRING,
                             "embedding_model", Scalar.STRING,
                             "vector_weight", Scalar.NUMBER,
-                            "candidates", Scalar.INTEGER),
+                            "candidates", Scalar.INTEGER,
+                            "ann_threshold", Scalar.INTEGER),
             "tools",
                     table(
                             "max_result_chars", Scalar.INTEGER,

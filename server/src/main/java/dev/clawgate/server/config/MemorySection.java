@@ -43,6 +43,7 @@ final class MemorySection {
                 embedder == null || embedder.isBlank() ? d.embedder() : embedder.strip(),
                 model == null || model.isBlank() ? null : model.strip(),
                 t.number("vector_weight", d.vectorWeight(), 0, 1),
-                t.integer("candidates", d.candidates(), 1, 1_000));
+                t.integer("candidates", d.candidates(), 1, 1_000),
+                t.integer("ann_threshold", d.annThreshold(), 1, 100_000_000));
     }
 }

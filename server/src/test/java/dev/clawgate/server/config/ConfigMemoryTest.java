@@ -2,6 +2,7 @@ package dev.clawgate.server.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.clawgate.core.config.EmbeddingSettings;
 import dev.clawgate.core.config.MemorySettings;
 import dev.clawgate.core.memory.ConsolidationMode;
 import java.time.Duration;
@@ -46,6 +47,23 @@ class ConfigMemoryTest extends ConfigFileCase {
                         .memory())
                 .extracting(MemorySettings::minRelevance, MemorySettings::conversationMaxAge)
                 .containsExactly(1.0, Duration.ZERO);
+    }
+
+    @Test
+    void theVectorHalfsKeysAreReadAndAnnThresholdIsCheckedAndAbovePerScopeCapByDefault() {
+        // SPEC ME-5: [memory] vector_weight, candidates, ann_threshold
+        EmbeddingSettings e = fixture.load("""
+                [memory]
+                embedder = "none"
+                vector_weight = 0.25
+                candidates = 40
+                ann_threshold = 5000
+                """).memory().embedding();
+        assertThat(e).isEqualTo(new EmbeddingSettings("none", null, 0.25, 40, 5_000));
+        assertThat(fixture.load(NO_KEYS).memory().embedding().annThreshold())
+                .isEqualTo(EmbeddingSettings.DEFAULT_ANN_THRESHOLD)
+                .isGreaterThan(MemorySettings.defaults().maxEntriesPerScope());
+        assertThat(fixture.error("[memory]\nann_threshold = 0\n")).contains("memory.ann_threshold");
     }
 
     @Test

@@ -4,27 +4,45 @@ import dev.clawgate.core.memory.MemoryEntry;
 import dev.clawgate.core.memory.MemoryScope;
 import dev.clawgate.core.memory.MemoryVectors;
 import dev.clawgate.core.memory.Vectors;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.concurrent.Executor;
 
 /**
  * {@link MemoryVectors} on either SQL dialect (V013): the vector in {@code memories.embedding} (SQLite BLOB, PostgreSQL
  * {@code bytea}, the same bytes), the model in {@code embedding_model}. Nearest neighbours are exact: the scopes'
  * vectors of the model are read and compared in the JVM, keeping the best in a bounded heap, then only those rows are
  * read whole. A scope holds at most {@code memory.max_entries_per_scope} entries (10,000 by default), which keeps this
- * a few milliseconds; bench/RESULTS.md measures it at 100,000.
+ * a few tens of milliseconds; past {@code memory.ann_threshold} vectors a scope is searched through an approximate
+ * index instead ({@link VectorIndexes}). bench/RESULTS.md measures both at 1,000 and 100,000.
  */
 public final class JdbcMemoryVectors implements MemoryVectors {
+    /** Candidates an approximate index hands over per result asked for, re-scored exactly from their rows. */
+    static final int ANN_CANDIDATES_PER_RESULT = 2;
+
     private final Database db;
+    private final VectorIndexes indexes;
 
     public JdbcMemoryVectors(Database db) {
+        // a platform thread: a build is minutes of CPU at 100,000 vectors, which would hold a virtual thread's carrier
+        this(db, Thread.ofPlatform().daemon().priority(Thread.MIN_PRIORITY).name("memory-vector-index")::start);
+    }
+
+    /** @param indexBuilder runs the builds of approximate indexes, off the recall path */
+    public JdbcMemoryVectors(Database db, Executor indexBuilder) {
         this.db = Objects.requireNonNull(db, "db");
+        this.indexes = new VectorIndexes(Objects.requireNonNull(indexBuilder, "indexBuilder"));
     }
 
     @Override
@@ -44,56 +62,162 @@ public final class JdbcMemoryVectors implements MemoryVectors {
     @Override
     public boolean put(long id, String contentHash, String modelId, float[] vector) {
         byte[] bytes = Vectors.toBytes(vector);
-        return db.write(
-                "memory vector put",
-                tx -> tx.update(
-                                "UPDATE memories SET embedding = ?, embedding_model = ? WHERE id = ?"
-                                        + " AND content_hash = ?",
-                                bytes,
-                                modelId,
-                                id,
-                                contentHash)
-                        > 0);
+        boolean indexing = indexes.anyFor(modelId);
+        Optional<String> scope = db.write("memory vector put", tx -> {
+            int n = tx.update(
+                    "UPDATE memories SET embedding = ?, embedding_model = ? WHERE id = ? AND content_hash = ?",
+                    bytes,
+                    modelId,
+                    id,
+                    contentHash);
+            if (n == 0) return Optional.empty();
+            return indexing
+                    ? tx.first("SELECT scope FROM memories WHERE id = ?", rs -> rs.getString(1), id)
+                    : Optional.of("");
+        });
+        // the approximate index of the entry's scope, if it has one, takes the vector in at once
+        if (indexing && scope.isPresent())
+            indexes.added(new VectorIndexes.Key(scope.get(), modelId), id, Vectors.unit(vector));
+        return scope.isPresent();
     }
 
     @Override
     public List<Similar> nearest(List<MemoryScope> scopes, String modelId, float[] query, int limit) {
+        return nearest(scopes, modelId, query, limit, Integer.MAX_VALUE);
+    }
+
+    /**
+     * Scopes with fewer than {@code annThreshold} vectors of the model are scanned exactly; a scope the scan finds at
+     * or over it gets an HNSW index built in the background ({@link VectorIndexes}), which later recalls search
+     * instead: its candidates ({@link #ANN_CANDIDATES_PER_RESULT} per result asked for) are read back from their rows,
+     * so every similarity returned is exact and no entry forgotten, changed or of another scope is returned.
+     */
+    @Override
+    public List<Similar> nearest(List<MemoryScope> scopes, String modelId, float[] query, int limit, int annThreshold) {
         if (scopes.isEmpty() || limit < 1) return List.of();
         float[] q = Vectors.unit(query);
+        List<String> scan = new ArrayList<>();
+        Map<String, VectorIndexes.ScopeIndex> indexed = new LinkedHashMap<>();
+        for (MemoryScope s : scopes) {
+            VectorIndexes.Key key = new VectorIndexes.Key(s.id(), modelId);
+            if (annThreshold == Integer.MAX_VALUE) scan.add(s.id()); // exact asked for: indexes are left as they are
+            else
+                indexes.lookup(key, q.length, annThreshold, -1, this::rows)
+                        .ifPresentOrElse(i -> indexed.put(s.id(), i), () -> scan.add(s.id()));
+        }
+        Map<String, Long> counts = new HashMap<>();
+        List<Similar> out = db.read("memory vector recall", tx -> {
+            Best best = new Best(limit);
+            if (!scan.isEmpty()) scanExact(tx, scan, modelId, q, best, counts);
+            for (Map.Entry<String, VectorIndexes.ScopeIndex> e : indexed.entrySet()) {
+                VectorIndexes.ScopeIndex idx = e.getValue();
+                List<Long> ids = idx.search(q, Math.max(limit * ANN_CANDIDATES_PER_RESULT, limit + 10));
+                if (!ids.isEmpty()) verify(tx, ids, e.getKey(), modelId, q, best, idx);
+            }
+            return entries(tx, best);
+        });
+        if (annThreshold == Integer.MAX_VALUE) return out;
+        for (Map.Entry<String, Long> c : counts.entrySet())
+            indexes.lookup(
+                    new VectorIndexes.Key(c.getKey(), modelId), q.length, annThreshold, c.getValue(), this::rows);
+        return out;
+    }
+
+    /** Whether recall over {@code scope}'s vectors of {@code modelId} goes through a ready approximate index. */
+    public boolean approximate(MemoryScope scope, String modelId, int annThreshold) {
+        return indexes.serves(new VectorIndexes.Key(scope.id(), modelId), annThreshold);
+    }
+
+    private static void scanExact(
+            Tx tx, List<String> scopes, String modelId, float[] q, Best best, Map<String, Long> counts)
+            throws SQLException {
         Object[] params = new Object[scopes.size() + 1];
-        for (int i = 0; i < scopes.size(); i++) params[i] = scopes.get(i).id();
+        for (int i = 0; i < scopes.size(); i++) params[i] = scopes.get(i);
         params[scopes.size()] = modelId;
         String marks = String.join(", ", Collections.nCopies(scopes.size(), "?"));
-        return db.read("memory vector recall", tx -> {
-            PriorityQueue<long[]> best =
-                    new PriorityQueue<>(Comparator.comparingDouble(a -> Double.longBitsToDouble(a[1])));
-            tx.list(
-                    "SELECT id, embedding FROM memories WHERE scope IN (" + marks + ") AND embedding_model = ?",
-                    rs -> {
-                        double cos = Vectors.dot(q, rs.getBytes(2));
-                        if (Double.isNaN(cos)) return null;
-                        if (best.size() < limit) best.add(new long[] {rs.getLong(1), Double.doubleToLongBits(cos)});
-                        else if (cos > Double.longBitsToDouble(best.peek()[1])) {
-                            best.poll();
-                            best.add(new long[] {rs.getLong(1), Double.doubleToLongBits(cos)});
-                        }
-                        return null;
-                    },
-                    params);
-            if (best.isEmpty()) return List.of();
-            Map<Long, Double> cosines = new HashMap<>();
-            for (long[] b : best) cosines.put(b[0], Double.longBitsToDouble(b[1]));
-            List<Object> ids = new ArrayList<>(cosines.keySet());
-            List<MemoryEntry> entries = tx.list(
-                    "SELECT " + MemoryRows.COLUMNS + " FROM memories m WHERE m.id IN ("
-                            + String.join(", ", Collections.nCopies(ids.size(), "?")) + ")",
-                    rs -> MemoryRows.map(rs).entry(),
-                    ids.toArray());
-            List<Similar> out = new ArrayList<>(entries.size());
-            for (MemoryEntry e : entries) out.add(new Similar(e, cosines.get(e.id())));
-            out.sort(Comparator.comparingDouble(Similar::cosine).reversed());
+        tx.list(
+                "SELECT id, scope, embedding FROM memories WHERE scope IN (" + marks + ") AND embedding_model = ?",
+                rs -> {
+                    counts.merge(rs.getString(2), 1L, Long::sum);
+                    best.offer(rs.getLong(1), Vectors.dot(q, rs.getBytes(3)));
+                    return null;
+                },
+                params);
+    }
+
+    private static void verify(
+            Tx tx, List<Long> ids, String scope, String modelId, float[] q, Best best, VectorIndexes.ScopeIndex idx)
+            throws SQLException {
+        Object[] params = new Object[ids.size() + 2];
+        for (int i = 0; i < ids.size(); i++) params[i] = ids.get(i);
+        params[ids.size()] = scope;
+        params[ids.size() + 1] = modelId;
+        Set<Long> gone = new HashSet<>(ids);
+        tx.list(
+                "SELECT id, embedding FROM memories WHERE id IN ("
+                        + String.join(", ", Collections.nCopies(ids.size(), "?"))
+                        + ") AND scope = ? AND embedding_model = ?",
+                rs -> {
+                    gone.remove(rs.getLong(1));
+                    best.offer(rs.getLong(1), Vectors.dot(q, rs.getBytes(2)));
+                    return null;
+                },
+                params);
+        for (long id : gone) idx.remove(id); // forgotten, changed (not embedded again yet) or moved since indexed
+    }
+
+    private static List<Similar> entries(Tx tx, Best best) throws SQLException {
+        Map<Long, Double> cosines = best.cosines();
+        if (cosines.isEmpty()) return List.of();
+        List<Object> ids = new ArrayList<>(cosines.keySet());
+        List<MemoryEntry> entries = tx.list(
+                "SELECT " + MemoryRows.COLUMNS + " FROM memories m WHERE m.id IN ("
+                        + String.join(", ", Collections.nCopies(ids.size(), "?")) + ")",
+                rs -> MemoryRows.map(rs).entry(),
+                ids.toArray());
+        List<Similar> out = new ArrayList<>(entries.size());
+        for (MemoryEntry e : entries) out.add(new Similar(e, cosines.get(e.id())));
+        out.sort(Comparator.comparingDouble(Similar::cosine).reversed());
+        return out;
+    }
+
+    /** The stored vectors of one scope and model, for an index. */
+    private List<VectorIndexes.Row> rows(VectorIndexes.Key key) {
+        return db.read(
+                "memory vectors for an index",
+                tx -> tx.list(
+                        "SELECT id, embedding FROM memories WHERE scope = ? AND embedding_model = ?",
+                        rs -> new VectorIndexes.Row(rs.getLong(1), Vectors.fromBytes(rs.getBytes(2))),
+                        key.scope(),
+                        key.modelId()));
+    }
+
+    /** The {@code limit} highest cosines offered, with their ids; an id offered twice counts once. */
+    private static final class Best {
+        private final int limit;
+        private final PriorityQueue<long[]> heap =
+                new PriorityQueue<>(Comparator.comparingDouble(a -> Double.longBitsToDouble(a[1])));
+        private final Set<Long> ids = new HashSet<>();
+
+        Best(int limit) {
+            this.limit = limit;
+        }
+
+        void offer(long id, double cos) {
+            if (Double.isNaN(cos) || ids.contains(id)) return;
+            if (heap.size() >= limit) {
+                if (cos <= Double.longBitsToDouble(heap.peek()[1])) return;
+                ids.remove(heap.poll()[0]);
+            }
+            heap.add(new long[] {id, Double.doubleToLongBits(cos)});
+            ids.add(id);
+        }
+
+        Map<Long, Double> cosines() {
+            Map<Long, Double> out = new HashMap<>();
+            for (long[] b : heap) out.put(b[0], Double.longBitsToDouble(b[1]));
             return out;
-        });
+        }
     }
 
     @Override
