@@ -5,8 +5,8 @@ import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.clawgate.core.config.MemorySettings;
-import dev.clawgate.core.memory.ConsolidationMode;
-import dev.clawgate.core.memory.FactExtraction;
+import dev.clawgate.core.internal.memory.ConsolidationMode;
+import dev.clawgate.core.internal.memory.FactExtraction;
 import dev.clawgate.core.memory.MemoryEntry;
 import dev.clawgate.core.memory.MemoryScope;
 import dev.clawgate.testkit.openai.RecordedRequest;

@@ -3,7 +3,7 @@ package dev.clawgate.server;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clawgate.core.config.ClawgateConfig;
-import dev.clawgate.core.prompt.SkillsMode;
+import dev.clawgate.core.internal.prompt.SkillsMode;
 import dev.clawgate.testkit.openai.RecordedRequest;
 import dev.clawgate.testkit.openai.Reply;
 import java.nio.file.Files;

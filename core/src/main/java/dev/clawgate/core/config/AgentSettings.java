@@ -1,7 +1,7 @@
 package dev.clawgate.core.config;
 
+import dev.clawgate.core.internal.prompt.SkillsMode;
 import dev.clawgate.core.internal.toolcall.ReasoningTags;
-import dev.clawgate.core.prompt.SkillsMode;
 import java.nio.file.Path;
 import java.util.List;
 

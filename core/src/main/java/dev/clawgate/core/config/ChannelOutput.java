@@ -1,7 +1,7 @@
 package dev.clawgate.core.config;
 
+import dev.clawgate.core.internal.render.BlockStreaming;
 import dev.clawgate.core.model.ChatType;
-import dev.clawgate.core.render.BlockStreaming;
 import dev.clawgate.core.render.ReplyToMode;
 import java.util.Map;
 

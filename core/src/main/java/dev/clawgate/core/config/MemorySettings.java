@@ -1,6 +1,6 @@
 package dev.clawgate.core.config;
 
-import dev.clawgate.core.memory.ConsolidationMode;
+import dev.clawgate.core.internal.memory.ConsolidationMode;
 import java.time.Duration;
 import java.util.Objects;
 

@@ -1,5 +1,6 @@
 package dev.clawgate.core.memory;
 
+import dev.clawgate.core.internal.memory.Fusion;
 import java.util.Objects;
 
 /**

@@ -3,6 +3,7 @@ package dev.clawgate.core.memory;
 import dev.clawgate.core.config.EmbeddingSettings;
 import dev.clawgate.core.config.MemorySettings;
 import dev.clawgate.core.embedding.Embedder;
+import dev.clawgate.core.internal.memory.Fusion;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -1,6 +1,6 @@
 package dev.clawgate.core.outbound;
 
-import dev.clawgate.core.render.MediaItem;
+import dev.clawgate.core.internal.render.MediaItem;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.Objects;

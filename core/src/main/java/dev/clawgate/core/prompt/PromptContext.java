@@ -1,5 +1,6 @@
 package dev.clawgate.core.prompt;
 
+import dev.clawgate.core.internal.prompt.Skill;
 import dev.clawgate.core.model.ChatType;
 import dev.clawgate.core.provider.ToolSpec;
 import java.nio.file.Path;

@@ -2,6 +2,9 @@ package dev.clawgate.core.prompt;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.clawgate.core.internal.prompt.Skill;
+import dev.clawgate.core.internal.prompt.SkillsMode;
+import dev.clawgate.core.internal.prompt.WorkspaceSkills;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package dev.clawgate.core.render;
 
-import dev.clawgate.core.render.BlockStreaming.BreakPreference;
+import dev.clawgate.core.internal.render.BlockStreaming.BreakPreference;
 import dev.clawgate.core.render.Cutter.Candidates;
 import dev.clawgate.core.render.Cutter.Cut;
 import dev.clawgate.core.render.Layout.Break;

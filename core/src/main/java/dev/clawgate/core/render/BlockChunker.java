@@ -1,6 +1,8 @@
 package dev.clawgate.core.render;
 
-import dev.clawgate.core.render.BlockStreaming.BreakMode;
+import dev.clawgate.core.internal.render.BlockSink;
+import dev.clawgate.core.internal.render.BlockStreaming;
+import dev.clawgate.core.internal.render.BlockStreaming.BreakMode;
 import dev.clawgate.core.render.Cutter.Cut;
 import dev.clawgate.core.run.Scheduler;
 import java.util.Objects;

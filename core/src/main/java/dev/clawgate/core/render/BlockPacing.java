@@ -1,5 +1,7 @@
 package dev.clawgate.core.render;
 
+import dev.clawgate.core.internal.render.BlockSink;
+import dev.clawgate.core.internal.render.HumanDelay;
 import dev.clawgate.core.run.Scheduler;
 import java.time.Duration;
 import java.util.ArrayDeque;

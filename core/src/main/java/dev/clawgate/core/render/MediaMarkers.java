@@ -1,8 +1,10 @@
 package dev.clawgate.core.render;
 
+import dev.clawgate.core.internal.render.MediaItem;
+import dev.clawgate.core.internal.render.MediaReply;
+import dev.clawgate.core.internal.render.MediaReply.Rejected;
 import dev.clawgate.core.internal.tool.builtin.RefusedException;
 import dev.clawgate.core.internal.tool.builtin.WorkspacePaths;
-import dev.clawgate.core.render.MediaReply.Rejected;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;

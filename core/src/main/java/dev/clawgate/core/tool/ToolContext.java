@@ -1,7 +1,7 @@
 package dev.clawgate.core.tool;
 
+import dev.clawgate.core.internal.memory.MemoryScopes;
 import dev.clawgate.core.memory.Memory;
-import dev.clawgate.core.memory.MemoryScopes;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.run.CancelToken;

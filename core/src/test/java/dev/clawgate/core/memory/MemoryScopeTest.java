@@ -2,6 +2,7 @@ package dev.clawgate.core.memory;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.clawgate.core.internal.memory.MemoryScopes;
 import dev.clawgate.core.model.ChatType;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.SessionKey;

@@ -1,6 +1,7 @@
 package dev.clawgate.core.prompt;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.clawgate.core.internal.prompt.SkillsMode;
 import dev.clawgate.core.model.ChatType;
 import dev.clawgate.core.model.SessionKey;
 import dev.clawgate.core.provider.ToolSpec;

@@ -6,6 +6,8 @@ import static dev.clawgate.core.prompt.PromptFixtures.tools;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clawgate.core.config.ToolSettings;
+import dev.clawgate.core.internal.prompt.Skill;
+import dev.clawgate.core.internal.prompt.SkillsMode;
 import dev.clawgate.core.internal.tool.builtin.BuiltinTools;
 import dev.clawgate.core.model.ChatType;
 import dev.clawgate.core.provider.ToolSpec;

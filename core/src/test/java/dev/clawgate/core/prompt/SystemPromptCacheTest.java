@@ -5,6 +5,7 @@ import static dev.clawgate.core.prompt.PromptFixtures.session;
 import static dev.clawgate.core.prompt.PromptFixtures.tools;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.clawgate.core.internal.prompt.Skill;
 import dev.clawgate.core.prompt.PromptFixtures.MutableClock;
 import java.nio.file.Files;
 import java.nio.file.Path;

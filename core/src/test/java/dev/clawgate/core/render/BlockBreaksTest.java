@@ -2,7 +2,7 @@ package dev.clawgate.core.render;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.clawgate.core.render.BlockStreaming.BreakPreference;
+import dev.clawgate.core.internal.render.BlockStreaming.BreakPreference;
 import dev.clawgate.core.render.Cutter.Cut;
 import org.junit.jupiter.api.Test;
 

@@ -3,8 +3,10 @@ package dev.clawgate.core.render;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.clawgate.core.render.BlockStreaming.BreakMode;
-import dev.clawgate.core.render.BlockStreaming.BreakPreference;
+import dev.clawgate.core.internal.render.BlockStreaming;
+import dev.clawgate.core.internal.render.BlockStreaming.BreakMode;
+import dev.clawgate.core.internal.render.BlockStreaming.BreakPreference;
+import dev.clawgate.core.internal.render.HumanDelay;
 import dev.clawgate.core.testing.ManualScheduler;
 import java.time.Duration;
 import java.util.ArrayList;

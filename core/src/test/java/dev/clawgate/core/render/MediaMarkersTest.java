@@ -3,6 +3,8 @@ package dev.clawgate.core.render;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.clawgate.core.internal.render.MediaItem;
+import dev.clawgate.core.internal.render.MediaReply;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;

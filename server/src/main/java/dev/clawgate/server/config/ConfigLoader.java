@@ -245,10 +245,10 @@ public final class ConfigLoader {
         return new dev.clawgate.core.internal.toolcall.ReasoningTags(new java.util.LinkedHashSet<>(names));
     }
 
-    private static java.util.Optional<dev.clawgate.core.prompt.SkillsMode> skillsMode(String raw) {
+    private static java.util.Optional<dev.clawgate.core.internal.prompt.SkillsMode> skillsMode(String raw) {
         return switch (raw) {
-            case "full" -> java.util.Optional.of(dev.clawgate.core.prompt.SkillsMode.FULL);
-            case "compact" -> java.util.Optional.of(dev.clawgate.core.prompt.SkillsMode.COMPACT);
+            case "full" -> java.util.Optional.of(dev.clawgate.core.internal.prompt.SkillsMode.FULL);
+            case "compact" -> java.util.Optional.of(dev.clawgate.core.internal.prompt.SkillsMode.COMPACT);
             default -> java.util.Optional.empty();
         };
     }

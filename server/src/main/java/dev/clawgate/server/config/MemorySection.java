@@ -2,7 +2,7 @@ package dev.clawgate.server.config;
 
 import dev.clawgate.core.config.EmbeddingSettings;
 import dev.clawgate.core.config.MemorySettings;
-import dev.clawgate.core.memory.ConsolidationMode;
+import dev.clawgate.core.internal.memory.ConsolidationMode;
 import java.time.Duration;
 
 /** Reads {@code [memory]} (SPEC ME-1..ME-4, ME-6, ME-7). */

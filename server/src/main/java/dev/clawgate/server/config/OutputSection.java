@@ -1,9 +1,9 @@
 package dev.clawgate.server.config;
 
 import dev.clawgate.core.config.ChannelOutput;
-import dev.clawgate.core.render.BlockStreaming;
+import dev.clawgate.core.internal.render.BlockStreaming;
+import dev.clawgate.core.internal.render.HumanDelay;
 import dev.clawgate.core.render.ChunkLimits;
-import dev.clawgate.core.render.HumanDelay;
 import dev.clawgate.core.render.ReplyToMode;
 import java.time.Duration;
 import java.util.LinkedHashMap;

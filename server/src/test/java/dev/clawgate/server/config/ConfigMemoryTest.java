@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clawgate.core.config.EmbeddingSettings;
 import dev.clawgate.core.config.MemorySettings;
-import dev.clawgate.core.memory.ConsolidationMode;
+import dev.clawgate.core.internal.memory.ConsolidationMode;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.clawgate.core.config.ChannelOutput;
 import dev.clawgate.core.config.ClawgateConfig;
+import dev.clawgate.core.internal.render.BlockStreaming;
+import dev.clawgate.core.internal.render.HumanDelay;
 import dev.clawgate.core.model.ChatType;
-import dev.clawgate.core.render.BlockStreaming;
-import dev.clawgate.core.render.HumanDelay;
 import dev.clawgate.core.render.ReplyToMode;
 import java.nio.file.Path;
 import java.time.Duration;

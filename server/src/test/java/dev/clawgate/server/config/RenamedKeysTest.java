@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.dataformat.toml.TomlMapper;
 import dev.clawgate.core.config.ClawgateConfig;
-import dev.clawgate.core.render.BlockStreaming;
+import dev.clawgate.core.internal.render.BlockStreaming;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;

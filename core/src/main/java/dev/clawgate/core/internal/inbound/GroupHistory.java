@@ -10,7 +10,8 @@ import java.util.Objects;
 /**
  * The group history buffer (SPEC IN-6): group messages that triggered no run wait in the inbox as {@code buffered};
  * when a run triggers, the newest of them become the context of its prompt
- * ({@link dev.clawgate.core.prompt.PromptBody#body}). Buffered messages are not in the transcript, so none is repeated.
+ * ({@link dev.clawgate.core.internal.prompt.PromptBody#body}). Buffered messages are not in the transcript, so none is
+ * repeated.
  */
 final class GroupHistory {
     private GroupHistory() {}

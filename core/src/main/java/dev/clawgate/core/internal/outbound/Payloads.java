@@ -2,12 +2,12 @@ package dev.clawgate.core.internal.outbound;
 
 import dev.clawgate.core.channel.MessageAdapter;
 import dev.clawgate.core.hook.SendingHook;
+import dev.clawgate.core.internal.render.MediaReply;
 import dev.clawgate.core.outbound.Capability;
 import dev.clawgate.core.outbound.MediaRef;
 import dev.clawgate.core.outbound.OutboundMessage;
 import dev.clawgate.core.render.Chunker;
 import dev.clawgate.core.render.MediaMarkers;
-import dev.clawgate.core.render.MediaReply;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,13 +3,13 @@ package dev.clawgate.core.internal.turn;
 import dev.clawgate.core.config.ChannelOutput;
 import dev.clawgate.core.config.ClawgateConfig;
 import dev.clawgate.core.internal.agent.ModelRoute;
+import dev.clawgate.core.internal.prompt.IdentityName;
+import dev.clawgate.core.internal.render.ResponsePrefix;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.outbound.OutboundMessage;
 import dev.clawgate.core.outbound.OutboundTarget;
 import dev.clawgate.core.outbound.SendOptions;
-import dev.clawgate.core.prompt.IdentityName;
 import dev.clawgate.core.render.ReplyToMode;
-import dev.clawgate.core.render.ResponsePrefix;
 import java.util.List;
 
 /**

@@ -1,10 +1,10 @@
 package dev.clawgate.core.internal.turn;
 
 import dev.clawgate.core.config.MemorySettings;
-import dev.clawgate.core.memory.AutoSave;
+import dev.clawgate.core.internal.memory.AutoSave;
+import dev.clawgate.core.internal.memory.MemoryContext;
+import dev.clawgate.core.internal.memory.MemoryScopes;
 import dev.clawgate.core.memory.Memory;
-import dev.clawgate.core.memory.MemoryContext;
-import dev.clawgate.core.memory.MemoryScopes;
 import dev.clawgate.core.memory.Recalled;
 import dev.clawgate.core.prompt.MemoryLine;
 import dev.clawgate.core.store.InboxRecord;

@@ -1,9 +1,9 @@
 package dev.clawgate.core.internal.turn;
 
 import dev.clawgate.core.internal.agent.Steering;
+import dev.clawgate.core.internal.prompt.PromptBody;
 import dev.clawgate.core.model.ChatMessage;
 import dev.clawgate.core.model.ChatType;
-import dev.clawgate.core.prompt.PromptBody;
 import dev.clawgate.core.store.InboxRecord;
 import dev.clawgate.core.store.InboxState;
 import dev.clawgate.core.store.Store;

@@ -3,10 +3,10 @@ package dev.clawgate.core.internal.inbound;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.clawgate.core.internal.prompt.PromptBody;
 import dev.clawgate.core.model.ChatType;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.SessionKey;
-import dev.clawgate.core.prompt.PromptBody;
 import dev.clawgate.core.store.InboxRecord;
 import dev.clawgate.core.store.InboxState;
 import dev.clawgate.core.testing.InMemoryStore;

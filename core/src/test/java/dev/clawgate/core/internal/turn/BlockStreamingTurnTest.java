@@ -3,11 +3,11 @@ package dev.clawgate.core.internal.turn;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.clawgate.core.config.ChannelOutput;
+import dev.clawgate.core.internal.render.BlockStreaming;
+import dev.clawgate.core.internal.render.HumanDelay;
 import dev.clawgate.core.outbound.OutboundMessage;
 import dev.clawgate.core.provider.ChatResponse;
 import dev.clawgate.core.provider.Usage;
-import dev.clawgate.core.render.BlockStreaming;
-import dev.clawgate.core.render.HumanDelay;
 import dev.clawgate.core.render.ReplyToMode;
 import dev.clawgate.core.store.InboxRecord;
 import dev.clawgate.core.store.InboxState;

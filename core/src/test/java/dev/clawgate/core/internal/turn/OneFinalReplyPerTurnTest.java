@@ -4,14 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.clawgate.core.config.ChannelOutput;
+import dev.clawgate.core.internal.render.BlockStreaming;
+import dev.clawgate.core.internal.render.HumanDelay;
 import dev.clawgate.core.model.ToolCall;
 import dev.clawgate.core.outbound.Capability;
 import dev.clawgate.core.outbound.OutboundMessage;
 import dev.clawgate.core.provider.ChatResponse;
 import dev.clawgate.core.provider.ProviderException;
 import dev.clawgate.core.provider.Usage;
-import dev.clawgate.core.render.BlockStreaming;
-import dev.clawgate.core.render.HumanDelay;
 import dev.clawgate.core.render.ReplyToMode;
 import dev.clawgate.core.store.InboxRecord;
 import dev.clawgate.core.store.InboxState;

@@ -5,11 +5,11 @@ import static org.awaitility.Awaitility.await;
 
 import dev.clawgate.core.config.MemorySettings;
 import dev.clawgate.core.internal.agent.ModelRoute;
+import dev.clawgate.core.internal.memory.Consolidation;
+import dev.clawgate.core.internal.memory.ConsolidationMode;
+import dev.clawgate.core.internal.memory.Consolidator;
+import dev.clawgate.core.internal.memory.FactExtraction;
 import dev.clawgate.core.internal.run.TurnRunner;
-import dev.clawgate.core.memory.Consolidation;
-import dev.clawgate.core.memory.ConsolidationMode;
-import dev.clawgate.core.memory.Consolidator;
-import dev.clawgate.core.memory.FactExtraction;
 import dev.clawgate.core.memory.MemoryEntry;
 import dev.clawgate.core.model.ChatMessage;
 import dev.clawgate.core.outbound.OutboundMessage;

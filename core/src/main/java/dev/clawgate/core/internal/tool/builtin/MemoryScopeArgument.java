@@ -1,7 +1,7 @@
 package dev.clawgate.core.internal.tool.builtin;
 
+import dev.clawgate.core.internal.memory.MemoryScopes;
 import dev.clawgate.core.memory.MemoryScope;
-import dev.clawgate.core.memory.MemoryScopes;
 import java.util.List;
 
 /** The {@code scope} argument of the memory tools: {@code sender}, {@code session} or {@code global} (SPEC ME-2). */

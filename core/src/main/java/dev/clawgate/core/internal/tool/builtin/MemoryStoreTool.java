@@ -2,7 +2,7 @@ package dev.clawgate.core.internal.tool.builtin;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.clawgate.core.config.MemorySettings;
-import dev.clawgate.core.memory.MemoryContext;
+import dev.clawgate.core.internal.memory.MemoryContext;
 import dev.clawgate.core.memory.MemoryEntry;
 import dev.clawgate.core.memory.MemoryScope;
 import dev.clawgate.core.tool.ToolContext;

@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.groups.Tuple.tuple;
 
 import dev.clawgate.core.config.MemorySettings;
+import dev.clawgate.core.internal.memory.MemoryScopes;
 import dev.clawgate.core.memory.MemoryEntry;
 import dev.clawgate.core.memory.MemoryScope;
-import dev.clawgate.core.memory.MemoryScopes;
 import dev.clawgate.core.model.ChatType;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.model.SessionKey;
