@@ -39,6 +39,20 @@ class ToolCallParserTest {
         assertThat(r.hasCalls()).isTrue();
     }
 
+    // SPEC AG-1: a call whose tool name is blank names nothing to run, whatever its form (found by the fuzzer)
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "<tool_call>{\"name\":\" \",\"arguments\":{}}</tool_call>",
+                "<tool_call>{\"name\":\"\",\"arguments\":{\"a\":1}}</tool_call>",
+                "TOOL_CALL\n{tool => \" \", args => { --k \"v\" }}\n/TOOL_CALL",
+                "[TOOL_CALL]{tool => \"\t\", args => { --k \"v\" }}[/TOOL_CALL]"
+            })
+    void aCallWithABlankToolNameIsMalformed(String text) {
+        assertThat(ToolCallParser.parse(text).calls())
+                .allSatisfy(c -> assertThat(c.malformed()).isTrue());
+    }
+
     // SPEC AG-1: several per reply, ids in order of appearance, across forms
     @Test
     void callsInDifferentFormsKeepTheirOrderAndGetSequentialIds() {
