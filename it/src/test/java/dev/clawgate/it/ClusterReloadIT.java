@@ -71,6 +71,14 @@ class ClusterReloadIT {
             assertThat(Files.readString(dir.resolve("node-a").resolve("gateway.log")))
                     .contains("announced as version 1");
 
+            // SPEC OP-2: a reload whose file differs on B is followed too, and B names the differing section only
+            Files.writeString(fileA, Files.readString(fileA).replace("cap = 1000", "cap = 1234"));
+            Path logFileB = dir.resolve("node-b").resolve("gateway.log");
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> Files.readString(logFileB)
+                            .contains("differs from node node-a's (version 2) in [messages]"));
+            assertThat(Files.readString(logFileB)).doesNotContain("1234");
+
             // SPEC RT-1, OP-2: /new through node A clears the history of the session node B runs
             send(hooks, a, "new-1", "rita", "/new");
             await().atMost(Duration.ofSeconds(20)).until(() -> replyTo(hooks, "new-1") != null);
