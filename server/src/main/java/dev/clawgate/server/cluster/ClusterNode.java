@@ -13,7 +13,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -40,9 +39,7 @@ public final class ClusterNode implements SessionOwnership, AutoCloseable {
     private volatile boolean closed;
     private Thread beats;
     private Thread handoffs;
-    private volatile Runnable reReadConfig;
-    private volatile Supplier<String> ownDigest;
-    private final AtomicLong configSeen = new AtomicLong();
+    private final ConfigFollower config;
 
     /** @param onFenced what to do once the cluster declared this node dead: the server halts the process */
     public ClusterNode(ClusterBook book, Deployment.Cluster settings, Duration inboxMaxAge, Runnable onFenced) {
@@ -50,6 +47,7 @@ public final class ClusterNode implements SessionOwnership, AutoCloseable {
         this.settings = settings;
         this.inboxMaxAge = inboxMaxAge;
         this.onFenced = onFenced;
+        this.config = new ConfigFollower(book);
     }
 
     /** Whether {@code ch}'s listener must run on one node at a time: it pulls (polls or holds a socket). */
@@ -152,13 +150,7 @@ public final class ClusterNode implements SessionOwnership, AutoCloseable {
      * files, at once (NOTIFY) or at their next heartbeat (the version in the database).
      */
     public void announceConfig(String digest) {
-        try {
-            long version = book.announceConfig(digest);
-            configSeen.accumulateAndGet(version, Math::max);
-            log.info("cluster: config reloaded here; announced as version {}", version);
-        } catch (StoreException e) {
-            log.warn("cluster: announcing the config reload failed ({}); other nodes keep theirs", e.getMessage());
-        }
+        config.announce(digest);
     }
 
     /**
@@ -166,41 +158,11 @@ public final class ClusterNode implements SessionOwnership, AutoCloseable {
      * {@code reRead}; a file whose reloadable sections differ from the announcing node's is named in a warning.
      */
     public void followConfig(Runnable reRead, Supplier<String> digest) {
-        ClusterBook.ConfigVersion now = book.configVersion();
-        configSeen.accumulateAndGet(now.version(), Math::max);
-        ownDigest = digest;
-        reReadConfig = reRead;
-        compare(now);
+        config.follow(reRead, digest);
     }
 
-    /** Not under a lock: the re-read reloads, and a reload here announces through {@link #announceConfig}. */
     private void configRound() {
-        Runnable reRead = reReadConfig;
-        if (reRead == null || closed) return;
-        ClusterBook.ConfigVersion now = book.configVersion();
-        long seen = configSeen.get();
-        // the heartbeat and the wake-up may both see it: one follows
-        if (now.version() <= seen || !configSeen.compareAndSet(seen, now.version())) return;
-        if (now.nodeId().equals(book.nodeId())) return;
-        log.info(
-                "cluster: node {} reloaded its config (version {}); reloading this node's file",
-                now.nodeId(),
-                now.version());
-        reRead.run();
-        compare(now);
-    }
-
-    private void compare(ClusterBook.ConfigVersion announced) {
-        if (announced.version() == 0) return;
-        // section names only: a value may be a secret
-        List<String> differ = ConfigDigest.differingSections(ownDigest.get(), announced.digest());
-        if (!differ.isEmpty())
-            log.warn(
-                    "cluster: this node's config differs from node {}'s (version {}) in {}; every node should run the"
-                            + " same config but its bind, data_dir, workspace and node_id",
-                    announced.nodeId(),
-                    announced.version(),
-                    differ);
+        if (!closed) config.round();
     }
 
     private void handoffLoop() {
