@@ -30,7 +30,8 @@ class ClusterReloadIT {
 
     @Test
     void aReloadOnOneNodeMakesTheOtherReReadItsFileAndNewReachesTheNodeRunningTheSession() throws Exception {
-        // SPEC OP-2, RT-3: a reload on node A only; node B's next reply uses the new model, B's file untouched in
+        // SPEC OP-2, RT-3, OP-4: nodes started by `clawgate run`; a reload on node A only; node B's next reply uses the
+        // new model, B's file untouched in
         // its watcher's eyes (same size, same modification time), so only the cluster's announcement can have done it
         try (ClusterNodes cluster = ClusterNodes.create(dir, "reload");
                 FakeOpenAiServer model = FakeOpenAiServer.start();
