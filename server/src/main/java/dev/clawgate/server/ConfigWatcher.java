@@ -82,24 +82,42 @@ public final class ConfigWatcher implements AutoCloseable {
             } catch (InterruptedException e) {
                 return;
             }
-            Stamp now = stamp();
-            if (now.equals(seen)) {
-                settling = null;
-                continue;
-            }
-            // a save in progress (truncated, half written) must not be loaded: wait until the file holds still
-            if (!now.equals(settling)) {
-                settling = now;
-                continue;
-            }
-            seen = now;
-            settling = null;
-            check();
+            tick();
         }
     }
 
+    private synchronized void tick() {
+        Stamp now = stamp();
+        if (now.equals(seen)) {
+            settling = null;
+            return;
+        }
+        // a save in progress (truncated, half written) must not be loaded: wait until the file holds still
+        if (!now.equals(settling)) {
+            settling = now;
+            return;
+        }
+        seen = now;
+        settling = null;
+        check();
+    }
+
     /** Loads the file and puts it in force, or refuses it; public so a test or a signal can force a check. */
-    public void check() {
+    public synchronized void check() {
+        check(true);
+    }
+
+    /**
+     * Re-reads the file because another node of the cluster reloaded its config (SPEC OP-2): put in force without
+     * announcing it again.
+     */
+    public synchronized void followCluster() {
+        seen = stamp();
+        settling = null;
+        check(false);
+    }
+
+    private void check(boolean announce) {
         if (seen.size() < 0) {
             refuse("the file is gone");
             return;
@@ -112,7 +130,7 @@ public final class ConfigWatcher implements AutoCloseable {
             return;
         }
         try {
-            gateway.reload(next);
+            gateway.reload(next, announce);
         } catch (RuntimeException e) {
             refuse(e.getMessage());
             return;

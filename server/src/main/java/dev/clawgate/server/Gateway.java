@@ -31,6 +31,7 @@ import dev.clawgate.core.tool.ToolRegistry;
 import dev.clawgate.mcp.McpServerStatus;
 import dev.clawgate.mcp.McpServers;
 import dev.clawgate.server.cluster.ClusterNode;
+import dev.clawgate.server.cluster.ConfigDigest;
 import dev.clawgate.server.cluster.StoreOpening;
 import dev.clawgate.server.control.ControlSources;
 import dev.clawgate.server.http.HttpServer;
@@ -279,6 +280,14 @@ public final class Gateway implements AutoCloseable {
      *     then
      */
     public void reload(ClawgateConfig next) {
+        reload(next, true);
+    }
+
+    /**
+     * {@link #reload(ClawgateConfig)}, told to the cluster when {@code announce} (SPEC OP-2): false when this reload
+     * follows another node's, so announcements do not echo.
+     */
+    public void reload(ClawgateConfig next, boolean announce) {
         ConfiguredProviders nextProviders = new ConfiguredProviders(next.providers());
         ToolRegistry nextTools = toolsFactory.toolsFor(next);
         ClawgateConfig current = config.get();
@@ -293,6 +302,15 @@ public final class Gateway implements AutoCloseable {
                 "config reloaded: providers {}, agent provider {}",
                 next.providers().keySet(),
                 next.agent().provider() == null ? "(first)" : next.agent().provider());
+        if (announce && cluster != null && configFile != null) cluster.announceConfig(ConfigDigest.of(configFile));
+    }
+
+    /**
+     * In a cluster (SPEC OP-2, RT-3): re-reads this node's config file with {@code reRead} whenever another node
+     * announces a reload; nothing otherwise.
+     */
+    public void followClusterReloads(Runnable reRead) {
+        if (cluster != null && configFile != null) cluster.followConfig(reRead, () -> ConfigDigest.of(configFile));
     }
 
     /** The config in force. */

@@ -220,4 +220,18 @@ class PostgresClusterTest {
         assertThat(b.holdsListener("telegram", fenceB)).isTrue();
         assertThat(a.nodes()).extracting(ClusterBook.Node::nodeId).contains("node-a", "node-b");
     }
+
+    @Test
+    void aConfigAnnouncementBumpsTheVersionKeepsItsDigestAndWakesEveryNode() throws Exception {
+        // SPEC OP-2, RT-3: a reload on one node is announced to all; one that missed the NOTIFY reads the version
+        ClusterBook a = node("node-a");
+        ClusterBook b = node("node-b");
+        assertThat(b.configVersion()).isEqualTo(new ClusterBook.ConfigVersion(0, "", ""));
+        assertThat(a.announceConfig("agent=0011;providers=2233")).isEqualTo(1);
+        assertThat(b.awaitWakeUp(Duration.ofSeconds(5))).isTrue();
+        assertThat(a.awaitWakeUp(Duration.ofSeconds(5))).isTrue();
+        assertThat(b.announceConfig("agent=0011;providers=4455")).isEqualTo(2);
+        assertThat(a.configVersion())
+                .isEqualTo(new ClusterBook.ConfigVersion(2, "agent=0011;providers=4455", "node-b"));
+    }
 }

@@ -99,6 +99,21 @@ public interface ClusterBook extends AutoCloseable {
     /** Waits up to {@code max} for another node's wake-up (LISTEN/NOTIFY); true when woken. */
     boolean awaitWakeUp(Duration max) throws InterruptedException;
 
+    /**
+     * The config the cluster last announced (SPEC OP-2, RT-3): a version bumped at each announcement, the digest of the
+     * announcing node's reloadable sections and that node's id.
+     */
+    record ConfigVersion(long version, String digest, String nodeId) {}
+
+    /** The config version last announced, or version 0 with an empty digest when none was. */
+    ConfigVersion configVersion();
+
+    /**
+     * Announces that this node put a reloaded config in force: bumps the version, stores {@code digest} and wakes every
+     * node (NOTIFY); returns the new version.
+     */
+    long announceConfig(String digest);
+
     /** Leaves the cluster at once: the node is marked dead, so others take its sessions and listeners now. */
     void leave();
 

@@ -47,6 +47,8 @@ final class RunCommand implements Callable<Integer> {
         ConfigWatcher watcher = java.nio.file.Files.exists(config.path())
                 ? new ConfigWatcher(config.path(), gateway, System::getenv, Duration.ofSeconds(1)).start()
                 : null;
+        // SPEC OP-2: in a cluster, another node's reload makes this one re-read its own file
+        if (watcher != null) gateway.followClusterReloads(watcher::followCluster);
         CountDownLatch stopped = new CountDownLatch(1);
         AtomicBoolean closed = new AtomicBoolean();
         Runnable close = () -> {

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,6 +39,7 @@ public final class ClusterNode implements SessionOwnership, AutoCloseable {
     private volatile boolean closed;
     private Thread beats;
     private Thread handoffs;
+    private final ConfigFollower config;
 
     /** @param onFenced what to do once the cluster declared this node dead: the server halts the process */
     public ClusterNode(ClusterBook book, Deployment.Cluster settings, Duration inboxMaxAge, Runnable onFenced) {
@@ -45,6 +47,7 @@ public final class ClusterNode implements SessionOwnership, AutoCloseable {
         this.settings = settings;
         this.inboxMaxAge = inboxMaxAge;
         this.onFenced = onFenced;
+        this.config = new ConfigFollower(book);
     }
 
     /** Whether {@code ch}'s listener must run on one node at a time: it pulls (polls or holds a socket). */
@@ -139,6 +142,27 @@ public final class ClusterNode implements SessionOwnership, AutoCloseable {
             log.info("cluster: took over sessions of dead nodes; {} unfinished records run again here", n);
         }
         election.round();
+        configRound();
+    }
+
+    /**
+     * Tells the cluster that this node put a reloaded config in force (SPEC OP-2, RT-3): the others re-read their own
+     * files, at once (NOTIFY) or at their next heartbeat (the version in the database).
+     */
+    public void announceConfig(String digest) {
+        config.announce(digest);
+    }
+
+    /**
+     * Follows the cluster's config announcements from now on: each newer one re-reads this node's file with
+     * {@code reRead}; a file whose reloadable sections differ from the announcing node's is named in a warning.
+     */
+    public void followConfig(Runnable reRead, Supplier<String> digest) {
+        config.follow(reRead, digest);
+    }
+
+    private void configRound() {
+        if (!closed) config.round();
     }
 
     private void handoffLoop() {
@@ -147,7 +171,8 @@ public final class ClusterNode implements SessionOwnership, AutoCloseable {
         while (!closed) {
             try {
                 for (InboxRecord r : book.takeHandoffs()) dispatcher.submitHere(r);
-                book.awaitWakeUp(wait);
+                // a wake-up for every node announces a config reload (SPEC OP-2, RT-3)
+                if (book.awaitWakeUp(wait)) configRound();
             } catch (InterruptedException e) {
                 return;
             } catch (StoreException | IllegalStateException e) {

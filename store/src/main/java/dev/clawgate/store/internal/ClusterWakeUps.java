@@ -21,6 +21,9 @@ public final class ClusterWakeUps implements AutoCloseable {
     /** The NOTIFY channel; the payload names the node to wake. */
     static final String CHANNEL = "clawgate_cluster";
 
+    /** The payload that wakes every node: a config reload to follow (at worst a node named "*" looks once more). */
+    static final String EVERY_NODE = "*";
+
     private final String url;
     private final ReentrantLock lock = new ReentrantLock();
     private Connection connection;
@@ -62,7 +65,9 @@ public final class ClusterWakeUps implements AutoCloseable {
                     continue;
                 }
                 if (got == null) continue;
-                for (PGNotification n : got) if (node.equals(n.getParameter())) return true;
+                for (PGNotification n : got) {
+                    if (node.equals(n.getParameter()) || EVERY_NODE.equals(n.getParameter())) return true;
+                }
             }
             return false;
         } finally {

@@ -349,6 +349,33 @@ public final class JdbcCluster implements ClusterBook {
     }
 
     @Override
+    public ConfigVersion configVersion() {
+        return db.read(
+                "cluster config version",
+                tx -> tx.first(
+                                "SELECT version, digest, node_id FROM cluster_config WHERE id = 1",
+                                rs -> new ConfigVersion(rs.getLong(1), rs.getString(2), rs.getString(3)))
+                        .orElse(new ConfigVersion(0, "", "")));
+    }
+
+    @Override
+    public long announceConfig(String digest) {
+        return db.write("cluster config announcement", tx -> {
+            long version = tx.first(
+                            "INSERT INTO cluster_config (id, version, digest, node_id, announced_at) VALUES (1, 1, ?,"
+                                    + " ?, now()) ON CONFLICT (id) DO UPDATE SET version = cluster_config.version + 1,"
+                                    + " digest = EXCLUDED.digest, node_id = EXCLUDED.node_id, announced_at = now()"
+                                    + " RETURNING version",
+                            rs -> rs.getLong(1),
+                            digest,
+                            node)
+                    .orElseThrow();
+            notify(tx, ClusterWakeUps.EVERY_NODE);
+            return version;
+        });
+    }
+
+    @Override
     public void leave() {
         db.write("cluster leave", tx -> {
             tx.update("DELETE FROM listener_leases WHERE node_id = ?", node);
