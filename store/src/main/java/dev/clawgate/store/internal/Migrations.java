@@ -47,8 +47,7 @@ public final class Migrations {
             new Migration(13, "memory_vectors"),
             new Migration(14, "cluster"),
             new Migration(15, "inbox_node"),
-            new Migration(16, "reserved"),
-            new Migration(17, "cluster_config"));
+            new Migration(16, "cluster_config"));
 
     public static final String ROOT = "db";
 
