@@ -83,4 +83,39 @@ class HybridRecallEndToEndTest extends TelegramGatewayFixture {
         awaitSent(dm, 3);
         assertThat(systemPrompt(3)).contains("[Memory context]").endsWith(": " + MEMORY);
     }
+
+    @Test
+    void aScopeAlreadyPastTheAnnThresholdIsIndexedAtStartBeforeAnyRecall() throws Exception {
+        // SPEC ME-5: the gateway builds the HNSW index of a large scope in the background from its start, not at the
+        // scope's first recall; a smaller scope stays with the exact scan
+        var embedder = dev.clawgate.core.embedding.Embedders.select(EmbeddingSettings.defaults(), Map.of())
+                .embedder()
+                .orElseThrow();
+        String modelId = embedder.modelId();
+        int dims = embedder.dimensions();
+        embedder.close();
+        ClawgateConfig c = config(Map.of());
+        ClawgateConfig cfg = c.withMemory(c.memory().withEmbedding(new EmbeddingSettings("local", null, 0.5, 25, 20)));
+        var big = dev.clawgate.core.memory.MemoryScope.sender("telegram", "carol");
+        var small = dev.clawgate.core.memory.MemoryScope.sender("telegram", "dave");
+        try (var store = dev.clawgate.store.Stores.open(null, cfg.gateway().dataDir())) {
+            java.util.Random rnd = new java.util.Random(2);
+            for (int i = 0; i < 25; i++) store.memory().store(big, "c" + i, "carol memory " + i, MemoryEntry.CORE);
+            for (int i = 0; i < 3; i++) store.memory().store(small, "d" + i, "dave memory " + i, MemoryEntry.CORE);
+            for (var p : store.memory().vectors().pending(modelId, 0, 100)) {
+                float[] v = new float[dims];
+                for (int d = 0; d < dims; d++) v[d] = (float) rnd.nextGaussian();
+                assertThat(store.memory().vectors().put(p.id(), p.contentHash(), modelId, v))
+                        .isTrue();
+            }
+        }
+
+        start(cfg);
+        var vectors = gateway.store().memory().vectors();
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> vectors.largeScopes(modelId, 20)
+                        .equals(java.util.List.of(new dev.clawgate.core.memory.MemoryVectors.LargeScope(
+                                big.id(), 25, dev.clawgate.core.memory.MemoryVectors.Search.INDEX_READY))));
+        assertThat(model.chatRequests()).isEmpty(); // no turn, so no recall, asked for it
+    }
 }
