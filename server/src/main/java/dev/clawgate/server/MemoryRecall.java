@@ -79,6 +79,11 @@ public final class MemoryRecall implements AutoCloseable {
         return selection.mode();
     }
 
+    /** The id of the embedder's model, when recall is hybrid. */
+    public Optional<String> modelId() {
+        return selection.embedder().map(Embedder::modelId);
+    }
+
     public Optional<MemoryIndexer> indexer() {
         return Optional.ofNullable(indexer);
     }

@@ -87,7 +87,7 @@ class HybridRecallEndToEndTest extends TelegramGatewayFixture {
     @Test
     void aScopeAlreadyPastTheAnnThresholdIsIndexedAtStartBeforeAnyRecall() throws Exception {
         // SPEC ME-5: the gateway builds the HNSW index of a large scope in the background from its start, not at the
-        // scope's first recall; a smaller scope stays with the exact scan
+        // scope's first recall; a smaller scope stays with the exact scan; /api/status shows it
         var embedder = dev.clawgate.core.embedding.Embedders.select(EmbeddingSettings.defaults(), Map.of())
                 .embedder()
                 .orElseThrow();
@@ -110,12 +110,30 @@ class HybridRecallEndToEndTest extends TelegramGatewayFixture {
             }
         }
 
-        start(cfg);
+        int port = serve(cfg);
         var vectors = gateway.store().memory().vectors();
         await().atMost(Duration.ofSeconds(60))
                 .until(() -> vectors.largeScopes(modelId, 20)
                         .equals(java.util.List.of(new dev.clawgate.core.memory.MemoryVectors.LargeScope(
                                 big.id(), 25, dev.clawgate.core.memory.MemoryVectors.Search.INDEX_READY))));
         assertThat(model.chatRequests()).isEmpty(); // no turn, so no recall, asked for it
+
+        // OP-3: /api/status says the same, with the recall mode and the back-fill's progress
+        var r = GatewayHarness.HTTP.send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + "/api/status"))
+                        .build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(200);
+        JsonNode memory = GatewayHarness.JSON.readTree(r.body()).path("memory");
+        assertThat(memory.path("recall").asText())
+                .isEqualTo(gateway.memoryRecall().mode());
+        assertThat(memory.path("model").asText()).isEqualTo(modelId);
+        assertThat(memory.path("embedded").asLong()).isEqualTo(28);
+        assertThat(memory.path("entries").asLong()).isEqualTo(28);
+        assertThat(memory.path("ann_threshold").asInt()).isEqualTo(20);
+        assertThat(memory.path("large_scopes")).hasSize(1);
+        assertThat(memory.path("large_scopes").path(0).path("scope").asText()).isEqualTo(big.id());
+        assertThat(memory.path("large_scopes").path(0).path("vectors").asLong()).isEqualTo(25);
+        assertThat(memory.path("large_scopes").path(0).path("search").asText()).isEqualTo("index_ready");
     }
 }

@@ -245,7 +245,7 @@ final class DoctorCommand implements Callable<Integer> {
             case INDEX_BUILDING -> note(what + ", its HNSW index is being built; searched exactly until it is ready");
             case EXACT_NOT_BUILT ->
                 ok(what + ", searched through an HNSW index the gateway builds in the background at start"
-                        + " (exactly until it is ready)");
+                        + " (exactly until it is ready; 'clawgate status' says when it is)");
             case EXACT_TOO_LARGE ->
                 warning(
                         what + ", searched exactly: its HNSW index would take more than a third of the heap",
