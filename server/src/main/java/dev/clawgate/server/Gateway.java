@@ -211,7 +211,7 @@ public final class Gateway implements AutoCloseable {
                             new ArrayList<>(channels.values()),
                             this::readiness,
                             cluster == null ? metrics::scrape : () -> metrics.scrape() + cluster.scrape(),
-                            new ControlSources(store, supervisor, dispatcher, config::get, Instant.now()))
+                            new ControlSources(store, supervisor, dispatcher, config::get, Instant.now(), recall))
                     : null;
         } catch (Exception | Error e) {
             close();

@@ -17,7 +17,8 @@ import org.slf4j.LoggerFactory;
  * The gateway's memory recall mode (SPEC ME-5): hybrid when {@code memory.embedder} yields an embedder (the local model
  * by default), keyword only otherwise, said once in the log at start. With an embedder, the memory indexer back-fills
  * vectors in the background and the consolidation worker has it embed each turn's new memories, so storing a vector
- * never delays a reply.
+ * never delays a reply. The approximate indexes of scopes already past {@code memory.ann_threshold} are built in the
+ * background from the start, one at a time; recall scans those scopes exactly until theirs is ready.
  */
 public final class MemoryRecall implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(MemoryRecall.class);
@@ -48,6 +49,8 @@ public final class MemoryRecall implements AutoCloseable {
         // the local model loads on first use: warmed here, so neither the start nor a first turn waits for it
         Thread warming = Thread.ofVirtual().name("embedder-warm-up").start(() -> warmUp(e));
         MemoryIndexer indexer = new MemoryIndexer(store.vectors(), e, BATCH, POLL).start();
+        // scopes already past ann_threshold get their indexes now, in the background, not at their first recall
+        store.vectors().indexLargeScopes(e.modelId(), settings.get().embedding().annThreshold());
         MemoryRecall recall = new MemoryRecall(s, new HybridMemory(store, e, settings), indexer);
         recall.warming = warming;
         return recall;
@@ -74,6 +77,11 @@ public final class MemoryRecall implements AutoCloseable {
     /** Which mode is active, and why. */
     public String mode() {
         return selection.mode();
+    }
+
+    /** The id of the embedder's model, when recall is hybrid. */
+    public Optional<String> modelId() {
+        return selection.embedder().map(Embedder::modelId);
     }
 
     public Optional<MemoryIndexer> indexer() {

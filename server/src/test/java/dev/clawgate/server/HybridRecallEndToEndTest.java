@@ -83,4 +83,57 @@ class HybridRecallEndToEndTest extends TelegramGatewayFixture {
         awaitSent(dm, 3);
         assertThat(systemPrompt(3)).contains("[Memory context]").endsWith(": " + MEMORY);
     }
+
+    @Test
+    void aScopeAlreadyPastTheAnnThresholdIsIndexedAtStartBeforeAnyRecall() throws Exception {
+        // SPEC ME-5: the gateway builds the HNSW index of a large scope in the background from its start, not at the
+        // scope's first recall; a smaller scope stays with the exact scan; /api/status shows it
+        var embedder = dev.clawgate.core.embedding.Embedders.select(EmbeddingSettings.defaults(), Map.of())
+                .embedder()
+                .orElseThrow();
+        String modelId = embedder.modelId();
+        int dims = embedder.dimensions();
+        embedder.close();
+        ClawgateConfig c = config(Map.of());
+        ClawgateConfig cfg = c.withMemory(c.memory().withEmbedding(new EmbeddingSettings("local", null, 0.5, 25, 20)));
+        var big = dev.clawgate.core.memory.MemoryScope.sender("telegram", "carol");
+        var small = dev.clawgate.core.memory.MemoryScope.sender("telegram", "dave");
+        try (var store = dev.clawgate.store.Stores.open(null, cfg.gateway().dataDir())) {
+            java.util.Random rnd = new java.util.Random(2);
+            for (int i = 0; i < 25; i++) store.memory().store(big, "c" + i, "carol memory " + i, MemoryEntry.CORE);
+            for (int i = 0; i < 3; i++) store.memory().store(small, "d" + i, "dave memory " + i, MemoryEntry.CORE);
+            for (var p : store.memory().vectors().pending(modelId, 0, 100)) {
+                float[] v = new float[dims];
+                for (int d = 0; d < dims; d++) v[d] = (float) rnd.nextGaussian();
+                assertThat(store.memory().vectors().put(p.id(), p.contentHash(), modelId, v))
+                        .isTrue();
+            }
+        }
+
+        int port = serve(cfg);
+        var vectors = gateway.store().memory().vectors();
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> vectors.largeScopes(modelId, 20)
+                        .equals(java.util.List.of(new dev.clawgate.core.memory.MemoryVectors.LargeScope(
+                                big.id(), 25, dev.clawgate.core.memory.MemoryVectors.Search.INDEX_READY))));
+        assertThat(model.chatRequests()).isEmpty(); // no turn, so no recall, asked for it
+
+        // OP-3: /api/status says the same, with the recall mode and the back-fill's progress
+        var r = GatewayHarness.HTTP.send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port + "/api/status"))
+                        .build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(200);
+        JsonNode memory = GatewayHarness.JSON.readTree(r.body()).path("memory");
+        assertThat(memory.path("recall").asText())
+                .isEqualTo(gateway.memoryRecall().mode());
+        assertThat(memory.path("model").asText()).isEqualTo(modelId);
+        assertThat(memory.path("embedded").asLong()).isEqualTo(28);
+        assertThat(memory.path("entries").asLong()).isEqualTo(28);
+        assertThat(memory.path("ann_threshold").asInt()).isEqualTo(20);
+        assertThat(memory.path("large_scopes")).hasSize(1);
+        assertThat(memory.path("large_scopes").path(0).path("scope").asText()).isEqualTo(big.id());
+        assertThat(memory.path("large_scopes").path(0).path("vectors").asLong()).isEqualTo(25);
+        assertThat(memory.path("large_scopes").path(0).path("search").asText()).isEqualTo("index_ready");
+    }
 }

@@ -135,6 +135,29 @@ abstract class MemoryVectorsContract extends StoreTestBase {
                 .containsExactly("b");
     }
 
+    @Test
+    void scopesPastAnnThresholdAreCountedAndIndexedInTheBackgroundWithoutARecall() {
+        // SPEC ME-5: at gateway start the scopes already past memory.ann_threshold get their indexes; the count and the
+        // vectors' dimensions come from the store (SQLite BLOB, PostgreSQL bytea)
+        Memory memory = memory();
+        ApproximateRecallTest.embedAll(
+                memory, ALICE, "a", ApproximateRecallTest.clustered(new java.util.Random(8), 110, 16, 6));
+        embed(memory, BOB, "b", "bob's", v(1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0));
+        var vectors = (dev.clawgate.store.internal.JdbcMemoryVectors) memory.vectors();
+        assertThat(vectors.largeScopes(MODEL, 100))
+                .containsExactly(new MemoryVectors.LargeScope(ALICE.id(), 110, MemoryVectors.Search.EXACT_NOT_BUILT));
+
+        vectors.indexLargeScopes(MODEL, 100);
+        ApproximateRecallTest.awaitIndex(vectors, ALICE, 100);
+        assertThat(vectors.largeScopes(MODEL, 100))
+                .containsExactly(new MemoryVectors.LargeScope(ALICE.id(), 110, MemoryVectors.Search.INDEX_READY));
+        assertThat(vectors.largeScopes(MODEL, 1))
+                .extracting(MemoryVectors.LargeScope::scope, MemoryVectors.LargeScope::vectors)
+                .containsExactlyInAnyOrder(
+                        org.assertj.core.groups.Tuple.tuple(ALICE.id(), 110L),
+                        org.assertj.core.groups.Tuple.tuple(BOB.id(), 1L));
+    }
+
     private static void embed(Memory memory, MemoryScope scope, String key, String content, float[] vector) {
         MemoryEntry e = memory.store(scope, key, content, MemoryEntry.CORE);
         MemoryVectors.Pending p = memory.vectors().pending(MODEL, e.id() - 1, 1).getFirst();

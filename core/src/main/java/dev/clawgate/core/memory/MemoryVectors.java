@@ -50,6 +50,36 @@ public interface MemoryVectors {
 
     Progress progress(String modelId);
 
+    /** How recall searches the vectors of one scope past {@code memory.ann_threshold}. */
+    enum Search {
+        /** Through its approximate index, which is ready. */
+        INDEX_READY,
+        /** Its index is being built in the background; the exact scan serves meanwhile. */
+        INDEX_BUILDING,
+        /** Exactly, until a build starts (at gateway start, or at the first recall that finds the scope). */
+        EXACT_NOT_BUILT,
+        /** Exactly, for good: its index would take more than its share of the heap. */
+        EXACT_TOO_LARGE
+    }
+
+    /** A scope holding {@code vectors} vectors of a model, at least {@code memory.ann_threshold}, and its search. */
+    record LargeScope(String scope, long vectors, Search search) {}
+
+    /**
+     * The scopes holding at least {@code annThreshold} vectors of {@code modelId}, each with how recall searches it in
+     * this process. Empty for a store without approximate indexes.
+     */
+    default List<LargeScope> largeScopes(String modelId, int annThreshold) {
+        return List.of();
+    }
+
+    /**
+     * Starts, in the background and at low priority, the approximate indexes of the scopes already holding at least
+     * {@code annThreshold} vectors of {@code modelId}, one at a time; recall scans them exactly until each is ready.
+     * Returns at once. Nothing for a store without approximate indexes.
+     */
+    default void indexLargeScopes(String modelId, int annThreshold) {}
+
     /** No vectors: nothing is pending, nothing is kept, nothing is near. */
     MemoryVectors NONE = new MemoryVectors() {
         @Override

@@ -194,8 +194,11 @@ final class DoctorCommand implements Callable<Integer> {
         }
     }
 
-    /** SPEC AG-7: each MCP server is started once, asked for its tools and stopped again; its state and tools. */
-    /** SPEC ME-5: which recall mode a gateway would run in, and how far the vector back-fill has got. */
+    /**
+     * SPEC ME-5: which recall mode a gateway would run in, how far the vector back-fill has got, and how each scope
+     * past {@code memory.ann_threshold} is searched (the indexes live in the gateway's heap; this JVM has the same
+     * options, so a scope too large for its share here is too large there).
+     */
     private void checkMemoryRecall(ClawgateConfig cfg) {
         if (!cfg.memory().enabled()) {
             ok("memory is off (memory.enabled = false): no recall");
@@ -218,10 +221,13 @@ final class DoctorCommand implements Callable<Integer> {
             java.nio.file.Path dir = cfg.gateway().dataDir();
             if (!java.nio.file.Files.exists(dir.resolve(Stores.DEFAULT_FILE_NAME))) return;
             try (Store store = Stores.open(null, dir)) {
-                var p = store.memory().vectors().progress(mode.embedder().get().modelId());
+                String modelId = mode.embedder().get().modelId();
+                var p = store.memory().vectors().progress(modelId);
                 String line = "memory vectors: " + p.embedded() + " of " + p.entries() + " memories embedded";
                 if (p.missing() == 0) ok(line);
                 else note(line + "; the running gateway embeds the other " + p.missing() + " in the background");
+                int threshold = cfg.memory().embedding().annThreshold();
+                for (var large : store.memory().vectors().largeScopes(modelId, threshold)) largeScope(large, threshold);
             }
         } catch (RuntimeException e) {
             problem("memory vectors: " + e.getMessage(), "make gateway.data_dir a readable folder");
@@ -230,6 +236,25 @@ final class DoctorCommand implements Callable<Integer> {
         }
     }
 
+    /** SPEC ME-5: how recall searches one scope past memory.ann_threshold; too large for the heap is a warning. */
+    private void largeScope(dev.clawgate.core.memory.MemoryVectors.LargeScope large, int threshold) {
+        String what = "memory scope " + large.scope() + ": " + large.vectors() + " vectors (memory.ann_threshold = "
+                + threshold + ")";
+        switch (large.search()) {
+            case INDEX_READY -> ok(what + ", searched through its HNSW index");
+            case INDEX_BUILDING -> note(what + ", its HNSW index is being built; searched exactly until it is ready");
+            case EXACT_NOT_BUILT ->
+                ok(what + ", searched through an HNSW index the gateway builds in the background at start"
+                        + " (exactly until it is ready; 'clawgate status' says when it is)");
+            case EXACT_TOO_LARGE ->
+                warning(
+                        what + ", searched exactly: its HNSW index would take more than a third of the heap",
+                        "raise -Xmx (conf/jvm.options or CLAWGATE_JAVA_OPTS) to have it indexed, or lower"
+                                + " memory.max_entries_per_scope");
+        }
+    }
+
+    /** SPEC AG-7: each MCP server is started once, asked for its tools and stopped again; its state and tools. */
     private void checkMcpServers(ClawgateConfig cfg) {
         for (McpServerStatus s : McpServers.probe(cfg.mcp())) {
             String what = "mcp server '" + s.name() + "' (" + s.where() + ")";

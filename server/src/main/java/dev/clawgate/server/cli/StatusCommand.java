@@ -134,6 +134,25 @@ final class StatusCommand implements Callable<Integer> {
         out.println("Inbox:  " + counts(s.path("inbox")));
         JsonNode latency = s.path("model").path("latency_ms");
         if (latency.isNumber()) out.printf("Model latency: %.0f ms (mean of the last turns)%n", latency.asDouble());
+        JsonNode m = s.path("memory");
+        if (m.has("recall")) {
+            out.println("Memory: " + m.path("recall").asText()
+                    + (m.has("model")
+                            ? ", " + m.path("embedded").asLong() + " of "
+                                    + m.path("entries").asLong() + " embedded"
+                            : ""));
+            for (JsonNode l : m.path("large_scopes"))
+                out.printf(
+                        "  %s: %d vectors, %s%n",
+                        l.path("scope").asText(),
+                        l.path("vectors").asLong(),
+                        switch (l.path("search").asText()) {
+                            case "index_ready" -> "searched through its HNSW index";
+                            case "index_building" -> "HNSW index being built, searched exactly until ready";
+                            case "exact_too_large" -> "searched exactly: its index would not fit a third of the heap";
+                            default -> "searched exactly, its HNSW index not built yet";
+                        });
+        }
     }
 
     private static String counts(JsonNode n) {

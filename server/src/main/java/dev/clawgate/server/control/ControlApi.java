@@ -19,7 +19,7 @@ public final class ControlApi implements AutoCloseable {
     public ControlApi(ControlSources sources, Clock clock) {
         this.watch = new ChannelWatch(sources.channels(), sources.config(), clock);
         this.turns = new TurnsView(sources.store());
-        this.status = new StatusView(sources.store(), sources.dispatcher(), watch, turns, sources.startedAt(), clock);
+        this.status = new StatusView(sources, watch, turns, clock);
         this.sessions = new SessionsView(sources.store());
         this.outbox = new OutboxView(sources.store(), clock);
         this.pairing = new PairingView(sources.store(), clock);

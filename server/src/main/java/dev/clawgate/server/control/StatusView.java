@@ -19,7 +19,7 @@ import java.util.Properties;
 
 /**
  * {@code /api/status} and {@code /api/channels} (SPEC OP-3, OP-5, CH-0): the gateway's version and uptime, each channel
- * and account with its health and last error, the queue depths and the outbox and inbox counts.
+ * and account with its health and last error, the queue depths, the outbox and inbox counts and memory recall (ME-5).
  */
 final class StatusView {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -40,18 +40,15 @@ final class StatusView {
     private static final Duration LATENCY_FRESH_FOR = Duration.ofSeconds(2);
     private static final int LATENCY_TURNS = 20;
 
-    StatusView(
-            Store store,
-            Dispatcher dispatcher,
-            ChannelWatch channels,
-            TurnsView turns,
-            Instant startedAt,
-            Clock clock) {
-        this.store = store;
-        this.dispatcher = dispatcher;
+    private final ControlSources sources;
+
+    StatusView(ControlSources sources, ChannelWatch channels, TurnsView turns, Clock clock) {
+        this.sources = sources;
+        this.store = sources.store();
+        this.dispatcher = sources.dispatcher();
         this.channels = channels;
         this.turns = turns;
-        this.startedAt = startedAt;
+        this.startedAt = sources.startedAt();
         this.clock = clock;
     }
 
@@ -79,7 +76,30 @@ final class StatusView {
         ObjectNode inbox = body.putObject("inbox");
         for (Map.Entry<InboxState, Long> c : store.inbox().counts().entrySet())
             inbox.put(c.getKey().name().toLowerCase(Locale.ROOT), c.getValue());
+        memory(body.putObject("memory"));
         return body;
+    }
+
+    /**
+     * SPEC ME-5: the recall mode, the vectors embedded of all memories, and each scope at or over
+     * {@code memory.ann_threshold} with how it is searched now (index ready or being built, or exact).
+     */
+    private void memory(ObjectNode m) {
+        m.put("recall", sources.recall().mode());
+        String model = sources.recall().modelId().orElse(null);
+        if (model == null) return;
+        int threshold = sources.config().get().memory().embedding().annThreshold();
+        var progress = store.memory().vectors().progress(model);
+        m.put("model", model)
+                .put("embedded", progress.embedded())
+                .put("entries", progress.entries())
+                .put("ann_threshold", threshold);
+        ArrayNode large = m.putArray("large_scopes");
+        for (var s : store.memory().vectors().largeScopes(model, threshold))
+            large.addObject()
+                    .put("scope", s.scope())
+                    .put("vectors", s.vectors())
+                    .put("search", s.search().name().toLowerCase(Locale.ROOT));
     }
 
     private Double modelLatency(Instant now) {

@@ -238,4 +238,46 @@ class DoctorCommandTest {
             assertThat(r.exit()).isZero();
         }
     }
+
+    @Test
+    void theRecallModeTheBackFillAndHowEachLargeScopeIsSearchedAreReported() throws Exception {
+        // SPEC ME-5, OP-4: hybrid with which embedder and model, memories embedded of all, and each scope at or over
+        // memory.ann_threshold with how it is searched (the gateway indexes it at start); smaller scopes not listed
+        var selection = dev.clawgate.core.embedding.Embedders.select(
+                dev.clawgate.core.config.EmbeddingSettings.defaults(), java.util.Map.of());
+        var embedder = selection.embedder().orElseThrow();
+        String modelId = embedder.modelId();
+        int dims = embedder.dimensions();
+        embedder.close();
+        var alice = dev.clawgate.core.memory.MemoryScope.sender("telegram", "alice");
+        var bob = dev.clawgate.core.memory.MemoryScope.sender("telegram", "bob");
+        try (dev.clawgate.core.store.Store store = dev.clawgate.store.Stores.open(null, dir.resolve("state"))) {
+            var memory = store.memory();
+            java.util.Random rnd = new java.util.Random(1);
+            for (int i = 0; i < 30; i++) memory.store(alice, "a" + i, "alice memory " + i, "core");
+            for (int i = 0; i < 5; i++) memory.store(bob, "b" + i, "bob memory " + i, "core");
+            memory.store(bob, "late", "not embedded yet", "core");
+            for (var p : memory.vectors().pending(modelId, 0, 35)) {
+                float[] v = new float[dims];
+                for (int d = 0; d < dims; d++) v[d] = (float) rnd.nextGaussian();
+                assertThat(memory.vectors().put(p.id(), p.contentHash(), modelId, v))
+                        .isTrue();
+            }
+        }
+        try (FakeOpenAiServer model = FakeOpenAiServer.start()) {
+            Path file = config(model.baseUrl());
+            Files.writeString(file, Files.readString(file) + "\n[memory]\nann_threshold = 20\n");
+            CliRunner.Result r = CliRunner.run("doctor", "--config", file.toString());
+            assertThat(r.out())
+                    .contains("ok       memory recall: " + selection.mode())
+                    .contains("note     memory vectors: 35 of 36 memories embedded; the running gateway embeds the"
+                            + " other 1 in the background")
+                    .contains("ok       memory scope " + alice.id() + ": 30 vectors (memory.ann_threshold = 20),"
+                            + " searched through an HNSW index the gateway builds in the background at start")
+                    .doesNotContain("memory scope " + bob.id())
+                    .contains("All checks passed.");
+            assertThat(selection.mode()).startsWith("hybrid: local model").contains(modelId);
+            assertThat(r.exit()).isZero();
+        }
+    }
 }

@@ -70,4 +70,29 @@ class StatusCommandTest {
         assertThat(r.err()).contains("no gateway answers at http://127.0.0.1:", "clawgate run");
         assertThat(r.err()).doesNotContain("at java.");
     }
+
+    @Test
+    void statusPrintsTheRecallModeTheBackFillAndHowEachLargeMemoryScopeIsSearched() throws Exception {
+        // SPEC ME-5, OP-4: the running gateway's indexes, ready or being built, as /api/status says them
+        var body = new com.fasterxml.jackson.databind.ObjectMapper().readTree("""
+                {"healthy": true, "version": "1", "uptime_seconds": 5, "channels": [], "queues": {},
+                 "outbox": {}, "inbox": {}, "model": {},
+                 "memory": {"recall": "hybrid: local model m@1 (384 dimensions)", "model": "m@1",
+                            "embedded": 35, "entries": 36, "ann_threshold": 20,
+                            "large_scopes": [
+                              {"scope": "telegram:alice", "vectors": 30, "search": "index_ready"},
+                              {"scope": "telegram:bob", "vectors": 25, "search": "index_building"},
+                              {"scope": "telegram:carol", "vectors": 90000, "search": "exact_too_large"}]}}
+                """);
+        var text = new java.io.StringWriter();
+        try (var out = new java.io.PrintWriter(text)) {
+            StatusCommand.print(out, "http://127.0.0.1:8787/", body);
+        }
+        assertThat(text.toString())
+                .contains("Memory: hybrid: local model m@1 (384 dimensions), 35 of 36 embedded\n")
+                .contains("  telegram:alice: 30 vectors, searched through its HNSW index\n")
+                .contains("  telegram:bob: 25 vectors, HNSW index being built, searched exactly until ready\n")
+                .contains("  telegram:carol: 90000 vectors, searched exactly: its index would not fit")
+                .contains("a third of the heap");
+    }
 }

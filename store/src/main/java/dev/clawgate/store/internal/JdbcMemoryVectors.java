@@ -18,6 +18,10 @@ import java.util.Optional;
 import java.util.PriorityQueue;
 import java.util.Set;
 import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * {@link MemoryVectors} on either SQL dialect (V013): the vector in {@code memories.embedding} (SQLite BLOB, PostgreSQL
@@ -35,14 +39,74 @@ public final class JdbcMemoryVectors implements MemoryVectors {
     private final VectorIndexes indexes;
 
     public JdbcMemoryVectors(Database db) {
-        // a platform thread: a build is minutes of CPU at 100,000 vectors, which would hold a virtual thread's carrier
-        this(db, Thread.ofPlatform().daemon().priority(Thread.MIN_PRIORITY).name("memory-vector-index")::start);
+        this(db, oneBuildAtATime(), VectorIndexes::heapShare);
     }
 
     /** @param indexBuilder runs the builds of approximate indexes, off the recall path */
     public JdbcMemoryVectors(Database db, Executor indexBuilder) {
+        this(db, indexBuilder, VectorIndexes::heapShare);
+    }
+
+    /** @param indexBudget the heap all approximate indexes together may take, in bytes (a third of it outside tests) */
+    JdbcMemoryVectors(Database db, Executor indexBuilder, LongSupplier indexBudget) {
         this.db = Objects.requireNonNull(db, "db");
-        this.indexes = new VectorIndexes(Objects.requireNonNull(indexBuilder, "indexBuilder"));
+        this.indexes = new VectorIndexes(
+                Objects.requireNonNull(indexBuilder, "indexBuilder"), Objects.requireNonNull(indexBudget, "budget"));
+    }
+
+    /**
+     * One platform thread of the lowest priority, gone when idle: a build is minutes of CPU at 100,000 vectors, which
+     * would hold a virtual thread's carrier, and builds queue rather than take several cores at once.
+     */
+    private static Executor oneBuildAtATime() {
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(
+                1,
+                1,
+                30,
+                TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(),
+                Thread.ofPlatform()
+                        .daemon()
+                        .priority(Thread.MIN_PRIORITY)
+                        .name("memory-vector-index")
+                        .factory());
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
+    }
+
+    /** Scope, vector count and dimensions of the scopes with at least {@code annThreshold} vectors of the model. */
+    private record Large(String scope, long count, int dims) {}
+
+    private List<Large> large(String modelId, int annThreshold) {
+        return db.read(
+                "memory vectors large scopes",
+                tx -> tx.list(
+                        "SELECT scope, COUNT(*), MAX(LENGTH(embedding)) FROM memories WHERE embedding_model = ?"
+                                + " GROUP BY scope HAVING COUNT(*) >= ? ORDER BY scope",
+                        rs -> new Large(rs.getString(1), rs.getLong(2), rs.getInt(3) / Float.BYTES),
+                        modelId,
+                        annThreshold));
+    }
+
+    @Override
+    public List<LargeScope> largeScopes(String modelId, int annThreshold) {
+        List<LargeScope> out = new ArrayList<>();
+        for (Large l : large(modelId, annThreshold))
+            out.add(new LargeScope(
+                    l.scope(),
+                    l.count(),
+                    indexes.state(new VectorIndexes.Key(l.scope(), modelId), l.count(), l.dims(), annThreshold)));
+        return out;
+    }
+
+    /** The scopes are counted on the index builder's thread too: the gateway's start does not wait for it. */
+    @Override
+    public void indexLargeScopes(String modelId, int annThreshold) {
+        indexes.inBackground(() -> {
+            for (Large l : large(modelId, annThreshold))
+                indexes.lookup(
+                        new VectorIndexes.Key(l.scope(), modelId), l.dims(), annThreshold, l.count(), this::rows);
+        });
     }
 
     @Override

@@ -5,6 +5,7 @@ import com.github.jelmerk.hnswlib.core.Item;
 import com.github.jelmerk.hnswlib.core.SearchResult;
 import com.github.jelmerk.hnswlib.core.hnsw.HnswIndex;
 import com.github.jelmerk.hnswlib.core.hnsw.SizeLimitExceededException;
+import dev.clawgate.core.memory.MemoryVectors;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -15,6 +16,7 @@ import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,7 +27,7 @@ import org.slf4j.LoggerFactory;
  * through this process; entries forgotten or changed are dropped from it when a search meets them. It is rebuilt when
  * it is older than {@link #REBUILD_AFTER}, which takes in vectors another process wrote (a cluster node, the CLI).
  * Indexes live in the heap (about {@link #bytesPerVector} each): they may take a third of the maximum heap in all
- * ({@link #budget}); past it the least recently searched is dropped, and a scope whose index alone would not fit is
+ * ({@link #heapShare}); past it the least recently searched is dropped, and a scope whose index alone would not fit is
  * scanned (a build must never run the gateway out of heap). Thread-safe.
  */
 final class VectorIndexes {
@@ -107,6 +109,8 @@ final class VectorIndexes {
     }
 
     private final Executor builder;
+    /** The heap all indexes together may take, read at each build: {@link #heapShare()} outside tests. */
+    private final LongSupplier budget;
     /** Scopes already reported as too large to index, so the log says it once. */
     private final java.util.Set<Key> tooLarge = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -114,8 +118,9 @@ final class VectorIndexes {
     /** Vectors written through {@link #added} outrank those a build read earlier. */
     private final AtomicLong versions = new AtomicLong();
 
-    VectorIndexes(Executor builder) {
+    VectorIndexes(Executor builder, LongSupplier budget) {
         this.builder = builder;
+        this.budget = budget;
     }
 
     /**
@@ -140,11 +145,35 @@ final class VectorIndexes {
         return idx != null && idx.ready() ? Optional.of(idx) : Optional.empty();
     }
 
+    /** Runs {@code work} where the builds run, after those already asked for; a failure is logged. */
+    void inBackground(Runnable work) {
+        builder.execute(() -> {
+            try {
+                work.run();
+            } catch (RuntimeException e) {
+                LOG.warn(
+                        "memory: the approximate indexes of large scopes were not started, recall scans them: {}",
+                        e.toString());
+            }
+        });
+    }
+
     /** Whether a search of {@code key} at {@code threshold} would go through a ready index; changes nothing. */
     boolean serves(Key key, int threshold) {
         synchronized (indexes) {
             ScopeIndex idx = indexes.get(key);
             return idx != null && idx.ready() && idx.size() >= threshold;
+        }
+    }
+
+    /** How a search of {@code key}'s {@code count} vectors of {@code dims} at {@code threshold} goes now. */
+    MemoryVectors.Search state(Key key, long count, int dims, int threshold) {
+        if (count * bytesPerVector(dims) > budget.getAsLong()) return MemoryVectors.Search.EXACT_TOO_LARGE;
+        synchronized (indexes) {
+            ScopeIndex idx = indexes.get(key);
+            if (idx == null) return MemoryVectors.Search.EXACT_NOT_BUILT;
+            if (!idx.ready()) return MemoryVectors.Search.INDEX_BUILDING;
+            return idx.size() >= threshold ? MemoryVectors.Search.INDEX_READY : MemoryVectors.Search.EXACT_NOT_BUILT;
         }
     }
 
@@ -165,7 +194,7 @@ final class VectorIndexes {
     }
 
     private void startBuild(Key key, int dims, long count, Function<Key, List<Row>> rows, ScopeIndex serving) {
-        if (count * bytesPerVector(dims) > budget()) {
+        if (count * bytesPerVector(dims) > budget.getAsLong()) {
             if (tooLarge.add(key))
                 LOG.warn(
                         "memory: a scope's {} vectors would take more than a third of the heap as an approximate"
@@ -216,7 +245,8 @@ final class VectorIndexes {
         return dims * (long) Float.BYTES + 2L * M * Integer.BYTES + 256;
     }
 
-    static long budget() {
+    /** A third of the maximum heap ({@link #HEAP_SHARE_DIVISOR}): the budget of the gateway's indexes. */
+    static long heapShare() {
         return Runtime.getRuntime().maxMemory() / HEAP_SHARE_DIVISOR;
     }
 
@@ -225,7 +255,7 @@ final class VectorIndexes {
             long total = 0;
             for (ScopeIndex i : indexes.values()) total += i.bytes();
             Iterator<Map.Entry<Key, ScopeIndex>> it = indexes.entrySet().iterator();
-            while (total > budget() && it.hasNext()) {
+            while (total > budget.getAsLong() && it.hasNext()) {
                 Map.Entry<Key, ScopeIndex> e = it.next();
                 if (e.getKey().equals(keep) || !e.getValue().ready()) continue;
                 total -= e.getValue().bytes();
