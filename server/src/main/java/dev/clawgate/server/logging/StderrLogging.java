@@ -35,9 +35,12 @@ public final class StderrLogging extends ContextAwareBase implements Configurato
         Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
         root.setLevel(Level.toLevel(System.getProperty("clawgate.log.level"), Level.INFO));
         root.addAppender(stderr);
-        for (String quiet : new String[] {"org.eclipse.jetty", "io.javalin", "com.zaxxer.hikari"}) {
+        for (String quiet : new String[] {"org.eclipse.jetty", "io.javalin", "com.zaxxer.hikari", "ai.djl"}) {
             context.getLogger(quiet).setLevel(Level.WARN);
         }
+        // the local embedding model's tokenizer library looks for a GPU at each start and warns that CUDA is missing;
+        // the model runs on the CPU by design, so that is no fault to report
+        context.getLogger("ai.djl.util.cuda").setLevel(Level.ERROR);
         return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
     }
 
