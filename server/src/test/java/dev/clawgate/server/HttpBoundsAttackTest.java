@@ -438,7 +438,13 @@ class HttpBoundsAttackTest extends TelegramGatewayFixture {
             } catch (CompletionException closedEarly) {
                 // the server closed the socket before the last part: that is the point
             }
-            assertThat(page.closed.get(15, TimeUnit.SECONDS)).isEqualTo(1009);
+            try {
+                assertThat(page.closed.get(15, TimeUnit.SECONDS)).isEqualTo(1009);
+            } catch (java.util.concurrent.ExecutionException brokenWhileSending) {
+                // the server dropped the connection while the client was still writing parts (a broken pipe before
+                // the client read the 1009): the message was refused all the same
+                assertThat(brokenWhileSending.getCause()).isInstanceOf(java.io.IOException.class);
+            }
         }
         assertThat(recorded()).isZero();
         model.enqueue(Reply.text("still here"));
