@@ -53,6 +53,20 @@ class LocalEmbedderTest {
     }
 
     @Test
+    void ourSessionGivesThePackagedModelsVectors() throws Exception {
+        // SPEC ME-5: the session made with our options (one thread, no spinning) runs the same weights and tokenizer as
+        // the library's own: a vector stored by either matches the other's query
+        var packaged = new dev.langchain4j.model.embedding.onnx.allminilml6v2q.AllMiniLmL6V2QuantizedEmbeddingModel(
+                Runnable::run);
+        for (String text : List.of("the deploy window is Tuesday night", "Mia starts school in Lisbon", "ok")) {
+            float[] theirs = packaged.embed(text).content().vector();
+            assertThat(Vectors.dot(Vectors.unit(theirs), Vectors.unit(model.embed(text))))
+                    .as(text)
+                    .isGreaterThan(0.9999);
+        }
+    }
+
+    @Test
     void theLocalEmbedderIsFoundByServiceLoaderAsTheDefault() {
         // SPEC ME-5: memory.embedder = "local" (the default) finds this module's factory
         Embedders.Selection s = Embedders.select(EmbeddingSettings.defaults(), Map.of());

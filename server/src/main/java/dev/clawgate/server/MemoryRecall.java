@@ -48,10 +48,12 @@ public final class MemoryRecall implements AutoCloseable {
         Embedder e = s.embedder().get();
         // the local model loads on first use: warmed here, so neither the start nor a first turn waits for it
         Thread warming = Thread.ofVirtual().name("embedder-warm-up").start(() -> warmUp(e));
-        MemoryIndexer indexer = new MemoryIndexer(store.vectors(), e, BATCH, POLL).start();
+        HybridMemory hybrid = new HybridMemory(store, e, settings);
+        // an auto-saved message is its turn's query: the indexer takes the query's vector instead of embedding it again
+        MemoryIndexer indexer = new MemoryIndexer(store.vectors(), e, BATCH, POLL, hybrid::knownEmbedding).start();
         // scopes already past ann_threshold get their indexes now, in the background, not at their first recall
         store.vectors().indexLargeScopes(e.modelId(), settings.get().embedding().annThreshold());
-        MemoryRecall recall = new MemoryRecall(s, new HybridMemory(store, e, settings), indexer);
+        MemoryRecall recall = new MemoryRecall(s, hybrid, indexer);
         recall.warming = warming;
         return recall;
     }

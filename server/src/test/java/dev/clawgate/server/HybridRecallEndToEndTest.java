@@ -58,6 +58,9 @@ class HybridRecallEndToEndTest extends TelegramGatewayFixture {
                                 .progress()
                                 .embedded()
                         == 1);
+        // the saved message was the turn's query: its vector is the query's, the model ran once for that text
+        assertThat(gateway.memoryRecall().indexer().orElseThrow().stats().reused())
+                .isEqualTo(1);
 
         tg.sendText(dm, alice, PARAPHRASE);
         awaitSent(dm, 2);

@@ -236,4 +236,31 @@ class HybridRecallTest extends StoreTestBase {
                 .isEqualTo(2);
         assertThat(rows("SELECT DISTINCT embedding_model FROM memories")).containsExactly(List.of("concepts@2"));
     }
+
+    @Test
+    void aMemoryWhoseTextWasJustAQueryTakesTheQuerysVectorInsteadOfEmbeddingItAgain() {
+        // SPEC ME-5: an auto-saved message is its turn's query; the model runs once for that text, and the stored
+        // vector
+        // is the one the model gives (the next recall finds it by meaning)
+        Memory memory = open().memory();
+        ConceptEmbedder e = new ConceptEmbedder();
+        HybridMemory h = hybrid(memory, e, 0.5);
+        String said = "  My daughter Mia starts school in Lisbon  ";
+        h.recall(said, List.of(ALICE), 5);
+        memory.store(ALICE, "mia", said.strip(), MemoryEntry.CONVERSATION);
+        memory.store(ALICE, "deploy", "We deploy on Tuesday", MemoryEntry.CONVERSATION);
+        int beforeIndex = e.calls.get();
+
+        MemoryIndexer indexer = new MemoryIndexer(memory.vectors(), e, 8, Duration.ofMinutes(1), h::knownEmbedding);
+        assertThat(indexer.indexPending()).isEqualTo(2);
+
+        assertThat(e.calls.get() - beforeIndex)
+                .as("only the memory that was no query is embedded")
+                .isEqualTo(1);
+        assertThat(indexer.stats().reused()).isEqualTo(1);
+        assertThat(indexer.stats().embedded()).isEqualTo(2);
+        assertThat(hybrid(memory, e, 1).recall("when does my kid's term begin?", List.of(ALICE), 5))
+                .extracting(r -> r.entry().key())
+                .containsExactly("mia");
+    }
 }

@@ -50,6 +50,14 @@ public final class HybridMemory implements Memory {
         return queries.computed();
     }
 
+    /**
+     * The unit vector of {@code text} when a recall embedded it lately, without computing one: the memory indexer's
+     * source for a memory whose text was just a query.
+     */
+    public Optional<float[]> knownEmbedding(String text) {
+        return queries.known(text);
+    }
+
     @Override
     public List<Recalled> recall(String query, List<MemoryScope> scopes, int limit) {
         return explain(query, scopes, limit).stream()

@@ -4,11 +4,14 @@ import dev.clawgate.core.embedding.Embedder;
 import dev.clawgate.core.embedding.EmbeddingException;
 import dev.clawgate.core.store.StoreException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,26 +30,45 @@ public final class MemoryIndexer implements AutoCloseable {
     private final Embedder embedder;
     private final int batch;
     private final Duration poll;
+    private final Function<String, Optional<float[]>> known;
     private final ReentrantLock working = new ReentrantLock();
     private final ReentrantLock wakeLock = new ReentrantLock();
     private final Condition woken = wakeLock.newCondition();
     private final AtomicLong embedded = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
+    private final AtomicLong reused = new AtomicLong();
     private volatile boolean wake;
     private volatile boolean closed;
     private volatile String lastError;
     private Thread thread;
 
     public MemoryIndexer(MemoryVectors vectors, Embedder embedder, int batch, Duration poll) {
+        this(vectors, embedder, batch, poll, text -> Optional.empty());
+    }
+
+    /**
+     * As above; {@code known} gives the unit vector of a text this embedder embedded lately (a turn's query, which an
+     * auto-saved message repeats), so the indexer takes it instead of running the model again.
+     */
+    public MemoryIndexer(
+            MemoryVectors vectors,
+            Embedder embedder,
+            int batch,
+            Duration poll,
+            Function<String, Optional<float[]>> known) {
         if (batch < 1) throw new IllegalArgumentException("batch must be at least 1, got " + batch);
         this.vectors = vectors;
         this.embedder = embedder;
         this.batch = batch;
         this.poll = poll;
+        this.known = known;
     }
 
-    /** What the indexer did since start, and the last failure, if any. */
-    public record Stats(long embedded, long failed, String lastError) {}
+    /**
+     * What the indexer did since start, and the last failure, if any; {@code reused} of the {@code embedded} vectors
+     * were a query's, not computed again.
+     */
+    public record Stats(long embedded, long failed, String lastError, long reused) {}
 
     public MemoryIndexer start() {
         thread = Thread.ofVirtual().name("memory-indexer").start(this::loop);
@@ -54,7 +76,7 @@ public final class MemoryIndexer implements AutoCloseable {
     }
 
     public Stats stats() {
-        return new Stats(embedded.get(), failed.get(), lastError);
+        return new Stats(embedded.get(), failed.get(), lastError, reused.get());
     }
 
     /** How many entries hold a vector of the current model (the back-fill's progress, for {@code doctor}). */
@@ -98,22 +120,36 @@ public final class MemoryIndexer implements AutoCloseable {
     }
 
     private int embed(List<MemoryVectors.Pending> todo) {
-        List<float[]> vs;
-        try {
-            vs = embedder.embedAll(
-                    todo.stream().map(MemoryVectors.Pending::content).toList());
-        } catch (EmbeddingException | RuntimeException e) {
-            failed.addAndGet(todo.size());
-            lastError = e.getMessage();
-            log.warn("memory indexer: {} memories could not be embedded: {}", todo.size(), e.getMessage());
-            return 0;
+        float[][] vs = new float[todo.size()][];
+        List<Integer> missing = new ArrayList<>();
+        for (int i = 0; i < todo.size(); i++) {
+            vs[i] = known.apply(todo.get(i).content()).orElse(null);
+            if (vs[i] == null) missing.add(i);
+        }
+        if (!missing.isEmpty()) {
+            List<float[]> computed;
+            try {
+                computed = embedder.embedAll(
+                        missing.stream().map(i -> todo.get(i).content()).toList());
+            } catch (EmbeddingException | RuntimeException e) {
+                failed.addAndGet(missing.size());
+                lastError = e.getMessage();
+                log.warn("memory indexer: {} memories could not be embedded: {}", missing.size(), e.getMessage());
+                computed = null;
+            }
+            for (int j = 0; j < missing.size(); j++)
+                vs[missing.get(j)] = computed == null ? null : Vectors.unit(computed.get(j));
         }
         int kept = 0;
+        int keptReused = 0;
         for (int i = 0; i < todo.size(); i++) {
             MemoryVectors.Pending p = todo.get(i);
-            if (vectors.put(p.id(), p.contentHash(), embedder.modelId(), Vectors.unit(vs.get(i)))) kept++;
+            if (vs[i] == null || !vectors.put(p.id(), p.contentHash(), embedder.modelId(), vs[i])) continue;
+            kept++;
+            if (!missing.contains(i)) keptReused++;
         }
         embedded.addAndGet(kept);
+        reused.addAndGet(keptReused);
         return kept;
     }
 
