@@ -11,6 +11,7 @@ import dev.clawgate.core.provider.ProviderCapabilities;
 import dev.clawgate.core.provider.ProviderException;
 import dev.clawgate.core.provider.StreamObserver;
 import dev.clawgate.core.run.CancelToken;
+import dev.clawgate.core.run.HttpClients;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -85,7 +86,7 @@ public abstract class HttpProvider implements Provider, AutoCloseable {
         boolean vision = settings.vision() == null ? visionByDefault : settings.vision();
         this.capabilities = new ProviderCapabilities(!Boolean.FALSE.equals(settings.nativeTools()), vision, true);
         this.errors = errors.create(name, new SecretRedactor(apiKey), clock);
-        this.http = HttpClient.newBuilder()
+        this.http = HttpClients.builder()
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(timeout.compareTo(MAX_CONNECT_TIMEOUT) < 0 ? timeout : MAX_CONNECT_TIMEOUT)
                 .build();

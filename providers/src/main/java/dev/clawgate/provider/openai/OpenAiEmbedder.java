@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clawgate.core.config.ProviderSettings;
 import dev.clawgate.core.embedding.Embedder;
 import dev.clawgate.core.embedding.EmbeddingException;
+import dev.clawgate.core.run.HttpClients;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -42,8 +43,7 @@ public final class OpenAiEmbedder implements Embedder {
         this.model = model == null ? DEFAULT_MODEL : model;
         this.modelId = this.model + "@" + endpoint.getHost();
         this.timeout = Duration.ofSeconds(Math.max(1, settings.timeoutSecs()));
-        this.http =
-                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(10)).build();
+        this.http = HttpClients.builder().connectTimeout(Duration.ofSeconds(10)).build();
     }
 
     @Override

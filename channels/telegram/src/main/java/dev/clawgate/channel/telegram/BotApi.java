@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.clawgate.core.run.CancelToken;
+import dev.clawgate.core.run.HttpClients;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.ConnectException;
@@ -52,7 +53,7 @@ final class BotApi {
     }
 
     static HttpClient client() {
-        return HttpClient.newBuilder()
+        return HttpClients.builder()
                 .connectTimeout(CONNECT_TIMEOUT)
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .build();
