@@ -213,6 +213,8 @@ public final class Gateway implements AutoCloseable {
                             cluster == null ? metrics::scrape : () -> metrics.scrape() + cluster.scrape(),
                             new ControlSources(store, supervisor, dispatcher, config::get, Instant.now(), recall))
                     : null;
+            // after the listeners and the server: the model's load does not slow the start (issue 27)
+            recall.warmUpInBackground();
         } catch (Exception | Error e) {
             close();
             throw e;

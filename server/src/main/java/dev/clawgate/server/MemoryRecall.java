@@ -46,20 +46,28 @@ public final class MemoryRecall implements AutoCloseable {
         else log.info("memory recall: {}", s.mode());
         if (s.embedder().isEmpty()) return new MemoryRecall(s, store, null);
         Embedder e = s.embedder().get();
-        // the local model loads on first use: warmed here, so neither the start nor a first turn waits for it
-        Thread warming = Thread.ofVirtual().name("embedder-warm-up").start(() -> warmUp(e));
         HybridMemory hybrid = new HybridMemory(store, e, settings);
         // an auto-saved message is its turn's query: the indexer takes the query's vector instead of embedding it again
         MemoryIndexer indexer = new MemoryIndexer(store.vectors(), e, BATCH, POLL, hybrid::knownEmbedding).start();
         // scopes already past ann_threshold get their indexes now, in the background, not at their first recall
         store.vectors().indexLargeScopes(e.modelId(), settings.get().embedding().annThreshold());
         MemoryRecall recall = new MemoryRecall(s, hybrid, indexer);
-        recall.warming = warming;
         return recall;
     }
 
     /** The warm-up's thread: the model must not be closed while its native session is being made (the JVM aborts). */
     private volatile Thread warming;
+
+    /**
+     * Loads the embedding model in the background. The local model loads on first use (about a second of CPU): the
+     * gateway calls this once its listeners and server are up, so the start does not share its cores with the load, and
+     * a first turn seldom waits for it (one that comes sooner loads it, and the warm-up waits for that).
+     */
+    public void warmUpInBackground() {
+        if (selection.embedder().isEmpty() || warming != null) return;
+        Embedder e = selection.embedder().get();
+        warming = Thread.ofVirtual().name("embedder-warm-up").start(() -> warmUp(e));
+    }
 
     private static void warmUp(Embedder e) {
         try {

@@ -1,5 +1,6 @@
 package dev.clawgate.server.cli;
 
+import dev.clawgate.core.channel.ChannelFactory;
 import dev.clawgate.server.Gateway;
 import dev.clawgate.server.GatewayOptions;
 import dev.clawgate.server.config.ConfigLoader;
@@ -11,9 +12,14 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
+import java.util.ServiceLoader;
 import java.util.concurrent.Callable;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 
@@ -61,10 +67,61 @@ final class AotTrainCommand implements Callable<Integer> {
                     return Main.FAILURE;
                 }
             }
+            loadChannelClasses();
             return Main.OK;
         } finally {
             deleteTree(dir);
         }
+    }
+
+    /**
+     * Loads every class of each channel module found on the class path, so the cache maps them too: a channel's own
+     * start (the first long poll, the first socket) then loads nothing from the jar. The training gateway runs no
+     * channel (it has no platform to talk to), so without this they would not be in the cache (issue 27: start to the
+     * first poll).
+     */
+    static List<String> loadChannelClasses() throws IOException {
+        ClassLoader loader = AotTrainCommand.class.getClassLoader();
+        List<String> loaded = new ArrayList<>();
+        for (ChannelFactory f : ServiceLoader.load(ChannelFactory.class, loader)) {
+            String pkg = f.getClass().getPackageName().replace('.', '/') + "/";
+            java.security.CodeSource source = f.getClass().getProtectionDomain().getCodeSource();
+            if (source == null) continue;
+            Path where = Path.of(URI.create(source.getLocation().toString()));
+            for (String entry : classFiles(where, pkg)) {
+                String name =
+                        entry.substring(0, entry.length() - ".class".length()).replace('/', '.');
+                try {
+                    Class.forName(name, false, loader);
+                    loaded.add(name);
+                } catch (ClassNotFoundException | LinkageError ex) {
+                    System.err.println("clawgate aot-train: " + name + " not cached: " + ex);
+                }
+            }
+        }
+        return loaded;
+    }
+
+    /** The class files directly in {@code pkg} (a path ending in /) of a jar or a class folder. */
+    private static List<String> classFiles(Path where, String pkg) throws IOException {
+        List<String> names = new ArrayList<>();
+        if (Files.isDirectory(where)) {
+            Path dir = where.resolve(pkg);
+            if (!Files.isDirectory(dir)) return names;
+            try (Stream<Path> files = Files.list(dir)) {
+                files.map(p -> pkg + p.getFileName())
+                        .filter(n -> n.endsWith(".class"))
+                        .forEach(names::add);
+            }
+            return names;
+        }
+        try (JarFile jar = new JarFile(where.toFile())) {
+            for (JarEntry e : java.util.Collections.list(jar.entries())) {
+                String n = e.getName();
+                if (n.startsWith(pkg) && n.endsWith(".class") && n.indexOf('/', pkg.length()) < 0) names.add(n);
+            }
+        }
+        return names;
     }
 
     private static void deleteTree(Path dir) throws IOException {

@@ -24,6 +24,20 @@ class AotTrainCommandTest {
     }
 
     @Test
+    void loadsEveryChannelModulesClassesSoTheCacheHoldsThem() throws Exception {
+        // SPEC OP-4 (issue 27): the training gateway runs no channel, so the channels' classes are loaded by name; a
+        // channel's first poll then maps them from the cache instead of reading them from the jar
+        List<String> loaded = AotTrainCommand.loadChannelClasses();
+
+        assertThat(loaded)
+                .contains(
+                        "dev.clawgate.channel.telegram.TelegramChannel",
+                        "dev.clawgate.channel.telegram.PollingLoop",
+                        "dev.clawgate.channel.slack.SlackChannel")
+                .doesNotHaveDuplicates();
+    }
+
+    @Test
     void isNotListedInTheHelp() {
         // SPEC OP-4: the CLI's help lists the operator's commands, not the launcher's internal one
         assertThat(CliRunner.run("--help").out()).contains("doctor").doesNotContain("aot-train");
