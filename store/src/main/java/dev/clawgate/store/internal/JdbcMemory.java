@@ -37,11 +37,18 @@ public final class JdbcMemory implements Memory {
     private final Database db;
     private final Clock clock;
     private final JdbcMemoryVectors vectors;
+    private final CorpusTotals totals;
 
     public JdbcMemory(Database db, Clock clock) {
+        this(db, clock, System::nanoTime);
+    }
+
+    /** As above, with the clock {@link CorpusTotals} ages its figures by (tests move it). */
+    JdbcMemory(Database db, Clock clock, java.util.function.LongSupplier nanos) {
         this.db = Objects.requireNonNull(db, "db");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.vectors = new JdbcMemoryVectors(db);
+        this.totals = new CorpusTotals(nanos);
     }
 
     /** The entries' vectors, in the same rows (SPEC ME-5, V013). */
@@ -95,12 +102,17 @@ public final class JdbcMemory implements Memory {
             int wanted = Math.max(MIN_CANDIDATES, limit * CANDIDATES_PER_RESULT);
             List<MemoryRows.Row> rows = MemoryRows.candidates(tx, dialect, read, terms, wanted);
             if (rows.isEmpty()) return List.of();
-            long[] totals = MemoryRows.countAndTotalTerms(tx, read);
+            long[] totals = this.totals.of(
+                    distinct.stream().map(MemoryScope::id).toList(), () -> MemoryRows.countAndTotalTerms(tx, read));
             Map<String, Long> withTerm = rows.size() < wanted
                     ? countedAmong(rows, terms)
                     : MemoryRows.entriesWithTerms(tx, dialect, read, terms);
+            // cached totals may trail the exact per-term counts by a few entries: never fewer entries than hold a term
+            long entries = Math.max(
+                    totals[0],
+                    withTerm.values().stream().mapToLong(Long::longValue).max().orElse(0));
             Relevance.Corpus corpus =
-                    new Relevance.Corpus(totals[0], totals[0] == 0 ? 0 : (double) totals[1] / totals[0], withTerm);
+                    new Relevance.Corpus(entries, totals[0] == 0 ? 0 : (double) totals[1] / totals[0], withTerm);
             List<Recalled> scored = new ArrayList<>(rows.size());
             for (MemoryRows.Row r : rows) {
                 double score = Relevance.score(terms, r.terms(), corpus);
