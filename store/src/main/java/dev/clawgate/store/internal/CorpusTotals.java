@@ -29,7 +29,15 @@ final class CorpusTotals {
         long[] totals() throws SQLException;
     }
 
+    @FunctionalInterface
+    interface TermCount {
+        long entries() throws SQLException;
+    }
+
+    private record TermKey(List<String> scopeIds, String term) {}
+
     private final ConcurrentHashMap<List<String>, Totals> cache = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<TermKey, Totals> terms = new ConcurrentHashMap<>();
     private final LongSupplier nanos;
 
     CorpusTotals(LongSupplier nanos) {
@@ -48,6 +56,22 @@ final class CorpusTotals {
             if (cache.size() >= MAX_ENTRIES) cache.clear();
             cache.put(scopeIds, new Totals(fresh[0], fresh[1], now));
         }
+        return fresh;
+    }
+
+    /**
+     * How many entries of the scope set {@code scopeIds} (of {@code setSize} entries) hold {@code term}: from the cache
+     * for a large set, counted for a small one.
+     */
+    long withTerm(List<String> scopeIds, long setSize, String term, TermCount count) throws SQLException {
+        if (setSize < EXACT_BELOW) return count.entries();
+        long now = nanos.getAsLong();
+        TermKey key = new TermKey(scopeIds, term);
+        Totals t = terms.get(key);
+        if (t != null && now - t.at() < TTL_NANOS) return t.entries();
+        long fresh = count.entries();
+        if (terms.size() >= MAX_ENTRIES) terms.clear();
+        terms.put(key, new Totals(fresh, 0, now));
         return fresh;
     }
 }

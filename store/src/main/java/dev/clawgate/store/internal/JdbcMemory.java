@@ -102,11 +102,18 @@ public final class JdbcMemory implements Memory {
             int wanted = Math.max(MIN_CANDIDATES, limit * CANDIDATES_PER_RESULT);
             List<MemoryRows.Row> rows = MemoryRows.candidates(tx, dialect, read, terms, wanted);
             if (rows.isEmpty()) return List.of();
-            long[] totals = this.totals.of(
-                    distinct.stream().map(MemoryScope::id).toList(), () -> MemoryRows.countAndTotalTerms(tx, read));
-            Map<String, Long> withTerm = rows.size() < wanted
-                    ? countedAmong(rows, terms)
-                    : MemoryRows.entriesWithTerms(tx, dialect, read, terms);
+            List<String> ids = distinct.stream().map(MemoryScope::id).toList();
+            long[] totals = this.totals.of(ids, () -> MemoryRows.countAndTotalTerms(tx, read));
+            Map<String, Long> withTerm;
+            if (rows.size() < wanted) withTerm = countedAmong(rows, terms);
+            else {
+                withTerm = new HashMap<>();
+                for (String t : terms)
+                    withTerm.put(
+                            t,
+                            this.totals.withTerm(
+                                    ids, totals[0], t, () -> MemoryRows.entriesWithTerm(tx, dialect, read, t)));
+            }
             // cached totals may trail the exact per-term counts by a few entries: never fewer entries than hold a term
             long entries = Math.max(
                     totals[0],

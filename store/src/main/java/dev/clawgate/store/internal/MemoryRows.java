@@ -6,9 +6,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -165,15 +163,8 @@ final class MemoryRows {
                 .orElseThrow();
     }
 
-    /** How many entries of the scopes hold each of {@code terms}. */
-    static Map<String, Long> entriesWithTerms(Tx tx, Dialect dialect, Scopes scopes, List<String> terms)
-            throws SQLException {
-        Map<String, Long> counts = new HashMap<>();
-        for (String t : terms) counts.put(t, entriesWithTerm(tx, dialect, scopes, t));
-        return counts;
-    }
-
-    private static long entriesWithTerm(Tx tx, Dialect dialect, Scopes scopes, String term) throws SQLException {
+    /** How many entries of the scopes hold {@code term}. */
+    static long entriesWithTerm(Tx tx, Dialect dialect, Scopes scopes, String term) throws SQLException {
         if (dialect == Dialect.SQLITE) return ScopedTerms.entriesWithTerm(tx, scopes.numbers(), term);
         return tx.first(
                         "SELECT COUNT(*) FROM memories m WHERE m.search @@ to_tsquery('simple', ?) AND m.scope IN ("

@@ -50,4 +50,20 @@ class CorpusTotalsTest {
         assertThat(ask(List.of("s:a"), 2)).containsExactly(2, 14);
         assertThat(counted).hasValue(3);
     }
+
+    @Test
+    void aTermsEntryCountIsKeptForALargeSetOnlyAndPerTerm() throws Exception {
+        // SPEC ME-3 (issue 27): a common term's document frequency is not recounted at every recall of a large scope
+        AtomicInteger termCounts = new AtomicInteger();
+        CorpusTotals.TermCount count = () -> termCounts.incrementAndGet() * 10L;
+        long large = CorpusTotals.EXACT_BELOW;
+
+        assertThat(totals.withTerm(List.of("s:a"), 5, "mia", count)).isEqualTo(10);
+        assertThat(totals.withTerm(List.of("s:a"), 5, "mia", count)).isEqualTo(20);
+        assertThat(totals.withTerm(List.of("s:a"), large, "mia", count)).isEqualTo(30);
+        assertThat(totals.withTerm(List.of("s:a"), large, "mia", count)).isEqualTo(30);
+        assertThat(totals.withTerm(List.of("s:a"), large, "school", count)).isEqualTo(40);
+        now.addAndGet(CorpusTotals.TTL_NANOS);
+        assertThat(totals.withTerm(List.of("s:a"), large, "mia", count)).isEqualTo(50);
+    }
 }
