@@ -110,6 +110,11 @@ public final class LoadDriver implements Callable<Integer> {
             description = "Soak: report the classes whose live bytes grew from the first sample to the end.")
     boolean histogram;
 
+    @Option(
+            names = "--short-messages",
+            description = "Send messages of under 20 characters, which memory neither auto-saves nor embeds.")
+    boolean shortMessages;
+
     @Option(names = "--jfr", description = "Record the measured phase in the bot with Flight Recorder into this file.")
     Path jfr;
 
@@ -217,7 +222,8 @@ public final class LoadDriver implements Callable<Integer> {
                     jfr,
                     workDir.toAbsolutePath(),
                     name,
-                    schedule);
+                    schedule,
+                    shortMessages);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(new CommandLine(this), e.getMessage());
         }

@@ -26,6 +26,8 @@ import java.util.List;
  * @param label the run's name in the report
  * @param kills when the measured phase SIGKILLs and restarts the gateway (a kill test, SPEC OUT-7, OUT-12); none for a
  *     plain run
+ * @param shortMessages messages of under 20 characters ("#12 hi u3"), which memory neither auto-saves nor embeds
+ *     (ME-1); otherwise about 60 characters, long enough to be auto-saved and recalled by meaning
  */
 record LoadPlan(
         ChildJvm.Launch launch,
@@ -44,7 +46,48 @@ record LoadPlan(
         Path jfr,
         Path workDir,
         String label,
-        KillSchedule kills) {
+        KillSchedule kills,
+        boolean shortMessages) {
+    /** A plan with the default messages, long enough to be auto-saved and recalled. */
+    LoadPlan(
+            ChildJvm.Launch launch,
+            List<String> jvmArgs,
+            String extraToml,
+            int messages,
+            int users,
+            double openLoopRate,
+            int warmup,
+            Duration modelDelay,
+            Duration idle,
+            Duration timeout,
+            Duration settle,
+            int sampleEvery,
+            boolean histogram,
+            Path jfr,
+            Path workDir,
+            String label,
+            KillSchedule kills) {
+        this(
+                launch,
+                jvmArgs,
+                extraToml,
+                messages,
+                users,
+                openLoopRate,
+                warmup,
+                modelDelay,
+                idle,
+                timeout,
+                settle,
+                sampleEvery,
+                histogram,
+                jfr,
+                workDir,
+                label,
+                kills,
+                false);
+    }
+
     LoadPlan {
         jvmArgs = List.copyOf(jvmArgs);
         if (kills.kills() > 0) {

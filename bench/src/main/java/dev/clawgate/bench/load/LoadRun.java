@@ -280,7 +280,7 @@ final class LoadRun {
         int user = (int) ((number - ledger.first()) % plan.users());
         // a message given up on may still be answered late: its user's next one goes out once
         if (!ledger.sent(number, System.nanoTime())) return;
-        telegram.sendText(chats.get(user), people.get(user), ReplyLedger.text(number, user));
+        telegram.sendText(chats.get(user), people.get(user), ReplyLedger.text(number, user, plan.shortMessages()));
     }
 
     private double awaitFirstPoll(ChildJvm child) throws IOException, InterruptedException {

@@ -54,7 +54,8 @@ final class ReplyLedger {
      * The text of message {@code number} from user {@code user}: tag first, then enough words to be a memory worth
      * saving.
      */
-    static String text(long number, int user) {
+    static String text(long number, int user, boolean brief) {
+        if (brief) return "#" + number + " hi u" + user;
         return "#" + number + " from user " + user + ": what is a good name for a small gray cat?";
     }
 
