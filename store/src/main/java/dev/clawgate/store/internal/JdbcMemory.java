@@ -160,6 +160,16 @@ public final class JdbcMemory implements Memory {
         return db.write("memory expire", tx -> MemoryRows.expire(tx, db.dialect(), category, before.toEpochMilli()));
     }
 
+    /**
+     * {@inheritDoc} On SQLite the FTS5 index's segments (one per write, merged only a few at a time as writes go on)
+     * become one, in one write; PostgreSQL's GIN index is merged by its own (auto)vacuum, so there is nothing to do.
+     */
+    @Override
+    public void optimize() {
+        if (db.dialect() != Dialect.SQLITE) return;
+        db.write("memory optimize", tx -> tx.update("INSERT INTO memory_fts (memory_fts) VALUES ('optimize')"));
+    }
+
     private static MemoryEntry withUpdated(MemoryEntry e, long now) {
         return new MemoryEntry(
                 e.id(), e.scope(), e.key(), e.content(), e.category(), e.createdAt(), Instant.ofEpochMilli(now));
