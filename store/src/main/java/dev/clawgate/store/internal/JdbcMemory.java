@@ -148,9 +148,15 @@ public final class JdbcMemory implements Memory {
                         .toList());
     }
 
+    /**
+     * {@inheritDoc} Auto-save trims after every save, and the scope is nearly always under its cap: the count is read
+     * first, outside the writer, so only a scope over its cap takes a write (which counts again, in its own
+     * transaction). The read sees every commit before it, this caller's save included (issue 27).
+     */
     @Override
     public int trim(MemoryScope scope, int maxEntries) {
         if (maxEntries < 0) throw new IllegalArgumentException("maxEntries must not be negative, got " + maxEntries);
+        if (db.read("memory count", tx -> MemoryRows.count(tx, scope)) <= maxEntries) return 0;
         return db.write("memory trim", tx -> MemoryRows.trim(tx, db.dialect(), scope, maxEntries));
     }
 
