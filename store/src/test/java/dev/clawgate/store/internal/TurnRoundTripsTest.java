@@ -113,4 +113,25 @@ class TurnRoundTripsTest {
         assertThat(memory.recall("harbour", List.of(ALICE), 5)).hasSize(1);
         assertThat(db.drain()).containsExactly("read memory recall");
     }
+
+    @Test
+    void optimizeMergesInBoundedStepsEachItsOwnWriteSoTurnsWriteBetweenThem() {
+        // SPEC ME-5, issue 27: the hourly merge of the FTS5 index never holds the writer for the whole index
+        JdbcMemory memory = new JdbcMemory(db, Clock.systemUTC());
+        for (int i = 0; i < 40; i++)
+            memory.store(ALICE, "k" + i, "remark " + i + " about kites", MemoryEntry.CONVERSATION);
+        db.drain();
+
+        memory.optimize();
+
+        List<String> steps = db.drain();
+        assertThat(steps).hasSizeGreaterThanOrEqualTo(2).allMatch("write memory optimize"::equals);
+        memory.optimize(); // nothing left: one step that finds so
+        assertThat(db.drain()).containsExactly("write memory optimize");
+        long segments = db.read(
+                "segments",
+                tx -> tx.first("SELECT COUNT(DISTINCT segid) FROM memory_fts_idx", rs -> rs.getLong(1))
+                        .orElseThrow());
+        assertThat(segments).isEqualTo(1L);
+    }
 }
