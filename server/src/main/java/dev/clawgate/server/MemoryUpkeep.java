@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Memory kept up off every turn's path: consolidation after each turn (SPEC ME-6) and the hourly ageing out of
- * conversation memories (ME-7, OP-7).
+ * conversation memories (ME-7, OP-7), with the tidying of the keyword index (issue 27).
  */
 final class MemoryUpkeep {
     private static final Logger log = LoggerFactory.getLogger(Gateway.class);
@@ -71,6 +71,8 @@ final class MemoryUpkeep {
                         int removed = MemoryHygiene.expire(
                                 store.memory(), config.get().memory(), Instant.now());
                         if (removed > 0) log.info("memory hygiene: removed {} expired conversation memories", removed);
+                        // issue 27: recall reads one FTS segment, not the dozens an hour of writes leaves
+                        MemoryHygiene.optimize(store.memory(), config.get().memory());
                         // SPEC OP-8: recorded turns older than inspector.retention go with the same hourly job
                         TurnInspector.prune(store.turns(), config.get().inspector(), Instant.now());
                     } catch (StoreException e) {

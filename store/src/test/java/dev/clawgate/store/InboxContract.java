@@ -169,6 +169,23 @@ abstract class InboxContract extends StoreTestBase {
     }
 
     @Test
+    void theStateAloneIsTheRecordsStateAtEveryStep() {
+        // SPEC IN-4, RP-5: receipts and acks read the state a turn committed; issue 27: without the message
+        Store store = open();
+        long id = record(store, "m1");
+        assertThat(store.inbox().state(id)).contains(InboxState.RECEIVED);
+        store.inbox().mark(id, InboxState.DISPATCHED, null);
+        assertThat(store.inbox().state(id)).contains(InboxState.DISPATCHED);
+        store.inbox().mark(id, InboxState.FAILED, "model down");
+        store.inbox().mark(id, InboxState.DONE, null);
+
+        assertThat(store.inbox().state(id))
+                .contains(InboxState.FAILED)
+                .isEqualTo(store.inbox().find(id).map(InboxRecord::state));
+        assertThat(store.inbox().state(id + 1000)).isEmpty();
+    }
+
+    @Test
     void bufferedGroupMessageCanLaterBeMerged() {
         // SPEC IN-4: buffered (group, no trigger) is not final; merged (into turn T) is
         Store store = open();

@@ -297,4 +297,22 @@ abstract class MemoryContract extends StoreTestBase {
                 .isInstanceOf(IllegalArgumentException.class);
         assertThat(count("SELECT COUNT(*) FROM memories")).isZero();
     }
+
+    @Test
+    void optimizeLeavesEveryEntryAndEveryRecallAsTheyWere() {
+        // SPEC ME-5, issue 27: the hourly upkeep tidies the keyword index; what recall finds does not change
+        Memory memory = memory();
+        memory.store(ALICE_SCOPE, "a", "kites over the harbour", MemoryEntry.CONVERSATION);
+        memory.store(ALICE_SCOPE, "b", "boats in the harbour", MemoryEntry.CORE);
+        memory.forget(ALICE_SCOPE, "b");
+        memory.store(ALICE_SCOPE, "c", "trains to the harbour", MemoryEntry.CONVERSATION);
+        var before = memory.recall("harbour kites", List.of(ALICE_SCOPE), 5);
+
+        memory.optimize();
+        memory.optimize();
+
+        assertThat(memory.recall("harbour kites", List.of(ALICE_SCOPE), 5)).isEqualTo(before);
+        assertThat(before).extracting(r -> r.entry().key()).containsExactly("a", "c");
+        assertThat(memory.list(ALICE_SCOPE, 10)).extracting(MemoryEntry::key).containsExactlyInAnyOrder("a", "c");
+    }
 }

@@ -116,6 +116,41 @@ abstract class MemoryVectorsContract extends StoreTestBase {
     }
 
     @Test
+    void pendingIsEveryEntryWithoutAVectorOfTheModelInIdOrderWhateverModelTheOthersHave() {
+        // SPEC ME-5: never embedded, embedded by any other model, or changed since: all pending, oldest id first
+        Memory memory = memory();
+        embed(memory, ALICE, "e0", "current zero", v(1, 0));
+        memory.store(ALICE, "e1", "never embedded one", MemoryEntry.CORE);
+        embedAs(memory, "old-a", ALICE, "e2", "old a two");
+        embed(memory, BOB, "e3", "current three", v(0, 1));
+        embedAs(memory, "zz-old-b", BOB, "e4", "old b four");
+        memory.store(BOB, "e5", "never embedded five", MemoryEntry.CORE);
+        embedAs(memory, "old-a", ALICE, "e6", "old a six");
+
+        assertThat(memory.vectors().pending(MODEL, 0, 10))
+                .extracting(MemoryVectors.Pending::content)
+                .containsExactly("never embedded one", "old a two", "old b four", "never embedded five", "old a six");
+        List<MemoryVectors.Pending> first = memory.vectors().pending(MODEL, 0, 3);
+        assertThat(first)
+                .extracting(MemoryVectors.Pending::content)
+                .containsExactly("never embedded one", "old a two", "old b four");
+        assertThat(memory.vectors().pending(MODEL, first.getLast().id(), 3))
+                .extracting(MemoryVectors.Pending::content)
+                .containsExactly("never embedded five", "old a six");
+        assertThat(memory.vectors().pending("old-a", 0, 10))
+                .extracting(MemoryVectors.Pending::content)
+                .containsExactly(
+                        "current zero", "never embedded one", "current three", "old b four", "never embedded five");
+    }
+
+    private static void embedAs(Memory memory, String model, MemoryScope scope, String key, String content) {
+        MemoryEntry e = memory.store(scope, key, content, MemoryEntry.CORE);
+        MemoryVectors.Pending p = memory.vectors().pending(model, e.id() - 1, 1).getFirst();
+        assertThat(memory.vectors().put(p.id(), p.contentHash(), model, v(1, 1)))
+                .isTrue();
+    }
+
+    @Test
     void pastAnnThresholdAnApproximateIndexAnswersAsTheExactScanDoesWithinTheAskedScopes() {
         // SPEC ME-5: exact cosine while a scope's rows are few, an HNSW index past memory.ann_threshold; ME-2: scopes
         Memory memory = memory();

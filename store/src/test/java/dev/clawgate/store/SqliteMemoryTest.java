@@ -120,4 +120,20 @@ class SqliteMemoryTest extends MemoryContract {
                 .extracting(r -> r.entry().key())
                 .containsExactly("a2");
     }
+
+    @Test
+    void optimizeMergesTheFts5IndexIntoOneSegmentAndRecallIsUnchanged() {
+        // SPEC ME-5, issue 27: each write leaves an FTS5 segment; the hourly upkeep's optimize merges them into one
+        var memory = memory();
+        for (int i = 0; i < 30; i++)
+            memory.store(ALICE_SCOPE, "k" + i, "remark number " + i + " about kites", MemoryEntry.CONVERSATION);
+        var before = memory.recall("kites remark", java.util.List.of(ALICE_SCOPE), 5);
+        assertThat(count("SELECT COUNT(DISTINCT segid) FROM memory_fts_idx")).isGreaterThan(1);
+
+        memory.optimize();
+
+        assertThat(count("SELECT COUNT(DISTINCT segid) FROM memory_fts_idx")).isEqualTo(1);
+        assertThat(memory.recall("kites remark", java.util.List.of(ALICE_SCOPE), 5))
+                .isEqualTo(before);
+    }
 }

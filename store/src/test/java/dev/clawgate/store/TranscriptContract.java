@@ -131,6 +131,27 @@ abstract class TranscriptContract extends StoreTestBase {
     }
 
     @Test
+    void aSessionsActivityIsItsMessagesArrivalAndItsTurnsEndNotItsDispatch() {
+        // SPEC HI-2, OP-4: last activity as sessions lists it; issue 27: the dispatch does not write the session again
+        Store store = open();
+        long arrived = clock.millis();
+        long turn = record(store, "m1");
+        clock.advance(Duration.ofSeconds(2));
+
+        store.transcripts().dispatchWithUserMessages(ALICE, List.of(new UserMessage(turn, "question")));
+        assertThat(value("SELECT last_activity FROM sessions WHERE sender = 'alice'"))
+                .isEqualTo(arrived);
+
+        clock.advance(Duration.ofSeconds(3));
+        store.transcripts().completeTurn(ALICE, turn, "answer", InboxState.DONE);
+        assertThat(value("SELECT last_activity FROM sessions WHERE sender = 'alice'"))
+                .isEqualTo(clock.millis());
+        assertThat(store.transcripts().load(ALICE, 5))
+                .extracting(TranscriptEntry::content)
+                .containsExactly("question", "answer");
+    }
+
+    @Test
     void completeTurnCommitsTheAnswerAndTheFinalStateTogether() {
         // SPEC IN-4: done commits in the same transaction as the assistant transcript message
         Store store = open();

@@ -32,9 +32,7 @@ public final class CumulativeAck {
     public CumulativeAck(AckPolicy policy, Store store, long startOffset) {
         this(
                 policy,
-                store == null
-                        ? id -> Optional.empty()
-                        : id -> store.inbox().find(id).map(r -> r.state()),
+                store == null ? id -> Optional.empty() : id -> store.inbox().state(id),
                 startOffset);
     }
 

@@ -43,6 +43,12 @@ public interface Memory {
     /** Removes entries of {@code category} last updated before {@code before}; returns how many. */
     int expire(String category, Instant before);
 
+    /**
+     * Tidies the keyword index so recall reads it in one piece (the hourly memory upkeep calls it; SQLite merges its
+     * FTS5 segments, issue 27). Nothing to do by default, nor where the database keeps its index tidy itself.
+     */
+    default void optimize() {}
+
     /** The entries' vectors, for hybrid recall (SPEC ME-5); {@link MemoryVectors#NONE} where none are kept. */
     default MemoryVectors vectors() {
         return MemoryVectors.NONE;

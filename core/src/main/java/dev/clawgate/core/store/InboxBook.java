@@ -27,6 +27,14 @@ public interface InboxBook {
 
     Optional<InboxRecord> find(long inboxId);
 
+    /**
+     * The record's state alone, as {@link #find} has it: what receipts, acks and consolidation ask after a turn,
+     * without reading the message back (issue 27).
+     */
+    default Optional<InboxState> state(long inboxId) {
+        return find(inboxId).map(InboxRecord::state);
+    }
+
     /** Records in {@code RECEIVED} or {@code DISPATCHED}, oldest first: what a restart must run again. */
     List<InboxRecord> unfinished();
 

@@ -21,6 +21,7 @@ public final class InMemoryMemory implements Memory {
     private final ReentrantLock lock = new ReentrantLock();
     private final List<MemoryEntry> entries = new ArrayList<>();
     private final Clock clock;
+    private final java.util.concurrent.atomic.AtomicInteger optimized = new java.util.concurrent.atomic.AtomicInteger();
     private long nextId = 1;
 
     public InMemoryMemory(Clock clock) {
@@ -184,5 +185,15 @@ public final class InMemoryMemory implements Memory {
     private MemoryEntry replace(MemoryEntry old, MemoryEntry fresh) {
         entries.set(entries.indexOf(old), fresh);
         return fresh;
+    }
+
+    @Override
+    public void optimize() {
+        optimized.incrementAndGet();
+    }
+
+    /** How many times {@link #optimize} ran. */
+    public int optimized() {
+        return optimized.get();
     }
 }

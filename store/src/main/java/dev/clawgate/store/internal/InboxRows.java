@@ -116,6 +116,10 @@ final class InboxRows {
         return true;
     }
 
+    static Optional<InboxState> state(Tx tx, long id) throws SQLException {
+        return tx.first("SELECT state FROM inbox WHERE id = ?", rs -> InboxState.fromWire(rs.getString(1)), id);
+    }
+
     static Optional<InboxRecord> find(Tx tx, long id) throws SQLException {
         return tx.first(SELECT + " WHERE i.id = ?", InboxRows::record, id);
     }

@@ -76,6 +76,12 @@ final class JdbcInbox implements InboxBook {
         return db.read("inbox", tx -> InboxRows.find(tx, inboxId));
     }
 
+    /** {@inheritDoc} One probe of the primary key: no join, no message parsed. */
+    @Override
+    public Optional<InboxState> state(long inboxId) {
+        return db.read("inboxState", tx -> InboxRows.state(tx, inboxId));
+    }
+
     @Override
     public List<InboxRecord> unfinished() {
         return db.read("unfinishedInbox", InboxRows::unfinished);

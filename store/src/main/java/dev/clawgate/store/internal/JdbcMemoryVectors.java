@@ -4,6 +4,7 @@ import dev.clawgate.core.memory.MemoryEntry;
 import dev.clawgate.core.memory.MemoryScope;
 import dev.clawgate.core.memory.MemoryVectors;
 import dev.clawgate.core.memory.Vectors;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -109,18 +110,46 @@ public final class JdbcMemoryVectors implements MemoryVectors {
         });
     }
 
+    /** The entries never embedded, from an id upwards: one range of V017's index. */
+    static final String PENDING_UNEMBEDDED = "SELECT id, content, content_hash FROM memories"
+            + " WHERE embedding_model IS NULL AND id > ? ORDER BY id LIMIT ?";
+
+    /** The entries of one model, from an id upwards: one range of V017's index. */
+    static final String PENDING_OF_MODEL = "SELECT id, content, content_hash FROM memories"
+            + " WHERE embedding_model = ? AND id > ? ORDER BY id LIMIT ?";
+
+    /** The first model id after another, in the index's order: one probe of V017's index. */
+    static final String NEXT_MODEL =
+            "SELECT embedding_model FROM memories WHERE embedding_model > ?" + " ORDER BY embedding_model LIMIT 1";
+
+    static final String FIRST_MODEL = "SELECT embedding_model FROM memories WHERE embedding_model IS NOT NULL"
+            + " ORDER BY embedding_model LIMIT 1";
+
+    /**
+     * {@inheritDoc} Read as ranges of V017's index: the entries never embedded, then those of each other model (found
+     * one probe per model, a handful at most: a model change leaves one), merged by id. The current model's entries,
+     * nearly all of them, are never read, so asking after every turn costs a few probes, not a pass over every memory.
+     */
     @Override
     public List<Pending> pending(String modelId, long afterId, int limit) {
         Objects.requireNonNull(modelId, "modelId");
-        return db.read(
-                "memory vectors pending",
-                tx -> tx.list(
-                        "SELECT id, content, content_hash FROM memories WHERE id > ?"
-                                + " AND (embedding_model IS NULL OR embedding_model <> ?) ORDER BY id LIMIT ?",
-                        rs -> new Pending(rs.getLong(1), rs.getString(2), rs.getString(3)),
-                        afterId,
-                        modelId,
-                        limit));
+        if (limit < 1) return List.of();
+        return db.read("memory vectors pending", tx -> {
+            List<Pending> out =
+                    new ArrayList<>(tx.list(PENDING_UNEMBEDDED, JdbcMemoryVectors::pending, afterId, limit));
+            Optional<String> model = tx.first(FIRST_MODEL, rs -> rs.getString(1));
+            while (model.isPresent()) {
+                if (!model.get().equals(modelId))
+                    out.addAll(tx.list(PENDING_OF_MODEL, JdbcMemoryVectors::pending, model.get(), afterId, limit));
+                model = tx.first(NEXT_MODEL, rs -> rs.getString(1), model.get());
+            }
+            out.sort(Comparator.comparingLong(Pending::id));
+            return out.size() <= limit ? out : List.copyOf(out.subList(0, limit));
+        });
+    }
+
+    private static Pending pending(ResultSet rs) throws SQLException {
+        return new Pending(rs.getLong(1), rs.getString(2), rs.getString(3));
     }
 
     @Override

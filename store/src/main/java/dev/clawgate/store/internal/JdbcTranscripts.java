@@ -53,6 +53,10 @@ final class JdbcTranscripts implements TranscriptBook {
         });
     }
 
+    /**
+     * {@inheritDoc} The session's activity is left as the messages' arrival set it, to be moved again by the turn's
+     * end: the session is looked up, not written (issue 27: one upsert of the session per turn fewer).
+     */
     @Override
     public void dispatchWithUserMessages(SessionKey session, List<UserMessage> messages) {
         SessionKey key = SessionRows.normalise(Objects.requireNonNull(session, "session"));
@@ -60,7 +64,7 @@ final class JdbcTranscripts implements TranscriptBook {
         if (all.isEmpty()) return;
         db.write("dispatchWithUserMessages", tx -> {
             long now = clock.millis();
-            long sessionId = SessionRows.touch(tx, key, now);
+            long sessionId = SessionRows.ensure(tx, key, now);
             for (UserMessage m : all) {
                 InboxRows.move(tx, m.inboxId(), InboxState.DISPATCHED, null, now);
                 TranscriptRows.append(tx, sessionId, Role.USER, m.content(), m.inboxId(), now);

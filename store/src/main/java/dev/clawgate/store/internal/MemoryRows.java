@@ -138,9 +138,13 @@ final class MemoryRows {
         return delete(tx, dialect, "SELECT id FROM memories WHERE scope = ? AND mkey = ?", scope.id(), key);
     }
 
-    static int trim(Tx tx, Dialect dialect, MemoryScope scope, int maxEntries) throws SQLException {
-        long count = tx.first("SELECT COUNT(*) FROM memories WHERE scope = ?", rs -> rs.getLong(1), scope.id())
+    static long count(Tx tx, MemoryScope scope) throws SQLException {
+        return tx.first("SELECT COUNT(*) FROM memories WHERE scope = ?", rs -> rs.getLong(1), scope.id())
                 .orElse(0L);
+    }
+
+    static int trim(Tx tx, Dialect dialect, MemoryScope scope, int maxEntries) throws SQLException {
+        long count = count(tx, scope);
         if (count <= maxEntries) return 0;
         return delete(
                 tx, dialect, "SELECT id FROM memories WHERE scope = ?" + TRIM_ORDER + " LIMIT ?", scope.id(), (int)

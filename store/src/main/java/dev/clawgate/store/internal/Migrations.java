@@ -47,7 +47,8 @@ public final class Migrations {
             new Migration(13, "memory_vectors"),
             new Migration(14, "cluster"),
             new Migration(15, "inbox_node"),
-            new Migration(16, "cluster_config"));
+            new Migration(16, "cluster_config"),
+            new Migration(17, "pending_vectors"));
 
     public static final String ROOT = "db";
 

@@ -76,7 +76,7 @@ final class Receipts {
     /** The record's state as the store has it; null when it cannot be read (the receipt is left, not guessed). */
     private InboxState stateOf(InboxRecord r) {
         try {
-            return store.inbox().find(r.id()).map(InboxRecord::state).orElse(null);
+            return store.inbox().state(r.id()).orElse(null);
         } catch (RuntimeException e) {
             log.warn("receipt of inbox {} not settled: its state could not be read: {}", r.id(), e.toString());
             return null;

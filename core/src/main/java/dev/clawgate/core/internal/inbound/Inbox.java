@@ -170,7 +170,7 @@ public final class Inbox implements InboundSink, FireSink {
     /** SPEC IN-3: later ack stages are read from the store, never told by the pipeline. */
     @Override
     public Optional<dev.clawgate.core.store.InboxState> recordState(long inboxId) {
-        return store.inbox().find(inboxId).map(InboxRecord::state);
+        return store.inbox().state(inboxId);
     }
 
     /**

@@ -12,7 +12,6 @@ import dev.clawgate.core.provider.ChatResponse;
 import dev.clawgate.core.provider.ProviderException;
 import dev.clawgate.core.provider.StreamObserver;
 import dev.clawgate.core.run.CancelToken;
-import dev.clawgate.core.store.InboxRecord;
 import dev.clawgate.core.store.InboxState;
 import dev.clawgate.core.store.Store;
 import dev.clawgate.core.store.TranscriptEntry;
@@ -79,8 +78,7 @@ public final class Consolidator {
         // read
         if (cfg.consolidation() == ConsolidationMode.DEDUPE && saved.isEmpty())
             return Outcome.skipped("no message of the turn was saved");
-        Optional<InboxRecord> record = store.inbox().find(turn.turnId());
-        if (record.isEmpty() || record.get().state() != InboxState.DONE)
+        if (store.inbox().state(turn.turnId()).orElse(null) != InboxState.DONE)
             return Outcome.skipped("the turn did not end with a reply");
         Optional<String> reply = reply(turn);
         if (reply.isEmpty()) return Outcome.skipped("the turn has no assistant message");

@@ -42,4 +42,14 @@ class MemoryHygieneTest {
         assertThat(MemoryHygiene.expire(memory, d.disabled(), farFuture)).isZero();
         assertThat(memory.all()).hasSize(1);
     }
+
+    @Test
+    void theHourlyUpkeepTidiesTheKeywordIndexWhileMemoryIsOn() {
+        // SPEC ME-5, issue 27: the hourly job merges the keyword index (SQLite FTS5 optimize); memory off, nothing
+        InMemoryMemory memory = new InMemoryMemory(java.time.Clock.systemUTC());
+        MemoryHygiene.optimize(memory, MemorySettings.defaults());
+        assertThat(memory.optimized()).isEqualTo(1);
+        MemoryHygiene.optimize(memory, MemorySettings.defaults().disabled());
+        assertThat(memory.optimized()).isEqualTo(1);
+    }
 }
