@@ -16,7 +16,6 @@ import dev.clawgate.core.store.OutboxEntry;
 import dev.clawgate.core.store.OutboxState;
 import dev.clawgate.core.store.Store;
 import java.time.Clock;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -34,9 +33,11 @@ import org.openjdk.jmh.annotations.TearDown;
  * sending}, committed before any platform I/O), sends its one payload to a platform that answers at once, and records
  * {@code sent} with the receipt, which also goes on the turn's assistant message in the transcript. Two write
  * transactions per operation; the turn commits that wrote the intents are not measured ({@code OutboxBenchmark} has the
- * whole path). The trial seeds {@link #pending} turns ended with their reply pending, over {@link #SESSIONS} chats, and
- * snapshots the database; every iteration starts from that snapshot, so the outbox never grows past it. An operation
- * that finds no pending entry left fails the run: raise {@link #pending} for longer iterations.
+ * whole path). The trial seeds {@link #pending} turns ended with their reply pending, over {@link #SESSIONS} chats,
+ * snapshots the database and reads the pending entries once; every iteration restores that snapshot (the entries are
+ * pending again, and the outbox never grows past it) and hands the same entries out again, so the iteration's setup
+ * allocates almost nothing that {@code -prof gc} would count against the operations. An operation that finds no pending
+ * entry left fails the run: raise {@link #pending} for longer iterations.
  */
 @State(Scope.Benchmark)
 public class OutboxStage {
@@ -49,7 +50,10 @@ public class OutboxStage {
     public TempStore db;
     public Outbox outbox;
     public final InstantPlatform platform = new InstantPlatform();
-    private final ArrayDeque<OutboxEntry> queue = new ArrayDeque<>();
+    /** The seeded entries as read at the trial's start, oldest first: what every restored iteration holds pending. */
+    private List<OutboxEntry> entries;
+
+    private int nextEntry;
 
     /** A platform that answers at once: what is measured is the outbox's own bookkeeping. */
     public static final class InstantPlatform implements MessageAdapter {
@@ -77,16 +81,16 @@ public class OutboxStage {
             for (Future<?> f : writers) f.get();
         }
         db.snapshot();
+        entries = db.store().outbox().byState(OutboxState.PENDING);
+        if (entries.size() != pending)
+            throw new IllegalStateException("the seed holds " + entries.size() + " pending entries, not " + pending);
     }
 
     @Setup(Level.Iteration)
     public void restore() {
         db.restore();
         outbox = new Outbox(db.store(), Clock.systemUTC());
-        queue.clear();
-        queue.addAll(db.store().outbox().byState(OutboxState.PENDING));
-        if (queue.size() != pending)
-            throw new IllegalStateException("the snapshot holds " + queue.size() + " pending entries, not " + pending);
+        nextEntry = 0;
     }
 
     @TearDown(Level.Trial)
@@ -96,11 +100,10 @@ public class OutboxStage {
 
     /** The next pending entry, oldest first. */
     public OutboxEntry next() {
-        OutboxEntry e = queue.poll();
-        if (e == null)
+        if (nextEntry == entries.size())
             throw new IllegalStateException("all " + pending + " pending entries were delivered within one iteration;"
                     + " raise -p pending or shorten the iterations");
-        return e;
+        return entries.get(nextEntry++);
     }
 
     /** A turn as it ends: its message recorded, then the reply committed with the turn as a pending intent. */
