@@ -7,10 +7,11 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * A long final reply as a model writes one when asked for a walk-through (about 11,000 characters: paragraphs, a
- * numbered list, a 70-line fenced code block and a 40-row markdown table), to be cut for Telegram: the limits the
- * Telegram adapter gives the outbox's payload planner ({@code ChunkLimits.of(textLimit())}, 4,096 UTF-16 units by
- * default, SPEC OUT-1). The text is built once per trial; chunking allocates only its output.
+ * A long final reply as a model writes one when asked for a walk-through (13,253 characters: paragraphs, a numbered
+ * list, a 70-line fenced code block and a 40-row markdown table), to be cut for Telegram: the limits the Telegram
+ * adapter gives the outbox's payload planner ({@code ChunkLimits.of(textLimit())}, 4,096 UTF-16 units by default, SPEC
+ * OUT-1): five messages. The text is built once per trial, so what {@code -prof gc} counts is the chunker's own
+ * allocation.
  */
 @State(Scope.Benchmark)
 public class ChunkStage {
