@@ -59,7 +59,7 @@ class ClusterIT {
             for (String name : List.of("node-a", "node-b", "node-c")) nodes.add(cluster.add(name, toml, SECRET));
             for (ClusterNodes.Node n : nodes) cluster.start(n);
             await().atMost(Duration.ofSeconds(90))
-                    .until(() -> cluster.listenerOf("telegram").isPresent());
+                    .until(() -> cluster.listenerOf("telegram/default").isPresent());
             // the load balancer sends only to nodes that serve: the election is decided before HTTP is up
             for (ClusterNodes.Node n : nodes) awaitUp(hooks, n);
             await().atMost(Duration.ofSeconds(60)).until(() -> settled(cluster, nodes.size()));
@@ -93,7 +93,7 @@ class ClusterIT {
 
             await().atMost(Duration.ofSeconds(120))
                     .until(() -> telegramReplies(telegram).size() >= total / 3);
-            String listener = cluster.listenerOf("telegram").orElseThrow();
+            String listener = cluster.listenerOf("telegram/default").orElseThrow();
             ClusterNodes.Node victim = cluster.node(listener);
             dead.add(listener);
             long killedAt = System.nanoTime();
@@ -101,7 +101,7 @@ class ClusterIT {
             victim.process.waitFor(10, TimeUnit.SECONDS);
             await().atMost(Duration.ofSeconds(30))
                     .pollInterval(Duration.ofMillis(100))
-                    .until(() -> cluster.listenerOf("telegram")
+                    .until(() -> cluster.listenerOf("telegram/default")
                             .filter(l -> !l.equals(listener))
                             .isPresent());
             double takeoverSecs = (System.nanoTime() - killedAt) / 1e9;
@@ -174,6 +174,113 @@ class ClusterIT {
             assertThat(takeoverSecs).as(report).isLessThan(25);
             // the killed poller's call still waiting counts once; two live pollers would count at every poll
             assertThat(telegram.pollConflicts()).as(report).isLessThanOrEqualTo(1);
+        }
+    }
+
+    @Test
+    void twoBotsOnThreeNodesArePolledByOneNodeEachAndAKilledNodesBotMovesWithoutTheOther() throws Exception {
+        // SPEC OP-2, CH-0: one listener per account across the cluster; each bot has its own lease
+        // (telegram/<account>), at no moment two pollers of one bot, and a kill -9 hands over only what its node held
+        try (ClusterNodes cluster = ClusterNodes.create(dir.resolve("accounts"), "accounts");
+                FakeTelegramServer botA = FakeTelegramServer.start("5151:bot-a-token", "a_bot");
+                FakeTelegramServer botB = FakeTelegramServer.start("5252:bot-b-token", "b_bot");
+                FakeOpenAiServer model = FakeOpenAiServer.start()) {
+            model.respondWith(body -> Reply.text("re: " + KillAudit.lastUser(body)));
+            ClusterNodes.TomlFor toml = (d, bind) -> ItConfig.baseToml(d, bind, model.baseUrl(), 8, 1000)
+                    + """
+
+                            [channels.telegram]
+                            mode = "polling"
+                            dm_policy = "open"
+                            allowed_users = ["*"]
+
+                            [channels.telegram.accounts.a]
+                            bot_token = "5151:bot-a-token"
+                            api_base = "%s"
+
+                            [channels.telegram.accounts.b]
+                            bot_token = "5252:bot-b-token"
+                            api_base = "%s"
+                            """.formatted(botA.apiBase(), botB.apiBase());
+            List<ClusterNodes.Node> nodes = new ArrayList<>();
+            for (String name : List.of("node-a", "node-b", "node-c")) nodes.add(cluster.add(name, toml, SECRET));
+            for (ClusterNodes.Node n : nodes) cluster.start(n);
+            await().atMost(Duration.ofSeconds(90))
+                    .until(() -> cluster.listenerOf("telegram/a").isPresent()
+                            && cluster.listenerOf("telegram/b").isPresent());
+            sendEach(botA, botB, 0, 10);
+            await().atMost(Duration.ofSeconds(90))
+                    .until(() -> telegramReplies(botA).size() >= 10
+                            && telegramReplies(botB).size() >= 10);
+            String holderA = cluster.listenerOf("telegram/a").orElseThrow();
+            String holderB = cluster.listenerOf("telegram/b").orElseThrow();
+            // SPEC OP-3: the holder names the accounts it listens for
+            String roles = readyz(cluster.node(holderA));
+            assertThat(roles).contains("telegram/a");
+            assertThat(metrics(cluster.node(holderA)))
+                    .contains("clawgate_cluster_listener{channel=\"telegram\",account=\"a\"} 1");
+            for (ClusterNodes.Node n : nodes) {
+                if (!n.name.equals(holderA) && !n.name.equals(holderB))
+                    assertThat(readyz(n)).doesNotContain("telegram/").contains("\"channel.telegram\":\"standby\"");
+            }
+            assertThat(botA.pollConflicts() + botB.pollConflicts())
+                    .as("no two pollers of one bot before the kill")
+                    .isZero();
+
+            ClusterNodes.Node victim = cluster.node(holderA);
+            victim.process.destroyForcibly();
+            victim.process.waitFor(10, TimeUnit.SECONDS);
+            await().atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> cluster.listenerOf("telegram/a")
+                            .filter(l -> !l.equals(holderA))
+                            .isPresent());
+            if (!holderB.equals(holderA))
+                assertThat(cluster.listenerOf("telegram/b"))
+                        .as("bot b stays where it was")
+                        .hasValue(holderB);
+            sendEach(botA, botB, 10, 20);
+            await().atMost(Duration.ofSeconds(120))
+                    .until(() -> telegramReplies(botA).size() >= 20
+                            && telegramReplies(botB).size() >= 20);
+            for (FakeTelegramServer bot : List.of(botA, botB)) {
+                Map<String, Integer> perTag = new HashMap<>();
+                for (SentMessage m : telegramReplies(bot)) perTag.merge(KillAudit.tagOf(m.text()), 1, Integer::sum);
+                assertThat(perTag)
+                        .as("replies of bot %s", bot == botA ? "a" : "b")
+                        .hasSize(20)
+                        .allSatisfy((tag, n) -> assertThat(n).as(tag).isEqualTo(1));
+                // the killed poller's call still waiting counts once
+                assertThat(bot.pollConflicts()).isLessThanOrEqualTo(1);
+            }
+        }
+    }
+
+    /** Messages {@code from} to {@code to} (exclusive) to each bot, one user each: tags msg-1-i (a), msg-2-i (b). */
+    private static void sendEach(FakeTelegramServer botA, FakeTelegramServer botB, int from, int to) {
+        TelegramUser userA = botA.user(1, "ann");
+        TelegramUser userB = botB.user(2, "bob");
+        for (int i = from; i < to; i++) {
+            botA.sendText(botA.privateChat(userA), userA, "msg-1-" + i);
+            botB.sendText(botB.privateChat(userB), userB, "msg-2-" + i);
+        }
+    }
+
+    private static String readyz(ClusterNodes.Node n) throws Exception {
+        return get(n, "/readyz");
+    }
+
+    private static String metrics(ClusterNodes.Node n) throws Exception {
+        return get(n, "/metrics");
+    }
+
+    private static String get(ClusterNodes.Node n, String path) throws Exception {
+        try (var http = java.net.http.HttpClient.newHttpClient()) {
+            return http.send(
+                            java.net.http.HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + n.port + path))
+                                    .build(),
+                            java.net.http.HttpResponse.BodyHandlers.ofString())
+                    .body();
         }
     }
 
@@ -252,17 +359,17 @@ class ClusterIT {
                     + ItConfig.telegramToml(TOKEN, telegram.apiBase(), "");
             for (String name : List.of("node-a", "node-b")) cluster.start(cluster.add(name, toml, SECRET));
             await().atMost(Duration.ofSeconds(90))
-                    .until(() -> cluster.listenerOf("telegram").isPresent());
+                    .until(() -> cluster.listenerOf("telegram/default").isPresent());
             TelegramUser user = telegram.user(7, "pat");
             TelegramChat chat = telegram.privateChat(user);
             for (int i = 0; i < 10; i++) telegram.sendText(chat, user, "msg-7-" + i);
             await().atMost(Duration.ofSeconds(60))
                     .until(() -> telegramReplies(telegram).size() >= 10);
-            String paused = cluster.listenerOf("telegram").orElseThrow();
+            String paused = cluster.listenerOf("telegram/default").orElseThrow();
             Process p = cluster.node(paused).process;
             signal("STOP", p);
             await().atMost(Duration.ofSeconds(30))
-                    .until(() -> cluster.listenerOf("telegram")
+                    .until(() -> cluster.listenerOf("telegram/default")
                             .filter(l -> !l.equals(paused))
                             .isPresent());
             for (int i = 10; i < 20; i++) telegram.sendText(chat, user, "msg-7-" + i);

@@ -31,7 +31,8 @@ final class GatewayReadiness {
         for (Channel ch : channels) {
             ChannelHealth h = supervisor == null ? ch.health() : supervisor.health(ch.name());
             // SPEC OP-2: a pull channel listens on one node; the others stand by, healthy
-            boolean standby = cluster != null && cluster.standby(ch.name());
+            boolean standby =
+                    cluster != null && cluster.standby(ch.name(), supervisor != null && supervisor.running(ch.name()));
             parts.put("channel." + ch.name(), standby ? "standby" : h.healthy() ? "ok" : h.detail());
             ready &= standby || h.healthy();
         }

@@ -22,6 +22,43 @@ public interface Channel {
         return ChannelHealth.UP;
     }
 
+    /**
+     * The accounts whose listeners this channel can start and stop one by one (one bot, app or connection each), so a
+     * cluster runs each on its own elected node (SPEC OP-2, CH-0). Empty, the default: the channel is one listener,
+     * started and stopped whole. A channel that names accounts is either started whole ({@link #start}: every account)
+     * or account by account ({@link #startAccount}), never both at once; {@link #stop} stops whatever runs.
+     */
+    default List<String> accounts() {
+        return List.of();
+    }
+
+    /**
+     * Whether {@code account}'s listener pulls (polls or holds a socket), so it must run on one node at a time; false
+     * for an account that receives by webhook, which runs on every node behind the load balancer.
+     */
+    default boolean pulls(String account) {
+        return true;
+    }
+
+    /**
+     * Starts the listener of {@code account}, one of {@link #accounts()}, and what the channel shares (its timers) when
+     * no account runs yet; the other accounts are left as they are. Returns once it runs; throws, saying why, when it
+     * cannot start, with nothing of that account left running.
+     */
+    default void startAccount(String account, InboundSink sink) throws Exception {
+        throw new UnsupportedOperationException(name() + " has no account listeners");
+    }
+
+    /** Stops {@code account}'s listener and returns once it stopped taking input; the other accounts keep running. */
+    default void stopAccount(String account) {
+        throw new UnsupportedOperationException(name() + " has no account listeners");
+    }
+
+    /** The health of {@code account}'s listener while it runs; the channel's health by default. */
+    default ChannelHealth health(String account) {
+        return health();
+    }
+
     MessageAdapter messageAdapter();
 
     /**

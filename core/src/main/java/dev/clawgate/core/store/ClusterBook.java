@@ -9,8 +9,8 @@ import java.util.OptionalLong;
 /**
  * The cluster's shared state in its PostgreSQL store (SPEC OP-2): the nodes and their heartbeats, per-session leases
  * (one run per session across the cluster, DI-1), hand-offs of records to the node running their session, and one
- * elected listener per pull channel (CH-0), all with fencing. Liveness is judged by the database's clock. Every method
- * is its own transaction; thread-safe.
+ * elected listener per pull channel or account (CH-0), all with fencing. Liveness is judged by the database's clock.
+ * Every method is its own transaction; thread-safe.
  */
 public interface ClusterBook extends AutoCloseable {
 

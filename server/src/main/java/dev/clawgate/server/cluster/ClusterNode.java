@@ -57,15 +57,14 @@ public final class ClusterNode implements SessionOwnership, AutoCloseable {
 
     /** The sink the channel supervisor hands every listener: the inbox behind this node's fences. */
     public InboundSink sink(InboundSink inbox, java.util.Collection<Channel> channels) {
-        this.election = new ListenerElection(
-                book,
-                channels.stream().filter(ClusterNode::pulls).map(Channel::name).toList());
+        this.election = new ListenerElection(book, ListenerElection.Listener.of(channels));
         return new FencedSink(inbox, election, book, this::alive);
     }
 
     /**
-     * Joins the cluster and starts: what this node id's previous process left runs again, the channels that every node
-     * runs (webhooks, the API) start, and the pull channels start where the election puts them.
+     * Joins the cluster and starts: what this node id's previous process left runs again, the channels and accounts
+     * that every node runs (webhooks, the API) start, and the pull channels and accounts start where the election puts
+     * them.
      */
     public void start(Dispatcher dispatcher, ChannelSupervisor supervisor, String bind) throws InterruptedException {
         this.dispatcher = dispatcher;
@@ -79,7 +78,13 @@ public final class ClusterNode implements SessionOwnership, AutoCloseable {
                 settings.heartbeatInterval(),
                 settings.leaseTtl());
         if (!left.isEmpty()) dispatcher.rerun(left, inboxMaxAge);
-        for (Channel ch : supervisor.channels()) if (!election.elected(ch.name())) supervisor.start(ch.name());
+        for (Channel ch : supervisor.channels()) {
+            if (ch.accounts().isEmpty()) {
+                if (!election.elected(ch.name())) supervisor.start(ch.name());
+            } else {
+                for (String a : ch.accounts()) if (!ch.pulls(a)) supervisor.startAccount(ch.name(), a);
+            }
+        }
         beat();
         // a platform thread: a heartbeat must not wait behind busy virtual-thread carriers, or a loaded node looks dead
         beats = Thread.ofPlatform().daemon().name("clawgate-cluster-heartbeat").start(this::beatLoop);
@@ -192,9 +197,12 @@ public final class ClusterNode implements SessionOwnership, AutoCloseable {
         return held.isEmpty() ? "standby" : "listener:" + String.join(",", held);
     }
 
-    /** Whether {@code channel}'s listener runs on another node: not a fault of this one (SPEC CH-0, OP-3). */
-    public boolean standby(String channel) {
-        return election != null && election.elected(channel) && election.fence(channel) == null;
+    /**
+     * Whether {@code channel}'s listeners run on other nodes and none here (nor a webhook account of it): not a fault
+     * of this one (SPEC CH-0, OP-3).
+     */
+    public boolean standby(String channel, boolean runsHere) {
+        return election != null && !runsHere && election.standby(channel);
     }
 
     /** What {@code /readyz} shows about the cluster (SPEC OP-3). */
@@ -217,7 +225,11 @@ public final class ClusterNode implements SessionOwnership, AutoCloseable {
     public String scrape() {
         StringBuilder out = new StringBuilder();
         out.append("# TYPE clawgate_cluster_listener gauge\n");
-        for (String ch : election.held()) out.append("clawgate_cluster_listener{channel=\"" + ch + "\"} 1\n");
+        // a channel elected whole has an empty account label (Prometheus reads it as no label)
+        for (ListenerElection.Listener l : election.heldListeners()) {
+            out.append("clawgate_cluster_listener{channel=\"" + l.channel() + "\",account=\""
+                    + (l.account() == null ? "" : l.account()) + "\"} 1\n");
+        }
         try {
             Map<String, Long> held = book.held();
             out.append("# TYPE clawgate_cluster_session_leases gauge\n");

@@ -9,10 +9,11 @@ import java.util.Optional;
 import java.util.function.BooleanSupplier;
 
 /**
- * The inbox as an elected listener's sink (SPEC OP-2, IN-4): before a message is recorded, the listener's lease must
- * still be this node's under the fence it won, checked in the database. When it is not (this node was paused past its
- * lease and another took over), the message is refused as a store failure: nothing is recorded and the channel does not
- * acknowledge it, so the platform hands it to the new listener.
+ * The inbox as an elected listener's sink (SPEC OP-2, IN-4): before a message is recorded, the lease of the listener it
+ * came from (its channel's, or its account's when the channel is elected account by account) must still be this node's
+ * under the fence it won, checked in the database. When it is not (this node was paused past its lease and another took
+ * over), the message is refused as a store failure: nothing is recorded and the channel does not acknowledge it, so the
+ * platform hands it to the new listener.
  */
 final class FencedSink implements InboundSink {
     private final InboundSink inbox;
@@ -33,7 +34,7 @@ final class FencedSink implements InboundSink {
 
     @Override
     public Acceptance accept(InboundMessage message) {
-        check(message.channel());
+        check(message.channel(), message.account());
         return inbox.accept(message);
     }
 
@@ -44,16 +45,18 @@ final class FencedSink implements InboundSink {
 
     @Override
     public void unreadable(UnreadableInbound update) {
-        check(update.channel());
+        check(update.channel(), update.account());
         inbox.unreadable(update);
     }
 
-    private void check(String channel) {
+    private void check(String channel, String account) {
         if (!alive.getAsBoolean()) throw new StoreException("this node lost its cluster lease; not recording", null);
-        if (!election.elected(channel)) return;
-        Long fence = election.fence(channel);
-        if (fence == null || !book.holdsListener(channel, fence)) {
-            throw new StoreException("the " + channel + " listener lease moved to another node; not recording", null);
+        ListenerElection.Listener listener = election.listenerOf(channel, account);
+        if (listener == null) return;
+        Long fence = election.fence(listener);
+        if (fence == null || !book.holdsListener(listener.key(), fence)) {
+            throw new StoreException(
+                    "the " + listener.key() + " listener lease moved to another node; not recording", null);
         }
     }
 }

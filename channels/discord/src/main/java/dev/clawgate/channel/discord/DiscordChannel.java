@@ -45,6 +45,9 @@ public final class DiscordChannel implements Channel {
     private final Map<String, GatewayClient> gateways = new LinkedHashMap<>();
     private final Map<String, Set<String>> seen = new LinkedHashMap<>();
     private final AtomicReference<InboundSink> sink = new AtomicReference<>();
+    /** The bots whose Gateway connection runs: every bot after {@link #start}, those started one by one otherwise. */
+    private final Set<String> started = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     private final DiscordMessageAdapter adapter;
     private final AttachmentFetcher fetcher;
 
@@ -141,24 +144,66 @@ public final class DiscordChannel implements Channel {
         fetcher.prune();
         for (DiscordBot bot : bots.values()) {
             try {
-                bot.identify();
-            } catch (DiscordApiException e) {
-                if (e.authRefused()) {
-                    stop();
-                    String fix = "discord [" + bot.account.id()
-                            + "]: Discord refuses the bot token (401); set bot_token to the bot's "
-                            + "token (Developer Portal, Bot, Reset Token), e.g. bot_token = \"${DISCORD_BOT_TOKEN}\"";
-                    log.error(fix);
-                    throw new IllegalStateException(fix);
-                }
-                log.error(
-                        "discord [{}]: cannot reach the HTTP API at {} ({}); the Gateway loop keeps trying",
-                        bot.account.id(),
-                        bot.account.apiBase(),
-                        e.getMessage());
+                startBot(bot);
+            } catch (IllegalStateException e) {
+                stop();
+                throw e;
             }
-            gateways.get(bot.account.id()).start();
         }
+    }
+
+    /** Each bot is an account whose Gateway connection opens and closes on its own (SPEC OP-2: elected one by one). */
+    @Override
+    public List<String> accounts() {
+        return List.copyOf(bots.keySet());
+    }
+
+    /**
+     * Opens one bot's Gateway connection as {@link #start} would (resuming its kept session), leaving the others as
+     * they are; attachments are pruned with the first.
+     */
+    @Override
+    public synchronized void startAccount(String account, InboundSink inboundSink) {
+        DiscordBot bot = bot(account);
+        if (sink.compareAndSet(null, inboundSink)) fetcher.prune();
+        else if (sink.get() != inboundSink)
+            throw new IllegalStateException("discord channel started with another sink");
+        if (!started.contains(account)) startBot(bot);
+    }
+
+    /** Closes one bot's Gateway connection (its session kept for a resume); the other bots keep theirs. */
+    @Override
+    public synchronized void stopAccount(String account) {
+        bot(account);
+        started.remove(account);
+        gateways.get(account).stop();
+    }
+
+    private DiscordBot bot(String account) {
+        DiscordBot bot = bots.get(account);
+        if (bot == null) throw new IllegalArgumentException("no discord account " + account);
+        return bot;
+    }
+
+    private void startBot(DiscordBot bot) {
+        try {
+            bot.identify();
+        } catch (DiscordApiException e) {
+            if (e.authRefused()) {
+                String fix = "discord [" + bot.account.id()
+                        + "]: Discord refuses the bot token (401); set bot_token to the bot's "
+                        + "token (Developer Portal, Bot, Reset Token), e.g. bot_token = \"${DISCORD_BOT_TOKEN}\"";
+                log.error(fix);
+                throw new IllegalStateException(fix);
+            }
+            log.error(
+                    "discord [{}]: cannot reach the HTTP API at {} ({}); the Gateway loop keeps trying",
+                    bot.account.id(),
+                    bot.account.apiBase(),
+                    e.getMessage());
+        }
+        started.add(bot.account.id());
+        gateways.get(bot.account.id()).start();
     }
 
     /** One dispatch, in order; a message is handed to the inbox, and a store failure is thrown so it is replayed. */
@@ -173,7 +218,8 @@ public final class DiscordChannel implements Channel {
 
     private void message(DiscordBot bot, MessageReader reader, JsonNode d) {
         InboundSink to = sink.get();
-        if (to == null) throw new IllegalStateException("the channel is stopping");
+        if (to == null || !started.contains(bot.account.id()))
+            throw new IllegalStateException("the channel is stopping");
         String id = d.path("id").asText("");
         Set<String> known = seen.get(bot.account.id());
         if (known.contains(id)) return;
@@ -222,6 +268,7 @@ public final class DiscordChannel implements Channel {
     @Override
     public void stop() {
         sink.set(null);
+        started.clear();
         gateways.values().forEach(GatewayClient::stop);
     }
 
@@ -231,10 +278,17 @@ public final class DiscordChannel implements Channel {
         if (sink.get() == null) return ChannelHealth.down("not started");
         List<String> problems = new ArrayList<>();
         gateways.forEach((id, g) -> {
-            if (!g.health().healthy())
+            if (started.contains(id) && !g.health().healthy())
                 problems.add((bots.size() == 1 ? "" : id + ": ") + g.health().detail());
         });
         return problems.isEmpty() ? ChannelHealth.UP : ChannelHealth.down(String.join("; ", problems));
+    }
+
+    /** One bot's Gateway connection; "not started" while it does not run. */
+    @Override
+    public ChannelHealth health(String account) {
+        if (sink.get() == null || !started.contains(account)) return ChannelHealth.down("not started");
+        return gateways.get(account).health();
     }
 
     /** SPEC SP-1: what Discord renders, for the prompt's Channel Capabilities section. */

@@ -34,7 +34,10 @@ public final class SlackChannel implements Channel {
     private final Map<String, SlackApi> appApis = new LinkedHashMap<>();
     private final Map<String, EventReader> readers = new LinkedHashMap<>();
     private final Map<String, EventsReceiver> receivers = new LinkedHashMap<>();
-    private final Map<String, SocketModeLoop> loops = new LinkedHashMap<>();
+    private final Map<String, SocketModeLoop> loops = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The apps whose listener runs: every app after {@link #start}, those started one by one otherwise. */
+    private final Set<String> started = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     private final AtomicReference<InboundSink> sink = new AtomicReference<>();
     private final SlackMessageAdapter adapter;
     private final HttpClient http;
@@ -90,7 +93,9 @@ public final class SlackChannel implements Channel {
             EventReader reader = new EventReader(bot, new FileFetcher(bot, media));
             readers.put(a.id(), reader);
             if (a.mode() == SlackAccount.Mode.EVENTS)
-                receivers.put(a.id(), new EventsReceiver(bot, reader, sink::get, clock));
+                receivers.put(
+                        a.id(),
+                        new EventsReceiver(bot, reader, () -> started.contains(a.id()) ? sink.get() : null, clock));
             else appApis.put(a.id(), new SlackApi(a.apiBase(), a.appToken(), http, a.callTimeout(), clock));
         }
         this.adapter = new SlackMessageAdapter(bots, io, maxInlineRateWait, previewTimer, previewInterval);
@@ -110,49 +115,85 @@ public final class SlackChannel implements Channel {
     public void start(InboundSink inboundSink) {
         if (!sink.compareAndSet(null, inboundSink)) throw new IllegalStateException("slack channel already started");
         io.execute(() -> mediaStores.forEach(MediaStore::prune));
-        for (SlackBot bot : bots.values()) {
-            try {
-                bot.identify();
-                log.info(
-                        "slack [{}]: connected as {} ({}) ({} mode)",
-                        bot.account.id(),
-                        bot.name(),
-                        bot.userId(),
-                        bot.account.mode().name().toLowerCase(java.util.Locale.ROOT));
-            } catch (SlackApiException e) {
-                if (e.authRefused()) {
-                    sink.set(null);
-                    String fix = "slack [" + bot.account.id() + "]: Slack refuses the bot token (" + e.error()
-                            + "); set bot_token to the app's "
-                            + "Bot User OAuth Token (e.g. bot_token = \"${SLACK_BOT_TOKEN}\")";
-                    log.error(fix);
-                    throw new IllegalStateException(fix);
-                }
-                log.error(
-                        "slack [{}]: cannot reach the Web API at {} ({}); retrying in the background",
-                        bot.account.id(),
-                        bot.account.apiBase(),
-                        e.getMessage());
-                if (bot.account.mode() == SlackAccount.Mode.EVENTS)
-                    Thread.ofVirtual().name("slack-identify").start(() -> identifyLater(bot));
+        for (SlackBot bot : bots.values()) startBot(bot, inboundSink);
+    }
+
+    /** Each app is an account whose listener starts and stops on its own (SPEC OP-2: elected one by one). */
+    @Override
+    public List<String> accounts() {
+        return List.copyOf(bots.keySet());
+    }
+
+    /** A Socket Mode app pulls; an Events API app runs on every node. */
+    @Override
+    public boolean pulls(String account) {
+        return bot(account).account.mode() == SlackAccount.Mode.SOCKET;
+    }
+
+    /** Starts one app as {@link #start} would, leaving the others as they are; files are pruned with the first. */
+    @Override
+    public synchronized void startAccount(String account, InboundSink inboundSink) {
+        SlackBot bot = bot(account);
+        if (sink.compareAndSet(null, inboundSink)) io.execute(() -> mediaStores.forEach(MediaStore::prune));
+        else if (sink.get() != inboundSink) throw new IllegalStateException("slack channel started with another sink");
+        if (!started.contains(account)) startBot(bot, inboundSink);
+    }
+
+    /** Closes one app's Socket Mode connection, or refuses its Events API requests from now on; the others run on. */
+    @Override
+    public synchronized void stopAccount(String account) {
+        bot(account);
+        started.remove(account);
+        SocketModeLoop loop = loops.remove(account);
+        if (loop != null) loop.stop();
+    }
+
+    private SlackBot bot(String account) {
+        SlackBot bot = bots.get(account);
+        if (bot == null) throw new IllegalArgumentException("no slack account " + account);
+        return bot;
+    }
+
+    private void startBot(SlackBot bot, InboundSink inboundSink) {
+        // before identifyLater's thread can look
+        started.add(bot.account.id());
+        try {
+            bot.identify();
+            log.info(
+                    "slack [{}]: connected as {} ({}) ({} mode)",
+                    bot.account.id(),
+                    bot.name(),
+                    bot.userId(),
+                    bot.account.mode().name().toLowerCase(java.util.Locale.ROOT));
+        } catch (SlackApiException e) {
+            if (e.authRefused()) {
+                started.remove(bot.account.id());
+                if (started.isEmpty()) sink.set(null);
+                String fix = "slack [" + bot.account.id() + "]: Slack refuses the bot token (" + e.error()
+                        + "); set bot_token to the app's "
+                        + "Bot User OAuth Token (e.g. bot_token = \"${SLACK_BOT_TOKEN}\")";
+                log.error(fix);
+                throw new IllegalStateException(fix);
             }
-            if (bot.account.mode() == SlackAccount.Mode.SOCKET) {
-                SocketModeLoop loop = new SocketModeLoop(
-                        bot,
-                        appApis.get(bot.account.id()),
-                        readers.get(bot.account.id()),
-                        inboundSink,
-                        http,
-                        firstBackoff);
-                loops.put(bot.account.id(), loop);
-                loop.start();
-            }
+            log.error(
+                    "slack [{}]: cannot reach the Web API at {} ({}); retrying in the background",
+                    bot.account.id(),
+                    bot.account.apiBase(),
+                    e.getMessage());
+            if (bot.account.mode() == SlackAccount.Mode.EVENTS)
+                Thread.ofVirtual().name("slack-identify").start(() -> identifyLater(bot));
+        }
+        if (bot.account.mode() == SlackAccount.Mode.SOCKET) {
+            SocketModeLoop loop = new SocketModeLoop(
+                    bot, appApis.get(bot.account.id()), readers.get(bot.account.id()), inboundSink, http, firstBackoff);
+            loops.put(bot.account.id(), loop);
+            loop.start();
         }
     }
 
     private void identifyLater(SlackBot bot) {
         Duration backoff = SocketModeLoop.FIRST_BACKOFF;
-        while (sink.get() != null && !bot.identified()) {
+        while (sink.get() != null && started.contains(bot.account.id()) && !bot.identified()) {
             try {
                 Thread.sleep(backoff);
                 bot.identify();
@@ -177,6 +218,7 @@ public final class SlackChannel implements Channel {
     @Override
     public void stop() {
         sink.set(null);
+        started.clear();
         loops.values().forEach(SocketModeLoop::stop);
         loops.clear();
     }
@@ -185,13 +227,22 @@ public final class SlackChannel implements Channel {
     public ChannelHealth health() {
         if (sink.get() == null) return ChannelHealth.down("not started");
         List<String> problems = new ArrayList<>();
-        bots.forEach((id, b) -> {
-            if (!b.identified()) problems.add(id + ": auth.test has not answered yet");
-        });
-        loops.forEach((id, loop) -> {
-            if (!loop.health().healthy()) problems.add(id + ": " + loop.health().detail());
-        });
+        for (String id : bots.keySet()) {
+            ChannelHealth h = started.contains(id) ? health(id) : ChannelHealth.UP;
+            if (!h.healthy()) problems.add(id + ": " + h.detail());
+        }
         return problems.isEmpty() ? ChannelHealth.UP : ChannelHealth.down(String.join("; ", problems));
+    }
+
+    /**
+     * One app: known to Slack ({@code auth.test}) and, in Socket Mode, connected; "not started" while it does not run.
+     */
+    @Override
+    public ChannelHealth health(String account) {
+        if (sink.get() == null || !started.contains(account)) return ChannelHealth.down("not started");
+        if (!bot(account).identified()) return ChannelHealth.down("auth.test has not answered yet");
+        SocketModeLoop loop = loops.get(account);
+        return loop == null ? ChannelHealth.UP : loop.health();
     }
 
     /** SPEC SP-1: what Slack renders, for the prompt's Channel Capabilities section. */

@@ -33,7 +33,10 @@ public final class TelegramChannel implements Channel {
     public static final String NAME = "telegram";
 
     private final Map<String, Bot> bots = new LinkedHashMap<>();
-    private final Map<String, PollingLoop> loops = new LinkedHashMap<>();
+    private final Map<String, PollingLoop> loops = new java.util.concurrent.ConcurrentHashMap<>();
+    /** The bots whose listener runs: every bot after {@link #start}, those started one by one otherwise. */
+    private final Set<String> started = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     private final Map<String, TelegramWebhookReceiver> receivers = new LinkedHashMap<>();
     private final Map<String, UpdateReader> readers = new LinkedHashMap<>();
     private final AtomicReference<InboundSink> sink = new AtomicReference<>();
@@ -80,7 +83,9 @@ public final class TelegramChannel implements Channel {
             UpdateReader reader = new UpdateReader(bot, new MediaFetcher(bot.api, media));
             readers.put(a.id(), reader);
             if (a.mode() == TelegramAccount.Mode.WEBHOOK)
-                receivers.put(a.id(), new TelegramWebhookReceiver(bot, reader, sink::get));
+                receivers.put(
+                        a.id(),
+                        new TelegramWebhookReceiver(bot, reader, () -> started.contains(a.id()) ? sink.get() : null));
         }
         this.timer = timer;
         this.io = io;
@@ -107,37 +112,84 @@ public final class TelegramChannel implements Channel {
     public void start(InboundSink inboundSink) {
         if (!sink.compareAndSet(null, inboundSink)) throw new IllegalStateException("telegram channel already started");
         io.execute(this::pruneMedia);
-        for (Bot bot : bots.values()) {
-            try {
-                bot.identify();
-                log.info(
-                        "telegram [{}]: connected as @{} ({} mode)",
-                        bot.account.id(),
-                        bot.username(),
-                        bot.account.mode().name().toLowerCase());
-            } catch (BotApiException e) {
-                if (e.code() == 401 || e.code() == 404) {
-                    String fix = "telegram [" + bot.account.id() + "]: Telegram rejects the bot token (" + e.code()
-                            + "); set bot_token to the "
-                            + "token @BotFather gave (e.g. bot_token = \"${TELEGRAM_BOT_TOKEN}\")";
-                    log.error(fix);
-                    throw new IllegalStateException(fix);
-                }
-                log.error(
-                        "telegram [{}]: cannot reach the Bot API at {} ({}); check api_base and the network. Retrying "
-                                + "in the background",
-                        bot.account.id(),
-                        bot.account.apiBase(),
-                        e.getMessage());
+        for (Bot bot : bots.values()) startBot(bot, inboundSink);
+    }
+
+    /** Each bot is an account whose listener starts and stops on its own (SPEC OP-2: elected one by one). */
+    @Override
+    public List<String> accounts() {
+        return List.copyOf(bots.keySet());
+    }
+
+    /** A polling bot pulls; a webhook bot runs on every node. */
+    @Override
+    public boolean pulls(String account) {
+        return bot(account).account.mode() == TelegramAccount.Mode.POLLING;
+    }
+
+    /**
+     * Starts one bot as {@link #start} would, leaving the others as they are; the media pruning starts with the first.
+     */
+    @Override
+    public synchronized void startAccount(String account, InboundSink inboundSink) {
+        Bot bot = bot(account);
+        if (sink.compareAndSet(null, inboundSink)) io.execute(this::pruneMedia);
+        else if (sink.get() != inboundSink)
+            throw new IllegalStateException("telegram channel started with another sink");
+        if (started.contains(account)) return;
+        startBot(bot, inboundSink);
+    }
+
+    /**
+     * Stops one bot's polling (waiting until its loop ended, so a poller elsewhere never meets it) or refuses its
+     * webhook from now on; the other bots keep running.
+     */
+    @Override
+    public synchronized void stopAccount(String account) {
+        bot(account);
+        started.remove(account);
+        webhookHealth.remove(account);
+        PollingLoop loop = loops.remove(account);
+        if (loop != null) loop.stop();
+    }
+
+    private Bot bot(String account) {
+        Bot bot = bots.get(account);
+        if (bot == null) throw new IllegalArgumentException("no telegram account " + account);
+        return bot;
+    }
+
+    private void startBot(Bot bot, InboundSink inboundSink) {
+        try {
+            bot.identify();
+            log.info(
+                    "telegram [{}]: connected as @{} ({} mode)",
+                    bot.account.id(),
+                    bot.username(),
+                    bot.account.mode().name().toLowerCase());
+        } catch (BotApiException e) {
+            if (e.code() == 401 || e.code() == 404) {
+                String fix = "telegram [" + bot.account.id() + "]: Telegram rejects the bot token (" + e.code()
+                        + "); set bot_token to the "
+                        + "token @BotFather gave (e.g. bot_token = \"${TELEGRAM_BOT_TOKEN}\")";
+                log.error(fix);
+                throw new IllegalStateException(fix);
             }
-            if (bot.account.mode() == TelegramAccount.Mode.POLLING) {
-                PollingLoop loop =
-                        new PollingLoop(bot, readers.get(bot.account.id()), inboundSink, bot.account.ackPolicy());
-                loops.put(bot.account.id(), loop);
-                loop.start();
-            } else {
-                Thread.ofVirtual().name("telegram-webhook-" + bot.account.id()).start(() -> registerWebhook(bot));
-            }
+            log.error(
+                    "telegram [{}]: cannot reach the Bot API at {} ({}); check api_base and the network. Retrying "
+                            + "in the background",
+                    bot.account.id(),
+                    bot.account.apiBase(),
+                    e.getMessage());
+        }
+        started.add(bot.account.id());
+        if (bot.account.mode() == TelegramAccount.Mode.POLLING) {
+            PollingLoop loop =
+                    new PollingLoop(bot, readers.get(bot.account.id()), inboundSink, bot.account.ackPolicy());
+            loops.put(bot.account.id(), loop);
+            loop.start();
+        } else {
+            Thread.ofVirtual().name("telegram-webhook-" + bot.account.id()).start(() -> registerWebhook(bot));
         }
     }
 
@@ -145,7 +197,7 @@ public final class TelegramChannel implements Channel {
     private void registerWebhook(Bot bot) {
         Duration backoff = PollingLoop.FIRST_BACKOFF;
         webhookHealth.put(bot.account.id(), ChannelHealth.down("registering the webhook"));
-        while (sink.get() != null) {
+        while (sink.get() != null && started.contains(bot.account.id())) {
             try {
                 if (!bot.identified()) bot.identify();
                 var p = BotApi.JSON
@@ -187,7 +239,9 @@ public final class TelegramChannel implements Channel {
     @Override
     public void stop() {
         sink.set(null);
+        started.clear();
         loops.values().forEach(PollingLoop::stop);
+        loops.clear();
         Scheduler.Cancellable prune = nextPrune.getAndSet(null);
         if (prune != null) prune.cancel();
     }
@@ -206,13 +260,20 @@ public final class TelegramChannel implements Channel {
     public ChannelHealth health() {
         if (sink.get() == null) return ChannelHealth.down("not started");
         List<String> problems = new ArrayList<>();
-        loops.forEach((id, loop) -> {
-            if (!loop.health().healthy()) problems.add(id + ": " + loop.health().detail());
-        });
-        webhookHealth.forEach((id, h) -> {
+        for (String id : bots.keySet()) {
+            ChannelHealth h = started.contains(id) ? health(id) : ChannelHealth.UP;
             if (!h.healthy()) problems.add(id + ": " + h.detail());
-        });
+        }
         return problems.isEmpty() ? ChannelHealth.UP : ChannelHealth.down(String.join("; ", problems));
+    }
+
+    /** One bot's polling loop or webhook registration; "not started" while it does not run. */
+    @Override
+    public ChannelHealth health(String account) {
+        if (sink.get() == null || !started.contains(account)) return ChannelHealth.down("not started");
+        PollingLoop loop = loops.get(account);
+        if (loop != null) return loop.health();
+        return webhookHealth.getOrDefault(account, ChannelHealth.UP);
     }
 
     /** SPEC SP-1: what this channel renders, for the prompt's Channel Capabilities section. */

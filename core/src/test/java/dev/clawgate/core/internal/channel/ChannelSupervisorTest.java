@@ -69,4 +69,96 @@ class ChannelSupervisorTest {
         assertThat(s.running("tg")).isFalse();
         assertThatThrownBy(() -> s.start("nope")).hasMessage("no channel named nope");
     }
+
+    /** A channel of two bots, a and b, each started and stopped on its own; {@code refused} cannot start. */
+    private Channel bots(String refused) {
+        return new Channel() {
+            @Override
+            public String name() {
+                return "tg";
+            }
+
+            @Override
+            public void start(InboundSink s) {
+                events.add("start tg");
+            }
+
+            @Override
+            public void stop() {
+                events.add("stop tg");
+            }
+
+            @Override
+            public List<String> accounts() {
+                return List.of("a", "b");
+            }
+
+            @Override
+            public void startAccount(String account, InboundSink s) throws Exception {
+                events.add("start tg/" + account);
+                if (account.equals(refused)) throw new java.io.IOException("token of " + account + " refused");
+            }
+
+            @Override
+            public void stopAccount(String account) {
+                events.add("stop tg/" + account);
+            }
+
+            @Override
+            public ChannelHealth health(String account) {
+                return ChannelHealth.down(account + " polling");
+            }
+
+            @Override
+            public MessageAdapter messageAdapter() {
+                return (message, cancel) -> MessageReceipt.of("x");
+            }
+        };
+    }
+
+    @Test
+    void oneAccountStartsAndStopsWithoutTouchingTheOther() {
+        // SPEC CH-0, OP-2: a cluster hands one bot of a channel to another node, not the channel
+        ChannelSupervisor s = new ChannelSupervisor(List.of(bots(null)), sink);
+        s.startAccount("tg", "a");
+        s.startAccount("tg", "a");
+        assertThat(s.running("tg")).isTrue();
+        assertThat(s.running("tg", "a")).isTrue();
+        assertThat(s.running("tg", "b")).isFalse();
+        assertThat(s.health("tg", "a")).isEqualTo(ChannelHealth.down("a polling"));
+        assertThat(s.health("tg", "b")).isEqualTo(ChannelHealth.down("stopped"));
+        s.startAccount("tg", "b");
+        s.stopAccount("tg", "a");
+        assertThat(s.running("tg", "a")).isFalse();
+        assertThat(s.running("tg", "b")).isTrue();
+        assertThatThrownBy(() -> s.start("tg")).hasMessageContaining("runs account by account");
+        s.close();
+        assertThat(events).containsExactly("start tg/a", "start tg/b", "stop tg/a", "stop tg");
+        assertThat(s.running("tg")).isFalse();
+        assertThatThrownBy(() -> s.startAccount("tg", "c")).hasMessage("channel tg has no account listener c");
+    }
+
+    @Test
+    void anAccountThatCannotStartSaysWhyAndLeavesTheOtherRunning() {
+        // SPEC CH-0: loudly; only that bot is given up
+        ChannelSupervisor s = new ChannelSupervisor(List.of(bots("b")), sink);
+        s.startAccount("tg", "a");
+        assertThatThrownBy(() -> s.startAccount("tg", "b"))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("channel tg account b could not start: token of b refused");
+        assertThat(events).containsExactly("start tg/a", "start tg/b", "stop tg/b");
+        assertThat(s.running("tg", "a")).isTrue();
+        assertThat(s.running("tg", "b")).isFalse();
+    }
+
+    @Test
+    void aChannelStartedWholeRunsEveryAccount() {
+        // SPEC CH-0: one node alone starts each channel whole, as before
+        ChannelSupervisor s = new ChannelSupervisor(List.of(bots(null)), sink);
+        s.startAll();
+        s.startAccount("tg", "b");
+        assertThat(s.running("tg", "b")).isTrue();
+        s.stop("tg");
+        assertThat(events).containsExactly("start tg", "stop tg");
+    }
 }
