@@ -86,7 +86,9 @@ public final class CpuPhases {
         }
         RecordedThread t = e.hasField("eventThread") ? e.getThread("eventThread") : null;
         String thread = t == null || t.getJavaName() == null ? "" : t.getJavaName();
-        return thread.startsWith("HttpClient-") ? "JDK HTTP client threads" : "other";
+        return thread.startsWith("HttpClient-") || thread.startsWith("http-client-")
+                ? "JDK HTTP client threads"
+                : "other";
     }
 
     static String table(Map<String, Long> counts, double cpuMsPerMessage) {
