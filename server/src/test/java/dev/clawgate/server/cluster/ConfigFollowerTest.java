@@ -1,21 +1,10 @@
 package dev.clawgate.server.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.clawgate.core.store.ClusterBook;
-import dev.clawgate.core.store.Store;
 import dev.clawgate.store.Stores;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -26,41 +15,23 @@ import org.junit.jupiter.api.Test;
  * was down finds at its next heartbeat. Skipped without PostgreSQL unless CLAWGATE_REQUIRE_PG is set.
  */
 class ConfigFollowerTest {
-    private final List<AutoCloseable> opened = new ArrayList<>();
-    private String base;
-    private String schema;
+    private MigratedPostgresSchema pg;
     private String url;
 
     @BeforeEach
     void schema() {
-        base = Optional.ofNullable(System.getenv("CLAWGATE_PG_URL"))
-                .orElse("jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
-        schema = ("clawgate_follow_" + UUID.randomUUID().toString().substring(0, 8)).toLowerCase(Locale.ROOT);
-        try (Connection c = DriverManager.getConnection(base);
-                Statement st = c.createStatement()) {
-            st.execute("CREATE SCHEMA " + schema);
-        } catch (SQLException e) {
-            if (System.getenv("CLAWGATE_REQUIRE_PG") != null) throw new AssertionError("no PostgreSQL: " + e);
-            assumeTrue(false, "no PostgreSQL at " + base);
-        }
-        url = base + (base.contains("?") ? "&" : "?") + "currentSchema=" + schema;
-        Store migrated = Stores.openPostgres(url, 2, Duration.ofSeconds(5), "setup");
-        opened.add(migrated);
+        pg = new MigratedPostgresSchema("follow");
+        url = pg.url();
     }
 
     @AfterEach
     void drop() throws Exception {
-        for (AutoCloseable c : opened.reversed()) c.close();
-        if (schema == null) return;
-        try (Connection c = DriverManager.getConnection(base);
-                Statement st = c.createStatement()) {
-            st.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
-        }
+        if (pg != null) pg.close();
     }
 
     private ClusterBook book(String node) {
         ClusterBook b = Stores.openCluster(url, node, Duration.ofSeconds(10), Duration.ofSeconds(5));
-        opened.add(b);
+        pg.opened(b);
         return b;
     }
 

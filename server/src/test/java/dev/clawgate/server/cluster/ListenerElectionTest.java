@@ -2,7 +2,6 @@ package dev.clawgate.server.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.clawgate.core.channel.Channel;
 import dev.clawgate.core.channel.InboundSink;
@@ -11,22 +10,14 @@ import dev.clawgate.core.internal.channel.ChannelSupervisor;
 import dev.clawgate.core.model.InboundMessage;
 import dev.clawgate.core.outbound.MessageReceipt;
 import dev.clawgate.core.store.ClusterBook;
-import dev.clawgate.core.store.Store;
 import dev.clawgate.core.store.StoreException;
 import dev.clawgate.store.Stores;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -40,7 +31,6 @@ import org.junit.jupiter.api.Test;
 class ListenerElectionTest {
     private static final Duration TTL = Duration.ofMillis(2500);
 
-    private final List<AutoCloseable> opened = new ArrayList<>();
     /**
      * Which nodes run each account's listener now, over both nodes: never two at once, but for a paused node's, which
      * runs on until its next round, fenced.
@@ -49,35 +39,18 @@ class ListenerElectionTest {
 
     private final Set<String> paused = ConcurrentHashMap.newKeySet();
 
-    private String base;
-    private String schema;
+    private MigratedPostgresSchema pg;
     private String url;
 
     @BeforeEach
     void schema() {
-        base = Optional.ofNullable(System.getenv("CLAWGATE_PG_URL"))
-                .orElse("jdbc:postgresql://127.0.0.1:5432/test?user=postgres");
-        schema = ("clawgate_elect_" + UUID.randomUUID().toString().substring(0, 8)).toLowerCase(Locale.ROOT);
-        try (Connection c = DriverManager.getConnection(base);
-                Statement st = c.createStatement()) {
-            st.execute("CREATE SCHEMA " + schema);
-        } catch (SQLException e) {
-            if (System.getenv("CLAWGATE_REQUIRE_PG") != null) throw new AssertionError("no PostgreSQL: " + e);
-            assumeTrue(false, "no PostgreSQL at " + base);
-        }
-        url = base + (base.contains("?") ? "&" : "?") + "currentSchema=" + schema;
-        Store migrated = Stores.openPostgres(url, 2, Duration.ofSeconds(5), "setup");
-        opened.add(migrated);
+        pg = new MigratedPostgresSchema("elect");
+        url = pg.url();
     }
 
     @AfterEach
     void drop() throws Exception {
-        for (AutoCloseable c : opened.reversed()) c.close();
-        if (schema == null) return;
-        try (Connection c = DriverManager.getConnection(base);
-                Statement st = c.createStatement()) {
-            st.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
-        }
+        if (pg != null) pg.close();
     }
 
     /** One gateway of the cluster: its book, election, supervisor and sink; {@code recorded} is its inbox. */
@@ -92,7 +65,7 @@ class ListenerElectionTest {
         Node(String name, Set<String> cannotStart) {
             this.name = name;
             this.book = Stores.openCluster(url, name, TTL, Duration.ofSeconds(5));
-            opened.add(book);
+            pg.opened(book);
             book.join("127.0.0.1:0");
             Channel channel = new Bots(name, cannotStart);
             this.election = new ListenerElection(book, ListenerElection.Listener.of(List.of(channel)));
